@@ -1,0 +1,55 @@
+/**
+ * Every failure the engine reports is a ConverterError: a stable code (for the API, the CLI's
+ * exit codes and tests), a user-safe pt-BR message, and an internal detail (chunk, offset, entry)
+ * for logs. Codes and their messages live only here.
+ */
+export const CONVERTER_ERRORS = {
+  NOT_A_ZIP: 'O arquivo não é um APK válido (não é um arquivo ZIP).',
+  TRUNCATED_ZIP: 'O arquivo APK está incompleto ou corrompido (ZIP truncado).',
+  ENCRYPTED_ENTRY: 'O APK contém entradas criptografadas, que não são suportadas.',
+  UNSUPPORTED_COMPRESSION: 'O APK usa um método de compressão não suportado.',
+  UNSAFE_PATH: 'O APK contém caminhos de arquivo inseguros (absolutos ou com "..").',
+  DUPLICATE_ENTRY: 'O APK contém entradas duplicadas com o mesmo nome.',
+  SIZE_MISMATCH: 'O APK declara tamanhos de arquivo que não conferem com o conteúdo.',
+  TOO_MANY_ENTRIES: 'O APK contém arquivos demais para ser processado com segurança.',
+  INFLATED_TOO_LARGE: 'O conteúdo descompactado do APK excede o limite permitido.',
+  SUSPICIOUS_COMPRESSION: 'O APK contém arquivos com taxa de compressão suspeita (possível bomba ZIP).',
+  CORRUPT_ZIP: 'O arquivo APK está corrompido (estrutura ZIP inválida).',
+  ENTRY_HEADER_MISMATCH: 'O APK está corrompido: o cabeçalho de um arquivo não confere com o diretório central do ZIP.',
+  CORRUPT_ENTRY: 'Um arquivo dentro do APK está corrompido (dados compactados ou CRC inválidos).',
+  MISSING_MANIFEST: 'O APK não contém o AndroidManifest.xml.',
+  BAD_MANIFEST: 'O AndroidManifest.xml do APK está corrompido ou é inválido.',
+  BAD_RESOURCE_TABLE: 'A tabela de recursos (resources.arsc) do APK está corrompida ou é inválida.',
+  BAD_BINARY_XML: 'Um arquivo XML compilado do APK está corrompido ou é inválido.',
+  STRING_POOL_TOO_LARGE: 'Um pool de strings do APK excede o limite permitido.',
+  NESTING_TOO_DEEP: 'Um XML do APK tem aninhamento profundo demais.',
+  NOT_A_BASE_APK: 'O APK é um split de configuração, não um APK base.',
+  INVALID_BUNDLE: 'O AAB gerado não passou na validação do formato; nenhum arquivo foi gravado.',
+  OUTPUT_EXISTS: 'O arquivo de saída já existe.',
+  ABORTED: 'A conversão foi cancelada.',
+  INVALID_OPTIONS: 'Opções de conversão inválidas.',
+  BAD_KEYSTORE: 'O keystore de assinatura é inválido ou está corrompido.',
+  KEYSTORE_PASSWORD: 'Senha do keystore incorreta.',
+  KEYSTORE_ALIAS: 'Alias não encontrado no keystore.',
+  IO_ERROR: 'Erro de leitura ou escrita de arquivo durante a conversão.',
+  INTERNAL: 'Erro interno do conversor.',
+} as const;
+
+export type ConverterErrorCode = keyof typeof CONVERTER_ERRORS;
+
+export class ConverterError extends Error {
+  readonly code: ConverterErrorCode;
+  /** Internal detail for logs and developers (entry name, chunk type, offset); never secrets. */
+  readonly detail?: string;
+
+  constructor(code: ConverterErrorCode, detail?: string, options?: { cause?: unknown }) {
+    super(CONVERTER_ERRORS[code], options);
+    this.name = 'ConverterError';
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+export function isConverterError(e: unknown): e is ConverterError {
+  return e instanceof ConverterError;
+}

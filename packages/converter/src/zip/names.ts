@@ -1,0 +1,46 @@
+import { ConverterError } from '../errors.js';
+
+export interface NormalisedName {
+  /** Segments joined by "/", with empty and "." segments removed. */
+  name: string;
+  isDirectory: boolean;
+}
+
+const DRIVE = /^[A-Za-z]:/;
+// Control characters (C0, DEL) never belong in an APK entry name; NUL truncates names in C tools.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Checks one entry name as the central directory spells it and returns its canonical form.
+ * Refuses absolute names, drive letters, ".." segments (also when hidden behind backslashes,
+ * which Windows tools treat as separators) and control characters.
+ */
+export function normaliseEntryName(raw: string): NormalisedName {
+  if (raw.length === 0) throw new ConverterError('UNSAFE_PATH', 'entrada com nome vazio');
+  if (CONTROL.test(raw)) throw new ConverterError('UNSAFE_PATH', `nome com caractere de controle: ${JSON.stringify(raw)}`);
+  if (raw.startsWith('/') || raw.startsWith('\\') || DRIVE.test(raw)) {
+    throw new ConverterError('UNSAFE_PATH', `caminho absoluto: ${raw}`);
+  }
+  if (raw.split(/[\\/]/).some((s) => s === '..')) {
+    throw new ConverterError('UNSAFE_PATH', `caminho com "..": ${raw}`);
+  }
+  const isDirectory = raw.endsWith('/');
+  const name = raw
+    .split('/')
+    .filter((s) => s !== '' && s !== '.')
+    .join('/');
+  if (name === '' && !isDirectory) throw new ConverterError('UNSAFE_PATH', `nome sem segmentos: ${raw}`);
+  return { name, isDirectory };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Entry names are UTF-8 in practice (Android reads them so, flag or not). */
+export function decodeEntryName(bytes: Uint8Array): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ConverterError('UNSAFE_PATH', `nome de entrada não é UTF-8 válido (${Buffer.from(bytes).toString('hex').slice(0, 64)})`);
+  }
+}

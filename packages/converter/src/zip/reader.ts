@@ -1,0 +1,242 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { ConverterError, isConverterError } from '../errors.js';
+import {
+  EOCD_SIZE,
+  FLAG_DATA_DESCRIPTOR,
+  LOCAL_HEADER_SIZE,
+  MAX32,
+  METHOD_STORED,
+  SIG_LOCAL,
+  parseCentralDirectory,
+  parseEndRecord,
+  type ZipEntry,
+} from './central.js';
+import { Crc32, crc32 } from './crc32.js';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './limits.js';
+import { decodeEntryName } from './names.js';
+
+const CHUNK = 256 * 1024;
+const SMALL_ENTRY = 1024 * 1024;
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ConverterError('ABORTED');
+}
+
+/**
+ * An APK opened by its central directory. Entries are read on demand through one file handle;
+ * nothing is extracted and the archive is never loaded whole.
+ */
+export class ZipReader {
+  readonly entries: readonly ZipEntry[];
+  readonly fileSize: number;
+  private readonly byName: Map<string, ZipEntry>;
+  private readonly dataOffsets = new Map<number, number>();
+
+  private constructor(
+    private readonly handle: FileHandle,
+    fileSize: number,
+    entries: ZipEntry[],
+    readonly limits: ZipLimits,
+  ) {
+    this.fileSize = fileSize;
+    this.entries = entries;
+    this.byName = new Map(entries.filter((e) => !e.isDirectory).map((e) => [e.name, e]));
+  }
+
+  static async open(path: string, limits: Partial<ZipLimits> = {}): Promise<ZipReader> {
+    const lim: ZipLimits = { ...DEFAULT_ZIP_LIMITS, ...limits };
+    let handle: FileHandle;
+    try {
+      handle = await open(path, 'r');
+    } catch (e) {
+      throw new ConverterError('IO_ERROR', `abrir ${path}: ${(e as Error).message}`, { cause: e });
+    }
+    try {
+      const size = (await handle.stat()).size;
+      const readAt = (pos: number, len: number): Promise<Buffer> => readExactly(handle, pos, len);
+      const head = await readAt(0, Math.min(4, size));
+      const looksLikeZip = head.length === 4 && head.readUInt32LE(0) === SIG_LOCAL;
+      if (size < EOCD_SIZE) throw new ConverterError(looksLikeZip ? 'TRUNCATED_ZIP' : 'NOT_A_ZIP', `${size} bytes`);
+      const tailLen = Math.min(size, EOCD_SIZE + 0xffff + 20);
+      const end = await parseEndRecord(await readAt(size - tailLen, tailLen), size - tailLen, size, readAt).catch((e: unknown) => {
+        if (isConverterError(e) && e.code === 'NOT_A_ZIP' && looksLikeZip) throw new ConverterError('TRUNCATED_ZIP', e.detail);
+        throw e;
+      });
+      if (end.entryCount > lim.maxEntries) throw new ConverterError('TOO_MANY_ENTRIES', `${end.entryCount} entradas`);
+      if (end.cdSize > lim.maxCentralDirectoryBytes) throw new ConverterError('TOO_MANY_ENTRIES', `diretório central de ${end.cdSize} bytes`);
+      const cd = await readAt(end.cdOffset, end.cdSize);
+      return new ZipReader(handle, size, parseCentralDirectory(cd, end, lim), lim);
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  }
+
+  get(name: string): ZipEntry | undefined {
+    return this.byName.get(name);
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+
+  /** Checks the local header against the central directory; returns where the data starts. */
+  async dataOffset(entry: ZipEntry): Promise<number> {
+    const cached = this.dataOffsets.get(entry.index);
+    if (cached !== undefined) return cached;
+    const h = await readExactly(this.handle, entry.localHeaderOffset, LOCAL_HEADER_SIZE);
+    const fail = (what: string): never => {
+      throw new ConverterError('ENTRY_HEADER_MISMATCH', `${entry.rawName}: ${what}`);
+    };
+    if (h.readUInt32LE(0) !== SIG_LOCAL) fail('assinatura do cabeçalho local ausente');
+    const flags = h.readUInt16LE(6);
+    if (h.readUInt16LE(8) !== entry.method) fail('método de compressão diverge');
+    if ((flags & 1) !== (entry.flags & 1)) fail('flag de criptografia diverge');
+    const nameLen = h.readUInt16LE(26);
+    const extraLen = h.readUInt16LE(28);
+    const start = entry.localHeaderOffset + LOCAL_HEADER_SIZE + nameLen + extraLen;
+    const nameAndExtra = await readExactly(this.handle, entry.localHeaderOffset + LOCAL_HEADER_SIZE, nameLen + extraLen);
+    if (decodeEntryName(nameAndExtra.subarray(0, nameLen)) !== entry.rawName) fail('nome diverge');
+    if (!(flags & FLAG_DATA_DESCRIPTOR)) {
+      if (h.readUInt32LE(14) !== entry.crc32) fail('CRC diverge');
+      let csize = h.readUInt32LE(18);
+      let usize = h.readUInt32LE(22);
+      if (csize === MAX32 || usize === MAX32) {
+        const z = zip64LocalSizes(nameAndExtra.subarray(nameLen), usize, csize);
+        csize = z.csize;
+        usize = z.usize;
+      }
+      if (csize !== entry.compressedSize || usize !== entry.uncompressedSize) fail('tamanhos divergem');
+    }
+    if (start + entry.compressedSize > entry.dataLimit) {
+      throw new ConverterError('SIZE_MISMATCH', `${entry.rawName}: dados ultrapassam a próxima entrada`);
+    }
+    this.dataOffsets.set(entry.index, start);
+    return start;
+  }
+
+  /** The entry's stored (compressed) bytes, chunk by chunk, straight from the file. */
+  async *rawChunks(entry: ZipEntry, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
+    const start = await this.dataOffset(entry);
+    let done = 0;
+    while (done < entry.compressedSize) {
+      throwIfAborted(opts.signal);
+      const len = Math.min(CHUNK, entry.compressedSize - done);
+      yield await readExactly(this.handle, start + done, len);
+      done += len;
+    }
+  }
+
+  /**
+   * The entry's content, inflated and verified: never more bytes than declared (counted while
+   * inflating, so a lying size cannot become a bomb), and the CRC must match.
+   */
+  async *chunks(entry: ZipEntry, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
+    const verifier = new EntryVerifier(entry);
+    if (entry.method === METHOD_STORED) {
+      for await (const c of this.rawChunks(entry, opts)) {
+        verifier.add(c);
+        yield c;
+      }
+      verifier.finish();
+      return;
+    }
+    const source = Readable.from(this.rawChunks(entry, opts));
+    const inflater = createInflateRaw();
+    source.on('error', (e) => inflater.destroy(e));
+    source.pipe(inflater);
+    try {
+      for await (const c of inflater as AsyncIterable<Buffer>) {
+        verifier.add(c);
+        yield c;
+      }
+    } catch (e) {
+      throw isConverterError(e) ? e : new ConverterError('CORRUPT_ENTRY', `${entry.rawName}: ${(e as Error).message}`, { cause: e });
+    } finally {
+      source.destroy();
+      inflater.destroy();
+    }
+    verifier.finish();
+  }
+
+  /** Reads a whole entry into memory (manifest, table, XML); bounded by maxBufferedEntryBytes. */
+  async read(entry: ZipEntry, opts: ReadOptions = {}): Promise<Buffer> {
+    if (entry.uncompressedSize > this.limits.maxBufferedEntryBytes) {
+      throw new ConverterError('INFLATED_TOO_LARGE', `${entry.rawName}: ${entry.uncompressedSize} bytes`);
+    }
+    throwIfAborted(opts.signal);
+    if (entry.compressedSize <= SMALL_ENTRY) {
+      const raw = await readExactly(this.handle, await this.dataOffset(entry), entry.compressedSize);
+      let out: Buffer = raw;
+      if (entry.method !== METHOD_STORED) {
+        try {
+          out = inflateRawSync(raw, { maxOutputLength: entry.uncompressedSize + 1 });
+        } catch (e) {
+          if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+            throw new ConverterError('SIZE_MISMATCH', `${entry.rawName}: descompacta além de ${entry.uncompressedSize} bytes`);
+          }
+          throw new ConverterError('CORRUPT_ENTRY', `${entry.rawName}: ${(e as Error).message}`, { cause: e });
+        }
+      }
+      const v = new EntryVerifier(entry);
+      v.add(out);
+      v.finish();
+      return out;
+    }
+    const parts: Buffer[] = [];
+    for await (const c of this.chunks(entry, opts)) parts.push(c);
+    return Buffer.concat(parts);
+  }
+}
+
+/** Counts and checksums an entry's inflated bytes against what the directory declared. */
+export class EntryVerifier {
+  private readonly crc = new Crc32();
+  private count = 0;
+  constructor(private readonly entry: ZipEntry) {}
+  add(c: Uint8Array): void {
+    this.count += c.length;
+    if (this.count > this.entry.uncompressedSize) {
+      throw new ConverterError('SIZE_MISMATCH', `${this.entry.rawName}: descompacta além de ${this.entry.uncompressedSize} bytes`);
+    }
+    this.crc.update(c);
+  }
+  finish(): void {
+    if (this.count !== this.entry.uncompressedSize) {
+      throw new ConverterError('SIZE_MISMATCH', `${this.entry.rawName}: ${this.count} bytes, declarados ${this.entry.uncompressedSize}`);
+    }
+    if (this.crc.digest() !== this.entry.crc32) throw new ConverterError('CORRUPT_ENTRY', `${this.entry.rawName}: CRC não confere`);
+  }
+}
+
+export { crc32 };
+
+function zip64LocalSizes(extra: Buffer, usize: number, csize: number): { usize: number; csize: number } {
+  let p = 0;
+  while (p + 4 <= extra.length) {
+    const id = extra.readUInt16LE(p);
+    const len = extra.readUInt16LE(p + 2);
+    if (id === 0x0001 && len >= 16 && p + 20 <= extra.length) {
+      return { usize: Number(extra.readBigUInt64LE(p + 4)), csize: Number(extra.readBigUInt64LE(p + 12)) };
+    }
+    p += 4 + len;
+  }
+  return { usize, csize };
+}
+
+async function readExactly(handle: FileHandle, pos: number, len: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(len);
+  let got = 0;
+  while (got < len) {
+    const { bytesRead } = await handle.read(buf, got, len - got, pos + got);
+    if (bytesRead === 0) throw new ConverterError('TRUNCATED_ZIP', `leitura além do fim em ${pos + got}`);
+    got += bytesRead;
+  }
+  return buf;
+}

@@ -1,0 +1,17 @@
+import type { Sequelize } from 'sequelize';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import type { JobQueue } from './jobs/queue.js';
+import type { DataDirSecrets } from './secrets.js';
+
+/** What every route, command and job gets: built once at start, passed explicitly. */
+export interface AppContext {
+  config: Config;
+  logger: Logger;
+  sequelize: Sequelize;
+  secrets: DataDirSecrets;
+  /** Present in roles `all` and `worker` (web-only processes enqueue through it too). */
+  queue?: JobQueue;
+  version: string;
+  startedAt: Date;
+}

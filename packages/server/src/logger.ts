@@ -1,0 +1,20 @@
+import { pino, type Logger } from 'pino';
+import type { LogLevel } from './config.js';
+
+export type { Logger };
+
+/** Secrets never reach the logs: these paths are censored wherever they appear. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.token',
+  '*.accessToken',
+  '*.secret',
+  '*.webhookSecret',
+  '*.keystorePassword',
+];
+
+export function createLogger(level: LogLevel): Logger {
+  return pino({ level, redact: { paths: REDACT, censor: '[oculto]' }, base: { pid: process.pid } });
+}

@@ -1,0 +1,39 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { loadConfig, type Config } from '../../src/config.js';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
+import { createTestDatabase } from './postgres.js';
+
+export interface TestServer extends RunningServer {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** A real server on a fresh database and data dir, listening on a free loopback port. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: StartOptions & { databaseUrl?: string } = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'aabify-srv-'));
+  const config: Config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: opts.databaseUrl ?? (await createTestDatabase()),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const server = await startServer(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), queue: { processEvery: 200 }, ...opts });
+  return {
+    ...server,
+    url: server.url!,
+    dataDir,
+    async stop() {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
