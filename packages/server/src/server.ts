@@ -18,6 +18,8 @@ import { createSequelize } from './db/database.js';
 import { migrateUp } from './db/migrate.js';
 import { closeJobQueue, createJobQueue } from './jobs/queue.js';
 import { createApp } from './http/app.js';
+import { initModels } from './models/index.js';
+import { createAuthService } from './auth/service.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -66,11 +68,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const applied = await migrateUp(sequelize, logger);
     if (applied.length) logger.info({ applied }, 'migrations applied');
 
+    const ctxSecrets = config.jwtSecret ? { ...secrets, jwtSecret: config.jwtSecret } : secrets;
+    const models = initModels(sequelize);
     const ctx: AppContext = {
       config: { ...config, databaseUrl },
       logger,
       sequelize,
-      secrets: config.jwtSecret ? { ...secrets, jwtSecret: config.jwtSecret } : secrets,
+      secrets: ctxSecrets,
+      models,
+      auth: createAuthService({ models, jwtSecret: ctxSecrets.jwtSecret, logger }),
       version: VERSION,
       startedAt: new Date(),
     };

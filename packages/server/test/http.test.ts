@@ -23,7 +23,7 @@ describe('http skeleton', () => {
   it('health_databaseAndQueueUp_answersOkWithVersion', async () => {
     const res = await fetch(`${server.url}/api/health`);
     expect(res.status).to.equal(200);
-    const body = await res.json();
+    const body = (await res.json()) as { status: string; checks: unknown };
     expect(body).to.include({ status: 'ok', version: '0.1.0', role: 'all' });
     expect(body.checks).to.deep.equal({ database: true, queue: true });
   });

@@ -54,7 +54,3 @@ export function unitsToString(units: ArrayLike<number>): string {
   }
   return out;
 }
-
-export function utf16Length(s: string): number {
-  return s.length;
-}

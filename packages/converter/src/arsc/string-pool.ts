@@ -1,0 +1,139 @@
+import { ConverterError } from '../errors.js';
+import { type ByteReader } from './bytes.js';
+import { type ChunkHeader, requireHeader } from './chunk.js';
+import { decodeUtf8, unitsToString } from './utf.js';
+
+export const STRING_POOL_HEADER_SIZE = 28;
+export const STRING_POOL_FLAG_SORTED = 0x1;
+export const STRING_POOL_FLAG_UTF8 = 0x100;
+export const STRING_POOL_SPAN_END = 0xffffffff;
+/** More strings (or styles) than this in one pool is refused, whatever the chunk size says. */
+export const MAX_STRING_POOL_ENTRIES = 1 << 22;
+
+/** One ResStringPool_span: a tag over UTF-16 code units [firstChar, lastChar], inclusive. */
+export interface StyleSpan {
+  readonly nameIndex: number;
+  readonly name: string;
+  readonly firstChar: number;
+  readonly lastChar: number;
+}
+
+/** A parsed ResStringPool. Strings decode lazily (and are cached), bounds-checked. */
+export interface StringPool {
+  readonly count: number;
+  readonly styleCount: number;
+  readonly utf8: boolean;
+  readonly sorted: boolean;
+  /** String `i`; "" for an index outside the pool (as aapt2's GetString). */
+  get(i: number): string;
+  /** The spans of string `i`, or undefined when it has no style (or only the END marker). */
+  styleAt(i: number): readonly StyleSpan[] | undefined;
+}
+
+export function emptyStringPool(utf8 = true): StringPool {
+  return { count: 0, styleCount: 0, utf8, sorted: false, get: () => '', styleAt: () => undefined };
+}
+
+/** Parses a STRING_POOL chunk whose validated header is `h`. */
+export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
+  requireHeader(r, h, STRING_POOL_HEADER_SIZE, 'string pool');
+  const at = `string pool at offset ${h.offset}`;
+  const count = r.u32(h.offset + 8);
+  const styleCount = r.u32(h.offset + 12);
+  const flags = r.u32(h.offset + 16);
+  const stringsStart = r.u32(h.offset + 20);
+  const stylesStart = r.u32(h.offset + 24);
+  if (count > MAX_STRING_POOL_ENTRIES || styleCount > MAX_STRING_POOL_ENTRIES) {
+    throw new ConverterError('STRING_POOL_TOO_LARGE', `${at}: ${count} strings, ${styleCount} styles`);
+  }
+  const indexBytes = (count + styleCount) * 4;
+  if (h.headerSize + indexBytes > h.size) {
+    r.fail(`${at}: ${count} strings + ${styleCount} styles do not fit in ${h.size} bytes`);
+  }
+  const end = h.offset + h.size;
+  const offsets = r.bytes(h.offset + h.headerSize, indexBytes, `${at} index`);
+  const offsetView = new DataView(offsets.buffer, offsets.byteOffset, offsets.byteLength);
+  if (count > 0 && stringsStart > h.size) r.fail(`${at}: stringsStart ${stringsStart} past chunk size ${h.size}`);
+  if (styleCount > 0 && stylesStart > h.size) r.fail(`${at}: stylesStart ${stylesStart} past chunk size ${h.size}`);
+  const stringsEnd = styleCount > 0 && stylesStart > stringsStart ? h.offset + stylesStart : end;
+  const utf8 = (flags & STRING_POOL_FLAG_UTF8) !== 0;
+  const cache: (string | undefined)[] = new Array<string | undefined>(count);
+  const styleCache = new Map<number, readonly StyleSpan[] | undefined>();
+
+  const decodeAt = (i: number): string => {
+    const start = h.offset + stringsStart + offsetView.getUint32(i * 4, true);
+    const what = `${at}: string #${i} at offset ${start}`;
+    if (start >= stringsEnd) r.fail(`${what} is outside the string data`);
+    if (utf8) {
+      let p = start;
+      const lenByte = (): number => {
+        if (p >= stringsEnd) r.fail(`${what}: truncated length`);
+        const b0 = r.u8(p++);
+        if ((b0 & 0x80) === 0) return b0;
+        if (p >= stringsEnd) r.fail(`${what}: truncated length`);
+        return ((b0 & 0x7f) << 8) | r.u8(p++);
+      };
+      lenByte(); // UTF-16 length, unused: the byte length below is authoritative
+      const byteLen = lenByte();
+      if (p + byteLen > stringsEnd) r.fail(`${what}: ${byteLen} bytes run past the string data`);
+      return decodeUtf8(r.bytes(p, byteLen));
+    }
+    let p = start;
+    if (p + 2 > stringsEnd) r.fail(`${what}: truncated length`);
+    let len = r.u16(p);
+    p += 2;
+    if (len & 0x8000) {
+      if (p + 2 > stringsEnd) r.fail(`${what}: truncated length`);
+      len = ((len & 0x7fff) << 16) | r.u16(p);
+      p += 2;
+    }
+    if (p + len * 2 > stringsEnd) r.fail(`${what}: ${len} code units run past the string data`);
+    const units = new Uint16Array(len);
+    for (let k = 0; k < len; k++) units[k] = r.u16(p + k * 2);
+    return unitsToString(units);
+  };
+
+  const get = (i: number): string => {
+    if (!Number.isInteger(i) || i < 0 || i >= count) return '';
+    let s = cache[i];
+    if (s === undefined) {
+      s = decodeAt(i);
+      cache[i] = s;
+    }
+    return s;
+  };
+
+  const styleAt = (i: number): readonly StyleSpan[] | undefined => {
+    if (!Number.isInteger(i) || i < 0 || i >= styleCount) return undefined;
+    if (styleCache.has(i)) return styleCache.get(i);
+    let p = h.offset + stylesStart + offsetView.getUint32((count + i) * 4, true);
+    const spans: StyleSpan[] = [];
+    for (;;) {
+      if (p + 4 > end) r.fail(`${at}: style #${i} runs past the chunk at offset ${p}`);
+      const nameIndex = r.u32(p);
+      if (nameIndex === STRING_POOL_SPAN_END) break;
+      if (p + 12 > end) r.fail(`${at}: style #${i} span truncated at offset ${p}`);
+      spans.push({ nameIndex, name: get(nameIndex), firstChar: r.u32(p + 4), lastChar: r.u32(p + 8) });
+      p += 12;
+    }
+    const result = spans.length > 0 ? spans : undefined;
+    styleCache.set(i, result);
+    return result;
+  };
+
+  return {
+    count,
+    styleCount,
+    utf8,
+    sorted: (flags & STRING_POOL_FLAG_SORTED) !== 0,
+    get,
+    styleAt,
+  };
+}
+
+/** Decodes every string (used where pools are small and all strings are needed, e.g. XML). */
+export function allStrings(pool: StringPool): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < pool.count; i++) out.push(pool.get(i));
+  return out;
+}

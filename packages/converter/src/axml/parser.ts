@@ -1,0 +1,201 @@
+import { ConverterError, type ConverterErrorCode } from '../errors.js';
+import { ByteReader, hex } from '../arsc/bytes.js';
+import { type ChunkHeader, ChunkType, readChunkHeader } from '../arsc/chunk.js';
+import { type ResValue } from '../arsc/model.js';
+import { allStrings, parseStringPool, type StringPool, type StyleSpan } from '../arsc/string-pool.js';
+import {
+  NO_STRING,
+  type XmlAttribute,
+  type XmlDocument,
+  type XmlElement,
+  type XmlNamespaceDecl,
+  type XmlNode,
+} from './model.js';
+
+/** Deeper element nesting than this is refused (NESTING_TOO_DEEP). */
+export const MAX_XML_DEPTH = 256;
+export const XML_HEADER_SIZE = 8;
+export const XML_NODE_HEADER_SIZE = 16;
+const ATTRIBUTE_SIZE = 20;
+const NONE = 0xffffffff;
+
+export interface ParseXmlOptions {
+  /** Error code for corrupt input (BAD_MANIFEST for the manifest); BAD_BINARY_XML by default. */
+  readonly errorCode?: ConverterErrorCode;
+}
+
+/** Header sniff: an RES_XML_TYPE chunk with the 8-byte ResXMLTree_header. */
+export function isBinaryXml(buf: Uint8Array): boolean {
+  return buf.byteLength >= 8 && buf[0] === 0x03 && buf[1] === 0x00 && buf[2] === 0x08 && buf[3] === 0x00;
+}
+
+interface MutableElement extends Omit<XmlElement, 'children'> {
+  readonly children: XmlNode[];
+}
+
+/**
+ * Parses binary XML the way ResXMLTree + aapt2's xml::Inflate walk it: the first string pool
+ * and the resource map before the first node; then nodes, skipping chunk types it does not
+ * know. Any corruption throws ConverterError with the chunk and byte offset.
+ */
+export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): XmlDocument {
+  const r = new ByteReader(buf, options.errorCode ?? 'BAD_BINARY_XML');
+  const top = readChunkHeader(r, 0, buf.byteLength, 'binary XML');
+  if (top.type !== ChunkType.XML) r.fail(`binary XML: first chunk type ${hex(top.type, 4)} is not RES_XML_TYPE`);
+  const end = top.offset + top.size;
+  let pool: StringPool | undefined;
+  let resourceMap: number[] = [];
+  let strings: string[] = [];
+  const styles = new Map<number, readonly StyleSpan[]>();
+  const str = (i: number): string => (i === NONE ? '' : (strings[i] ?? ''));
+  const optStr = (i: number): string | undefined => (i === NONE ? undefined : strings[i]);
+
+  let root: MutableElement | undefined;
+  const stack: MutableElement[] = [];
+  let pendingNs: XmlNamespaceDecl[] = [];
+  let inNodes = false;
+
+  for (let offset = top.offset + top.headerSize; offset < end; ) {
+    const h = readChunkHeader(r, offset, end, 'binary XML');
+    offset += h.size;
+    const isNode = h.type >= ChunkType.XML_START_NAMESPACE && h.type <= ChunkType.XML_LAST_CHUNK;
+    if (!inNodes) {
+      if (h.type === ChunkType.STRING_POOL) {
+        if (!pool) {
+          pool = parseStringPool(r, h);
+          strings = allStrings(pool);
+          for (let i = 0; i < pool.styleCount; i++) {
+            const s = pool.styleAt(i);
+            if (s) styles.set(i, s);
+          }
+        }
+        continue;
+      }
+      if (h.type === ChunkType.XML_RESOURCE_MAP) {
+        resourceMap = readResourceMap(r, h);
+        continue;
+      }
+      if (!isNode) continue;
+      if (!pool) r.fail(`binary XML: node at offset ${h.offset} before any string pool`);
+      inNodes = true;
+    }
+    if (!isNode) continue; // unknown chunks between nodes are skipped, as ResXMLParser does
+    if (h.headerSize < XML_NODE_HEADER_SIZE) {
+      r.fail(`binary XML: node type ${hex(h.type, 4)} at offset ${h.offset} has header size ${h.headerSize} < 16`);
+    }
+    const lineNumber = r.u32(h.offset + 8);
+    const commentIndex = r.u32(h.offset + 12);
+    const comment = optStr(commentIndex);
+    const ext = h.offset + h.headerSize;
+    const extLen = h.size - h.headerSize;
+    const at = `node type ${hex(h.type, 4)} at offset ${h.offset}`;
+    const needExt = (n: number): void => {
+      if (extLen < n) r.fail(`binary XML: ${at} has ${extLen} bytes of data, needs ${n}`);
+    };
+    switch (h.type) {
+      case ChunkType.XML_START_NAMESPACE:
+        needExt(8);
+        pendingNs.push({
+          prefix: str(r.u32(ext)),
+          uri: str(r.u32(ext + 4)),
+          lineNumber,
+          ...(comment !== undefined ? { comment } : {}),
+        });
+        break;
+      case ChunkType.XML_END_NAMESPACE:
+        needExt(8);
+        break;
+      case ChunkType.XML_START_ELEMENT: {
+        needExt(20);
+        const el: MutableElement = {
+          kind: 'element',
+          namespaceUri: str(r.u32(ext)),
+          name: str(r.u32(ext + 4)),
+          lineNumber,
+          ...(comment !== undefined ? { comment } : {}),
+          namespaceDecls: pendingNs,
+          attributes: readAttributes(r, ext, extLen, at, { str, optStr, resourceMap }),
+          children: [],
+          idIndex: r.u16(ext + 14),
+          classIndex: r.u16(ext + 16),
+          styleIndex: r.u16(ext + 18),
+        };
+        pendingNs = [];
+        const parent = stack[stack.length - 1];
+        if (parent) parent.children.push(el);
+        else root = el; // as aapt2: a second top-level element replaces the first
+        if (stack.length >= MAX_XML_DEPTH) {
+          throw new ConverterError('NESTING_TOO_DEEP', `binary XML: element at offset ${h.offset} nested deeper than ${MAX_XML_DEPTH}`);
+        }
+        stack.push(el);
+        break;
+      }
+      case ChunkType.XML_END_ELEMENT:
+        needExt(8);
+        if (!stack.pop()) r.fail(`binary XML: ${at} closes an element that was never opened`);
+        break;
+      case ChunkType.XML_CDATA: {
+        needExt(12);
+        const parent = stack[stack.length - 1];
+        if (!parent) r.fail(`binary XML: text ${at} outside the root element`);
+        parent.children.push({
+          kind: 'text',
+          text: str(r.u32(ext)),
+          lineNumber,
+          ...(comment !== undefined ? { comment } : {}),
+          typedValue: readResValue(r, ext + 4),
+        });
+        break;
+      }
+      default:
+        break; // other node types: skipped, as ResXMLParser::nextNode does
+    }
+  }
+  if (!pool) r.fail('binary XML: no string pool');
+  if (!root) r.fail('binary XML: no root element');
+  return { strings, styles, utf8: pool.utf8, resourceMap, root };
+}
+
+function readResourceMap(r: ByteReader, h: ChunkHeader): number[] {
+  const count = Math.floor((h.size - h.headerSize) / 4);
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) out.push(r.u32(h.offset + h.headerSize + i * 4));
+  return out;
+}
+
+function readResValue(r: ByteReader, at: number): ResValue {
+  return { dataType: r.u8(at + 3), data: r.u32(at + 4) };
+}
+
+interface AttrContext {
+  str(i: number): string;
+  optStr(i: number): string | undefined;
+  readonly resourceMap: readonly number[];
+}
+
+function readAttributes(r: ByteReader, ext: number, extLen: number, at: string, c: AttrContext): XmlAttribute[] {
+  const start = r.u16(ext + 8);
+  const size = r.u16(ext + 10);
+  const count = r.u16(ext + 12);
+  if (count === 0) return [];
+  if (start + (count - 1) * size + ATTRIBUTE_SIZE > extLen) {
+    r.fail(`binary XML: ${at}: ${count} attributes of ${size} bytes from ${start} do not fit in ${extLen} bytes`);
+  }
+  const out: XmlAttribute[] = [];
+  for (let i = 0; i < count; i++) {
+    const p = ext + start + i * size;
+    const nameIndex = r.u32(p + 4);
+    const raw = r.u32(p + 8);
+    const rawValue = c.optStr(raw);
+    out.push({
+      namespaceUri: c.str(r.u32(p)),
+      name: c.str(nameIndex),
+      nameIndex,
+      resourceId: nameIndex < c.resourceMap.length ? c.resourceMap[nameIndex] : 0,
+      ...(rawValue !== undefined ? { rawValue } : {}),
+      rawValueIndex: raw === NONE ? NO_STRING : raw,
+      typedValue: readResValue(r, p + 12),
+    });
+  }
+  return out;
+}

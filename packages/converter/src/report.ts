@@ -1,0 +1,96 @@
+/**
+ * What a conversion tells its caller: the APK's facts, what happened to each entry, and the
+ * warnings (code, pt-BR message, internal detail) for what could not be carried over as is.
+ */
+
+/**
+ * Stages in the order a conversion passes them; `onProgress(stage, fraction)` goes from 0 to 1
+ * within each stage:
+ * - reading: central directory, entry routing;
+ * - manifest: AndroidManifest.xml to proto, repairs;
+ * - resources: resources.arsc and every referenced res/ file;
+ * - validating: the planned bundle against every AAB rule, before a byte is written;
+ * - writing: the .aab streamed to disk (fraction by bytes);
+ * - done: the file renamed into place.
+ */
+export type ConversionStage = 'reading' | 'manifest' | 'resources' | 'validating' | 'writing' | 'done';
+
+export const CONVERSION_STAGES: readonly ConversionStage[] = ['reading', 'manifest', 'resources', 'validating', 'writing', 'done'];
+
+export const WARNING_MESSAGES = {
+  UNREFERENCED_RESOURCES_DROPPED:
+    'Arquivos em res/ que a tabela de recursos não referencia foram descartados (o formato AAB não os aceita e o app nunca os usaria).',
+  RESOURCES_WITHOUT_TABLE_DROPPED: 'O APK não tem resources.arsc; os arquivos em res/ foram descartados.',
+  NATIVE_FILES_DROPPED:
+    'Arquivos em lib/ que não são bibliotecas nativas (.so ou wrap.sh) de uma ABI conhecida foram descartados: o AAB não tem onde guardá-los.',
+  DEX_GAP_DROPPED: 'Arquivos classesN.dex fora da sequência contínua foram descartados (o Android nunca os carregaria).',
+  RESERVED_ROOT_DROPPED: 'Arquivos na raiz do APK com nomes reservados pelo formato AAB foram descartados.',
+  ASSET_TARGETING_NAME_DROPPED:
+    'Arquivos em pastas de assets/ com "#" no nome foram descartados (o AAB interpretaria o nome como segmentação por dispositivo).',
+  STORED_ENTRY_NOT_PROTECTED:
+    'Alguns arquivos guardados sem compressão no APK têm nomes que não podem ser protegidos no BundleConfig; o Google Play poderá comprimi-los.',
+  DEBUGGABLE_APP: 'O APK é depurável (android:debuggable="true"); o Google Play recusa apps depuráveis.',
+  MISSING_REFERENCED_FILES: 'A tabela de recursos referencia arquivos que não existem no APK.',
+} as const;
+
+export type ConverterWarningCode = keyof typeof WARNING_MESSAGES;
+
+export interface ConversionWarning {
+  /** A code from WARNING_MESSAGES, or one the resources module reports (manifest repairs). */
+  code: string;
+  /** pt-BR, safe to show to the user. */
+  message: string;
+  /** Internal detail: paths, counts. */
+  detail?: string;
+}
+
+export function warning(code: ConverterWarningCode, paths: readonly string[] = [], extra?: string): ConversionWarning {
+  const shown = paths.slice(0, 20).join(', ');
+  const more = paths.length > 20 ? ` (+${paths.length - 20})` : '';
+  const detail = [paths.length > 0 ? `${paths.length}: ${shown}${more}` : '', extra ?? ''].filter(Boolean).join('; ');
+  return { code, message: WARNING_MESSAGES[code], ...(detail ? { detail } : {}) };
+}
+
+/** What the APK itself says, read without converting anything. */
+export interface ApkInfo {
+  packageName: string;
+  versionCode?: number;
+  versionName?: string;
+  minSdk?: number;
+  targetSdk?: number;
+  debuggable: boolean;
+  /** ABI directories under lib/ that hold native libraries, sorted. */
+  abis: string[];
+  locales: string[];
+  densities: number[];
+  dexCount: number;
+  /** Files in the APK (directory entries not counted). */
+  entryCount: number;
+  sizeBytes: number;
+  hasResourceTable: boolean;
+  /** APK signature scheme v1 files present (META-INF/*.SF ...). */
+  v1Signed: boolean;
+}
+
+export interface EntryCounts {
+  /** Entries copied as their compressed bytes. */
+  copiedRaw: number;
+  /** Entries rewritten: manifest, table, binary XML files. */
+  converted: number;
+  /** APK entries with no place in the bundle (signatures, unreferenced res/ ...). */
+  dropped: number;
+  /** Entries generated for the bundle: BundleConfig.pb, assets.pb, native.pb. */
+  generated: number;
+}
+
+export interface ConversionReport extends ApkInfo {
+  input: string;
+  output: string;
+  /** Size of the APK (same as sizeBytes) and of the AAB. */
+  sizeIn: number;
+  sizeOut: number;
+  entries: EntryCounts;
+  /** Milliseconds per stage, and in total. */
+  durations: Partial<Record<ConversionStage, number>> & { total: number };
+  warnings: ConversionWarning[];
+}

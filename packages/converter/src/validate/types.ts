@@ -1,0 +1,70 @@
+import type { PbResourceTable, PbXmlNode } from '../proto/aapt.js';
+import type { AssetsMsg, BundleConfigMsg, NativeLibrariesMsg } from '../proto/bundle.js';
+
+/** One broken rule of the AAB format (AAB-FORMAT.md §5). Messages follow bundletool's wording. */
+export interface BundleProblem {
+  rule: string;
+  message: string;
+  path?: string;
+}
+
+/** A file of a bundle, read on demand (raw copies are never read by the validators). */
+export interface BundleFile {
+  readonly path: string;
+  read(): Promise<Uint8Array>;
+}
+
+/** The bundle as validators see it: its files, and the names exactly as the zip stores them. */
+export interface BundleView {
+  readonly files: readonly BundleFile[];
+  /** Raw zip names including directory entries; defaults to the file paths. */
+  readonly zipNames?: readonly string[];
+}
+
+/** A decoded proto, or why it did not decode. */
+export interface Decoded<T> {
+  value?: T;
+  error?: string;
+}
+
+export interface ModuleContext {
+  readonly name: string;
+  /** Module-relative path → file. */
+  readonly files: ReadonlyMap<string, BundleFile>;
+  manifest(): Promise<Decoded<PbXmlNode> | undefined>;
+  resourceTable(): Promise<Decoded<PbResourceTable> | undefined>;
+  nativeConfig(): Promise<Decoded<NativeLibrariesMsg> | undefined>;
+  assetsConfig(): Promise<Decoded<AssetsMsg> | undefined>;
+  xml(path: string): Promise<Decoded<PbXmlNode> | undefined>;
+}
+
+export interface BundleContext {
+  readonly view: BundleView;
+  readonly modules: ReadonlyMap<string, ModuleContext>;
+  bundleConfig(): Promise<Decoded<BundleConfigMsg> | undefined>;
+}
+
+export interface EntryValidator {
+  readonly kind: 'entry';
+  readonly rule: string;
+  /** Called with every raw zip name; returns the problem message, if any. */
+  check(name: string): string | undefined;
+}
+
+export interface ModuleValidator {
+  readonly kind: 'module';
+  readonly rule: string;
+  check(module: ModuleContext, bundle: BundleContext): Promise<BundleProblem[]>;
+}
+
+export interface BundleValidator {
+  readonly kind: 'bundle';
+  readonly rule: string;
+  check(bundle: BundleContext): Promise<BundleProblem[]>;
+}
+
+export type Validator = EntryValidator | ModuleValidator | BundleValidator;
+
+export function problem(rule: string, message: string, path?: string): BundleProblem {
+  return path === undefined ? { rule, message } : { rule, message, path };
+}

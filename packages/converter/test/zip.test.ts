@@ -1,0 +1,260 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { gzipSync, deflateRawSync } from 'node:zlib';
+import { ConverterError, type ConverterErrorCode } from '../src/errors.js';
+import { ZipReader, ZipWriter, crc32, crc32Update, normaliseEntryName } from '../src/zip/index.js';
+import { buildZip, TempDir, type BuildEntry, type BuildOptions } from './helpers/zipBuilder.js';
+import type { ZipLimits } from '../src/zip/limits.js';
+
+async function expectCode(p: Promise<unknown>, code: ConverterErrorCode): Promise<ConverterError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).to.be.instanceOf(ConverterError);
+    expect((e as ConverterError).code, (e as ConverterError).detail).to.equal(code);
+    return e as ConverterError;
+  }
+  throw new Error(`expected ${code}, nothing thrown`);
+}
+
+describe('zip', () => {
+  let tmp: TempDir;
+  beforeEach(() => {
+    tmp = new TempDir();
+  });
+  afterEach(() => tmp.cleanup());
+
+  let n = 0;
+  async function openZip(entries: BuildEntry[], opts: BuildOptions = {}, limits: Partial<ZipLimits> = {}): Promise<ZipReader> {
+    return ZipReader.open(tmp.file(`z${n++}.zip`, buildZip(entries, opts)), limits);
+  }
+  async function readAll(entries: BuildEntry[], opts: BuildOptions = {}): Promise<void> {
+    const r = await openZip(entries, opts);
+    try {
+      for (const e of r.entries) if (!e.isDirectory) await r.read(e);
+    } finally {
+      await r.close();
+    }
+  }
+
+  describe('crc32', () => {
+    it('crc32_checkString_matchesStandardVector', () => {
+      expect(crc32(Buffer.from('123456789'))).to.equal(0xcbf43926);
+      expect(crc32(new Uint8Array(0))).to.equal(0);
+    });
+    it('crc32_randomBuffers_matchGzipTrailer', () => {
+      for (const size of [1, 7, 8, 9, 1000, 65537]) {
+        const buf = randomBytes(size);
+        const gz = gzipSync(buf);
+        expect(crc32(buf)).to.equal(gz.readUInt32LE(gz.length - 8));
+        expect(crc32Update(crc32(buf.subarray(0, 3)), buf.subarray(3))).to.equal(crc32(buf));
+      }
+    });
+  });
+
+  describe('names', () => {
+    it('normaliseEntryName_emptyAndDotSegments_collapsed', () => {
+      expect(normaliseEntryName('a//b/./c')).to.deep.equal({ name: 'a/b/c', isDirectory: false });
+      expect(normaliseEntryName('res/')).to.deep.equal({ name: 'res', isDirectory: true });
+    });
+    for (const bad of ['../x', 'a/../../x', '/etc/passwd', '\\x', 'a\\..\\b', 'C:/x', 'a\u0000b', '']) {
+      it(`normaliseEntryName_${JSON.stringify(bad)}_unsafePath`, () => {
+        expect(() => normaliseEntryName(bad)).to.throw(ConverterError).with.property('code', 'UNSAFE_PATH');
+      });
+    }
+  });
+
+  describe('reader', () => {
+    it('open_storedAndDeflatedEntries_readsContent', async () => {
+      const r = await openZip([
+        { name: 'a.txt', data: 'hello', method: 0 },
+        { name: 'dir/', data: '', method: 0 },
+        { name: 'dir/b.bin', data: 'x'.repeat(5000) },
+      ], { comment: 'a comment', gap: randomBytes(100) });
+      expect(r.entries.map((e) => e.name)).to.deep.equal(['a.txt', 'dir', 'dir/b.bin']);
+      expect(r.entries[1].isDirectory).to.equal(true);
+      expect((await r.read(r.get('a.txt')!)).toString()).to.equal('hello');
+      expect((await r.read(r.get('dir/b.bin')!)).toString()).to.equal('x'.repeat(5000));
+      const streamed: Buffer[] = [];
+      for await (const c of r.chunks(r.get('dir/b.bin')!)) streamed.push(c);
+      expect(Buffer.concat(streamed).toString()).to.equal('x'.repeat(5000));
+      await r.close();
+    });
+    it('open_zip64Records_readsSizesFromExtraFields', async () => {
+      const r = await openZip([{ name: 'a', data: 'zip64 content' }, { name: 'b', data: 'more', method: 0 }], { zip64: true });
+      expect(r.entries.map((e) => [e.name, e.uncompressedSize])).to.deep.equal([['a', 13], ['b', 4]]);
+      expect((await r.read(r.entries[0])).toString()).to.equal('zip64 content');
+      expect((await r.read(r.entries[1])).toString()).to.equal('more');
+      await r.close();
+    });
+    it('open_randomBytes_notAZip', async () => {
+      await expectCode(ZipReader.open(tmp.file('r.bin', randomBytes(5000))), 'NOT_A_ZIP');
+      await expectCode(ZipReader.open(tmp.file('e.bin', Buffer.alloc(0))), 'NOT_A_ZIP');
+    });
+    it('open_cutInHalf_truncatedZip', async () => {
+      const zip = buildZip([{ name: 'a', data: randomBytes(3000) }, { name: 'b', data: 'b' }]);
+      await expectCode(ZipReader.open(tmp.file('t.zip', zip.subarray(0, zip.length >> 1))), 'TRUNCATED_ZIP');
+    });
+    it('open_centralDirectoryPastEnd_truncatedZip', async () => {
+      const zip = buildZip([{ name: 'a', data: 'a' }]);
+      zip.writeUInt32LE(zip.readUInt32LE(zip.length - 6) + 1000, zip.length - 6);
+      await expectCode(ZipReader.open(tmp.file('t.zip', zip)), 'TRUNCATED_ZIP');
+    });
+    it('open_encryptedFlag_encryptedEntry', async () => {
+      await expectCode(openZip([{ name: 'a', data: 'a', cd: { flags: 1 }, local: { flags: 1 } }]), 'ENCRYPTED_ENTRY');
+      await expectCode(openZip([{ name: 'a', data: 'a', cd: { method: 99 } }]), 'ENCRYPTED_ENTRY');
+    });
+    it('open_bzip2Method_unsupportedCompression', async () => {
+      await expectCode(openZip([{ name: 'a', data: 'a', cd: { method: 12 }, local: { method: 12 } }]), 'UNSUPPORTED_COMPRESSION');
+    });
+    it('open_dotDotName_unsafePath', async () => {
+      await expectCode(openZip([{ name: 'assets/../../evil', data: 'a' }]), 'UNSAFE_PATH');
+      await expectCode(openZip([{ name: 'a\\..\\..\\evil', data: 'a' }]), 'UNSAFE_PATH');
+    });
+    it('open_namesEqualAfterNormalisation_duplicateEntry', async () => {
+      await expectCode(openZip([{ name: 'a/b', data: '1' }, { name: 'a//b', data: '2' }]), 'DUPLICATE_ENTRY');
+      await expectCode(openZip([{ name: 'x', data: '1' }, { name: 'x', data: '2' }]), 'DUPLICATE_ENTRY');
+    });
+    it('open_moreEntriesThanLimit_tooManyEntries', async () => {
+      const entries = ['a', 'b', 'c', 'd'].map((name) => ({ name, data: name }));
+      await expectCode(openZip(entries, {}, { maxEntries: 3 }), 'TOO_MANY_ENTRIES');
+    });
+    it('open_declaredInflatedOverLimit_inflatedTooLarge', async () => {
+      await expectCode(openZip([{ name: 'a', data: 'x'.repeat(600) }, { name: 'b', data: 'y'.repeat(600) }], {}, { maxTotalInflatedBytes: 1000 }), 'INFLATED_TOO_LARGE');
+      await expectCode(openZip([{ name: 'a', data: 'x'.repeat(600) }], {}, { maxEntryInflatedBytes: 500 }), 'INFLATED_TOO_LARGE');
+    });
+    it('open_highRatioEntry_suspiciousCompression', async () => {
+      const limits = { compressionRatioThresholdBytes: 1000, maxCompressionRatio: 50 };
+      await expectCode(openZip([{ name: 'zeros', data: Buffer.alloc(100_000) }], {}, limits), 'SUSPICIOUS_COMPRESSION');
+    });
+    it('open_overlappingEntries_corruptZip', async () => {
+      const data = Buffer.alloc(50_000);
+      await expectCode(openZip([{ name: 'a', data }, { name: 'b', data, cd: { offset: 0 } }]), 'CORRUPT_ZIP');
+    });
+    it('open_declaredCountWrong_corruptZip', async () => {
+      await expectCode(openZip([{ name: 'a', data: 'a' }], { declaredCount: 2 }), 'CORRUPT_ZIP');
+    });
+    it('read_declaredSizeSmallerThanContent_sizeMismatch', async () => {
+      await expectCode(readAll([{ name: 'a', data: 'x'.repeat(100), cd: { usize: 10 }, local: { usize: 10 } }]), 'SIZE_MISMATCH');
+      await expectCode(readAll([{ name: 'a', data: 'x'.repeat(100), cd: { usize: 1000 }, local: { usize: 1000 } }]), 'SIZE_MISMATCH');
+    });
+    it('read_bigEntryLyingSize_sizeMismatchWhileStreaming', async () => {
+      const data = randomBytes(3 * 1024 * 1024);
+      await expectCode(readAll([{ name: 'a', data, cd: { usize: 1000 }, local: { usize: 1000 } }]), 'SIZE_MISMATCH');
+    });
+    it('read_compressedSizePastNextEntry_sizeMismatch', async () => {
+      await expectCode(readAll([{ name: 'a', data: 'aaaa', cd: { csize: 5000 }, local: { csize: 5000 } }, { name: 'b', data: 'b' }]), 'SIZE_MISMATCH');
+    });
+    it('read_wrongCrc_corruptEntry', async () => {
+      await expectCode(readAll([{ name: 'a', data: 'hello', cd: { crc: 1 }, local: { crc: 1 } }]), 'CORRUPT_ENTRY');
+    });
+    it('read_garbageDeflateData_corruptEntry', async () => {
+      await expectCode(readAll([{ name: 'a', data: 'hello', body: Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff]) }]), 'CORRUPT_ENTRY');
+    });
+    it('read_localNameDiffers_entryHeaderMismatch', async () => {
+      await expectCode(readAll([{ name: 'AndroidManifest.xml', data: 'a', local: { name: 'AndroidManifest.xmk' } }]), 'ENTRY_HEADER_MISMATCH');
+    });
+    it('read_localMethodDiffers_entryHeaderMismatch', async () => {
+      await expectCode(readAll([{ name: 'a', data: 'abc', method: 0, local: { method: 8 } }]), 'ENTRY_HEADER_MISMATCH');
+    });
+    it('read_localSizesDiffer_entryHeaderMismatch', async () => {
+      await expectCode(readAll([{ name: 'a', data: 'abc', method: 0, local: { usize: 2, csize: 2 } }]), 'ENTRY_HEADER_MISMATCH');
+    });
+    it('rawChunks_abortedSignal_aborted', async () => {
+      const r = await openZip([{ name: 'a', data: 'abc' }]);
+      const ctl = new AbortController();
+      ctl.abort();
+      await expectCode((async () => {
+        for await (const _ of r.rawChunks(r.entries[0], { signal: ctl.signal })) void _;
+      })(), 'ABORTED');
+      await r.close();
+    });
+  });
+
+  describe('writer', () => {
+    async function writeSample(path: string, src: ZipReader): Promise<void> {
+      const w = await ZipWriter.create(path);
+      await w.addBuffer('new/deflated.txt', Buffer.from('z'.repeat(1000)));
+      await w.addBuffer('new/stored.bin', Buffer.from('tiny'), { compress: false });
+      await w.addBuffer('ünïcode/名前.txt', Buffer.from('utf8'));
+      for (const e of src.entries) await w.addRaw(`copy/${e.name}`, src, e);
+      await w.finish();
+    }
+    it('addRaw_sourceEntries_identicalCompressedBytesCrcAndMethod', async () => {
+      const big = randomBytes(700_000);
+      const src = await openZip([
+        { name: 'stored.png', data: big, method: 0 },
+        { name: 'deflated.dex', data: Buffer.concat([big, Buffer.alloc(300_000)]) },
+        { name: 'odd-level', data: 'abc'.repeat(999), body: deflateRawSync(Buffer.from('abc'.repeat(999)), { level: 1 }) },
+      ]);
+      const out = tmp.file('out.zip');
+      await writeSample(out, src);
+      const dst = await ZipReader.open(out);
+      for (const e of src.entries) {
+        const copy = dst.get(`copy/${e.name}`)!;
+        expect([copy.method, copy.crc32, copy.compressedSize, copy.uncompressedSize]).to.deep.equal([e.method, e.crc32, e.compressedSize, e.uncompressedSize]);
+        const a: Buffer[] = [];
+        const b: Buffer[] = [];
+        for await (const c of src.rawChunks(e)) a.push(c);
+        for await (const c of dst.rawChunks(copy)) b.push(c);
+        expect(Buffer.concat(b).equals(Buffer.concat(a))).to.equal(true);
+        expect((await dst.read(copy)).equals(await src.read(e))).to.equal(true);
+      }
+      expect((await dst.read(dst.get('new/deflated.txt')!)).toString()).to.equal('z'.repeat(1000));
+      expect(dst.get('new/deflated.txt')!.method).to.equal(8);
+      expect(dst.get('new/stored.bin')!.method).to.equal(0);
+      expect(dst.get('ünïcode/名前.txt')!.flags & 0x800).to.equal(0x800);
+      expect(dst.get('new/stored.bin')!.flags & 0x800).to.equal(0);
+      await src.close();
+      await dst.close();
+    });
+    it('finish_sameInputTwice_identicalBytes', async () => {
+      const src = await openZip([{ name: 'a', data: randomBytes(10_000) }, { name: 'b', data: 'b', method: 0 }]);
+      await writeSample(tmp.file('1.zip'), src);
+      await new Promise((r) => setTimeout(r, 1100));
+      await writeSample(tmp.file('2.zip'), src);
+      expect(readFileSync(tmp.file('1.zip')).equals(readFileSync(tmp.file('2.zip')))).to.equal(true);
+      await src.close();
+    });
+    it('finish_forceZip64_readableZip64Archive', async () => {
+      const out = tmp.file('z64.zip');
+      const w = await ZipWriter.create(out, { forceZip64: true });
+      await w.addBuffer('a', Buffer.from('zip64!'));
+      await w.finish();
+      const buf = readFileSync(out);
+      expect(buf.indexOf(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).to.be.greaterThan(0);
+      const r = await ZipReader.open(out);
+      expect((await r.read(r.get('a')!)).toString()).to.equal('zip64!');
+      await r.close();
+    });
+    it('finish_moreThan65535Entries_zip64EndRecordsReadBack', async () => {
+      const out = tmp.file('many.zip');
+      const w = await ZipWriter.create(out);
+      for (let i = 0; i < 70_000; i++) await w.addBuffer(`f/${i}`, Buffer.from([i & 0xff]), { compress: false });
+      await w.finish();
+      const r = await ZipReader.open(out);
+      expect(r.entries.length).to.equal(70_000);
+      expect([...(await r.read(r.get('f/69999')!))]).to.deep.equal([69999 & 0xff]);
+      await r.close();
+    });
+    it('create_existingFile_ioError', async () => {
+      const p = tmp.file('exists.zip', Buffer.from('x'));
+      await expectCode(ZipWriter.create(p), 'IO_ERROR');
+    });
+    it('addRaw_sourceCrcLies_corruptEntry', async () => {
+      const src = await openZip([{ name: 'a', data: randomBytes(5000), cd: { crc: 7 }, local: { crc: 7 } }]);
+      const w = await ZipWriter.create(tmp.file('o.zip'));
+      await expectCode(w.addRaw('a', src, src.entries[0]), 'CORRUPT_ENTRY');
+      await w.destroy();
+      await src.close();
+    });
+    it('addRaw_sourceSizeLies_sizeMismatch', async () => {
+      const src = await openZip([{ name: 'a', data: Buffer.alloc(200_000), cd: { usize: 10 }, local: { usize: 10 } }]);
+      const w = await ZipWriter.create(tmp.file('o.zip'));
+      await expectCode(w.addRaw('a', src, src.entries[0]), 'SIZE_MISMATCH');
+      await w.destroy();
+      await src.close();
+    });
+  });
+});

@@ -1,0 +1,48 @@
+// Bundles the dashboard: hashed, code-split ESM + CSS into dist/, and an index.html that
+// references them. `--watch` rebuilds on change.
+import { build, context } from 'esbuild';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+
+const outdir = 'dist';
+const options = {
+  entryPoints: { main: 'src/main.tsx' },
+  outdir: `${outdir}/assets`,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: ['chrome111', 'firefox115', 'safari16'],
+  minify: true,
+  sourcemap: true,
+  metafile: true,
+  entryNames: '[name]-[hash]',
+  chunkNames: '[name]-[hash]',
+  assetNames: '[name]-[hash]',
+  loader: { '.woff': 'file', '.woff2': 'file', '.svg': 'file', '.png': 'file' },
+  define: { 'process.env.NODE_ENV': '"production"' },
+  jsx: 'automatic',
+  logLevel: 'warning',
+};
+
+async function writeIndex(metafile) {
+  const outputs = Object.entries(metafile.outputs);
+  const js = outputs.find(([, o]) => o.entryPoint === 'src/main.tsx')?.[0];
+  const css = outputs.find(([file, o]) => file.endsWith('.css') && o.entryPoint === 'src/main.tsx')?.[0]
+    ?? outputs.find(([file]) => file.endsWith('.css'))?.[0];
+  const template = await readFile('index.html', 'utf8');
+  const html = template
+    .replace('<!--css-->', css ? `<link rel="stylesheet" href="/assets/${basename(css)}">` : '')
+    .replace('<!--js-->', `<script type="module" src="/assets/${basename(js)}"></script>`);
+  await writeFile(`${outdir}/index.html`, html);
+}
+
+await rm(outdir, { recursive: true, force: true });
+await mkdir(outdir, { recursive: true });
+if (process.argv.includes('--watch')) {
+  const ctx = await context({ ...options, plugins: [{ name: 'index', setup(b) { b.onEnd((r) => r.metafile && writeIndex(r.metafile)); } }] });
+  await ctx.watch();
+} else {
+  const result = await build(options);
+  await writeIndex(result.metafile);
+  await writeFile(`${outdir}/meta.json`, JSON.stringify(result.metafile));
+}

@@ -1,0 +1,30 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dir = fileURLToPath(new URL('..', import.meta.url));
+
+describe('dashboard build', function () {
+  this.timeout(120000);
+  before(() => {
+    const r = spawnSync(process.execPath, ['build.mjs'], { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+  });
+
+  it('indexHtml_built_referencesHashedAssetsThatExist', () => {
+    const html = readFileSync(join(dir, 'dist', 'index.html'), 'utf8');
+    expect(html).to.contain('<html lang="pt-BR">');
+    const refs = [...html.matchAll(/(?:src|href)="\/assets\/([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.some((r) => /^main-[A-Z0-9]+\.js$/.test(r))).to.equal(true);
+    expect(refs.some((r) => /^main-[A-Z0-9]+\.css$/.test(r))).to.equal(true);
+    for (const ref of refs) expect(existsSync(join(dir, 'dist', 'assets', ref)), ref).to.equal(true);
+  });
+
+  it('indexHtml_setsThemeBeforeFirstPaint', () => {
+    const html = readFileSync(join(dir, 'dist', 'index.html'), 'utf8');
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).to.contain("localStorage.getItem('aabify-theme')").and.contain('prefers-color-scheme: dark');
+  });
+});

@@ -1,0 +1,3 @@
+import { buildNodeBundle } from '../../scripts/esbuild-node.mjs';
+
+await buildNodeBundle({ entryPoints: { main: 'src/main.ts' }, outdir: 'dist' });

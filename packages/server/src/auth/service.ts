@@ -1,0 +1,145 @@
+/**
+ * Authentication for one server context: passport with the JWT strategy for session tokens,
+ * API token lookup, token issuing and the sign-in rate limits. Routes use it through the
+ * middlewares in http/auth.ts; socket.io and SSE call authenticateToken directly.
+ */
+import passport from 'passport';
+import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import { Op } from 'sequelize';
+import { ACCOUNT_MESSAGES } from '@aabify/shared';
+import type { Logger } from '../logger.js';
+import type { Models, User } from '../models/index.js';
+import { RateLimiter, type RateLimiterOptions } from './rateLimiter.js';
+import {
+  JWT_ALGORITHM,
+  JWT_ISSUER,
+  hashApiToken,
+  isApiTokenShaped,
+  sessionFromPayload,
+  signSessionToken,
+  verifySessionToken,
+  type VerifiedSession,
+} from './tokens.js';
+
+export type AuthMethod = 'jwt' | 'api_token';
+
+export type AuthResult =
+  | { ok: true; user: User; method: AuthMethod; apiTokenId?: string }
+  | { ok: false; code: 'TOKEN_INVALID' | 'ACCOUNT_DISABLED'; message: string };
+
+export interface AuthLimits {
+  /** Failed sign-ins per email. */
+  loginPerAccount: RateLimiterOptions;
+  /** Failed sign-ins per client address. */
+  loginPerAddress: RateLimiterOptions;
+  /** Registrations per client address. */
+  registerPerAddress: RateLimiterOptions;
+  /** Wrong current passwords per user on password change. */
+  passwordChangePerUser: RateLimiterOptions;
+}
+
+const MINUTE = 60_000;
+export const DEFAULT_AUTH_LIMITS: AuthLimits = {
+  loginPerAccount: { points: 5, windowMs: 15 * MINUTE },
+  loginPerAddress: { points: 20, windowMs: 15 * MINUTE },
+  registerPerAddress: { points: 30, windowMs: 15 * MINUTE },
+  passwordChangePerUser: { points: 5, windowMs: 15 * MINUTE },
+};
+
+/** Session tokens live 7 days; a password change or deactivation ends them sooner. */
+export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+/** lastUsedAt of an API token is written at most once per this interval. */
+export const API_TOKEN_TOUCH_INTERVAL_MS = 60_000;
+
+export interface AuthService {
+  readonly passport: passport.Authenticator;
+  readonly sessionTtlSeconds: number;
+  readonly limiters: { [K in keyof AuthLimits]: RateLimiter };
+  issueToken(user: User): string;
+  /** A bearer credential (session JWT or API token) to a user, for HTTP, socket.io and SSE. */
+  authenticateToken(raw: string): Promise<AuthResult>;
+  resetRateLimits(): void;
+}
+
+const invalid: AuthResult = { ok: false, code: 'TOKEN_INVALID', message: ACCOUNT_MESSAGES.tokenInvalid };
+const disabled: AuthResult = { ok: false, code: 'ACCOUNT_DISABLED', message: ACCOUNT_MESSAGES.accountDisabled };
+
+export function createAuthService(opts: {
+  models: Models;
+  jwtSecret: string;
+  logger: Logger;
+  limits?: Partial<AuthLimits>;
+  sessionTtlSeconds?: number;
+}): AuthService {
+  const { models, jwtSecret, logger } = opts;
+  const limits = { ...DEFAULT_AUTH_LIMITS, ...opts.limits };
+  const sessionTtlSeconds = opts.sessionTtlSeconds ?? SESSION_TTL_SECONDS;
+
+  async function userForSession(session: VerifiedSession): Promise<AuthResult> {
+    const user = await models.User.findByPk(session.userId).catch(() => null);
+    if (!user || user.tokenVersion !== session.tokenVersion) return invalid;
+    if (!user.isActive) return disabled;
+    return { ok: true, user, method: 'jwt' };
+  }
+
+  async function userForApiToken(raw: string): Promise<AuthResult> {
+    const token = await models.ApiToken.findOne({
+      where: { tokenHash: hashApiToken(raw) },
+      include: [{ model: models.User, as: 'user', required: true }],
+    });
+    if (!token?.user) return invalid;
+    if (!token.user.isActive) return disabled;
+    const now = new Date();
+    if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= API_TOKEN_TOUCH_INTERVAL_MS) {
+      const staleBefore = new Date(now.getTime() - API_TOKEN_TOUCH_INTERVAL_MS);
+      await models.ApiToken.update(
+        { lastUsedAt: now },
+        { where: { id: token.id, [Op.or]: [{ lastUsedAt: null }, { lastUsedAt: { [Op.lt]: staleBefore } }] } },
+      ).catch((err: unknown) => logger.warn({ err }, 'api token lastUsedAt not written'));
+    }
+    return { ok: true, user: token.user, method: 'api_token', apiTokenId: token.id };
+  }
+
+  const authenticator = new passport.Passport();
+  authenticator.use(
+    'jwt',
+    new JwtStrategy(
+      {
+        jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+        secretOrKey: jwtSecret,
+        algorithms: [JWT_ALGORITHM],
+        issuer: JWT_ISSUER,
+      },
+      (payload: unknown, done: (err: unknown, user?: User | false, info?: AuthResult) => void) => {
+        const session = sessionFromPayload(payload);
+        if (!session) return done(null, false, invalid);
+        userForSession(session).then(
+          (result) => (result.ok ? done(null, result.user, result) : done(null, false, result)),
+          (err: unknown) => done(err),
+        );
+      },
+    ),
+  );
+
+  const limiters = {
+    loginPerAccount: new RateLimiter(limits.loginPerAccount),
+    loginPerAddress: new RateLimiter(limits.loginPerAddress),
+    registerPerAddress: new RateLimiter(limits.registerPerAddress),
+    passwordChangePerUser: new RateLimiter(limits.passwordChangePerUser),
+  };
+
+  return {
+    passport: authenticator,
+    sessionTtlSeconds,
+    limiters,
+    issueToken: (user) => signSessionToken(jwtSecret, user.id, user.tokenVersion, sessionTtlSeconds),
+    async authenticateToken(raw) {
+      if (isApiTokenShaped(raw)) return userForApiToken(raw);
+      const session = verifySessionToken(jwtSecret, raw);
+      return session ? userForSession(session) : invalid;
+    },
+    resetRateLimits() {
+      for (const limiter of Object.values(limiters)) limiter.reset();
+    },
+  };
+}

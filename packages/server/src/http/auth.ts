@@ -1,0 +1,108 @@
+/**
+ * Route guards. Every protected route reads: rate limit → requireAuth(ctx) → requireAdmin /
+ * requirePlanAccess → validate → handler, and gets the signed-in user with authUser(req).
+ *
+ *   router.get('/x', requireAuth(ctx), requireAdmin, async (req, res) => {
+ *     const user = authUser(req);
+ *   });
+ *
+ * requireAuth accepts a session JWT or a personal API token (`aab_…`) as the bearer token.
+ */
+import type { Request, RequestHandler } from 'express';
+import {
+  ACCOUNT_MESSAGES,
+  PLAN_ACCESS_ERROR_CODES,
+  PLAN_ACCESS_REDIRECT,
+  planAccessMessage,
+} from '@aabify/shared';
+import type { AppContext } from '../context.js';
+import type { User } from '../models/index.js';
+import type { AuthMethod, AuthResult } from '../auth/service.js';
+import { isApiTokenShaped } from '../auth/tokens.js';
+import { ApiError } from './errors.js';
+
+export interface RequestAuth {
+  user: User;
+  method: AuthMethod;
+  /** Set when the request came with an API token. */
+  apiTokenId?: string;
+}
+
+declare global {
+  // Express's request carries the authenticated user (and validated input, see validate.ts).
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      auth?: RequestAuth;
+    }
+  }
+}
+
+/** The bearer token of a request, if any (Authorization: Bearer …). */
+export function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : undefined;
+}
+
+function failure(result: Extract<AuthResult, { ok: false }>): ApiError {
+  return ApiError.unauthorized(result.message, result.code);
+}
+
+function isAuthResult(info: unknown): info is AuthResult {
+  return typeof info === 'object' && info !== null && 'ok' in info;
+}
+
+/** 401 unless the request carries a valid session token or API token of an active user. */
+export function requireAuth(ctx: AppContext): RequestHandler {
+  return (req, res, next) => {
+    const raw = bearerToken(req);
+    if (!raw) return next(ApiError.unauthorized(ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING'));
+    const finish = (result: AuthResult) => {
+      if (!result.ok) return next(failure(result));
+      req.auth = { user: result.user, method: result.method, apiTokenId: result.apiTokenId };
+      req.user = result.user;
+      next();
+    };
+    if (isApiTokenShaped(raw)) {
+      ctx.auth.authenticateToken(raw).then(finish, next);
+      return;
+    }
+    const authenticate = ctx.auth.passport.authenticate('jwt', { session: false }, (err: unknown, user: unknown, info: unknown) => {
+      if (err) return next(err);
+      if (isAuthResult(info)) return finish(info);
+      if (!user) return next(ApiError.unauthorized(ACCOUNT_MESSAGES.tokenInvalid, 'TOKEN_INVALID'));
+      next(new Error('jwt strategy answered without a result'));
+    }) as RequestHandler;
+    authenticate(req, res, next);
+  };
+}
+
+/** The signed-in user; only after requireAuth (a 401 otherwise). */
+export function authUser(req: Request): User {
+  if (!req.auth) throw ApiError.unauthorized(ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING');
+  return req.auth.user;
+}
+
+/** 403 unless the signed-in user is an admin. */
+export const requireAdmin: RequestHandler = (req, _res, next) => {
+  const user = authUser(req);
+  if (!user.isAdmin()) throw ApiError.forbidden(ACCOUNT_MESSAGES.adminRequired, 'ADMIN_REQUIRED');
+  next();
+};
+
+/**
+ * 402 unless the user's plan gives access (admins always pass); the answer says why
+ * (code NO_PLAN | NO_CREDITS | PLAN_EXPIRED, details.planStatus) and where to go.
+ */
+export const requirePlanAccess: RequestHandler = (req, _res, next) => {
+  const user = authUser(req);
+  const status = user.planAccess();
+  if (status !== 'active') {
+    throw new ApiError(402, PLAN_ACCESS_ERROR_CODES[status], planAccessMessage(status), {
+      details: { planStatus: status, redirectTo: PLAN_ACCESS_REDIRECT },
+    });
+  }
+  next();
+};

@@ -1,0 +1,115 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import { getPlanAccess, normalizeEmail, type PlanAccessInput, type PlanAccessStatus, type UserRole, type UserType } from '@aabify/shared';
+
+/**
+ * An account. `credits` is the free balance; credits held by running conversions sit in
+ * `creditsReserved` until the conversion completes (spent) or fails (moved back).
+ * `tokenVersion` is part of every session token: raising it signs the user out everywhere.
+ * Always query through `ctx.models.User` (bound to the context's database), never this class.
+ */
+export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
+  declare id: CreationOptional<string>;
+  declare email: string;
+  declare name: CreationOptional<string | null>;
+  declare passwordHash: string;
+  declare role: CreationOptional<UserRole>;
+  declare isActive: CreationOptional<boolean>;
+  declare tokenVersion: CreationOptional<number>;
+  declare userType: CreationOptional<UserType | null>;
+  declare credits: CreationOptional<number>;
+  declare creditsReserved: CreationOptional<number>;
+  declare currentPlanId: CreationOptional<string | null>;
+  declare currentPurchaseId: CreationOptional<string | null>;
+  declare planActivatedAt: CreationOptional<Date | null>;
+  declare subscriptionPlanId: CreationOptional<string | null>;
+  declare subscriptionStartsAt: CreationOptional<Date | null>;
+  declare subscriptionExpiresAt: CreationOptional<Date | null>;
+  declare conversionsCount: CreationOptional<number>;
+  declare monthlyConversions: CreationOptional<number>;
+  /** 'YYYY-MM' (America/Sao_Paulo) that monthlyConversions counts; another month reads as 0. */
+  declare monthlyConversionsMonth: CreationOptional<string | null>;
+  declare lastLogin: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+  declare deletedAt: CreationOptional<Date | null>;
+
+  isAdmin(): boolean {
+    return this.role === 'admin';
+  }
+
+  planAccessInput(): PlanAccessInput {
+    return {
+      role: this.role,
+      userType: this.userType,
+      credits: this.credits,
+      subscriptionPlanId: this.subscriptionPlanId,
+      subscriptionExpiresAt: this.subscriptionExpiresAt,
+    };
+  }
+
+  planAccess(now: Date = new Date()): PlanAccessStatus {
+    return getPlanAccess(this.planAccessInput(), now);
+  }
+}
+
+/** A User class bound to one database (each server context gets its own). */
+export function defineUser(sequelize: Sequelize): typeof User {
+  class BoundUser extends User {}
+  BoundUser.init(
+    {
+      id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      email: {
+        type: DataTypes.STRING(254),
+        allowNull: false,
+        set(value: string) {
+          this.setDataValue('email', normalizeEmail(value));
+        },
+      },
+      name: { type: DataTypes.STRING(100), allowNull: true },
+      passwordHash: { type: DataTypes.STRING(255), allowNull: false },
+      role: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'user' },
+      isActive: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      tokenVersion: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      userType: { type: DataTypes.STRING(16), allowNull: true },
+      credits: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      creditsReserved: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      currentPlanId: { type: DataTypes.UUID, allowNull: true },
+      currentPurchaseId: { type: DataTypes.UUID, allowNull: true },
+      planActivatedAt: { type: DataTypes.DATE, allowNull: true },
+      subscriptionPlanId: { type: DataTypes.UUID, allowNull: true },
+      subscriptionStartsAt: { type: DataTypes.DATE, allowNull: true },
+      subscriptionExpiresAt: { type: DataTypes.DATE, allowNull: true },
+      conversionsCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      monthlyConversions: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      monthlyConversionsMonth: { type: DataTypes.STRING(7), allowNull: true },
+      lastLogin: { type: DataTypes.DATE, allowNull: true },
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+      deletedAt: DataTypes.DATE,
+    },
+    {
+      sequelize,
+      modelName: 'User',
+      tableName: 'users',
+      paranoid: true,
+      hooks: {
+        // A new password or a deactivation ends every session made before it. (Instance
+        // saves only: a bulk Model.update must pass individualHooks: true.)
+        beforeSave(user: User) {
+          if (user.isNewRecord) return;
+          if (user.changed('passwordHash') || (user.changed('isActive') && !user.isActive)) {
+            user.tokenVersion = (user.tokenVersion ?? 0) + 1;
+          }
+        },
+      },
+    },
+  );
+  return BoundUser;
+}

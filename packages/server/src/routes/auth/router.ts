@@ -1,0 +1,106 @@
+import { Router } from 'express';
+import {
+  ACCOUNT_MESSAGES,
+  changePasswordSchema,
+  loginSchema,
+  registerSchema,
+  type ApiUser,
+  type AuthResponse,
+} from '@aabify/shared';
+import type { AppContext } from '../../context.js';
+import type { User } from '../../models/index.js';
+import { ApiError } from '../../http/errors.js';
+import { authUser, requireAuth } from '../../http/auth.js';
+import { validate, inputOf } from '../../http/validate.js';
+import { clientAddress, rateLimit } from '../../http/rateLimit.js';
+import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
+import { createUser, setPassword } from '../../commands/userCreator.js';
+import { presentUser } from '../../presenters/user.js';
+import { createApiTokensRouter } from '../apiTokens/router.js';
+
+/**
+ * POST /api/auth/register, POST /api/auth/login → { token, expiresIn, user }
+ * GET /api/auth/verify → { user }; GET /api/auth/me → the user
+ * PATCH /api/auth/change-password → { message, token, expiresIn, user } (older sessions end)
+ * /api/auth/tokens → personal API tokens (apiTokens/router.ts)
+ */
+export function createAuthRouter(ctx: AppContext): Router {
+  const router = Router();
+  const { limiters } = ctx.auth;
+
+  const session = (user: User): AuthResponse => ({
+    token: ctx.auth.issueToken(user),
+    expiresIn: ctx.auth.sessionTtlSeconds,
+    user: presentUser(user),
+  });
+
+  router.post(
+    '/register',
+    rateLimit(limiters.registerPerAddress),
+    validate(registerSchema),
+    async (req, res) => {
+      const input = inputOf(req, registerSchema);
+      const user = await createUser(ctx, { email: input.email, password: input.password });
+      user.lastLogin = new Date();
+      await user.save();
+      res.status(201).json(session(user));
+    },
+  );
+
+  router.post('/login', validate(loginSchema), async (req, res) => {
+    const { email, password } = inputOf(req, loginSchema);
+    const accountKey = email;
+    const addressKey = clientAddress(req);
+    // Checked before the password, with the same answer for known and unknown emails.
+    const blocked = [limiters.loginPerAccount.peek(accountKey), limiters.loginPerAddress.peek(addressKey)].filter((s) => s.limited);
+    if (blocked.length) {
+      throw ApiError.tooManyRequests(Math.max(...blocked.map((s) => s.retryAfter)), ACCOUNT_MESSAGES.tooManyLoginAttempts);
+    }
+    const user = await ctx.models.User.findOne({ where: { email } });
+    const ok = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
+    if (!user || !ok) {
+      limiters.loginPerAccount.consume(accountKey);
+      limiters.loginPerAddress.consume(addressKey);
+      throw ApiError.unauthorized(ACCOUNT_MESSAGES.invalidCredentials, 'INVALID_CREDENTIALS');
+    }
+    if (!user.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
+    limiters.loginPerAccount.reset(accountKey);
+    const lastLogin = new Date();
+    // A hash of older parameters is upgraded: same password, so a bulk update (no hook) keeps
+    // the sessions valid.
+    const upgrade = needsRehash(user.passwordHash) ? { passwordHash: await hashPassword(password) } : {};
+    await ctx.models.User.update({ lastLogin, ...upgrade }, { where: { id: user.id } });
+    user.set({ lastLogin, ...upgrade });
+    res.json(session(user));
+  });
+
+  router.get('/verify', requireAuth(ctx), (req, res) => {
+    const body: { user: ApiUser } = { user: presentUser(authUser(req)) };
+    res.json(body);
+  });
+
+  router.get('/me', requireAuth(ctx), (req, res) => {
+    res.json(presentUser(authUser(req)));
+  });
+
+  router.patch('/change-password', requireAuth(ctx), validate(changePasswordSchema), async (req, res) => {
+    const user = authUser(req);
+    const { currentPassword, newPassword } = inputOf(req, changePasswordSchema);
+    const limit = limiters.passwordChangePerUser.peek(user.id);
+    if (limit.limited) throw ApiError.tooManyRequests(limit.retryAfter);
+    if (!(await verifyPassword(currentPassword, user.passwordHash))) {
+      limiters.passwordChangePerUser.consume(user.id);
+      throw new ApiError(400, 'WRONG_PASSWORD', ACCOUNT_MESSAGES.currentPasswordWrong, {
+        fields: { currentPassword: ACCOUNT_MESSAGES.currentPasswordWrong },
+      });
+    }
+    limiters.passwordChangePerUser.reset(user.id);
+    await setPassword(user, newPassword);
+    ctx.logger.info({ userId: user.id }, 'password changed');
+    res.json({ message: ACCOUNT_MESSAGES.passwordChanged, ...session(user) });
+  });
+
+  router.use('/tokens', createApiTokensRouter(ctx));
+
+  return router;
+}

@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, screenshotPath } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+describe('dashboard in a real browser', function () {
+  this.timeout(120000);
+  let server: TestServer;
+  let browser: Browser;
+
+  before(async function () {
+    requireChromium(this);
+    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('page_loads_showsHealthAndTogglesThemeThatPersists', async () => {
+    const context = await browser.newContext({ colorScheme: 'light', locale: 'pt-BR' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    await page.goto(server.url);
+    await expect(await page.getAttribute('html', 'lang')).to.equal('pt-BR');
+    await page.getByTestId('health-status').waitFor();
+    expect(await page.getByTestId('health-status').textContent()).to.contain('Tudo funcionando.');
+    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('light');
+
+    await page.getByRole('button', { name: 'Mudar para o tema escuro' }).click();
+    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    await page.screenshot({ path: await screenshotPath('health-dark'), fullPage: true });
+
+    await page.reload();
+    await page.getByTestId('health-status').waitFor();
+    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('noStoredChoice_followsSystemPreference', async () => {
+    const context = await browser.newContext({ colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    expect(await page.getByRole('button', { name: 'Mudar para o tema claro' }).count()).to.equal(1);
+    await context.close();
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Real-browser tests: playwright-core driving Debian's Chromium against a server started by
+ * the test. Without Chromium the test skips with a line saying so — except in CI, which has
+ * it, where a missing browser fails the run.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+export const SCREENSHOT_DIR = join(repoRoot, 'test-artifacts', 'screenshots');
+
+/** Skips the current test/suite when Chromium is absent (never in CI). */
+export function requireChromium(ctx: Mocha.Context): void {
+  if (existsSync(CHROMIUM_PATH)) return;
+  if (process.env.CI === 'true') throw new Error(`Chromium não encontrado em ${CHROMIUM_PATH} (instale o pacote Debian "chromium")`);
+  console.log(`    (pulado: Chromium não encontrado em ${CHROMIUM_PATH}; instale o pacote Debian "chromium")`);
+  ctx.skip();
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}
+
+/** Builds the dashboard when its bundle is missing, so `npm test` works on a fresh clone. */
+export function ensureDashboardBuilt(): string {
+  const dir = join(repoRoot, 'packages', 'dashboard');
+  const dist = join(dir, 'dist');
+  if (!existsSync(join(dist, 'index.html'))) {
+    const r = spawnSync(process.execPath, ['build.mjs'], { cwd: dir, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('falha ao compilar o painel');
+  }
+  return dist;
+}
+
+export async function screenshotPath(name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  return join(SCREENSHOT_DIR, `${name}.png`);
+}
