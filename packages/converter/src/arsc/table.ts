@@ -27,7 +27,7 @@ export const MAX_PACKAGES = 256;
 
 /** Parses a whole resources.arsc. Throws ConverterError('BAD_RESOURCE_TABLE') on any corruption. */
 export function parseResourceTable(buf: Uint8Array): ResourceTable {
-  const r = new ByteReader(buf, 'BAD_RESOURCE_TABLE');
+  const r: ByteReader = new ByteReader(buf, 'BAD_RESOURCE_TABLE');
   const h = readChunkHeader(r, 0, buf.byteLength, 'resources.arsc');
   if (h.type !== ChunkType.TABLE) r.fail(`resources.arsc: first chunk type ${hex(h.type, 4)} is not RES_TABLE_TYPE`);
   requireHeader(r, h, TABLE_HEADER_SIZE, 'ResTable_header');

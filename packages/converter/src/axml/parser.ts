@@ -39,7 +39,7 @@ interface MutableElement extends Omit<XmlElement, 'children'> {
  * know. Any corruption throws ConverterError with the chunk and byte offset.
  */
 export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): XmlDocument {
-  const r = new ByteReader(buf, options.errorCode ?? 'BAD_BINARY_XML');
+  const r: ByteReader = new ByteReader(buf, options.errorCode ?? 'BAD_BINARY_XML');
   const top = readChunkHeader(r, 0, buf.byteLength, 'binary XML');
   if (top.type !== ChunkType.XML) r.fail(`binary XML: first chunk type ${hex(top.type, 4)} is not RES_XML_TYPE`);
   const end = top.offset + top.size;

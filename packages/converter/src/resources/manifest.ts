@@ -148,7 +148,7 @@ export function readManifest(doc: XmlDocument): ManifestInfo {
     const v = bool(app, name);
     if (v !== undefined) info[key] = v;
   }
-  const sandbox = app && findAndroidAttr(m, 'targetSandboxVersion', AndroidAttr.targetSandboxVersion);
+  const sandbox = findAndroidAttr(m, 'targetSandboxVersion', AndroidAttr.targetSandboxVersion);
   if (sandbox) {
     const v = attrIntOrText(doc, sandbox);
     if (typeof v === 'number') info.targetSandboxVersion = v;

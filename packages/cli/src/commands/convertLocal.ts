@@ -1,0 +1,150 @@
+/**
+ * `aabify convert --local app.apk -o app.aab [--overwrite] [--version-code N] [--version-name S] [--json]`:
+ * converts on this machine with the engine, no server. A progress bar on a terminal, plain lines
+ * otherwise (CI logs), then the report in pt-BR (or as JSON).
+ *
+ * `convert` without `--local` is the server mode: whoever adds it passes its handler to
+ * `register(program, remote)` and adds its options to the returned command; until then it is a
+ * usage error that says to use `--local`.
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import type { ConversionReport } from '@aabify/converter';
+import { EXIT_OK, EXIT_USAGE, formatApkFacts, formatBytes, formatSeconds, reportFailure } from './inspect.js';
+
+export interface ConvertOptions {
+  local?: boolean;
+  output?: string;
+  overwrite?: boolean;
+  versionCode?: number;
+  versionName?: string;
+  json?: boolean;
+}
+
+/** What `convert` runs without `--local` (the server mode, registered elsewhere). */
+export type ConvertHandler = (apk: string, options: ConvertOptions, command: Command) => Promise<void>;
+
+/** Play accepts version codes from 1 to 2100000000. */
+export function parseVersionCode(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('o código de versão deve ser um número inteiro positivo.');
+  const n = Number(value);
+  if (n < 1 || n > 2_100_000_000) throw new InvalidArgumentError('o código de versão deve estar entre 1 e 2100000000.');
+  return n;
+}
+
+const STAGE_LABELS: Record<string, string> = {
+  reading: 'Lendo o APK',
+  manifest: 'Convertendo o manifesto',
+  resources: 'Convertendo os recursos',
+  validating: 'Validando o bundle',
+  writing: 'Gravando o AAB',
+  done: 'Concluído',
+};
+
+function stageLabel(stage: string): string {
+  return STAGE_LABELS[stage] ?? stage;
+}
+
+export interface Progress {
+  update(stage: string, fraction: number): void;
+  finish(): void;
+}
+
+/**
+ * On a terminal: one bar redrawn in place. Otherwise (CI logs, pipes): one line per stage.
+ * Always on stderr, so stdout carries only the result.
+ */
+export function createProgress(stream: NodeJS.WriteStream, tty: boolean): Progress {
+  const width = 30;
+  let lastStage = '';
+  let lastDrawn = '';
+  return {
+    update(stage, fraction) {
+      if (!tty) {
+        if (stage !== lastStage && stage !== 'done') stream.write(`${stageLabel(stage)}…\n`);
+        lastStage = stage;
+        return;
+      }
+      const f = Math.min(1, Math.max(0, fraction));
+      const filled = Math.round(f * width);
+      const line = `${stageLabel(stage).padEnd(26)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(f * 100)).padStart(3)}%`;
+      if (line === lastDrawn) return;
+      lastDrawn = line;
+      stream.write(`\r${line}`);
+    },
+    finish() {
+      if (tty && lastDrawn) stream.write('\r\x1b[2K');
+    },
+  };
+}
+
+/** The report as a pt-BR summary for people. */
+export function formatReportSummary(report: ConversionReport): string {
+  const e = report.entries;
+  const lines = [
+    `AAB gerado: ${report.output}`,
+    ...formatApkFacts(report),
+    `  Entradas:          ${e.copiedRaw} copiadas, ${e.converted} convertidas, ${e.dropped} descartadas, ${e.generated} geradas`,
+    `  APK → AAB:         ${formatBytes(report.sizeIn)} → ${formatBytes(report.sizeOut)}`,
+    `  Tempo:             ${formatSeconds(report.durations.total)}`,
+  ];
+  if (report.warnings.length > 0) {
+    lines.push(`Avisos (${report.warnings.length}):`);
+    for (const w of report.warnings) lines.push(`  - ${w.message} [${w.code}]${w.detail ? `\n      ${w.detail}` : ''}`);
+  } else {
+    lines.push('Nenhum aviso.');
+  }
+  return lines.join('\n');
+}
+
+export async function runConvertLocal(apk: string, options: ConvertOptions, command: Command): Promise<void> {
+  const json = options.json === true;
+  if (!options.output) {
+    command.error('erro: informe o arquivo de saída com -o, por exemplo: aabify convert --local app.apk -o app.aab', {
+      exitCode: EXIT_USAGE,
+      code: 'aabify.missingOutput',
+    });
+  }
+  const progress = json ? undefined : createProgress(process.stderr, process.stderr.isTTY === true);
+  const abort = new AbortController();
+  const onSigint = (): void => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const { convertApk } = await import('@aabify/converter');
+    const report = await convertApk(apk, options.output, {
+      overwrite: options.overwrite === true,
+      ...(options.versionCode !== undefined ? { versionCode: options.versionCode } : {}),
+      ...(options.versionName !== undefined ? { versionName: options.versionName } : {}),
+      signal: abort.signal,
+      onProgress: (stage, fraction) => progress?.update(stage, fraction),
+    });
+    progress?.finish();
+    process.stdout.write(json ? `${JSON.stringify({ ok: true, report }, null, 2)}\n` : `${formatReportSummary(report)}\n`);
+    process.exitCode = EXIT_OK;
+  } catch (e) {
+    progress?.finish();
+    reportFailure(e, json);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+export function register(program: Command, remote?: ConvertHandler): Command {
+  return program
+    .command('convert')
+    .description('converte um APK em AAB (com --local, nesta máquina, sem o serviço)')
+    .argument('<apk>', 'arquivo APK')
+    .option('--local', 'converte nesta máquina, sem enviar o APK ao serviço')
+    .option('-o, --output <aab>', 'arquivo AAB de saída')
+    .option('--overwrite', 'substitui o arquivo de saída se ele já existir')
+    .option('--version-code <n>', 'substitui o versionCode do manifesto', parseVersionCode)
+    .option('--version-name <nome>', 'substitui o versionName do manifesto')
+    .option('--json', 'saída em JSON (o relatório completo)')
+    .action(async (apk: string, options: ConvertOptions, command: Command) => {
+      if (options.local) return runConvertLocal(apk, options, command);
+      if (remote) return remote(apk, options, command);
+      command.error('erro: a conversão pelo serviço aabify ainda não está disponível nesta versão; use --local para converter nesta máquina.', {
+        exitCode: EXIT_USAGE,
+        code: 'aabify.serverModeUnavailable',
+      });
+    });
+}

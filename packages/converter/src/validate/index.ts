@@ -1,0 +1,65 @@
+import { isConverterError } from '../errors.js';
+import { ZipReader } from '../zip/index.js';
+import { AAPT2_RULES } from './aapt2Rules.js';
+import { CONFIG_RULES } from './configRules.js';
+import { bundleContext } from './context.js';
+import { MANIFEST_RULES } from './manifestRules.js';
+import { MODULE_RULES } from './moduleRules.js';
+import { RESOURCE_RULES } from './resourceRules.js';
+import type { BundleFile, BundleProblem, BundleView, Validator } from './types.js';
+import { ZIP_RULES } from './zipRules.js';
+
+export * from './types.js';
+export * from './zipRules.js';
+export * from './manifestRules.js';
+export * from './configRules.js';
+export * from './moduleRules.js';
+export * from './resourceRules.js';
+export * from './aapt2Rules.js';
+export { bundleContext } from './context.js';
+export { globSyntaxError } from './glob.js';
+
+/** Every rule of AAB-FORMAT.md §5, in bundletool's order: zip, manifest, config, files, resources, aapt2. */
+export const ALL_VALIDATORS: readonly Validator[] = [...ZIP_RULES, ...MANIFEST_RULES, ...CONFIG_RULES, ...MODULE_RULES, ...RESOURCE_RULES, ...AAPT2_RULES];
+
+/** Runs validators over a bundle held as a view (files read lazily). */
+export async function runValidators(view: BundleView, validators: readonly Validator[] = ALL_VALIDATORS): Promise<BundleProblem[]> {
+  const ctx = bundleContext(view);
+  const out: BundleProblem[] = [];
+  const names = view.zipNames ?? view.files.map((f) => f.path);
+  for (const v of validators) {
+    if (v.kind === 'entry') {
+      for (const name of names) {
+        const message = v.check(name);
+        if (message) out.push({ rule: v.rule, message, path: name });
+      }
+    } else if (v.kind === 'module') {
+      for (const m of ctx.modules.values()) out.push(...(await v.check(m, ctx)));
+    } else {
+      out.push(...(await v.check(ctx)));
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks an .aab file against every rule bundletool and its aapt2 enforce (AAB-FORMAT.md §5).
+ * An archive that is not a sane zip is one problem (rule "zip-structure"), not an exception.
+ */
+export async function validateBundle(aab: string): Promise<BundleProblem[]> {
+  let reader: ZipReader;
+  try {
+    reader = await ZipReader.open(aab);
+  } catch (e) {
+    if (isConverterError(e) && e.code !== 'IO_ERROR') return [{ rule: 'zip-structure', message: `${e.message} ${e.detail ?? ''}`.trim() }];
+    throw e;
+  }
+  try {
+    const files: BundleFile[] = reader.entries
+      .filter((e) => !e.isDirectory)
+      .map((e) => ({ path: e.name, read: () => reader.read(e) }));
+    return await runValidators({ files, zipNames: reader.entries.map((e) => e.rawName) });
+  } finally {
+    await reader.close();
+  }
+}

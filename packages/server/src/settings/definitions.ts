@@ -1,0 +1,162 @@
+/**
+ * Every runtime setting admins edit: its type, default, pt-BR texts and whether it is a
+ * secret (stored encrypted, never answered in full). To add one: extend SettingValues and
+ * SETTING_DEFINITIONS; the service and GET /admin/config pick it up.
+ */
+import type { Config } from '../config.js';
+
+export const SETTING_MESSAGES = {
+  empty: 'Valor não pode ser vazio',
+  notNumber: 'Valor deve ser um número válido',
+  unknownKey: 'Configuração desconhecida',
+} as const;
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type SettingLogLevel = (typeof LOG_LEVELS)[number];
+
+export interface SettingValues {
+  'conversions.concurrentPerUser': number;
+  'upload.maxFileSize': number;
+  'queue.broadcastInterval': number;
+  'logging.level': SettingLogLevel;
+  'payments.mercadopago.accessToken': string;
+  'payments.mercadopago.publicKey': string;
+  'payments.mercadopago.webhookSecret': string;
+}
+export type SettingKey = keyof SettingValues;
+
+export class SettingValueError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingValueError';
+  }
+}
+
+export interface SettingDefinition<K extends SettingKey = SettingKey> {
+  key: K;
+  kind: 'number' | 'string' | 'enum';
+  description: string;
+  help?: string;
+  recommended?: string;
+  /** Stored encrypted at rest. */
+  encrypted: boolean;
+  /** Answered only masked (last 4 characters). */
+  masked: boolean;
+  /** The value when nothing is stored; null = not set. */
+  defaultValue(config: Config): SettingValues[K] | null;
+  /** Casts an admin's input (number or text) to the value, or throws SettingValueError in pt-BR. */
+  parse(input: unknown): SettingValues[K];
+}
+
+function text(input: unknown): string {
+  if (input === undefined || input === null) throw new SettingValueError(SETTING_MESSAGES.empty);
+  const value = String(input).trim();
+  if (value === '') throw new SettingValueError(SETTING_MESSAGES.empty);
+  return value;
+}
+
+function integer(min: number, max: number, rangeMessage: string) {
+  return (input: unknown): number => {
+    const raw = typeof input === 'number' ? input : Number(text(input));
+    if (!Number.isFinite(raw) || !Number.isInteger(raw)) throw new SettingValueError(SETTING_MESSAGES.notNumber);
+    if (raw < min || raw > max) throw new SettingValueError(rangeMessage);
+    return raw;
+  };
+}
+
+function secretText(maxLength: number) {
+  return (input: unknown): string => {
+    const value = text(input);
+    if (value.length > maxLength || /\s/.test(value)) throw new SettingValueError('Valor inválido para esta chave');
+    return value;
+  };
+}
+
+const MB = 1024 * 1024;
+
+export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = {
+  'conversions.concurrentPerUser': {
+    key: 'conversions.concurrentPerUser',
+    kind: 'number',
+    description: 'Conversões simultâneas por usuário (0 = ilimitado)',
+    recommended: '1 a 3',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 2,
+    parse: integer(0, 100, 'Valor deve estar entre 0 e 100'),
+  },
+  'upload.maxFileSize': {
+    key: 'upload.maxFileSize',
+    kind: 'number',
+    description: 'Tamanho máximo de upload, em bytes',
+    help: 'Mínimo 1 MB (1048576), máximo 500 MB (524288000).',
+    recommended: '104857600 (100 MB)',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 100 * MB,
+    parse: integer(MB, 500 * MB, 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000)'),
+  },
+  'queue.broadcastInterval': {
+    key: 'queue.broadcastInterval',
+    kind: 'number',
+    description: 'Intervalo de envio da posição na fila, em milissegundos',
+    recommended: '30000',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 30000,
+    parse: integer(1000, 3600_000, 'Valor deve estar entre 1000 e 3600000 ms'),
+  },
+  'logging.level': {
+    key: 'logging.level',
+    kind: 'enum',
+    description: 'Nível de log (debug, info, warn, error)',
+    recommended: 'info em produção',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 'info',
+    parse(input) {
+      const value = text(input).toLowerCase();
+      if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new SettingValueError('Use debug, info, warn ou error');
+      return value as SettingLogLevel;
+    },
+  },
+  'payments.mercadopago.accessToken': {
+    key: 'payments.mercadopago.accessToken',
+    kind: 'string',
+    description: 'Access token do Mercado Pago (APP_USR-… em produção, TEST-… em testes)',
+    help: 'Com um access token configurado, os pagamentos PIX passam a usar o Mercado Pago; sem ele, o sandbox local.',
+    encrypted: true,
+    masked: true,
+    defaultValue: (config) => config.mercadoPago.accessToken ?? null,
+    parse: secretText(512),
+  },
+  'payments.mercadopago.publicKey': {
+    key: 'payments.mercadopago.publicKey',
+    kind: 'string',
+    description: 'Public key do Mercado Pago (enviada ao navegador)',
+    encrypted: true,
+    masked: true,
+    defaultValue: (config) => config.mercadoPago.publicKey ?? null,
+    parse: secretText(512),
+  },
+  'payments.mercadopago.webhookSecret': {
+    key: 'payments.mercadopago.webhookSecret',
+    kind: 'string',
+    description: 'Assinatura secreta dos webhooks do Mercado Pago',
+    help: 'Gerada em "Suas integrações" > Webhooks. Registre lá a URL {PUBLIC_URL}/api/payments/webhook.',
+    encrypted: true,
+    masked: true,
+    defaultValue: (config) => config.mercadoPago.webhookSecret ?? null,
+    parse: secretText(512),
+  },
+};
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.prototype.hasOwnProperty.call(SETTING_DEFINITIONS, key);
+}
+
+/** '••••••••1234': enough to recognise a key, never enough to use it. */
+export function maskSecret(value: string): string {
+  if (value.length <= 8) return '••••••••';
+  return `••••••••${value.slice(-4)}`;
+}

@@ -1,0 +1,146 @@
+/**
+ * Typed runtime settings over the `settings` table (key → JSONB value, encrypted flag).
+ * Secret settings are stored AES-256-GCM encrypted and leave the service only masked (list,
+ * entry); `get` returns the plain value for server code. Values are cached for a few seconds
+ * per process; a process that writes sees its own write at once.
+ */
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { decryptJson, encryptJson, isEncryptedValue } from './crypto.js';
+import { SETTING_DEFINITIONS, maskSecret, type SettingKey, type SettingValues } from './definitions.js';
+
+export interface SettingEntry {
+  key: SettingKey;
+  /** Masked for secret settings; null when not set. */
+  value: number | string | null;
+  description: string;
+  help: string | null;
+  recommended: string | null;
+  kind: 'number' | 'string' | 'enum';
+  isSecret: boolean;
+  isSet: boolean;
+  /** database: stored by an admin; default: built-in or from the environment; unset: neither. */
+  source: 'database' | 'default' | 'unset';
+  updatedAt: string | null;
+}
+
+export interface SettingsService {
+  get<K extends SettingKey>(key: K): Promise<SettingValues[K] | null>;
+  /** Parses an admin's input (throws SettingValueError with a pt-BR message) and stores it. */
+  set<K extends SettingKey>(key: K, input: unknown, opts?: { transaction?: Transaction }): Promise<SettingValues[K]>;
+  /** Removes the stored value: the default applies again. */
+  unset(key: SettingKey): Promise<void>;
+  entry(key: SettingKey): Promise<SettingEntry>;
+  list(): Promise<SettingEntry[]>;
+  invalidate(): void;
+}
+
+interface Row {
+  key: string;
+  value: unknown;
+  encrypted: boolean;
+  updatedAt: Date;
+}
+
+interface Stored {
+  value: unknown;
+  updatedAt: Date;
+}
+
+const CACHE_MS = 5000;
+
+export function createSettingsService(opts: {
+  sequelize: Sequelize;
+  config: Config;
+  encryptionKey: string;
+  logger: Logger;
+  cacheMs?: number;
+}): SettingsService {
+  const { sequelize, config, encryptionKey, logger } = opts;
+  const cacheMs = opts.cacheMs ?? CACHE_MS;
+  let cache: { at: number; rows: Map<string, Stored> } | undefined;
+
+  function decode(row: Row): unknown {
+    if (!row.encrypted) return row.value;
+    if (!isEncryptedValue(row.value)) throw new Error(`setting ${row.key} is flagged encrypted but is not`);
+    return decryptJson(row.value, encryptionKey, row.key);
+  }
+
+  async function stored(): Promise<Map<string, Stored>> {
+    if (cache && Date.now() - cache.at < cacheMs) return cache.rows;
+    const rows = await sequelize.query<Row>('SELECT key, value, encrypted, "updatedAt" FROM settings', { type: QueryTypes.SELECT });
+    const map = new Map<string, Stored>();
+    for (const row of rows) {
+      try {
+        map.set(row.key, { value: decode(row), updatedAt: row.updatedAt });
+      } catch (err) {
+        // A secret that no longer opens (data dir key replaced) reads as unset, loudly.
+        logger.error({ key: row.key, err: (err as Error).message }, 'setting could not be decrypted; treated as unset');
+      }
+    }
+    cache = { at: Date.now(), rows: map };
+    return map;
+  }
+
+  async function get<K extends SettingKey>(key: K): Promise<SettingValues[K] | null> {
+    const def = SETTING_DEFINITIONS[key];
+    const row = (await stored()).get(key);
+    if (row !== undefined) {
+      try {
+        return def.parse(row.value);
+      } catch {
+        logger.warn({ key }, 'stored setting is invalid; default used');
+      }
+    }
+    return def.defaultValue(config);
+  }
+
+  async function entry(key: SettingKey): Promise<SettingEntry> {
+    const def = SETTING_DEFINITIONS[key];
+    const row = (await stored()).get(key);
+    const value = await get(key);
+    const shown = value === null ? null : def.masked ? maskSecret(String(value)) : value;
+    return {
+      key,
+      value: shown,
+      description: def.description,
+      help: def.help ?? null,
+      recommended: def.recommended ?? null,
+      kind: def.kind,
+      isSecret: def.masked,
+      isSet: value !== null,
+      source: row !== undefined ? 'database' : value !== null ? 'default' : 'unset',
+      updatedAt: row ? row.updatedAt.toISOString() : null,
+    };
+  }
+
+  return {
+    get,
+    entry,
+    async list() {
+      const keys = Object.keys(SETTING_DEFINITIONS) as SettingKey[];
+      return Promise.all(keys.map((key) => entry(key)));
+    },
+    async set(key, input, setOpts = {}) {
+      const def = SETTING_DEFINITIONS[key];
+      const value = def.parse(input);
+      const json = def.encrypted ? encryptJson(value, encryptionKey, key) : value;
+      await sequelize.query(
+        `INSERT INTO settings (key, value, encrypted, "createdAt", "updatedAt") VALUES (:key, CAST(:value AS jsonb), :encrypted, now(), now())
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, encrypted = EXCLUDED.encrypted, "updatedAt" = now()`,
+        { replacements: { key, value: JSON.stringify(json), encrypted: def.encrypted }, transaction: setOpts.transaction },
+      );
+      cache = undefined;
+      logger.info({ key, secret: def.masked }, 'setting changed');
+      return value;
+    },
+    async unset(key) {
+      await sequelize.query('DELETE FROM settings WHERE key = :key', { replacements: { key } });
+      cache = undefined;
+    },
+    invalidate() {
+      cache = undefined;
+    },
+  };
+}
