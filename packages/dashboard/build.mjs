@@ -2,7 +2,21 @@
 // references them. `--watch` rebuilds on change.
 import { build, context } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+
+// react-router's package exports only point at its development build; the production build
+// sits beside it (same API, no dev warnings, ~20 KB smaller).
+const require = createRequire(import.meta.url);
+const routerDist = join(dirname(require.resolve('react-router/package.json')), 'dist', 'production');
+const reactRouterProduction = {
+  name: 'react-router-production',
+  setup(b) {
+    b.onResolve({ filter: /^react-router(\/dom)?$/ }, (args) => ({
+      path: join(routerDist, args.path === 'react-router' ? 'index.mjs' : 'dom-export.mjs'),
+    }));
+  },
+};
 
 const outdir = 'dist';
 const options = {
@@ -22,6 +36,7 @@ const options = {
   define: { 'process.env.NODE_ENV': '"production"' },
   jsx: 'automatic',
   logLevel: 'warning',
+  plugins: [reactRouterProduction],
 };
 
 async function writeIndex(metafile) {
@@ -39,7 +54,7 @@ async function writeIndex(metafile) {
 await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
 if (process.argv.includes('--watch')) {
-  const ctx = await context({ ...options, plugins: [{ name: 'index', setup(b) { b.onEnd((r) => r.metafile && writeIndex(r.metafile)); } }] });
+  const ctx = await context({ ...options, plugins: [reactRouterProduction, { name: 'index', setup(b) { b.onEnd((r) => r.metafile && writeIndex(r.metafile)); } }] });
   await ctx.watch();
 } else {
   const result = await build(options);

@@ -1,2 +1,19 @@
 export { ConverterError, CONVERTER_ERRORS, isConverterError } from './errors.js';
 export type { ConverterErrorCode } from './errors.js';
+
+export { convertApk, type ConvertOptions, type ConversionLogEntry } from './convert.js';
+export { inspectApk } from './inspect.js';
+export { validateBundle, runValidators, ALL_VALIDATORS, type BundleProblem, type BundleView, type BundleFile, type Validator } from './validate/index.js';
+export {
+  CONVERSION_STAGES,
+  WARNING_MESSAGES,
+  type ApkInfo,
+  type ConversionReport,
+  type ConversionStage,
+  type ConversionWarning,
+  type ConverterWarningCode,
+  type EntryCounts,
+} from './report.js';
+export type { SplitOptions } from './bundle/bundleConfig.js';
+export { BUNDLETOOL_VERSION } from './bundle/bundleConfig.js';
+export * as zipLimits from './zip/limits.js';

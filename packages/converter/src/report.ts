@@ -30,6 +30,8 @@ export const WARNING_MESSAGES = {
   STORED_ENTRY_NOT_PROTECTED:
     'Alguns arquivos guardados sem compressão no APK têm nomes que não podem ser protegidos no BundleConfig; o Google Play poderá comprimi-los.',
   DEBUGGABLE_APP: 'O APK é depurável (android:debuggable="true"); o Google Play recusa apps depuráveis.',
+  HAS_CODE_SET_FALSE:
+    'O APK não tem código (classes.dex); o manifesto do AAB recebeu android:hasCode="false", como o formato exige.',
   MISSING_REFERENCED_FILES: 'A tabela de recursos referencia arquivos que não existem no APK.',
 } as const;
 
@@ -56,8 +58,9 @@ export interface ApkInfo {
   packageName: string;
   versionCode?: number;
   versionName?: string;
-  minSdk?: number;
-  targetSdk?: number;
+  /** An API level, or the codename a preview build names (e.g. "S"). */
+  minSdk?: number | string;
+  targetSdk?: number | string;
   debuggable: boolean;
   /** ABI directories under lib/ that hold native libraries, sorted. */
   abis: string[];

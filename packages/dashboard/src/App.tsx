@@ -1,23 +1,76 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import Container from 'react-bootstrap/Container';
-import Navbar from 'react-bootstrap/Navbar';
-import { ThemeToggle } from './components/ThemeToggle';
-import { HealthPage } from './pages/HealthPage';
+import { authApi } from './api/auth';
+import { HomeRedirect, PlansGuard, PublicOnly, RequireAdmin, RequireAuth, RequirePlan } from './components/guards';
+import { Loading } from './components/Loading';
+import { Shell } from './components/Shell';
+import { Toasts } from './components/Toasts';
+import { LoginPage } from './pages/LoginPage';
+import { RegisterPage } from './pages/RegisterPage';
+import { SetupPage } from './pages/SetupPage';
+import { usePlanRefreshOnFocus } from './stores/planAccess';
+import { useSession } from './stores/session';
+
+// Signed-in screens load on demand; the admin screens are their own chunk.
+const DashboardPage = lazy(() => import('./pages/DashboardPage'));
+const ConverterPage = lazy(() => import('./pages/converter/ConverterPage'));
+const HistoryPage = lazy(() => import('./pages/HistoryPage'));
+const PlansPage = lazy(() => import('./pages/plans/PlansPage'));
+const PaymentStatusPage = lazy(() => import('./pages/PaymentStatusPage'));
+const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
+
+type SetupState = 'checking' | 'required' | 'done';
+
+/** GET /setup/status once; a failed check counts as no setup needed (spec §2.1). */
+function useSetupState(): SetupState {
+  const [state, setState] = useState<SetupState>('checking');
+  useEffect(() => {
+    let live = true;
+    authApi
+      .setupStatus()
+      .then((r) => live && setState(r.requiresSetup ? 'required' : 'done'))
+      .catch(() => live && setState('done'));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return state;
+}
 
 export function App() {
+  const setup = useSetupState();
+  usePlanRefreshOnFocus();
+  useEffect(() => {
+    // A stored token is confirmed against the server; a failure ends the session.
+    if (useSession.getState().token) void useSession.getState().refreshUser();
+  }, []);
+
+  let content;
+  if (setup === 'checking') content = <Loading />;
+  else if (setup === 'required') content = <SetupPage />;
+  else
+    content = (
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />
+          <Route path="/register" element={<PublicOnly><RegisterPage /></PublicOnly>} />
+          <Route element={<RequireAuth><Shell /></RequireAuth>}>
+            <Route path="/" element={<HomeRedirect />} />
+            <Route path="/dashboard" element={<RequirePlan adminTo="/admin"><DashboardPage /></RequirePlan>} />
+            <Route path="/converter" element={<RequirePlan><ConverterPage /></RequirePlan>} />
+            <Route path="/history" element={<RequirePlan fallback="/dashboard"><HistoryPage /></RequirePlan>} />
+            <Route path="/plans" element={<PlansGuard><PlansPage /></PlansGuard>} />
+            <Route path="/payment-status" element={<PaymentStatusPage />} />
+            <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
+            <Route path="*" element={<HomeRedirect />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    );
   return (
     <>
-      <Navbar className="border-bottom mb-4" expand="sm">
-        <Container>
-          <Navbar.Brand href="/">aabify</Navbar.Brand>
-          <ThemeToggle />
-        </Container>
-      </Navbar>
-      <Container as="main">
-        <Routes>
-          <Route path="*" element={<HealthPage />} />
-        </Routes>
-      </Container>
+      {content}
+      <Toasts />
     </>
   );
 }

@@ -5,6 +5,9 @@ import type { JobQueue } from './jobs/queue.js';
 import type { DataDirSecrets } from './secrets.js';
 import type { Models } from './models/index.js';
 import type { AuthService } from './auth/service.js';
+import type { SettingsService } from './settings/index.js';
+import type { PaymentGateway } from './payments/index.js';
+import type { ConversionService } from './conversions/service.js';
 
 /** What every route, command and job gets: built once at start, passed explicitly. */
 export interface AppContext {
@@ -16,8 +19,14 @@ export interface AppContext {
   models: Models;
   /** Tokens, passport and sign-in rate limits (auth/service.ts). */
   auth: AuthService;
+  /** Typed runtime settings; secrets encrypted at rest (settings/service.ts). */
+  settings: SettingsService;
+  /** Payment providers: the active one for new charges, and each by name (payments/gateway.ts). */
+  payments: PaymentGateway;
   /** Present in roles `all` and `worker` (web-only processes enqueue through it too). */
   queue?: JobQueue;
+  /** Conversions: storage, worker pool, job runner, live events (conversions/service.ts). */
+  conversions?: ConversionService;
   version: string;
   startedAt: Date;
 }

@@ -20,6 +20,13 @@ import { closeJobQueue, createJobQueue } from './jobs/queue.js';
 import { createApp } from './http/app.js';
 import { initModels } from './models/index.js';
 import { createAuthService } from './auth/service.js';
+import { createSettingsService } from './settings/index.js';
+import { createPaymentGateway } from './payments/index.js';
+import { registerPaymentJobs } from './jobs/payments.js';
+import { ConversionService, type ConversionServiceOptions } from './conversions/service.js';
+import { createStorage } from './storage/index.js';
+import { createRealtime } from './realtime/io.js';
+import { attachConversionSockets } from './realtime/socket.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -35,6 +42,10 @@ export interface StartOptions {
   drainTimeoutMs?: number;
   /** Agenda tuning, shortened by tests. */
   queue?: { processEvery?: number; lockLifetimeMs?: number };
+  /** Mercado Pago client tuning, shortened by tests. */
+  payments?: { mercadoPago?: { timeoutMs?: number; retries?: number } };
+  /** Conversion engine and queue tuning (tests: a slowed-down engine, short retries). */
+  conversions?: ConversionServiceOptions;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
@@ -70,6 +81,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
     const ctxSecrets = config.jwtSecret ? { ...secrets, jwtSecret: config.jwtSecret } : secrets;
     const models = initModels(sequelize);
+    const settings = createSettingsService({ sequelize, config, encryptionKey: ctxSecrets.encryptionKey, logger });
     const ctx: AppContext = {
       config: { ...config, databaseUrl },
       logger,
@@ -77,6 +89,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       secrets: ctxSecrets,
       models,
       auth: createAuthService({ models, jwtSecret: ctxSecrets.jwtSecret, logger }),
+      settings,
+      payments: createPaymentGateway({ config, settings, models, logger, mercadoPago: opts.payments?.mercadoPago }),
       version: VERSION,
       startedAt: new Date(),
     };
@@ -89,18 +103,32 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       lockLifetimeMs: opts.queue?.lockLifetimeMs,
     });
     ctx.queue = queue;
+    await registerPaymentJobs(ctx, queue);
+    const realtime = createRealtime(databaseUrl, logger);
+    const conversions = new ConversionService(ctx, createStorage(config), realtime.io, {
+      ...opts.conversions,
+      lockLifetimeMs: opts.queue?.lockLifetimeMs ?? 10 * 60 * 1000,
+    });
+    ctx.conversions = conversions;
+    await conversions.register(queue, config.role !== 'web');
     if (config.role !== 'web') await queue.start();
     else await queue.ready;
     cleanups.push(async () => {
       const result = await closeJobQueue(queue, opts.drainTimeoutMs);
       if (result.timedOut) logger.warn({ running: result.running }, 'jobs still running at shutdown; another process will re-run them');
     });
+    // Runs before the queue drains: running conversions go back to the queue, not failed.
+    cleanups.push(() => conversions.close(opts.drainTimeoutMs));
+    cleanups.push(() => realtime.close());
+    if (config.role !== 'web') await conversions.afterStart(queue);
 
     let http: Server | undefined;
     let url: string | undefined;
     if (config.role !== 'worker') {
       const app = createApp(ctx);
       http = createServer(app);
+      realtime.io.attach(http);
+      attachConversionSockets(ctx, realtime.io, conversions);
       await new Promise<void>((resolve, reject) => {
         http!.once('error', reject);
         http!.listen(config.port, config.host, () => resolve());

@@ -27,10 +27,13 @@ export function normalizeEmail(email: string): string {
 
 // ---- request schemas -------------------------------------------------------------------
 
+// Transforms guard their input: a non-string (e.g. an object sent by a client) must reach
+// the type check and answer 400, not throw inside the transform.
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
+
 const email = () =>
   string()
-    .trim()
-    .lowercase()
+    .transform((v: unknown) => (typeof v === 'string' ? normalizeEmail(v) : v))
     .required(M.emailRequired)
     .max(EMAIL_MAX_LENGTH, M.emailTooLong)
     .email(M.emailInvalid);
@@ -61,8 +64,10 @@ export const registerFormSchema = registerSchema.shape({ confirmPassword: requir
 /** POST /setup/initialize (the first administrator). */
 export const setupSchema = object({
   name: string()
-    .trim()
-    .transform((v: string | undefined) => (v === '' ? undefined : v))
+    .transform((v: unknown) => {
+      const t = trimmed(v);
+      return t === '' ? undefined : t;
+    })
     .max(NAME_MAX_LENGTH, M.nameTooLong)
     .default(M.setupDefaultName),
   email: email(),
@@ -83,7 +88,7 @@ export const changePasswordFormSchema = changePasswordSchema.shape({ confirmPass
 
 /** POST /auth/tokens */
 export const createApiTokenSchema = object({
-  name: string().trim().required(M.apiTokenNameRequired).max(API_TOKEN_NAME_MAX_LENGTH, M.apiTokenNameTooLong),
+  name: string().transform(trimmed).required(M.apiTokenNameRequired).max(API_TOKEN_NAME_MAX_LENGTH, M.apiTokenNameTooLong),
 });
 export type CreateApiTokenRequest = InferType<typeof createApiTokenSchema>;
 

@@ -7,3 +7,5 @@ export * from './brcode.js';
 export * from './plansMessages.js';
 export * from './plans.js';
 export * from './payments.js';
+export * from './conversions.js';
+export * from './admin.js';

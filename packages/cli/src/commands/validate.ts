@@ -3,7 +3,6 @@
  * Google Play enforce. Exit 1 with the list of problems when it breaks any.
  */
 import { type Command } from 'commander';
-
 import { EXIT_FAILED, EXIT_OK, reportFailure } from './inspect.js';
 
 interface ValidateOptions {

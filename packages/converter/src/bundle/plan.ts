@@ -17,6 +17,7 @@ import { METHOD_STORED, type ZipEntry, type ZipReader } from '../zip/index.js';
 import { buildBundleConfig, type SplitOptions } from './bundleConfig.js';
 import { routeEntries, storage, type RoutedEntries } from './collect.js';
 import { dropDanglingFileReferences } from './dangling.js';
+import { ensureNoCode } from './manifestFix.js';
 import { ASSETS_PB, ATTR, BASE_MODULE, BUNDLE_CONFIG, MANIFEST_PATH, NATIVE_PB, RESOURCES_PB } from './layout.js';
 import { dexFileName, type DropReason } from './mapping.js';
 import { buildAssetsConfig, buildNativeConfig } from './targeting.js';
@@ -41,6 +42,8 @@ export interface PlanHooks {
   stage(stage: 'manifest' | 'resources', fraction: number): void;
   log(level: 'info' | 'warn', step: 'manifest' | 'resources', message: string): void;
 }
+
+type PlanStep = 'manifest' | 'resources';
 
 export interface PlanOptions {
   versionCode?: number;
@@ -69,7 +72,7 @@ export async function readApkInfo(reader: ZipReader, routed: RoutedEntries, sign
   if (!routed.manifest) throw new ConverterError('MISSING_MANIFEST');
   const manifestBytes = await reader.read(routed.manifest, { signal });
   if (!isBinaryXml(manifestBytes)) throw new ConverterError('BAD_MANIFEST', 'AndroidManifest.xml não é XML binário');
-  const doc = await guarded('BAD_MANIFEST', 'AndroidManifest.xml', () => parseBinaryXml(manifestBytes));
+  const doc = await guarded('BAD_MANIFEST', 'AndroidManifest.xml', () => parseBinaryXml(manifestBytes, { errorCode: 'BAD_MANIFEST' }));
   const m = readManifest(doc);
   let locales: string[] = [];
   let densities: number[] = [];
@@ -109,6 +112,10 @@ function factsFrom(m: ReturnType<typeof readManifest>, routed: RoutedEntries, re
 export async function planBundle(reader: ZipReader, routed: RoutedEntries, options: PlanOptions, hooks: PlanHooks): Promise<BundlePlan> {
   const { signal } = hooks;
   const warnings: ConversionWarning[] = [];
+  const addWarning = (step: PlanStep, w: ConversionWarning): void => {
+    warnings.push(w);
+    hooks.log('warn', step, w.detail ? `${w.message} (${w.detail})` : w.message);
+  };
   const base = (p: string): string => `${BASE_MODULE}/${p}`;
   const files: PlannedFile[] = [];
   let converted = 0;
@@ -119,20 +126,27 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
   if (!routed.manifest) throw new ConverterError('MISSING_MANIFEST');
   const manifestBytes = await reader.read(routed.manifest, { signal });
   if (!isBinaryXml(manifestBytes)) throw new ConverterError('BAD_MANIFEST', 'AndroidManifest.xml não é XML binário');
-  const doc = await guarded('BAD_MANIFEST', 'AndroidManifest.xml', () => parseBinaryXml(manifestBytes));
+  const doc = await guarded('BAD_MANIFEST', 'AndroidManifest.xml', () => parseBinaryXml(manifestBytes, { errorCode: 'BAD_MANIFEST' }));
   const manifest = readManifest(doc);
   if (manifest.split) throw new ConverterError('NOT_A_BASE_APK', `split="${manifest.split}"`);
   const repaired = await guarded('BAD_MANIFEST', 'reparo do manifesto', () =>
     repairManifest(doc, { versionCode: options.versionCode, versionName: options.versionName }),
   );
-  for (const w of repaired.warnings) warnings.push({ code: w.code, message: w.message });
+  for (const w of repaired.warnings) addWarning('manifest', { code: w.code, message: w.message });
   const finalManifest = readManifest(repaired.doc);
-  const manifestPb = await guarded('BAD_MANIFEST', 'manifesto → proto', () => xmlToProto(repaired.doc));
+  let manifestPb = await guarded('BAD_MANIFEST', 'manifesto → proto', () => xmlToProto(repaired.doc));
+  if (routed.dex.size === 0) {
+    const fixed = ensureNoCode(manifestPb);
+    if (fixed) {
+      manifestPb = fixed;
+      addWarning('manifest', warning('HAS_CODE_SET_FALSE'));
+    }
+  }
   files.push({ path: base(MANIFEST_PATH), data: manifestPb });
   converted++;
   const manifestNode = decodeXmlNode(manifestPb);
   const extractNativeLibs = booleanValue(attrById(application(manifestNode), ATTR.extractNativeLibs));
-  if (manifest.debuggable === true) warnings.push(warning('DEBUGGABLE_APP'));
+  if (finalManifest.debuggable === true) addWarning('manifest', warning('DEBUGGABLE_APP'));
   hooks.log('info', 'manifest', `Manifesto convertido: ${manifest.packageName}`);
   hooks.stage('manifest', 1);
 
@@ -172,20 +186,20 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
     let tablePb = await guarded('BAD_RESOURCE_TABLE', 'resources.arsc → proto', () =>
       resourceTableToProto(table, { xmlFilePaths, warnings: tableWarnings }),
     );
-    for (const w of tableWarnings) warnings.push({ code: w.code, message: w.message });
+    for (const w of tableWarnings) addWarning('resources', { code: w.code, message: w.message });
     if (missing.length > 0) {
       tablePb = dropDanglingFileReferences(tablePb, new Set(missing));
-      warnings.push(warning('MISSING_REFERENCED_FILES', missing));
+      addWarning('resources', warning('MISSING_REFERENCED_FILES', missing));
     }
     files.push({ path: base(RESOURCES_PB), data: tablePb });
     converted++;
     const kept = new Set(referenced);
     const unreferenced = [...routed.res.keys()].filter((p) => !kept.has(p));
-    if (unreferenced.length > 0) warnings.push(warning('UNREFERENCED_RESOURCES_DROPPED', unreferenced));
+    if (unreferenced.length > 0) addWarning('resources', warning('UNREFERENCED_RESOURCES_DROPPED', unreferenced));
     dropped += unreferenced.length;
     hooks.log('info', 'resources', `Tabela de recursos convertida: ${referenced.length} arquivos referenciados, ${xmlFilePaths.size} XML convertidos`);
   } else if (routed.res.size > 0) {
-    warnings.push(warning('RESOURCES_WITHOUT_TABLE_DROPPED', [...routed.res.keys()]));
+    addWarning('resources', warning('RESOURCES_WITHOUT_TABLE_DROPPED', [...routed.res.keys()]));
     dropped += routed.res.size;
   }
   hooks.stage('resources', 1);
@@ -198,7 +212,7 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
   }
   for (const [reason, names] of routed.drops) {
     const code = DROP_WARNINGS[reason];
-    if (code) warnings.push(warning(code, names));
+    if (code) addWarning('resources', warning(code, names));
   }
 
   // Generated files.
@@ -207,7 +221,7 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
     { storedPaths, nativeLibs: storage(libs), extractNativeLibs, dex: storage(routed.dex.values()) },
     options.splits,
   );
-  if (unglobbable.length > 0) warnings.push(warning('STORED_ENTRY_NOT_PROTECTED', unglobbable));
+  if (unglobbable.length > 0) addWarning('resources', warning('STORED_ENTRY_NOT_PROTECTED', unglobbable));
   let generated = 1;
   const assets = buildAssetsConfig(routed.assetPaths);
   if (assets) {

@@ -1,5 +1,5 @@
 import { type Overlayable, type ResPackage, type ResourceTable } from '../arsc/model.js';
-import { EntryFlag, PolicyFlag, SPEC_STAGED_API, entryIdOf, typeIdOf } from '../arsc/values.js';
+import { EntryFlag, PolicyFlag, SPEC_PUBLIC, SPEC_STAGED_API, entryIdOf, typeIdOf } from '../arsc/values.js';
 import {
   AaptPb,
   encodeAapt,
@@ -186,9 +186,14 @@ function collectTypes(p: ResPackage, ctx: ValueContext, warn: (w: ConversionWarn
         entry = { index: e.index, name: e.name, isPublic: false, stagedApi: false, values: new Map() };
         t.entries.set(e.index, entry);
       }
-      if (e.flags & EntryFlag.PUBLIC) {
+      // Weak as the entry says (aapt2 convert would mark every Id weak): the round trip then
+      // flattens the same FLAG_WEAK the APK had.
+      if (e.flags & EntryFlag.WEAK) value.weak = true;
+      else delete value.weak;
+      const spec = specFlags.get(chunk.id)?.[e.index] ?? 0;
+      if ((e.flags & EntryFlag.PUBLIC) !== 0 || (spec & SPEC_PUBLIC) !== 0) {
         entry.isPublic = true;
-        if (((specFlags.get(chunk.id)?.[e.index] ?? 0) & SPEC_STAGED_API) !== 0) entry.stagedApi = true;
+        if ((spec & SPEC_STAGED_API) !== 0) entry.stagedApi = true;
       }
       entry.values.delete(key); // a repeated configuration: the last value wins, as aapt2
       entry.values.set(key, { config, value });

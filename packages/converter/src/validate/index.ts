@@ -51,7 +51,10 @@ export async function validateBundle(aab: string): Promise<BundleProblem[]> {
   try {
     reader = await ZipReader.open(aab);
   } catch (e) {
-    if (isConverterError(e) && e.code !== 'IO_ERROR') return [{ rule: 'zip-structure', message: `${e.message} ${e.detail ?? ''}`.trim() }];
+    if (isConverterError(e) && e.code !== 'IO_ERROR') {
+      const why = e.detail ? `${e.code}: ${e.detail}` : e.code;
+      return [{ rule: 'zip-structure', message: `The file is not a readable zip archive (${why}).` }];
+    }
     throw e;
   }
   try {

@@ -57,13 +57,14 @@ export const resourceIds: ModuleValidator = {
     const out: BundleProblem[] = [];
     const seen = new Set<number>();
     for (const pkg of table?.package ?? []) {
-      const pid = pkg.package_id?.id;
+      // Id messages have presence; an id of 0 is the omitted proto3 default inside a present message.
+      const pid = pkg.package_id ? (pkg.package_id.id ?? 0) : undefined;
       if (pid === undefined || pid > 0xff) out.push(problem(this.rule, `Package '${pkg.package_name ?? ''}' has an invalid or missing package id.`));
       for (const type of pkg.type ?? []) {
-        const tid = type.type_id?.id;
+        const tid = type.type_id ? (type.type_id.id ?? 0) : undefined;
         if (tid === undefined || tid < 1 || tid > 0xff) out.push(problem(this.rule, `Type '${type.name ?? ''}' has an invalid or missing type id.`));
         for (const entry of type.entry ?? []) {
-          const eid = entry.entry_id?.id;
+          const eid = entry.entry_id ? (entry.entry_id.id ?? 0) : undefined;
           if (eid === undefined || eid > 0xffff) {
             out.push(problem(this.rule, `Entry '${type.name ?? ''}/${entry.name ?? ''}' has an invalid or missing entry id.`));
             continue;

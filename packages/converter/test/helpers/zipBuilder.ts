@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from '../../src/zip/crc32.js';
+import { NONE, packageChunk, stringPool, tableChunk, typeChunk, typeSpecChunk, xmlDoc, xmlEndEl, xmlEndNs, xmlStartEl, xmlStartNs } from './chunks.js';
 
 export interface HeaderOverrides {
   name?: string;
@@ -146,4 +147,91 @@ export class TempDir {
   cleanup(): void {
     rmSync(this.path, { recursive: true, force: true });
   }
+}
+
+// ---- a tiny but complete APK, built from the resource chunk helpers ---------------------------
+
+const ANDROID = 'http://schemas.android.com/apk/res/android';
+
+export interface TinyManifest {
+  versionCode?: number;
+  minSdk?: number;
+  split?: string;
+  debuggable?: boolean;
+}
+
+/** A binary AndroidManifest.xml: <manifest package versionCode [split]><uses-sdk minSdkVersion/><application [debuggable]/></manifest>. */
+export function tinyManifest(m: TinyManifest = {}): Uint8Array {
+  const strings = ['versionCode', 'minSdkVersion', 'debuggable', ANDROID, 'android', 'manifest', 'package', 'com.example.tiny', 'uses-sdk', 'application', 'split', m.split ?? ''];
+  const attrs = [];
+  if (m.versionCode !== undefined) attrs.push({ ns: 3, name: 0, type: 0x10, data: m.versionCode });
+  attrs.push({ name: 6, raw: 7, type: 3, data: 7 });
+  if (m.split !== undefined) attrs.push({ name: 10, raw: 11, type: 3, data: 11 });
+  const appAttrs = m.debuggable ? [{ ns: 3, name: 2, type: 0x12, data: 0xffffffff }] : [];
+  return xmlDoc(strings, [0x0101021b, 0x0101020c, 0x0101000f], [
+    xmlStartNs(1, 4, 3),
+    xmlStartEl(1, NONE, 5, attrs),
+    xmlStartEl(2, NONE, 8, [{ ns: 3, name: 1, type: 0x10, data: m.minSdk ?? 21 }]),
+    xmlEndEl(2, NONE, 8),
+    xmlStartEl(3, NONE, 9, appAttrs),
+    xmlEndEl(3, NONE, 9),
+    xmlEndEl(4, NONE, 5),
+    xmlEndNs(4, 4, 3),
+  ]);
+}
+
+/** resources.arsc with layout/main → res/layout/main.xml and string/hello = "Hello". */
+export function tinyTable(): Uint8Array {
+  const pkg = packageChunk({
+    id: 0x7f,
+    name: 'com.example.tiny',
+    types: ['layout', 'string'],
+    keys: ['main', 'hello'],
+    chunks: [
+      typeSpecChunk(1, [0]),
+      typeChunk({ id: 1, entryCount: 1, entries: [{ index: 0, key: 0, value: [3, 0] }] }),
+      typeSpecChunk(2, [0]),
+      typeChunk({ id: 2, entryCount: 1, entries: [{ index: 0, key: 1, value: [3, 1] }] }),
+    ],
+  });
+  return tableChunk(stringPool(['res/layout/main.xml', 'Hello'], { utf8: true }), [pkg]);
+}
+
+export function tinyLayout(): Uint8Array {
+  return xmlDoc(['LinearLayout'], [], [xmlStartEl(1, NONE, 0), xmlEndEl(1, NONE, 0)]);
+}
+
+/** Entries of a small APK that exercises every mapping rule. */
+export function tinyApkEntries(manifest: TinyManifest = { versionCode: 1 }): BuildEntry[] {
+  const so = Buffer.alloc(4096, 7);
+  return [
+    { name: 'AndroidManifest.xml', data: tinyManifest(manifest) },
+    { name: 'resources.arsc', data: tinyTable(), method: 0 },
+    { name: 'classes.dex', data: Buffer.concat([Buffer.from('dex\n035\0'), randomish(20_000)]) },
+    { name: 'classes3.dex', data: 'gap' },
+    { name: 'res/layout/main.xml', data: tinyLayout() },
+    { name: 'res/drawable/unused.png', data: 'png', method: 0 },
+    { name: 'assets/', data: '', method: 0 },
+    { name: 'assets/sound.mp3', data: 'mp3-bytes', method: 0 },
+    { name: 'assets/data/x.json', data: '{"a":1}' },
+    { name: 'lib/arm64-v8a/libfoo.so', data: so, method: 0 },
+    { name: 'lib/arm64-v8a/notes.txt', data: 'not a library' },
+    { name: 'META-INF/MANIFEST.MF', data: 'Manifest-Version: 1.0\r\n' },
+    { name: 'META-INF/CERT.SF', data: 'sf' },
+    { name: 'META-INF/CERT.RSA', data: 'rsa' },
+    { name: 'META-INF/services/com.example.Service', data: 'com.example.Impl' },
+    { name: 'kotlin/collections/x.kotlin_builtins', data: 'k' },
+    { name: 'stamp-cert-sha256', data: 'stamp' },
+  ];
+}
+
+/** Deterministic pseudo-random bytes (incompressible enough to exercise streaming). */
+export function randomish(n: number, seed = 1): Buffer {
+  const out = Buffer.alloc(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out[i] = x >>> 24;
+  }
+  return out;
 }

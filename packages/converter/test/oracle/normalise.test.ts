@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCorpusManifest } from '../helpers/corpus.js';
+import { parseBadging } from './badging.js';
 
 const ANDROID = 'http://schemas.android.com/apk/res/android';
 
@@ -62,6 +63,11 @@ describe('oracle: normaliseResourceDump', () => {
       '      () (file) res/xml/splits0.xml type=XML',
     ];
     expect(normaliseResourceDump(universal)).to.deep.equal(withXml);
+  });
+
+  it('normaliseResourceDump_apkWithoutTable_injectedPackageRemoved', () => {
+    const universal = ['Binary APK', 'Package name=com.example id=7f', '  type xml id=01 entryCount=1', '    resource 0x7f010000 xml/splits0', '      () (file) res/xml/splits0.xml type=XML'];
+    expect(normaliseResourceDump(universal)).to.deep.equal(['Binary APK']);
   });
 
   it('normaliseResourceDump_noInjectedResource_unchanged', () => {
@@ -135,14 +141,17 @@ describe('oracle: xmltree normalisation', () => {
   });
 
   it('repairAllowance_warningNamesAttribute_attributeIgnoredOnBothSides', () => {
-    const repairs = repairAllowance([{ code: 'VERSION_CODE_ADDED', message: 'versionCode ausente; usado 1', detail: 'android:versionCode=1' }], manifest);
+    const repairs = repairAllowance([{ code: 'VERSION_CODE_MISSING', message: 'O manifesto não declarava android:versionCode; foi definido como 1.' }], manifest);
     expect([...repairs.attributes]).to.deep.equal(['versionCode']);
     const without = manifest.filter((l) => !l.includes('versionCode'));
     expect(normaliseXmlDump(without, { manifest: true, repairs })).to.deep.equal(normaliseXmlDump(manifest, { manifest: true, repairs }));
   });
 
-  it('repairAllowance_unrelatedWarning_allowsNothing', () => {
-    const repairs = repairAllowance([{ code: 'DEBUGGABLE', message: 'O app é depurável.' }], manifest);
+  it('repairAllowance_informativeWarningNamingAnAttribute_allowsNothing', () => {
+    const repairs = repairAllowance([{ code: 'DEBUGGABLE_APP', message: 'O APK é depurável (android:debuggable="true"); o Google Play recusa apps depuráveis.' }], [
+      ...manifest,
+      `        A: ${ANDROID}:debuggable(0x0101000f)=true`,
+    ]);
     expect(repairs.attributes.size + repairs.elements.size).to.equal(0);
   });
 });
@@ -231,5 +240,16 @@ describe('oracle: corpus manifest', () => {
     const [apk] = parseCorpusManifest(tsv, '/c');
     expect(apk).to.include({ file: 'a.apk', name: 'a', path: '/c/a.apk', bytes: 10, packageName: 'com.a', versionCode: '-', dexCount: 2 });
     expect(apk.abis).to.deep.equal(['x86', 'arm64-v8a']);
+  });
+});
+
+describe('oracle: aapt badging', () => {
+  it('parseBadging_packageAndSdkLines_fields', () => {
+    const text = "package: name='io.appium.settings' versionCode='192' versionName='8.0.10' compileSdkVersion='35'\nsdkVersion:'26'\ntargetSdkVersion:'35'\n";
+    expect(parseBadging(text)).to.deep.equal({ packageName: 'io.appium.settings', versionCode: 192, versionName: '8.0.10', minSdk: 26, targetSdk: 35 });
+  });
+
+  it('parseBadging_noTargetSdk_undefined', () => {
+    expect(parseBadging("package: name='com.politedroid' versionCode='4' versionName='1.3'\nsdkVersion:'3'\n").targetSdk).to.equal(undefined);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Normalises `aapt2 dump resources` output for comparing a source APK with the universal APK
  * bundletool builds from our AAB. The only difference bundletool itself makes to the table is the
- * `xml/splits0` resource it injects (pointing at `res/xml/splits0.xml`), in the existing `xml` type
- * or in a new one; removing it from both sides leaves what must be identical: every package, type,
+ * `xml/splits0` resource it injects (pointing at `res/xml/splits0.xml`), in the existing `xml` type,
+ * in a new one, or in a new package 0x7f when the APK had no resource table; removing it from both sides leaves what must be identical: every package, type,
  * entry, id, configuration and value.
  */
 
@@ -25,20 +25,41 @@ export function normaliseResourceDump(lines: readonly string[]): string[] {
   let typeHeader = -1;
   let removed = 0;
   let kept = 0;
+  // Index of the current package header, and whether a type was dropped from it / kept in it.
+  let packageHeader = -1;
+  let typeDropped = false;
+  let typeKept = false;
   const closeType = (): void => {
-    if (typeHeader < 0 || removed === 0) return;
-    if (kept === 0) {
+    if (typeHeader < 0) return;
+    if (removed > 0 && kept === 0) {
       out.splice(typeHeader, 1);
+      typeDropped = true;
     } else {
-      out[typeHeader] = out[typeHeader].replace(/entryCount=(\d+)/, (_m, n: string) => `entryCount=${Number(n) - removed}`);
+      typeKept = true;
+      if (removed > 0) out[typeHeader] = out[typeHeader].replace(/entryCount=(\d+)/, (_m, n: string) => `entryCount=${Number(n) - removed}`);
     }
+    typeHeader = -1;
+  };
+  // bundletool creates package 0x7f for its resource when the APK has no resource table.
+  const closePackage = (): void => {
+    closeType();
+    if (packageHeader >= 0 && typeDropped && !typeKept && packageHeader === out.length - 1) out.pop();
+    packageHeader = -1;
+    typeDropped = false;
+    typeKept = false;
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const trimmed = line.trimStart();
-    if (trimmed.startsWith('type ') || trimmed.startsWith('Package ')) {
+    if (trimmed.startsWith('Package ')) {
+      closePackage();
+      packageHeader = out.length;
+      out.push(line);
+      continue;
+    }
+    if (trimmed.startsWith('type ')) {
       closeType();
-      typeHeader = trimmed.startsWith('type ') ? out.length : -1;
+      typeHeader = out.length;
       removed = 0;
       kept = 0;
       out.push(line);
@@ -56,6 +77,6 @@ export function normaliseResourceDump(lines: readonly string[]): string[] {
     }
     out.push(line);
   }
-  closeType();
+  closePackage();
   return out;
 }

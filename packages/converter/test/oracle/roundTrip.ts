@@ -39,8 +39,25 @@ function mentions(text: string, name: string): boolean {
 }
 
 /**
- * The manifest attributes and elements the engine said it repaired: those its warnings name
- * (code, message or detail). Anything unnamed must come through unchanged.
+ * Warning codes by which the engine reports a change it made to the manifest. Other warnings only
+ * inform (DEBUGGABLE_APP names android:debuggable but changes nothing), so they allow nothing; a
+ * new repair code fails the round trip until it is listed here.
+ */
+export const MANIFEST_REPAIR_CODES = new Set([
+  'VERSION_CODE_MISSING',
+  'VERSION_CODE_OVERRIDDEN',
+  'VERSION_CODE_NORMALIZED',
+  'VERSION_NAME_OVERRIDDEN',
+  'SDK_VERSION_NORMALIZED',
+  'SDK_CODENAME_REPLACED',
+  'HAS_CODE_SET_FALSE',
+  'BUNDLETOOL_ATTRIBUTE_REMOVED',
+  'BUNDLETOOL_METADATA_REMOVED',
+]);
+
+/**
+ * The manifest attributes and elements the engine said it repaired: those its repair warnings
+ * name (code, message or detail). Anything unnamed must come through unchanged.
  */
 export function repairAllowance(warnings: readonly ReportWarning[], sourceManifestDump: readonly string[]): RepairAllowance {
   const names = namesInDump(sourceManifestDump);
@@ -48,6 +65,7 @@ export function repairAllowance(warnings: readonly ReportWarning[], sourceManife
   const attributes = new Set<string>();
   const elements = new Set<string>();
   for (const w of warnings) {
+    if (!MANIFEST_REPAIR_CODES.has(w.code)) continue;
     const text = warningText(w);
     for (const a of attributeCandidates) if (mentions(text, a)) attributes.add(a);
     for (const e of REMOVABLE_ELEMENTS) if (mentions(text, e)) elements.add(e);

@@ -129,6 +129,11 @@ export class ZipWriter {
     this.fd = openSync(path, 'w');
   }
 
+  /** Bytes written so far (the archive's size before the central directory). */
+  get bytesWritten(): number {
+    return this.offset;
+  }
+
   add(name: string, content: Buffer, options: AddOptions): void {
     const method = options.method === 'deflate' ? 8 : 0;
     const data = method === 8 ? deflateRawSync(content, { level: 6 }) : content;

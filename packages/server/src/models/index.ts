@@ -6,16 +6,42 @@
 import type { Sequelize } from 'sequelize';
 import { defineUser, type User } from './User.js';
 import { defineApiToken, type ApiToken } from './ApiToken.js';
+import { definePlan, type Plan } from './Plan.js';
+import { definePurchase, type Purchase } from './Purchase.js';
+import { definePurchaseTransition, type PurchaseTransition } from './PurchaseTransition.js';
+import { definePayment, type Payment } from './Payment.js';
+import { defineSandboxCharge, type SandboxCharge } from './SandboxCharge.js';
+import { associatePayments } from './paymentAssociations.js';
+import { defineConversion, type Conversion } from './Conversion.js';
+import { defineConversionLog, type ConversionLog } from './ConversionLog.js';
+import { defineDownloadToken, type DownloadToken } from './DownloadToken.js';
+import { associateConversions } from './conversionAssociations.js';
 
 export interface Models {
   User: typeof User;
   ApiToken: typeof ApiToken;
+  Plan: typeof Plan;
+  Purchase: typeof Purchase;
+  PurchaseTransition: typeof PurchaseTransition;
+  Payment: typeof Payment;
+  SandboxCharge: typeof SandboxCharge;
+  Conversion: typeof Conversion;
+  ConversionLog: typeof ConversionLog;
+  DownloadToken: typeof DownloadToken;
 }
 
 export function initModels(sequelize: Sequelize): Models {
   const models: Models = {
     User: defineUser(sequelize),
     ApiToken: defineApiToken(sequelize),
+    Plan: definePlan(sequelize),
+    Purchase: definePurchase(sequelize),
+    PurchaseTransition: definePurchaseTransition(sequelize),
+    Payment: definePayment(sequelize),
+    SandboxCharge: defineSandboxCharge(sequelize),
+    Conversion: defineConversion(sequelize),
+    ConversionLog: defineConversionLog(sequelize),
+    DownloadToken: defineDownloadToken(sequelize),
   };
   associate(models);
   return models;
@@ -24,7 +50,17 @@ export function initModels(sequelize: Sequelize): Models {
 function associate(m: Models): void {
   m.User.hasMany(m.ApiToken, { foreignKey: { name: 'userId', allowNull: false }, as: 'apiTokens', onDelete: 'CASCADE' });
   m.ApiToken.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
+  associatePayments(m);
+  associateConversions(m);
 }
 
 export { User } from './User.js';
 export { ApiToken } from './ApiToken.js';
+export { Plan } from './Plan.js';
+export { Purchase, type PlanGrant, type PurchaseProvider } from './Purchase.js';
+export { PurchaseTransition } from './PurchaseTransition.js';
+export { Payment } from './Payment.js';
+export { SandboxCharge } from './SandboxCharge.js';
+export { Conversion, type CreditState } from './Conversion.js';
+export { ConversionLog } from './ConversionLog.js';
+export { DownloadToken } from './DownloadToken.js';

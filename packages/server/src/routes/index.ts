@@ -3,6 +3,14 @@ import type { AppContext } from '../context.js';
 import { createHealthRouter } from './health/router.js';
 import { createSetupRouter } from './setup/router.js';
 import { createAuthRouter } from './auth/router.js';
+import { createConversionRouter } from './conversion/router.js';
+import { createDownloadRouter } from './download/router.js';
+import { createAdminRouter } from './admin/router.js';
+import { createPlansRouter } from './plans/router.js';
+import { createAdminPlansRouter } from './adminPlans/router.js';
+import { createPaymentsRouter, createPixHandlers } from './payments/router.js';
+import { createAdminPaymentsRouter } from './adminPayments/router.js';
+import { createDebugRouter } from './debug/router.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
@@ -10,5 +18,16 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/health', createHealthRouter(ctx));
   api.use('/setup', createSetupRouter(ctx));
   api.use('/auth', createAuthRouter(ctx));
+  api.use('/conversion', createConversionRouter(ctx));
+  api.use('/download', createDownloadRouter(ctx));
+  api.use('/plans', createPlansRouter(ctx));
+  api.use('/payments', createPaymentsRouter(ctx));
+  // The client's fallback path for a failed /payments/create-pix call (spec §7).
+  api.post('/create-pix/:planId', ...createPixHandlers(ctx));
+  api.use('/debug', createDebugRouter(ctx));
+  api.use('/admin/plans', createAdminPlansRouter(ctx));
+  api.use('/admin/payments', createAdminPaymentsRouter(ctx));
+  // Admin calls (dashboard, users, admins, conversions, queue, system, config); /admin/plans is a separate sub-router.
+  api.use('/admin', createAdminRouter(ctx));
   return api;
 }

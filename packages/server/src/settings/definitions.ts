@@ -16,6 +16,8 @@ export type SettingLogLevel = (typeof LOG_LEVELS)[number];
 
 export interface SettingValues {
   'conversions.concurrentPerUser': number;
+  'conversions.maxConcurrent': number;
+  'conversions.retentionDays': number;
   'upload.maxFileSize': number;
   'queue.broadcastInterval': number;
   'logging.level': SettingLogLevel;
@@ -84,6 +86,28 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     masked: false,
     defaultValue: () => 2,
     parse: integer(0, 100, 'Valor deve estar entre 0 e 100'),
+  },
+  'conversions.maxConcurrent': {
+    key: 'conversions.maxConcurrent',
+    kind: 'number',
+    description: 'Conversões simultâneas no total (todos os usuários)',
+    help: 'Limite global de conversões em processamento ao mesmo tempo, somando todos os processos.',
+    recommended: '3',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 3,
+    parse: integer(1, 64, 'Valor deve estar entre 1 e 64'),
+  },
+  'conversions.retentionDays': {
+    key: 'conversions.retentionDays',
+    kind: 'number',
+    description: 'Dias que os arquivos (APK e AAB) ficam guardados',
+    help: 'Depois disso os arquivos são apagados; o registro da conversão continua, sem download.',
+    recommended: '7',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 7,
+    parse: integer(1, 365, 'Valor deve estar entre 1 e 365 dias'),
   },
   'upload.maxFileSize': {
     key: 'upload.maxFileSize',

@@ -2,6 +2,14 @@ import type { Migration } from './types.js';
 import { settings } from './0001-settings.js';
 import { users } from './0002-users.js';
 import { apiTokens } from './0003-api-tokens.js';
+import { plans } from './0010-plans.js';
+import { purchases } from './0011-purchases.js';
+import { payments } from './0012-payments.js';
+import { sandboxCharges } from './0013-sandbox-charges.js';
+import { conversions } from './0020-conversions.js';
+import { conversionLogs } from './0021-conversion-logs.js';
+import { downloadTokens } from './0022-download-tokens.js';
+import { socketIoAttachments } from './0023-socket-io-attachments.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
-export const migrations: Migration[] = [settings, users, apiTokens];
+export const migrations: Migration[] = [settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens, socketIoAttachments];

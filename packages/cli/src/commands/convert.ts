@@ -1,0 +1,144 @@
+/**
+ * `aabify convert app.apk [--wait] [-o app.aab] [--options JSON]`: the server mode of `convert`
+ * (`--local` is convertLocal.ts, which owns the command and hands the rest to this handler).
+ * Streams the APK up (never read whole into memory), then either prints the conversion id or,
+ * with --wait (implied by -o), follows it live and downloads the AAB. Exit 1 when the
+ * conversion fails or is cancelled.
+ */
+import { stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { assertWritable, downloadAab } from '../aabDownload.js';
+import { CliError, EXIT_FAILED, EXIT_OK, usageError, type ExitCode } from '../api/errors.js';
+import { estimateText, readConversionStart, statusLabel } from '../api/types.js';
+import { followConversion } from '../follow.js';
+import { formatBytes } from '../output.js';
+import { requireToken, runRemote, type RemoteContext, type RemoteFlags } from '../remote.js';
+import { register as registerConvertCommand, type ConvertOptions } from './convertLocal.js';
+
+export interface RemoteConvertFlags extends RemoteFlags {
+  output?: string;
+  overwrite?: boolean;
+  wait?: boolean;
+  options?: string;
+  versionCode?: number;
+  versionName?: string;
+}
+
+export const APK_CONTENT_TYPE = 'application/vnd.android.package-archive';
+
+/** `--options` must be a JSON object (the server refuses unknown keys with a 400). */
+export function parseOptionsJson(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw usageError('--options deve ser um objeto JSON, por exemplo: --options \'{"splits":{"abi":true}}\'', 'INVALID_OPTIONS');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--options deve ser um objeto JSON.', 'INVALID_OPTIONS');
+  return JSON.stringify(value);
+}
+
+/** A failed or cancelled conversion as the error of exit code 1. */
+export function conversionFailure(conversionId: string, status: string, error: string | undefined): CliError {
+  const cancelled = status === 'cancelled';
+  const message = cancelled ? 'A conversão foi cancelada.' : (error ?? 'Ocorreu um erro durante o processamento do arquivo');
+  return new CliError(cancelled ? 'CONVERSION_CANCELLED' : 'CONVERSION_FAILED', message, EXIT_FAILED, { doc: { conversionId, status } });
+}
+
+export async function runRemoteConvert(ctx: RemoteContext, apk: string, flags: RemoteConvertFlags): Promise<ExitCode> {
+  const { api, connection, output } = ctx;
+  if (flags.versionCode !== undefined || flags.versionName !== undefined) {
+    throw usageError('--version-code e --version-name só valem com --local.');
+  }
+  if (!/\.apk$/i.test(apk)) throw usageError('O arquivo deve ter extensão .apk', 'INVALID_EXTENSION');
+  const options = parseOptionsJson(flags.options);
+  let size: number;
+  try {
+    const s = await stat(apk);
+    if (!s.isFile()) throw new Error('not a file');
+    size = s.size;
+  } catch {
+    throw usageError(`Arquivo não encontrado: ${apk}`, 'FILE_NOT_FOUND');
+  }
+  requireToken(connection);
+  const wait = flags.wait === true || flags.output !== undefined;
+  const out = resolve(flags.output ?? basename(apk).replace(/\.apk$/i, '.aab'));
+  const overwrite = flags.overwrite === true;
+  // Refused before the upload, so no credit is spent on a result that cannot be saved.
+  if (wait) await assertWritable(out, overwrite);
+
+  const name = basename(apk);
+  const progress = output.progress('Enviando', size);
+  let body: unknown;
+  try {
+    body = await api.upload('/conversion/convert', 'apk', { path: apk, size, name, contentType: APK_CONTENT_TYPE }, options ? { options } : {}, (n) => progress.update(n));
+  } finally {
+    progress.finish();
+  }
+  const started = readConversionStart(body);
+  const id = started.conversionId;
+  const queue = started.queuePosition !== undefined && started.queuePosition > 0 ? `, posição ${started.queuePosition} na fila` : '';
+  const estimate = estimateText(started.estimatedTime);
+  output.info(`Enviado: ${name} (${formatBytes(size)}). Conversão ${id}${queue}${estimate ? `, estimativa: ${estimate}` : ''}.`);
+
+  if (!wait) {
+    output.result(
+      {
+        conversionId: id,
+        status: started.status ?? 'queued',
+        fileName: started.fileName ?? name,
+        fileSize: started.fileSize ?? size,
+        ...(started.queuePosition !== undefined ? { queuePosition: started.queuePosition } : {}),
+        ...(started.estimatedTime !== undefined ? { estimatedTime: started.estimatedTime } : {}),
+      },
+      id,
+    );
+    return EXIT_OK;
+  }
+
+  const onSigint = (): void => {
+    output.endStatus();
+    output.info(`Interrompido. A conversão ${id} continua no servidor: aabify status ${id}`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    const { conversion, logs, transport } = await followConversion(api, output, id, { showLogs: !flags.quiet, showProgress: true });
+    if (conversion.status !== 'completed') throw conversionFailure(id, conversion.status, conversion.error);
+    output.info(`Conversão ${statusLabel(conversion.status)}.`);
+    const saved = await downloadAab(api, output, id, out, overwrite);
+    output.result(
+      {
+        conversionId: id,
+        status: conversion.status,
+        output: saved.path,
+        bytes: saved.bytes,
+        sha256: saved.sha256,
+        resumedFrom: saved.resumedFrom,
+        updates: transport,
+        conversion: conversion.raw,
+        logs,
+      },
+      `AAB salvo em ${saved.path} (${formatBytes(saved.bytes)}).`,
+    );
+    return EXIT_OK;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+export async function runConvert(apk: string, _options: ConvertOptions, command: Command): Promise<void> {
+  const flags = command.opts<RemoteConvertFlags>();
+  await runRemote(flags, (ctx) => runRemoteConvert(ctx, apk, flags));
+}
+
+/** Registers `convert` (local and server modes) with the server mode's extra flags. */
+export function register(program: Command): Command {
+  return registerConvertCommand(program, runConvert)
+    .option('--wait', 'espera a conversão no servidor terminar e baixa o AAB (implícito com -o)')
+    .option('--options <json>', 'opções da conversão no servidor, em JSON')
+    .option('--url <url>', 'endereço do servidor aabify (senão AABIFY_URL, o salvo pelo login ou http://localhost:3000)')
+    .option('-q, --quiet', 'sem barra de progresso nem logs: só linhas simples e periódicas');
+}

@@ -1,0 +1,277 @@
+/**
+ * Following one conversion live until it ends: the server-sent event stream
+ * (`/conversion/updates/{id}?token=`) for queue position, stage, progress and logs, with
+ * `GET /conversion/status/{id}` polled beside it — rarely while the stream is up (a missed event
+ * cannot hang a pipeline), every 2 s when the stream is unavailable. The status call has the
+ * last word on the outcome.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CONVERSION_STEP_LABELS } from '@aabify/shared';
+import type { ApiClient } from './api/client.js';
+import { CliError } from './api/errors.js';
+import { readServerEvents } from './api/sse.js';
+import {
+  estimateText,
+  isTerminal,
+  logKey,
+  readConversion,
+  readLogs,
+  readUpdate,
+  statusLabel,
+  type Conversion,
+  type LogEntry,
+  type UpdateMessage,
+} from './api/types.js';
+import type { Output } from './output.js';
+
+export interface FollowOptions {
+  /** Print log entries as they arrive. */
+  showLogs: boolean;
+  /** Print queue / stage / progress changes. */
+  showProgress: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface FollowResult {
+  conversion: Conversion;
+  logs: LogEntry[];
+  /** How updates arrived: 'sse' when the stream worked at least once, else 'polling'. */
+  transport: 'sse' | 'polling';
+}
+
+const LEVEL_LABELS: Record<string, string> = { info: 'info', success: 'ok', warning: 'aviso', warn: 'aviso', error: 'erro' };
+
+export function formatLog(entry: LogEntry): string {
+  const time = entry.timestamp ? new Date(entry.timestamp) : undefined;
+  const clock = time && !Number.isNaN(time.getTime()) ? `${time.toLocaleTimeString('pt-BR', { hour12: false })} ` : '';
+  const level = LEVEL_LABELS[entry.level] ?? entry.level;
+  return `${clock}[${level}]${entry.step ? ` ${entry.step}:` : ''} ${entry.message}`;
+}
+
+/** Collects log entries once each (same id, or same time plus message). */
+export class LogBook {
+  readonly entries: LogEntry[] = [];
+  private readonly seen = new Set<string>();
+
+  add(entry: LogEntry): boolean {
+    const key = logKey(entry);
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
+    this.entries.push(entry);
+    return true;
+  }
+}
+
+interface LiveState {
+  status?: string;
+  progress?: number;
+  position?: number;
+  total?: number;
+  estimate?: number;
+  step?: string;
+}
+
+class Presenter {
+  private state: LiveState = {};
+  private lastPlain = '';
+  private lastPlainBucket = -1;
+
+  constructor(private readonly output: Output, private readonly options: FollowOptions, private readonly book: LogBook) {}
+
+  log(entry: LogEntry): void {
+    if (this.book.add(entry) && this.options.showLogs) this.output.info(formatLog(entry));
+  }
+
+  apply(patch: LiveState): void {
+    const next: LiveState = { ...this.state };
+    for (const [k, v] of Object.entries(patch) as [keyof LiveState, LiveState[keyof LiveState]][]) {
+      if (v !== undefined) (next as Record<string, unknown>)[k] = v;
+    }
+    // Leaving the queue: the position no longer applies.
+    if (next.status && next.status !== 'queued' && next.status !== 'pending') {
+      next.position = undefined;
+      next.total = undefined;
+    }
+    this.state = next;
+    if (!this.options.showProgress) return;
+    const line = this.describe(this.output.live);
+    if (this.output.live) {
+      this.output.status(line);
+      return;
+    }
+    // Plain lines: on a new status, queue position or step, and every 10 % of progress.
+    const bucket = next.progress === undefined ? -1 : Math.floor(next.progress / 10);
+    const key = `${next.status}|${next.position}|${next.step}`;
+    if (key !== this.lastPlain || bucket > this.lastPlainBucket) {
+      this.lastPlain = key;
+      this.lastPlainBucket = bucket;
+      this.output.info(this.describe(false));
+    }
+  }
+
+  private describe(bar: boolean): string {
+    const s = this.state;
+    const status = s.status ?? 'queued';
+    if ((status === 'queued' || status === 'pending') && s.position !== undefined && s.position > 0) {
+      const estimate = estimateText(s.estimate);
+      return `Na fila: posição ${s.position}${s.total ? ` de ${s.total}` : ''}${estimate ? ` (estimativa: ${estimate})` : ''}`;
+    }
+    if (status === 'processing' || (status === 'queued' && s.position === 0)) {
+      const p = Math.round(s.progress ?? 0);
+      const width = 30;
+      const filled = Math.round((p / 100) * width);
+      const progress = bar ? `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(p).padStart(3)}%` : `${p}%`;
+      return `Processando: ${progress}${s.step ? ` — ${CONVERSION_STEP_LABELS[s.step] ?? s.step}` : ''}`;
+    }
+    return `Status: ${statusLabel(status)}${s.progress !== undefined && !isTerminal(status) ? ` (${Math.round(s.progress)}%)` : ''}`;
+  }
+
+  fromConversion(c: Conversion): void {
+    for (const entry of c.logs ?? []) this.log(entry);
+    this.apply({ status: c.status, progress: c.progress, position: c.queuePosition, total: c.totalInQueue, estimate: c.estimatedTime, step: c.step });
+  }
+
+  fromUpdate(u: UpdateMessage): void {
+    if (u.log) this.log(u.log);
+    else if (u.type === 'log' && u.message) this.log({ level: 'info', message: u.message, ...(u.step ? { step: u.step } : {}) });
+    // Progress only comes from a running job.
+    const status = u.type === 'completed' ? 'completed' : u.type === 'error' ? 'failed' : (u.status ?? (u.type === 'progress' ? 'processing' : undefined));
+    this.apply({ status, progress: u.type === 'completed' ? 100 : u.progress, position: u.position, total: u.totalWaiting, estimate: u.estimatedTime, step: u.step });
+  }
+
+  end(): void {
+    this.output.endStatus();
+  }
+}
+
+export async function getConversion(api: ApiClient, id: string): Promise<Conversion> {
+  return readConversion(await api.json('GET', `/conversion/status/${encodeURIComponent(id)}`), id);
+}
+
+export async function getLogs(api: ApiClient, id: string): Promise<LogEntry[]> {
+  return readLogs(await api.json('GET', `/conversion/logs/${encodeURIComponent(id)}`));
+}
+
+function envMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const v = Number(env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/** Follows conversion `id` until it is completed, failed or cancelled. */
+export async function followConversion(api: ApiClient, output: Output, id: string, options: FollowOptions): Promise<FollowResult> {
+  const env = options.env ?? process.env;
+  const fastPoll = envMs(env, 'AABIFY_POLL_INTERVAL', 2000);
+  const slowPoll = Math.max(fastPoll, 15_000);
+  const idleMs = envMs(env, 'AABIFY_SSE_IDLE_TIMEOUT', 60_000);
+  const book = new LogBook();
+  const presenter = new Presenter(output, options, book);
+  const stop = new AbortController();
+  let sseUp = false;
+  let sseEverUp = false;
+  let wake: () => void = () => {};
+  let connected: () => void = () => {};
+  const firstConnection = new Promise<void>((resolve) => (connected = resolve));
+
+  const runStream = async (): Promise<void> => {
+    let failures = 0;
+    while (!stop.signal.aborted && failures < 5) {
+      const attempt = new AbortController();
+      const abortAttempt = (): void => attempt.abort();
+      stop.signal.addEventListener('abort', abortAttempt, { once: true });
+      let idle: NodeJS.Timeout | undefined;
+      const touch = (): void => {
+        clearTimeout(idle);
+        idle = setTimeout(() => attempt.abort(), idleMs);
+      };
+      try {
+        touch();
+        const res = await api.stream(`/conversion/updates/${encodeURIComponent(id)}`, {
+          query: { token: api.token },
+          accept: 'text/event-stream',
+          signal: attempt.signal,
+          okStatuses: [200],
+        });
+        if (!String(res.headers['content-type'] ?? '').includes('text/event-stream')) {
+          await res.body.dump().catch(() => undefined);
+          return; // Not a stream server: polling only.
+        }
+        sseUp = sseEverUp = true;
+        connected();
+        failures = 0;
+        for await (const ev of readServerEvents(touchingIterable(res.body, touch))) {
+          let data: unknown;
+          try {
+            data = JSON.parse(ev.data);
+          } catch {
+            continue;
+          }
+          const update = readUpdate(data, ev.event);
+          if (!update || (update.conversionId && update.conversionId !== id)) continue;
+          presenter.fromUpdate(update);
+          if (update.type === 'completed' || update.type === 'error' || isTerminal(update.status)) wake();
+        }
+      } catch (e) {
+        // A 4xx (no such route, no access): the status call will say what is wrong; stop trying.
+        const status = e instanceof CliError ? e.extra.status : undefined;
+        if (status !== undefined && status >= 400 && status < 500) return;
+      } finally {
+        clearTimeout(idle);
+        stop.signal.removeEventListener('abort', abortAttempt);
+        sseUp = false;
+      }
+      if (stop.signal.aborted) return;
+      failures += 1;
+      wake();
+      await sleep(Math.min(5000, 500 * 2 ** failures), undefined, { signal: stop.signal }).catch(() => undefined);
+    }
+  };
+
+  const stream = runStream()
+    .catch(() => undefined)
+    .finally(() => connected());
+  try {
+    // The stream first, then the state: nothing that happens in between is missed.
+    await Promise.race([firstConnection, sleep(3000, undefined, { ref: false })]);
+    let conversion = await getConversion(api, id);
+    for (;;) {
+      presenter.fromConversion(conversion);
+      if (isTerminal(conversion.status)) break;
+      let woken = false;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, sseUp ? slowPoll : fastPoll);
+        wake = () => {
+          woken = true;
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = () => {};
+      conversion = await getConversion(api, id);
+      // The event may beat the database: look again shortly.
+      if (woken && !isTerminal(conversion.status)) {
+        await sleep(300);
+        conversion = await getConversion(api, id);
+      }
+    }
+    // Logs not streamed (polling only, or the last ones raced the end): fetch them once.
+    if (options.showLogs || conversion.status !== 'completed') {
+      try {
+        for (const entry of await getLogs(api, id)) presenter.log(entry);
+      } catch {
+        // Logs are a nicety here; the outcome is what counts.
+      }
+    }
+    return { conversion, logs: book.entries, transport: sseEverUp ? 'sse' : 'polling' };
+  } finally {
+    stop.abort();
+    presenter.end();
+    await stream;
+  }
+}
+
+async function* touchingIterable(body: AsyncIterable<Buffer | string>, touch: () => void): AsyncGenerator<Buffer | string> {
+  for await (const chunk of body) {
+    touch();
+    yield chunk as Buffer | string;
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The offline commands (`convert --local`, `inspect`, `validate`) as a pipeline sees them: spawn
+ * the real bin, assert stdout, stderr and exit codes (0 ok, 1 failed, 2 usage). Uses a corpus APK
+ * (skipped with a clear line when the corpus is absent, a failure in CI) and a tiny hand-made
+ * file that is not a zip.
+ */
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
+
+const bin = fileURLToPath(new URL('../bin/aabify.js', import.meta.url));
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI from its sources, stdin closed, never on a TTY (as in CI). */
+function aabify(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, AABIFY_CLI_FROM_SOURCE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+function parseJson(text: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`not a JSON object: ${text}`);
+  return value as Record<string, unknown>;
+}
+
+describe('aabify offline commands', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let notZip: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'aabify-cli-'));
+    notZip = join(dir, 'not-a-zip.apk');
+    writeFileSync(notZip, 'this is not an APK, just a few bytes of text\n');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('usage errors exit 2', () => {
+    it('help_listsOfflineCommands_exit0', async () => {
+      const r = await aabify('--help');
+      expect(r.status).to.equal(0);
+      expect(r.stdout).to.contain('convert').and.contain('inspect').and.contain('validate');
+    });
+
+    it('unknownOption_exit2', async () => {
+      const r = await aabify('inspect', '--frobnicate', notZip);
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.contain("unknown option '--frobnicate'");
+    });
+
+    it('missingArgument_exit2', async () => {
+      const r = await aabify('validate');
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.contain("missing required argument 'aab'");
+    });
+
+    it('convertLocalWithoutOutput_exit2', async () => {
+      const r = await aabify('convert', '--local', notZip);
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.contain('informe o arquivo de saída com -o');
+    });
+
+    it('convertLocalBadVersionCode_exit2', async () => {
+      const r = await aabify('convert', '--local', notZip, '-o', join(dir, 'x.aab'), '--version-code', '12abc');
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.contain('o código de versão deve ser um número inteiro positivo');
+    });
+  });
+
+  describe('a file that is not a zip', () => {
+    it('inspect_notZip_ptBrMessageAndCode_exit1', async () => {
+      const r = await aabify('inspect', notZip);
+      expect(r.status).to.equal(1);
+      expect(r.stderr).to.contain('erro: O arquivo não é um APK válido (não é um arquivo ZIP). [NOT_A_ZIP]');
+      expect(r.stdout).to.equal('');
+    });
+
+    it('convertLocal_notZip_exit1_noOutputFile', async () => {
+      const out = join(dir, 'not-a-zip.aab');
+      const r = await aabify('convert', '--local', notZip, '-o', out);
+      expect(r.status).to.equal(1);
+      expect(r.stderr).to.contain('[NOT_A_ZIP]');
+      expect(existsSync(out)).to.equal(false);
+    });
+
+    it('convertLocalJson_notZip_jsonErrorOnStdout_exit1', async () => {
+      const r = await aabify('convert', '--local', notZip, '-o', join(dir, 'y.aab'), '--json');
+      expect(r.status).to.equal(1);
+      const body = parseJson(r.stdout);
+      expect(body.ok).to.equal(false);
+      expect(body.error).to.include({ code: 'NOT_A_ZIP', message: 'O arquivo não é um APK válido (não é um arquivo ZIP).' });
+    });
+
+    it('validate_notZip_exit1', async () => {
+      const r = await aabify('validate', notZip);
+      expect(r.status).to.equal(1);
+      expect(r.stderr).to.match(/erro: |AAB inválido/);
+    });
+
+    it('inspect_missingFile_exit1', async () => {
+      const r = await aabify('inspect', join(dir, 'does-not-exist.apk'));
+      expect(r.status).to.equal(1);
+      expect(r.stderr).to.match(/^erro: .+ \[[A-Z_]+\]$/m);
+    });
+  });
+
+  describe('a corpus APK', () => {
+    it('inspect_corpusApk_factsInPtBr_exit0', async function () {
+      const apk = requireCorpusApk(this, 'drozer-agent');
+      const r = await aabify('inspect', apk.path);
+      expect(r.status, r.stderr).to.equal(0);
+      expect(r.stdout).to.contain('Pacote:').and.contain('com.mwr.dz');
+      expect(r.stdout).to.contain('ABIs:').and.contain('armeabi-v7a');
+      expect(r.stdout).to.contain('Arquivos dex:');
+    });
+
+    it('inspectJson_corpusApk_apkInfo_exit0', async function () {
+      const apk = requireCorpusApk(this, 'drozer-agent');
+      const r = await aabify('inspect', apk.path, '--json');
+      expect(r.status, r.stderr).to.equal(0);
+      const body = parseJson(r.stdout);
+      expect(body.ok).to.equal(true);
+      expect(body.apk).to.include({ packageName: 'com.mwr.dz', versionCode: 5, minSdk: 7, targetSdk: 18, dexCount: 1 });
+    });
+
+    it('convertLocal_corpusApk_summaryThenValidates_thenRefusesOverwrite', async function () {
+      const apk = requireCorpusApk(this, 'jx-small');
+      const out = join(dir, 'jx-small.aab');
+      const r = await aabify('convert', '--local', apk.path, '-o', out);
+      expect(r.status, r.stderr).to.equal(0);
+      expect(r.stdout).to.contain(`AAB gerado: ${out}`).and.contain('io.github.skylot.android.smallapp');
+      // Not a terminal: plain progress lines on stderr, no carriage returns.
+      expect(r.stderr).to.contain('Lendo o APK…').and.not.contain('\r');
+      expect(existsSync(out)).to.equal(true);
+
+      const v = await aabify('validate', out);
+      expect(v.status, v.stderr).to.equal(0);
+      expect(v.stdout).to.contain('AAB válido');
+
+      const again = await aabify('convert', '--local', apk.path, '-o', out);
+      expect(again.status).to.equal(1);
+      expect(again.stderr).to.contain('[OUTPUT_EXISTS]');
+    });
+
+    it('convertLocalJson_versionOverrides_reportCarriesThem', async function () {
+      const apk = requireCorpusApk(this, 'jx-small');
+      const out = join(dir, 'jx-small-v42.aab');
+      const r = await aabify('convert', '--local', apk.path, '-o', out, '--version-code', '42', '--version-name', '4.2', '--json', '--overwrite');
+      expect(r.status, r.stderr).to.equal(0);
+      const body = parseJson(r.stdout);
+      expect(body.ok).to.equal(true);
+      expect(body.report).to.include({ packageName: 'io.github.skylot.android.smallapp', versionCode: 42, versionName: '4.2' });
+      expect(r.stderr).to.equal('');
+    });
+
+    it('validate_apkInsteadOfAab_listsProblems_exit1', async function () {
+      const apk = requireCorpusApk(this, 'jx-small');
+      const r = await aabify('validate', apk.path, '--json');
+      expect(r.status).to.equal(1);
+      const body = parseJson(r.stdout);
+      expect(body.ok).to.equal(false);
+      // Either a list of broken rules, or an error saying it is no bundle at all.
+      if (Array.isArray(body.problems)) expect(body.problems.length).to.be.greaterThan(0);
+      else expect(body.error).to.be.an('object');
+    });
+  });
+});

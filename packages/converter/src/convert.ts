@@ -1,0 +1,179 @@
+import { rename, rm, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { routeEntries } from './bundle/collect.js';
+import { planBundle, type BundlePlan } from './bundle/plan.js';
+import type { SplitOptions } from './bundle/bundleConfig.js';
+import { ConverterError, isConverterError } from './errors.js';
+import { ProgressTracker } from './progress.js';
+import type { ConversionReport, ConversionStage } from './report.js';
+import { runValidators } from './validate/index.js';
+import { ZipReader, ZipWriter } from './zip/index.js';
+
+export interface ConversionLogEntry {
+  level: 'info' | 'warn' | 'error';
+  step: ConversionStage;
+  /** pt-BR, shown to the user in the conversion's log. */
+  message: string;
+}
+
+export interface ConvertOptions {
+  /** Called with each stage's fraction (0..1, never decreasing within a stage). */
+  onProgress?(stage: ConversionStage, fraction: number): void;
+  onLog?(entry: ConversionLogEntry): void;
+  /** Checked between entries and while streaming; an abort fails with ABORTED and leaves no file. */
+  signal?: AbortSignal;
+  /** Replace `output` if it exists (otherwise OUTPUT_EXISTS). */
+  overwrite?: boolean;
+  /** Set or replace android:versionCode / versionName in the bundle's manifest. */
+  versionCode?: number;
+  versionName?: string;
+  /** Which splits Google Play may make from the bundle; all enabled by default. */
+  splits?: SplitOptions;
+}
+
+const MAX_VERSION_CODE = 2_100_000_000;
+
+function checkOptions(input: string, output: string, o: ConvertOptions): void {
+  const bad = (what: string): never => {
+    throw new ConverterError('INVALID_OPTIONS', what);
+  };
+  if (resolve(input) === resolve(output)) bad('entrada e saída são o mesmo arquivo');
+  if (o.versionCode !== undefined && (!Number.isInteger(o.versionCode) || o.versionCode < 1 || o.versionCode > MAX_VERSION_CODE)) {
+    bad(`versionCode deve ser um inteiro entre 1 e ${MAX_VERSION_CODE}`);
+  }
+  if (o.versionName !== undefined && (typeof o.versionName !== 'string' || o.versionName.trim() === '' || o.versionName.length > 256)) {
+    bad('versionName deve ser um texto não vazio de até 256 caracteres');
+  }
+  for (const [k, v] of Object.entries(o.splits ?? {})) {
+    if (!['abi', 'density', 'language'].includes(k) || (v !== undefined && typeof v !== 'boolean')) bad(`splits.${k} inválido`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+function checkAbort(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ConverterError('ABORTED');
+}
+
+/**
+ * Converts an APK into an Android App Bundle. Everything is converted and validated in memory
+ * first; only then is the bundle streamed to `output + '.partial'` and renamed into place, so a
+ * failure or an abort never leaves a file behind, and `output` is never half written.
+ */
+export async function convertApk(input: string, output: string, options: ConvertOptions = {}): Promise<ConversionReport> {
+  const started = performance.now();
+  const { signal } = options;
+  checkOptions(input, output, options);
+  checkAbort(signal);
+  if (!options.overwrite && (await exists(output))) throw new ConverterError('OUTPUT_EXISTS', output);
+  const progress = new ProgressTracker(options.onProgress);
+  const log = (level: ConversionLogEntry['level'], step: ConversionStage, message: string): void => options.onLog?.({ level, step, message });
+  const partial = `${output}.partial`;
+  let reader: ZipReader | undefined;
+  let writer: ZipWriter | undefined;
+  let step: ConversionStage = 'reading';
+  try {
+    progress.report('reading', 0);
+    reader = await ZipReader.open(input);
+    const src = reader;
+    const routed = routeEntries(src, (done, total) => progress.report('reading', done / total));
+    progress.report('reading', 1);
+    log('info', 'reading', `APK aberto: ${routed.fileCount} arquivos, ${src.fileSize} bytes`);
+
+    step = 'manifest';
+    const plan = await planBundle(src, routed, options, {
+      signal,
+      stage: (s, f) => {
+        step = s;
+        progress.report(s, f);
+      },
+      log,
+    });
+
+    step = 'validating';
+    progress.report('validating', 0);
+    checkAbort(signal);
+    await validatePlan(plan, src);
+    progress.report('validating', 1);
+    log('info', 'validating', `AAB validado: ${plan.files.length} arquivos`);
+
+    step = 'writing';
+    progress.report('writing', 0);
+    await rm(partial, { force: true });
+    writer = await ZipWriter.create(partial);
+    const total = plan.files.reduce((n, f) => n + (f.data?.length ?? f.source?.compressedSize ?? 0), 0) || 1;
+    let done = 0;
+    for (const f of plan.files) {
+      checkAbort(signal);
+      if (f.data) {
+        await writer.addBuffer(f.path, f.data);
+        done += f.data.length;
+      } else if (f.source) {
+        await writer.addRaw(f.path, src, f.source, {
+          signal,
+          onBytes: (n) => progress.report('writing', (done + n) / total),
+        });
+        done += f.source.compressedSize;
+      }
+      progress.report('writing', done / total);
+    }
+    const sizeOut = await writer.finish();
+    writer = undefined;
+    await checkWritten(partial, plan.files.length);
+    if (!options.overwrite && (await exists(output))) throw new ConverterError('OUTPUT_EXISTS', output);
+    await rename(partial, output);
+    progress.report('writing', 1);
+    log('info', 'writing', `AAB gravado: ${sizeOut} bytes`);
+
+    step = 'done';
+    progress.report('done', 0);
+    progress.report('done', 1);
+    return {
+      ...plan.info,
+      input,
+      output,
+      sizeIn: plan.info.sizeBytes,
+      sizeOut,
+      entries: plan.counts,
+      durations: { ...progress.durations, total: Math.round(performance.now() - started) },
+      warnings: plan.warnings,
+    };
+  } catch (e) {
+    await writer?.destroy();
+    await rm(partial, { force: true }).catch(() => undefined);
+    const err = isConverterError(e) ? e : new ConverterError('INTERNAL', (e as Error).message, { cause: e });
+    log('error', step, err.detail ? `${err.message} (${err.detail})` : err.message);
+    throw err;
+  } finally {
+    await reader?.close();
+  }
+}
+
+/** The plan against every rule of AAB-FORMAT.md §5, before a byte is written. */
+async function validatePlan(plan: BundlePlan, src: ZipReader): Promise<void> {
+  const problems = await runValidators({
+    files: plan.files.map((f) => ({
+      path: f.path,
+      read: async () => f.data ?? (f.source ? src.read(f.source) : new Uint8Array()),
+    })),
+  });
+  if (problems.length > 0) {
+    const detail = problems.slice(0, 10).map((p) => `[${p.rule}] ${p.message}`).join(' | ');
+    throw new ConverterError('INVALID_BUNDLE', problems.length > 10 ? `${detail} | (+${problems.length - 10})` : detail);
+  }
+}
+
+/** Re-reads the central directory just written: names, sizes and count must be sound. */
+async function checkWritten(path: string, expected: number): Promise<void> {
+  const r = await ZipReader.open(path).catch((e: unknown) => {
+    throw new ConverterError('INTERNAL', `AAB gravado ilegível: ${(e as Error).message}`, { cause: e });
+  });
+  const count = r.entries.length;
+  await r.close();
+  if (count !== expected) throw new ConverterError('INTERNAL', `AAB gravado com ${count} entradas, esperadas ${expected}`);
+}

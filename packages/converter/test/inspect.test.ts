@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { ConverterError, inspectApk } from '../src/index.js';
+import { buildZip, TempDir, tinyApkEntries } from './helpers/zipBuilder.js';
+
+describe('inspectApk', () => {
+  let tmp: TempDir;
+  beforeEach(() => {
+    tmp = new TempDir();
+  });
+  afterEach(() => tmp.cleanup());
+
+  it('inspectApk_tinyApk_factsWithoutWriting', async () => {
+    const apk = tmp.file('tiny.apk', buildZip(tinyApkEntries({ versionCode: 7, minSdk: 24, debuggable: true })));
+    const info = await inspectApk(apk);
+    expect(info).to.deep.equal({
+      packageName: 'com.example.tiny',
+      versionCode: 7,
+      minSdk: 24,
+      debuggable: true,
+      abis: ['arm64-v8a'],
+      locales: [],
+      densities: [],
+      dexCount: 1,
+      entryCount: 16,
+      sizeBytes: buildZip(tinyApkEntries({ versionCode: 7, minSdk: 24, debuggable: true })).length,
+      hasResourceTable: true,
+      v1Signed: true,
+    });
+  });
+
+  it('inspectApk_configSplit_reportsWithoutRefusing', async () => {
+    const apk = tmp.file('split.apk', buildZip(tinyApkEntries({ versionCode: 1, split: 'config.en' })));
+    expect((await inspectApk(apk)).packageName).to.equal('com.example.tiny');
+  });
+
+  it('inspectApk_noManifest_missingManifest', async () => {
+    const apk = tmp.file('none.apk', buildZip(tinyApkEntries().filter((e) => e.name !== 'AndroidManifest.xml')));
+    const err = await inspectApk(apk).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).to.be.instanceOf(ConverterError).with.property('code', 'MISSING_MANIFEST');
+  });
+});

@@ -1,0 +1,13 @@
+/** Sign-in, registration, first-run setup and the own password (spec users-and-conversion §7). */
+import type { ApiUser, AuthResponse, SetupResponse, SetupStatusResponse } from '@aabify/shared';
+import { api } from './client';
+
+export const authApi = {
+  setupStatus: () => api.get<SetupStatusResponse>('/setup/status', { quiet: true }),
+  initialize: (body: { email: string; password: string; name: string }) => api.post<SetupResponse>('/setup/initialize', body, { quiet: true }),
+  login: (body: { email: string; password: string }) => api.post<AuthResponse>('/auth/login', body),
+  register: (body: { email: string; password: string }) => api.post<AuthResponse>('/auth/register', body),
+  me: () => api.get<ApiUser>('/auth/me', { quiet: true }),
+  changePassword: (body: { currentPassword: string; newPassword: string }) =>
+    api.patch<Partial<AuthResponse> & { message?: string }>('/auth/change-password', body, { quiet: true }),
+};

@@ -1,0 +1,35 @@
+/** Conversion calls of the user page (spec users-and-conversion §7). */
+import { api, apiUpload } from './client';
+import type { ConversionHistoryResponse, ConversionStartResponse, ConversionStatus, HistorySortField, UsageInfo } from '@aabify/shared';
+
+export type { ConversionHistoryResponse as HistoryResponse, UsageInfo } from '@aabify/shared';
+
+export interface HistoryQuery {
+  page: number;
+  limit: number;
+  search?: string;
+  status?: ConversionStatus | '';
+  sortBy?: HistorySortField;
+  sortOrder?: 'asc' | 'desc';
+}
+
+export const conversionApi = {
+  convert: (file: File, onProgress: (sent: number, total: number) => void, signal?: AbortSignal) => {
+    const form = new FormData();
+    form.append('apk', file, file.name);
+    return apiUpload<ConversionStartResponse>('/conversion/convert', form, onProgress, signal);
+  },
+  status: (id: string) => api.get<unknown>(`/conversion/status/${encodeURIComponent(id)}`, { quiet: true }),
+  history: (q: HistoryQuery, signal?: AbortSignal) => api.get<ConversionHistoryResponse>('/conversion/history', { query: { ...q }, signal }),
+  usage: () => api.get<UsageInfo>('/conversion/usage', { quiet: true }),
+  logs: (id: string) => api.get<unknown>(`/conversion/logs/${encodeURIComponent(id)}`),
+  cancel: (id: string) => api.post<unknown>(`/conversion/cancel/${encodeURIComponent(id)}`),
+  clearLogs: (id: string) => api.delete<unknown>(`/conversion/logs/${encodeURIComponent(id)}`, { quiet: true }),
+};
+
+/** A history answer's list, whatever the wrapping. */
+export function logsFromAnswer(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (typeof body === 'object' && body !== null && 'logs' in body && Array.isArray((body as { logs: unknown }).logs)) return (body as { logs: unknown[] }).logs;
+  return [];
+}

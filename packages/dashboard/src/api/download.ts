@@ -1,0 +1,71 @@
+/**
+ * Downloading a converted AAB (spec users-and-conversion §7): a one-use token, then the
+ * file streamed with the bearer header, progress from content-length, saved under the name
+ * the server gave.
+ */
+import type { DownloadTokenResponse } from '@aabify/shared';
+import { api, apiUrl, currentToken } from './client';
+
+
+export const DOWNLOAD_TEXTS = {
+  preparing: 'Preparando download...',
+  started: 'Download iniciado!',
+  done: (file: string) => `${file} baixado com sucesso!`,
+  failed: (message: string) => `Erro no download: ${message}`,
+  noReader: 'Não foi possível criar leitor de stream',
+  http: (status: number, statusText: string) => `HTTP ${status}: ${statusText}`,
+} as const;
+
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
+export interface DownloadProgress {
+  received: number;
+  /** 0 when the server sent no content-length. */
+  total: number;
+}
+
+/** Fetches the token, then streams the file; resolves with the saved name. */
+export async function downloadConversion(
+  conversionId: string,
+  hooks: { onStarted(): void; onProgress(p: DownloadProgress): void },
+  signal?: AbortSignal,
+): Promise<string> {
+  const { downloadToken, filename } = await api.post<DownloadTokenResponse>(
+    `/download/generate-download-token/${encodeURIComponent(conversionId)}`,
+    undefined,
+    { quiet: true, signal },
+  );
+  const token = currentToken();
+  const res = await fetch(apiUrl(`/download/file/${encodeURIComponent(downloadToken)}`), {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    signal,
+  });
+  if (!res.ok) throw new Error(DOWNLOAD_TEXTS.http(res.status, res.statusText));
+  const reader = res.body?.getReader();
+  if (!reader) throw new Error(DOWNLOAD_TEXTS.noReader);
+  hooks.onStarted();
+  const total = Number(res.headers.get('content-length') ?? 0) || 0;
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  hooks.onProgress({ received, total });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    hooks.onProgress({ received, total });
+  }
+  const name = filename || `${conversionId}.aab`;
+  saveBlob(new Blob(chunks as BlobPart[], { type: 'application/octet-stream' }), name);
+  return name;
+}

@@ -1,0 +1,109 @@
+/**
+ * Route guards of spec users-and-conversion §2/§6 and plans-payments-admin §2.1. Plan-access
+ * redirects are decided when a route is entered, not while the user is on it: a conversion
+ * that spends the last credit must not pull the user away from its result.
+ */
+import { useRef, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { planAccessMessage, type PlanAccessState } from '@aabify/shared';
+import { isAdmin, useSession } from '../stores/session';
+import { usePlanAccess } from '../stores/planAccess';
+import { Loading } from './Loading';
+
+/** State carried to /plans by a plan-access redirect. */
+export interface PlanRedirectState {
+  from: string;
+  reason: string;
+  status: Exclude<PlanAccessState, 'active' | 'loading'>;
+}
+
+/** State a link sets to open /plans while the plan is still active (buy more credits, renew). */
+export interface PlansEntryState {
+  topUp?: boolean;
+}
+
+export function homePath(role: string | undefined): string {
+  return role === 'admin' ? '/admin' : '/dashboard';
+}
+
+/** A decision made once per navigation (location.key), once it no longer depends on loading data. */
+function useEntryDecision<T>(compute: () => T | undefined): T | undefined {
+  const location = useLocation();
+  const ref = useRef<{ key: string; value: T } | null>(null);
+  if (ref.current?.key !== location.key) {
+    const value = compute();
+    if (value === undefined) return undefined;
+    ref.current = { key: location.key, value };
+  }
+  return ref.current.value;
+}
+
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const token = useSession((s) => s.token);
+  const location = useLocation();
+  if (!token) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return children;
+}
+
+/** /login and /register: a signed-in user goes home. */
+export function PublicOnly({ children }: { children: ReactNode }) {
+  const token = useSession((s) => s.token);
+  const user = useSession((s) => s.user);
+  if (token && user) return <Navigate to={homePath(user.role)} replace />;
+  return children;
+}
+
+export function RequireAdmin({ children }: { children: ReactNode }) {
+  const user = useSession((s) => s.user);
+  const verifying = useSession((s) => s.verifying);
+  if (!user) return <Loading />;
+  if (!isAdmin(user)) return verifying ? <Loading /> : <Navigate to="/dashboard" replace />;
+  return children;
+}
+
+/** / and unknown paths. */
+export function HomeRedirect() {
+  const user = useSession((s) => s.user);
+  if (!user) return <Loading />;
+  return <Navigate to={homePath(user.role)} replace />;
+}
+
+type Decision = { go: string; state?: PlanRedirectState } | 'allow';
+
+/**
+ * Plan access for /dashboard, /converter and /history. Admins pass (and /dashboard sends them
+ * to /admin). Others without access go to /plans carrying origin, reason and status — or to
+ * `fallback` (/history goes to /dashboard, spec §2.1).
+ */
+export function RequirePlan({ children, fallback, adminTo }: { children: ReactNode; fallback?: string; adminTo?: string }) {
+  const user = useSession((s) => s.user);
+  const access = usePlanAccess();
+  const location = useLocation();
+  const decision = useEntryDecision<Decision>(() => {
+    if (user && isAdmin(user)) return adminTo ? { go: adminTo } : 'allow';
+    if (access === 'loading' || !user) return undefined;
+    if (access === 'active') return 'allow';
+    if (fallback) return { go: fallback };
+    return { go: '/plans', state: { from: location.pathname + location.search, reason: planAccessMessage(access), status: access } };
+  });
+  if (decision === undefined) return <Loading />;
+  if (decision === 'allow') return children;
+  return <Navigate to={decision.go} replace state={decision.state} />;
+}
+
+/** /plans: users who already have access go to /dashboard unless they came to buy more. */
+export function PlansGuard({ children }: { children: ReactNode }) {
+  const user = useSession((s) => s.user);
+  const access = usePlanAccess();
+  const location = useLocation();
+  const decision = useEntryDecision<Decision>(() => {
+    if (user && isAdmin(user)) return 'allow';
+    if (access === 'loading' || !user) return undefined;
+    const state = location.state as (PlansEntryState & Partial<PlanRedirectState>) | null;
+    if (access === 'active' && !state?.topUp) return { go: '/dashboard' };
+    return 'allow';
+  });
+  if (decision === undefined) return <Loading />;
+  if (decision === 'allow') return children;
+  return <Navigate to={decision.go} replace />;
+}

@@ -1,0 +1,45 @@
+/** Checks on the file chosen in the drop-zone (spec users-and-conversion §5). */
+import { CONVERSION_LIMITS, CONVERSION_MESSAGES } from '@aabify/shared';
+
+export const MAX_APK_BYTES: number = CONVERSION_LIMITS.defaultMaxFileSize;
+export const APK_MIME = 'application/vnd.android.package-archive';
+
+export const APK_MESSAGES = {
+  extension: CONVERSION_MESSAGES.apkExtension,
+  tooLarge: CONVERSION_MESSAGES.fileTooLarge(MAX_APK_BYTES),
+  /** The drop-zone's own generic rejections (spec §5 quotes them in English). */
+  tooMany: 'Too many files',
+  fileType: `File type must be ${APK_MIME},.apk`,
+  larger: (max: number) => `File is larger than ${max} bytes`,
+  smaller: (min: number) => `File is smaller than ${min} bytes`,
+  mimeWarning: (type: string) => `Tipo de arquivo inesperado (${type}); o arquivo será validado pelo servidor.`,
+} as const;
+
+export interface FileLike {
+  name: string;
+  size: number;
+  type: string;
+}
+
+export type FileCheck =
+  | { ok: true; warning?: string }
+  | { ok: false; error: string };
+
+/** Types browsers give an .apk besides the Android one; they raise no warning. */
+const NEUTRAL_TYPES = new Set(['', APK_MIME, 'application/octet-stream', 'application/zip', 'application/java-archive', 'application/x-zip-compressed']);
+
+/** The first rejection of one file: extension, then size; an unexpected MIME type is only a warning. */
+export function checkApkFile(file: FileLike, maxBytes: number = MAX_APK_BYTES): FileCheck {
+  if (!/\.apk$/i.test(file.name)) return { ok: false, error: APK_MESSAGES.extension };
+  if (file.size > maxBytes) return { ok: false, error: CONVERSION_MESSAGES.fileTooLarge(maxBytes) };
+  if (file.size < 1) return { ok: false, error: APK_MESSAGES.smaller(1) };
+  if (!NEUTRAL_TYPES.has(file.type)) return { ok: true, warning: APK_MESSAGES.mimeWarning(file.type) };
+  return { ok: true };
+}
+
+/** A drop or a pick: exactly one file, which then must pass checkApkFile. */
+export function checkDroppedFiles(files: readonly FileLike[], maxBytes: number = MAX_APK_BYTES): FileCheck {
+  if (files.length === 0) return { ok: false, error: APK_MESSAGES.fileType };
+  if (files.length > 1) return { ok: false, error: APK_MESSAGES.tooMany };
+  return checkApkFile(files[0]!, maxBytes);
+}

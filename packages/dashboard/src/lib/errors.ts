@@ -1,0 +1,64 @@
+/**
+ * User-facing texts for failed calls (spec users-and-conversion §8, plans-payments-admin §8).
+ * The API client raises ApiRequestError; these map it to what a toast or a card says.
+ */
+import { PAYMENT_MESSAGES } from '@aabify/shared';
+import { formatRetryAfter } from './format';
+
+export const GENERIC_ERROR = 'An error occurred';
+
+export interface RequestFailure {
+  /** HTTP status; 0 when no response came back. */
+  status: number;
+  message?: string;
+  code?: string;
+  fields?: Record<string, string>;
+  retryAfter?: number;
+  details?: unknown;
+}
+
+/** The conversion client's mapping by HTTP status (spec §8). */
+export function conversionErrorMessage(f: RequestFailure): string {
+  if (f.status === 0) return 'Erro de conexão';
+  if (f.status === 429) return f.message || 'Limite de requisições excedido';
+  if (f.status === 400) return f.message || 'Dados inválidos';
+  if (f.status === 401) return 'Não autorizado';
+  if (f.status === 402) return f.message || 'Pagamento necessário';
+  if (f.status === 404) return 'Conversão não encontrada';
+  if (f.status >= 500) return 'Erro interno do servidor';
+  return f.message || GENERIC_ERROR;
+}
+
+export const UPLOAD_FAILED = 'Erro ao iniciar conversão';
+
+/** What the page says when starting a conversion failed. */
+export function uploadErrorMessage(f: RequestFailure): string {
+  if (f.status === 429 || f.code === 'RATE_LIMIT') {
+    const wait = f.retryAfter !== undefined ? formatRetryAfter(f.retryAfter) : 'alguns instantes';
+    return `Rate limit atingido. Tente novamente em ${wait}.`;
+  }
+  if (f.status === 413) return f.message || 'O arquivo excede o limite de 100MB';
+  if (f.status === 0 || f.status === 400 || f.status === 401 || f.status === 402 || f.status === 404 || f.status >= 500) return conversionErrorMessage(f);
+  return f.message || UPLOAD_FAILED;
+}
+
+/** PIX creation errors (plans-payments-admin §8). */
+export function pixCreateErrorMessage(f: RequestFailure): string {
+  if (f.status === 400) return `${PAYMENT_MESSAGES.validationPrefix}${f.message ?? ''}`.trim();
+  if (f.status === 401) return PAYMENT_MESSAGES.sessionExpired;
+  if (f.status === 404) return f.message && f.message !== 'Recurso não encontrado.' ? f.message : `${PAYMENT_MESSAGES.planNotFound}…`;
+  if (f.status >= 500) return PAYMENT_MESSAGES.internal;
+  return f.message || PAYMENT_MESSAGES.createFailed;
+}
+
+/** Maps a server answer's password-change error onto the form fields (spec §5). */
+export function passwordChangeFieldErrors(f: RequestFailure): Partial<Record<'currentPassword' | 'newPassword' | 'confirmPassword', string>> {
+  const out: Partial<Record<'currentPassword' | 'newPassword' | 'confirmPassword', string>> = {};
+  for (const [k, v] of Object.entries(f.fields ?? {})) {
+    if (k === 'currentPassword' || k === 'newPassword' || k === 'confirmPassword') out[k] = v;
+  }
+  const msg = f.message ?? '';
+  if (msg.includes('Senha atual incorreta')) out.currentPassword ??= msg;
+  else if (msg.toLowerCase().includes('nova senha')) out.newPassword ??= msg;
+  return out;
+}

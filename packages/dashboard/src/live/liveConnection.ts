@@ -1,0 +1,283 @@
+/**
+ * Live updates of conversions (spec users-and-conversion §4, §7): socket.io with the token in
+ * the handshake (10 s timeout, 3 reconnection attempts, 1 s apart), auto-subscription to the
+ * user's active conversions, then one subscription per conversion; server-sent events at
+ * /api/conversion/updates/{id}?token= when the socket fails. Disconnects when no
+ * subscription remains.
+ */
+import { io, type Socket } from 'socket.io-client';
+import { conversionChannel, CONVERSION_MESSAGES, SOCKET_EVENTS as E } from '@aabify/shared';
+import type { ConversionUpdate } from '../lib/conversion';
+
+export const SOCKET_OPTIONS = { timeout: 10000, reconnectionAttempts: 3, reconnectionDelay: 1000 } as const;
+export const REQUEST_TIMEOUT_MS = 5000;
+
+export const LIVE_MESSAGES = {
+  tokenMissing: CONVERSION_MESSAGES.tokenMissing,
+  connectError: 'Erro ao conectar com o servidor (tentando fallback SSE)',
+  socketFailed: 'Falha ao conectar WebSocket',
+  sseError: 'Erro no canal SSE',
+  sseStartFailed: 'Falha ao iniciar fallback SSE',
+  unauthorisedAttempt: 'Tentativa de acesso não autorizado a uma conversão',
+} as const;
+
+export interface LiveChannelStatus {
+  connected: boolean;
+  transport: 'socket' | 'sse' | null;
+  lost: boolean;
+}
+
+export interface LiveHandlers {
+  onUpdate(update: ConversionUpdate): void;
+  onStatus(status: LiveChannelStatus): void;
+  onCreated?(c: { conversionId: string; fileName?: string; fileSize?: number }): void;
+  onActiveConversions?(list: unknown[]): void;
+  onAuthError(): void;
+  /** A server error that the user should see (not the 'not found or not authorised' kind). */
+  onError?(message: string, conversionId?: string): void;
+}
+
+export interface LiveOptions {
+  /** Socket origin; the page's own by default. */
+  url?: string;
+  /** Builds the SSE stream (tests inject one). */
+  eventSource?: (url: string) => EventSource;
+}
+
+const MAX_SERVER_KICK_RECONNECTS = 3;
+
+export class LiveConnection {
+  private socket: Socket | null = null;
+  private readonly subscriptions = new Set<string>();
+  private readonly streams = new Map<string, EventSource>();
+  private closed = false;
+  private everConnected = false;
+  private kicks = 0;
+  private kickTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly token: string | null,
+    private readonly handlers: LiveHandlers,
+    private readonly options: LiveOptions = {},
+  ) {}
+
+  /** Opens the socket; without a token nothing connects ('Token não encontrado'). */
+  start(): void {
+    if (!this.token) {
+      console.warn(LIVE_MESSAGES.tokenMissing);
+      this.handlers.onError?.(LIVE_MESSAGES.tokenMissing);
+      return;
+    }
+    if (this.socket || this.closed) return;
+    const socket = io(this.options.url ?? window.location.origin, {
+      auth: { token: this.token },
+      transports: ['websocket', 'polling'],
+      tryAllTransports: true,
+      timeout: SOCKET_OPTIONS.timeout,
+      reconnection: true,
+      reconnectionAttempts: SOCKET_OPTIONS.reconnectionAttempts,
+      reconnectionDelay: SOCKET_OPTIONS.reconnectionDelay,
+    });
+    this.socket = socket;
+
+    socket.on('connect', () => {
+      this.everConnected = true;
+      this.kicks = 0;
+      this.closeStreams();
+      socket.emit(E.autoSubscribe);
+      for (const id of this.subscriptions) this.emitSubscribe(id);
+      this.report();
+    });
+    socket.on('disconnect', (reason) => {
+      if (this.closed) return;
+      // A server-side disconnect is not retried by socket.io itself.
+      if (reason === 'io server disconnect') this.retryAfterKick();
+      this.report(true);
+    });
+    socket.on('connect_error', (err: Error) => {
+      if (this.closed) return;
+      console.warn(LIVE_MESSAGES.connectError, err.message);
+      if (/auth|token|unauthori[sz]ed|jwt/i.test(err.message) && !socket.active) {
+        this.handlers.onAuthError();
+        return;
+      }
+      this.startStreams();
+      this.report(this.everConnected);
+    });
+    socket.io.on('reconnect_failed', () => {
+      console.warn(LIVE_MESSAGES.socketFailed);
+      this.startStreams();
+      this.report(true);
+    });
+    socket.on(E.activeConversions, (list: unknown) => {
+      const items = Array.isArray(list) ? list : typeof list === 'object' && list !== null && Array.isArray((list as { conversions?: unknown }).conversions) ? (list as { conversions: unknown[] }).conversions : [];
+      this.handlers.onActiveConversions?.(items);
+    });
+    socket.on(E.conversionCreated, (c: { conversionId?: string; fileName?: string; fileSize?: number }) => {
+      if (c && typeof c.conversionId === 'string') this.handlers.onCreated?.({ conversionId: c.conversionId, fileName: c.fileName, fileSize: c.fileSize });
+    });
+    socket.on(E.error, (e: { message?: string; conversionId?: string } | string) => {
+      const message = typeof e === 'string' ? e : e?.message ?? '';
+      if (/não encontrada ou não autorizada/i.test(message)) {
+        console.warn(LIVE_MESSAGES.unauthorisedAttempt, typeof e === 'string' ? undefined : e?.conversionId);
+        return;
+      }
+      if (message) this.handlers.onError?.(message, typeof e === 'string' ? undefined : e?.conversionId);
+    });
+    socket.on(E.authError, () => this.handlers.onAuthError());
+    this.report();
+  }
+
+  subscribe(conversionId: string): void {
+    if (this.subscriptions.has(conversionId)) return;
+    this.subscriptions.add(conversionId);
+    if (!this.socket && !this.closed) this.start();
+    this.socket?.on(conversionChannel(conversionId), this.onSocketUpdate);
+    if (this.socket?.connected) this.emitSubscribe(conversionId);
+    else if (this.streams.size > 0 || this.socket?.active === false) this.openStream(conversionId);
+  }
+
+  unsubscribe(conversionId: string): void {
+    if (!this.subscriptions.delete(conversionId)) return;
+    this.socket?.off(conversionChannel(conversionId), this.onSocketUpdate);
+    if (this.socket?.connected) this.socket.emit(E.unsubscribe, { conversionId });
+    this.streams.get(conversionId)?.close();
+    this.streams.delete(conversionId);
+    if (this.subscriptions.size === 0) this.disconnect();
+  }
+
+  /** get_conversion_stats → conversion_stats_response; nothing after 5 s. */
+  requestStats(conversionId: string): Promise<unknown> {
+    return this.ask(E.stats, E.statsResponse, conversionId).then((r) => {
+      if (typeof r === 'object' && r !== null && 'stats' in r) return (r as { stats: unknown }).stats;
+      return r;
+    });
+  }
+
+  /** generate_download_link → download_link_response { downloadLink }; nothing after 5 s. */
+  async requestDownloadLink(conversionId: string): Promise<string | undefined> {
+    const r = await this.ask(E.downloadLink, E.downloadLinkResponse, conversionId);
+    return typeof r === 'object' && r !== null && typeof (r as { downloadLink?: unknown }).downloadLink === 'string' ? (r as { downloadLink: string }).downloadLink : undefined;
+  }
+
+  /** Closes the channel when nothing is subscribed (after the active-conversions answer). */
+  releaseIfIdle(): void {
+    if (this.subscriptions.size === 0 && this.socket) this.disconnect();
+  }
+
+  isConnected(): boolean {
+    if (this.socket?.connected) return true;
+    for (const s of this.streams.values()) if (s.readyState === 1) return true;
+    return false;
+  }
+
+  status(): LiveChannelStatus {
+    if (this.socket?.connected) return { connected: true, transport: 'socket', lost: false };
+    for (const s of this.streams.values()) if (s.readyState === 1) return { connected: true, transport: 'sse', lost: false };
+    return { connected: false, transport: null, lost: this.everConnected || this.streams.size > 0 };
+  }
+
+  close(): void {
+    this.closed = true;
+    this.subscriptions.clear();
+    this.disconnect();
+  }
+
+  private disconnect(): void {
+    if (this.kickTimer) clearTimeout(this.kickTimer);
+    this.kickTimer = null;
+    this.closeStreams();
+    if (this.socket) {
+      this.socket.removeAllListeners();
+      this.socket.io.removeAllListeners();
+      this.socket.disconnect();
+      this.socket = null;
+    }
+    this.everConnected = false;
+    this.handlers.onStatus({ connected: false, transport: null, lost: false });
+  }
+
+  private readonly onSocketUpdate = (update: ConversionUpdate) => {
+    if (update && typeof update === 'object') this.handlers.onUpdate(update);
+  };
+
+  private emitSubscribe(conversionId: string): void {
+    this.socket?.emit(E.subscribe, { conversionId });
+  }
+
+  private retryAfterKick(): void {
+    if (this.kicks >= MAX_SERVER_KICK_RECONNECTS) {
+      this.startStreams();
+      return;
+    }
+    this.kicks++;
+    this.kickTimer = setTimeout(() => {
+      this.kickTimer = null;
+      if (!this.closed && this.socket && !this.socket.connected) this.socket.connect();
+    }, SOCKET_OPTIONS.reconnectionDelay);
+  }
+
+  private ask(event: string, answer: string, conversionId: string): Promise<unknown> {
+    const socket = this.socket;
+    if (!socket?.connected) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        socket.off(answer, onAnswer);
+        resolve(undefined);
+      }, REQUEST_TIMEOUT_MS);
+      const onAnswer = (r: unknown) => {
+        const id = typeof r === 'object' && r !== null ? (r as { conversionId?: unknown }).conversionId : undefined;
+        if (id !== undefined && id !== conversionId) return;
+        clearTimeout(timer);
+        socket.off(answer, onAnswer);
+        resolve(r);
+      };
+      socket.on(answer, onAnswer);
+      socket.emit(event, { conversionId });
+    });
+  }
+
+  private startStreams(): void {
+    for (const id of this.subscriptions) this.openStream(id);
+  }
+
+  private openStream(conversionId: string): void {
+    if (this.closed || !this.token || this.streams.has(conversionId)) return;
+    const url = `/api/conversion/updates/${encodeURIComponent(conversionId)}?token=${encodeURIComponent(this.token)}`;
+    let stream: EventSource;
+    try {
+      stream = this.options.eventSource ? this.options.eventSource(url) : new EventSource(url);
+    } catch (e) {
+      console.warn(LIVE_MESSAGES.sseStartFailed, e);
+      return;
+    }
+    this.streams.set(conversionId, stream);
+    stream.onopen = () => this.report();
+    stream.onmessage = (ev: MessageEvent<string>) => {
+      try {
+        const data: unknown = JSON.parse(ev.data);
+        if (typeof data === 'object' && data !== null && typeof (data as ConversionUpdate).type === 'string') {
+          const update = data as ConversionUpdate;
+          if (update.position === undefined && typeof update.queuePosition === 'number') update.position = update.queuePosition;
+          this.handlers.onUpdate({ conversionId, ...update });
+        }
+      } catch {
+        /* a comment or keep-alive line */
+      }
+    };
+    stream.onerror = () => {
+      console.warn(LIVE_MESSAGES.sseError);
+      this.report(true);
+    };
+  }
+
+  private closeStreams(): void {
+    for (const s of this.streams.values()) s.close();
+    this.streams.clear();
+  }
+
+  private report(lostHint = false): void {
+    const s = this.status();
+    this.handlers.onStatus(s.connected ? s : { ...s, lost: s.lost || lostHint });
+  }
+}

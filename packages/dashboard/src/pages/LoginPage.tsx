@@ -1,0 +1,52 @@
+import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link, useNavigate } from 'react-router-dom';
+import { ACCOUNT_MESSAGES, loginSchema } from '@aabify/shared';
+import { authApi } from '../api/auth';
+import { isApiRequestError } from '../api/client';
+import { AuthLayout } from '../components/AuthLayout';
+import { FormField } from '../components/FormField';
+import { useSession } from '../stores/session';
+import { toast } from '../stores/toasts';
+
+interface LoginValues {
+  email: string;
+  password: string;
+}
+
+export function LoginPage() {
+  const signIn = useSession((s) => s.signIn);
+  const navigate = useNavigate();
+  const submit = async (values: LoginValues, helpers: FormikHelpers<LoginValues>) => {
+    try {
+      const res = await authApi.login({ email: values.email.trim(), password: values.password });
+      signIn(res.token, res.user);
+      toast.success(ACCOUNT_MESSAGES.loginSuccess);
+      navigate('/dashboard', { replace: true });
+    } catch (e) {
+      // The failure itself is the client's generic toast (spec §8).
+      if (isApiRequestError(e) && e.fields) helpers.setErrors(e.fields);
+      helpers.setSubmitting(false);
+    }
+  };
+  return (
+    <AuthLayout title="Entrar" subtitle="Acesse sua conta para converter APKs em AAB.">
+      <Formik<LoginValues> initialValues={{ email: '', password: '' }} validationSchema={loginSchema} onSubmit={submit}>
+        {({ isSubmitting }) => (
+          <FormikForm noValidate>
+            <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />
+            <FormField name="password" label="Senha" type="password" autoComplete="current-password" />
+            <Button type="submit" className="w-100" disabled={isSubmitting}>
+              {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+              Entrar
+            </Button>
+          </FormikForm>
+        )}
+      </Formik>
+      <p className="mt-3 mb-0 text-center">
+        Não tem conta? <Link to="/register">Cadastre-se</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Card from 'react-bootstrap/Card';
+import { Link, useSearchParams } from 'react-router-dom';
+import { formatMoney, PAYMENT_MESSAGES, PAYMENT_STATUS_LABELS, type PurchaseStatusResponse } from '@aabify/shared';
+import { plansApi } from '../api/plans';
+import { Loading } from '../components/Loading';
+import { syncPlanAfterApproval } from '../stores/planAccess';
+
+export const PAYMENT_STATUS_REFRESH_MS = 3000;
+
+const VARIANTS: Record<string, string> = { approved: 'success', pending: 'warning', rejected: 'danger', cancelled: 'secondary', refunded: 'secondary' };
+
+/** The payment return page: reads purchase_id (and payment_id), refreshes every 3 s, also in the background. */
+export default function PaymentStatusPage() {
+  const [params] = useSearchParams();
+  const purchaseId = params.get('purchase_id');
+  const [purchase, setPurchase] = useState<PurchaseStatusResponse | null>(null);
+  const [error, setError] = useState(false);
+
+  useEffect(() => {
+    if (!purchaseId) return;
+    let live = true;
+    let synced = false;
+    const load = () =>
+      plansApi
+        .purchaseStatus(purchaseId)
+        .then((p) => {
+          if (!live) return;
+          setPurchase(p);
+          setError(false);
+          if (p.status === 'approved' && !synced) {
+            synced = true;
+            void syncPlanAfterApproval();
+          }
+        })
+        .catch(() => live && setError(true));
+    void load();
+    const t = setInterval(load, PAYMENT_STATUS_REFRESH_MS);
+    return () => {
+      live = false;
+      clearInterval(t);
+    };
+  }, [purchaseId]);
+
+  if (!purchaseId) {
+    return (
+      <Card className="mx-auto text-center" style={{ maxWidth: 480 }} data-testid="payment-invalid">
+        <Card.Body className="p-4">
+          <h1 className="h4">{PAYMENT_MESSAGES.invalidLink}</h1>
+          <p className="text-body-secondary">O link de retorno do pagamento não tem a identificação da compra.</p>
+          <Link to="/plans" className="btn btn-primary">
+            Ver planos
+          </Link>
+        </Card.Body>
+      </Card>
+    );
+  }
+  return (
+    <Card className="mx-auto" style={{ maxWidth: 520 }} data-testid="payment-status">
+      <Card.Body className="p-4">
+        <h1 className="h4">Status do pagamento</h1>
+        {error && !purchase && <p className="text-danger">{PAYMENT_MESSAGES.statusFailed}</p>}
+        {!purchase && !error && <Loading />}
+        {purchase && (
+          <>
+            <p className="mb-1">{purchase.planSnapshot?.name ?? PAYMENT_MESSAGES.unknownPlan}</p>
+            <p className="fs-4 fw-bold">{formatMoney(purchase.amountCents, purchase.currency)}</p>
+            <p>
+              <Badge bg={VARIANTS[purchase.status] ?? 'secondary'} text={purchase.status === 'pending' ? 'dark' : undefined} data-testid="payment-status-label">
+                {purchase.statusLabel ?? PAYMENT_STATUS_LABELS[purchase.status]}
+              </Badge>
+            </p>
+            {purchase.status === 'approved' && <p className="text-success">{PAYMENT_MESSAGES.approved}</p>}
+            {purchase.status === 'pending' && <p className="text-body-secondary small">Atualizando a cada 3 segundos…</p>}
+          </>
+        )}
+        <div className="d-flex flex-wrap gap-2 mt-3">
+          <Link to="/dashboard" className="btn btn-primary">
+            Continuar para o Dashboard
+          </Link>
+          <Link to="/plans" className="btn btn-outline-secondary">
+            Escolher outro plano
+          </Link>
+        </div>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,70 @@
+import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { ACCOUNT_MESSAGES, setupFormSchema } from '@aabify/shared';
+import { authApi } from '../api/auth';
+import { isApiRequestError } from '../api/client';
+import { AuthLayout } from '../components/AuthLayout';
+import { FormField } from '../components/FormField';
+import { useSession } from '../stores/session';
+import { toast } from '../stores/toasts';
+
+export const SETUP_REDIRECT_DELAY_MS = 1000;
+
+interface SetupValues {
+  name: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+}
+
+/** First-run setup: creates the first administrator; shown for every path while required. */
+export function SetupPage() {
+  const signIn = useSession((s) => s.signIn);
+  const submit = async (values: SetupValues, helpers: FormikHelpers<SetupValues>) => {
+    try {
+      const res = await authApi.initialize({ name: values.name.trim() || ACCOUNT_MESSAGES.setupDefaultName, email: values.email.trim(), password: values.password });
+      signIn(res.token, res.user);
+      toast.success(ACCOUNT_MESSAGES.setupSuccess, { admin: true });
+      setTimeout(() => window.location.assign('/admin'), SETUP_REDIRECT_DELAY_MS);
+    } catch (e) {
+      if (isApiRequestError(e) && e.fields) helpers.setErrors(e.fields);
+      toast.error((isApiRequestError(e) && e.serverMessage) || ACCOUNT_MESSAGES.setupFailed);
+      helpers.setSubmitting(false);
+    }
+  };
+  return (
+    <AuthLayout title="Configuração Inicial" subtitle="Crie a conta do primeiro administrador do aabify.">
+      <Formik<SetupValues>
+        initialValues={{ name: ACCOUNT_MESSAGES.setupDefaultName, email: '', password: '', confirmPassword: '' }}
+        validationSchema={setupFormSchema}
+        onSubmit={submit}
+      >
+        {({ isSubmitting, validateForm, submitForm, setTouched }) => (
+          <FormikForm
+            noValidate
+            onSubmit={async (e) => {
+              e.preventDefault();
+              const errors = await validateForm();
+              if (Object.keys(errors).length) {
+                void setTouched({ name: true, email: true, password: true, confirmPassword: true });
+                toast.error(ACCOUNT_MESSAGES.formHasErrors);
+                return;
+              }
+              void submitForm();
+            }}
+          >
+            <FormField name="name" label="Nome" autoComplete="name" />
+            <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />
+            <FormField name="password" label="Senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />
+            <FormField name="confirmPassword" label="Confirmar senha" type="password" autoComplete="new-password" />
+            <Button type="submit" className="w-100" disabled={isSubmitting}>
+              {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+              Criar Administrador
+            </Button>
+          </FormikForm>
+        )}
+      </Formik>
+    </AuthLayout>
+  );
+}

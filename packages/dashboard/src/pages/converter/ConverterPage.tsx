@@ -1,0 +1,185 @@
+import { useEffect, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link } from 'react-router-dom';
+import { PLAN_ACCESS_MESSAGES } from '@aabify/shared';
+import { conversionApi } from '../../api/conversions';
+import { isApiRequestError } from '../../api/client';
+import { newQueuedConversion } from '../../lib/conversion';
+import { uploadErrorMessage, UPLOAD_FAILED } from '../../lib/errors';
+import { trackerState } from '../../lib/tracker';
+import { useConversions } from '../../stores/conversions';
+import { useUsage, useUsagePolling } from '../../stores/planAccess';
+import { isAdmin, useSession } from '../../stores/session';
+import { toast } from '../../stores/toasts';
+import { DropZone } from './DropZone';
+import { LogConsole } from './LogConsole';
+import { QueueCard } from './QueueCard';
+import { CompletedResult, FailedResult } from './ResultCard';
+import { StatusCard } from './StatusCard';
+import { Tracker } from './Tracker';
+import { useLiveConversion } from './useLiveConversion';
+
+export const READY_TEXT = 'Pronto para conversão';
+
+/** Whether usage allows a conversion; the reason otherwise (spec §5, §8). */
+function blockedReason(usage: ReturnType<typeof useUsagePolling>, admin: boolean): string | undefined {
+  if (admin || !usage || usage.canConvert) return undefined;
+  const credit = usage.type === 'credit' || usage.usageSummary?.userType === 'credit';
+  return credit ? PLAN_ACCESS_MESSAGES.notEnoughCreditsForConversion : PLAN_ACCESS_MESSAGES.expired;
+}
+
+export default function ConverterPage() {
+  const user = useSession((s) => s.user);
+  const usage = useUsagePolling();
+  const { current, phase, uploadProgress, uploadFileName, live, lastUpdateAt } = useConversions();
+  const [file, setFile] = useState<File | null>(null);
+  const [startError, setStartError] = useState<string | null>(null);
+  const lastFile = useRef<File | null>(null);
+  const upload = useRef<AbortController | null>(null);
+  const liveConn = useLiveConversion();
+
+  // The page's state belongs to one user: another user signing in starts from scratch.
+  useEffect(() => {
+    useConversions.getState().setOwner(user?.id ?? null);
+  }, [user?.id]);
+  useEffect(() => () => upload.current?.abort(), []);
+
+  const start = async (chosen: File | null = file) => {
+    if (!chosen) return;
+    const blocked = blockedReason(usage, isAdmin(user));
+    if (blocked) {
+      setStartError(blocked);
+      toast.error(blocked);
+      return;
+    }
+    setStartError(null);
+    lastFile.current = chosen;
+    const store = useConversions.getState();
+    store.startUpload(chosen.name);
+    const ctrl = new AbortController();
+    upload.current = ctrl;
+    try {
+      const res = await conversionApi.convert(
+        chosen,
+        (sent, total) => useConversions.getState().setUploadProgress(total ? Math.round((sent / total) * 100) : 0),
+        ctrl.signal,
+      );
+      const view = newQueuedConversion(res.conversionId, res.fileName ?? chosen.name, res.fileSize ?? chosen.size, {
+        queuePosition: res.queuePosition,
+        estimatedTime: res.estimatedTime,
+      });
+      useConversions.getState().track(view);
+      liveConn.follow(view);
+      setFile(null);
+      // Credits change once a conversion is submitted.
+      void useUsage.getState().load();
+      void useSession.getState().refreshUser();
+    } catch (e) {
+      if (ctrl.signal.aborted) return;
+      useConversions.getState().uploadFailed();
+      const message = isApiRequestError(e) ? uploadErrorMessage(e) : UPLOAD_FAILED;
+      setStartError(message);
+      toast.error(message);
+    }
+  };
+
+  const newConversion = () => {
+    liveConn.stop();
+    upload.current?.abort();
+    useConversions.getState().reset();
+    setFile(null);
+    setStartError(null);
+  };
+  const retry = () => {
+    const again = lastFile.current;
+    newConversion();
+    if (again) {
+      setFile(again);
+      void start(again);
+    }
+  };
+
+  const status = phase === 'uploading' ? 'uploading' : current?.status;
+  const busy = phase === 'uploading' || (current !== null && (current.status === 'queued' || current.status === 'processing' || current.status === 'pending'));
+  return (
+    <>
+      <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
+        <h1 className="h3 mb-0">Converter APK em AAB</h1>
+        <Link to="/history" className="btn btn-outline-secondary btn-sm">
+          Ver Histórico
+        </Link>
+      </div>
+      <Card className="mb-3">
+        <Card.Body>
+          <Tracker state={trackerState(status, current?.queuePosition)} />
+        </Card.Body>
+      </Card>
+
+      {phase === 'idle' && !current && (
+        <Card className="mb-3">
+          <Card.Body>
+            <p className="lead mb-3" data-testid="ready">
+              {READY_TEXT}
+            </p>
+            <DropZone
+              file={file}
+              disabled={busy}
+              onFile={(f) => {
+                setFile(f);
+                setStartError(null);
+              }}
+            />
+            {startError && (
+              <Alert variant="danger" className="mt-3 mb-0" data-testid="start-error">
+                {startError}
+              </Alert>
+            )}
+            <div className="d-flex flex-wrap gap-2 mt-3">
+              <Button onClick={() => void start()} disabled={!file || busy} data-testid="start-conversion">
+                Converter para AAB
+              </Button>
+            </div>
+          </Card.Body>
+        </Card>
+      )}
+
+      {phase === 'uploading' && (
+        <Card className="mb-3" data-testid="uploading">
+          <Card.Body>
+            <div className="d-flex align-items-center gap-2 mb-2">
+              <Spinner size="sm" aria-hidden="true" />
+              <span>
+                Enviando <strong className="text-break">{uploadFileName}</strong>…
+              </span>
+            </div>
+            <ProgressBar now={uploadProgress} label={`${uploadProgress}%`} aria-label="Progresso do envio" />
+            <Button variant="outline-secondary" size="sm" className="mt-3" onClick={newConversion}>
+              Cancelar envio
+            </Button>
+          </Card.Body>
+        </Card>
+      )}
+
+      {current && (
+        <>
+          <StatusCard conversion={current} live={live} lastUpdateAt={lastUpdateAt} />
+          <QueueCard conversion={current} />
+          {current.status === 'failed' && <FailedResult conversion={current} onRetry={retry} onNew={newConversion} />}
+          {current.status === 'completed' && <CompletedResult conversion={current} onNew={newConversion} />}
+          {current.status !== 'completed' && current.status !== 'failed' && (
+            <div className="mb-3">
+              <Button variant="outline-secondary" size="sm" onClick={newConversion}>
+                Nova Conversão
+              </Button>
+            </div>
+          )}
+          <LogConsole conversionId={current.id} status={current.status} logs={current.logs} onClear={() => useConversions.getState().clearLogs()} />
+        </>
+      )}
+    </>
+  );
+}

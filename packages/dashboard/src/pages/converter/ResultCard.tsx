@@ -1,0 +1,105 @@
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import { DownloadButton } from '../../components/DownloadButton';
+import type { ConversionView } from '../../lib/conversion';
+import { aabFileName, formatBytes, formatDateTime, formatDuration, savings, shortId } from '../../lib/format';
+
+export const RESULT_TEXTS = {
+  failedTitle: 'Falha no processamento do arquivo',
+  failedGeneric: 'Ocorreu um erro durante o processamento do arquivo',
+  completedBanner: 'Conversão concluída com sucesso!',
+  downloadUnavailable: 'Download indisponível: o arquivo não está mais disponível para esta conversão.',
+  linkExpires: 'Atenção: o link de download expira em 1 hora. Baixe o arquivo AAB agora.',
+} as const;
+
+export function FailedResult({ conversion, onRetry, onNew }: { conversion: ConversionView; onRetry(): void; onNew(): void }) {
+  return (
+    <Card className="mb-3 border-danger" data-testid="result-failed">
+      <Card.Body>
+        <h2 className="h5 text-danger">{RESULT_TEXTS.failedTitle}</h2>
+        <p className="mb-3" data-testid="result-error">
+          {conversion.error || RESULT_TEXTS.failedGeneric}
+        </p>
+        <div className="d-flex flex-wrap gap-2">
+          <Button variant="danger" onClick={onRetry}>
+            Tentar Novamente
+          </Button>
+          <Button variant="outline-secondary" onClick={onNew}>
+            Nova Conversão
+          </Button>
+        </div>
+      </Card.Body>
+    </Card>
+  );
+}
+
+function Info({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="d-flex justify-content-between gap-2 border-bottom py-1">
+      <span className="text-body-secondary">{label}</span>
+      <span className="text-end text-break" data-testid={testId}>
+        {value}
+      </span>
+    </div>
+  );
+}
+
+export function CompletedResult({ conversion, onNew }: { conversion: ConversionView; onNew(): void }) {
+  const original = conversion.originalSize ?? conversion.fileSize;
+  const final = conversion.convertedSize;
+  const saved = savings(original, final);
+  const duration =
+    conversion.duration ??
+    (conversion.processingStartedAt && conversion.completedAt ? Date.parse(conversion.completedAt) - Date.parse(conversion.processingStartedAt) : undefined);
+  return (
+    <Card className="mb-3 border-success" data-testid="result-completed">
+      <Card.Body>
+        <Alert variant="success" className="mb-3">
+          <strong>{RESULT_TEXTS.completedBanner}</strong> Seu arquivo AAB está pronto.
+        </Alert>
+        <div className="d-flex flex-wrap gap-2 align-items-start mb-3">
+          {conversion.canDownload ? (
+            <DownloadButton conversionId={conversion.id} size="lg" />
+          ) : (
+            <Alert variant="secondary" className="mb-0" data-testid="download-unavailable">
+              {RESULT_TEXTS.downloadUnavailable}
+            </Alert>
+          )}
+          <Button variant="outline-primary" size="lg" onClick={onNew}>
+            Nova Conversão
+          </Button>
+        </div>
+        <Row className="g-4">
+          <Col md={6}>
+            <h3 className="h6">Arquivo</h3>
+            <Info label="Nome" value={conversion.filename ?? aabFileName(conversion.fileName)} testId="result-filename" />
+            <Info label="Tamanho original" value={formatBytes(original)} />
+            <Info label="Tamanho final" value={final !== undefined ? formatBytes(final) : '—'} testId="result-final-size" />
+            {saved && <Info label="Economia" value={`${formatBytes(saved.bytes)} (${saved.percent.toLocaleString('pt-BR')}%)`} testId="result-savings" />}
+          </Col>
+          <Col md={6}>
+            <h3 className="h6">Detalhes do processo</h3>
+            <Info label="Início" value={formatDateTime(conversion.processingStartedAt ?? conversion.createdAt)} />
+            <Info label="Fim" value={formatDateTime(conversion.completedAt)} />
+            <Info label="Duração" value={duration !== undefined ? formatDuration(duration) : '—'} />
+            <Info label="ID" value={shortId(conversion.id)} />
+          </Col>
+        </Row>
+        <div className="mt-4">
+          <h3 className="h6">O que é um arquivo AAB?</h3>
+          <p className="small mb-2">
+            O Android App Bundle (.aab) é o formato de publicação exigido pelo Google Play. Em vez de um APK único, ele leva o código e os
+            recursos do app organizados por módulo, e o Google Play gera APKs otimizados para cada aparelho (idioma, densidade de tela e
+            arquitetura), o que deixa os downloads menores. Envie o .aab no Play Console; para publicar, assine-o com a sua chave de upload.
+          </p>
+        </div>
+        <Alert variant="warning" className="mb-0 small" data-testid="link-expiry">
+          {RESULT_TEXTS.linkExpires}
+        </Alert>
+      </Card.Body>
+    </Card>
+  );
+}

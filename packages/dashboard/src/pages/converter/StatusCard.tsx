@@ -1,0 +1,98 @@
+import { useEffect, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import Row from 'react-bootstrap/Row';
+import { isActiveStatus, statusLabel, type ConversionView } from '../../lib/conversion';
+import { formatBytes, shortId } from '../../lib/format';
+import type { LiveStatus } from '../../stores/conversions';
+
+export const UPDATED_FLASH_MS = 2000;
+export const CONNECTION_LOST_TEXT = 'Conexão perdida: Tentando reconectar...';
+
+const ICONS: Record<string, string> = { queued: '⏳', processing: '⚙', completed: '✅', failed: '❌' };
+const BARS: Record<string, string> = { queued: 'info', processing: 'primary', completed: 'success', failed: 'danger' };
+
+/** Title and icon per status, file, id, progress, and the live connection indicator. */
+export function StatusCard({ conversion, live, lastUpdateAt }: { conversion: ConversionView; live: LiveStatus; lastUpdateAt: number | null }) {
+  const [flash, setFlash] = useState(false);
+  useEffect(() => {
+    if (!lastUpdateAt) return;
+    setFlash(true);
+    const t = setTimeout(() => setFlash(false), UPDATED_FLASH_MS);
+    return () => clearTimeout(t);
+  }, [lastUpdateAt]);
+  const active = isActiveStatus(conversion.status);
+  const title = statusLabel(conversion.status);
+  return (
+    <Card className="mb-3" data-testid="status-card" data-status={conversion.status}>
+      <Card.Body>
+        {active && live.lost && !live.connected && (
+          <Alert variant="warning" className="py-2" data-testid="connection-lost">
+            {CONNECTION_LOST_TEXT}
+          </Alert>
+        )}
+        <div className="d-flex flex-wrap justify-content-between align-items-start gap-2">
+          <div className="min-w-0">
+            <h2 className="h5 mb-1" data-testid="status-title">
+              <span aria-hidden="true">{ICONS[conversion.status] ?? '❔'} </span>
+              {title}
+            </h2>
+            <div className="text-break" data-testid="status-file">
+              {conversion.fileName}
+            </div>
+            <small className="text-body-secondary">
+              ID: <span className="text-truncate-id">{shortId(conversion.id)}</span>
+            </small>
+          </div>
+          {active && (
+            <div className="d-flex align-items-center gap-2" aria-live="polite">
+              <Badge bg={live.connected ? 'success' : 'danger'} data-testid="connection-indicator" data-connected={live.connected}>
+                {live.connected ? `Conectado${live.transport === 'sse' ? ' (SSE)' : ''}` : 'Desconectado'}
+              </Badge>
+              {flash && (
+                <Badge bg="info" text="dark" className="updated-flash" data-testid="updated-flash">
+                  Atualizado
+                </Badge>
+              )}
+            </div>
+          )}
+        </div>
+        <ProgressBar
+          className="my-3"
+          now={conversion.progress}
+          label={`${conversion.progress}%`}
+          variant={BARS[conversion.status] ?? 'secondary'}
+          animated={active}
+          striped={active}
+          aria-label="Progresso da conversão"
+          data-testid="status-progress"
+        />
+        <Row className="g-2 text-center" xs={3}>
+          <Col>
+            <div className="border rounded p-2 h-100">
+              <div className="small text-body-secondary">Status</div>
+              <div className="fw-semibold">{title}</div>
+            </div>
+          </Col>
+          <Col>
+            <div className="border rounded p-2 h-100">
+              <div className="small text-body-secondary">Progresso</div>
+              <div className="fw-semibold" data-testid="status-percent">
+                {conversion.progress}%
+              </div>
+            </div>
+          </Col>
+          <Col>
+            <div className="border rounded p-2 h-100">
+              <div className="small text-body-secondary">Tamanho</div>
+              <div className="fw-semibold">{formatBytes(conversion.fileSize)}</div>
+            </div>
+          </Col>
+        </Row>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * Wires the conversion page to the live channel: one LiveConnection per page visit, the
+ * store fed by its updates, the indicator polled every second, a resumed conversion when the
+ * server lists an active one, and a catch-up from the REST status after a reconnection.
+ */
+import { useEffect, useRef } from 'react';
+import { conversionApi } from '../../api/conversions';
+import { isActiveStatus, newQueuedConversion, normalizeConversion, unknownConversion, type ConversionView } from '../../lib/conversion';
+import { LiveConnection } from '../../live/liveConnection';
+import { useConversions } from '../../stores/conversions';
+import { useSession } from '../../stores/session';
+import { signOutEverywhere } from '../../stores/signOut';
+import { toast } from '../../stores/toasts';
+
+export const CONNECTION_POLL_MS = 1000;
+/** Polls of the indicator between two REST catch-ups while no live channel is up. */
+const REST_FALLBACK_EVERY = 3;
+
+/** The REST view of a conversion, merged into the page's state (logs kept and de-duplicated). */
+export async function catchUp(id: string): Promise<void> {
+  try {
+    const view = normalizeConversion(await conversionApi.status(id));
+    const s = useConversions.getState();
+    if (!view || s.current?.id !== id) return;
+    s.track({ ...s.current, ...view, logs: [...s.current.logs, ...view.logs], lastUpdate: s.current.lastUpdate });
+  } catch {
+    /* the live channel goes on */
+  }
+}
+
+export function useLiveConversion(): { follow(view: ConversionView): void; stop(): void } {
+  const token = useSession((s) => s.token);
+  const conn = useRef<LiveConnection | null>(null);
+  const followed = useRef<string | null>(null);
+
+  useEffect(() => {
+    const store = useConversions.getState;
+    let wasConnected = false;
+    const connection = new LiveConnection(token, {
+      onUpdate: (u) => store().apply(u),
+      onStatus: (st) => {
+        store().setLive(st);
+        if (st.connected && !wasConnected && followed.current) void catchUp(followed.current);
+        wasConnected = st.connected;
+      },
+      onCreated: (c) => {
+        const s = store();
+        if (s.phase !== 'idle' || s.current) return;
+        const view = newQueuedConversion(c.conversionId, c.fileName ?? 'arquivo.apk', c.fileSize ?? 0);
+        s.track(view);
+        followed.current = view.id;
+        connection.subscribe(view.id);
+      },
+      onActiveConversions: (list) => {
+        const s = store();
+        if (s.phase !== 'idle' || s.current || list.length === 0) {
+          if (!followed.current) connection.releaseIfIdle();
+          return;
+        }
+        const latest = list[list.length - 1];
+        const id = typeof latest === 'string' ? latest : normalizeConversion(latest)?.id;
+        if (!id) return;
+        const fromList = typeof latest === 'string' ? undefined : normalizeConversion(latest);
+        followed.current = id;
+        connection.subscribe(id);
+        void connection.requestStats(id).then((stats) => {
+          const view = normalizeConversion(stats) ?? fromList ?? unknownConversion(id);
+          if (store().current?.id !== id && store().phase === 'idle') store().track({ ...view, id });
+          void catchUp(id);
+        });
+      },
+      onAuthError: () => signOutEverywhere(),
+      onError: (message) => toast.error(message, 'Erro de Conexão'),
+    });
+    conn.current = connection;
+    // Finished (by a live update or a REST catch-up): nothing left to follow; the socket
+    // closes when no subscription remains.
+    const unsubscribeStore = useConversions.subscribe((st) => {
+      const cur = st.current;
+      if (cur && followed.current === cur.id && !isActiveStatus(cur.status)) {
+        followed.current = null;
+        connection.unsubscribe(cur.id);
+      }
+    });
+    connection.start();
+    let ticks = 0;
+    const poll = setInterval(() => {
+      const st = connection.status();
+      const live = store().live;
+      if (st.connected !== live.connected || st.transport !== live.transport) store().setLive(st);
+      // With neither socket nor stream up, the REST status keeps the page moving.
+      ticks++;
+      if (!st.connected && followed.current && ticks % REST_FALLBACK_EVERY === 0) void catchUp(followed.current);
+    }, CONNECTION_POLL_MS);
+    return () => {
+      unsubscribeStore();
+      clearInterval(poll);
+      connection.close();
+      conn.current = null;
+      followed.current = null;
+    };
+  }, [token]);
+
+  return {
+    follow: (view) => {
+      followed.current = view.id;
+      conn.current?.subscribe(view.id);
+      // A short conversion may end before the subscription lands.
+      setTimeout(() => followed.current === view.id && void catchUp(view.id), 1000);
+    },
+    stop: () => {
+      if (followed.current) conn.current?.unsubscribe(followed.current);
+      followed.current = null;
+    },
+  };
+}

@@ -1,0 +1,229 @@
+import { useCallback, useEffect, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import Spinner from 'react-bootstrap/Spinner';
+import ToggleButton from 'react-bootstrap/ToggleButton';
+import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
+import { Link, useLocation } from 'react-router-dom';
+import { formatMoney, PAYMENT_MESSAGES, PLAN_MESSAGES, type ApiPixPayment, type ApiPlan, type PlanType } from '@aabify/shared';
+import { isApiRequestError } from '../../api/client';
+import { plansApi } from '../../api/plans';
+import type { PlanRedirectState } from '../../components/guards';
+import { Loading } from '../../components/Loading';
+import { PlanCard } from '../../components/PlanCard';
+import { pixCreateErrorMessage } from '../../lib/errors';
+import { syncPlanAfterApproval } from '../../stores/planAccess';
+import { useSession } from '../../stores/session';
+import { toast } from '../../stores/toasts';
+import { pendingPayment } from './pendingPayment';
+import { PixModal } from './PixModal';
+import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixPolling } from './usePixPolling';
+
+function PlanOffer({ plan, busy, onBuy }: { plan: ApiPlan; busy: boolean; onBuy(): void }) {
+  return (
+    <Card className={`h-100 ${plan.isPopular ? 'border-primary border-2' : ''}`} data-testid="plan-offer" data-plan-name={plan.name}>
+      <Card.Body className="d-flex flex-column">
+        <div className="d-flex justify-content-between align-items-start gap-2">
+          <Card.Title as="h3" className="h5">
+            {plan.name}
+          </Card.Title>
+          {plan.isPopular && <Badge bg="primary">Mais Popular</Badge>}
+        </div>
+        <div className="fs-3 fw-bold my-2">{plan.formattedPrice || formatMoney(plan.priceCents, plan.currency)}</div>
+        <div className="text-body-secondary mb-2">
+          {plan.type === 'credit'
+            ? `${plan.credits ?? 0} ${plan.credits === 1 ? 'crédito' : 'créditos'}`
+            : `${plan.subscriptionDetails?.duration ?? 1} ${plan.subscriptionDetails?.duration === 1 ? 'mês' : 'meses'} de conversões ilimitadas`}
+        </div>
+        {plan.description && <p className="small">{plan.description}</p>}
+        {plan.features.length > 0 && (
+          <ul className="small ps-3">
+            {plan.features.map((f) => (
+              <li key={f}>{f}</li>
+            ))}
+          </ul>
+        )}
+        <Button className="mt-auto" variant={plan.isPopular ? 'primary' : 'outline-primary'} onClick={onBuy} disabled={busy} aria-label={`Comprar ${plan.name}`}>
+          {busy && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+          Comprar com PIX
+        </Button>
+      </Card.Body>
+    </Card>
+  );
+}
+
+function SuccessScreen() {
+  return (
+    <Card className="text-center mx-auto" style={{ maxWidth: 520 }} data-testid="payment-success">
+      <Card.Body className="p-4">
+        <div className="display-4 text-success" aria-hidden="true">
+          ✓
+        </div>
+        <h1 className="h3">{PAYMENT_MESSAGES.approved}</h1>
+        <p className="text-body-secondary">Você já pode converter seus APKs.</p>
+        <Link to="/dashboard" className="btn btn-primary">
+          Ir para o Dashboard
+        </Link>
+      </Card.Body>
+    </Card>
+  );
+}
+
+export default function PlansPage() {
+  const user = useSession((s) => s.user);
+  const location = useLocation();
+  const redirect = location.state as Partial<PlanRedirectState> | null;
+  const [plans, setPlans] = useState<ApiPlan[] | null>(null);
+  const [loadError, setLoadError] = useState(false);
+  const [type, setType] = useState<PlanType>(user?.userType === 'subscription' ? 'subscription' : 'credit');
+  const [buying, setBuying] = useState<string | null>(null);
+  const [payment, setPayment] = useState<ApiPixPayment | null>(null);
+  const [planName, setPlanName] = useState('');
+  const [checking, setChecking] = useState(false);
+  const [success, setSuccess] = useState(false);
+  const polling = usePixPolling(payment);
+
+  const load = useCallback(() => {
+    setLoadError(false);
+    setPlans(null);
+    plansApi
+      .publicPlans()
+      .then(setPlans)
+      .catch(() => setLoadError(true));
+  }, []);
+  useEffect(load, [load]);
+
+  const approve = useCallback(async () => {
+    pendingPayment.forget();
+    setPayment(null);
+    await syncPlanAfterApproval();
+    setSuccess(true);
+    toast.success(PAYMENT_MESSAGES.approved);
+  }, []);
+
+  // A final answer from the polling ends the flow.
+  useEffect(() => {
+    if (polling.phase === 'approved' && payment) void approve();
+    if ((polling.phase === 'rejected' || polling.phase === 'cancelled' || polling.phase === 'not_found' || polling.phase === 'expired') && payment) {
+      pendingPayment.forget();
+      toast.error(PIX_PHASE_MESSAGES[polling.phase] ?? PAYMENT_MESSAGES.statusFailed);
+    }
+  }, [polling.phase, payment, approve]);
+
+  // A payment remembered from an earlier visit is checked once.
+  useEffect(() => {
+    const pending = pendingPayment.read();
+    if (!pending) return;
+    plansApi
+      .pixStatus(pending.paymentId)
+      .then((r) => {
+        const phase = phaseOfStatus(r.payment.status, r.payment.isExpired);
+        if (phase === 'approved') void approve();
+        else if (phase === 'polling') {
+          setPlanName('Pagamento pendente');
+          setPayment(r.payment);
+        } else {
+          pendingPayment.forget();
+          toast.error(PIX_PHASE_MESSAGES[phase] ?? PAYMENT_MESSAGES.rejected);
+        }
+      })
+      .catch((e) => {
+        if (isApiRequestError(e) && e.status === 404) pendingPayment.forget();
+        toast.error(PAYMENT_MESSAGES.verifyFailed);
+      });
+  }, [approve]);
+
+  const buy = async (plan: ApiPlan) => {
+    setBuying(plan.id);
+    try {
+      const res = await plansApi.createPix(plan.id);
+      if (!res.success) throw new Error(PAYMENT_MESSAGES.generateFailed);
+      pendingPayment.remember(res.payment.id, res.purchase.id);
+      setPlanName(plan.name);
+      setPayment(res.payment);
+    } catch (e) {
+      toast.error(isApiRequestError(e) ? pixCreateErrorMessage(e) : e instanceof Error ? e.message : PAYMENT_MESSAGES.createFailed);
+    } finally {
+      setBuying(null);
+    }
+  };
+
+  const check = async () => {
+    if (!payment) return;
+    setChecking(true);
+    try {
+      const r = await plansApi.pixStatus(payment.id);
+      const phase = phaseOfStatus(r.payment.status, r.payment.isExpired);
+      if (phase === 'polling') {
+        toast.info(PAYMENT_MESSAGES.pending);
+        polling.restart();
+      } else polling.settle(phase);
+    } catch {
+      toast.error(PAYMENT_MESSAGES.statusFailedShort);
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  if (success) return <SuccessScreen />;
+  const shown = (plans ?? []).filter((p) => p.type === type).sort((a, b) => a.displayOrder - b.displayOrder || a.price - b.price);
+  return (
+    <>
+      <h1 className="h3">Escolha seu plano</h1>
+      <p className="text-body-secondary">Pague com PIX e comece a converter na hora.</p>
+      {redirect?.reason && (
+        <Alert variant="warning" data-testid="plans-reason" data-status={redirect.status} data-from={redirect.from}>
+          {redirect.reason}
+        </Alert>
+      )}
+      {user?.userType && (
+        <div className="mb-4" style={{ maxWidth: 520 }}>
+          <PlanCard user={user} title="Plano atual" showBuy={false} />
+        </div>
+      )}
+      <ToggleButtonGroup type="radio" name="plan-type" value={type} onChange={(v: PlanType) => setType(v)} className="mb-3" aria-label="Tipo de plano">
+        <ToggleButton id="plan-type-credit" value="credit" variant="outline-primary">
+          Créditos
+        </ToggleButton>
+        <ToggleButton id="plan-type-subscription" value="subscription" variant="outline-primary">
+          Assinatura
+        </ToggleButton>
+      </ToggleButtonGroup>
+      {loadError ? (
+        <Alert variant="danger" className="d-flex flex-wrap justify-content-between align-items-center gap-2" data-testid="plans-error">
+          <span>{PLAN_MESSAGES.loadFailed}</span>
+          <Button variant="outline-danger" size="sm" onClick={load}>
+            Tentar Novamente
+          </Button>
+        </Alert>
+      ) : plans === null ? (
+        <Loading />
+      ) : shown.length === 0 ? (
+        <p className="text-body-secondary" data-testid="plans-empty">
+          Nenhum plano disponível neste tipo.
+        </p>
+      ) : (
+        <Row xs={1} md={2} lg={3} className="g-3">
+          {shown.map((p) => (
+            <Col key={p.id}>
+              <PlanOffer plan={p} busy={buying === p.id} onBuy={() => void buy(p)} />
+            </Col>
+          ))}
+        </Row>
+      )}
+      <PixModal
+        payment={payment}
+        planName={planName}
+        phase={polling.phase}
+        checking={checking}
+        onCheck={() => void check()}
+        onClose={() => setPayment(null)}
+        onExpired={() => polling.settle('expired')}
+      />
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Polls a PIX payment on the schedule of spec §9 (lib/pixPolling) until it is approved,
+ * rejected, cancelled or expired, the attempts run out, or the server says it does not exist.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { PAYMENT_MESSAGES, PIX_POLLING, type ApiPixPayment, type PaymentStatus } from '@aabify/shared';
+import { isApiRequestError } from '../../api/client';
+import { plansApi } from '../../api/plans';
+import { nextPixPoll, type PollOutcome } from '../../lib/pixPolling';
+
+export type PixPhase = 'idle' | 'polling' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'timeout' | 'not_found';
+
+export interface PixPollingState {
+  phase: PixPhase;
+  attempts: number;
+  /** The delay before the next poll (ms), for display and tests. */
+  nextDelay: number | null;
+}
+
+export const PIX_PHASE_MESSAGES: Partial<Record<PixPhase, string>> = {
+  rejected: PAYMENT_MESSAGES.rejected,
+  cancelled: PAYMENT_MESSAGES.cancelled,
+  expired: PAYMENT_MESSAGES.expired,
+  timeout: PAYMENT_MESSAGES.pollingTimeout,
+  not_found: PAYMENT_MESSAGES.paymentNotFound,
+};
+
+export function phaseOfStatus(status: PaymentStatus, isExpired: boolean): PixPhase {
+  if (status === 'approved') return 'approved';
+  if (status === 'rejected' || status === 'refunded') return 'rejected';
+  if (status === 'cancelled') return 'cancelled';
+  return isExpired ? 'expired' : 'polling';
+}
+
+export function usePixPolling(payment: ApiPixPayment | null): PixPollingState & { restart(): void; settle(phase: PixPhase): void } {
+  const [state, setState] = useState<PixPollingState>({ phase: 'idle', attempts: 0, nextDelay: null });
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const run = useRef(0);
+
+  const stop = () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    run.current++;
+  };
+
+  const begin = useCallback((p: ApiPixPayment) => {
+    stop();
+    const myRun = run.current;
+    let attempt = 0;
+    let current: number = PIX_POLLING.initialIntervalMs;
+    const schedule = (delay: number) => {
+      setState({ phase: 'polling', attempts: attempt, nextDelay: delay });
+      timer.current = setTimeout(poll, delay);
+    };
+    const finish = (phase: PixPhase) => {
+      if (run.current !== myRun) return;
+      timer.current = null;
+      setState({ phase, attempts: attempt, nextDelay: null });
+    };
+    const poll = async () => {
+      attempt++;
+      let outcome: PollOutcome;
+      try {
+        const r = await plansApi.pollingStatus(p.id);
+        if (run.current !== myRun) return;
+        const phase = phaseOfStatus(r.status, r.isExpired);
+        if (phase !== 'polling') return finish(phase);
+        if (r.shouldContinuePolling === false) return finish('timeout');
+        outcome = { kind: 'ok', recommendedInterval: r.recommendedInterval };
+      } catch (e) {
+        if (run.current !== myRun) return;
+        outcome = { kind: 'error', status: isApiRequestError(e) ? e.status : undefined };
+      }
+      const d = nextPixPoll(attempt, current, outcome);
+      if ('stop' in d) return finish(d.stop === 'not_found' ? 'not_found' : 'timeout');
+      current = d.next;
+      schedule(current);
+    };
+    schedule(current);
+  }, []);
+
+  useEffect(() => {
+    if (payment && payment.status === 'pending') begin(payment);
+    else if (payment) setState({ phase: phaseOfStatus(payment.status, payment.isExpired), attempts: 0, nextDelay: null });
+    else setState({ phase: 'idle', attempts: 0, nextDelay: null });
+    return stop;
+  }, [payment, begin]);
+
+  return {
+    ...state,
+    restart: () => payment && begin(payment),
+    settle: (phase) => {
+      stop();
+      setState((s) => ({ ...s, phase, nextDelay: null }));
+    },
+  };
+}

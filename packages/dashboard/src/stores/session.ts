@@ -1,0 +1,75 @@
+/**
+ * The session: token and user kept in localStorage (spec §4). At start a stored token fetches
+ * the current user; a failure ends the session. Sign-out clears the token, the user, the
+ * conversion-log cache and the last-user marker.
+ */
+import { create } from 'zustand';
+import type { ApiUser } from '@aabify/shared';
+import { authApi } from '../api/auth';
+import { isApiRequestError } from '../api/client';
+import { readJson, readText, write } from './storage';
+
+export const TOKEN_KEY = 'aabify-token';
+export const USER_KEY = 'aabify-user';
+export const LAST_USER_KEY = 'aabify-last-user';
+export const CONVERSION_LOGS_KEY = 'conversion-logs-v1';
+/** User data counts as fresh for 30 s (spec §9). */
+export const USER_FRESH_MS = 30000;
+
+function isUser(v: unknown): v is ApiUser {
+  return typeof v === 'object' && v !== null && typeof (v as ApiUser).id === 'string' && typeof (v as ApiUser).email === 'string';
+}
+
+interface SessionState {
+  token: string | null;
+  user: ApiUser | null;
+  /** A stored token whose user has not been confirmed by the server yet. */
+  verifying: boolean;
+  userFetchedAt: number;
+  signIn(token: string, user: ApiUser): void;
+  setUser(user: ApiUser): void;
+  /** GET /auth/me; ends the session on 401. */
+  refreshUser(): Promise<ApiUser | undefined>;
+  signOut(): void;
+}
+
+const storedToken = readText(TOKEN_KEY);
+
+export const useSession = create<SessionState>((set, get) => ({
+  token: storedToken,
+  user: storedToken ? (readJson(USER_KEY, isUser) ?? null) : null,
+  verifying: Boolean(storedToken),
+  userFetchedAt: 0,
+  signIn: (token, user) => {
+    write(TOKEN_KEY, token);
+    write(USER_KEY, user);
+    set({ token, user, verifying: false, userFetchedAt: Date.now() });
+  },
+  setUser: (user) => {
+    write(USER_KEY, user);
+    set({ user, userFetchedAt: Date.now(), verifying: false });
+  },
+  refreshUser: async () => {
+    if (!get().token) return undefined;
+    try {
+      const user = await authApi.me();
+      if (!get().token) return undefined;
+      get().setUser(user);
+      return user;
+    } catch (e) {
+      if (isApiRequestError(e) && e.status === 401) get().signOut();
+      else set({ verifying: false });
+      return undefined;
+    }
+  },
+  signOut: () => {
+    write(TOKEN_KEY, null);
+    write(USER_KEY, null);
+    write(CONVERSION_LOGS_KEY, null);
+    write(LAST_USER_KEY, null);
+    set({ token: null, user: null, verifying: false, userFetchedAt: 0 });
+  },
+}));
+
+export const isAdmin = (user: ApiUser | null | undefined): boolean => user?.role === 'admin';
+export const ROLE_LABELS = { admin: 'Administrador', user: 'Usuário' } as const;

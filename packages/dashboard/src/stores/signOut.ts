@@ -1,0 +1,10 @@
+/** Sign-out across the stores: the session (token, user, log cache, last-user marker), usage, the conversion page. */
+import { useConversions } from './conversions';
+import { useUsage } from './planAccess';
+import { useSession } from './session';
+
+export function signOutEverywhere(): void {
+  useSession.getState().signOut();
+  useUsage.getState().clear();
+  useConversions.getState().setOwner(null);
+}

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import {
+  aabFileName,
+  ESTIMATE_TEXTS,
+  formatBytes,
+  formatCountdown,
+  formatDate,
+  formatDuration,
+  formatEstimate,
+  formatRetryAfter,
+  savings,
+  shortId,
+  toDate,
+} from '../src/lib/format';
+
+describe('format', () => {
+  it('formatBytes_eachUnit_usesPtBrDecimalsAndUnitNames', () => {
+    expect(formatBytes(0)).to.equal('0 Bytes');
+    expect(formatBytes(undefined)).to.equal('0 Bytes');
+    expect(formatBytes(512)).to.equal('512 Bytes');
+    expect(formatBytes(1536)).to.equal('1,5 KB');
+    expect(formatBytes(1024 * 1024)).to.equal('1 MB');
+    expect(formatBytes(1234567)).to.equal('1,18 MB');
+    expect(formatBytes(100 * 1024 * 1024)).to.equal('100 MB');
+    expect(formatBytes(3.256 * 1024 ** 3)).to.equal('3,26 GB');
+  });
+
+  it('formatDuration_hoursMinutesSeconds_omitsZeroParts', () => {
+    expect(formatDuration(3723000)).to.equal('1h 2m 3s');
+    expect(formatDuration(125000)).to.equal('2m 5s');
+    expect(formatDuration(120000)).to.equal('2m');
+    expect(formatDuration(4000)).to.equal('4s');
+    expect(formatDuration(999)).to.equal('0s');
+    expect(formatDuration(3600000)).to.equal('1h');
+  });
+
+  it('formatEstimate_specTexts_dueUnderOneMinuteOneAndMany', () => {
+    expect(formatEstimate(0)).to.equal('A qualquer momento');
+    expect(formatEstimate(-5)).to.equal('A qualquer momento');
+    expect(formatEstimate(30000)).to.equal('Menos de 1 minuto');
+    expect(formatEstimate(60000)).to.equal('1 minuto');
+    expect(formatEstimate(89000)).to.equal('1 minuto');
+    expect(formatEstimate(300000)).to.equal('5 minutos');
+  });
+
+  it('formatEstimate_noEstimate_usesTheSpecFallbacks', () => {
+    expect(formatEstimate(undefined)).to.equal('2-5 min');
+    expect(formatEstimate(null, ESTIMATE_TEXTS.processingFallback)).to.equal('~2-3 min');
+  });
+
+  it('formatRetryAfter_secondsAndMinutes_inWords', () => {
+    expect(formatRetryAfter(1)).to.equal('1 segundo');
+    expect(formatRetryAfter(30)).to.equal('30 segundos');
+    expect(formatRetryAfter(60)).to.equal('1 minuto');
+    expect(formatRetryAfter(150)).to.equal('3 minutos');
+  });
+
+  it('formatCountdown_msLeft_mmss', () => {
+    expect(formatCountdown(30 * 60000)).to.equal('30:00');
+    expect(formatCountdown(61000)).to.equal('01:01');
+    expect(formatCountdown(500)).to.equal('00:01');
+    expect(formatCountdown(-1000)).to.equal('00:00');
+  });
+
+  it('toDate_wrappedAndPlain_parsed', () => {
+    expect(toDate({ $date: '2025-01-02T03:04:05.000Z' })?.toISOString()).to.equal('2025-01-02T03:04:05.000Z');
+    expect(toDate(0)?.getTime()).to.equal(0);
+    expect(toDate('nope')).to.equal(undefined);
+    expect(formatDate(null)).to.equal('—');
+    expect(formatDate('2025-12-31T12:00:00')).to.equal('31/12/2025');
+  });
+
+  it('shortId_andAabFileName_asTheCardsShowThem', () => {
+    expect(shortId('123e4567-e89b-12d3-a456-426614174000')).to.equal('14174000');
+    expect(aabFileName('App.APK')).to.equal('App.aab');
+    expect(aabFileName(undefined)).to.equal('converted.aab');
+  });
+
+  it('savings_smallerFinalFile_bytesAndPercent', () => {
+    expect(savings(1000, 750)).to.deep.equal({ bytes: 250, percent: 25 });
+    expect(savings(1000, 1000)).to.equal(undefined);
+    expect(savings(1000, 1200)).to.equal(undefined);
+    expect(savings(3, 2)).to.deep.equal({ bytes: 1, percent: 33.3 });
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Worker-thread entry: runs the engine off the main thread, one task at a time. It is a
+ * second entry point of the server bundle (dist/conversionWorker.js) and runs from source
+ * under tsx in tests.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import * as converter from '@aabify/converter';
+import type { EngineModule, EngineSelection, FromWorker, ToWorker } from './engine.js';
+import { serializeError } from './engine.js';
+
+const port = parentPort;
+if (!port) throw new Error('conversionWorker must run in a worker thread');
+
+const selection = (workerData as { engine?: EngineSelection } | undefined)?.engine ?? {};
+
+async function loadEngine(): Promise<EngineModule> {
+  if (!selection.module) return converter;
+  const specifier = /^[a-z]+:/i.test(selection.module) ? selection.module : pathToFileURL(selection.module).href;
+  const mod = (await import(specifier)) as EngineModule;
+  mod.configure?.(selection.config);
+  return mod;
+}
+
+const enginePromise = loadEngine();
+const running = new Map<number, AbortController>();
+const send = (m: FromWorker) => port.postMessage(m);
+
+port.on('message', (msg: ToWorker) => {
+  if (msg.type === 'abort') {
+    running.get(msg.taskId)?.abort();
+    return;
+  }
+  const { taskId, task } = msg;
+  const controller = new AbortController();
+  running.set(taskId, controller);
+  void (async () => {
+    try {
+      const engine = await enginePromise;
+      const report = await engine.convertApk(task.input, task.output, {
+        ...task.options,
+        overwrite: true,
+        signal: controller.signal,
+        onProgress: (stage, fraction) => send({ type: 'progress', taskId, stage, fraction }),
+        onLog: (entry) => send({ type: 'log', taskId, entry }),
+      });
+      send({ type: 'done', taskId, report });
+    } catch (err) {
+      send({ type: 'failed', taskId, error: serializeError(err) });
+    } finally {
+      running.delete(taskId);
+    }
+  })();
+});
+
+enginePromise.then(
+  () => send({ type: 'ready' }),
+  (err: unknown) => {
+    // Nothing can run without an engine: report and let the pool replace this worker.
+    console.error('conversion worker: engine failed to load', err);
+    process.exit(1);
+  },
+);

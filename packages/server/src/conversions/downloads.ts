@@ -1,0 +1,118 @@
+/**
+ * Downloads of converted AABs: one-hour tokens (only their SHA-256 stored; reusable within
+ * the hour so an interrupted download can resume) and streaming with Content-Length, single
+ * byte ranges (206/416) and the .aab file name.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { CONVERSION_LIMITS, CONVERSION_MESSAGES, aabFileName, type DownloadTokenResponse } from '@aabify/shared';
+import type { AppContext } from '../context.js';
+import type { Conversion, User } from '../models/index.js';
+import { ApiError } from '../http/errors.js';
+import type { ByteRange, Storage } from '../storage/index.js';
+
+export const hashDownloadToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function notDownloadable(): ApiError {
+  return new ApiError(409, 'NOT_DOWNLOADABLE', CONVERSION_MESSAGES.notDownloadable);
+}
+
+export async function issueDownloadToken(ctx: AppContext, conversion: Conversion, user: User, baseUrl: string): Promise<DownloadTokenResponse> {
+  if (!conversion.canDownload) throw notDownloadable();
+  const token = randomBytes(32).toString('base64url');
+  const ttl = CONVERSION_LIMITS.downloadTokenTtlSeconds;
+  const expiresAt = new Date(Date.now() + ttl * 1000);
+  await ctx.models.DownloadToken.create({ tokenHash: hashDownloadToken(token), conversionId: conversion.id, userId: user.id, expiresAt });
+  return {
+    downloadToken: token,
+    filename: aabFileName(conversion.fileName),
+    downloadUrl: `${baseUrl}/api/download/file/${token}`,
+    expiresIn: ttl,
+    expiresAt: expiresAt.toISOString(),
+  };
+}
+
+/** The conversion a token opens: 404 for an unknown token, 410 once it has expired. */
+export async function conversionForToken(ctx: AppContext, token: string): Promise<Conversion> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw ApiError.notFound(CONVERSION_MESSAGES.downloadNotFound, 'DOWNLOAD_TOKEN_INVALID');
+  const row = await ctx.models.DownloadToken.findByPk(hashDownloadToken(token));
+  if (!row) throw ApiError.notFound(CONVERSION_MESSAGES.downloadNotFound, 'DOWNLOAD_TOKEN_INVALID');
+  if (row.expiresAt.getTime() <= Date.now()) throw new ApiError(410, 'DOWNLOAD_TOKEN_EXPIRED', CONVERSION_MESSAGES.downloadExpired);
+  const conversion = await ctx.models.Conversion.findByPk(row.conversionId);
+  if (!conversion) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
+  return conversion;
+}
+
+/** The base URL links are made of: PUBLIC_URL, else the request's own origin. */
+export function baseUrlOf(ctx: AppContext, req?: Request): string {
+  if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '');
+  if (!req) return '';
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/** Parses a single `bytes=` range; undefined = whole file; 'invalid' = 416. */
+export function parseRange(header: string | undefined, size: number): ByteRange | undefined | 'invalid' {
+  if (!header) return undefined;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return 'invalid';
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return 'invalid';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start >= size || end < start) return 'invalid';
+  return { start, end };
+}
+
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+export async function streamAab(req: Request, res: Response, storage: Storage, conversion: Conversion): Promise<void> {
+  if (!conversion.canDownload || !conversion.aabKey) throw notDownloadable();
+  const size = await storage.size(conversion.aabKey);
+  if (size === undefined) throw notDownloadable();
+  const filename = aabFileName(conversion.fileName);
+  res.setHeader('Accept-Ranges', 'bytes');
+  res.setHeader('Content-Type', 'application/octet-stream');
+  res.setHeader('Content-Disposition', contentDisposition(filename));
+  res.setHeader('Cache-Control', 'private, no-store');
+  res.setHeader('X-Filename', encodeURIComponent(filename));
+  res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Disposition, Content-Range, X-Filename');
+  const range = parseRange(req.headers.range, size);
+  if (range === 'invalid') {
+    res.status(416).setHeader('Content-Range', `bytes */${size}`);
+    res.end();
+    return;
+  }
+  if (range) {
+    res.status(206);
+    res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+    res.setHeader('Content-Length', String(range.end - range.start + 1));
+  } else {
+    res.setHeader('Content-Length', String(size));
+  }
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const stream = await storage.read(conversion.aabKey, range);
+  await new Promise<void>((resolve) => {
+    stream.on('error', (err) => {
+      res.destroy(err);
+      resolve();
+    });
+    res.on('close', () => {
+      stream.destroy();
+      resolve();
+    });
+    stream.pipe(res);
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * The contract between the server and the engine running in a worker thread: the messages
+ * both sides exchange, and how a ConverterError crosses the thread boundary.
+ */
+import { ConverterError, CONVERTER_ERRORS, type ConversionReport, type ConversionStage, type ConverterErrorCode, type convertApk } from '@aabify/converter';
+import type { ConversionOptions } from '@aabify/shared';
+
+/** A module the worker can run instead of @aabify/converter (tests: a slowed-down engine). */
+export interface EngineModule {
+  convertApk: typeof convertApk;
+  /** Receives StartOptions.conversions.engine.config once per worker. */
+  configure?(config: unknown): void;
+}
+
+export interface EngineSelection {
+  /** URL or path of a module exporting convertApk; default @aabify/converter. */
+  module?: string;
+  config?: unknown;
+}
+
+export interface EngineTask {
+  input: string;
+  output: string;
+  options: ConversionOptions;
+}
+
+export interface EngineLogEntry {
+  level: 'info' | 'warn' | 'error';
+  step: string;
+  message: string;
+}
+
+export type ToWorker = { type: 'run'; taskId: number; task: EngineTask } | { type: 'abort'; taskId: number };
+
+export interface SerializedError {
+  converter: boolean;
+  code: string;
+  message: string;
+  detail?: string;
+}
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'progress'; taskId: number; stage: ConversionStage; fraction: number }
+  | { type: 'log'; taskId: number; entry: EngineLogEntry }
+  | { type: 'done'; taskId: number; report: ConversionReport }
+  | { type: 'failed'; taskId: number; error: SerializedError };
+
+function isConverterCode(code: string): code is ConverterErrorCode {
+  return Object.prototype.hasOwnProperty.call(CONVERTER_ERRORS, code);
+}
+
+export function serializeError(err: unknown): SerializedError {
+  if (err instanceof ConverterError) return { converter: true, code: err.code, message: err.message, detail: err.detail };
+  // A ConverterError from another copy of the module (an engine override) still has its shape.
+  if (err instanceof Error && err.name === 'ConverterError' && 'code' in err && typeof err.code === 'string' && isConverterCode(err.code)) {
+    const detail = 'detail' in err && typeof err.detail === 'string' ? err.detail : undefined;
+    return { converter: true, code: err.code, message: err.message, detail };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { converter: false, code: 'INTERNAL', message, detail: err instanceof Error ? err.stack : undefined };
+}
+
+/** The error the pool rejects with: a ConverterError for engine failures, an Error otherwise. */
+export function deserializeError(e: SerializedError): Error {
+  if (e.converter && isConverterCode(e.code)) return new ConverterError(e.code, e.detail);
+  const err = new Error(e.message);
+  err.stack = e.detail ?? err.stack;
+  return err;
+}

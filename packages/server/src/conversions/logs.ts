@@ -1,0 +1,47 @@
+/** A conversion's log: entries written as they happen, at most 200 kept and served. */
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { CONVERSION_LIMITS, type ConversionLogEntry, type ConversionLogLevel } from '@aabify/shared';
+import type { ConversionLog, Models } from '../models/index.js';
+
+export function presentLog(row: ConversionLog): ConversionLogEntry {
+  return { id: String(row.id), timestamp: row.timestamp.toISOString(), level: row.level, message: row.message, step: row.step };
+}
+
+export async function appendLog(
+  models: Models,
+  conversionId: string,
+  entry: { level: ConversionLogLevel; message: string; step?: string | null },
+): Promise<ConversionLogEntry> {
+  const row = await models.ConversionLog.create({
+    conversionId,
+    timestamp: new Date(),
+    level: entry.level,
+    step: entry.step ?? null,
+    message: entry.message.slice(0, 4000),
+  });
+  return presentLog(row);
+}
+
+/** Drops all but the newest 200 entries of a conversion. */
+export async function trimLogs(sequelize: Sequelize, conversionId: string): Promise<void> {
+  await sequelize.query(
+    `DELETE FROM conversion_logs WHERE "conversionId" = :id AND id <= (
+       SELECT id FROM conversion_logs WHERE "conversionId" = :id ORDER BY id DESC OFFSET :keep LIMIT 1)`,
+    { replacements: { id: conversionId, keep: CONVERSION_LIMITS.logsPerConversion }, type: QueryTypes.DELETE },
+  );
+}
+
+/** The newest 200 entries, oldest first. */
+export async function readLogs(models: Models, conversionId: string): Promise<ConversionLogEntry[]> {
+  const rows = await models.ConversionLog.findAll({
+    where: { conversionId },
+    order: [['id', 'DESC']],
+    limit: CONVERSION_LIMITS.logsPerConversion,
+  });
+  return rows.reverse().map(presentLog);
+}
+
+/** Engine levels to the levels the client filters on. */
+export function logLevelOf(level: 'info' | 'warn' | 'error'): ConversionLogLevel {
+  return level === 'warn' ? 'warning' : level;
+}

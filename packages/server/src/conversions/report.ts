@@ -1,0 +1,43 @@
+import type { ConversionReport } from '@aabify/converter';
+import type { ConversionReportJson } from '@aabify/shared';
+
+/** The engine's report as kept with the conversion: every fact, no server paths. */
+export function storedReport(r: ConversionReport): ConversionReportJson {
+  const durations: Record<string, number> = {};
+  for (const [k, v] of Object.entries(r.durations)) if (typeof v === 'number') durations[k] = v;
+  return {
+    packageName: r.packageName,
+    versionCode: r.versionCode,
+    versionName: r.versionName,
+    minSdk: r.minSdk,
+    targetSdk: r.targetSdk,
+    debuggable: r.debuggable,
+    abis: r.abis,
+    locales: r.locales,
+    densities: r.densities,
+    dexCount: r.dexCount,
+    entryCount: r.entryCount,
+    sizeIn: r.sizeIn,
+    sizeOut: r.sizeOut,
+    entries: r.entries,
+    durations,
+    warnings: r.warnings.map((w) => ({ code: w.code, message: w.message, ...(w.detail ? { detail: w.detail } : {}) })),
+  };
+}
+
+/** Overall progress (0–100) of an engine stage's fraction. */
+const STAGE_RANGES: Record<string, [number, number]> = {
+  reading: [5, 15],
+  manifest: [15, 20],
+  resources: [20, 60],
+  validating: [60, 70],
+  writing: [70, 94],
+  done: [94, 95],
+};
+
+export function overallProgress(stage: string, fraction: number): number {
+  const range = STAGE_RANGES[stage];
+  if (!range) return 5;
+  const f = Math.min(1, Math.max(0, fraction));
+  return Math.round(range[0] + (range[1] - range[0]) * f);
+}

@@ -1,0 +1,300 @@
+/**
+ * The `conversion` job: one Agenda job per conversion. A run first claims its conversion
+ * under a global advisory lock — first in line, within `conversions.maxConcurrent` for all
+ * processes and `conversions.concurrentPerUser` for its owner — or reschedules itself
+ * shortly. A claimed conversion runs in the worker pool; its job lock is touched while it
+ * runs, so a process that dies leaves a lock that expires and the job runs again elsewhere
+ * (or after restart), resuming the conversion from the start.
+ */
+import { rm } from 'node:fs/promises';
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Job } from 'agenda';
+import { isConverterError } from '@aabify/converter';
+import { CONVERSION_MESSAGES, CONVERSION_STEP_LABELS, aabFileName, CONVERSION_LIMITS, type ConversionLogLevel } from '@aabify/shared';
+import type { AppContext } from '../context.js';
+import type { Conversion } from '../models/index.js';
+import { storageKeys, type LocalCopy } from '../storage/index.js';
+import { settleCredit } from './credits.js';
+import { appendLog, logLevelOf, trimLogs } from './logs.js';
+import { overallProgress, storedReport } from './report.js';
+import { readConversionSettings, type ConversionSettings } from './settings.js';
+import type { ConversionService } from './service.js';
+import { WorkerCrashedError } from './workerPool.js';
+
+export interface ConversionJobData {
+  conversionId: string;
+}
+
+type Claim = { kind: 'run'; conversion: Conversion; resumed: boolean } | { kind: 'wait' } | { kind: 'skip' };
+
+interface Running {
+  controller: AbortController;
+  reason?: 'cancel' | 'shutdown';
+  done: Promise<void>;
+}
+
+const CLAIM_LOCK = 0x0aab1f2;
+const PROGRESS_WRITE_MS = 500;
+const PROGRESS_EMIT_MS = 200;
+
+export class ConversionRunner {
+  private readonly running = new Map<string, Running>();
+  private closing = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly service: ConversionService,
+    private readonly opts: { claimRetryMs: number; touchIntervalMs: number; maxAttempts: number; workerName: string },
+  ) {
+    service.events.onCancelRequest((id) => {
+      const run = this.running.get(id);
+      if (run && !run.reason) {
+        run.reason = 'cancel';
+        run.controller.abort();
+      }
+    });
+  }
+
+  get activeCount(): number {
+    return this.running.size;
+  }
+
+  /** Aborts running conversions at their next safe point and puts them back in the queue. */
+  async shutdown(timeoutMs: number): Promise<void> {
+    this.closing = true;
+    const runs = [...this.running.values()];
+    for (const run of runs) {
+      run.reason ??= 'shutdown';
+      run.controller.abort();
+    }
+    await Promise.race([Promise.allSettled(runs.map((r) => r.done)), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+
+  async handle(job: Job<ConversionJobData>): Promise<void> {
+    const id = job.attrs.data?.conversionId;
+    if (typeof id !== 'string') return;
+    if (this.closing || this.running.has(id)) {
+      if (this.closing) job.schedule(new Date(Date.now() + this.opts.claimRetryMs));
+      return;
+    }
+    const settings = await readConversionSettings(this.ctx.settings);
+    const claim = await this.claim(id, settings);
+    if (claim.kind === 'wait') {
+      job.schedule(new Date(Date.now() + this.opts.claimRetryMs));
+      return;
+    }
+    if (claim.kind === 'skip') return;
+    const controller = new AbortController();
+    let finish!: () => void;
+    const run: Running = { controller, done: new Promise<void>((r) => (finish = r)) };
+    this.running.set(id, run);
+    try {
+      await this.execute(job, claim.conversion, claim.resumed, run);
+    } finally {
+      this.running.delete(id);
+      finish();
+      this.service.queueChanged();
+    }
+  }
+
+  private async claim(id: string, settings: ConversionSettings): Promise<Claim> {
+    const { models, sequelize } = this.ctx;
+    const result = await sequelize.transaction(async (transaction) => {
+      await sequelize.query(`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`, { transaction });
+      const conversion = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!conversion) return { kind: 'skip' } as const;
+      if (conversion.status === 'processing') {
+        // Its previous process died mid-run (the job's lock expired): run it again, a few times at most.
+        if (conversion.attempts >= this.opts.maxAttempts) {
+          await this.failLocked(conversion, 'WORKER_CRASHED', CONVERSION_MESSAGES.workerCrashed, `after ${conversion.attempts} attempts`, transaction);
+          return { kind: 'crashed', conversion } as const;
+        }
+        await conversion.update(
+          { attempts: conversion.attempts + 1, workerName: this.opts.workerName, processingStartedAt: new Date(), progress: 5, step: 'reading' },
+          { transaction },
+        );
+        return { kind: 'run', conversion, resumed: true } as const;
+      }
+      if (conversion.status !== 'queued') return { kind: 'skip' } as const;
+      const count = async (sql: string, replacements: Record<string, unknown>) =>
+        Number((await sequelize.query<{ n: string }>(sql, { replacements, transaction, type: QueryTypes.SELECT }))[0]?.n ?? 0);
+      const processing = await count(`SELECT count(*) AS n FROM conversions WHERE status = 'processing'`, {});
+      if (processing >= settings.maxConcurrent) return { kind: 'wait' } as const;
+      const perUser = settings.concurrentPerUser;
+      if (perUser > 0) {
+        const mine = await count(`SELECT count(*) AS n FROM conversions WHERE status = 'processing' AND "userId" = :userId`, { userId: conversion.userId });
+        if (mine >= perUser) return { kind: 'wait' } as const;
+      }
+      // First in line among those allowed to start now.
+      const ahead = await count(
+        `SELECT count(*) AS n FROM (
+           SELECT 1 FROM conversions c
+           WHERE c.status = 'queued' AND c.id <> :id AND (c."queuedAt", c.id) < (:queuedAt, :id)
+             AND (:perUser = 0 OR (SELECT count(*) FROM conversions p WHERE p.status = 'processing' AND p."userId" = c."userId") < :perUser)
+           LIMIT 1) older`,
+        { id, queuedAt: conversion.queuedAt ?? conversion.createdAt, perUser },
+      );
+      if (ahead > 0) return { kind: 'wait' } as const;
+      await conversion.update(
+        { status: 'processing', attempts: conversion.attempts + 1, workerName: this.opts.workerName, processingStartedAt: new Date(), progress: 5, step: 'reading' },
+        { transaction },
+      );
+      return { kind: 'run', conversion, resumed: false } as const;
+    });
+    if (result.kind === 'crashed') {
+      this.service.emitFailed(result.conversion);
+      return { kind: 'skip' };
+    }
+    return result;
+  }
+
+  private async execute(job: Job<ConversionJobData>, conversion: Conversion, resumed: boolean, run: Running): Promise<void> {
+    const { storage, events } = this.service;
+    const id = conversion.id;
+    const log = (level: ConversionLogLevel, message: string, step?: string) => this.service.log(id, level, message, step);
+
+    events.update({ type: 'status_change', conversionId: id, timestamp: new Date().toISOString(), status: 'processing', progress: 5, step: 'reading' });
+    this.service.queueChanged();
+    await log('info', resumed ? CONVERSION_MESSAGES.resumed : 'Processamento iniciado', 'queue');
+
+    const touch = setInterval(() => {
+      job.touch().catch((err: unknown) => this.ctx.logger.warn({ err, conversionId: id }, 'job lock not extended'));
+    }, this.opts.touchIntervalMs);
+    touch.unref();
+
+    let input: LocalCopy | undefined;
+    let output: string | undefined;
+    let lastStage = '';
+    let lastProgress = 5;
+    let lastEmit = 0;
+    let lastWrite = 0;
+    const progressTo = (stage: string, progress: number, force = false) => {
+      const now = Date.now();
+      const stageChanged = stage !== lastStage;
+      if (!force && !stageChanged && (progress <= lastProgress || now - lastEmit < PROGRESS_EMIT_MS)) return;
+      lastStage = stage;
+      lastProgress = Math.max(lastProgress, progress);
+      lastEmit = now;
+      events.update({
+        type: 'progress',
+        conversionId: id,
+        timestamp: new Date(now).toISOString(),
+        status: 'processing',
+        progress: lastProgress,
+        step: stage,
+        message: `${CONVERSION_STEP_LABELS[stage] ?? stage} (${lastProgress}%)`,
+      });
+      if (stageChanged || force || now - lastWrite >= PROGRESS_WRITE_MS) {
+        lastWrite = now;
+        void this.ctx.models.Conversion.update({ progress: lastProgress, step: stage }, { where: { id, status: 'processing' } }).catch(() => undefined);
+      }
+    };
+
+    try {
+      if (!conversion.apkKey) throw new Error('conversion has no uploaded file');
+      input = await storage.localCopy(conversion.apkKey);
+      output = await storage.scratchPath(`${id}.aab`);
+      const report = await this.service.pool.run(
+        { input: input.path, output, options: conversion.options },
+        {
+          signal: run.controller.signal,
+          onProgress: (stage, fraction) => progressTo(stage, overallProgress(stage, fraction)),
+          onLog: (entry) => void log(logLevelOf(entry.level), entry.message, entry.step),
+        },
+      );
+      progressTo('storing', 97, true);
+      const aabKey = storageKeys.aab(id);
+      await storage.putFile(aabKey, output);
+      output = undefined;
+      const size = (await storage.size(aabKey)) ?? report.sizeOut;
+      const completed = await this.complete(id, storedReport(report), aabKey, size);
+      if (!completed) {
+        await storage.delete(aabKey);
+        return;
+      }
+      for (const w of report.warnings) await log('warning', w.message, 'report');
+      await log('success', `Conversão concluída: ${aabFileName(completed.fileName)} (${size} bytes)`, 'done');
+      this.service.stats.invalidate();
+      events.update({
+        type: 'completed',
+        conversionId: id,
+        timestamp: new Date().toISOString(),
+        status: 'completed',
+        progress: 100,
+        filename: aabFileName(completed.fileName),
+        fileSize: size,
+        canDownload: true,
+        expiresIn: CONVERSION_LIMITS.downloadTokenTtlSeconds,
+        message: 'Conversão concluída com sucesso',
+      });
+    } catch (err) {
+      if (run.reason === 'shutdown') {
+        await this.requeue(id);
+        job.schedule(new Date());
+        return;
+      }
+      if (run.reason === 'cancel') return;
+      const known = isConverterError(err);
+      const code = known ? err.code : err instanceof WorkerCrashedError ? err.code : 'INTERNAL';
+      const message = known ? err.message : CONVERSION_MESSAGES.genericFailure;
+      const detail = known ? err.detail : err instanceof Error ? err.message : String(err);
+      if (!known) this.ctx.logger.error({ err, conversionId: id }, 'conversion failed unexpectedly');
+      const failed = await this.fail(id, code, message, detail);
+      if (failed) {
+        await log('error', message, lastStage || 'processing');
+        this.service.emitFailed(failed);
+      }
+    } finally {
+      clearInterval(touch);
+      if (output) await rm(output, { force: true }).catch(() => undefined);
+      await input?.release().catch(() => undefined);
+      await this.service.flushLogs(id);
+      await trimLogs(this.ctx.sequelize, id).catch(() => undefined);
+    }
+  }
+
+  /** processing → completed, credit spent; false (null) when the conversion was cancelled meanwhile. */
+  private async complete(id: string, report: ReturnType<typeof storedReport>, aabKey: string, aabSize: number): Promise<Conversion | null> {
+    const { models, sequelize } = this.ctx;
+    return sequelize.transaction(async (transaction) => {
+      const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!c || c.status !== 'processing') return null;
+      await settleCredit(models, c, 'spent', transaction);
+      await c.update(
+        { status: 'completed', progress: 100, step: 'done', report, aabKey, aabSize, completedAt: new Date(), creditState: c.creditState, workerName: null },
+        { transaction },
+      );
+      return c;
+    });
+  }
+
+  private async fail(id: string, code: string, message: string, detail: string | undefined): Promise<Conversion | null> {
+    const { models, sequelize } = this.ctx;
+    return sequelize.transaction(async (transaction) => {
+      const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!c || !['pending', 'queued', 'processing'].includes(c.status)) return null;
+      await this.failLocked(c, code, message, detail, transaction);
+      return c;
+    });
+  }
+
+  private async failLocked(c: Conversion, code: string, message: string, detail: string | undefined, transaction: Transaction): Promise<void> {
+    await settleCredit(this.ctx.models, c, 'returned', transaction);
+    await c.update(
+      { status: 'failed', error: message, errorCode: code, errorDetail: detail?.slice(0, 4000) ?? null, completedAt: new Date(), creditState: c.creditState, workerName: null },
+      { transaction },
+    );
+  }
+
+  private async requeue(id: string): Promise<void> {
+    const [count] = await this.ctx.models.Conversion.update(
+      // attempts goes back down: a shutdown is not the conversion's fault.
+      { status: 'queued', progress: 0, step: null, workerName: null, processingStartedAt: null },
+      { where: { id, status: 'processing' } },
+    );
+    if (count === 0) return;
+    await this.ctx.sequelize.query(`UPDATE conversions SET attempts = GREATEST(0, attempts - 1) WHERE id = :id`, { replacements: { id } });
+    await this.service.log(id, 'warning', CONVERSION_MESSAGES.requeued, 'queue');
+    this.service.events.update({ type: 'status_change', conversionId: id, timestamp: new Date().toISOString(), status: 'queued', progress: 0, message: CONVERSION_MESSAGES.requeued });
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * The conversion service of one process (ctx.conversions): storage, the worker pool, the
+ * job runner, live events, queue figures, log writing, cancel and retention. Built before the
+ * queue starts (its job definitions must exist by then) and closed before the queue drains.
+ */
+import { hostname } from 'node:os';
+import { Op, QueryTypes } from 'sequelize';
+import type { Server } from 'socket.io';
+import {
+  CONVERSION_LIMITS,
+  CONVERSION_MESSAGES,
+  type ConversionLogLevel,
+  type ConversionStatus,
+} from '@aabify/shared';
+import type { AppContext } from '../context.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Conversion } from '../models/index.js';
+import { RateLimiter, type RateLimiterOptions } from '../auth/rateLimiter.js';
+import { ApiError } from '../http/errors.js';
+import { presentConversion } from '../presenters/conversion.js';
+import type { Storage } from '../storage/index.js';
+import type { EngineSelection } from './engine.js';
+import { ConversionEvents } from './events.js';
+import { appendLog, readLogs } from './logs.js';
+import { QueueStats, estimateRemaining, queueInfo, type QueueInfo } from './queueStats.js';
+import { ConversionRunner, type ConversionJobData } from './runner.js';
+import { readConversionSettings, type ConversionSettings } from './settings.js';
+import { settleCredit } from './credits.js';
+import { WorkerPool } from './workerPool.js';
+
+export const CONVERSION_JOB = 'conversion';
+export const RETENTION_JOB = 'conversion-retention';
+
+export interface ConversionServiceOptions {
+  /** Engine module run by the workers (tests: a slowed-down engine). */
+  engine?: EngineSelection;
+  /** How soon a conversion that could not start yet tries again. */
+  claimRetryMs?: number;
+  /** Attempts of a conversion whose process keeps dying before it fails. */
+  maxAttempts?: number;
+  /** Time an aborted engine gets before its worker thread is terminated. */
+  abortGraceMs?: number;
+  /** Submissions per user (convert, start, bulk). */
+  submitRateLimit?: RateLimiterOptions;
+  /** How often the retention job runs (Agenda interval text). */
+  retentionEvery?: string;
+}
+
+export class ConversionService {
+  readonly events: ConversionEvents;
+  readonly stats: QueueStats;
+  readonly pool: WorkerPool;
+  readonly submitLimiter: RateLimiter;
+  private readonly runner: ConversionRunner;
+  private readonly logChains = new Map<string, Promise<unknown>>();
+  private broadcastTimer?: NodeJS.Timeout;
+  private periodicTimer?: NodeJS.Timeout;
+  private lastPeriodic = 0;
+  private maxConcurrentHint: number = CONVERSION_LIMITS.defaultMaxConcurrent;
+  private closed = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly storage: Storage,
+    io: Server,
+    private readonly opts: ConversionServiceOptions & { lockLifetimeMs: number },
+  ) {
+    this.events = new ConversionEvents(io, ctx.logger);
+    this.stats = new QueueStats(ctx.sequelize);
+    this.submitLimiter = new RateLimiter(opts.submitRateLimit ?? { points: 30, windowMs: 60_000 });
+    this.pool = new WorkerPool({ size: () => this.maxConcurrentHint, engine: opts.engine, logger: ctx.logger, abortGraceMs: opts.abortGraceMs });
+    this.runner = new ConversionRunner(ctx, this, {
+      claimRetryMs: opts.claimRetryMs ?? 1000,
+      touchIntervalMs: Math.max(200, Math.floor(opts.lockLifetimeMs / 4)),
+      maxAttempts: opts.maxAttempts ?? 3,
+      workerName: `${hostname()}:${process.pid}`,
+    });
+  }
+
+  conversionById(id: string): Promise<Conversion | null> {
+    return this.ctx.models.Conversion.findByPk(id);
+  }
+
+  settings(): Promise<ConversionSettings> {
+    return readConversionSettings(this.ctx.settings);
+  }
+
+  /** Job definitions; call before queue.start(). `process` = this process runs conversions. */
+  async register(queue: JobQueue, process: boolean): Promise<void> {
+    queue.define<ConversionJobData>(CONVERSION_JOB, (job) => this.runner.handle(job), {
+      concurrency: 64,
+      lockLimit: 0,
+      removeOnComplete: true,
+      lockLifetime: this.opts.lockLifetimeMs,
+    });
+    queue.define(RETENTION_JOB, async () => {
+      await this.purgeExpired();
+    });
+    if (!process) return;
+    const settings = await this.settings();
+    this.maxConcurrentHint = settings.maxConcurrent;
+    this.pool.warm();
+    this.periodicTimer = setInterval(() => void this.periodic(), 1000);
+    this.periodicTimer.unref();
+  }
+
+  /** After queue.start(): the recurring retention job, and jobs for queued conversions that lack one. */
+  async afterStart(queue: JobQueue): Promise<void> {
+    await queue.every(this.opts.retentionEvery ?? '1 hour', RETENTION_JOB, {}, { skipImmediate: false });
+    await this.ensureJobs();
+  }
+
+  /** Queues the conversion's job to run now (idempotent: one job per conversion). */
+  async enqueue(conversionId: string): Promise<void> {
+    const queue = this.ctx.queue;
+    if (!queue) throw new Error('no job queue in this process');
+    await queue.create<ConversionJobData>(CONVERSION_JOB, { conversionId }).unique({ 'data.conversionId': conversionId }).schedule(new Date()).save();
+  }
+
+  /** Safety net: a queued conversion whose job was never written (crash between commit and enqueue) gets one. */
+  async ensureJobs(): Promise<number> {
+    const rows = await this.ctx.sequelize.query<{ id: string }>(
+      `SELECT c.id FROM conversions c WHERE c.status IN ('queued', 'processing')
+         AND NOT EXISTS (SELECT 1 FROM agenda_jobs j WHERE j.name = :name AND j.data->>'conversionId' = c.id::text)`,
+      { replacements: { name: CONVERSION_JOB }, type: QueryTypes.SELECT },
+    );
+    for (const r of rows) await this.enqueue(r.id);
+    return rows.length;
+  }
+
+  /** Appends a log entry (in order per conversion) and sends it live. */
+  log(conversionId: string, level: ConversionLogLevel, message: string, step?: string): Promise<void> {
+    const prev = this.logChains.get(conversionId) ?? Promise.resolve();
+    const next = prev
+      .then(async () => {
+        const entry = await appendLog(this.ctx.models, conversionId, { level, message, step });
+        this.events.update({ type: 'log', conversionId, timestamp: entry.timestamp, log: entry, message: entry.message, step: entry.step ?? undefined });
+      })
+      .catch((err: unknown) => this.ctx.logger.warn({ err, conversionId }, 'conversion log not written'));
+    this.logChains.set(conversionId, next);
+    void next.then(() => {
+      if (this.logChains.get(conversionId) === next) this.logChains.delete(conversionId);
+    });
+    return next;
+  }
+
+  async flushLogs(conversionId: string): Promise<void> {
+    await this.logChains.get(conversionId);
+  }
+
+  emitFailed(c: Conversion): void {
+    this.events.update({
+      type: 'error',
+      conversionId: c.id,
+      timestamp: new Date().toISOString(),
+      status: 'failed',
+      error: c.error ?? CONVERSION_MESSAGES.genericFailure,
+      message: c.error ?? CONVERSION_MESSAGES.genericFailure,
+      code: c.errorCode ?? undefined,
+    });
+  }
+
+  /** Queue figures of one conversion (position 0 when not waiting). */
+  async queueInfoOf(c: Conversion, settings?: ConversionSettings): Promise<QueueInfo> {
+    const s = settings ?? (await this.settings());
+    if (c.status !== 'queued' && c.status !== 'processing') {
+      return { queuePosition: 0, totalInQueue: 0, estimatedTime: 0, averageProcessingTime: await this.stats.averageProcessingTime(), currentlyProcessing: 0, maxConcurrent: s.maxConcurrent };
+    }
+    const snapshot = await this.stats.snapshot(s.maxConcurrent);
+    const info = queueInfo(snapshot, c.id);
+    if (c.status === 'processing') info.estimatedTime = estimateRemaining(c.progress, c.processingStartedAt, snapshot.averageProcessingTime);
+    return info;
+  }
+
+  async describe(c: Conversion, extra: { logs?: boolean } = {}) {
+    const settings = await this.settings();
+    const queue = await this.queueInfoOf(c, settings);
+    const logs = extra.logs ? await readLogs(this.ctx.models, c.id) : undefined;
+    return presentConversion(c, { queue, retentionDays: settings.retentionDays, logs });
+  }
+
+  /** Something changed in the queue: tell every waiting conversion its new position (debounced). */
+  queueChanged(): void {
+    if (this.closed || this.broadcastTimer) return;
+    this.broadcastTimer = setTimeout(() => {
+      this.broadcastTimer = undefined;
+      void this.broadcastQueue().catch((err: unknown) => this.ctx.logger.warn({ err }, 'queue broadcast failed'));
+    }, 100);
+    this.broadcastTimer.unref();
+  }
+
+  async broadcastQueue(): Promise<void> {
+    const settings = await this.settings();
+    this.maxConcurrentHint = settings.maxConcurrent;
+    const snapshot = await this.stats.snapshot(settings.maxConcurrent);
+    const now = new Date().toISOString();
+    for (const id of snapshot.queued) {
+      const q = queueInfo(snapshot, id);
+      this.events.update({
+        type: 'queue_position',
+        conversionId: id,
+        timestamp: now,
+        status: 'queued',
+        position: q.queuePosition,
+        queuePosition: q.queuePosition,
+        estimatedTime: q.estimatedTime,
+        totalWaiting: q.totalInQueue,
+        averageProcessingTime: q.averageProcessingTime,
+        currentlyProcessing: q.currentlyProcessing,
+        maxConcurrent: q.maxConcurrent,
+      });
+    }
+  }
+
+  private async periodic(): Promise<void> {
+    try {
+      const settings = await this.settings();
+      if (Date.now() - this.lastPeriodic < settings.broadcastIntervalMs) return;
+      this.lastPeriodic = Date.now();
+      await this.broadcastQueue();
+      await this.ensureJobs();
+    } catch (err) {
+      this.ctx.logger.warn({ err }, 'periodic queue work failed');
+    }
+  }
+
+  /**
+   * Cancels a pending, queued or processing conversion: the row first (credit given back in
+   * the same transaction), then the running engine, wherever it runs, is told to stop.
+   */
+  async cancel(id: string): Promise<Conversion> {
+    const { models, sequelize } = this.ctx;
+    const state: { previous?: ConversionStatus } = {};
+    const c = await sequelize.transaction(async (transaction) => {
+      const row = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!row) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
+      if (!['pending', 'queued', 'processing'].includes(row.status)) throw ApiError.conflict(CONVERSION_MESSAGES.cannotCancel, 'CONVERSION_NOT_CANCELLABLE');
+      state.previous = row.status;
+      await settleCredit(models, row, 'returned', transaction);
+      await row.update({ status: 'cancelled', cancelledAt: new Date(), completedAt: new Date(), creditState: row.creditState, workerName: null }, { transaction });
+      return row;
+    });
+    this.events.requestCancel(id);
+    if (state.previous !== 'processing') {
+      await this.ctx.queue?.cancel({ name: CONVERSION_JOB, data: { conversionId: id } }).catch(() => 0);
+    }
+    await this.log(id, 'warning', CONVERSION_MESSAGES.cancelled, 'cancel');
+    this.events.update({ type: 'status_change', conversionId: id, timestamp: new Date().toISOString(), status: 'cancelled', progress: c.progress, message: CONVERSION_MESSAGES.cancelled });
+    this.queueChanged();
+    return c;
+  }
+
+  /** Removes the files of conversions older than the retention period; the rows stay with canDownload false. */
+  async purgeExpired(now: Date = new Date()): Promise<number> {
+    const { retentionDays } = await this.settings();
+    const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+    const { Conversion: C, DownloadToken } = this.ctx.models;
+    // Never-started uploads past the period are given up.
+    const stale = await C.findAll({ where: { status: 'pending', createdAt: { [Op.lt]: cutoff } } });
+    for (const c of stale) await this.cancel(c.id).catch(() => undefined);
+    const rows = await C.findAll({
+      where: {
+        filesPurgedAt: null,
+        status: { [Op.in]: ['completed', 'failed', 'cancelled'] },
+        [Op.or]: [{ completedAt: { [Op.lt]: cutoff } }, { completedAt: null, updatedAt: { [Op.lt]: cutoff } }],
+      },
+      limit: 1000,
+    });
+    for (const c of rows) {
+      for (const key of [c.apkKey, c.aabKey]) if (key) await this.storage.delete(key);
+      await c.update({ filesPurgedAt: now });
+      await DownloadToken.destroy({ where: { conversionId: c.id } });
+    }
+    await DownloadToken.destroy({ where: { expiresAt: { [Op.lt]: new Date(now.getTime() - 86_400_000) } } });
+    if (rows.length) this.ctx.logger.info({ purged: rows.length }, 'conversion files purged');
+    return rows.length;
+  }
+
+  get runningCount(): number {
+    return this.runner.activeCount;
+  }
+
+  /** Aborts running conversions (they go back to the queue) and stops the workers. */
+  async close(timeoutMs = 10000): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.periodicTimer);
+    clearTimeout(this.broadcastTimer);
+    await this.runner.shutdown(timeoutMs);
+    await Promise.allSettled([...this.logChains.values()]);
+    await this.pool.close();
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * A pool of worker threads running the engine, so a large conversion never stalls the API.
+ * It keeps `size()` workers warm and grows on demand (the queue's claims bound how many tasks
+ * run at once). An abort asks the engine to stop at its next check; a worker that does not
+ * answer within the grace period is terminated. A worker that dies fails its task with
+ * WORKER_CRASHED and is replaced.
+ */
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConverterError, type ConversionReport, type ConversionStage } from '@aabify/converter';
+import type { Logger } from '../logger.js';
+import { deserializeError, type EngineLogEntry, type EngineSelection, type EngineTask, type FromWorker, type ToWorker } from './engine.js';
+
+export class WorkerCrashedError extends Error {
+  readonly code = 'WORKER_CRASHED';
+  constructor(detail: string) {
+    super(`conversion worker died: ${detail}`);
+    this.name = 'WorkerCrashedError';
+  }
+}
+
+export interface RunHooks {
+  signal?: AbortSignal;
+  onProgress?(stage: ConversionStage, fraction: number): void;
+  onLog?(entry: EngineLogEntry): void;
+}
+
+interface PendingTask {
+  id: number;
+  task: EngineTask;
+  hooks: RunHooks;
+  resolve(report: ConversionReport): void;
+  reject(err: Error): void;
+}
+
+interface PooledWorker {
+  worker: Worker;
+  task?: PendingTask;
+  abortTimer?: NodeJS.Timeout;
+}
+
+/** Resolves the worker entry beside this module: the .ts source under tsx, the .js bundle in dist/. */
+export function workerEntry(): URL {
+  const here = import.meta.url;
+  return here.endsWith('.ts') ? new URL('./conversionWorker.ts', here) : new URL('./conversionWorker.js', here);
+}
+
+/** tsx's ESM register API (only needed when running from sources). */
+function tsxEsmApi(): string {
+  const pkg = createRequire(import.meta.url).resolve('tsx/package.json');
+  return pathToFileURL(join(dirname(pkg), 'dist', 'esm', 'api', 'index.mjs')).href;
+}
+
+export interface WorkerPoolOptions {
+  size(): number;
+  engine?: EngineSelection;
+  logger: Logger;
+  /** Time an aborted task gets to stop before its worker is terminated. */
+  abortGraceMs?: number;
+}
+
+export class WorkerPool {
+  private readonly workers = new Set<PooledWorker>();
+  private readonly waiting: PendingTask[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly opts: WorkerPoolOptions) {}
+
+  /** Starts the warm workers. */
+  warm(): void {
+    try {
+      while (this.workers.size < this.opts.size()) this.spawn();
+    } catch (err) {
+      // Workers are also started on demand; a failure here must not stop the server.
+      this.opts.logger.error({ err }, 'conversion workers could not be started');
+    }
+  }
+
+  get busy(): number {
+    let n = 0;
+    for (const w of this.workers) if (w.task) n++;
+    return n;
+  }
+
+  run(task: EngineTask, hooks: RunHooks = {}): Promise<ConversionReport> {
+    if (this.closed) return Promise.reject(new Error('worker pool closed'));
+    if (hooks.signal?.aborted) return Promise.reject(new ConverterError('ABORTED'));
+    return new Promise<ConversionReport>((resolve, reject) => {
+      const pending: PendingTask = { id: this.nextId++, task, hooks, resolve, reject };
+      hooks.signal?.addEventListener('abort', () => this.abort(pending), { once: true });
+      this.waiting.push(pending);
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.waiting.splice(0)) t.reject(new ConverterError('ABORTED', 'worker pool closed'));
+    await Promise.all([...this.workers].map((w) => this.terminate(w, 'pool closed')));
+  }
+
+  private dispatch(): void {
+    while (this.waiting.length) {
+      let idle = [...this.workers].find((w) => !w.task);
+      if (!idle) idle = this.spawn();
+      const task = this.waiting.shift()!;
+      idle.task = task;
+      idle.worker.postMessage({ type: 'run', taskId: task.id, task: task.task } satisfies ToWorker);
+    }
+  }
+
+  private spawn(): PooledWorker {
+    const entry = workerEntry();
+    const options = { workerData: { engine: this.opts.engine }, name: 'aabify-conversion' };
+    // From sources (tests, tsx) the worker registers tsx itself: Node 20 workers do not run the
+    // parent's --import hooks. The bundle's worker is plain JavaScript.
+    const worker = entry.pathname.endsWith('.ts')
+      ? new Worker(`import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { ...options, eval: true })
+      : new Worker(entry, options);
+    const pooled: PooledWorker = { worker };
+    this.workers.add(pooled);
+    worker.on('message', (msg: FromWorker) => this.onMessage(pooled, msg));
+    worker.on('error', (err) => {
+      this.opts.logger.error({ err }, 'conversion worker error');
+      this.retire(pooled, new WorkerCrashedError(err.message));
+    });
+    worker.on('exit', (code) => this.retire(pooled, new WorkerCrashedError(`exit code ${code}`)));
+    worker.unref();
+    return pooled;
+  }
+
+  private onMessage(pooled: PooledWorker, msg: FromWorker): void {
+    const task = pooled.task;
+    if (msg.type === 'ready' || !task || msg.taskId !== task.id) return;
+    try {
+      if (msg.type === 'progress') task.hooks.onProgress?.(msg.stage, msg.fraction);
+      else if (msg.type === 'log') task.hooks.onLog?.(msg.entry);
+    } catch (err) {
+      this.opts.logger.warn({ err }, 'conversion progress hook failed');
+    }
+    if (msg.type === 'done' || msg.type === 'failed') {
+      clearTimeout(pooled.abortTimer);
+      pooled.abortTimer = undefined;
+      pooled.task = undefined;
+      if (msg.type === 'done') task.resolve(msg.report);
+      else task.reject(deserializeError(msg.error));
+      this.dispatch();
+    }
+  }
+
+  private abort(task: PendingTask): void {
+    const queued = this.waiting.indexOf(task);
+    if (queued >= 0) {
+      this.waiting.splice(queued, 1);
+      task.reject(new ConverterError('ABORTED'));
+      return;
+    }
+    const pooled = [...this.workers].find((w) => w.task === task);
+    if (!pooled) return;
+    pooled.worker.postMessage({ type: 'abort', taskId: task.id } satisfies ToWorker);
+    pooled.abortTimer = setTimeout(() => {
+      if (pooled.task !== task) return;
+      this.opts.logger.warn({ taskId: task.id }, 'conversion worker ignored abort; terminating it');
+      pooled.task = undefined;
+      task.reject(new ConverterError('ABORTED', 'worker terminated'));
+      void this.terminate(pooled, 'abort timeout');
+    }, this.opts.abortGraceMs ?? 5000);
+    pooled.abortTimer.unref();
+  }
+
+  private async terminate(pooled: PooledWorker, why: string): Promise<void> {
+    this.workers.delete(pooled);
+    clearTimeout(pooled.abortTimer);
+    const task = pooled.task;
+    pooled.task = undefined;
+    pooled.worker.removeAllListeners('exit');
+    pooled.worker.removeAllListeners('error');
+    pooled.worker.on('error', () => undefined);
+    await pooled.worker.terminate().catch(() => undefined);
+    task?.reject(new ConverterError('ABORTED', why));
+  }
+
+  private retire(pooled: PooledWorker, err: Error): void {
+    if (!this.workers.delete(pooled)) return;
+    clearTimeout(pooled.abortTimer);
+    const task = pooled.task;
+    pooled.task = undefined;
+    if (task) task.reject(err);
+    if (!this.closed) {
+      if (this.workers.size < this.opts.size()) this.spawn();
+      this.dispatch();
+    }
+  }
+}

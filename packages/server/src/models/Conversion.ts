@@ -1,0 +1,92 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type ForeignKey,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
+import type { ConversionOptions, ConversionReportJson, ConversionStatus } from '@aabify/shared';
+import type { User } from './User.js';
+
+/** Where the credit a conversion holds is: none (subscription/admin), reserved, spent, returned. */
+export type CreditState = 'none' | 'reserved' | 'spent' | 'returned';
+
+/** One APK → AAB conversion, from upload to purge. Query through ctx.models.Conversion. */
+export class Conversion extends Model<InferAttributes<Conversion>, InferCreationAttributes<Conversion>> {
+  declare id: CreationOptional<string>;
+  declare userId: ForeignKey<User['id']>;
+  declare fileName: string;
+  declare fileSize: number;
+  declare status: CreationOptional<ConversionStatus>;
+  declare progress: CreationOptional<number>;
+  declare step: CreationOptional<string | null>;
+  declare options: CreationOptional<ConversionOptions>;
+  declare creditState: CreationOptional<CreditState>;
+  declare apkKey: CreationOptional<string | null>;
+  declare aabKey: CreationOptional<string | null>;
+  declare aabSize: CreationOptional<number | null>;
+  declare report: CreationOptional<ConversionReportJson | null>;
+  declare error: CreationOptional<string | null>;
+  declare errorCode: CreationOptional<string | null>;
+  declare errorDetail: CreationOptional<string | null>;
+  declare attempts: CreationOptional<number>;
+  declare workerName: CreationOptional<string | null>;
+  declare queuedAt: CreationOptional<Date | null>;
+  declare processingStartedAt: CreationOptional<Date | null>;
+  declare completedAt: CreationOptional<Date | null>;
+  declare cancelledAt: CreationOptional<Date | null>;
+  declare filesPurgedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+  declare user?: NonAttribute<User>;
+
+  get canDownload(): NonAttribute<boolean> {
+    return this.status === 'completed' && !!this.aabKey && !this.filesPurgedAt;
+  }
+}
+
+// BIGINT columns come back from pg as strings; sizes stay far below 2^53.
+const bigintNumber = (name: 'fileSize' | 'aabSize') => ({
+  type: DataTypes.BIGINT,
+  get(this: Conversion): number | null {
+    const raw: unknown = this.getDataValue(name);
+    return raw === null || raw === undefined ? null : Number(raw);
+  },
+});
+
+export function defineConversion(sequelize: Sequelize): typeof Conversion {
+  class BoundConversion extends Conversion {}
+  BoundConversion.init(
+    {
+      id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      fileName: { type: DataTypes.STRING(255), allowNull: false },
+      fileSize: { ...bigintNumber('fileSize'), allowNull: false },
+      status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pending' },
+      progress: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      step: { type: DataTypes.STRING(32), allowNull: true },
+      options: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
+      creditState: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'none' },
+      apkKey: { type: DataTypes.STRING(512), allowNull: true },
+      aabKey: { type: DataTypes.STRING(512), allowNull: true },
+      aabSize: { ...bigintNumber('aabSize'), allowNull: true },
+      report: { type: DataTypes.JSONB, allowNull: true },
+      error: { type: DataTypes.TEXT, allowNull: true },
+      errorCode: { type: DataTypes.STRING(64), allowNull: true },
+      errorDetail: { type: DataTypes.TEXT, allowNull: true },
+      attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      workerName: { type: DataTypes.STRING(255), allowNull: true },
+      queuedAt: { type: DataTypes.DATE, allowNull: true },
+      processingStartedAt: { type: DataTypes.DATE, allowNull: true },
+      completedAt: { type: DataTypes.DATE, allowNull: true },
+      cancelledAt: { type: DataTypes.DATE, allowNull: true },
+      filesPurgedAt: { type: DataTypes.DATE, allowNull: true },
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+    },
+    { sequelize, modelName: 'Conversion', tableName: 'conversions' },
+  );
+  return BoundConversion;
+}

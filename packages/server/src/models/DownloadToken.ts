@@ -1,0 +1,33 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type ForeignKey,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import type { Conversion } from './Conversion.js';
+import type { User } from './User.js';
+
+/** A download link's token, valid for an hour; only its SHA-256 is kept. */
+export class DownloadToken extends Model<InferAttributes<DownloadToken>, InferCreationAttributes<DownloadToken>> {
+  declare tokenHash: string;
+  declare conversionId: ForeignKey<Conversion['id']>;
+  declare userId: ForeignKey<User['id']>;
+  declare expiresAt: Date;
+  declare createdAt: CreationOptional<Date>;
+}
+
+export function defineDownloadToken(sequelize: Sequelize): typeof DownloadToken {
+  class BoundDownloadToken extends DownloadToken {}
+  BoundDownloadToken.init(
+    {
+      tokenHash: { type: DataTypes.CHAR(64), primaryKey: true },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+      createdAt: DataTypes.DATE,
+    },
+    { sequelize, modelName: 'DownloadToken', tableName: 'download_tokens', updatedAt: false },
+  );
+  return BoundDownloadToken;
+}

@@ -1,0 +1,6 @@
+export { createPaymentGateway, type PaymentGateway } from './gateway.js';
+export { PaymentProviderError, isPaymentProviderError, type PaymentProvider, type ProviderPayment, type ProviderStatus } from './provider.js';
+export { providerErrorToApi } from './errors.js';
+export { buildPixBrCode } from './brcode.js';
+export { verifyMercadoPagoSignature, signManifest, signatureManifest } from './webhookSignature.js';
+export { PIX_EXPIRATION_MINUTES } from '@aabify/shared';

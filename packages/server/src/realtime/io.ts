@@ -1,0 +1,40 @@
+/**
+ * The socket.io server of a process, on the Postgres adapter so rooms reach sockets of every
+ * process. Worker-only processes get one too (not attached to HTTP): their emits still reach
+ * the web processes' sockets through the adapter.
+ */
+import pg from 'pg';
+import { Server } from 'socket.io';
+import { createAdapter } from '@socket.io/postgres-adapter';
+import type { Logger } from '../logger.js';
+
+export interface Realtime {
+  io: Server;
+  close(): Promise<void>;
+}
+
+export function createRealtime(databaseUrl: string, logger: Logger): Realtime {
+  // Two connections: one held for LISTEN, one that publishes — a single publisher keeps a
+  // conversion's messages in the order they were sent.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on('error', (err) => logger.warn({ err }, 'socket.io adapter pool error'));
+  // The adapter keeps one client checked out for LISTEN: its errors (database restart,
+  // shutdown) must be handled here or they would crash the process.
+  pool.on('connect', (client) => client.on('error', (err) => logger.warn({ err }, 'socket.io adapter connection error')));
+  const io = new Server({
+    adapter: createAdapter(pool, { errorHandler: (err) => logger.warn({ err }, 'socket.io adapter error') }),
+    serveClient: false,
+    pingInterval: 10000,
+    pingTimeout: 10000,
+  });
+  return {
+    io,
+    async close() {
+      // Not io.close(): that would also close the HTTP server, which server.ts closes itself.
+      io.disconnectSockets(true);
+      io.engine?.close();
+      await Promise.resolve(io.of('/').adapter.close()).catch(() => undefined);
+      await pool.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * The socket.io protocol of conversions (spec §7): the token comes in the handshake
+ * (auth.token, query token or a bearer header); a bad one gets `auth_error` and a disconnect.
+ * Clients subscribe per conversion (ownership checked: another user's conversion is
+ * 'não encontrada ou não autorizada'), ask for stats and download links, and receive
+ * `conversion:{id}` messages and `conversion-created`.
+ */
+import type { Server, Socket } from 'socket.io';
+import { CONVERSION_MESSAGES, SOCKET_EVENTS, conversionChannel, type ApiConversion } from '@aabify/shared';
+import { Op } from 'sequelize';
+import type { AppContext } from '../context.js';
+import type { Conversion, User } from '../models/index.js';
+import type { AuthResult } from '../auth/service.js';
+import { findOwnedOrNull } from '../policies/ownership.js';
+import { baseUrlOf, issueDownloadToken } from '../conversions/downloads.js';
+import type { ConversionService } from '../conversions/service.js';
+import { userRoom } from '../conversions/events.js';
+import { snapshotMessages } from './snapshot.js';
+
+type Ack = (answer: unknown) => void;
+
+interface SocketData {
+  auth?: AuthResult | { ok: false; code: 'TOKEN_MISSING'; message: string };
+}
+
+function handshakeToken(socket: Socket): string | undefined {
+  const auth: unknown = socket.handshake.auth;
+  if (auth && typeof auth === 'object' && 'token' in auth && typeof auth.token === 'string' && auth.token) return auth.token.replace(/^Bearer\s+/i, '');
+  const q = socket.handshake.query.token;
+  if (typeof q === 'string' && q) return q;
+  const header = socket.handshake.headers.authorization;
+  const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return m?.[1];
+}
+
+/** `{conversionId}` or the bare id. */
+function idOf(payload: unknown): string | undefined {
+  if (typeof payload === 'string') return payload;
+  if (payload && typeof payload === 'object' && 'conversionId' in payload && typeof payload.conversionId === 'string') return payload.conversionId;
+  return undefined;
+}
+
+function ackOf(args: unknown[]): Ack | undefined {
+  const last = args[args.length - 1];
+  return typeof last === 'function' ? (last as Ack) : undefined;
+}
+
+export function attachConversionSockets(ctx: AppContext, io: Server, service: ConversionService): void {
+  // Authentication runs before `connection`, so handlers exist before the client's first emit;
+  // a failure is still a connection that receives auth_error (the spec's event), then closes.
+  io.use((socket, next) => {
+    const data = socket.data as SocketData;
+    const token = handshakeToken(socket);
+    if (!token) {
+      data.auth = { ok: false, code: 'TOKEN_MISSING', message: CONVERSION_MESSAGES.tokenMissing };
+      return next();
+    }
+    ctx.auth.authenticateToken(token).then(
+      (result) => {
+        data.auth = result;
+        next();
+      },
+      (err: unknown) => next(err instanceof Error ? err : new Error(String(err))),
+    );
+  });
+
+  io.on('connection', (socket) => {
+    const auth = (socket.data as SocketData).auth;
+    if (!auth?.ok) {
+      socket.emit(SOCKET_EVENTS.authError, { message: auth?.message ?? CONVERSION_MESSAGES.tokenMissing, code: auth?.code ?? 'TOKEN_INVALID' });
+      setTimeout(() => socket.disconnect(true), 50);
+      return;
+    }
+    const user: User = auth.user;
+    void socket.join(userRoom(user.id));
+
+    const ownedConversion = (id: string | undefined): Promise<Conversion | null> =>
+      id ? findOwnedOrNull(ctx.models.Conversion, id, user) : Promise.resolve(null);
+
+    const refuse = (conversionId: string | undefined, ack?: Ack) => {
+      const answer = { success: false, message: CONVERSION_MESSAGES.notFoundOrUnauthorized, conversionId };
+      socket.emit(SOCKET_EVENTS.error, { message: CONVERSION_MESSAGES.notFoundOrUnauthorized, conversionId });
+      ack?.(answer);
+    };
+
+    const handle = (event: string, fn: (payload: unknown, ack?: Ack) => Promise<void>) => {
+      socket.on(event, (...args: unknown[]) => {
+        const ack = ackOf(args);
+        const payload = typeof args[0] === 'function' ? undefined : args[0];
+        fn(payload, ack).catch((err: unknown) => {
+          ctx.logger.warn({ err, event }, 'socket handler failed');
+          socket.emit(SOCKET_EVENTS.error, { message: 'Erro interno do servidor', conversionId: idOf(payload) });
+          ack?.({ success: false, message: 'Erro interno do servidor' });
+        });
+      });
+    };
+
+    const subscribe = async (c: Conversion) => {
+      await socket.join(conversionChannel(c.id));
+      for (const msg of await snapshotMessages(service, c.id)) socket.emit(conversionChannel(c.id), msg);
+    };
+
+    handle(SOCKET_EVENTS.subscribe, async (payload, ack) => {
+      const id = idOf(payload);
+      const c = await ownedConversion(id);
+      if (!c) return refuse(id, ack);
+      await subscribe(c);
+      ack?.({ success: true, conversionId: c.id });
+    });
+
+    const unsubscribe = async (payload: unknown, ack?: Ack) => {
+      const id = idOf(payload);
+      if (id) await socket.leave(conversionChannel(id));
+      ack?.({ success: true, conversionId: id });
+    };
+    handle(SOCKET_EVENTS.unsubscribe, unsubscribe);
+    handle('unsubscribe-conversion', unsubscribe);
+
+    handle(SOCKET_EVENTS.autoSubscribe, async (_payload, ack) => {
+      const active = await ctx.models.Conversion.findAll({
+        where: { userId: user.id, status: { [Op.in]: ['pending', 'queued', 'processing'] } },
+        order: [['createdAt', 'ASC']],
+      });
+      const list: ApiConversion[] = [];
+      for (const c of active) {
+        await socket.join(conversionChannel(c.id));
+        list.push(await service.describe(c));
+      }
+      socket.emit(SOCKET_EVENTS.activeConversions, list);
+      ack?.(list);
+    });
+
+    handle(SOCKET_EVENTS.stats, async (payload, ack) => {
+      const id = idOf(payload);
+      const c = await ownedConversion(id);
+      if (!c) {
+        const answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notFoundOrUnauthorized };
+        socket.emit(SOCKET_EVENTS.statsResponse, answer);
+        return ack?.(answer);
+      }
+      const answer = { success: true, ...(await service.describe(c)) };
+      socket.emit(SOCKET_EVENTS.statsResponse, answer);
+      ack?.(answer);
+    });
+
+    handle(SOCKET_EVENTS.downloadLink, async (payload, ack) => {
+      const id = idOf(payload);
+      const c = await ownedConversion(id);
+      let answer: Record<string, unknown>;
+      if (!c) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notFoundOrUnauthorized };
+      else if (!c.canDownload) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notDownloadable };
+      else {
+        const t = await issueDownloadToken(ctx, c, user, baseUrlOf(ctx));
+        answer = { success: true, conversionId: c.id, ...t, downloadLink: t.downloadUrl, link: t.downloadUrl };
+      }
+      socket.emit(SOCKET_EVENTS.downloadLinkResponse, answer);
+      ack?.(answer);
+    });
+  });
+}

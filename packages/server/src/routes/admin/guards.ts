@@ -1,0 +1,27 @@
+/**
+ * The guard every admin route starts with: rate limit → requireAuth → requireAdmin (403 for
+ * anyone else). Each admin sub-router applies it itself, so /admin/plans (mounted by the
+ * payments routes) is never guarded twice.
+ */
+import type { RequestHandler } from 'express';
+import type { AppContext } from '../../context.js';
+import { requireAdmin, requireAuth } from '../../http/auth.js';
+import { RateLimiter, rateLimit } from '../../http/rateLimit.js';
+
+export function adminGuard(ctx: AppContext, limiter: RateLimiter): RequestHandler[] {
+  return [rateLimit(limiter), requireAuth(ctx), requireAdmin];
+}
+
+/** Generous: the dashboard refreshes every 30 s and live lists poll; this only stops floods. */
+export function adminRateLimiter(): RateLimiter {
+  return new RateLimiter({ points: 1200, windowMs: 60_000 });
+}
+
+export function pagination(total: number, page: number, limit: number) {
+  return { total, page, limit, pages: Math.max(1, Math.ceil(total / limit)) };
+}
+
+/** A search text as a LIKE pattern matching it anywhere (wildcards in the text are literal). */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

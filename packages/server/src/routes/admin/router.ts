@@ -1,0 +1,26 @@
+import { Router } from 'express';
+import type { AppContext } from '../../context.js';
+import { createAdminConfigRouter } from './config.js';
+import { createAdminConversionsRouter } from './conversions.js';
+import { createAdminDashboardRouter } from './dashboard.js';
+import { adminRateLimiter } from './guards.js';
+import { createAdminQueueRouter, createAdminSystemRouter } from './queue.js';
+import { createAdminsRouter, createAdminUsersRouter } from './users.js';
+
+/**
+ * /api/admin — spec plans-payments-admin §7 "Admin: dashboard, users, conversions, queue,
+ * system" and "Admin: settings". Every route answers 403 to non-admins (adminGuard in each
+ * sub-router). /admin/plans is the payments routes' own sub-router, mounted beside this one.
+ */
+export function createAdminRouter(ctx: AppContext): Router {
+  const router = Router();
+  const limiter = adminRateLimiter();
+  router.use('/dashboard', createAdminDashboardRouter(ctx, limiter));
+  router.use('/users', createAdminUsersRouter(ctx, limiter));
+  router.use('/admins', createAdminsRouter(ctx, limiter));
+  router.use('/conversions', createAdminConversionsRouter(ctx, limiter));
+  router.use('/queue', createAdminQueueRouter(ctx, limiter));
+  router.use('/system', createAdminSystemRouter(ctx, limiter));
+  router.use('/config', createAdminConfigRouter(ctx, limiter));
+  return router;
+}

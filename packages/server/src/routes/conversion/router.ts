@@ -1,0 +1,230 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import { Op, type WhereOptions } from 'sequelize';
+import {
+  ACCOUNT_MESSAGES,
+  CONVERSION_LIMITS,
+  CONVERSION_MESSAGES,
+  historyQuerySchema,
+  parseConversionOptions,
+  type BulkConversionResponse,
+  type ConversionHistoryResponse,
+  type DownloadLinkResponse,
+} from '@aabify/shared';
+import type { AppContext } from '../../context.js';
+import type { Conversion, User } from '../../models/index.js';
+import { ApiError } from '../../http/errors.js';
+import { authUser, bearerToken, requireAdmin, requireAuth } from '../../http/auth.js';
+import { inputOf, validate } from '../../http/validate.js';
+import { findOwned } from '../../policies/ownership.js';
+import { presentConversion, presentStart } from '../../presenters/conversion.js';
+import { presentUsage } from '../../presenters/usage.js';
+import { startConversion, submitConversion } from '../../commands/conversionSubmitter.js';
+import { paymentRequired } from '../../conversions/credits.js';
+import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from '../../conversions/downloads.js';
+import { readLogs } from '../../conversions/logs.js';
+import type { ConversionService } from '../../conversions/service.js';
+import { receiveApkUpload, type UploadedApk } from '../../conversions/upload.js';
+import { openUpdateStream } from '../../realtime/sse.js';
+
+/**
+ * /api/conversion — spec users-and-conversion §7, plans-payments-admin §7 (bulk).
+ *   POST /convert (multipart apk + options) → 201 start response
+ *   POST /convert/bulk (admin; repeated apks, ≤ 10) → { message, conversions, errors }
+ *   POST /upload → 201 pending conversion; POST /start/:id → start response
+ *   GET /status/:id, /history, /usage, /logs/:id; DELETE /logs/:id; POST /cancel/:id
+ *   POST /generate-download-link/:id; GET /download/:id, /temp-download/:id
+ *   GET /updates/:id?token= → server-sent events
+ * Every route: rate limit (submissions) → auth → validate → handler; another user's
+ * conversion answers 404 exactly like a missing one.
+ */
+export function createConversionRouter(ctx: AppContext): Router {
+  const router = Router();
+  const svc = (): ConversionService => {
+    if (!ctx.conversions) throw new Error('conversion service not started');
+    return ctx.conversions;
+  };
+  const auth = requireAuth(ctx);
+  const owned = (req: Request): Promise<Conversion> =>
+    findOwned(ctx.models.Conversion, req.params.id, authUser(req), { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
+
+  /** Per-user submission rate; after auth because it counts per account. */
+  const submissionRate: RequestHandler = (req, _res, next) => {
+    const user = authUser(req);
+    const limiter = svc().submitLimiter;
+    const state = limiter.peek(user.id);
+    if (state.limited) throw ApiError.tooManyRequests(state.retryAfter, CONVERSION_MESSAGES.rateLimited);
+    limiter.consume(user.id);
+    next();
+  };
+
+  /** 402 before a byte of the upload is read when the user cannot convert at all. */
+  const canSubmit: RequestHandler = (req, _res, next) => {
+    const refused = paymentRequired(authUser(req));
+    if (refused) throw refused;
+    next();
+  };
+
+  const receiveOne = async (req: Request): Promise<{ upload: UploadedApk; options: ReturnType<typeof parseConversionOptions> }> => {
+    const settings = await svc().settings();
+    const result = await receiveApkUpload(req, { storage: svc().storage, maxFileSize: settings.maxFileSize, fileField: 'apk', maxFiles: 1 });
+    const upload = result.files[0];
+    if (!upload) throw ApiError.badRequest(CONVERSION_MESSAGES.noFile, 'NO_FILE');
+    const options = parseConversionOptions(result.fields.options);
+    if (!options.ok) await svc().storage.delete(upload.key);
+    return { upload, options };
+  };
+
+  const submit = (start: boolean): RequestHandler => async (req, res) => {
+    const user = authUser(req);
+    const { upload, options } = await receiveOne(req);
+    if (!options.ok) throw new ApiError(400, 'INVALID_OPTIONS', options.message, { fields: options.fields });
+    const conversion = await submitConversion(ctx, { user, upload, options: options.options, start });
+    const queue = await svc().queueInfoOf(conversion);
+    res.status(201).json({
+      ...presentStart(conversion, queue, start ? CONVERSION_MESSAGES.started : CONVERSION_MESSAGES.uploaded),
+      conversion: presentConversion(conversion, { queue, retentionDays: (await svc().settings()).retentionDays }),
+    });
+  };
+
+  router.post('/convert', auth, submissionRate, canSubmit, submit(true));
+  router.post('/upload', auth, submissionRate, canSubmit, submit(false));
+
+  router.post('/convert/bulk', auth, requireAdmin, submissionRate, async (req, res) => {
+    const user = authUser(req);
+    const settings = await svc().settings();
+    const result = await receiveApkUpload(req, {
+      storage: svc().storage,
+      maxFileSize: settings.maxFileSize,
+      fileField: 'apks',
+      maxFiles: CONVERSION_LIMITS.bulkMaxFiles,
+      tooManyFilesMessage: CONVERSION_MESSAGES.tooManyFiles,
+    });
+    if (result.files.length === 0 && result.rejected.length === 0) throw ApiError.badRequest(CONVERSION_MESSAGES.noFilesSelected, 'NO_FILE');
+    const options = parseConversionOptions(result.fields.options);
+    if (!options.ok) {
+      await Promise.all(result.files.map((f) => svc().storage.delete(f.key)));
+      throw new ApiError(400, 'INVALID_OPTIONS', options.message, { fields: options.fields });
+    }
+    const body: BulkConversionResponse = { message: '', conversions: [], errors: [] };
+    for (const r of result.rejected) body.errors.push({ fileName: r.fileName, error: r.error.message, code: r.error.code });
+    for (const upload of result.files) {
+      try {
+        const c = await submitConversion(ctx, { user, upload, options: options.options, start: true });
+        const q = await svc().queueInfoOf(c, settings);
+        body.conversions.push({ conversionId: c.id, originalFileName: c.fileName, fileName: c.fileName, fileSize: c.fileSize, queuePosition: q.queuePosition, estimatedTime: q.estimatedTime });
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        body.errors.push({ fileName: upload.fileName, error: err.message, code: err.code });
+      }
+    }
+    body.message = CONVERSION_MESSAGES.bulkDone(body.conversions.length, body.errors.length);
+    res.status(body.conversions.length ? 201 : 400).json(body);
+  });
+
+  router.post('/start/:id', auth, submissionRate, async (req, res) => {
+    const user = authUser(req);
+    await owned(req);
+    const conversion = await startConversion(ctx, user, String(req.params.id));
+    res.json(presentStart(conversion, await svc().queueInfoOf(conversion), CONVERSION_MESSAGES.started));
+  });
+
+  router.get('/status/:id', auth, async (req, res) => {
+    res.json(await svc().describe(await owned(req)));
+  });
+
+  router.get('/history', auth, validate(historyQuerySchema, 'query'), async (req, res) => {
+    const user = authUser(req);
+    const q = inputOf(req, historyQuerySchema);
+    const where: WhereOptions<Conversion> & Record<string | symbol, unknown> = { userId: user.id };
+    if (q.search) where.fileName = { [Op.iLike]: `%${q.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` };
+    if (q.status && q.status !== 'all') where.status = { [Op.in]: q.status.split(',').map((s) => s.trim()) };
+    const { rows, count } = await ctx.models.Conversion.findAndCountAll({
+      where,
+      order: [[q.sortBy, q.sortOrder.toUpperCase()], ['id', 'ASC']],
+      limit: q.limit,
+      offset: (q.page - 1) * q.limit,
+    });
+    const settings = await svc().settings();
+    const conversions = await Promise.all(
+      rows.map(async (c) => presentConversion(c, { queue: await svc().queueInfoOf(c, settings), retentionDays: settings.retentionDays })),
+    );
+    const totalPages = Math.max(1, Math.ceil(count / q.limit));
+    const body: ConversionHistoryResponse = {
+      conversions,
+      total: count,
+      page: q.page,
+      limit: q.limit,
+      totalPages,
+      hasNextPage: q.page < totalPages,
+      hasPreviousPage: q.page > 1,
+    };
+    res.json(body);
+  });
+
+  router.get('/usage', auth, async (req, res) => {
+    const user = await ctx.models.User.findByPk(authUser(req).id);
+    if (!user) throw ApiError.unauthorized();
+    const active = await ctx.models.Conversion.count({ where: { userId: user.id, status: { [Op.in]: ['pending', 'queued', 'processing'] } } });
+    res.json(presentUsage(user, active));
+  });
+
+  router.get('/logs/:id', auth, async (req, res) => {
+    const c = await owned(req);
+    const logs = await readLogs(ctx.models, c.id);
+    res.json({ conversionId: c.id, logs, total: logs.length });
+  });
+
+  router.delete('/logs/:id', auth, async (req, res) => {
+    const c = await owned(req);
+    const deleted = await ctx.models.ConversionLog.destroy({ where: { conversionId: c.id } });
+    res.json({ message: CONVERSION_MESSAGES.logsCleared, conversionId: c.id, deleted });
+  });
+
+  router.post('/cancel/:id', auth, async (req, res) => {
+    const c = await owned(req);
+    const cancelled = await svc().cancel(c.id);
+    res.json({ message: CONVERSION_MESSAGES.cancelled, conversion: await svc().describe(cancelled) });
+  });
+
+  router.post('/generate-download-link/:id', auth, async (req, res) => {
+    const c = await owned(req);
+    const t = await issueDownloadToken(ctx, c, authUser(req), baseUrlOf(ctx, req));
+    const body: DownloadLinkResponse = { ...t, conversionId: c.id, downloadLink: t.downloadUrl, link: t.downloadUrl };
+    res.json(body);
+  });
+
+  router.get('/download/:id', auth, async (req, res) => {
+    await streamAab(req, res, svc().storage, await owned(req));
+  });
+
+  /** Bearer token, or ?token= holding a download token of this conversion (a link opened in a tab). */
+  router.get('/temp-download/:id', async (req, res) => {
+    const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
+    let conversion: Conversion;
+    if (queryToken && !bearerToken(req)) {
+      conversion = await conversionForToken(ctx, queryToken);
+      if (conversion.id !== req.params.id) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
+    } else {
+      const user = await userFromRequest(ctx, req);
+      conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
+    }
+    await streamAab(req, res, svc().storage, conversion);
+  });
+
+  router.get('/updates/:id', async (req, res) => {
+    const user = await userFromRequest(ctx, req);
+    const c = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFoundOrUnauthorized, notFoundCode: 'CONVERSION_NOT_FOUND' });
+    await openUpdateStream(req, res, svc(), c);
+  });
+
+  return router;
+}
+
+/** The user of a bearer token or of ?token= (SSE and links cannot send headers). */
+export async function userFromRequest(ctx: AppContext, req: Request): Promise<User> {
+  const raw = bearerToken(req) ?? (typeof req.query.token === 'string' ? req.query.token : undefined);
+  if (!raw) throw ApiError.unauthorized(CONVERSION_MESSAGES.tokenMissing || ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING');
+  const result = await ctx.auth.authenticateToken(raw);
+  if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
+  return result.user;
+}

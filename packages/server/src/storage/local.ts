@@ -1,0 +1,87 @@
+/** Storage on the local disk: objects are files under DATA_DIR/files, scratch under DATA_DIR/tmp. */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat, copyFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertSafeKey, type ByteRange, type LocalCopy, type Storage } from './index.js';
+
+export class LocalStorage implements Storage {
+  readonly kind = 'local' as const;
+  readonly root: string;
+  readonly tmp: string;
+
+  constructor(dataDir: string) {
+    this.root = join(dataDir, 'files');
+    this.tmp = join(dataDir, 'tmp');
+  }
+
+  pathOf(key: string): string {
+    assertSafeKey(key);
+    return join(this.root, key);
+  }
+
+  async write(key: string, source: Readable): Promise<number> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    // Written beside the target and renamed, so a reader never sees half a file.
+    const partial = `${target}.${randomBytes(4).toString('hex')}.partial`;
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, counter, createWriteStream(partial));
+      await rename(partial, target);
+      return bytes;
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
+  }
+
+  async putFile(key: string, localPath: string): Promise<void> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      await rename(localPath, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      await copyFile(localPath, target);
+      await rm(localPath, { force: true });
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    const path = this.pathOf(key);
+    await stat(path); // a missing file rejects here, before any byte is sent
+    return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async size(key: string): Promise<number | undefined> {
+    try {
+      return (await stat(this.pathOf(key))).size;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async localCopy(key: string): Promise<LocalCopy> {
+    const path = this.pathOf(key);
+    await stat(path);
+    return { path, release: async () => undefined };
+  }
+
+  async scratchPath(name: string): Promise<string> {
+    await mkdir(this.tmp, { recursive: true });
+    return join(this.tmp, `${randomBytes(6).toString('hex')}-${name.replace(/[^\w.-]/g, '_')}`);
+  }
+}

@@ -1,0 +1,410 @@
+/**
+ * The user dashboard in a real browser against a real server: first-run setup, every guard
+ * redirect, the validation messages, buying a credit plan with the sandbox PIX, converting a
+ * corpus APK while the page follows it live, downloading the AAB, the history, the password
+ * change, and the theme — with screenshots of each screen in both themes.
+ */
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import type { ApiPlan, AuthResponse, ConversionHistoryResponse, CreatePixResponse } from '@aabify/shared';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, screenshotPath } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { api } from '../helpers/http.js';
+import { buildCreditUser, buildSubscriber, buildUser, uniqueEmail } from '../helpers/factories.js';
+import { SLOW_ENGINE, corpusApk, requireCorpus } from '../helpers/conversions.js';
+import { openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth, type OpenPage } from './dashboardHelpers.js';
+
+const ADMIN = { email: 'admin@aabify.test', password: 'admin-senha-123' };
+const USER = { email: uniqueEmail('comprador'), password: 'cliente-senha-1' };
+const APK = 'ag-politedroid.apk';
+
+async function waitForPath(page: Page, expected: string): Promise<void> {
+  await page.waitForURL((u) => u.pathname === expected, { timeout: 15000 });
+}
+
+async function toastTexts(page: Page): Promise<string[]> {
+  return page.getByTestId('toast').allInnerTexts();
+}
+
+describe('dashboard: user flows in a real browser', function () {
+  this.timeout(180000);
+  let server: TestServer;
+  let browser: Browser;
+  let adminToken = '';
+  let user: OpenPage | undefined;
+
+  before(async function () {
+    requireChromium(this);
+    requireCorpus(this);
+    server = await startTestServer(
+      { DASHBOARD_DIR: ensureDashboardBuilt() },
+      { conversions: { engine: { module: SLOW_ENGINE, config: { stageDelayMs: 700 } }, claimRetryMs: 200 } },
+    );
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await user?.context.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('setup_firstRun_everyPathShowsSetupValidatesThenCreatesTheAdmin', async () => {
+    const { page, context, errors } = await openPage(browser);
+    await page.goto(`${server.url}/converter`);
+    await page.getByRole('heading', { name: 'Configuração Inicial' }).waitFor();
+    expect(await page.getByLabel('Nome').inputValue()).to.equal('Administrador');
+    await shootBoth(page, 'setup');
+
+    await page.getByRole('button', { name: 'Criar Administrador' }).click();
+    await page.getByText('Email é obrigatório').waitFor();
+    await page.getByText('Senha é obrigatória').waitFor();
+    expect(await toastTexts(page)).to.include('Por favor, corrija os erros no formulário');
+
+    await page.getByLabel('Email').fill('não-é-email');
+    await page.getByLabel('Senha', { exact: true }).fill('123');
+    await page.getByLabel('Confirmar senha').fill('124');
+    await page.getByRole('button', { name: 'Criar Administrador' }).click();
+    await page.getByText('Email inválido').waitFor();
+    await page.getByText('Senha deve ter no mínimo 6 caracteres').waitFor();
+    await page.getByText('As senhas não coincidem').waitFor();
+
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Senha', { exact: true }).fill(ADMIN.password);
+    await page.getByLabel('Confirmar senha').fill(ADMIN.password);
+    const adminChunk = page.waitForResponse((r) => /\/assets\/AdminRoutes-[A-Z0-9]+\.js$/.test(r.url()), { timeout: 15000 });
+    await page.getByRole('button', { name: 'Criar Administrador' }).click();
+    await page.getByText('Administrador criado com sucesso! Redirecionando...').waitFor();
+    await waitForPath(page, '/admin');
+    await adminChunk;
+    await page.getByTestId('admin-home').waitFor();
+    expect(await page.getByTestId('topbar-role').textContent()).to.equal('Administrador');
+    expect(errors).to.deep.equal([]);
+    await context.close();
+
+    const login = await api(server).post<AuthResponse>('/auth/login', ADMIN);
+    expect(login.status).to.equal(200);
+    adminToken = login.body.token;
+  });
+
+  it('guards_signedOut_everyPathGoesToLogin', async () => {
+    const { page, context } = await openPage(browser);
+    for (const p of ['/', '/dashboard', '/converter', '/history', '/plans', '/payment-status', '/admin', '/admin/users', '/qualquer-coisa']) {
+      await page.goto(`${server.url}${p}`);
+      await waitForPath(page, '/login');
+    }
+    await shootBoth(page, 'login');
+    await context.close();
+  });
+
+  it('login_and_register_validation_specMessages', async () => {
+    const { page, context, errors } = await openPage(browser);
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByText('Email é obrigatório').waitFor();
+    await page.getByText('Senha é obrigatória').waitFor();
+    await page.getByLabel('Email').fill('ninguem@example.com');
+    await page.getByLabel('Senha').fill('senha-errada');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByText('Email ou senha incorretos.').waitFor();
+
+    await page.getByRole('link', { name: 'Cadastre-se' }).click();
+    await waitForPath(page, '/register');
+    expect(await page.getByText('Mínimo de 6 caracteres').count()).to.equal(1);
+    await page.getByLabel('Email').fill(USER.email);
+    await page.getByLabel('Senha', { exact: true }).fill('12345');
+    await page.getByLabel('Confirmar senha').fill('54321');
+    await page.getByRole('button', { name: 'Criar Conta' }).click();
+    await page.getByText('A senha deve ter pelo menos 6 caracteres').waitFor();
+    await page.getByText('As senhas não coincidem').waitFor();
+    await shootBoth(page, 'register-errors');
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('register_newUser_landsOnPlansAndEveryPlanGuardRedirects', async () => {
+    user = await openPage(browser);
+    const { page } = user;
+    await page.goto(`${server.url}/register`);
+    await page.getByLabel('Email').fill(USER.email);
+    await page.getByLabel('Senha', { exact: true }).fill(USER.password);
+    await page.getByLabel('Confirmar senha').fill(USER.password);
+    await page.getByRole('button', { name: 'Criar Conta' }).click();
+    await page.getByText('Conta criada com sucesso!').waitFor();
+    await waitForPath(page, '/plans');
+    const reason = page.getByTestId('plans-reason');
+    expect(await reason.getAttribute('data-from')).to.equal('/dashboard');
+    expect(await reason.getAttribute('data-status')).to.equal('no_plan');
+    expect(await page.getByTestId('topbar-role').textContent()).to.equal('Usuário');
+
+    for (const [from, origin] of [['/converter', '/converter'], ['/history', '/dashboard'], ['/admin', '/dashboard'], ['/login', '/dashboard'], ['/register', '/dashboard'], ['/', '/dashboard']] as const) {
+      await page.goto(`${server.url}${from}`);
+      await waitForPath(page, '/plans');
+      expect(await page.getByTestId('plans-reason').getAttribute('data-from'), from).to.equal(origin);
+    }
+    await page.goto(`${server.url}/payment-status`);
+    await page.getByRole('heading', { name: 'Link inválido' }).waitFor();
+    await shootBoth(page, 'payment-status-invalid');
+    expect(user.errors).to.deep.equal([]);
+  });
+
+  it('guards_planStates_noCreditsExpiredAdminAndActive', async () => {
+    const cases = [
+      { u: await buildCreditUser(server, 0), path: '/plans', status: 'no_credits' },
+      { u: await buildSubscriber(server, -2), path: '/plans', status: 'expired' },
+      { u: await buildUser(server), path: '/plans', status: 'no_plan' },
+    ];
+    for (const c of cases) {
+      const { page, context } = await openPage(browser, { session: sessionOf(server, c.u) });
+      await page.goto(`${server.url}/converter`);
+      await waitForPath(page, c.path);
+      expect(await page.getByTestId('plans-reason').getAttribute('data-status')).to.equal(c.status);
+      await context.close();
+    }
+    const active = await openPage(browser, { session: sessionOf(server, await buildCreditUser(server, 3)) });
+    await active.page.goto(`${server.url}/plans`);
+    await waitForPath(active.page, '/dashboard');
+    expect(await active.page.getByTestId('credit-warning').textContent()).to.equal('Poucos créditos');
+    await active.page.goto(`${server.url}/admin/settings`);
+    await waitForPath(active.page, '/dashboard');
+    await active.page.goto(`${server.url}/history`);
+    await waitForPath(active.page, '/history');
+    await active.context.close();
+
+    const admin = await openPage(browser, { session: sessionOf(server, (await server.ctx.models.User.findOne({ where: { email: ADMIN.email } }))!) });
+    for (const [from, to] of [['/', '/admin'], ['/dashboard', '/admin'], ['/login', '/admin'], ['/nada', '/admin'], ['/history', '/history'], ['/plans', '/plans'], ['/converter', '/converter']] as const) {
+      await admin.page.goto(`${server.url}${from}`);
+      await waitForPath(admin.page, to);
+    }
+    await admin.context.close();
+  });
+
+  it('purchase_creditPlan_sandboxPixApproved_successThenDashboardShowsCredits', async () => {
+    const created = await api(server).post<{ plan: ApiPlan }>(
+      '/plans',
+      { name: 'Pacote 10 conversões', description: 'Para quem publica sempre', type: 'credit', price: 19.9, credits: 10, features: ['10 conversões', 'Suporte por email'], isPopular: true },
+      adminToken,
+    );
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    await api(server).post('/plans', { name: 'Assinatura mensal', type: 'subscription', price: 49.9, subscriptionDetails: { duration: 1 } }, adminToken);
+
+    const { page } = user!;
+    await page.goto(`${server.url}/plans`);
+    await page.getByTestId('plan-offer').first().waitFor();
+    await shootBoth(page, 'plans');
+    await page.getByRole('radio', { name: 'Assinatura' }).check({ force: true });
+    await page.locator('[data-plan-name="Assinatura mensal"]').waitFor();
+    await page.getByRole('radio', { name: 'Créditos' }).check({ force: true });
+    const createPix = page.waitForResponse((r) => r.url().includes('/api/payments/create-pix/'));
+    await page.getByRole('button', { name: 'Comprar Pacote 10 conversões' }).click();
+    const pix = (await (await createPix).json()) as CreatePixResponse;
+    const modal = page.getByTestId('pix-modal');
+    await modal.waitFor();
+    expect(await page.getByTestId('pix-code').inputValue()).to.equal(pix.payment.pixCopyPaste);
+    expect(await page.getByTestId('pix-countdown').textContent()).to.match(/^[0-5]\d:[0-5]\d$/);
+    await page.getByTestId('pix-copy').click();
+    await page.getByText('Código copiado!').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(pix.payment.pixCopyPaste);
+    await page.getByText('Copiar código PIX').waitFor({ timeout: 4000 });
+    expect(await page.evaluate(() => localStorage.getItem('aabify-pending-payment'))).to.contain(pix.payment.id);
+    await shootBoth(page, 'pix-modal');
+
+    const approve = await api(server).post(`/payments/simulate-approval/${pix.payment.id}`, undefined, adminToken);
+    expect(approve.status, JSON.stringify(approve.body)).to.be.within(200, 299);
+    await page.getByTestId('payment-success').waitFor({ timeout: 60000 });
+    expect(await page.evaluate(() => localStorage.getItem('aabify-pending-payment'))).to.equal(null);
+    await shootBoth(page, 'payment-success');
+    await page.getByRole('link', { name: 'Ir para o Dashboard' }).click();
+    await waitForPath(page, '/dashboard');
+    expect(await page.getByTestId('plan-credits').textContent()).to.equal('10');
+    expect(await page.getByTestId('plan-status-tile').textContent()).to.contain('Plano Ativo');
+    await page.getByTestId('count-total').filter({ hasText: '0' }).waitFor();
+    await shootBoth(page, 'dashboard');
+    expect(user!.errors).to.deep.equal([]);
+  });
+
+  it('converter_dropZone_specValidationMessages', async () => {
+    const { page } = user!;
+    await page.goto(`${server.url}/converter`);
+    await page.getByTestId('ready').waitFor();
+    expect(await page.getByTestId('ready').textContent()).to.equal('Pronto para conversão');
+    await page.getByTestId('file-input').setInputFiles({ name: 'notas.txt', mimeType: 'text/plain', buffer: Buffer.from('oi') });
+    expect(await page.getByTestId('file-rejection').textContent()).to.equal('O arquivo deve ter extensão .apk');
+    const drop = async (files: Array<{ name: string; size: number }>) =>
+      page.getByTestId('dropzone').evaluate((el, list) => {
+        const dt = new DataTransfer();
+        for (const f of list) dt.items.add(new File([new Uint8Array(f.size)], f.name, { type: 'application/vnd.android.package-archive' }));
+        el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, files);
+    await drop([{ name: 'a.apk', size: 10 }, { name: 'b.apk', size: 10 }]);
+    expect(await page.getByTestId('file-rejection').textContent()).to.equal('Too many files');
+    await drop([{ name: 'grande.apk', size: 100 * 1024 * 1024 + 1 }]);
+    expect(await page.getByTestId('file-rejection').textContent()).to.equal('O arquivo excede o limite de 100MB');
+    await drop([{ name: 'ok.APK', size: 1024 }]);
+    expect(await page.getByTestId('file-rejection').count()).to.equal(0);
+    expect(await page.getByTestId('chosen-file').textContent()).to.contain('ok.APK').and.contain('1 KB');
+    await page.getByRole('button', { name: 'Remover ok.APK' }).click();
+    expect(await page.getByTestId('chosen-file').count()).to.equal(0);
+    await shootBoth(page, 'converter-idle');
+  });
+
+  it('converter_corpusApk_followedLiveThenDownloadedBytesEqualTheServerFile', async () => {
+    const { page, errors } = user!;
+    await recordConverterTimeline(page);
+    await page.goto(`${server.url}/converter`);
+    await page.getByTestId('file-input').setInputFiles(corpusApk(APK));
+    await page.getByTestId('chosen-file').waitFor();
+    await page.getByTestId('start-conversion').click();
+    await page.getByTestId('status-card').waitFor();
+    await page.locator('[data-testid="status-card"][data-status="processing"]').waitFor({ timeout: 30000 });
+    await page.getByTestId('log-row').first().waitFor();
+    await shootBoth(page, 'converter-processing');
+    await page.getByTestId('result-completed').waitFor({ timeout: 60000 });
+
+    const t = await readTimeline(page);
+    expect(t.trackerStates.some((s) => s.includes('validation:active') || s.includes('processing:active')), t.trackerStates.join(' | ')).to.equal(true);
+    expect(t.trackerStates.at(-1)).to.equal('upload:completed,validation:completed,processing:completed,finalisation:completed');
+    expect(t.sawQueueCard || t.sawProcessingCard).to.equal(true);
+    expect(new Set(t.logCounts).size, `log counts ${t.logCounts.join(',')}`).to.be.greaterThan(2);
+    expect(new Set(t.percents).size, `percents ${t.percents.join(',')}`).to.be.greaterThan(2);
+    expect(t.indicator).to.include('Conectado');
+    expect(t.sawUpdatedFlash).to.equal(true);
+    expect(await page.getByTestId('result-filename').textContent()).to.equal(APK.replace('.apk', '.aab'));
+    expect(await page.getByTestId('link-expiry').textContent()).to.contain('1 hora');
+
+    // The console's filters, counts and search.
+    const all = Number(await page.getByTestId('log-count-all').textContent());
+    expect(all).to.be.greaterThan(2);
+    await page.getByTestId('log-search').fill('zzz-nada');
+    await page.getByText('Nenhum log encontrado com os filtros aplicados').waitFor();
+    await page.getByTestId('log-search').fill('');
+    await page.getByTestId('log-filter-success').click();
+    const success = Number(await page.getByTestId('log-count-success').textContent());
+    expect(await page.getByTestId('log-row').count()).to.equal(Math.min(success, 5));
+    await page.getByTestId('log-filter-all').click();
+    const rowHeight = await page.getByTestId('log-row').first().evaluate((e) => e.getBoundingClientRect().height);
+    expect(rowHeight).to.equal(64);
+    expect(await page.getByTestId('log-viewport').evaluate((e) => e.getBoundingClientRect().height)).to.equal(256);
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('conversion-logs-v1'))) ?? '{}')).to.have.property('v', 1);
+    await shootBoth(page, 'converter-completed');
+
+    const history = await api(server).get<ConversionHistoryResponse>('/conversion/history?limit=1', (await userToken(page)));
+    const conversionId = history.body.conversions[0]!.id;
+    const downloadEvent = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Baixar AAB' }).click();
+    const download = await downloadEvent;
+    expect(download.suggestedFilename()).to.equal(APK.replace('.apk', '.aab'));
+    const saved = await readFile((await download.path())!);
+    const serverFile = await fetch(`${server.url}/api/conversion/download/${conversionId}`, { headers: { authorization: `Bearer ${await userToken(page)}` } });
+    expect(serverFile.status).to.equal(200);
+    const expected = Buffer.from(await serverFile.arrayBuffer());
+    expect(saved.length).to.equal(expected.length);
+    expect(saved.equals(expected)).to.equal(true);
+    await page.getByRole('button', { name: 'Download Concluído' }).waitFor();
+    await page.getByText(`${APK.replace('.apk', '.aab')} baixado com sucesso!`).waitFor();
+    await page.getByRole('button', { name: 'Baixar AAB' }).waitFor({ timeout: 5000 });
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('history_afterConversion_listsItWithLogsAndDownload', async () => {
+    const { page, errors } = user!;
+    await page.getByRole('link', { name: 'Ver Histórico' }).click().catch(() => page.goto(`${server.url}/history`));
+    await waitForPath(page, '/history');
+    const row = page.getByTestId('history-row').first();
+    await row.waitFor();
+    expect(await row.textContent()).to.contain(APK).and.contain('Concluído');
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByTestId('history-empty').waitFor();
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Buscar').fill('politedroid');
+    await page.getByTestId('history-row').first().waitFor();
+    await page.getByRole('button', { name: `Ver logs de ${APK}` }).click();
+    await page.getByTestId('history-logs').waitFor();
+    await shootBoth(page, 'history-logs');
+    await page.keyboard.press('Escape');
+    await shootBoth(page, 'history');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('changePassword_modal_fieldErrorsThenSuccess', async () => {
+    const { page, errors } = user!;
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole('button', { name: 'Menu da conta' }).click();
+    await page.getByRole('button', { name: 'Alterar Senha' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Alterar Senha' }).click();
+    await dialog.getByText('Senha atual é obrigatória').waitFor();
+    await dialog.getByText('Nova senha deve ter pelo menos 6 caracteres').waitFor();
+    await dialog.getByText('As senhas não coincidem').waitFor();
+    await dialog.getByLabel('Senha atual').fill(USER.password);
+    await dialog.getByLabel('Nova senha', { exact: true }).fill(USER.password);
+    await dialog.getByLabel('Confirmar nova senha').fill(USER.password);
+    await dialog.getByRole('button', { name: 'Alterar Senha' }).click();
+    await dialog.getByText('A nova senha deve ser diferente da senha atual').waitFor();
+    await dialog.getByLabel('Senha atual').fill('senha-errada-1');
+    await dialog.getByLabel('Nova senha', { exact: true }).fill('nova-senha-123');
+    await dialog.getByLabel('Confirmar nova senha').fill('nova-senha-123');
+    await dialog.getByRole('button', { name: 'Alterar Senha' }).click();
+    await dialog.locator('#field-currentPassword-error').filter({ hasText: 'Senha atual incorreta' }).waitFor();
+    await shootBoth(page, 'change-password-errors');
+    await dialog.getByLabel('Senha atual').fill(USER.password);
+    await dialog.getByRole('button', { name: 'Alterar Senha' }).click();
+    await page.getByText('Senha alterada com sucesso.').waitFor();
+    USER.password = 'nova-senha-123';
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('theme_dark_persistsAcrossReloadsAndSignOutClearsTheSession', async () => {
+    const { page } = user!;
+    await page.goto(`${server.url}/dashboard`);
+    if ((await page.getAttribute('html', 'data-bs-theme')) !== 'light') await page.getByTestId('theme-toggle').click();
+    await page.getByRole('button', { name: 'Mudar para o tema escuro' }).click();
+    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    await page.reload();
+    await page.getByTestId('plan-card').waitFor();
+    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    await page.goto(`${server.url}/converter`);
+    await page.getByTestId('ready').waitFor();
+    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+
+    await page.getByRole('button', { name: 'Menu da conta' }).click();
+    await page.getByRole('button', { name: 'Sair' }).click();
+    await waitForPath(page, '/login');
+    const stored = await page.evaluate(() => [localStorage.getItem('aabify-token'), localStorage.getItem('aabify-user'), localStorage.getItem('conversion-logs-v1'), localStorage.getItem('aabify-last-user')]);
+    expect(stored).to.deep.equal([null, null, null, null]);
+    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    await page.getByLabel('Email').fill(USER.email);
+    await page.getByLabel('Senha').fill(USER.password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByText('Login realizado com sucesso!').waitFor();
+    await waitForPath(page, '/dashboard');
+  });
+
+  it('layout_360pxWide_noHorizontalScrollOnAnyScreen', async () => {
+    const { page, context } = await openPage(browser, { width: 360, session: sessionOf(server, (await server.ctx.models.User.findOne({ where: { email: USER.email } }))!) });
+    for (const p of ['/dashboard', '/converter', '/history', '/login']) {
+      await page.goto(`${server.url}${p}`);
+      await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, p).to.be.at.most(0);
+      await page.screenshot({ path: await screenshotPath(`dashboard-360${p.replace('/', '-')}`), fullPage: true });
+    }
+    await context.close();
+  });
+
+  it('session_401_clearsTheSessionAndGoesToLogin', async () => {
+    const u = await buildCreditUser(server, 2);
+    const { page, context } = await openPage(browser, { session: { ...sessionOf(server, u), token: 'token-invalido' } });
+    await page.goto(`${server.url}/dashboard`);
+    await waitForPath(page, '/login');
+    expect(await page.evaluate(() => localStorage.getItem('aabify-token'))).to.equal(null);
+    await context.close();
+  });
+});
+
+async function userToken(page: Page): Promise<string> {
+  const t = await page.evaluate(() => localStorage.getItem('aabify-token'));
+  if (!t) throw new Error('no session token in the page');
+  return t;
+}
+

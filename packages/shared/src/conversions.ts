@@ -1,0 +1,414 @@
+/**
+ * Conversions as the API's clients see them: statuses, limits, pt-BR messages, the options
+ * schema, the JSON of a conversion, its log entries, the usage info and the real-time
+ * messages (spec users-and-conversion §3, §4, §7; DECISIONS.md "Conversions").
+ * No Node-only code: the dashboard imports this too.
+ */
+import { boolean, number, object, string, ValidationError, type InferType } from 'yup';
+
+export const CONVERSION_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
+/** Statuses that still move; cancel is allowed in these. */
+export const ACTIVE_CONVERSION_STATUSES = ['pending', 'queued', 'processing'] as const satisfies readonly ConversionStatus[];
+export const FINAL_CONVERSION_STATUSES = ['completed', 'failed', 'cancelled'] as const satisfies readonly ConversionStatus[];
+
+export function isActiveConversionStatus(status: ConversionStatus): boolean {
+  return (ACTIVE_CONVERSION_STATUSES as readonly string[]).includes(status);
+}
+
+export const CONVERSION_STATUS_LABELS: Record<ConversionStatus, string> = {
+  pending: 'Aguardando',
+  queued: 'Na Fila',
+  processing: 'Processando',
+  completed: 'Concluído',
+  failed: 'Falhou',
+  cancelled: 'Cancelado',
+};
+
+const MB = 1024 * 1024;
+
+export const CONVERSION_LIMITS = {
+  /** Default of the upload.maxFileSize setting (bytes). */
+  defaultMaxFileSize: 100 * MB,
+  minMaxFileSize: MB,
+  maxMaxFileSize: 500 * MB,
+  /** Files per bulk conversion. */
+  bulkMaxFiles: 10,
+  /** Log entries kept and served per conversion. */
+  logsPerConversion: 200,
+  /** Default global worker limit (setting conversions.maxConcurrent). */
+  defaultMaxConcurrent: 3,
+  /** Estimate used only while no conversion has completed yet. */
+  defaultAverageProcessingTimeMs: 120_000,
+  /** Download links and tokens are valid this long. */
+  downloadTokenTtlSeconds: 3600,
+  /** Files are kept this many days by default (setting conversions.retentionDays). */
+  defaultRetentionDays: 7,
+  historyDefaultPage: 1,
+  historyDefaultLimit: 10,
+  historyMaxLimit: 100,
+  searchMaxLength: 200,
+  versionCodeMax: 2_100_000_000,
+  versionNameMax: 256,
+} as const;
+
+/** '100MB' for 104857600: the number shown in the size-limit message follows the setting. */
+export function formatMegabytes(bytes: number): string {
+  const mb = bytes / MB;
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1).replace('.', ',')}MB`;
+}
+
+export const CONVERSION_MESSAGES = {
+  apkExtension: 'O arquivo deve ter extensão .apk',
+  fileTooLarge: (maxBytes: number) => `O arquivo excede o limite de ${formatMegabytes(maxBytes)}`,
+  noFile: 'Nenhum arquivo enviado. Envie o APK no campo "apk".',
+  emptyFile: 'O arquivo enviado está vazio.',
+  notAZip: 'O arquivo não é um APK válido (não é um arquivo ZIP).',
+  tooManyFiles: 'Máximo de 10 arquivos por vez',
+  noFilesSelected: 'Selecione pelo menos um arquivo APK',
+  optionsNotJson: 'As opções devem ser um JSON válido.',
+  unknownOption: (path: string) => `Opção desconhecida: ${path}`,
+  optionsInvalid: 'Opções de conversão inválidas.',
+  notFound: 'Conversão não encontrada',
+  notFoundOrUnauthorized: 'Conversão não encontrada ou não autorizada',
+  notEnoughCredits: 'Você não possui créditos suficientes para fazer esta conversão.',
+  cannotConvert: 'Limite mensal atingido ou assinatura expirada.',
+  rateLimited: 'Rate limit excedido',
+  started: 'Conversão iniciada com sucesso',
+  uploaded: 'Arquivo enviado. Inicie a conversão quando quiser.',
+  notPending: 'A conversão já foi iniciada ou terminou.',
+  cannotCancel: 'Só é possível cancelar conversões pendentes, na fila ou em processamento.',
+  cancelled: 'Conversão cancelada',
+  logsCleared: 'Logs removidos',
+  notDownloadable: 'O arquivo convertido não está disponível para download.',
+  downloadExpired: 'O link de download expirou. Gere um novo link.',
+  downloadNotFound: 'Link de download inválido.',
+  tokenMissing: 'Token não encontrado',
+  bulkDone: (ok: number, failed: number) => `${ok} conversão(ões) iniciada(s)${failed ? `, ${failed} com erro` : ''}`,
+  genericFailure: 'Ocorreu um erro durante o processamento do arquivo',
+  workerCrashed: 'O processo de conversão foi interrompido repetidamente; a conversão foi abortada.',
+  internal: 'Erro interno do conversor.',
+  requeued: 'Servidor reiniciando: a conversão voltou para a fila e continuará em seguida.',
+  resumed: 'A conversão foi retomada após a interrupção do servidor.',
+  uploadAborted: 'O envio do arquivo foi interrompido.',
+} as const;
+
+// ---- options -------------------------------------------------------------------------
+
+/**
+ * `options` (JSON) of POST /conversion/convert: which splits Google Play may make and a
+ * version override. Unknown keys are a 400 (DECISIONS.md), at every level.
+ */
+export const conversionOptionsSchema = object({
+  splits: object({
+    abi: boolean().strict().optional(),
+    density: boolean().strict().optional(),
+    language: boolean().strict().optional(),
+  })
+    .noUnknown(({ unknown }) => CONVERSION_MESSAGES.unknownOption(`splits.${String(unknown)}`))
+    .strict()
+    .optional()
+    .default(undefined),
+  versionCode: number()
+    .strict()
+    .integer('versionCode deve ser um número inteiro')
+    .min(1, 'versionCode deve ser maior que zero')
+    .max(CONVERSION_LIMITS.versionCodeMax, `versionCode deve ser no máximo ${CONVERSION_LIMITS.versionCodeMax}`)
+    .optional(),
+  versionName: string()
+    .strict()
+    .trim('versionName não pode ter espaços nas pontas')
+    .min(1, 'versionName não pode ser vazio')
+    .max(CONVERSION_LIMITS.versionNameMax, `versionName deve ter no máximo ${CONVERSION_LIMITS.versionNameMax} caracteres`)
+    .optional(),
+})
+  .noUnknown(({ unknown }) => CONVERSION_MESSAGES.unknownOption(String(unknown)))
+  .strict();
+export type ConversionOptions = InferType<typeof conversionOptionsSchema>;
+
+export type ParsedOptions = { ok: true; options: ConversionOptions } | { ok: false; message: string; fields: Record<string, string> };
+
+/** Parses the `options` text of a multipart request (absent or blank = no options). */
+export function parseConversionOptions(raw: string | undefined): ParsedOptions {
+  if (raw === undefined || raw.trim() === '') return { ok: true, options: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { ok: false, message: CONVERSION_MESSAGES.optionsNotJson, fields: { options: CONVERSION_MESSAGES.optionsNotJson } };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, message: CONVERSION_MESSAGES.optionsNotJson, fields: { options: CONVERSION_MESSAGES.optionsNotJson } };
+  }
+  try {
+    const options = conversionOptionsSchema.validateSync(value, { abortEarly: false });
+    return { ok: true, options: stripUndefined(options) };
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    const fields: Record<string, string> = {};
+    for (const e of err.inner.length ? err.inner : [err]) {
+      const path = e.path ? `options.${e.path}` : 'options';
+      fields[path] ??= e.errors[0] ?? CONVERSION_MESSAGES.optionsInvalid;
+    }
+    return { ok: false, message: Object.values(fields)[0] ?? CONVERSION_MESSAGES.optionsInvalid, fields };
+  }
+}
+
+function stripUndefined(o: ConversionOptions): ConversionOptions {
+  const out: ConversionOptions = {};
+  if (o.splits) {
+    const splits: NonNullable<ConversionOptions['splits']> = {};
+    for (const k of ['abi', 'density', 'language'] as const) if (o.splits[k] !== undefined) splits[k] = o.splits[k];
+    out.splits = splits;
+  }
+  if (o.versionCode !== undefined) out.versionCode = o.versionCode;
+  if (o.versionName !== undefined) out.versionName = o.versionName;
+  return out;
+}
+
+export function hasApkExtension(fileName: string): boolean {
+  return /\.apk$/i.test(fileName);
+}
+
+/** 'app.apk' → 'app.aab' (spec §4; 'converted.aab' without a name). */
+export function aabFileName(fileName: string | null | undefined): string {
+  if (!fileName) return 'converted.aab';
+  return /\.apk$/i.test(fileName) ? fileName.replace(/\.apk$/i, '.aab') : `${fileName}.aab`;
+}
+
+// ---- history query -------------------------------------------------------------------
+
+export const HISTORY_SORT_FIELDS = ['createdAt', 'updatedAt', 'completedAt', 'fileName', 'fileSize', 'status'] as const;
+export type HistorySortField = (typeof HISTORY_SORT_FIELDS)[number];
+
+export const historyQuerySchema = object({
+  page: number().typeError('page deve ser um número').integer('page deve ser inteiro').min(1, 'page deve ser pelo menos 1').default(CONVERSION_LIMITS.historyDefaultPage),
+  limit: number()
+    .typeError('limit deve ser um número')
+    .integer('limit deve ser inteiro')
+    .min(1, 'limit deve ser pelo menos 1')
+    .max(CONVERSION_LIMITS.historyMaxLimit, `limit deve ser no máximo ${CONVERSION_LIMITS.historyMaxLimit}`)
+    .default(CONVERSION_LIMITS.historyDefaultLimit),
+  search: string().trim().max(CONVERSION_LIMITS.searchMaxLength).optional(),
+  status: string()
+    .optional()
+    .test('status', 'Status inválido', (v) => v === undefined || v === '' || v === 'all' || v.split(',').every((s) => (CONVERSION_STATUSES as readonly string[]).includes(s.trim()))),
+  sortBy: string().oneOf([...HISTORY_SORT_FIELDS], 'sortBy inválido').default('createdAt'),
+  sortOrder: string()
+    .transform((v: string) => v.toLowerCase())
+    .oneOf(['asc', 'desc'], 'sortOrder deve ser asc ou desc')
+    .default('desc'),
+});
+export type HistoryQuery = InferType<typeof historyQuerySchema>;
+
+// ---- JSON the client sees ------------------------------------------------------------
+
+export type ConversionLogLevel = 'info' | 'success' | 'warning' | 'error';
+
+export interface ConversionLogEntry {
+  id: string;
+  timestamp: string;
+  level: ConversionLogLevel;
+  message: string;
+  step: string | null;
+}
+
+/** The engine's report as stored with the conversion (internal paths removed). */
+export interface ConversionReportJson {
+  packageName: string;
+  versionCode?: number;
+  versionName?: string;
+  /** A number, or a preview codename the APK declares ('IceCreamSandwich'). */
+  minSdk?: number | string;
+  targetSdk?: number | string;
+  debuggable: boolean;
+  abis: string[];
+  locales: string[];
+  densities: number[];
+  dexCount: number;
+  entryCount: number;
+  sizeIn: number;
+  sizeOut: number;
+  entries: { copiedRaw: number; converted: number; dropped: number; generated: number };
+  durations: Record<string, number>;
+  warnings: Array<{ code: string; message: string; detail?: string }>;
+}
+
+export interface ApiConversion {
+  id: string;
+  _id: string;
+  conversionId: string;
+  userId: string;
+  fileName: string;
+  originalFileName: string;
+  /** The AAB's name ('app.aab'). */
+  filename: string;
+  fileSize: number;
+  status: ConversionStatus;
+  progress: number;
+  step: string | null;
+  options: ConversionOptions;
+  error: string | null;
+  errorCode: string | null;
+  createdAt: string;
+  updatedAt: string;
+  queuedAt: string | null;
+  processingStartedAt: string | null;
+  completedAt: string | null;
+  /** Milliseconds from processing start to completion. */
+  duration: number | null;
+  originalSize: number;
+  convertedSize: number | null;
+  aabFile: { filename: string; size: number } | null;
+  canDownload: boolean;
+  /** Seconds a download link stays valid. */
+  expiresIn: number;
+  /** When the files are purged (retention). */
+  filesExpireAt: string | null;
+  report: ConversionReportJson | null;
+  queuePosition: number | null;
+  totalInQueue: number;
+  estimatedTime: number | null;
+  averageProcessingTime: number;
+  currentlyProcessing: number;
+  maxConcurrent: number;
+  lastUpdate: string;
+  logs?: ConversionLogEntry[];
+}
+
+export interface ConversionStartResponse {
+  conversionId: string;
+  fileName: string;
+  fileSize: number;
+  status: ConversionStatus;
+  queuePosition: number;
+  estimatedTime: number;
+  message: string;
+}
+
+export interface ConversionHistoryResponse {
+  conversions: ApiConversion[];
+  total: number;
+  page: number;
+  limit: number;
+  totalPages: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+}
+
+export interface UsageInfo {
+  hasActivePlan: boolean;
+  planId: string | null;
+  type: 'credit' | 'subscription' | null;
+  isActive: boolean;
+  credits: number;
+  remainingCredits: number;
+  expiresAt: string | null;
+  isExpired: boolean;
+  currentMonthUsage: number;
+  remaining: number | 'unlimited';
+  canConvert: boolean;
+  totalConversions: number;
+  planActivatedAt: string | null;
+  message: string;
+  redirectTo: string | null;
+  usageSummary: { userType: 'credit' | 'subscription' | 'admin' | null; credits: number; reservedCredits: number; activeConversions: number };
+}
+
+export interface DownloadTokenResponse {
+  downloadToken: string;
+  filename: string;
+  downloadUrl: string;
+  expiresIn: number;
+  expiresAt: string;
+}
+
+export interface DownloadLinkResponse extends DownloadTokenResponse {
+  conversionId: string;
+  downloadLink: string;
+  link: string;
+}
+
+export interface AvailableDownload {
+  conversionId: string;
+  fileName: string;
+  filename: string;
+  fileSize: number;
+  convertedSize: number;
+  completedAt: string | null;
+  filesExpireAt: string | null;
+}
+
+export interface BulkConversionResponse {
+  message: string;
+  conversions: Array<{ conversionId: string; originalFileName: string; fileName: string; fileSize: number; queuePosition: number; estimatedTime: number }>;
+  errors: Array<{ fileName: string; error: string; code: string }>;
+}
+
+// ---- real-time -----------------------------------------------------------------------
+
+export const CONVERSION_UPDATE_TYPES = ['progress', 'queue_position', 'status_change', 'completed', 'error', 'log'] as const;
+export type ConversionUpdateType = (typeof CONVERSION_UPDATE_TYPES)[number];
+
+/** One message on `conversion:{id}` (socket.io) and on the SSE stream (spec §3). */
+export interface ConversionUpdate {
+  type: ConversionUpdateType;
+  conversionId: string;
+  timestamp: string;
+  status?: ConversionStatus;
+  progress?: number;
+  position?: number;
+  queuePosition?: number;
+  estimatedTime?: number;
+  totalWaiting?: number;
+  averageProcessingTime?: number;
+  currentlyProcessing?: number;
+  maxConcurrent?: number;
+  log?: ConversionLogEntry;
+  message?: string;
+  step?: string;
+  error?: string;
+  code?: string;
+  filename?: string;
+  fileSize?: number;
+  canDownload?: boolean;
+  expiresIn?: number;
+}
+
+export interface ConversionCreatedEvent {
+  conversionId: string;
+  fileName: string;
+  fileSize: number;
+}
+
+/** Socket event names (spec §7). */
+export const SOCKET_EVENTS = {
+  autoSubscribe: 'auto-subscribe-active-conversions',
+  activeConversions: 'active-conversions',
+  subscribe: 'subscribe-conversion',
+  unsubscribe: 'unsubscribe',
+  conversionCreated: 'conversion-created',
+  stats: 'get_conversion_stats',
+  statsResponse: 'conversion_stats_response',
+  downloadLink: 'generate_download_link',
+  downloadLinkResponse: 'download_link_response',
+  error: 'error',
+  authError: 'auth_error',
+} as const;
+
+export function conversionChannel(conversionId: string): string {
+  return `conversion:${conversionId}`;
+}
+
+/** pt-BR label of an engine stage, for progress messages and logs. */
+export const CONVERSION_STEP_LABELS: Record<string, string> = {
+  upload: 'Envio',
+  queue: 'Fila',
+  reading: 'Lendo o APK',
+  manifest: 'Convertendo o AndroidManifest.xml',
+  resources: 'Convertendo os recursos',
+  validating: 'Validando o bundle',
+  writing: 'Gravando o AAB',
+  done: 'Finalizando',
+  storing: 'Armazenando o AAB',
+};
