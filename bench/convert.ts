@@ -11,6 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { listCorpus } from '../packages/converter/test/helpers/corpus.js';
 import { BENCH_OUT, defaultGrownPath, growApk } from './grow-apk.js';
@@ -21,6 +22,8 @@ const TIME = '/usr/bin/time';
 
 interface Measure {
   wallMs: number;
+  /** User + system CPU time (from /usr/bin/time), undefined with /proc polling. */
+  cpuMs?: number;
   peakRssKb: number;
   status: number | null;
   stdout: string;
@@ -56,7 +59,10 @@ function measure(args: string[]): Promise<Measure> {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
       if (poller) clearInterval(poller);
       const fromTime = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolvePromise({ wallMs, peakRssKb: fromTime ? Number(fromTime[1]) : polled, status, stdout, stderr });
+      const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+      const sys = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+      const cpuMs = user && sys ? (Number(user[1]) + Number(sys[1])) * 1000 : undefined;
+      resolvePromise({ wallMs, cpuMs, peakRssKb: fromTime ? Number(fromTime[1]) : polled, status, stdout, stderr });
     });
   });
 }
@@ -106,8 +112,10 @@ async function main(): Promise<void> {
 
   const startup = await measure(['--version']);
   console.log(`rss via ${existsSync(TIME) ? '/usr/bin/time -v' : '/proc polling'}; runs per file: ${runs} (best wall time kept)`);
+  const [load1] = loadavg();
+  console.log(`load average ${load1.toFixed(1)} on ${cpus().length} cores${load1 > cpus().length ? ' (busy machine: wall times are inflated, cpu s is the steadier figure)' : ''}`);
   console.log(`startup (aabify --version): ${startup.wallMs.toFixed(0)} ms, peak RSS ${(startup.peakRssKb / 1024).toFixed(0)} MB\n`);
-  console.log(`${pad('file', 44)}${lpad('MB', 8)}${lpad('wall s', 9)}${lpad('MB/s', 8)}${lpad('engine s', 10)}${lpad('RSS MB', 8)}  result`);
+  console.log(`${pad('file', 44)}${lpad('MB', 8)}${lpad('wall s', 9)}${lpad('MB/s', 8)}${lpad('cpu s', 8)}${lpad('engine s', 10)}${lpad('RSS MB', 8)}  result`);
 
   let grownResult: { wallMs: number; rssMb: number } | undefined;
   for (const input of inputs) {
@@ -125,6 +133,7 @@ async function main(): Promise<void> {
     const rssMb = best.peakRssKb / 1024;
     console.log(
       `${pad(basename(input), 44)}${lpad(mb.toFixed(1), 8)}${lpad((best.wallMs / 1000).toFixed(2), 9)}${lpad((mb / (best.wallMs / 1000)).toFixed(1), 8)}` +
+        `${lpad(best.cpuMs === undefined ? '-' : (best.cpuMs / 1000).toFixed(2), 8)}` +
         `${lpad(engine === undefined ? '-' : (engine / 1000).toFixed(2), 10)}${lpad(rssMb.toFixed(0), 8)}  ${failure}`,
     );
     if (inputs[0] === input && only !== 'corpus') grownResult = { wallMs: best.wallMs, rssMb };

@@ -84,8 +84,11 @@ class Presenter {
 
   apply(patch: LiveState): void {
     const next: LiveState = { ...this.state };
+    // A poll may be older than the last event: progress within one status never goes back.
+    const stale = patch.progress !== undefined && this.state.progress !== undefined && patch.status === this.state.status && patch.progress < this.state.progress;
     for (const [k, v] of Object.entries(patch) as [keyof LiveState, LiveState[keyof LiveState]][]) {
-      if (v !== undefined) (next as Record<string, unknown>)[k] = v;
+      if (v === undefined || (stale && (k === 'progress' || k === 'step'))) continue;
+      (next as Record<string, unknown>)[k] = v;
     }
     // Leaving the queue: the position no longer applies.
     if (next.status && next.status !== 'queued' && next.status !== 'pending') {
@@ -101,7 +104,7 @@ class Presenter {
     }
     // Plain lines: on a new status, queue position or step, and every 10 % of progress.
     const bucket = next.progress === undefined ? -1 : Math.floor(next.progress / 10);
-    const key = `${next.status}|${next.position}|${next.step}`;
+    const key = isTerminal(next.status) ? String(next.status) : `${next.status}|${next.position}|${next.step}`;
     if (key !== this.lastPlain || bucket > this.lastPlainBucket) {
       this.lastPlain = key;
       this.lastPlainBucket = bucket;
@@ -136,7 +139,9 @@ class Presenter {
     else if (u.type === 'log' && u.message) this.log({ level: 'info', message: u.message, ...(u.step ? { step: u.step } : {}) });
     // Progress only comes from a running job.
     const status = u.type === 'completed' ? 'completed' : u.type === 'error' ? 'failed' : (u.status ?? (u.type === 'progress' ? 'processing' : undefined));
-    this.apply({ status, progress: u.type === 'completed' ? 100 : u.progress, position: u.position, total: u.totalWaiting, estimate: u.estimatedTime, step: u.step });
+    // A log message's step is the step that wrote it, not necessarily the current one.
+    const step = u.type === 'log' ? undefined : u.step;
+    this.apply({ status, progress: u.type === 'completed' ? 100 : u.progress, position: u.position, total: u.totalWaiting, estimate: u.estimatedTime, step });
   }
 
   end(): void {
@@ -168,7 +173,14 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
   const stop = new AbortController();
   let sseUp = false;
   let sseEverUp = false;
-  let wake: () => void = () => {};
+  // The stream wakes the poll loop when it hears of the end; a wake while the loop is busy
+  // is kept for its next wait.
+  let waiter: (() => void) | undefined;
+  let pendingWake = false;
+  const wake = (): void => {
+    if (waiter) waiter();
+    else pendingWake = true;
+  };
   let connected: () => void = () => {};
   const firstConnection = new Promise<void>((resolve) => (connected = resolve));
 
@@ -226,6 +238,8 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
     }
   };
 
+  // What was logged before (upload, queue) comes first; the end fetches anything missed.
+  if (options.showLogs) await fetchLogsInto(api, id, presenter);
   const stream = runStream()
     .catch(() => undefined)
     .finally(() => connected());
@@ -236,16 +250,19 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
     for (;;) {
       presenter.fromConversion(conversion);
       if (isTerminal(conversion.status)) break;
-      let woken = false;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, sseUp ? slowPoll : fastPoll);
-        wake = () => {
-          woken = true;
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = () => {};
+      let woken = pendingWake;
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, sseUp ? slowPoll : fastPoll);
+          waiter = () => {
+            woken = true;
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      waiter = undefined;
+      pendingWake = false;
       conversion = await getConversion(api, id);
       // The event may beat the database: look again shortly.
       if (woken && !isTerminal(conversion.status)) {
@@ -254,18 +271,20 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
       }
     }
     // Logs not streamed (polling only, or the last ones raced the end): fetch them once.
-    if (options.showLogs || conversion.status !== 'completed') {
-      try {
-        for (const entry of await getLogs(api, id)) presenter.log(entry);
-      } catch {
-        // Logs are a nicety here; the outcome is what counts.
-      }
-    }
+    if (options.showLogs || conversion.status !== 'completed') await fetchLogsInto(api, id, presenter);
     return { conversion, logs: book.entries, transport: sseEverUp ? 'sse' : 'polling' };
   } finally {
     stop.abort();
     presenter.end();
     await stream;
+  }
+}
+
+async function fetchLogsInto(api: ApiClient, id: string, presenter: Presenter): Promise<void> {
+  try {
+    for (const entry of await getLogs(api, id)) presenter.log(entry);
+  } catch {
+    // Logs are a nicety here; the outcome is what counts.
   }
 }
 

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
@@ -296,17 +297,6 @@ describe('aabify remote commands', function () {
       expect(error.code).to.be.oneOf(['NO_PLAN', 'NO_CREDITS', 'PLAN_EXPIRED']);
     });
 
-    it('convert_brokenApk_exit1', async () => {
-      const broken = join(dir, 'quebrado.apk');
-      writeFileSync(broken, 'isto não é um APK, só texto\n');
-      const r = await remote(['convert', broken, '--wait', '-o', join(dir, 'quebrado.aab'), '--json']);
-      expect(r.status, r.stderr).to.equal(1);
-      const doc = json(r);
-      expect(doc.ok).to.equal(false);
-      expect(doc.exitCode).to.equal(1);
-      expect(existsSync(join(dir, 'quebrado.aab'))).to.equal(false);
-      expectNoControlCharacters(r);
-    });
   });
 
   describe('a corpus APK through the server', () => {
@@ -322,7 +312,7 @@ describe('aabify remote commands', function () {
       expect(doc).to.include({ ok: true, status: 'completed', output: out });
       expect(doc.conversionId).to.be.a('string');
       expect(doc.updates, 'live updates came through the SSE stream').to.equal('sse');
-      expect(doc.logs).to.be.an('array').that.is.not.empty;
+      expect(doc.logs).to.be.an('array').with.lengthOf.above(0);
       conversionId = doc.conversionId as string;
       const saved = readFileSync(out);
       serverBytes = await downloadFromServer(conversionId);
@@ -358,7 +348,7 @@ describe('aabify remote commands', function () {
       expect(followed.status, followed.stderr).to.equal(0);
       const logsDoc = json(followed);
       expect(logsDoc).to.include({ ok: true, conversionId: id, status: 'completed' });
-      expect(logsDoc.logs).to.be.an('array').that.is.not.empty;
+      expect(logsDoc.logs).to.be.an('array').with.lengthOf.above(0);
 
       const status = await remote(['status', id, '--json']);
       expect(status.status, status.stderr).to.equal(0);
@@ -367,7 +357,7 @@ describe('aabify remote commands', function () {
 
       const logs = await remote(['logs', id, '--json']);
       expect(logs.status, logs.stderr).to.equal(0);
-      expect(json(logs).logs).to.be.an('array').that.is.not.empty;
+      expect(json(logs).logs).to.be.an('array').with.lengthOf.above(0);
 
       const history = await remote(['history', '--status', 'completed', '--search', 'politedroid', '--page', '1', '--json']);
       expect(history.status, history.stderr).to.equal(0);
@@ -441,6 +431,41 @@ describe('aabify remote commands', function () {
         expect(r.status, r.stderr).to.equal(1);
         expect(status).to.equal('completed');
       }
+    });
+  });
+
+  // Last: a server that mishandles a broken upload must not take the other cases down with it.
+  describe('a broken APK', () => {
+    it('convert_zipSignatureThenGarbage_conversionFails_exit1', async () => {
+      const broken = join(dir, 'truncado.apk');
+      writeFileSync(broken, Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), randomBytes(4096)]));
+      const out = join(dir, 'truncado.aab');
+      const r = await remote(['convert', broken, '--wait', '-o', out, '--json']);
+      expect(r.status, r.stderr).to.equal(1);
+      const doc = json(r);
+      expect(doc).to.include({ ok: false, exitCode: 1 });
+      expect((doc.error as Doc).message).to.be.a('string').and.not.equal('');
+      if (doc.conversionId) {
+        expect(doc.status).to.equal('failed');
+        const logs = await remote(['logs', doc.conversionId as string, '--json']);
+        expect(logs.status, logs.stderr).to.equal(0);
+        const status = await remote(['status', doc.conversionId as string, '--json']);
+        expect(json(status)).to.include({ status: 'failed' });
+      }
+      expect(existsSync(out)).to.equal(false);
+      expectNoControlCharacters(r);
+    });
+
+    it('convert_brokenApk_exit1', async () => {
+      const broken = join(dir, 'quebrado.apk');
+      writeFileSync(broken, 'isto não é um APK, só texto\n');
+      const r = await remote(['convert', broken, '--wait', '-o', join(dir, 'quebrado.aab'), '--json']);
+      expect(r.status, r.stderr).to.equal(1);
+      const doc = json(r);
+      expect(doc.ok).to.equal(false);
+      expect(doc.exitCode).to.equal(1);
+      expect(existsSync(join(dir, 'quebrado.aab'))).to.equal(false);
+      expectNoControlCharacters(r);
     });
   });
 });

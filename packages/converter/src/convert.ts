@@ -98,7 +98,7 @@ export async function convertApk(input: string, output: string, options: Convert
     step = 'validating';
     progress.report('validating', 0);
     checkAbort(signal);
-    await validatePlan(plan, src);
+    await validatePlan(plan, src, signal);
     progress.report('validating', 1);
     log('info', 'validating', `AAB validado: ${plan.files.length} arquivos`);
 
@@ -146,7 +146,7 @@ export async function convertApk(input: string, output: string, options: Convert
   } catch (e) {
     await writer?.destroy();
     await rm(partial, { force: true }).catch(() => undefined);
-    const err = isConverterError(e) ? e : new ConverterError('INTERNAL', (e as Error).message, { cause: e });
+    const err = isConverterError(e) ? e : unexpected(e);
     log('error', step, err.detail ? `${err.message} (${err.detail})` : err.message);
     throw err;
   } finally {
@@ -154,8 +154,21 @@ export async function convertApk(input: string, output: string, options: Convert
   }
 }
 
+/** File system failures (ENOSPC, EACCES ...) are IO_ERROR; anything else is a bug: INTERNAL. */
+function unexpected(e: unknown): ConverterError {
+  const code = (e as { code?: unknown }).code;
+  const message = e instanceof Error ? e.message : String(e);
+  return new ConverterError(typeof code === 'string' && /^E[A-Z]+$/.test(code) ? 'IO_ERROR' : 'INTERNAL', message, { cause: e });
+}
+
 /** The plan against every rule of AAB-FORMAT.md §5, before a byte is written. */
-async function validatePlan(plan: BundlePlan, src: ZipReader): Promise<void> {
+async function validatePlan(plan: BundlePlan, src: ZipReader, signal?: AbortSignal): Promise<void> {
+  // Local headers of everything copied raw (their CRCs are proven while copying).
+  for (const f of plan.files) {
+    if (!f.source) continue;
+    checkAbort(signal);
+    await src.dataOffset(f.source);
+  }
   const problems = await runValidators({
     files: plan.files.map((f) => ({
       path: f.path,

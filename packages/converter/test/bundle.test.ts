@@ -78,13 +78,13 @@ describe('bundle', () => {
     it('literalGlob_backslashInPath_undefined', () => {
       expect(literalGlob('assets/a\\b')).to.equal(undefined);
     });
-    it('buildBundleConfig_storedEntries_globsExceptSoDexArscManifest', () => {
+    it('buildBundleConfig_storedEntries_globsExceptSoArscManifest', () => {
       const { config, unglobbable } = buildBundleConfig({
         storedPaths: ['res/raw/beep.ogg', 'assets/a.mp3', 'lib/x86/libz.so', 'classes.dex', 'resources.arsc', 'AndroidManifest.xml', 'x\\y'],
         nativeLibs: 'all-stored',
         dex: 'some-deflated',
       });
-      expect(config.compression?.uncompressed_glob).to.deep.equal(['assets/a.mp3', 'res/raw/beep.ogg']);
+      expect(config.compression?.uncompressed_glob).to.deep.equal(['assets/a.mp3', 'classes.dex', 'res/raw/beep.ogg']);
       expect(unglobbable).to.deep.equal(['x\\y']);
       expect(config.bundletool?.version).to.equal('1.18.1');
       expect(config.optimizations?.uncompress_native_libraries).to.equal(undefined);

@@ -149,6 +149,13 @@ describe('convertApk', () => {
     expect(readdirSync(tmp.path).sort()).to.deep.equal(['bad.apk', 'tiny.apk']);
   });
 
+  it('convertApk_localHeaderDisagrees_entryHeaderMismatchBeforeWriting', async () => {
+    const entries: BuildEntry[] = tinyApkEntries().map((e) => (e.name === 'assets/data/x.json' ? { ...e, local: { name: 'assets/data/y.json' } } : e));
+    const stages = new Set<ConversionStage>();
+    await expectCode(convertApk(tmp.file('h.apk', buildZip(entries)), tmp.file('h.aab'), { onProgress: (s) => stages.add(s) }), 'ENTRY_HEADER_MISMATCH');
+    expect(stages.has('writing')).to.equal(false);
+  });
+
   it('convertApk_progress_stagesInOrderAndMonotonic', async () => {
     const seen: [ConversionStage, number][] = [];
     await convertApk(apk, tmp.file('p.aab'), { onProgress: (s, f) => seen.push([s, f]) });

@@ -20,6 +20,8 @@ export interface Config {
   role: ProcessRole;
   logLevel: LogLevel;
   storage: StorageKind;
+  /** Files of STORAGE=local (default DATA_DIR/files); processes on one host share it. */
+  storageDir?: string;
   s3?: { bucket: string; region: string; endpoint?: string; accessKeyId: string; secretAccessKey: string };
   paymentProvider?: PaymentProviderName;
   mercadoPago: { accessToken?: string; publicKey?: string; webhookSecret?: string; apiBaseUrl: string };
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     role: readEnum(env, 'ROLE', ['all', 'web', 'worker'] as const, 'all')!,
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info')!,
     storage,
+    storageDir: env.STORAGE_DIR ? resolve(env.STORAGE_DIR) : undefined,
     s3,
     paymentProvider: readEnum(env, 'PAYMENT_PROVIDER', ['sandbox', 'mercadopago'] as const, undefined),
     mercadoPago: {

@@ -254,6 +254,7 @@ export type AdminConversionsQuery = InferType<typeof adminConversionsQuerySchema
 /** PUT /admin/config/{key} { value }: the key's own rules are checked by the settings service. */
 export const adminConfigUpdateSchema = object({
   value: mixed<string | number>()
+    .nullable()
     .test('present', ADMIN_MESSAGES.settingEmpty, (v) => v !== undefined && v !== null && String(v).trim() !== '')
     .test('scalar', ADMIN_MESSAGES.settingEmpty, (v) => v === undefined || v === null || typeof v === 'string' || typeof v === 'number'),
 });

@@ -6,6 +6,7 @@
  *   0 ok · 1 conversion failed · 2 usage error · 3 authentication · 4 no credits or plan ·
  *   5 rate limited · 6 network or server error
  */
+import { CONVERTER_ERRORS } from '@aabify/converter';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../commands/inspect.js';
 
 export { EXIT_FAILED, EXIT_OK, EXIT_USAGE };
@@ -70,8 +71,15 @@ export class CliError extends Error {
   }
 }
 
-/** The one table from HTTP status to exit code. */
-export function exitCodeForStatus(status: number): ExitCode {
+/**
+ * Codes saying the file itself cannot be converted (the engine's codes, and the server's own
+ * checks of the upload): a failed conversion (exit 1), whatever the HTTP status.
+ */
+const FILE_REFUSED_CODES: ReadonlySet<string> = new Set([...Object.keys(CONVERTER_ERRORS), 'EMPTY_FILE', 'INVALID_FILE_TYPE', 'FILE_TOO_LARGE']);
+
+/** The one table from an error answer (HTTP status, error code) to exit code. */
+export function exitCodeFor(status: number, code?: string): ExitCode {
+  if (code !== undefined && FILE_REFUSED_CODES.has(code)) return EXIT_FAILED;
   if (status === 401 || status === 403) return EXIT_AUTH;
   if (status === 402) return EXIT_PAYMENT;
   if (status === 429) return EXIT_RATE_LIMITED;
@@ -122,7 +130,7 @@ export function parseServerError(body: unknown): Partial<ServerErrorBody> {
 export function errorFromResponse(status: number, body: unknown, retryAfterHeader?: number): CliError {
   const parsed = parseServerError(body);
   const retryAfter = parsed.retryAfter ?? retryAfterHeader;
-  return new CliError(parsed.code ?? `HTTP_${status}`, parsed.message ?? defaultMessage(status), exitCodeForStatus(status), {
+  return new CliError(parsed.code ?? `HTTP_${status}`, parsed.message ?? defaultMessage(status), exitCodeFor(status, parsed.code), {
     status,
     ...(parsed.details !== undefined ? { details: parsed.details } : {}),
     ...(parsed.fields ? { fields: parsed.fields } : {}),

@@ -9,7 +9,7 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import type { ConversionReport } from '@aabify/converter';
-import { EXIT_OK, EXIT_USAGE, formatApkFacts, formatBytes, formatSeconds, reportFailure } from './inspect.js';
+import { EXIT_OK, EXIT_USAGE, apkFactRows, formatBytes, formatRows, formatSeconds, reportFailure } from './inspect.js';
 
 export interface ConvertOptions {
   local?: boolean;
@@ -82,10 +82,12 @@ export function formatReportSummary(report: ConversionReport): string {
   const e = report.entries;
   const lines = [
     `AAB gerado: ${report.output}`,
-    ...formatApkFacts(report),
-    `  Entradas:          ${e.copiedRaw} copiadas, ${e.converted} convertidas, ${e.dropped} descartadas, ${e.generated} geradas`,
-    `  APK → AAB:         ${formatBytes(report.sizeIn)} → ${formatBytes(report.sizeOut)}`,
-    `  Tempo:             ${formatSeconds(report.durations.total)}`,
+    ...formatRows([
+      ...apkFactRows(report),
+      ['Entradas', `${e.copiedRaw} copiadas, ${e.converted} convertidas, ${e.dropped} descartadas, ${e.generated} geradas`],
+      ['APK → AAB', `${formatBytes(report.sizeIn)} → ${formatBytes(report.sizeOut)}`],
+      ['Tempo', formatSeconds(report.durations.total)],
+    ]),
   ];
   if (report.warnings.length > 0) {
     lines.push(`Avisos (${report.warnings.length}):`);

@@ -32,8 +32,35 @@ function listOrNone(items: readonly (string | number)[]): string {
   return items.length === 0 ? 'nenhuma' : items.join(', ');
 }
 
+const DENSITY_NAMES: Record<number, string> = {
+  120: 'ldpi',
+  160: 'mdpi',
+  213: 'tvdpi',
+  240: 'hdpi',
+  320: 'xhdpi',
+  480: 'xxhdpi',
+  640: 'xxxhdpi',
+  0xfffe: 'anydpi',
+  0xffff: 'nodpi',
+};
+
+/** `xhdpi`, `anydpi`, or `280dpi` for a density without a name. */
+export function formatDensity(dpi: number): string {
+  return DENSITY_NAMES[dpi] ?? `${dpi}dpi`;
+}
+
+/** `Label: value` rows with the values aligned in one column. */
+export function formatRows(rows: readonly (readonly [string, string])[]): string[] {
+  const width = Math.max(...rows.map(([l]) => l.length)) + 2;
+  return rows.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`);
+}
+
 /** The facts of an APK as aligned `Label: value` lines, in pt-BR. */
 export function formatApkFacts(info: ApkInfo): string[] {
+  return formatRows(apkFactRows(info));
+}
+
+export function apkFactRows(info: ApkInfo): [string, string][] {
   const absent = '(não declarado)';
   const rows: [string, string][] = [
     ['Pacote', info.packageName],
@@ -43,14 +70,13 @@ export function formatApkFacts(info: ApkInfo): string[] {
     ['SDK alvo', info.targetSdk !== undefined ? String(info.targetSdk) : absent],
     ['ABIs', listOrNone(info.abis)],
     ['Idiomas', info.locales.length === 0 ? 'nenhum' : `${info.locales.length} (${info.locales.slice(0, 12).join(', ')}${info.locales.length > 12 ? ', …' : ''})`],
-    ['Densidades', listOrNone(info.densities.map((d) => `${d}dpi`))],
+    ['Densidades', listOrNone(info.densities.map(formatDensity))],
     ['Arquivos dex', String(info.dexCount)],
     ['Arquivos no APK', String(info.entryCount)],
     ['Tamanho', formatBytes(info.sizeBytes)],
     ['Depurável', info.debuggable ? 'sim' : 'não'],
   ];
-  const width = Math.max(...rows.map(([l]) => l.length)) + 1;
-  return rows.map(([label, value]) => `  ${`${label}:`.padEnd(width + 1)}${value}`);
+  return rows;
 }
 
 export interface CommandFailure {

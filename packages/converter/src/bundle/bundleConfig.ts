@@ -30,9 +30,13 @@ export function literalGlob(path: string): string | undefined {
   return path.replace(GLOB_SPECIAL, (c) => `\\${c}`);
 }
 
-/** Paths the generated APKs treat by their own rules, never by glob (AAB-FORMAT.md §2.3). */
+/**
+ * Paths the generated APKs treat by their own rules, never by glob (AAB-FORMAT.md §2.3). Stored
+ * dex files are globbed on purpose: uncompress_dex_files only covers the Android 10+ variant, and
+ * the APK had them stored for every device (universal and standalone APKs included).
+ */
 function handledElsewhere(path: string): boolean {
-  return path.endsWith('.so') || /^classes[0-9]*\.dex$/.test(path) || path === 'resources.arsc' || path === 'AndroidManifest.xml';
+  return path.endsWith('.so') || path === 'resources.arsc' || path === 'AndroidManifest.xml';
 }
 
 export interface BundleConfigResult {

@@ -205,7 +205,10 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
   hooks.stage('resources', 1);
 
   // Everything copied as is.
-  for (const [index, entry] of routed.dex) files.push({ path: base(`dex/${dexFileName(index)}`), source: entry });
+  for (const [index, entry] of routed.dex) {
+    files.push({ path: base(`dex/${dexFileName(index)}`), source: entry });
+    if (entry.method === METHOD_STORED) storedPaths.push(entry.name);
+  }
   for (const [path, entry] of routed.copies) {
     files.push({ path: base(path), source: entry });
     if (entry.method === METHOD_STORED) storedPaths.push(entry.name);

@@ -95,7 +95,7 @@ export class ZipWriter {
     let method = METHOD_STORED;
     let body: Uint8Array = data;
     if (opts.compress !== false && data.length > 0) {
-      const deflated = await deflateRawAsync(data, { level: 9 });
+      const deflated = await deflateRawAsync(data, { level: 6 });
       if (deflated.length < data.length) {
         method = METHOD_DEFLATED;
         body = deflated;

@@ -207,9 +207,22 @@ describe('oracle: entries', () => {
       extra: ['extra.bin'],
       differing: ['assets/c.txt (1 bytes in the APK, 1 after the round trip)'],
       xmlFiles: ['res/layout/a.xml'],
+      compressed: [],
     });
     const warned = compareEntries(src, uni, droppableEntries([{ code: 'X', message: 'x', detail: '1: res/drawable/dropped.png' }], []));
     expect(warned.missing).to.deep.equal([]);
+  });
+
+  it('compareEntries_storedEntryCompressedAfterRoundTrip_reported', () => {
+    const src = zip('stored-src.zip', { 'res/raw/song.png': Buffer.from('pcm'), 'assets/a.txt': Buffer.from('a') });
+    const path = join(dir, 'stored-uni.zip');
+    const w = new ZipWriter(path);
+    w.add('res/raw/song.png', Buffer.from('pcm'), { method: 'deflate' });
+    w.add('assets/a.txt', Buffer.from('a'), { method: 'store' });
+    w.close();
+    const uni = ZipArchive.open(path);
+    expect(compareEntries(src, uni).compressed).to.deep.equal(['res/raw/song.png']);
+    expect(compareEntries(src, uni, undefined, (n) => n === 'res/raw/song.png').compressed).to.deep.equal([]);
   });
 
   it('isBinaryXml_header_detected', () => {

@@ -4,7 +4,8 @@
  * - `aapt2 dump resources`: every package, type, entry, id, configuration and value;
  * - `aapt2 dump xmltree` of the manifest, element by element, attribute by attribute;
  * - every other entry: res/ binary XML through `aapt2 dump xmltree`, the rest byte for byte
- *   (inflated), apart from APK signature files, which no bundle keeps.
+ *   (inflated), apart from APK signature files, which no bundle keeps; and what the APK stored
+ *   uncompressed must still be stored.
  */
 import { firstDifference } from './diff.js';
 import { normaliseResourceDump } from './resourceDump.js';
@@ -123,22 +124,39 @@ export interface EntryComparison {
   differing: string[];
   /** Binary XML under res/ present on both sides: compare through dumps. */
   xmlFiles: string[];
+  /**
+   * Stored uncompressed in the APK, compressed after the round trip: the app may open it with
+   * openFd/openRawResourceFd, which needs it stored (AAB-FORMAT §2.3, uncompressed globs).
+   */
+  compressed: string[];
 }
+
+/**
+ * bundletool alone decides how dex files are stored: uncompressed only in its uncompressed-dex
+ * (Android S+) variant, compressed in a universal APK, whatever the APK did (AAB-FORMAT §2.3).
+ */
+const DEX = /^classes\d*\.dex$/;
 
 function comparable(e: ZipEntry): boolean {
   return !e.name.endsWith('/') && !SIGNATURE_FILE.test(e.name) && e.name !== 'stamp-cert-sha256' && !DUMPED_ENTRIES.has(e.name);
 }
 
-export function compareEntries(source: ZipArchive, universal: ZipArchive, droppable: (name: string) => boolean = () => false): EntryComparison {
+export function compareEntries(
+  source: ZipArchive,
+  universal: ZipArchive,
+  droppable: (name: string) => boolean = () => false,
+  keptCompressed: (name: string) => boolean = () => false,
+): EntryComparison {
   const src = new Map([...source.byName()].filter(([, e]) => comparable(e)));
   const out = new Map([...universal.byName()].filter(([, e]) => comparable(e)));
-  const result: EntryComparison = { missing: [], extra: [], differing: [], xmlFiles: [] };
+  const result: EntryComparison = { missing: [], extra: [], differing: [], xmlFiles: [], compressed: [] };
   for (const [name, e] of src) {
     const o = out.get(name);
     if (!o) {
       if (!droppable(name)) result.missing.push(name);
       continue;
     }
+    if (e.method === 0 && o.method !== 0 && !DEX.test(name) && !keptCompressed(name)) result.compressed.push(name);
     const a = source.read(e);
     if (name.startsWith('res/') && isBinaryXml(a)) {
       result.xmlFiles.push(name);
@@ -158,6 +176,8 @@ export interface RoundTripInput {
   source: string;
   universal: string;
   warnings?: readonly ReportWarning[];
+  /** Whether entries stored in the APK must stay stored (default true; see EntryComparison). */
+  checkStored?: boolean;
 }
 
 const LABELS: [string, string] = ['source APK', 'universal APK from our AAB'];
@@ -192,10 +212,12 @@ export async function compareRoundTrip(input: RoundTripInput): Promise<string[]>
 
   const zipA = ZipArchive.open(source);
   const zipB = ZipArchive.open(universal);
-  const entries = compareEntries(zipA, zipB, droppableEntries(warnings, resA));
+  const unprotected = (name: string): boolean => warnings.some((w) => w.code === 'STORED_ENTRY_NOT_PROTECTED' && warningText(w).includes(name));
+  const entries = compareEntries(zipA, zipB, droppableEntries(warnings, resA), unprotected);
   if (entries.missing.length > 0) problems.push(listed('entries missing after the round trip', entries.missing));
   if (entries.extra.length > 0) problems.push(listed('entries added by the round trip', entries.extra));
   if (entries.differing.length > 0) problems.push(listed('entries whose bytes differ', entries.differing));
+  if (input.checkStored !== false && entries.compressed.length > 0) problems.push(listed('entries stored uncompressed in the APK but compressed after the round trip', entries.compressed));
 
   const xmlProblem = await compareXmlFiles(aapt2, source, universal, entries.xmlFiles);
   if (xmlProblem) problems.push(xmlProblem);

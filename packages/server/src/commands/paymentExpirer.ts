@@ -5,7 +5,7 @@
  */
 import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
-import { isPaymentProviderError, type ProviderPayment } from '../payments/index.js';
+import { isRefusedChange, type ProviderPayment } from '../payments/index.js';
 import { applyProviderPayment, cancelPaymentLocally } from './paymentSynchronizer.js';
 
 type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments'>;
@@ -41,7 +41,7 @@ export async function expirePendingPayments(ctx: Ctx, now: Date = new Date(), li
           remote = await provider.cancelPayment(payment.providerPaymentId);
         } catch (err) {
           // Paid or closed meanwhile: the provider's current answer decides.
-          if (!isPaymentProviderError(err) || err.kind !== 'conflict') throw err;
+          if (!isRefusedChange(err)) throw err;
           remote = await provider.getPayment(payment.providerPaymentId);
         }
       }

@@ -91,7 +91,6 @@ export async function createPixPayment(ctx: Ctx, user: User, planId: string): Pr
       qrCode: remote.qrCode,
       qrCodeBase64: remote.qrCodeBase64 ?? (await qrPngBase64(remote.qrCode)),
       ticketUrl: remote.ticketUrl,
-      expiresAt: remote.expiresAt ?? expiresAt,
     });
   } catch (err) {
     ctx.logger.error({ err, paymentId: payment.id, provider: providerName }, 'PIX charge could not be created');

@@ -141,6 +141,8 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
       const conversionId = randomUUID();
       const key = storageKeys.apk(conversionId);
       const check = new ZipSignatureCheck();
+      // Storage attaches its pipeline a tick later; an early error must not go unhandled.
+      check.on('error', () => undefined);
       stream.on('limit', () => check.destroy(new FileTooLargeSignal()));
       const write = opts.storage.write(key, stream.pipe(check)).then(
         (size) => {

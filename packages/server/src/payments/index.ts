@@ -1,5 +1,5 @@
 export { createPaymentGateway, type PaymentGateway } from './gateway.js';
-export { PaymentProviderError, isPaymentProviderError, type PaymentProvider, type ProviderPayment, type ProviderStatus } from './provider.js';
+export { PaymentProviderError, isPaymentProviderError, isRefusedChange, type PaymentProvider, type ProviderPayment, type ProviderStatus } from './provider.js';
 export { providerErrorToApi } from './errors.js';
 export { buildPixBrCode } from './brcode.js';
 export { verifyMercadoPagoSignature, signManifest, signatureManifest } from './webhookSignature.js';

@@ -102,6 +102,13 @@ function classify(status: number, body: MpError): PaymentProviderError {
   return new PaymentProviderError('unavailable', `Mercado Pago answered ${status}`, detail);
 }
 
+/**
+ * Mercado Pago refuses a date_of_expiration under 30 minutes after it receives the request;
+ * our charges live exactly 30 minutes, so MP's side gets a margin. Our expiry job cancels
+ * the charge at our own expiry anyway.
+ */
+export const MP_EXPIRY_MARGIN_MS = 2 * 60_000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createMercadoPagoProvider(opts: MercadoPagoOptions): PaymentProvider {
@@ -163,7 +170,7 @@ export function createMercadoPagoProvider(opts: MercadoPagoOptions): PaymentProv
         description: input.description,
         payment_method_id: 'pix',
         payer: { email: input.payerEmail },
-        date_of_expiration: mpDate(input.expiresAt),
+        date_of_expiration: mpDate(new Date(input.expiresAt.getTime() + MP_EXPIRY_MARGIN_MS)),
         external_reference: input.externalReference,
       };
       if (input.notificationUrl) body.notification_url = input.notificationUrl;

@@ -62,3 +62,8 @@ export class PaymentProviderError extends Error {
 export function isPaymentProviderError(err: unknown): err is PaymentProviderError {
   return err instanceof PaymentProviderError;
 }
+
+/** A refused cancel or refund (already paid, closed, …): the payment's current state decides. */
+export function isRefusedChange(err: unknown): boolean {
+  return err instanceof PaymentProviderError && (err.kind === 'conflict' || err.kind === 'validation');
+}

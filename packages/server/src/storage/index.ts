@@ -3,6 +3,7 @@
  * under DATA_DIR/files) and an S3-compatible store (STORAGE=s3, later) are interchangeable:
  * routes stream in and out through it, and the engine gets a local file via localCopy().
  */
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import { LocalStorage } from './local.js';
@@ -55,5 +56,5 @@ export function createStorage(config: Config): Storage {
     // The interface is ready for it; the client is not part of this release.
     throw new Error('STORAGE=s3 ainda não é suportado nesta versão; use STORAGE=local.');
   }
-  return new LocalStorage(config.dataDir);
+  return new LocalStorage(config.storageDir ?? join(config.dataDir, 'files'), join(config.dataDir, 'tmp'));
 }

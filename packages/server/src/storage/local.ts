@@ -1,4 +1,4 @@
-/** Storage on the local disk: objects are files under DATA_DIR/files, scratch under DATA_DIR/tmp. */
+/** Storage on the local disk: objects are files under `root` (DATA_DIR/files or STORAGE_DIR), scratch under DATA_DIR/tmp. */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -9,13 +9,10 @@ import { assertSafeKey, type ByteRange, type LocalCopy, type Storage } from './i
 
 export class LocalStorage implements Storage {
   readonly kind = 'local' as const;
-  readonly root: string;
-  readonly tmp: string;
-
-  constructor(dataDir: string) {
-    this.root = join(dataDir, 'files');
-    this.tmp = join(dataDir, 'tmp');
-  }
+  constructor(
+    readonly root: string,
+    readonly tmp: string,
+  ) {}
 
   pathOf(key: string): string {
     assertSafeKey(key);

@@ -15,7 +15,7 @@ import { authUser, requireAuth } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { inputOf, validate } from '../../http/validate.js';
 import { RateLimiter, clientAddress, rateLimit } from '../../http/rateLimit.js';
-import { isPaymentProviderError, providerErrorToApi } from '../../payments/index.js';
+import { isPaymentProviderError, isRefusedChange, providerErrorToApi } from '../../payments/index.js';
 import { createPixPayment } from '../../commands/pixPaymentCreator.js';
 import { applyProviderPayment, cancelPaymentLocally, syncPayment } from '../../commands/paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase, presentPurchaseStatus } from '../../presenters/purchase.js';
@@ -171,7 +171,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
         remote = await provider.cancelPayment(payment.providerPaymentId);
       } catch (err) {
         // Paid or closed meanwhile: whatever the provider says now is applied below.
-        if (!isPaymentProviderError(err) || err.kind !== 'conflict') mapProviderErrors(err);
+        if (!isRefusedChange(err)) mapProviderErrors(err);
         remote = await provider.getPayment(payment.providerPaymentId).catch(mapProviderErrors);
       }
       result = await applyProviderPayment(ctx, payment.id, remote, { actor: `user:${user.id}`, reason: remote.status === 'cancelled' ? reason : undefined });
