@@ -4,8 +4,9 @@ import { routeEntries } from './bundle/collect.js';
 import { planBundle, type BundlePlan } from './bundle/plan.js';
 import type { SplitOptions } from './bundle/bundleConfig.js';
 import { ConverterError, isConverterError } from './errors.js';
+import { buildSignatureFiles, loadSigningKey, type SigningKey } from './sign/index.js';
 import { ProgressTracker } from './progress.js';
-import type { ConversionReport, ConversionStage } from './report.js';
+import { warning, type ConversionReport, type ConversionStage, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
 import { ZipReader, ZipWriter } from './zip/index.js';
 
@@ -29,6 +30,18 @@ export interface ConvertOptions {
   versionName?: string;
   /** Which splits Google Play may make from the bundle; all enabled by default. */
   splits?: SplitOptions;
+  /** Sign the bundle (JAR v1, as jarsigner) with this upload key, for the Play upload. */
+  sign?: SignOptions;
+}
+
+export interface SignOptions {
+  /** A PKCS12 or JKS keystore: its bytes, or a path. */
+  keystore: Uint8Array | string;
+  storePassword: string;
+  /** Optional when the keystore holds a single key. */
+  alias?: string;
+  /** Defaults to the store password. */
+  keyPassword?: string;
 }
 
 const MAX_VERSION_CODE = 2_100_000_000;
@@ -46,6 +59,14 @@ function checkOptions(input: string, output: string, o: ConvertOptions): void {
   }
   for (const [k, v] of Object.entries(o.splits ?? {})) {
     if (!['abi', 'density', 'language'].includes(k) || (v !== undefined && typeof v !== 'boolean')) bad(`splits.${k} inválido`);
+  }
+  if (o.sign !== undefined) {
+    const s = o.sign;
+    if (typeof s !== 'object' || s === null) bad('sign deve ser um objeto');
+    if (typeof s.keystore !== 'string' && !(s.keystore instanceof Uint8Array)) bad('sign.keystore deve ser um caminho ou bytes');
+    if (typeof s.storePassword !== 'string') bad('sign.storePassword é obrigatório');
+    if (s.alias !== undefined && typeof s.alias !== 'string') bad('sign.alias inválido');
+    if (s.keyPassword !== undefined && typeof s.keyPassword !== 'string') bad('sign.keyPassword inválido');
   }
 }
 
@@ -78,6 +99,8 @@ export async function convertApk(input: string, output: string, options: Convert
   let writer: ZipWriter | undefined;
   let step: ConversionStage = 'reading';
   try {
+    // The key first: a wrong password or alias fails in milliseconds, before any conversion work.
+    const key: SigningKey | undefined = options.sign ? await loadSigningKey(options.sign) : undefined;
     progress.report('reading', 0);
     reader = await ZipReader.open(input);
     const src = reader;
@@ -105,7 +128,7 @@ export async function convertApk(input: string, output: string, options: Convert
     step = 'writing';
     progress.report('writing', 0);
     await rm(partial, { force: true });
-    writer = await ZipWriter.create(partial);
+    writer = await ZipWriter.create(partial, { digest: key !== undefined });
     const total = plan.files.reduce((n, f) => n + (f.data?.length ?? f.source?.compressedSize ?? 0), 0) || 1;
     let done = 0;
     for (const f of plan.files) {
@@ -122,9 +145,20 @@ export async function convertApk(input: string, output: string, options: Convert
       }
       progress.report('writing', done / total);
     }
+    let signature: SignatureReport | undefined;
+    let written = plan.files.length;
+    if (key) {
+      // Digests were taken while writing: signing costs no second read of the bundle.
+      const sig = buildSignatureFiles(writer.digests, key);
+      for (const f of sig.files) await writer.addBuffer(f.name, f.data);
+      written += sig.files.length;
+      signature = signatureReport(key, sig.signer, sig.algorithm);
+      if (/(^|, )CN=Android Debug(,|$)/.test(key.chain[0].subject)) plan.warnings.push(warning('DEBUG_CERTIFICATE', [], key.chain[0].subject));
+      log('info', 'writing', `AAB assinado com a chave "${key.alias}" (${sig.algorithm}, SHA-256 ${key.chain[0].sha256})`);
+    }
     const sizeOut = await writer.finish();
     writer = undefined;
-    await checkWritten(partial, plan.files.length);
+    await checkWritten(partial, written);
     if (!options.overwrite && (await exists(output))) throw new ConverterError('OUTPUT_EXISTS', output);
     await rename(partial, output);
     progress.report('writing', 1);
@@ -142,6 +176,7 @@ export async function convertApk(input: string, output: string, options: Convert
       entries: plan.counts,
       durations: { ...progress.durations, total: Math.round(performance.now() - started) },
       warnings: plan.warnings,
+      ...(signature ? { signature } : {}),
     };
   } catch (e) {
     await writer?.destroy();
@@ -152,6 +187,22 @@ export async function convertApk(input: string, output: string, options: Convert
   } finally {
     await reader?.close();
   }
+}
+
+function signatureReport(key: SigningKey, signer: string, algorithm: string): SignatureReport {
+  const leaf = key.chain[0];
+  return {
+    alias: key.alias,
+    keystoreFormat: key.format,
+    keyAlgorithm: key.algorithm,
+    keySize: key.bits,
+    signatureAlgorithm: algorithm,
+    signerFiles: [`META-INF/${signer}.SF`, `META-INF/${signer}.${key.algorithm === 'RSA' ? 'RSA' : 'EC'}`],
+    subject: leaf.subject,
+    certificateSha1: leaf.sha1,
+    certificateSha256: leaf.sha256,
+    notAfter: leaf.notAfter.toISOString(),
+  };
 }
 
 /** File system failures (ENOSPC, EACCES ...) are IO_ERROR; anything else is a bug: INTERNAL. */

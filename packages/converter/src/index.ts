@@ -1,7 +1,21 @@
 export { ConverterError, CONVERTER_ERRORS, isConverterError } from './errors.js';
 export type { ConverterErrorCode } from './errors.js';
 
-export { convertApk, type ConvertOptions, type ConversionLogEntry } from './convert.js';
+export { convertApk, type ConvertOptions, type ConversionLogEntry, type SignOptions } from './convert.js';
+export {
+  loadSigningKey,
+  openKeystore,
+  generateUploadKeystore,
+  readCertificate,
+  fingerprint,
+  toPem,
+  MAX_KEYSTORE_BYTES,
+  MIN_KEYSTORE_PASSWORD,
+  type KeystoreInput,
+  type SigningKey,
+  type GeneratedKeystore,
+  type KeygenOptions,
+} from './sign/index.js';
 export { inspectApk } from './inspect.js';
 export { validateBundle, runValidators, ALL_VALIDATORS, type BundleProblem, type BundleView, type BundleFile, type Validator } from './validate/index.js';
 export {
@@ -13,6 +27,7 @@ export {
   type ConversionWarning,
   type ConverterWarningCode,
   type EntryCounts,
+  type SignatureReport,
 } from './report.js';
 export type { SplitOptions } from './bundle/bundleConfig.js';
 export { BUNDLETOOL_VERSION } from './bundle/bundleConfig.js';

@@ -33,6 +33,7 @@ export const WARNING_MESSAGES = {
   HAS_CODE_SET_FALSE:
     'O APK não tem código (classes.dex); o manifesto do AAB recebeu android:hasCode="false", como o formato exige.',
   MISSING_REFERENCED_FILES: 'A tabela de recursos referencia arquivos que não existem no APK.',
+  DEBUG_CERTIFICATE: 'O AAB foi assinado com um certificado de depuração (CN=Android Debug); o Google Play recusa esse envio.',
 } as const;
 
 export type ConverterWarningCode = keyof typeof WARNING_MESSAGES;
@@ -96,4 +97,24 @@ export interface ConversionReport extends ApkInfo {
   /** Milliseconds per stage, and in total. */
   durations: Partial<Record<ConversionStage, number>> & { total: number };
   warnings: ConversionWarning[];
+  /** Present when the bundle was signed (JAR v1) with an upload key. */
+  signature?: SignatureReport;
+}
+
+/** The upload key a bundle was signed with: what to compare with Play Console's upload certificate. */
+export interface SignatureReport {
+  alias: string;
+  keystoreFormat: 'PKCS12' | 'JKS';
+  keyAlgorithm: 'RSA' | 'EC';
+  keySize: number;
+  /** e.g. SHA256withRSA. */
+  signatureAlgorithm: string;
+  /** e.g. META-INF/UPLOAD.SF, META-INF/UPLOAD.RSA (plus META-INF/MANIFEST.MF). */
+  signerFiles: string[];
+  subject: string;
+  /** Certificate fingerprints, `AA:BB:...`. */
+  certificateSha1: string;
+  certificateSha256: string;
+  /** ISO date the certificate expires. */
+  notAfter: string;
 }

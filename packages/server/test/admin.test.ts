@@ -4,6 +4,7 @@
  * process, so queued conversions stay queued while a test looks at them.
  */
 import { expect } from 'chai';
+import { Op } from 'sequelize';
 import type { AdminConfigResponse, AdminConversionListResponse, AdminDashboardStats, AdminQueueStats, AdminSystemStats, AdminUserListResponse, AdminUserResponse, ApiUser } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
@@ -350,40 +351,39 @@ describe('admin API', function () {
       expect(res.body).to.deep.equal({ message: 'Você não pode rebaixar a si mesmo', code: 'CANNOT_DEMOTE_SELF' });
     });
 
+    /** Leaves only these admins (every other admin becomes a user); restores the suite's admin after. */
+    async function onlyAdmins(...ids: string[]): Promise<void> {
+      await server.ctx.models.User.update({ role: 'user' }, { where: { role: 'admin', id: { [Op.notIn]: ids } } });
+    }
+
     it('demote_lastAdmin_answers409', async () => {
-      // Alone on its own database: the only admin, demoted by an actor that is no admin any more.
-      const solo = await startTestServer({ ROLE: 'web' });
-      try {
-        const only = await buildAdmin(solo);
-        const former = await buildUser(solo);
-        let error: unknown;
-        await demote(solo.ctx, former, only.id).catch((e: unknown) => (error = e));
-        expect(error).to.include({ status: 409, code: 'LAST_ADMIN', message: 'Não é possível rebaixar o último administrador' });
-        await only.reload();
-        expect(only.role).to.equal('admin');
-      } finally {
-        await solo.stop();
-      }
+      // The only admin, demoted by an actor who was an admin when the request began.
+      const former = await buildUser(server);
+      await onlyAdmins(admin.id);
+      let error: unknown;
+      await demote(server.ctx, former, admin.id).catch((e: unknown) => (error = e));
+      expect(error).to.include({ status: 409, code: 'LAST_ADMIN', message: 'Não é possível rebaixar o último administrador' });
+      await admin.reload();
+      expect(admin.role).to.equal('admin');
     });
 
     it('demote_twoAdminsDemotingEachOtherAtOnce_oneAdminRemains', async () => {
-      const solo = await startTestServer({ ROLE: 'web' });
+      const a = await buildAdmin(server);
+      const b = await buildAdmin(server);
+      await onlyAdmins(a.id, b.id);
       try {
-        const a = await buildAdmin(solo);
-        const b = await buildAdmin(solo);
-        const c = api(solo);
         const [ra, rb] = await Promise.all([
-          c.patch<Err>(`/admin/users/${b.id}/demote`, undefined, tokenFor(solo, a)),
-          c.patch<Err>(`/admin/users/${a.id}/demote`, undefined, tokenFor(solo, b)),
+          client().patch<Err>(`/admin/users/${b.id}/demote`, undefined, tokenFor(server, a)),
+          client().patch<Err>(`/admin/users/${a.id}/demote`, undefined, tokenFor(server, b)),
         ]);
         // The loser is refused either by the last-admin rule (both passed the guard) or by the
         // guard itself (the winner had already committed): never both demoted.
         const statuses = [ra.status, rb.status].sort();
         expect(statuses[0]).to.equal(200);
         expect([403, 409]).to.include(statuses[1]);
-        expect(await solo.ctx.models.User.count({ where: { role: 'admin' } })).to.equal(1);
+        expect(await server.ctx.models.User.count({ where: { role: 'admin' } })).to.equal(1);
       } finally {
-        await solo.stop();
+        await server.ctx.models.User.update({ role: 'admin' }, { where: { id: admin.id } });
       }
     });
 

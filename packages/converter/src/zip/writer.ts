@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInflateRaw, deflateRaw } from 'node:zlib';
@@ -50,6 +51,11 @@ export interface AddRawOptions {
 export interface ZipWriterOptions {
   /** Write Zip64 records even for a small archive (tests). */
   forceZip64?: boolean;
+  /**
+   * Compute each entry's SHA-256 (of its uncompressed bytes) while writing it, for the JAR
+   * signature: raw copies are hashed from the same side inflation that verifies their CRC.
+   */
+  digest?: boolean;
 }
 
 /**
@@ -60,6 +66,7 @@ export class ZipWriter {
   private offset = 0;
   private readonly written: WrittenEntry[] = [];
   private readonly names = new Set<string>();
+  private readonly digestsByName = new Map<string, Buffer>();
   private failure: Error | undefined;
 
   private constructor(
@@ -90,6 +97,11 @@ export class ZipWriter {
     return this.written.length;
   }
 
+  /** SHA-256 of each entry written so far, in write order (only with the `digest` option). */
+  get digests(): ReadonlyMap<string, Buffer> {
+    return this.digestsByName;
+  }
+
   async addBuffer(name: string, data: Uint8Array, opts: AddBufferOptions = {}): Promise<void> {
     const crc = crc32(data);
     let method = METHOD_STORED;
@@ -103,6 +115,7 @@ export class ZipWriter {
     }
     await this.writeLocalHeader(name, method, crc, body.length, data.length);
     await this.write(body);
+    if (this.options.digest) this.digestsByName.set(name, createHash('sha256').update(data).digest());
   }
 
   /**
@@ -110,9 +123,10 @@ export class ZipWriter {
    * `verify`, the bytes are also inflated on the side and checked, never re-deflated.
    */
   async addRaw(name: string, source: ZipReader, entry: ZipEntry, opts: AddRawOptions = {}): Promise<void> {
-    const verify = opts.verify !== false;
+    const hash = this.options.digest ? createHash('sha256') : undefined;
+    const verify = opts.verify !== false || hash !== undefined;
     await this.writeLocalHeader(name, entry.method, entry.crc32, entry.compressedSize, entry.uncompressedSize);
-    const check = verify ? sideVerifier(entry) : undefined;
+    const check = verify ? sideVerifier(entry, hash) : undefined;
     try {
       for await (const chunk of source.rawChunks(entry, { signal: opts.signal })) {
         await check?.push(chunk);
@@ -123,6 +137,7 @@ export class ZipWriter {
     } finally {
       check?.dispose();
     }
+    if (hash) this.digestsByName.set(name, hash.digest());
   }
 
   /** Writes the central directory and end records, then closes the file. Returns the archive size. */
@@ -255,11 +270,18 @@ interface SideVerifier {
   dispose(): void;
 }
 
-/** Inflates copied bytes on the side (or checksums stored ones) without holding them. */
-function sideVerifier(entry: ZipEntry): SideVerifier {
+/** Inflates copied bytes on the side (or checksums stored ones) without holding them; feeds `hash` too. */
+function sideVerifier(entry: ZipEntry, hash?: Hash): SideVerifier {
   const v = new EntryVerifier(entry);
   if (entry.method === METHOD_STORED) {
-    return { push: async (c) => v.add(c), end: async () => v.finish(), dispose: () => undefined };
+    return {
+      push: async (c) => {
+        v.add(c);
+        hash?.update(c);
+      },
+      end: async () => v.finish(),
+      dispose: () => undefined,
+    };
   }
   const inflater = createInflateRaw();
   let failure: unknown;
@@ -267,6 +289,7 @@ function sideVerifier(entry: ZipEntry): SideVerifier {
     if (failure) return;
     try {
       v.add(c);
+      hash?.update(c);
     } catch (e) {
       failure = e;
       inflater.destroy();

@@ -40,6 +40,7 @@ export function ChangePasswordModal({ show, onHide }: { show: boolean; onHide():
       <Formik<Values>
         initialValues={{ currentPassword: '', newPassword: '', confirmPassword: '' }}
         validationSchema={changePasswordFormSchema}
+        validateOnBlur={false}
         onSubmit={submit}
       >
         {({ isSubmitting }) => (

@@ -32,7 +32,8 @@ export function LoginPage() {
   };
   return (
     <AuthLayout title="Entrar" subtitle="Acesse sua conta para converter APKs em AAB.">
-      <Formik<LoginValues> initialValues={{ email: '', password: '' }} validationSchema={loginSchema} onSubmit={submit}>
+      <Formik<LoginValues> initialValues={{ email: '', password: '' }} validationSchema={loginSchema}
+        validateOnBlur={false} onSubmit={submit}>
         {({ isSubmitting }) => (
           <FormikForm noValidate>
             <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />

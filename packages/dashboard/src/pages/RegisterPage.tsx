@@ -35,6 +35,7 @@ export function RegisterPage() {
       <Formik<RegisterValues>
         initialValues={{ email: '', password: '', confirmPassword: '' }}
         validationSchema={registerFormSchema}
+        validateOnBlur={false}
         onSubmit={submit}
       >
         {({ isSubmitting }) => (

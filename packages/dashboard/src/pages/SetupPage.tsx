@@ -1,4 +1,5 @@
-import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
+import { Form as FormikForm, Formik, useFormikContext, type FormikHelpers } from 'formik';
+import { useEffect, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { ACCOUNT_MESSAGES, setupFormSchema } from '@aabify/shared';
@@ -10,6 +11,19 @@ import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
 
 export const SETUP_REDIRECT_DELAY_MS = 1000;
+
+/** 'Por favor, corrija os erros no formulário' once per submit attempt that fails validation. */
+function InvalidSubmitToast() {
+  const { submitCount, isValidating, isSubmitting, isValid } = useFormikContext();
+  const shown = useRef(0);
+  useEffect(() => {
+    if (submitCount > shown.current && !isValidating && !isSubmitting && !isValid) {
+      shown.current = submitCount;
+      toast.error(ACCOUNT_MESSAGES.formHasErrors);
+    }
+  }, [submitCount, isValidating, isSubmitting, isValid]);
+  return null;
+}
 
 interface SetupValues {
   name: string;
@@ -38,22 +52,12 @@ export function SetupPage() {
       <Formik<SetupValues>
         initialValues={{ name: ACCOUNT_MESSAGES.setupDefaultName, email: '', password: '', confirmPassword: '' }}
         validationSchema={setupFormSchema}
+        validateOnBlur={false}
         onSubmit={submit}
       >
-        {({ isSubmitting, validateForm, submitForm, setTouched }) => (
-          <FormikForm
-            noValidate
-            onSubmit={async (e) => {
-              e.preventDefault();
-              const errors = await validateForm();
-              if (Object.keys(errors).length) {
-                void setTouched({ name: true, email: true, password: true, confirmPassword: true });
-                toast.error(ACCOUNT_MESSAGES.formHasErrors);
-                return;
-              }
-              void submitForm();
-            }}
-          >
+        {({ isSubmitting }) => (
+          <FormikForm noValidate>
+            <InvalidSubmitToast />
             <FormField name="name" label="Nome" autoComplete="name" />
             <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />
             <FormField name="password" label="Senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />

@@ -15,7 +15,7 @@ import type { AppContext } from '../context.js';
 import type { Conversion } from '../models/index.js';
 import { storageKeys, type LocalCopy } from '../storage/index.js';
 import { settleCredit } from './credits.js';
-import { appendLog, logLevelOf, trimLogs } from './logs.js';
+import { logLevelOf, trimLogs } from './logs.js';
 import { overallProgress, storedReport } from './report.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
 import type { ConversionService } from './service.js';

@@ -1,0 +1,136 @@
+/** Pieces every admin screen uses: figures, windowed pagination, confirmations, debounce, live updates. */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Modal from 'react-bootstrap/Modal';
+import Pagination from 'react-bootstrap/Pagination';
+import Spinner from 'react-bootstrap/Spinner';
+import { pageWindow } from '@aabify/shared';
+import { isApiRequestError } from '../api/client';
+import { LiveConnection } from '../live/liveConnection';
+import type { ConversionUpdate } from '../lib/conversion';
+import { useSession } from '../stores/session';
+
+export function StatCard({ label, value, hint, testId, variant }: { label: string; value: ReactNode; hint?: ReactNode; testId?: string; variant?: string }) {
+  return (
+    <Card className="h-100" data-testid={testId}>
+      <Card.Body>
+        <div className="text-body-secondary small">{label}</div>
+        <div className={`fs-4 fw-semibold ${variant ? `text-${variant}` : ''}`} data-testid={testId ? `${testId}-value` : undefined}>
+          {value}
+        </div>
+        {hint && <div className="small text-body-secondary">{hint}</div>}
+      </Card.Body>
+    </Card>
+  );
+}
+
+/** Page buttons; above 7 pages a window with the first and last page (spec §2.8). */
+export function PageList({ page, totalPages, onChange, label = 'Paginação' }: { page: number; totalPages: number; onChange(p: number): void; label?: string }) {
+  if (totalPages <= 1) return null;
+  const items = pageWindow(page, totalPages);
+  return (
+    <nav aria-label={label}>
+      <Pagination className="mb-0 flex-wrap" data-testid="pagination">
+        <Pagination.Prev disabled={page <= 1} onClick={() => onChange(page - 1)} aria-label="Página anterior" />
+        {items.map((p, i) =>
+          p === 'ellipsis' ? (
+            <Pagination.Ellipsis key={`e${i}`} disabled />
+          ) : (
+            <Pagination.Item key={p} active={p === page} onClick={() => onChange(p)} aria-label={`Página ${p}`}>
+              {p}
+            </Pagination.Item>
+          ),
+        )}
+        <Pagination.Next disabled={page >= totalPages} onClick={() => onChange(page + 1)} aria-label="Próxima página" />
+      </Pagination>
+    </nav>
+  );
+}
+
+export function ConfirmModal(props: {
+  show: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  variant?: string;
+  busy?: boolean;
+  onConfirm(): void;
+  onHide(): void;
+}) {
+  return (
+    <Modal show={props.show} onHide={props.onHide} centered>
+      <Modal.Header closeButton>
+        <Modal.Title as="h2" className="h5">
+          {props.title}
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body>{props.children}</Modal.Body>
+      <Modal.Footer>
+        <Button variant="outline-secondary" onClick={props.onHide} disabled={props.busy}>
+          Cancelar
+        </Button>
+        <Button variant={props.variant ?? 'danger'} onClick={props.onConfirm} disabled={props.busy} data-testid="confirm-button">
+          {props.busy && <Spinner size="sm" className="me-1" />}
+          {props.confirmLabel}
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}
+
+export function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** 'Erro ao X: <server message>' (spec §8), or the fallback alone. */
+export function failureText(e: unknown, fallback: string): string {
+  const server = isApiRequestError(e) ? e.serverMessage : e instanceof Error ? e.message : undefined;
+  return server ? `${fallback}: ${server}` : fallback;
+}
+
+/** Field errors the server sent (400 with fields). */
+export function serverFields(e: unknown): Record<string, string> {
+  return isApiRequestError(e) && e.fields ? e.fields : {};
+}
+
+/**
+ * Live updates for a set of conversions: subscribes to the ids given, drops the ones no
+ * longer given, closes the channel when the list is empty.
+ */
+export function useLiveConversions(ids: readonly string[], onUpdate: (u: ConversionUpdate) => void): void {
+  const token = useSession((s) => s.token);
+  const conn = useRef<LiveConnection | null>(null);
+  const handler = useRef(onUpdate);
+  handler.current = onUpdate;
+  const key = [...ids].sort().join(',');
+  useEffect(() => {
+    if (!token) return;
+    const c = new LiveConnection(token, {
+      onUpdate: (u) => handler.current(u),
+      onStatus: () => undefined,
+      onAuthError: () => undefined,
+    });
+    conn.current = c;
+    return () => {
+      c.close();
+      conn.current = null;
+    };
+  }, [token]);
+  useEffect(() => {
+    const c = conn.current;
+    if (!c) return;
+    const wanted = new Set(key ? key.split(',') : []);
+    const current = subscribed.get(c) ?? new Set<string>();
+    for (const id of current) if (!wanted.has(id)) c.unsubscribe(id);
+    for (const id of wanted) if (!current.has(id)) c.subscribe(id);
+    subscribed.set(c, wanted);
+  }, [key, token]);
+}
+
+const subscribed = new WeakMap<LiveConnection, Set<string>>();

@@ -1,0 +1,99 @@
+import { expect } from 'chai';
+import { request as httpRequest } from 'node:http';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { buildSubscriber, tokenFor } from './helpers/factories.js';
+
+const MB = 1024 * 1024;
+
+/** A multipart body whose file part is `fileBytes` long, generated chunk by chunk (never held whole). */
+function multipartStream(fileBytes: number, boundary: string): ReadableStream<Uint8Array> {
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="apk"; filename="grande.apk"\r\nContent-Type: application/vnd.android.package-archive\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const chunk = Buffer.alloc(256 * 1024, 7);
+  let sent = 0;
+  let stage = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (stage === 0) {
+        controller.enqueue(Buffer.concat([head, Buffer.from([0x50, 0x4b, 0x03, 0x04])]));
+        sent = 4;
+        stage = 1;
+      } else if (stage === 1) {
+        const n = Math.min(chunk.length, fileBytes - sent);
+        if (n <= 0) {
+          controller.enqueue(tail);
+          controller.close();
+          stage = 2;
+          return;
+        }
+        controller.enqueue(chunk.subarray(0, n));
+        sent += n;
+      }
+    },
+  });
+}
+
+describe('conversions: upload size limit', function () {
+  this.timeout(120000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('upload_overTheLimit_isCutOffWith413WithoutMemoryGrowth', async () => {
+    await server.ctx.settings.set('upload.maxFileSize', 2 * MB);
+    const user = await buildSubscriber(server, 30);
+    const boundary = 'limite-de-teste';
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    const res = await fetch(`${server.url}/api/conversion/convert`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokenFor(server, user)}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: multipartStream(300 * MB, boundary),
+      duplex: 'half',
+    } as RequestInit & { duplex: 'half' });
+    const body = (await res.json()) as { message: string; code: string };
+    clearInterval(sampler);
+    expect(res.status).to.equal(413);
+    expect(body).to.deep.equal({ message: 'O arquivo excede o limite de 2MB', code: 'FILE_TOO_LARGE', details: { maxFileSize: 2 * MB } });
+    // 300 MB went through the server (client and server share this process): far less stuck in memory.
+    expect(peak - before).to.be.below(80 * MB);
+    // Nothing was kept: no conversion, no partial file.
+    expect(await server.ctx.models.Conversion.count()).to.equal(0);
+  });
+
+  it('upload_declaredTooLarge_answers413WithTheDefault100MBMessage', async () => {
+    await server.ctx.settings.unset('upload.maxFileSize');
+    const user = await buildSubscriber(server, 30);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/conversion/convert`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tokenFor(server, user)}`,
+          'content-type': 'multipart/form-data; boundary=x',
+          'content-length': String(150 * MB),
+        },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body: text });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      req.write('--x\r\n');
+    });
+    expect(answer.status).to.equal(413);
+    expect(JSON.parse(answer.body).message).to.equal('O arquivo excede o limite de 100MB');
+  });
+});

@@ -1,0 +1,12 @@
+import { chromium } from 'playwright-core';
+const url = process.argv[2];
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+const p = await b.newPage();
+p.on('console', (m) => console.log('console', m.type(), m.text()));
+await p.goto(url + '/converter');
+await p.getByRole('heading', { name: 'Configuração Inicial' }).waitFor();
+await p.getByRole('button', { name: 'Criar Administrador' }).click();
+await p.waitForTimeout(500);
+console.log(await p.locator('form').innerHTML());
+await p.screenshot({ path: '/tmp/dash/setup.png' });
+await b.close();
