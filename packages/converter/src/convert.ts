@@ -1,14 +1,15 @@
 import { rename, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { routeEntries } from './bundle/collect.js';
+import { rawCopyOrder, routeEntries } from './bundle/collect.js';
 import { planBundle, type BundlePlan } from './bundle/plan.js';
 import type { SplitOptions } from './bundle/bundleConfig.js';
 import { ConverterError, isConverterError } from './errors.js';
 import { buildSignatureFiles, loadSigningKey, type SigningKey } from './sign/index.js';
+import { estimateDownloadSizes } from './size/estimate.js';
 import { ProgressTracker } from './progress.js';
 import { warning, type ConversionReport, type ConversionStage, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
-import { ZipReader, ZipWriter } from './zip/index.js';
+import { BackgroundVerifier, ZipReader, ZipWriter } from './zip/index.js';
 
 export interface ConversionLogEntry {
   level: 'info' | 'warn' | 'error';
@@ -97,6 +98,7 @@ export async function convertApk(input: string, output: string, options: Convert
   const partial = `${output}.partial`;
   let reader: ZipReader | undefined;
   let writer: ZipWriter | undefined;
+  let verifier: BackgroundVerifier | undefined;
   let step: ConversionStage = 'reading';
   try {
     // The key first: a wrong password or alias fails in milliseconds, before any conversion work.
@@ -107,6 +109,9 @@ export async function convertApk(input: string, output: string, options: Convert
     const routed = routeEntries(src, (done, total) => progress.report('reading', done / total));
     progress.report('reading', 1);
     log('info', 'reading', `APK aberto: ${routed.fileCount} arquivos, ${src.fileSize} bytes`);
+    // What is copied raw gets its CRC proven on the thread pool while the resources convert
+    // (a signed bundle inflates the copies anyway, for their digests, while writing).
+    if (!key) verifier = new BackgroundVerifier(src, rawCopyOrder(routed), signal);
 
     step = 'manifest';
     const plan = await planBundle(src, routed, options, {
@@ -137,8 +142,10 @@ export async function convertApk(input: string, output: string, options: Convert
         await writer.addBuffer(f.path, f.data);
         done += f.data.length;
       } else if (f.source) {
+        const proven = (await verifier?.settle(f.source)) === true || src.isVerified(f.source);
         await writer.addRaw(f.path, src, f.source, {
           signal,
+          verify: !proven,
           onBytes: (n) => progress.report('writing', (done + n) / total),
         });
         done += f.source.compressedSize;
@@ -166,6 +173,7 @@ export async function convertApk(input: string, output: string, options: Convert
 
     step = 'done';
     progress.report('done', 0);
+    const downloadSizes = await estimateDownloadSizes(src, routed, { splits: options.splits, signal });
     progress.report('done', 1);
     return {
       ...plan.info,
@@ -176,6 +184,7 @@ export async function convertApk(input: string, output: string, options: Convert
       entries: plan.counts,
       durations: { ...progress.durations, total: Math.round(performance.now() - started) },
       warnings: plan.warnings,
+      downloadSizes,
       ...(signature ? { signature } : {}),
     };
   } catch (e) {
@@ -185,6 +194,7 @@ export async function convertApk(input: string, output: string, options: Convert
     log('error', step, err.detail ? `${err.message} (${err.detail})` : err.message);
     throw err;
   } finally {
+    await verifier?.cancel();
     await reader?.close();
   }
 }
@@ -223,6 +233,7 @@ async function validatePlan(plan: BundlePlan, src: ZipReader, signal?: AbortSign
   const problems = await runValidators({
     files: plan.files.map((f) => ({
       path: f.path,
+      message: f.message,
       read: async () => f.data ?? (f.source ? src.read(f.source) : new Uint8Array()),
     })),
   });

@@ -16,7 +16,9 @@ export {
   type GeneratedKeystore,
   type KeygenOptions,
 } from './sign/index.js';
-export { inspectApk } from './inspect.js';
+export { inspectApk, type InspectOptions } from './inspect.js';
+export { estimateDownloadSizes, type DeviceDownloadSize, type EstimateOptions } from './size/estimate.js';
+export { DEVICE_PROFILES, type DeviceProfile } from './size/devices.js';
 export { validateBundle, runValidators, ALL_VALIDATORS, type BundleProblem, type BundleView, type BundleFile, type Validator } from './validate/index.js';
 export {
   CONVERSION_STAGES,

@@ -1,3 +1,5 @@
+import type { DeviceDownloadSize } from './size/estimate.js';
+
 /**
  * What a conversion tells its caller: the APK's facts, what happened to each entry, and the
  * warnings (code, pt-BR message, internal detail) for what could not be carried over as is.
@@ -99,6 +101,11 @@ export interface ConversionReport extends ApkInfo {
   warnings: ConversionWarning[];
   /** Present when the bundle was signed (JAR v1) with an upload key. */
   signature?: SignatureReport;
+  /**
+   * Estimated download per representative device: what Play delivers from the bundle against
+   * the APK as it is ([] when it could not be estimated).
+   */
+  downloadSizes: DeviceDownloadSize[];
 }
 
 /** The upload key a bundle was signed with: what to compare with Play Console's upload certificate. */

@@ -131,18 +131,24 @@ describe('bundle', () => {
           child: [{ element: { name: 'application', attribute: [{ name: 'label', resource_id: 0x01010001, value: 'x' }, { name: 'process', resource_id: 0x01010011, value: 'y' }] } }],
         },
       });
-      const app = application(decodeXmlNode(ensureNoCode(pb)!));
+      const node = decodeXmlNode(pb);
+      expect(ensureNoCode(node)).to.equal(true);
+      const app = application(decodeXmlNode(encodeAapt(AaptPb.XmlNode, node)));
       expect(app?.attribute?.map((a) => a.name)).to.deep.equal(['label', 'hasCode', 'process']);
       expect(booleanValue(attrById(app, 0x0101000c))).to.equal(false);
     });
-    it('ensureNoCode_alreadyFalse_undefined', () => {
+    it('ensureNoCode_alreadyFalse_unchanged', () => {
       const pb = encodeAapt(AaptPb.XmlNode, {
         element: { name: 'manifest', child: [{ element: { name: 'application', attribute: [{ name: 'hasCode', resource_id: 0x0101000c, compiled_item: { prim: { boolean_value: false } } }] } }] },
       });
-      expect(ensureNoCode(pb)).to.equal(undefined);
+      const node = decodeXmlNode(pb);
+      expect(ensureNoCode(node)).to.equal(false);
+      expect(Buffer.from(encodeAapt(AaptPb.XmlNode, node)).equals(Buffer.from(pb))).to.equal(true);
     });
     it('ensureNoCode_noApplication_addsOne', () => {
-      const app = application(decodeXmlNode(ensureNoCode(encodeAapt(AaptPb.XmlNode, { element: { name: 'manifest' } }))!));
+      const node = decodeXmlNode(encodeAapt(AaptPb.XmlNode, { element: { name: 'manifest' } }));
+      expect(ensureNoCode(node)).to.equal(true);
+      const app = application(decodeXmlNode(encodeAapt(AaptPb.XmlNode, node)));
       expect(booleanValue(attrById(app, 0x0101000c))).to.equal(false);
     });
     it('dropDanglingFileReferences_missingFile_valueAndEmptyEntryRemoved', () => {

@@ -72,14 +72,16 @@ export function parseTypeChunk(
       offset = o;
     }
     const base = h.offset + entriesStart + offset;
-    entries.push(parseEntry(r, base, chunkEnd, index, keys, `${at}, entry ${index}`));
+    entries.push(parseEntry(r, base, chunkEnd, index, keys, at));
   }
   entries.sort((a, b) => a.index - b.index);
   return { id, name: typeName(id), flags, entryCount, config, entries, offset: h.offset };
 }
 
-function parseEntry(r: ByteReader, base: number, end: number, index: number, keys: StringPool, at: string): ResEntry {
-  if (base + ENTRY_HEADER_SIZE > end) r.fail(`${at}: entry at offset ${base} runs past the chunk end ${end}`);
+function parseEntry(r: ByteReader, base: number, end: number, index: number, keys: StringPool, chunkAt: string): ResEntry {
+  // Only an error message needs it: built then, not for every entry.
+  const at = (): string => `${chunkAt}, entry ${index}`;
+  if (base + ENTRY_HEADER_SIZE > end) r.fail(`${at()}: entry at offset ${base} runs past the chunk end ${end}`);
   const flagsWord = r.u16(base + 2);
   if (flagsWord & EntryFlag.COMPACT) {
     // Compact form: u16 key, u16 flags (data type in the high byte), u32 data.
@@ -94,16 +96,16 @@ function parseEntry(r: ByteReader, base: number, end: number, index: number, key
   }
   const size = r.u16(base);
   const keyIndex = r.u32(base + 4);
-  if (size < ENTRY_HEADER_SIZE) r.fail(`${at}: entry at offset ${base} has size ${size} < 8`);
+  if (size < ENTRY_HEADER_SIZE) r.fail(`${at()}: entry at offset ${base} has size ${size} < 8`);
   let value: EntryValue;
   if (flagsWord & EntryFlag.COMPLEX) {
-    if (size < MAP_ENTRY_HEADER_SIZE) r.fail(`${at}: map entry at offset ${base} has size ${size} < 16`);
-    if (base + MAP_ENTRY_HEADER_SIZE > end) r.fail(`${at}: map entry at offset ${base} is truncated`);
+    if (size < MAP_ENTRY_HEADER_SIZE) r.fail(`${at()}: map entry at offset ${base} has size ${size} < 16`);
+    if (base + MAP_ENTRY_HEADER_SIZE > end) r.fail(`${at()}: map entry at offset ${base} is truncated`);
     const parent = r.u32(base + 8);
     const count = r.u32(base + 12);
     const itemsAt = base + size;
     if (itemsAt > end || count > (end - itemsAt) / MAP_ITEM_SIZE) {
-      r.fail(`${at}: map entry at offset ${base} declares ${count} items past the chunk end ${end}`);
+      r.fail(`${at()}: map entry at offset ${base} declares ${count} items past the chunk end ${end}`);
     }
     const items: ResMapItem[] = [];
     for (let i = 0; i < count; i++) {
@@ -113,7 +115,7 @@ function parseEntry(r: ByteReader, base: number, end: number, index: number, key
     value = { kind: 'map', parent, items };
   } else {
     const valueAt = base + size;
-    if (valueAt + 8 > end) r.fail(`${at}: value of entry at offset ${base} (${hex(valueAt)}) runs past the chunk end`);
+    if (valueAt + 8 > end) r.fail(`${at()}: value of entry at offset ${base} (${hex(valueAt)}) runs past the chunk end`);
     value = { kind: 'simple', value: { dataType: r.u8(valueAt + 3), data: r.u32(valueAt + 4) } };
   }
   return { index, keyIndex, name: keys.get(keyIndex), flags: flagsWord, value };

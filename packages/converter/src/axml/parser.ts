@@ -88,9 +88,10 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
     const comment = optStr(commentIndex);
     const ext = h.offset + h.headerSize;
     const extLen = h.size - h.headerSize;
-    const at = `node type ${hex(h.type, 4)} at offset ${h.offset}`;
+    // Built only for an error message: a node is parsed far more often than one fails.
+    const at = (): string => `node type ${hex(h.type, 4)} at offset ${h.offset}`;
     const needExt = (n: number): void => {
-      if (extLen < n) r.fail(`binary XML: ${at} has ${extLen} bytes of data, needs ${n}`);
+      if (extLen < n) r.fail(`binary XML: ${at()} has ${extLen} bytes of data, needs ${n}`);
     };
     switch (h.type) {
       case ChunkType.XML_START_NAMESPACE:
@@ -132,12 +133,12 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
       }
       case ChunkType.XML_END_ELEMENT:
         needExt(8);
-        if (!stack.pop()) r.fail(`binary XML: ${at} closes an element that was never opened`);
+        if (!stack.pop()) r.fail(`binary XML: ${at()} closes an element that was never opened`);
         break;
       case ChunkType.XML_CDATA: {
         needExt(12);
         const parent = stack[stack.length - 1];
-        if (!parent) r.fail(`binary XML: text ${at} outside the root element`);
+        if (!parent) r.fail(`binary XML: text ${at()} outside the root element`);
         parent.children.push({
           kind: 'text',
           text: str(r.u32(ext)),
@@ -173,13 +174,13 @@ interface AttrContext {
   readonly resourceMap: readonly number[];
 }
 
-function readAttributes(r: ByteReader, ext: number, extLen: number, at: string, c: AttrContext): XmlAttribute[] {
+function readAttributes(r: ByteReader, ext: number, extLen: number, at: () => string, c: AttrContext): XmlAttribute[] {
   const start = r.u16(ext + 8);
   const size = r.u16(ext + 10);
   const count = r.u16(ext + 12);
   if (count === 0) return [];
   if (start + (count - 1) * size + ATTRIBUTE_SIZE > extLen) {
-    r.fail(`binary XML: ${at}: ${count} attributes of ${size} bytes from ${start} do not fit in ${extLen} bytes`);
+    r.fail(`binary XML: ${at()}: ${count} attributes of ${size} bytes from ${start} do not fit in ${extLen} bytes`);
   }
   const out: XmlAttribute[] = [];
   for (let i = 0; i < count; i++) {

@@ -1,6 +1,6 @@
 import type { ZipEntry, ZipReader } from '../zip/index.js';
 import { METHOD_STORED } from '../zip/index.js';
-import { contiguousDex, routeEntry, type DropReason } from './mapping.js';
+import { contiguousDex, dexFileName, routeEntry, type DropReason } from './mapping.js';
 
 /** The APK's entries sorted by where they go (first pass, names only). */
 export interface RoutedEntries {
@@ -87,4 +87,12 @@ export function storage(entries: Iterable<ZipEntry>): 'none' | 'all-stored' | 's
     if (e.method !== METHOD_STORED) return 'some-deflated';
   }
   return any ? 'all-stored' : 'none';
+}
+
+/** The entries always copied raw (dex, assets, native libraries, root files), in bundle path order. */
+export function rawCopyOrder(r: RoutedEntries): ZipEntry[] {
+  const byPath: [string, ZipEntry][] = [...r.dex].map(([i, e]) => [`dex/${dexFileName(i)}`, e]);
+  for (const [path, e] of r.copies) byPath.push([path, e]);
+  byPath.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return byPath.map(([, e]) => e);
 }

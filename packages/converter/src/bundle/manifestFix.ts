@@ -1,18 +1,17 @@
-import { AaptPb, encodeAapt, type PbXmlAttribute, type PbXmlElement } from '../proto/aapt.js';
-import { application, attrById, booleanValue, decodeXmlNode } from '../validate/xml.js';
+import type { PbXmlAttribute, PbXmlElement, PbXmlNode } from '../proto/aapt.js';
+import { application, attrById, booleanValue } from '../validate/xml.js';
 import { ANDROID_NS, ATTR } from './layout.js';
 
 /**
  * A module without dex must say android:hasCode="false" (DexFilesValidator). Adds it to the
- * manifest proto, in aapt2's attribute order (ascending resource id), when it is not already so;
- * returns undefined when nothing had to change.
+ * manifest's proto message (changed in place), in aapt2's attribute order (ascending resource
+ * id), when it is not already so; returns whether anything had to change.
  */
-export function ensureNoCode(manifestPb: Uint8Array): Uint8Array | undefined {
-  const node = decodeXmlNode(manifestPb);
+export function ensureNoCode(node: PbXmlNode): boolean {
   const root = node.element;
-  if (!root) return undefined;
+  if (!root) return false;
   let app = application(node);
-  if (booleanValue(attrById(app, ATTR.hasCode)) === false) return undefined;
+  if (booleanValue(attrById(app, ATTR.hasCode)) === false) return false;
   if (!app) {
     app = { name: 'application' };
     root.child = [...(root.child ?? []), { element: app }];
@@ -28,5 +27,5 @@ export function ensureNoCode(manifestPb: Uint8Array): Uint8Array | undefined {
   const at = rest.findIndex((a) => !a.resource_id || a.resource_id > ATTR.hasCode);
   rest.splice(at < 0 ? rest.length : at, 0, attr);
   (app as PbXmlElement).attribute = rest;
-  return encodeAapt(AaptPb.XmlNode, node);
+  return true;
 }

@@ -1,18 +1,19 @@
 import { ConverterError, isConverterError, type ConverterErrorCode } from '../errors.js';
 import {
+  buildResourceTableProto,
   isBinaryXml,
   listReferencedFiles,
   parseBinaryXml,
   parseResourceTable,
   readManifest,
   repairManifest,
-  resourceTableToProto,
   tableSummary,
-  xmlToProto,
+  xmlToProtoNode,
 } from '../resources/index.js';
+import { AaptPb, encodeAapt } from '../proto/aapt.js';
 import { AssetsType, BundleConfigType, NativeLibrariesType, encodeMessage } from '../proto/bundle.js';
 import { warning, type ApkInfo, type ConversionWarning, type EntryCounts } from '../report.js';
-import { application, attrById, booleanValue, decodeXmlNode } from '../validate/xml.js';
+import { application, attrById, booleanValue } from '../validate/xml.js';
 import { METHOD_STORED, type ZipEntry, type ZipReader } from '../zip/index.js';
 import { buildBundleConfig, type SplitOptions } from './bundleConfig.js';
 import { routeEntries, storage, type RoutedEntries } from './collect.js';
@@ -26,6 +27,8 @@ import { buildAssetsConfig, buildNativeConfig } from './targeting.js';
 export interface PlannedFile {
   path: string;
   data?: Uint8Array;
+  /** The plain aapt.pb message `data` encodes, when held: the validators read it, not the bytes. */
+  message?: object;
   source?: ZipEntry;
 }
 
@@ -134,17 +137,11 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
   );
   for (const w of repaired.warnings) addWarning('manifest', { code: w.code, message: w.message });
   const finalManifest = readManifest(repaired.doc);
-  let manifestPb = await guarded('BAD_MANIFEST', 'manifesto → proto', () => xmlToProto(repaired.doc));
-  if (routed.dex.size === 0) {
-    const fixed = ensureNoCode(manifestPb);
-    if (fixed) {
-      manifestPb = fixed;
-      addWarning('manifest', warning('HAS_CODE_SET_FALSE'));
-    }
-  }
-  files.push({ path: base(MANIFEST_PATH), data: manifestPb });
+  const manifestNode = await guarded('BAD_MANIFEST', 'manifesto → proto', () => xmlToProtoNode(repaired.doc));
+  if (routed.dex.size === 0 && ensureNoCode(manifestNode)) addWarning('manifest', warning('HAS_CODE_SET_FALSE'));
+  const manifestPb = await guarded('BAD_MANIFEST', 'manifesto → proto', () => encodeAapt(AaptPb.XmlNode, manifestNode));
+  files.push({ path: base(MANIFEST_PATH), data: manifestPb, message: manifestNode });
   converted++;
-  const manifestNode = decodeXmlNode(manifestPb);
   const extractNativeLibs = booleanValue(attrById(application(manifestNode), ATTR.extractNativeLibs));
   if (finalManifest.debuggable === true) addWarning('manifest', warning('DEBUGGABLE_APP'));
   hooks.log('info', 'manifest', `Manifesto convertido: ${manifest.packageName}`);
@@ -173,8 +170,9 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
       if (entry.method === METHOD_STORED) storedPaths.push(path);
       const bytes = await reader.read(entry, { signal });
       if (isBinaryXml(bytes)) {
-        const node = await guarded('BAD_BINARY_XML', path, () => xmlToProto(parseBinaryXml(bytes)));
-        files.push({ path: base(path), data: node });
+        const message = await guarded('BAD_BINARY_XML', path, () => xmlToProtoNode(parseBinaryXml(bytes)));
+        const node = await guarded('BAD_BINARY_XML', path, () => encodeAapt(AaptPb.XmlNode, message));
+        files.push({ path: base(path), data: node, message });
         xmlFilePaths.add(path);
         converted++;
       } else {
@@ -183,15 +181,17 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
       hooks.stage('resources', (i + 1) / (referenced.length + 1));
     }
     const tableWarnings: { code: string; message: string }[] = [];
-    let tablePb = await guarded('BAD_RESOURCE_TABLE', 'resources.arsc → proto', () =>
-      resourceTableToProto(table, { xmlFilePaths, warnings: tableWarnings }),
+    let tableMessage: object | undefined = await guarded('BAD_RESOURCE_TABLE', 'resources.arsc → proto', () =>
+      buildResourceTableProto(table, { xmlFilePaths, warnings: tableWarnings }),
     );
+    let tablePb = await guarded('BAD_RESOURCE_TABLE', 'resources.arsc → proto', () => encodeAapt(AaptPb.ResourceTable, tableMessage!));
     for (const w of tableWarnings) addWarning('resources', { code: w.code, message: w.message });
     if (missing.length > 0) {
       tablePb = dropDanglingFileReferences(tablePb, new Set(missing));
+      tableMessage = undefined;
       addWarning('resources', warning('MISSING_REFERENCED_FILES', missing));
     }
-    files.push({ path: base(RESOURCES_PB), data: tablePb });
+    files.push({ path: base(RESOURCES_PB), data: tablePb, message: tableMessage });
     converted++;
     const kept = new Set(referenced);
     const unreferenced = [...routed.res.keys()].filter((p) => !kept.has(p));

@@ -7,6 +7,7 @@
  */
 import protobuf from 'protobufjs';
 import { AAPT_PROTO } from './aapt-schema.js';
+import { fastEncode } from './fast-encode.js';
 
 export const aaptRoot: protobuf.Root = protobuf.parse(AAPT_PROTO, { keepCase: true }).root;
 
@@ -184,7 +185,12 @@ export interface PbXmlNode {
 }
 
 export function encodeAapt(type: protobuf.Type, value: object): Uint8Array {
-  return type.encode(value).finish();
+  const fast = fastEncode(type, value);
+  if (process.env.AABIFY_CHECK_ENCODE) {
+    const slow = type.encode(value).finish();
+    if (Buffer.compare(Buffer.from(slow), fast) !== 0) throw new Error(`fast-encode differs for ${type.name}`);
+  }
+  return fast;
 }
 
 /** Decodes to a plain object (enums as numbers, 64-bit as numbers, defaults left out). */

@@ -10,6 +10,7 @@ function memo<T>(fn: () => Promise<T>): () => Promise<T> {
 
 async function decodeFile<T>(file: BundleFile | undefined, decode: (b: Uint8Array) => T): Promise<Decoded<T> | undefined> {
   if (!file) return undefined;
+  if (file.message !== undefined) return { value: file.message as T };
   try {
     return { value: decode(await file.read()) };
   } catch (e) {

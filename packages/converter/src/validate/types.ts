@@ -12,6 +12,11 @@ export interface BundleProblem {
 export interface BundleFile {
   readonly path: string;
   read(): Promise<Uint8Array>;
+  /**
+   * The proto message the bytes encode, as plain objects, when the caller holds it (the
+   * converter's plan): validators read it instead of decoding `read()` again.
+   */
+  readonly message?: object;
 }
 
 /** The bundle as validators see it: its files, and the names exactly as the zip stores them. */

@@ -17,7 +17,7 @@ import { Crc32, crc32 } from './crc32.js';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './limits.js';
 import { decodeEntryName } from './names.js';
 
-const CHUNK = 256 * 1024;
+const CHUNK = 1024 * 1024;
 const SMALL_ENTRY = 1024 * 1024;
 
 export interface ReadOptions {
@@ -37,6 +37,7 @@ export class ZipReader {
   readonly fileSize: number;
   private readonly byName: Map<string, ZipEntry>;
   private readonly dataOffsets = new Map<number, number>();
+  private readonly verified = new Set<number>();
 
   private constructor(
     private readonly handle: FileHandle,
@@ -76,6 +77,15 @@ export class ZipReader {
       await handle.close();
       throw e;
     }
+  }
+
+  /** Whether the entry's CRC and sizes were already proven (a full read, or `markVerified`). */
+  isVerified(entry: ZipEntry): boolean {
+    return this.verified.has(entry.index);
+  }
+
+  markVerified(entry: ZipEntry): void {
+    this.verified.add(entry.index);
   }
 
   get(name: string): ZipEntry | undefined {
@@ -145,6 +155,7 @@ export class ZipReader {
         yield c;
       }
       verifier.finish();
+      this.verified.add(entry.index);
       return;
     }
     const source = Readable.from(this.rawChunks(entry, opts));
@@ -163,6 +174,7 @@ export class ZipReader {
       inflater.destroy();
     }
     verifier.finish();
+    this.verified.add(entry.index);
   }
 
   /** Reads a whole entry into memory (manifest, table, XML); bounded by maxBufferedEntryBytes. */
@@ -187,6 +199,7 @@ export class ZipReader {
       const v = new EntryVerifier(entry);
       v.add(out);
       v.finish();
+      this.verified.add(entry.index);
       return out;
     }
     const parts: Buffer[] = [];

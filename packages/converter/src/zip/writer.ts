@@ -1,9 +1,9 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { createInflateRaw, deflateRaw } from 'node:zlib';
+import { deflateRaw } from 'node:zlib';
 import { promisify } from 'node:util';
-import { ConverterError, isConverterError } from '../errors.js';
+import { ConverterError } from '../errors.js';
 import {
   FLAG_UTF8,
   MAX16,
@@ -18,9 +18,12 @@ import {
   type ZipEntry,
 } from './central.js';
 import { crc32 } from './crc32.js';
-import { EntryVerifier, throwIfAborted, type ZipReader } from './reader.js';
+import { type ZipReader } from './reader.js';
+import { sideVerifier } from './verify.js';
 
 const deflateRawAsync = promisify(deflateRaw);
+/** Bytes the file stream buffers before a write waits for it: reads and writes overlap. */
+const WRITE_HIGH_WATER = 4 * 1024 * 1024;
 
 /** 1981-01-01 00:00:00, as bundletool and AGP stamp every entry: output bytes never depend on the clock. */
 export const FIXED_DOS_TIME = 0;
@@ -80,7 +83,7 @@ export class ZipWriter {
 
   /** Creates `path`; fails if it exists (`wx`), so a concurrent writer is never clobbered. */
   static async create(path: string, options: ZipWriterOptions = {}): Promise<ZipWriter> {
-    const out = createWriteStream(path, { flags: 'wx' });
+    const out = createWriteStream(path, { flags: 'wx', highWaterMark: WRITE_HIGH_WATER });
     try {
       await once(out, 'open');
     } catch (e) {
@@ -129,8 +132,9 @@ export class ZipWriter {
     const check = verify ? sideVerifier(entry, hash) : undefined;
     try {
       for await (const chunk of source.rawChunks(entry, { signal: opts.signal })) {
-        await check?.push(chunk);
+        const backlog = check?.push(chunk);
         await this.write(chunk);
+        if (backlog) await backlog;
         opts.onBytes?.(chunk.length);
       }
       await check?.end();
@@ -263,78 +267,3 @@ function centralHeader(w: WrittenEntry): Buffer {
   }
   return h;
 }
-
-interface SideVerifier {
-  push(chunk: Buffer): Promise<void>;
-  end(): Promise<void>;
-  dispose(): void;
-}
-
-/** Inflates copied bytes on the side (or checksums stored ones) without holding them; feeds `hash` too. */
-function sideVerifier(entry: ZipEntry, hash?: Hash): SideVerifier {
-  const v = new EntryVerifier(entry);
-  if (entry.method === METHOD_STORED) {
-    return {
-      push: async (c) => {
-        v.add(c);
-        hash?.update(c);
-      },
-      end: async () => v.finish(),
-      dispose: () => undefined,
-    };
-  }
-  const inflater = createInflateRaw();
-  let failure: unknown;
-  inflater.on('data', (c: Buffer) => {
-    if (failure) return;
-    try {
-      v.add(c);
-      hash?.update(c);
-    } catch (e) {
-      failure = e;
-      inflater.destroy();
-    }
-  });
-  const ended = new Promise<void>((resolve) => {
-    inflater.on('end', resolve);
-    inflater.on('close', resolve);
-    inflater.on('error', (e) => {
-      failure ??= e;
-      resolve();
-    });
-  });
-  const rethrow = (): void => {
-    if (failure === undefined) return;
-    if (isConverterError(failure)) throw failure;
-    throw new ConverterError('CORRUPT_ENTRY', `${entry.rawName}: ${(failure as Error).message}`, { cause: failure });
-  };
-  return {
-    async push(chunk) {
-      rethrow();
-      if (!inflater.destroyed && !inflater.write(chunk)) {
-        await new Promise<void>((resolve) => {
-          const done = (): void => {
-            inflater.off('drain', done);
-            inflater.off('close', done);
-            resolve();
-          };
-          inflater.on('drain', done);
-          inflater.on('close', done);
-        });
-      }
-      rethrow();
-    },
-    async end() {
-      rethrow();
-      inflater.end();
-      await ended;
-      rethrow();
-      v.finish();
-    },
-    dispose() {
-      inflater.destroy();
-    },
-  };
-}
-
-export { throwIfAborted };

@@ -1,15 +1,20 @@
 /**
  * The admin screens: a lazily loaded chunk of their own (App.tsx imports this file with
- * React.lazy). Placeholder home and sidebar for now; the admin screens of spec
- * plans-payments-admin §2.4–2.11 are built here, one file per screen, each added to ADMIN_LINKS
- * and to the routes below.
+ * React.lazy), with the admin sidebar of spec plans-payments-admin §2.1 and one file per
+ * screen of §2.4–2.11.
  */
-import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Nav from 'react-bootstrap/Nav';
 import Row from 'react-bootstrap/Row';
-import { NavLink, Route, Routes } from 'react-router-dom';
-import { useSession } from '../stores/session';
+import { NavLink, Navigate, Route, Routes } from 'react-router-dom';
+import AdminDashboardPage from './AdminDashboardPage';
+import AdminsPage from './AdminsPage';
+import BulkConverterPage from './BulkConverterPage';
+import ConversionsPage from './ConversionsPage';
+import PlansAdminPage from './plans/PlansAdminPage';
+import QueueSystemPage from './QueueSystem';
+import SettingsPage from './SettingsPage';
+import UsersPage from './UsersPage';
 
 /** Sidebar of spec §2.1 'Navigation shells'. */
 export const ADMIN_LINKS = [
@@ -24,7 +29,7 @@ export const ADMIN_LINKS = [
 
 function AdminSidebar() {
   return (
-    <Nav as="nav" aria-label="Administração" className="flex-md-column nav-pills gap-1 mb-3">
+    <Nav as="nav" aria-label="Administração" className="flex-md-column nav-pills gap-1 mb-3" data-testid="admin-sidebar">
       {ADMIN_LINKS.map((l) => (
         <Nav.Link key={l.to} as={NavLink} to={l.to} end={'end' in l ? l.end : false}>
           {l.label}
@@ -34,41 +39,24 @@ function AdminSidebar() {
   );
 }
 
-function AdminHome() {
-  const user = useSession((s) => s.user);
-  return (
-    <>
-      <h1 className="h3">Painel Administrativo</h1>
-      <p className="text-body-secondary">Bem-vindo, {user?.email}. Gerencie usuários, planos, conversões e configurações.</p>
-      <Card data-testid="admin-home">
-        <Card.Body>As telas de administração estão sendo construídas.</Card.Body>
-      </Card>
-    </>
-  );
-}
-
-function AdminPending({ title }: { title: string }) {
-  return (
-    <>
-      <h1 className="h3">{title}</h1>
-      <p className="text-body-secondary">Em construção.</p>
-    </>
-  );
-}
-
 export default function AdminRoutes() {
   return (
     <Row>
       <Col md={3} lg={2}>
         <AdminSidebar />
       </Col>
-      <Col md={9} lg={10}>
+      <Col md={9} lg={10} data-testid="admin-home">
         <Routes>
-          <Route index element={<AdminHome />} />
-          {ADMIN_LINKS.slice(1).map((l) => (
-            <Route key={l.to} path={l.to.replace('/admin/', '')} element={<AdminPending title={l.label} />} />
-          ))}
-          <Route path="*" element={<AdminHome />} />
+          <Route index element={<AdminDashboardPage />} />
+          <Route path="users" element={<UsersPage />} />
+          <Route path="plans" element={<PlansAdminPage />} />
+          <Route path="conversions" element={<ConversionsPage />} />
+          <Route path="bulk-converter" element={<BulkConverterPage />} />
+          <Route path="management" element={<AdminsPage />} />
+          <Route path="settings" element={<SettingsPage />} />
+          <Route path="system" element={<QueueSystemPage />} />
+          <Route path="queue" element={<QueueSystemPage />} />
+          <Route path="*" element={<Navigate to="/admin" replace />} />
         </Routes>
       </Col>
     </Row>

@@ -1,11 +1,11 @@
 /** The modals of the admin users screen: create/edit, credits, password (spec §2.5). */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Form as FormikForm, Formik, useField, type FormikHelpers } from 'formik';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
-import { object, string } from 'yup';
+import { mixed, object, string } from 'yup';
 import { ACCOUNT_MESSAGES, ADMIN_MESSAGES, adminChangePasswordFormSchema, type ApiPlan, type ApiUser } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { FormField } from '../components/FormField';
@@ -29,7 +29,7 @@ function useSubscriptionPlans(enabled: boolean): ApiPlan[] {
   return plans;
 }
 
-function SelectField({ name, label, children }: { name: string; label: string; children: React.ReactNode }) {
+function SelectField({ name, label, children }: { name: string; label: string; children: ReactNode }) {
   const [field, meta] = useField<string>(name);
   return (
     <Form.Group className="mb-3" controlId={`field-${name}`}>
@@ -43,18 +43,18 @@ function SelectField({ name, label, children }: { name: string; label: string; c
 }
 
 function InputField({ name, label, type, min, step, helper }: { name: string; label: string; type: 'number' | 'date'; min?: number; step?: number; helper?: string }) {
-  const [field, meta] = useField<string>(name);
+  const [field, meta] = useField<string | number>(name);
   return (
     <Form.Group className="mb-3" controlId={`field-${name}`}>
       <Form.Label>{label}</Form.Label>
-      <Form.Control {...field} type={type} min={min} step={step} isInvalid={Boolean(meta.touched && meta.error)} />
+      <Form.Control {...field} value={field.value ?? ''} type={type} min={min} step={step} isInvalid={Boolean(meta.touched && meta.error)} />
       {helper && <Form.Text muted>{helper}</Form.Text>}
       <Form.Control.Feedback type="invalid" role="alert">{meta.error}</Form.Control.Feedback>
     </Form.Group>
   );
 }
 
-const creditsRule = string().test('credits', ADMIN_MESSAGES.creditsMin, (v) => v === undefined || v === '' || (Number.isInteger(Number(v)) && Number(v) >= 0));
+const creditsRule = mixed<string | number>().test('credits', ADMIN_MESSAGES.creditsMin, (v) => v === undefined || v === '' || (Number.isInteger(Number(v)) && Number(v) >= 0));
 const createSchema = object({
   email: string().trim().required(ADMIN_MESSAGES.createUserRequired).email(ACCOUNT_MESSAGES.emailInvalid),
   password: string().required(ADMIN_MESSAGES.createUserRequired).min(6, ACCOUNT_MESSAGES.passwordMin),
@@ -75,7 +75,7 @@ export function UserFormModal({ show, user, onHide, onSaved }: { show: boolean; 
       if (!user) {
         const body =
           values.userType === 'credit'
-            ? { email: values.email.trim(), password: values.password, userType: values.userType, credits: values.credits === '' ? undefined : Number(values.credits) }
+            ? { email: values.email.trim(), password: values.password, userType: values.userType, credits: String(values.credits).trim() === '' ? undefined : Number(values.credits) }
             : { email: values.email.trim(), password: values.password, userType: values.userType, planId: values.planId || undefined };
         const r = await adminApi.createUser(body);
         toast.success(r.message, { admin: true });
@@ -229,8 +229,7 @@ export function AdminPasswordModal({ user, onHide }: { user: ApiUser | null; onH
   };
   return (
     <Modal show={user !== null} onHide={onHide} centered>
-      <Formik<PasswordValues> initialValues={{ newPassword: '', confirmPassword: '' }} validationSchema={adminChangePasswordFormSchema}
-        validateOnBlur={false} onSubmit={submit}>
+      <Formik<PasswordValues> initialValues={{ newPassword: '', confirmPassword: '' }} validationSchema={adminChangePasswordFormSchema} onSubmit={submit}>
         {({ isSubmitting }) => (
           <FormikForm noValidate>
             <Modal.Header closeButton closeLabel="Fechar">

@@ -51,3 +51,20 @@ export function RevenueChart({ data, xKey, label }: { data: Array<Record<string,
 export function withOther(days: Array<{ date: string; total: number; completed: number; failed: number }>) {
   return days.map((d) => ({ ...d, other: Math.max(0, d.total - d.completed - d.failed) }));
 }
+
+/** Revenue of the best-selling plans of the analytics period. */
+export function PlanRevenueChart({ data }: { data: Array<{ name: string; revenue: number; sales: number }> }) {
+  return (
+    <div style={{ width: '100%', height: 240 }} data-testid="chart-plan-revenue" role="img" aria-label="Gráfico de receita por plano no período">
+      <ResponsiveContainer>
+        <BarChart data={data} margin={{ top: 8, right: 16, left: 8, bottom: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--bs-border-color)" />
+          <XAxis dataKey="name" tick={AXIS} interval={0} />
+          <YAxis tick={AXIS} tickFormatter={(v: number) => `R$ ${v}`} width={72} />
+          <Tooltip formatter={(v, n) => (n === 'Receita' ? moneyOf(v) : String(v))} contentStyle={TOOLTIP_STYLE} />
+          <Bar dataKey="revenue" name="Receita" fill="var(--bs-primary)" maxBarSize={64} isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

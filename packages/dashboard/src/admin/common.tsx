@@ -26,9 +26,9 @@ export function StatCard({ label, value, hint, testId, variant }: { label: strin
 }
 
 /** Page buttons; above 7 pages a window with the first and last page (spec §2.8). */
-export function PageList({ page, totalPages, onChange, label = 'Paginação' }: { page: number; totalPages: number; onChange(p: number): void; label?: string }) {
+export function PageList({ page, totalPages, onChange, label = 'Paginação', max }: { page: number; totalPages: number; onChange(p: number): void; label?: string; max?: number }) {
   if (totalPages <= 1) return null;
-  const items = pageWindow(page, totalPages);
+  const items = pageWindow(page, totalPages, max);
   return (
     <nav aria-label={label}>
       <Pagination className="mb-0 flex-wrap" data-testid="pagination">

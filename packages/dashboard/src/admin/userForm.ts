@@ -5,7 +5,8 @@ export interface UserFormValues {
   email: string;
   password: string;
   userType: UserType;
-  credits: string;
+  /** Text until typed in; formik then keeps a number ('' when cleared). */
+  credits: string | number;
   planId: string;
   /** 'YYYY-MM-DD' (the date input's value); '' = none. */
   expiresAt: string;
@@ -58,7 +59,8 @@ export function userChanges(user: ApiUser, v: UserFormValues): UserChanges {
   if (v.password !== '') out.password = v.password;
   if (v.userType !== (user.userType ?? '')) out.userType = v.userType;
   const planData: NonNullable<UserChanges['planData']> = {};
-  if (v.userType === 'credit' && v.credits.trim() !== '' && Number(v.credits) !== user.credits.available) planData.credits = Number(v.credits);
+  const credits = String(v.credits ?? '').trim();
+  if (v.userType === 'credit' && credits !== '' && Number(credits) !== user.credits.available) planData.credits = Number(credits);
   if (v.userType === 'subscription') {
     if (v.planId && v.planId !== before.planId) out.planId = v.planId;
     if (v.expiresAt && v.expiresAt !== before.expiresAt) {

@@ -11,6 +11,11 @@ import type { ConversionUpdate } from '../lib/conversion';
 
 export const SOCKET_OPTIONS = { timeout: 10000, reconnectionAttempts: 3, reconnectionDelay: 1000 } as const;
 export const REQUEST_TIMEOUT_MS = 5000;
+/**
+ * A socket that is not connected this long after a subscription (say, a proxy that accepts and
+ * drops websockets without an error) also falls back to SSE.
+ */
+export const SOCKET_GRACE_MS = 3000;
 
 export const LIVE_MESSAGES = {
   tokenMissing: CONVERSION_MESSAGES.tokenMissing,
@@ -53,7 +58,11 @@ export class LiveConnection {
   private closed = false;
   private everConnected = false;
   private kicks = 0;
+  /** The socket failed since it last connected: new subscriptions go to SSE right away. */
+  private socketFailing = false;
   private kickTimer: ReturnType<typeof setTimeout> | null = null;
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+  private downSince: number | null = null;
 
   constructor(
     private readonly token: string | null,
@@ -79,9 +88,22 @@ export class LiveConnection {
       reconnectionDelay: SOCKET_OPTIONS.reconnectionDelay,
     });
     this.socket = socket;
+    this.downSince = Date.now();
+    this.watchdog = setInterval(() => {
+      if (socket.connected) this.downSince = null;
+      else {
+        this.downSince ??= Date.now();
+        if (this.subscriptions.size > 0 && Date.now() - this.downSince >= SOCKET_GRACE_MS && this.streams.size < this.subscriptions.size) {
+          this.socketFailing = true;
+          this.startStreams();
+          this.report(true);
+        }
+      }
+    }, 1000);
 
     socket.on('connect', () => {
       this.everConnected = true;
+      this.socketFailing = false;
       this.kicks = 0;
       this.closeStreams();
       socket.emit(E.autoSubscribe);
@@ -97,6 +119,7 @@ export class LiveConnection {
     socket.on('connect_error', (err: Error) => {
       if (this.closed) return;
       console.warn(LIVE_MESSAGES.connectError, err.message);
+      this.socketFailing = true;
       if (/auth|token|unauthori[sz]ed|jwt/i.test(err.message) && !socket.active) {
         this.handlers.onAuthError();
         return;
@@ -106,6 +129,7 @@ export class LiveConnection {
     });
     socket.io.on('reconnect_failed', () => {
       console.warn(LIVE_MESSAGES.socketFailed);
+      this.socketFailing = true;
       this.startStreams();
       this.report(true);
     });
@@ -134,7 +158,7 @@ export class LiveConnection {
     if (!this.socket && !this.closed) this.start();
     this.socket?.on(conversionChannel(conversionId), this.onSocketUpdate);
     if (this.socket?.connected) this.emitSubscribe(conversionId);
-    else if (this.streams.size > 0 || this.socket?.active === false) this.openStream(conversionId);
+    else if (this.socketFailing || this.streams.size > 0 || this.socket?.active === false) this.openStream(conversionId);
   }
 
   unsubscribe(conversionId: string): void {
@@ -186,6 +210,8 @@ export class LiveConnection {
   private disconnect(): void {
     if (this.kickTimer) clearTimeout(this.kickTimer);
     this.kickTimer = null;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
     this.closeStreams();
     if (this.socket) {
       this.socket.removeAllListeners();
@@ -207,6 +233,7 @@ export class LiveConnection {
 
   private retryAfterKick(): void {
     if (this.kicks >= MAX_SERVER_KICK_RECONNECTS) {
+      this.socketFailing = true;
       this.startStreams();
       return;
     }

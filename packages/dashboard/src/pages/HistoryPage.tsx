@@ -204,7 +204,8 @@ export default function HistoryPage() {
               <th scope="col">Status</th>
               <th scope="col">Tamanho</th>
               <th scope="col">Data</th>
-              <th scope="col">
+              {/* positioned, so the hidden label stays inside the table's scroll box */}
+              <th scope="col" className="position-relative">
                 <span className="visually-hidden">Ações</span>
               </th>
             </tr>

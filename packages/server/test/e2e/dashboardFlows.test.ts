@@ -192,9 +192,10 @@ describe('dashboard: user flows in a real browser', function () {
     await page.goto(`${server.url}/plans`);
     await page.getByTestId('plan-offer').first().waitFor();
     await shootBoth(page, 'plans');
-    await page.getByRole('radio', { name: 'Assinatura' }).check({ force: true });
+    await page.locator('label[for="plan-type-subscription"]').click();
     await page.locator('[data-plan-name="Assinatura mensal"]').waitFor();
-    await page.getByRole('radio', { name: 'Créditos' }).check({ force: true });
+    expect(await page.locator('[data-plan-name="Pacote 10 conversões"]').count()).to.equal(0);
+    await page.locator('label[for="plan-type-credit"]').click();
     const createPix = page.waitForResponse((r) => r.url().includes('/api/payments/create-pix/'));
     await page.getByRole('button', { name: 'Comprar Pacote 10 conversões' }).click();
     const pix = (await (await createPix).json()) as CreatePixResponse;
@@ -209,7 +210,7 @@ describe('dashboard: user flows in a real browser', function () {
     expect(await page.evaluate(() => localStorage.getItem('aabify-pending-payment'))).to.contain(pix.payment.id);
     await shootBoth(page, 'pix-modal');
 
-    const approve = await api(server).post(`/payments/simulate-approval/${pix.payment.id}`, undefined, adminToken);
+    const approve = await api(server).post(`/admin/payments/${pix.payment.id}/approve`, undefined, adminToken);
     expect(approve.status, JSON.stringify(approve.body)).to.be.within(200, 299);
     await page.getByTestId('payment-success').waitFor({ timeout: 60000 });
     expect(await page.evaluate(() => localStorage.getItem('aabify-pending-payment'))).to.equal(null);

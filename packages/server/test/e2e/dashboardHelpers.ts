@@ -75,27 +75,37 @@ export interface ConverterTimeline {
 }
 
 /** Records, on every DOM change, what the conversion page shows (read with readTimeline). */
+// A string, not a function: tsx would wrap a function's inner names in a helper the page lacks.
+const TIMELINE_SCRIPT = `(() => {
+  const t = { trackerStates: [], sawQueueCard: false, sawProcessingCard: false, logCounts: [], indicator: [], sawUpdatedFlash: false, sawLostBanner: false, percents: [] };
+  window.__timeline = t;
+  const push = (list, v) => { if (list[list.length - 1] !== v) list.push(v); };
+  const q = (id) => document.querySelector('[data-testid="' + id + '"]');
+  const look = () => {
+    const steps = Array.from(document.querySelectorAll('[data-testid="tracker"] [data-step]')).map((e) => e.getAttribute('data-step') + ':' + e.getAttribute('data-state')).join(',');
+    if (steps) push(t.trackerStates, steps);
+    if (q('queue-card')) t.sawQueueCard = true;
+    if (q('processing-card')) t.sawProcessingCard = true;
+    if (q('updated-flash')) t.sawUpdatedFlash = true;
+    if (q('connection-lost')) t.sawLostBanner = true;
+    const count = q('log-count-all');
+    if (count) push(t.logCounts, Number(count.textContent));
+    const ind = q('connection-indicator');
+    if (ind) push(t.indicator, ind.textContent);
+    const pct = q('status-percent');
+    if (pct) push(t.percents, pct.textContent);
+  };
+  new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+})();`;
+
+/** Records, on every DOM change, what the conversion page shows (read with readTimeline). */
 export async function recordConverterTimeline(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const t = { trackerStates: [] as string[], sawQueueCard: false, sawProcessingCard: false, logCounts: [] as number[], indicator: [] as string[], sawUpdatedFlash: false, sawLostBanner: false, percents: [] as string[] };
-    (window as unknown as { __timeline: typeof t }).__timeline = t;
-    const push = <T>(list: T[], v: T) => list[list.length - 1] !== v && list.push(v);
-    const look = () => {
-      const steps = [...document.querySelectorAll('[data-testid="tracker"] [data-step]')].map((e) => `${e.getAttribute('data-step')}:${e.getAttribute('data-state')}`).join(',');
-      if (steps) push(t.trackerStates, steps);
-      if (document.querySelector('[data-testid="queue-card"]')) t.sawQueueCard = true;
-      if (document.querySelector('[data-testid="processing-card"]')) t.sawProcessingCard = true;
-      if (document.querySelector('[data-testid="updated-flash"]')) t.sawUpdatedFlash = true;
-      if (document.querySelector('[data-testid="connection-lost"]')) t.sawLostBanner = true;
-      const count = document.querySelector('[data-testid="log-count-all"]')?.textContent;
-      if (count) push(t.logCounts, Number(count));
-      const ind = document.querySelector('[data-testid="connection-indicator"]')?.textContent;
-      if (ind) push(t.indicator, ind);
-      const pct = document.querySelector('[data-testid="status-percent"]')?.textContent;
-      if (pct) push(t.percents, pct);
-    };
-    new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  });
+  await page.addInitScript(TIMELINE_SCRIPT);
+}
+
+/** Forgets what was recorded so far (same page). */
+export async function resetTimeline(page: Page): Promise<void> {
+  await page.evaluate(TIMELINE_SCRIPT);
 }
 
 export function readTimeline(page: Page): Promise<ConverterTimeline> {

@@ -1,0 +1,273 @@
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Collapse from 'react-bootstrap/Collapse';
+import ListGroup from 'react-bootstrap/ListGroup';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import Row from 'react-bootstrap/Row';
+import Spinner from 'react-bootstrap/Spinner';
+import { ADMIN_MESSAGES, CONVERSION_LIMITS, CONVERSION_MESSAGES } from '@aabify/shared';
+import { adminApi } from '../api/admin';
+import { isApiRequestError } from '../api/client';
+import { conversionApi, logsFromAnswer } from '../api/conversions';
+import { saveBlob } from '../api/download';
+import { DownloadButton } from '../components/DownloadButton';
+import { checkApkFile } from '../lib/apkFile';
+import { applyUpdate, mergeLogs, newQueuedConversion, normalizeConversion, normalizeLog, type ConversionView, type LogEntry } from '../lib/conversion';
+import { formatBytes, formatRetryAfter, formatTime } from '../lib/format';
+import { logFileName, logsAsText } from '../lib/logs';
+import { toast } from '../stores/toasts';
+import { StatCard, useLiveConversions } from './common';
+
+const MAX_FILES = CONVERSION_LIMITS.bulkMaxFiles;
+/** Log lines kept per item in bulk (spec §9). */
+const BULK_LOGS = 100;
+const POLL_MS = 3000;
+
+/** Bulk labels of spec §4: Aguardando, Processando, Concluído, Falhou (and Cancelado). */
+export const BULK_STATUS: Record<string, { label: string; bg: string }> = {
+  pending: { label: 'Aguardando', bg: 'secondary' },
+  queued: { label: 'Aguardando', bg: 'info' },
+  processing: { label: 'Processando', bg: 'primary' },
+  completed: { label: 'Concluído', bg: 'success' },
+  failed: { label: 'Falhou', bg: 'danger' },
+  cancelled: { label: 'Cancelado', bg: 'secondary' },
+};
+
+const isActive = (c: ConversionView) => c.status === 'pending' || c.status === 'queued' || c.status === 'processing';
+const keepLogs = (c: ConversionView): ConversionView => (c.logs.length > BULK_LOGS ? { ...c, logs: c.logs.slice(-BULK_LOGS) } : c);
+
+/** Adds picked files to the list: .apk only, at most 100 MB each, at most 10 in all (spec §5). */
+export function addFiles(current: readonly File[], picked: readonly File[]): { files: File[]; errors: string[] } {
+  const errors: string[] = [];
+  if (current.length + picked.length > MAX_FILES) return { files: [...current], errors: [ADMIN_MESSAGES.dropTooMany(MAX_FILES, current.length + picked.length)] };
+  const files = [...current];
+  for (const f of picked) {
+    const check = checkApkFile(f);
+    if (!check.ok) errors.push(`${f.name}: ${check.error}`);
+    else if (!files.some((x) => x.name === f.name && x.size === f.size)) files.push(f);
+  }
+  return { files, errors };
+}
+
+function ItemLogs({ item }: { item: ConversionView }) {
+  const [open, setOpen] = useState(false);
+  const download = async () => {
+    try {
+      const fetched = logsFromAnswer(await conversionApi.logs(item.id)).map((l) => normalizeLog(l)).filter((l): l is LogEntry => l !== undefined);
+      const logs = mergeLogs(fetched, item.logs);
+      saveBlob(new Blob([logsAsText(logs, true)], { type: 'text/plain;charset=utf-8' }), logFileName(item.id));
+      toast.success(ADMIN_MESSAGES.logsDownloaded, { admin: true });
+    } catch {
+      toast.error(ADMIN_MESSAGES.logsDownloadFailed);
+    }
+  };
+  return (
+    <div className="mt-2">
+      <Button size="sm" variant="link" className="p-0 me-3" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+        {open ? 'Ocultar logs' : `Ver logs (${item.logs.length})`}
+      </Button>
+      <Button size="sm" variant="link" className="p-0" onClick={() => void download()} data-testid="bulk-logs-download">
+        Baixar logs
+      </Button>
+      <Collapse in={open}>
+        <div>
+          <pre className="small bg-body-tertiary border rounded p-2 mt-2 mb-0" style={{ maxHeight: 200, overflow: 'auto' }} data-testid="bulk-logs">
+            {item.logs.length ? item.logs.map((l) => `[${formatTime(l.timestamp)}] ${l.step ? `[${l.step}] ` : ''}${l.message}`).join('\n') : ADMIN_MESSAGES.noLogs}
+          </pre>
+        </div>
+      </Collapse>
+    </div>
+  );
+}
+
+/** Spec §2.11: up to 10 APKs at once, each followed live, with logs and result downloads. */
+export default function BulkConverterPage() {
+  const [files, setFiles] = useState<File[]>([]);
+  const [items, setItems] = useState<ConversionView[]>([]);
+  const [uploading, setUploading] = useState(false);
+  const [sent, setSent] = useState(0);
+  const [dragging, setDragging] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  const pick = (picked: readonly File[]) => {
+    const r = addFiles(files, picked);
+    for (const e of r.errors) toast.error(e);
+    setFiles(r.files);
+  };
+
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    setDragging(false);
+    pick([...e.dataTransfer.files]);
+  };
+
+  const start = async () => {
+    if (files.length === 0) {
+      toast.error(CONVERSION_MESSAGES.noFilesSelected);
+      return;
+    }
+    setUploading(true);
+    setSent(0);
+    try {
+      const total = files.reduce((s, f) => s + f.size, 0);
+      const r = await adminApi.bulkConvert(files, (s) => setSent(total ? Math.round((s / total) * 100) : 0));
+      const created = r.conversions.map((c) => newQueuedConversion(c.conversionId, c.originalFileName ?? c.fileName, c.fileSize, { queuePosition: c.queuePosition, estimatedTime: c.estimatedTime }));
+      setItems((list) => [...created, ...list]);
+      for (const err of r.errors) toast.error(`${err.fileName}: ${err.error}`);
+      if (created.length) toast.success(r.message, { admin: true });
+      setFiles([]);
+    } catch (e) {
+      if (isApiRequestError(e) && e.status === 429 && e.retryAfter !== undefined) toast.error(`Rate limit atingido. Tente novamente em ${formatRetryAfter(e.retryAfter)}`);
+      else if (isApiRequestError(e)) toast.error(e.serverMessage ?? ADMIN_MESSAGES.bulkUploadFailed);
+      else toast.error(ADMIN_MESSAGES.bulkUploadFailed);
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const activeIds = useMemo(() => items.filter(isActive).map((c) => c.id), [items]);
+  useLiveConversions(activeIds, (u) => setItems((list) => list.map((c) => (c.id === u.conversionId ? keepLogs(applyUpdate(c, u)) : c))));
+
+  // A safety net for events missed between the upload answer and the subscription.
+  const activeKey = activeIds.join(',');
+  useEffect(() => {
+    if (!activeKey) return;
+    const t = setInterval(() => {
+      for (const id of activeKey.split(',')) {
+        conversionApi
+          .status(id)
+          .then((raw) => {
+            const fresh = normalizeConversion(raw);
+            if (!fresh) return;
+            setItems((list) =>
+              list.map((c) => (c.id === id && (fresh.status !== c.status || fresh.progress > c.progress) ? keepLogs({ ...c, ...fresh, fileName: c.fileName, logs: mergeLogs(c.logs, fresh.logs) }) : c)),
+            );
+          })
+          .catch(() => undefined);
+      }
+    }, POLL_MS);
+    return () => clearInterval(t);
+  }, [activeKey]);
+
+  const counts = {
+    completed: items.filter((c) => c.status === 'completed').length,
+    processing: items.filter((c) => c.status === 'processing').length,
+    queued: items.filter((c) => c.status === 'queued' || c.status === 'pending').length,
+    failed: items.filter((c) => c.status === 'failed' || c.status === 'cancelled').length,
+  };
+  const totalSize = files.reduce((s, f) => s + f.size, 0);
+
+  return (
+    <>
+      <h1 className="h3 mb-3">Conversão em Massa</h1>
+      <Card className="mb-3">
+        <Card.Body>
+          <div
+            role="button"
+            tabIndex={0}
+            className={`border border-2 rounded p-4 text-center ${dragging ? 'border-primary bg-primary-subtle' : 'border-dashed'}`}
+            style={{ borderStyle: 'dashed' }}
+            onClick={() => input.current?.click()}
+            onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && input.current?.click()}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+            data-testid="bulk-dropzone"
+          >
+            <div className="fw-semibold">Arraste os arquivos APK aqui ou clique para selecionar</div>
+            <div className="small text-body-secondary">Até {MAX_FILES} arquivos, no máximo 100 MB cada</div>
+            <input
+              ref={input}
+              type="file"
+              accept=".apk,application/vnd.android.package-archive"
+              multiple
+              hidden
+              data-testid="bulk-input"
+              onChange={(e) => {
+                pick([...(e.target.files ?? [])]);
+                e.target.value = '';
+              }}
+            />
+          </div>
+          {files.length > 0 && (
+            <>
+              <ListGroup className="mt-3" data-testid="bulk-files">
+                {files.map((f, i) => (
+                  <ListGroup.Item key={`${f.name}-${i}`} className="d-flex justify-content-between align-items-center">
+                    <span className="text-break">{f.name} <span className="text-body-secondary small">({formatBytes(f.size)})</span></span>
+                    <Button size="sm" variant="outline-danger" onClick={() => setFiles((l) => l.filter((_, j) => j !== i))} aria-label={`Remover ${f.name}`}>
+                      Remover
+                    </Button>
+                  </ListGroup.Item>
+                ))}
+              </ListGroup>
+              <div className="d-flex flex-wrap justify-content-between align-items-center mt-2 small">
+                <span data-testid="bulk-total">
+                  {files.length} arquivo(s) · total {formatBytes(totalSize)}
+                </span>
+                <Button size="sm" variant="link" onClick={() => setFiles([])}>Limpar todos</Button>
+              </div>
+            </>
+          )}
+          <div className="mt-3 d-flex align-items-center gap-3">
+            <Button onClick={() => void start()} disabled={uploading} data-testid="bulk-start">
+              {uploading && <Spinner size="sm" className="me-2" />}
+              Iniciar conversão {files.length ? `(${files.length})` : ''}
+            </Button>
+            {uploading && <ProgressBar now={sent} label={`${sent}%`} className="flex-grow-1" aria-label="Envio dos arquivos" />}
+          </div>
+        </Card.Body>
+      </Card>
+
+      <Row xs={2} md={4} className="g-3 mb-3">
+        <Col><StatCard label="Concluídas" value={counts.completed} variant="success" testId="bulk-count-completed" /></Col>
+        <Col><StatCard label="Processando" value={counts.processing} variant="primary" testId="bulk-count-processing" /></Col>
+        <Col><StatCard label="Na Fila" value={counts.queued} variant="info" testId="bulk-count-queued" /></Col>
+        <Col><StatCard label="Falhadas" value={counts.failed} variant="danger" testId="bulk-count-failed" /></Col>
+      </Row>
+
+      {items.length > 0 && (
+        <Card>
+          <Card.Header className="d-flex justify-content-between align-items-center">
+            <h2 className="h6 mb-0">Conversões</h2>
+            <Button size="sm" variant="outline-secondary" onClick={() => setItems((l) => l.filter(isActive))} disabled={items.every(isActive)}>
+              Limpar concluídas
+            </Button>
+          </Card.Header>
+          <ListGroup variant="flush" data-testid="bulk-items">
+            {items.map((c) => {
+              const s = BULK_STATUS[c.status] ?? BULK_STATUS.pending!;
+              return (
+                <ListGroup.Item key={c.id} data-testid={`bulk-item-${c.fileName}`} data-status={c.status}>
+                  <div className="d-flex flex-wrap justify-content-between align-items-center gap-2">
+                    <div className="text-break">
+                      <strong>{c.fileName}</strong> <span className="small text-body-secondary">({formatBytes(c.fileSize)})</span>
+                    </div>
+                    <div className="d-flex align-items-center gap-2">
+                      {c.status === 'queued' && c.queuePosition ? <span className="small text-body-secondary">posição {c.queuePosition}</span> : null}
+                      <Badge bg={s.bg} data-testid="bulk-item-status">{s.label}</Badge>
+                    </div>
+                  </div>
+                  <ProgressBar now={c.progress} label={`${c.progress}%`} className="mt-2" variant={c.status === 'failed' ? 'danger' : c.status === 'completed' ? 'success' : undefined} aria-label={`Progresso de ${c.fileName}`} />
+                  {c.status === 'failed' && <div className="small text-danger mt-1">{c.error ?? 'Falha no processamento do arquivo'}</div>}
+                  {c.status === 'completed' && c.canDownload && (
+                    <div className="mt-2">
+                      <DownloadButton conversionId={c.id} size="sm" compact />
+                    </div>
+                  )}
+                  <ItemLogs item={c} />
+                </ListGroup.Item>
+              );
+            })}
+          </ListGroup>
+        </Card>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,201 @@
+/** Create and edit a plan (spec §2.7, §5): the shared planFormSchema, its messages, and what is sent. */
+import type { ReactNode } from 'react';
+import { Form as FormikForm, Formik, useField, useFormikContext, type FormikHelpers } from 'formik';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import Row from 'react-bootstrap/Row';
+import Spinner from 'react-bootstrap/Spinner';
+import { CURRENCIES, PLAN_MESSAGES, planFormSchema, type ApiPlan } from '@aabify/shared';
+import { adminApi, type PlanBody } from '../../api/admin';
+import { toast } from '../../stores/toasts';
+import { failureText, serverFields } from '../common';
+
+/** Number inputs hold text until typed in; formik then keeps a number ('' when cleared). */
+type NumberText = string | number;
+
+export interface PlanFormValues {
+  name: string;
+  description: string;
+  type: 'credit' | 'subscription';
+  price: NumberText;
+  currency: string;
+  credits: NumberText;
+  duration: NumberText;
+  features: string;
+  isPopular: boolean;
+  displayOrder: NumberText;
+  isActive: boolean;
+}
+
+const text = (v: NumberText | undefined): string => (v === undefined || v === null ? '' : String(v)).trim();
+
+export function planFormValues(plan: ApiPlan | null): PlanFormValues {
+  if (!plan) {
+    return { name: '', description: '', type: 'credit', price: '', currency: 'BRL', credits: '0', duration: '1', features: '', isPopular: false, displayOrder: '1', isActive: true };
+  }
+  return {
+    name: plan.name,
+    description: plan.description,
+    type: plan.type,
+    price: String(plan.price),
+    currency: plan.currency,
+    credits: String(plan.credits ?? 0),
+    duration: String(plan.subscriptionDetails?.duration ?? 1),
+    features: plan.features.join('\n'),
+    isPopular: plan.isPopular,
+    displayOrder: String(Math.max(1, plan.displayOrder)),
+    isActive: plan.isActive,
+  };
+}
+
+/** The body sent: blank feature lines dropped, credits only for credit plans, duration only when above 0. */
+export function planBody(v: PlanFormValues): PlanBody {
+  const body: PlanBody = {
+    name: v.name.trim(),
+    description: v.description.trim(),
+    type: v.type,
+    price: Number(text(v.price)),
+    currency: v.currency || 'BRL',
+    features: v.features.split('\n').map((l) => l.trim()).filter(Boolean),
+    isPopular: v.isPopular,
+    displayOrder: text(v.displayOrder) === '' ? 0 : Number(text(v.displayOrder)),
+    isActive: v.isActive,
+  };
+  if (v.type === 'credit') body.credits = Number(text(v.credits));
+  else if (Number(text(v.duration)) > 0) body.subscriptionDetails = { duration: Number(text(v.duration)) };
+  return body;
+}
+
+/** The shared schema checks the body as it will be sent; errors map back to the form's fields. */
+async function validatePlan(v: PlanFormValues): Promise<Record<string, string>> {
+  const body = { ...planBody(v), price: text(v.price) === '' ? undefined : Number(text(v.price)), credits: v.type === 'credit' ? (text(v.credits) === '' ? undefined : Number(text(v.credits))) : undefined };
+  if (v.type === 'subscription') body.subscriptionDetails = { duration: text(v.duration) === '' ? Number.NaN : Number(text(v.duration)) };
+  try {
+    await planFormSchema.validate(body, { abortEarly: false });
+    return {};
+  } catch (e) {
+    const errors: Record<string, string> = {};
+    const inner = (e as { inner?: Array<{ path?: string; message: string }> }).inner ?? [];
+    for (const err of inner) {
+      const key = err.path === 'subscriptionDetails.duration' || err.path === 'subscriptionDetails' ? 'duration' : (err.path ?? 'name');
+      errors[key] ??= err.message;
+    }
+    return errors;
+  }
+}
+
+function Field({ name, label, type = 'text', as, children, ...rest }: { name: keyof PlanFormValues; label: string; type?: string; as?: 'textarea' | 'select'; children?: ReactNode; min?: number; step?: string; rows?: number; helper?: string }) {
+  const [field, meta] = useField<string>(name);
+  const invalid = Boolean(meta.touched && meta.error);
+  const id = `plan-${name}`;
+  return (
+    <Form.Group className="mb-3" controlId={id}>
+      <Form.Label>{label}</Form.Label>
+      {as === 'select' ? (
+        <Form.Select {...field} isInvalid={invalid}>{children}</Form.Select>
+      ) : (
+        <Form.Control {...field} as={as} type={as ? undefined : type} min={rest.min} step={rest.step} rows={rest.rows} isInvalid={invalid} />
+      )}
+      {rest.helper && !invalid && <Form.Text muted>{rest.helper}</Form.Text>}
+      <Form.Control.Feedback type="invalid" role="alert">{meta.error}</Form.Control.Feedback>
+    </Form.Group>
+  );
+}
+
+function Switch({ name, label }: { name: 'isPopular' | 'isActive'; label: string }) {
+  const [field, , helpers] = useField<boolean>(name);
+  return <Form.Check type="switch" id={`plan-${name}`} label={label} name={name} checked={Boolean(field.value)} onChange={(e) => void helpers.setValue(e.target.checked)} />;
+}
+
+/** Changing the type clears the other type's details (duration 1, credits 0). */
+function TypeSelect() {
+  const { values, setFieldValue } = useFormikContext<PlanFormValues>();
+  return (
+    <Form.Group className="mb-3" controlId="plan-type">
+      <Form.Label>Tipo</Form.Label>
+      <Form.Select
+        value={values.type}
+        onChange={(e) => {
+          const type = e.target.value as PlanFormValues['type'];
+          void setFieldValue('type', type);
+          if (type === 'credit') void setFieldValue('duration', '1');
+          else void setFieldValue('credits', '0');
+        }}
+      >
+        <option value="credit">Créditos</option>
+        <option value="subscription">Assinatura</option>
+      </Form.Select>
+    </Form.Group>
+  );
+}
+
+export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; plan: ApiPlan | null; onHide(): void; onSaved(): void }) {
+  const submit = async (values: PlanFormValues, helpers: FormikHelpers<PlanFormValues>) => {
+    try {
+      const r = plan ? await adminApi.updatePlan(plan.id, planBody(values)) : await adminApi.createPlan(planBody(values));
+      toast.success(r.message ?? (plan ? PLAN_MESSAGES.updated : PLAN_MESSAGES.created), { admin: true });
+      onSaved();
+      onHide();
+    } catch (e) {
+      const fields = serverFields(e);
+      if (Object.keys(fields).length) helpers.setErrors(fields);
+      toast.error(failureText(e, plan ? 'Erro ao atualizar plano' : 'Erro ao criar plano'));
+      helpers.setSubmitting(false);
+    }
+  };
+  return (
+    <Modal show={show} onHide={onHide} size="lg" centered>
+      <Formik<PlanFormValues> initialValues={planFormValues(plan)} validate={validatePlan} onSubmit={submit} enableReinitialize>
+        {({ values, isSubmitting, errors, submitCount }) => (
+          <FormikForm noValidate data-testid="plan-form">
+            <Modal.Header closeButton closeLabel="Fechar">
+              <Modal.Title as="h2" className="h5">{plan ? 'Editar Plano' : 'Novo Plano'}</Modal.Title>
+            </Modal.Header>
+            <Modal.Body>
+              {submitCount > 0 && errors.name === PLAN_MESSAGES.nameRequired && (
+                <div className="alert alert-danger py-2" role="alert">
+                  <strong>{PLAN_MESSAGES.requiredTitle}:</strong> {PLAN_MESSAGES.nameRequired}
+                </div>
+              )}
+              <Row>
+                <Col md={8}><Field name="name" label="Nome" /></Col>
+                <Col md={4}><TypeSelect /></Col>
+              </Row>
+              <Field name="description" label="Descrição" as="textarea" rows={2} />
+              <Row>
+                <Col md={4}><Field name="price" label="Preço" type="number" min={0} step="0.01" /></Col>
+                <Col md={4}>
+                  <Field name="currency" label="Moeda" as="select">
+                    {CURRENCIES.map((c) => <option key={c} value={c}>{c}</option>)}
+                  </Field>
+                </Col>
+                <Col md={4}>
+                  {values.type === 'credit' ? (
+                    <Field name="credits" label="Créditos" type="number" min={1} step="1" />
+                  ) : (
+                    <Field name="duration" label="Duração (meses)" type="number" min={1} step="1" helper="Conversões ilimitadas durante o período" />
+                  )}
+                </Col>
+              </Row>
+              <Field name="features" label="Recursos (um por linha)" as="textarea" rows={4} />
+              <Row className="align-items-center">
+                <Col md={4}><Field name="displayOrder" label="Ordem de exibição" type="number" min={1} step="1" /></Col>
+                <Col md={4}><Switch name="isActive" label="Ativo" /></Col>
+                <Col md={4}><Switch name="isPopular" label="Popular" /></Col>
+              </Row>
+            </Modal.Body>
+            <Modal.Footer>
+              <Button variant="secondary" onClick={onHide}>Cancelar</Button>
+              <Button type="submit" disabled={isSubmitting} data-testid="plan-form-submit">
+                {isSubmitting && <Spinner size="sm" className="me-2" />}
+                {plan ? 'Salvar' : 'Criar Plano'}
+              </Button>
+            </Modal.Footer>
+          </FormikForm>
+        )}
+      </Formik>
+    </Modal>
+  );
+}

@@ -1,0 +1,16 @@
+import { chromium } from 'playwright-core';
+const url = process.argv[2];
+let r = await fetch(url + '/api/setup/initialize', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@a.com', password: 'segredo123', name: 'A' }) });
+if (r.status !== 201) r = await fetch(url + '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@a.com', password: 'segredo123' }) });
+const auth = await r.json();
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+const ctx = await b.newContext({ viewport: { width: 360, height: 800 } });
+await ctx.addInitScript(`localStorage.setItem('aabify-token', ${JSON.stringify(auth.token)}); localStorage.setItem('aabify-user', ${JSON.stringify(JSON.stringify(auth.user))});`);
+const p = await ctx.newPage();
+p.on('console', (m) => console.log('console', m.type(), m.text()));
+await p.goto(url + process.argv[3]);
+await p.waitForTimeout(1500);
+const wide = await p.evaluate(() => { const out = []; for (const e of document.querySelectorAll('body *')) { const r = e.getBoundingClientRect(); if (r.right > 361) out.push(e.tagName + '.' + e.className + ' ' + Math.round(r.right)); } return out.slice(0, 15); });
+console.log(wide.join("\n")); console.log("overflow", await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth));
+await p.screenshot({ path: '/tmp/dash/p.png', fullPage: true });
+await b.close();

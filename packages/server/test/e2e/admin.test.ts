@@ -1,0 +1,299 @@
+/**
+ * The admin screens in a real browser (spec plans-payments-admin §2.4–2.11): every screen
+ * rendered and screenshotted; a plan created and bought, then seen in analytics and charts;
+ * a user's credits edited, promoted and demoted; a setting changed and its effect seen; three
+ * corpus APKs bulk-converted live and their results downloaded.
+ */
+import { expect } from 'chai';
+import { readFile, stat } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import type { CreatePixResponse } from '@aabify/shared';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, screenshotPath } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { api } from '../helpers/http.js';
+import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
+import { corpusApk, requireCorpus } from '../helpers/conversions.js';
+import type { User } from '../../src/models/index.js';
+import { openPage, sessionOf, type OpenPage } from './dashboardHelpers.js';
+
+const SHORT = 15000;
+
+describe('admin screens in a real browser', function () {
+  this.timeout(180000);
+  let server: TestServer;
+  let browser: Browser;
+  let admin: User;
+  let open: OpenPage;
+  let page: Page;
+
+  before(async function () {
+    requireChromium(this);
+    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
+    browser = await launchBrowser();
+    admin = await buildAdmin(server, { email: 'admin-e2e@example.com' });
+  });
+  beforeEach(async () => {
+    open = await openPage(browser, { session: sessionOf(server, admin), width: 1400 });
+    page = open.page;
+  });
+  afterEach(async () => {
+    await open?.context.close();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const shot = async (name: string) => page.screenshot({ path: await screenshotPath(`admin-${name}`), fullPage: true });
+  const toastWith = (text: string) => page.getByTestId('toast').filter({ hasText: text }).first().waitFor({ timeout: SHORT });
+
+  it('screens_everyAdminScreen_rendersWithSidebarAndIsScreenshotted', async () => {
+    await page.goto(`${server.url}/admin`);
+    await page.getByTestId('admin-sidebar').waitFor();
+    const links = await page.getByTestId('admin-sidebar').getByRole('link').allTextContents();
+    expect(links).to.deep.equal(['Dashboard', 'Gerenciar Usuários', 'Gerenciar Planos', 'Conversões', 'Conversão em Massa', 'Gerenciar Admins', 'Configurações']);
+    await page.getByTestId('stat-users-total').waitFor();
+    await page.getByTestId('chart-conversions').locator('svg').first().waitFor();
+    await page.getByTestId('chart-revenue').locator('svg').first().waitFor();
+    expect(await page.getByTestId('system-uptime').textContent()).to.match(/^\d+d \d+h \d+m/);
+    await shot('dashboard');
+    const screens: Array<[string, string, string]> = [
+      ['Gerenciar Usuários', 'users-table', 'users'],
+      ['Gerenciar Planos', 'plans-table', 'plans'],
+      ['Conversões', 'conversions-table', 'conversions'],
+      ['Conversão em Massa', 'bulk-dropzone', 'bulk-converter'],
+      ['Gerenciar Admins', 'admins-table', 'admins'],
+      ['Configurações', 'setting-upload-maxFileSize', 'settings'],
+    ];
+    for (const [link, testId, name] of screens) {
+      await page.getByTestId('admin-sidebar').getByRole('link', { name: link }).click();
+      await page.getByTestId(testId).waitFor({ timeout: SHORT });
+      await shot(name);
+    }
+    await page.goto(`${server.url}/admin/system`);
+    await page.getByTestId('queue-card').waitFor();
+    await page.getByTestId('system-card').waitFor();
+    await shot('queue-system');
+    expect(open.errors).to.deep.equal([]);
+  });
+
+  it('plans_adminCreatesPlanUserBuysIt_analyticsAndChartsShowTheSale', async () => {
+    await page.goto(`${server.url}/admin/plans`);
+    await page.getByTestId('plans-table').waitFor();
+    await page.getByTestId('new-plan').click();
+    const form = page.getByTestId('plan-form');
+    await form.getByTestId('plan-form-submit').click();
+    await form.getByText('Campo Obrigatório').waitFor();
+    expect(await form.locator('#plan-name ~ .invalid-feedback').textContent()).to.equal('Nome é obrigatório');
+    await form.getByLabel('Nome').fill('Plano E2E');
+    await form.getByLabel('Descrição').fill('Quinze conversões');
+    await form.getByLabel('Preço').fill('-1');
+    await form.getByLabel('Créditos').fill('0');
+    await form.getByTestId('plan-form-submit').click();
+    await form.getByText('Preço não pode ser negativo').waitFor();
+    await form.getByText('Quantidade de créditos deve ser maior que zero').waitFor();
+    await form.getByLabel('Preço').fill('29.90');
+    await form.getByLabel('Créditos').fill('15');
+    await form.getByLabel('Recursos (um por linha)').fill('Suporte por email\n\nConversão rápida');
+    await form.getByTestId('plan-form-submit').click();
+    await toastWith('Plano criado com sucesso!');
+    const row = page.getByTestId('plan-row-Plano E2E');
+    await row.waitFor();
+    expect(await row.textContent()).to.contain('R$ 29,90').and.contain('15 créditos');
+    const plan = await server.ctx.models.Plan.findOne({ where: { name: 'Plano E2E' } });
+    expect(plan?.features).to.deep.equal(['Suporte por email', 'Conversão rápida']);
+
+    // A user buys it with the sandbox PIX.
+    const buyer = await buildCreditUser(server, 0, { email: 'comprador-e2e@example.com' });
+    const buyerToken = tokenFor(server, buyer);
+    const pix = await api(server).post<CreatePixResponse>(`/payments/create-pix/${plan!.id}`, undefined, buyerToken);
+    expect(pix.status, JSON.stringify(pix.body)).to.be.oneOf([200, 201]);
+    const approved = await api(server).post(`/payments/simulate-approval/${pix.body.payment.id}`, undefined, buyerToken);
+    expect(approved.status, JSON.stringify(approved.body)).to.equal(200);
+
+    await page.getByRole('button', { name: 'Atualizar lista' }).click();
+    await page.waitForFunction(() => {
+      const cell = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('[data-testid="plan-row-Plano E2E"] [data-testid="plan-sales"]');
+      return cell?.textContent === '1';
+    });
+    expect(await row.getByTestId('plan-revenue').textContent()).to.equal('R$ 29,90');
+    await page.getByRole('button', { name: 'Analytics' }).click();
+    const analytics = page.getByTestId('plan-analytics');
+    await analytics.getByTestId('analytics-recent').getByText('comprador-e2e@example.com').waitFor({ timeout: SHORT });
+    expect(await analytics.getByTestId('analytics-recent').textContent()).to.contain('Plano E2E').and.contain('Aprovado').and.contain('R$ 29,90');
+    expect(await analytics.getByTestId('analytics-period-revenue-value').textContent()).to.equal('R$ 29,90');
+    expect(await analytics.getByTestId('analytics-average-ticket-value').textContent()).to.equal('R$ 29,90');
+    await analytics.getByTestId('chart-plan-revenue').locator('.recharts-bar-rectangle').first().waitFor();
+    for (const tab of ['Esta Semana', 'Este Trimestre', 'Este Ano', 'Este Mês']) {
+      await analytics.getByRole('tab', { name: tab }).or(analytics.getByRole('button', { name: tab })).first().click();
+      await analytics.getByTestId('analytics-top').getByText('Plano E2E').waitFor({ timeout: SHORT });
+    }
+    await shot('plans-analytics');
+
+    // Duplicate, toggle, CSV export.
+    await row.getByRole('button', { name: 'Duplicar' }).click();
+    await page.getByTestId('plan-row-Plano E2E (Cópia)').waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Exportar' }).click();
+    const csv = await download;
+    expect(csv.suggestedFilename()).to.match(/^planos-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = await readFile((await csv.path())!, 'utf8');
+    expect(text).to.contain('Nome;Tipo;Preço;Status;Popular;Vendas;Receita').and.contain('Plano E2E;Créditos;R$ 29,90;Ativo;Não;1;R$ 29,90');
+
+    await page.goto(`${server.url}/admin`);
+    await page.getByTestId('stat-revenue-total').waitFor();
+    expect(await page.getByTestId('stat-revenue-total-value').textContent()).to.equal('R$ 29,90');
+    await page.getByTestId('chart-revenue').locator('.recharts-line-dot').last().waitFor();
+    await shot('dashboard-with-sale');
+    expect(open.errors).to.deep.equal([]);
+  });
+
+  it('users_adminEditsCreditsThenPromotesAndDemotes', async () => {
+    const user = await buildCreditUser(server, 5, { email: 'cliente-e2e@example.com' });
+    await page.goto(`${server.url}/admin/users`);
+    await page.getByLabel('Buscar').fill('cliente-e2e');
+    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+    const row = page.getByTestId('user-row-cliente-e2e@example.com');
+    await row.waitFor();
+    expect(await row.getByTestId('user-credits').textContent()).to.equal('5 créditos');
+
+    await row.getByRole('button', { name: 'Editar' }).click();
+    const form = page.getByTestId('user-form');
+    await form.getByTestId('user-form-submit').click();
+    await toastWith('Nenhuma alteração detectada');
+    await form.getByLabel('Créditos').fill('42');
+    await form.getByTestId('user-form-submit').click();
+    await toastWith('Usuário atualizado com sucesso!');
+    await row.getByText('42 créditos').waitFor();
+    await user.reload();
+    expect(user.credits).to.equal(42);
+
+    await row.getByRole('button', { name: 'Mais ações para cliente-e2e@example.com' }).click();
+    await page.getByRole('button', { name: 'Gerenciar créditos' }).click();
+    await page.getByLabel('Operação').selectOption('add');
+    await page.getByLabel('Créditos', { exact: true }).fill('8');
+    await page.getByTestId('credits-save').click();
+    await toastWith('Créditos atualizados com sucesso!');
+    await row.getByText('50 créditos').waitFor();
+    await shot('users-edited');
+
+    await row.getByRole('button', { name: 'Mais ações para cliente-e2e@example.com' }).click();
+    await page.getByRole('button', { name: 'Promover a admin' }).click();
+    await toastWith('Usuário promovido a administrador!');
+    await row.waitFor({ state: 'detached' });
+    await user.reload();
+    expect(user.role).to.equal('admin');
+
+    await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Gerenciar Admins' }).click();
+    const adminRow = page.getByTestId('admin-row-cliente-e2e@example.com');
+    await adminRow.waitFor();
+    expect(await page.getByTestId('admin-row-admin-e2e@example.com').getByRole('button', { name: 'Rebaixar' }).isDisabled()).to.equal(true);
+    await shot('admins');
+    await adminRow.getByRole('button', { name: 'Rebaixar' }).click();
+    await page.getByTestId('confirm-button').click();
+    await toastWith('Administrador rebaixado a usuário!');
+    await adminRow.waitFor({ state: 'detached' });
+    await user.reload();
+    expect(user.role).to.equal('user');
+
+    await page.getByTestId('promote-form').getByLabel('Email do usuário').fill('cliente-e2e@example.com');
+    await page.getByTestId('promote-form').getByRole('button', { name: 'Promover' }).click();
+    await adminRow.waitFor();
+    expect(open.errors).to.deep.equal([]);
+  });
+
+  it('settings_lowerUploadLimit_bulkUploadRefusesALargerApk', async function () {
+    requireCorpus(this);
+    await page.goto(`${server.url}/admin/settings`);
+    const card = page.getByTestId('setting-upload-maxFileSize');
+    await card.waitFor();
+    expect(await card.getByTestId('setting-upload-maxFileSize-current').textContent()).to.equal('100 MB (104857600 bytes)');
+    const input = card.getByLabel('Novo valor de upload.maxFileSize');
+    await input.fill('abc');
+    await card.getByTestId('setting-upload-maxFileSize-modified').waitFor();
+    await card.getByTestId('setting-upload-maxFileSize-save').click();
+    expect(await card.getByTestId('setting-upload-maxFileSize-error').textContent()).to.equal('Valor deve ser um número válido');
+    await input.fill('1000');
+    await card.getByTestId('setting-upload-maxFileSize-save').click();
+    expect(await card.getByTestId('setting-upload-maxFileSize-error').textContent()).to.equal('Valor deve estar entre 1 MB (1048576) e 500 MB (524288000)');
+    await input.fill('');
+    await card.getByTestId('setting-upload-maxFileSize-save').click();
+    expect(await card.getByTestId('setting-upload-maxFileSize-error').textContent()).to.equal('Valor não pode ser vazio');
+    await card.getByRole('button', { name: 'Cancelar' }).click();
+    expect(await card.getByTestId('setting-upload-maxFileSize-modified').count()).to.equal(0);
+    await input.fill('1048576');
+    await card.getByTestId('setting-upload-maxFileSize-save').click();
+    await toastWith('Configuração atualizada com sucesso!');
+    await card.getByText('1 MB (1048576 bytes)').waitFor();
+    expect(await page.getByTestId('webhook-hint').textContent()).to.contain('/api/payments/webhook');
+    await shot('settings-saved');
+
+    try {
+      const big = corpusApk('expense-tracker.apk');
+      expect((await stat(big)).size).to.be.greaterThan(1048576);
+      await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Conversão em Massa' }).click();
+      await page.getByTestId('bulk-input').setInputFiles([big, corpusApk('jx-small.apk')]);
+      await page.getByTestId('bulk-start').click();
+      await toastWith('expense-tracker.apk: O arquivo excede o limite de 1MB');
+      await page.getByTestId('bulk-item-jx-small.apk').waitFor();
+      expect(await page.getByTestId('bulk-item-expense-tracker.apk').count()).to.equal(0);
+      await shot('bulk-limit');
+    } finally {
+      await server.ctx.settings.set('upload.maxFileSize', 104857600);
+    }
+    expect(open.errors).to.deep.equal([]);
+  });
+
+  it('bulk_threeCorpusApks_followedLiveThenResultsAndLogsDownloaded', async function () {
+    requireCorpus(this);
+    const names = ['npm-helloactivity.apk', 'ag-politedroid.apk', 'npm-appium-settings-2015.apk'];
+    await page.goto(`${server.url}/admin/bulk-converter`);
+    await page.getByTestId('bulk-start').click();
+    await toastWith('Selecione pelo menos um arquivo APK');
+    const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `app${i}.apk`, mimeType: 'application/vnd.android.package-archive', buffer: Buffer.from('PK') }));
+    await page.getByTestId('bulk-input').setInputFiles(eleven);
+    await toastWith('Máximo de 10 arquivos permitido. Você está tentando adicionar 11 arquivos.');
+    await page.getByTestId('bulk-input').setInputFiles(names.map(corpusApk));
+    expect(await page.getByTestId('bulk-files').locator('.list-group-item').count()).to.equal(3);
+    expect(await page.getByTestId('bulk-total').textContent()).to.match(/^3 arquivo\(s\) · total \d/);
+    await shot('bulk-selected');
+    await page.getByTestId('bulk-start').click();
+    for (const n of names) await page.getByTestId(`bulk-item-${n}`).waitFor({ timeout: SHORT });
+    for (const n of names) {
+      await page.locator(`[data-testid="bulk-item-${n}"][data-status="completed"]`).waitFor({ timeout: 120000 });
+    }
+    expect(await page.getByTestId('bulk-count-completed-value').textContent()).to.equal('3');
+    expect(await page.getByTestId('bulk-count-failed-value').textContent()).to.equal('0');
+    await shot('bulk-done');
+
+    for (const n of names) {
+      const item = page.getByTestId(`bulk-item-${n}`);
+      const download = page.waitForEvent('download', { timeout: 60000 });
+      await item.getByRole('button', { name: 'Baixar AAB' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).to.equal(n.replace('.apk', '.aab'));
+      const bytes = await readFile((await file.path())!);
+      expect(bytes.subarray(0, 2).toString('latin1')).to.equal('PK');
+    }
+    const first = page.getByTestId(`bulk-item-${names[0]}`);
+    const logs = page.waitForEvent('download');
+    await first.getByTestId('bulk-logs-download').click();
+    const logFile = await logs;
+    expect(logFile.suggestedFilename()).to.match(/^conversion-[0-9a-f-]+-logs\.txt$/);
+    expect((await readFile((await logFile.path())!, 'utf8')).length).to.be.greaterThan(0);
+    await toastWith('Logs baixados');
+
+    await page.getByRole('button', { name: 'Limpar concluídas' }).click();
+    expect(await page.getByTestId('bulk-items').count()).to.equal(0);
+
+    await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Conversões' }).click();
+    await page.locator('[data-testid="conversions-table"] tbody tr').nth(3).waitFor();
+    await page.getByLabel('Buscar').fill('  npm-helloactivity ');
+    // The debounced search (400 ms) narrows the list to the one conversion.
+    await page.locator('[data-testid="conversions-table"] tbody tr').nth(1).waitFor({ state: 'detached', timeout: SHORT });
+    expect(await page.locator('[data-testid="conversions-table"] tbody tr').allTextContents()).to.have.length(1);
+    expect(await page.locator('[data-testid="conversions-table"] tbody tr').first().textContent()).to.contain('npm-helloactivity.apk').and.contain('admin-e2e@example.com');
+    await shot('conversions-search');
+    expect(open.errors).to.deep.equal([]);
+  });
+});

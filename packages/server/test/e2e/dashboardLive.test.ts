@@ -1,0 +1,93 @@
+/**
+ * The conversion page's live channel in a real browser: the socket cut by the server (banner
+ * 'Conexão perdida: Tentando reconectar...', then recovery), and the server-sent events
+ * fallback when the socket cannot connect at all.
+ */
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { ensureDashboardBuilt, launchBrowser, requireChromium } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { buildCreditUser } from '../helpers/factories.js';
+import { SLOW_ENGINE, corpusApk, requireCorpus } from '../helpers/conversions.js';
+import { openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth } from './dashboardHelpers.js';
+
+const APK = 'ag-politedroid.apk';
+
+async function startConversion(page: Page, server: TestServer): Promise<void> {
+  await page.goto(`${server.url}/converter`);
+  await page.getByTestId('ready').waitFor();
+  await page.getByTestId('file-input').setInputFiles(corpusApk(APK));
+  await page.getByTestId('start-conversion').click();
+  await page.getByTestId('status-card').waitFor();
+}
+
+describe('dashboard: live conversion channel in a real browser', function () {
+  this.timeout(180000);
+  let server: TestServer;
+  let browser: Browser;
+
+  before(async function () {
+    requireChromium(this);
+    requireCorpus(this);
+    server = await startTestServer(
+      { DASHBOARD_DIR: ensureDashboardBuilt() },
+      { conversions: { engine: { module: SLOW_ENGINE, config: { stageDelayMs: 2500 } }, claimRetryMs: 200 } },
+    );
+    // First-run setup done, so the pages are the signed-in ones.
+    const r = await fetch(`${server.url}/api/setup/initialize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin-live@aabify.test', password: 'admin-senha-123' }),
+    });
+    expect(r.status).to.equal(201);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('socketCut_serverSide_bannerThenRecoveryAndTheConversionCompletes', async () => {
+    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, await buildCreditUser(server, 5)) });
+    await recordConverterTimeline(page);
+    await startConversion(page, server);
+    await page.locator('[data-testid="connection-indicator"][data-connected="true"]').waitFor({ timeout: 15000 });
+    await page.locator('[data-testid="status-card"][data-status="processing"]').waitFor({ timeout: 30000 });
+
+    server.ctx.conversions!.events.io.disconnectSockets(true);
+    const banner = page.getByTestId('connection-lost');
+    await banner.waitFor({ timeout: 10000 });
+    expect(await banner.textContent()).to.equal('Conexão perdida: Tentando reconectar...');
+    await shootBoth(page, 'converter-connection-lost');
+    await page.locator('[data-testid="connection-indicator"][data-connected="true"]').waitFor({ timeout: 15000 });
+    expect(await banner.count()).to.equal(0);
+
+    await page.getByTestId('result-completed').waitFor({ timeout: 60000 });
+    const t = await readTimeline(page);
+    expect(t.sawLostBanner).to.equal(true);
+    expect(t.indicator).to.include.members(['Conectado', 'Desconectado']);
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('sseFallback_socketUnreachable_followsTheConversionOverServerSentEvents', async () => {
+    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, await buildCreditUser(server, 5)) });
+    // No socket.io at all: neither its HTTP polling nor its websocket gets through.
+    await page.route('**/socket.io/**', (route) => route.abort());
+    await page.routeWebSocket(/socket\.io/, (ws) => ws.close());
+    const streams: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/conversion/updates/') && streams.push(r.url()));
+    await recordConverterTimeline(page);
+    await startConversion(page, server);
+    await page.locator('[data-testid="connection-indicator"]', { hasText: 'Conectado (SSE)' }).waitFor({ timeout: 20000 });
+    await page.getByTestId('log-row').first().waitFor({ timeout: 30000 });
+    await page.getByTestId('result-completed').waitFor({ timeout: 60000 });
+
+    expect(streams.length).to.be.greaterThan(0);
+    expect(streams[0]).to.match(/\/api\/conversion\/updates\/[0-9a-f-]+\?token=/);
+    const t = await readTimeline(page);
+    expect(new Set(t.percents).size, `percents ${t.percents.join(',')}`).to.be.greaterThan(2);
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+});
