@@ -5,6 +5,7 @@ import { EXIT_USAGE } from './commands/inspect.js';
 import { register as registerConvert } from './commands/convert.js';
 import { register as registerInspect } from './commands/inspect.js';
 import { register as registerValidate } from './commands/validate.js';
+import { register as registerKeygen } from './commands/keygen.js';
 import { register as registerLogin } from './commands/login.js';
 import { register as registerLogout } from './commands/logout.js';
 import { register as registerWhoami } from './commands/whoami.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerConvert(program);
   registerInspect(program);
   registerValidate(program);
+  registerKeygen(program);
   for (const registerRemote of [registerLogin, registerLogout, registerWhoami, registerStatus, registerLogs, registerDownload, registerHistory, registerCancel, registerUsage]) {
     registerRemote(program);
   }

@@ -10,8 +10,9 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { ConversionReport } from '@aabify/converter';
 import { EXIT_OK, EXIT_USAGE, apkFactRows, formatBytes, formatRows, formatSeconds, reportFailure } from './inspect.js';
+import { downloadSizeLines, parsePasswordSpec, signOptionsFrom, signatureLines, type SigningFlags } from '../signing.js';
 
-export interface ConvertOptions {
+export interface ConvertOptions extends SigningFlags {
   local?: boolean;
   output?: string;
   overwrite?: boolean;
@@ -88,6 +89,8 @@ export function formatReportSummary(report: ConversionReport): string {
       ['APK → AAB', `${formatBytes(report.sizeIn)} → ${formatBytes(report.sizeOut)}`],
       ['Tempo', formatSeconds(report.durations.total)],
     ]),
+    ...(report.signature ? signatureLines(report.signature) : ['Assinatura: não assinado (use --ks para assinar com a chave de upload).']),
+    ...downloadSizeLines(report.downloadSizes),
   ];
   if (report.warnings.length > 0) {
     lines.push(`Avisos (${report.warnings.length}):`);
@@ -106,6 +109,12 @@ export async function runConvertLocal(apk: string, options: ConvertOptions, comm
       code: 'aabify.missingOutput',
     });
   }
+  let sign: ReturnType<typeof signOptionsFrom>;
+  try {
+    sign = signOptionsFrom(options);
+  } catch (e) {
+    command.error(`erro: ${(e as Error).message}`, { exitCode: EXIT_USAGE, code: 'aabify.signingOptions' });
+  }
   const progress = json ? undefined : createProgress(process.stderr, process.stderr.isTTY === true);
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
@@ -116,6 +125,7 @@ export async function runConvertLocal(apk: string, options: ConvertOptions, comm
       overwrite: options.overwrite === true,
       ...(options.versionCode !== undefined ? { versionCode: options.versionCode } : {}),
       ...(options.versionName !== undefined ? { versionName: options.versionName } : {}),
+      ...(sign ? { sign } : {}),
       signal: abort.signal,
       onProgress: (stage, fraction) => progress?.update(stage, fraction),
     });
@@ -141,6 +151,10 @@ export function register(program: Command, remote?: ConvertHandler): Command {
     .option('--version-code <n>', 'substitui o versionCode do manifesto', parseVersionCode)
     .option('--version-name <nome>', 'substitui o versionName do manifesto')
     .option('--json', 'saída em JSON (o relatório completo)')
+    .option('--ks <keystore>', 'assina o AAB com a chave de upload deste keystore (PKCS12 ou JKS)')
+    .option('--ks-alias <alias>', 'alias da chave no keystore (opcional se houver só uma)')
+    .option('--ks-pass <senha>', 'senha do keystore: env:VAR, pass:SENHA ou file:ARQUIVO', parsePasswordSpec)
+    .option('--key-pass <senha>', 'senha da chave, se diferente da do keystore (env:, pass: ou file:)', parsePasswordSpec)
     .action(async (apk: string, options: ConvertOptions, command: Command) => {
       if (options.local) return runConvertLocal(apk, options, command);
       if (remote) return remote(apk, options, command);

@@ -8,6 +8,7 @@ import { type Command } from 'commander';
 // The engine is loaded when a command runs, not at start: `aabify --help` and the server-mode
 // commands stay fast and never load protobuf schemas.
 import { isConverterError, type ApkInfo } from '@aabify/converter';
+import { downloadSizeLines } from '../signing.js';
 
 /** Exit codes of every command: 0 ok, 1 conversion/validation failed, 2 usage error. */
 export const EXIT_OK = 0;
@@ -116,7 +117,7 @@ export async function runInspect(apk: string, options: InspectOptions): Promise<
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ ok: true, apk: info }, null, 2)}\n`);
     } else {
-      process.stdout.write(`${[`APK: ${apk}`, ...formatApkFacts(info)].join('\n')}\n`);
+      process.stdout.write(`${[`APK: ${apk}`, ...formatApkFacts(info), ...downloadSizeLines(info.downloadSizes)].join('\n')}\n`);
     }
     process.exitCode = EXIT_OK;
   } catch (e) {

@@ -160,7 +160,6 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
   const universalParts: Part[] = [];
   for (const e of reader.entries) if (!e.isDirectory && e !== routed.resourceTable) universalParts.push({ name: e.name, bytes: await sizeOf(e) });
   if (routed.resourceTable) universalParts.push({ name: 'resources.arsc', bytes: tableDeflated });
-  if (process.env.AABIFY_SIZE_DEBUG) { const by = new Map<string, number>(); for (const p of master) { const k = p.name.split("/")[0]; by.set(k, (by.get(k) ?? 0) + p.bytes); } console.log("master parts", master.length, [...by].map(([k, v]) => `${k}=${Math.round(v)}`).join(" ")); }
   const universal = apkBytes(universalParts);
   const masterBytes = apkBytes(master);
 

@@ -42,7 +42,7 @@ export async function uploadBytes(
 ): Promise<ApiResponse<JsonBody>> {
   const form = new FormData();
   if (opts.options !== undefined) form.append('options', typeof opts.options === 'string' ? opts.options : JSON.stringify(opts.options));
-  form.append(opts.field ?? 'apk', new Blob([bytes], { type: 'application/vnd.android.package-archive' }), opts.fileName ?? 'app.apk');
+  form.append(opts.field ?? 'apk', new Blob([new Uint8Array(bytes)], { type: 'application/vnd.android.package-archive' }), opts.fileName ?? 'app.apk');
   return api(server).request('POST', opts.path ?? '/conversion/convert', undefined, { token, raw: form });
 }
 
