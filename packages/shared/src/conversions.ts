@@ -4,6 +4,7 @@
  * messages (spec users-and-conversion §3, §4, §7; DECISIONS.md "Conversions").
  * No Node-only code: the dashboard imports this too.
  */
+import type { ConversionSignatureJson, DeviceDownloadSizeJson } from './downloadSizes.js';
 import { boolean, number, object, string, ValidationError, type InferType } from 'yup';
 
 export const CONVERSION_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
@@ -121,6 +122,8 @@ export const conversionOptionsSchema = object({
     .min(1, 'versionName não pode ser vazio')
     .max(CONVERSION_LIMITS.versionNameMax, `versionName deve ter no máximo ${CONVERSION_LIMITS.versionNameMax} caracteres`)
     .optional(),
+  /** Sign the AAB with the upload keystore stored in the account (PUT /api/account/keystore). */
+  sign: boolean().strict().optional(),
 })
   .noUnknown(({ unknown }) => CONVERSION_MESSAGES.unknownOption(String(unknown)))
   .strict();
@@ -163,6 +166,7 @@ function stripUndefined(o: ConversionOptions): ConversionOptions {
   }
   if (o.versionCode !== undefined) out.versionCode = o.versionCode;
   if (o.versionName !== undefined) out.versionName = o.versionName;
+  if (o.sign !== undefined) out.sign = o.sign;
   return out;
 }
 
@@ -232,6 +236,10 @@ export interface ConversionReportJson {
   entries: { copiedRaw: number; converted: number; dropped: number; generated: number };
   durations: Record<string, number>;
   warnings: Array<{ code: string; message: string; detail?: string }>;
+  /** Estimated download per representative device ('Economia estimada por dispositivo'). */
+  downloadSizes?: DeviceDownloadSizeJson[];
+  /** Present when the AAB was signed with the account's upload key. */
+  signature?: ConversionSignatureJson;
 }
 
 export interface ApiConversion {

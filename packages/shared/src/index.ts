@@ -9,3 +9,5 @@ export * from './plans.js';
 export * from './payments.js';
 export * from './conversions.js';
 export * from './admin.js';
+export * from './keystores.js';
+export * from './downloadSizes.js';

@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { VERSION } from '@aabify/shared';
 import { CliError, EXIT_RATE_LIMITED, errorFromResponse, networkError } from './errors.js';
 
@@ -48,8 +48,16 @@ const RATE_LIMIT_ATTEMPTS = 3;
 const NETWORK_RETRIES = 2;
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 
+/** undici, loaded on the first call: commands that never reach the API (convert --local) skip its ~0.1 s load. */
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = (): Promise<typeof import('undici')> => (undici ??= import('undici'));
+
 /** Streams (SSE, downloads) may stay quiet for long: they get their own timeouts. */
-const streamingAgent = new Agent({ bodyTimeout: 0, headersTimeout: 60_000 });
+let streamingAgent: Dispatcher | undefined;
+async function getStreamingAgent(): Promise<Dispatcher> {
+  const { Agent } = await loadUndici();
+  return (streamingAgent ??= new Agent({ bodyTimeout: 0, headersTimeout: 60_000 }));
+}
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -136,6 +144,7 @@ export class ApiClient {
    */
   async stream(path: string, options: CallOptions & { accept?: string; okStatuses?: number[] } = {}): Promise<Dispatcher.ResponseData> {
     const ok = new Set(options.okStatuses ?? [200]);
+    const streamingAgent = await getStreamingAgent();
     return this.send('GET', path, options, () => ({
       headers: this.headers(options, options.accept ? { accept: options.accept } : {}),
       body: undefined,
@@ -153,6 +162,7 @@ export class ApiClient {
     const idempotent = how.idempotent ?? (method === 'GET' || method === 'HEAD');
     let rateLimited = 0;
     let networkTries = 0;
+    const { request } = await loadUndici();
     for (;;) {
       const { headers, body } = build();
       let res: Dispatcher.ResponseData;

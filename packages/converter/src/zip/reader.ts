@@ -19,6 +19,8 @@ import { decodeEntryName } from './names.js';
 
 const CHUNK = 1024 * 1024;
 const SMALL_ENTRY = 1024 * 1024;
+/** Bytes read past a small entry's fixed local header for its name and extra field. */
+const HEADER_SLACK = 512;
 
 export interface ReadOptions {
   signal?: AbortSignal;
@@ -101,6 +103,12 @@ export class ZipReader {
     const cached = this.dataOffsets.get(entry.index);
     if (cached !== undefined) return cached;
     const h = await readExactly(this.handle, entry.localHeaderOffset, LOCAL_HEADER_SIZE);
+    const nameAndExtra = await readExactly(this.handle, entry.localHeaderOffset + LOCAL_HEADER_SIZE, h.readUInt16LE(26) + h.readUInt16LE(28));
+    return this.checkLocalHeader(entry, h, nameAndExtra);
+  }
+
+  /** `dataOffset` for a header already read: `h` its fixed 30 bytes, then its name and extra field. */
+  private checkLocalHeader(entry: ZipEntry, h: Buffer, nameAndExtra: Buffer): number {
     const fail = (what: string): never => {
       throw new ConverterError('ENTRY_HEADER_MISMATCH', `${entry.rawName}: ${what}`);
     };
@@ -111,7 +119,6 @@ export class ZipReader {
     const nameLen = h.readUInt16LE(26);
     const extraLen = h.readUInt16LE(28);
     const start = entry.localHeaderOffset + LOCAL_HEADER_SIZE + nameLen + extraLen;
-    const nameAndExtra = await readExactly(this.handle, entry.localHeaderOffset + LOCAL_HEADER_SIZE, nameLen + extraLen);
     if (decodeEntryName(nameAndExtra.subarray(0, nameLen)) !== entry.rawName) fail('nome diverge');
     if (!(flags & FLAG_DATA_DESCRIPTOR)) {
       if (h.readUInt32LE(14) !== entry.crc32) fail('CRC diverge');
@@ -129,6 +136,27 @@ export class ZipReader {
     }
     this.dataOffsets.set(entry.index, start);
     return start;
+  }
+
+  /**
+   * A small entry's stored bytes. Its local header, when not checked yet, comes in the same read
+   * (one read instead of three); a header whose name and extra field are longer than guessed is
+   * read the ordinary way.
+   */
+  private async smallRaw(entry: ZipEntry): Promise<Buffer> {
+    const cached = this.dataOffsets.get(entry.index);
+    if (cached !== undefined) return readExactly(this.handle, cached, entry.compressedSize);
+    const span = Math.min(LOCAL_HEADER_SIZE + HEADER_SLACK + entry.compressedSize, this.fileSize - entry.localHeaderOffset);
+    if (span >= LOCAL_HEADER_SIZE) {
+      const buf = await readExactly(this.handle, entry.localHeaderOffset, span);
+      const varLen = buf.readUInt16LE(26) + buf.readUInt16LE(28);
+      const at = LOCAL_HEADER_SIZE + varLen;
+      if (at + entry.compressedSize <= buf.length) {
+        this.checkLocalHeader(entry, buf.subarray(0, LOCAL_HEADER_SIZE), buf.subarray(LOCAL_HEADER_SIZE, at));
+        return buf.subarray(at, at + entry.compressedSize);
+      }
+    }
+    return readExactly(this.handle, await this.dataOffset(entry), entry.compressedSize);
   }
 
   /** The entry's stored (compressed) bytes, chunk by chunk, straight from the file. */
@@ -184,7 +212,7 @@ export class ZipReader {
     }
     throwIfAborted(opts.signal);
     if (entry.compressedSize <= SMALL_ENTRY) {
-      const raw = await readExactly(this.handle, await this.dataOffset(entry), entry.compressedSize);
+      const raw = await this.smallRaw(entry);
       let out: Buffer = raw;
       if (entry.method !== METHOD_STORED) {
         try {

@@ -39,6 +39,8 @@ port.on('message', (msg: ToWorker) => {
       const engine = await enginePromise;
       const report = await engine.convertApk(task.input, task.output, {
         ...task.options,
+        // options.sign is the API's boolean; the engine gets the key itself, or nothing.
+        sign: task.sign,
         overwrite: true,
         signal: controller.signal,
         onProgress: (stage, fraction) => send({ type: 'progress', taskId, stage, fraction }),

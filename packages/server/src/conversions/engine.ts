@@ -2,7 +2,7 @@
  * The contract between the server and the engine running in a worker thread: the messages
  * both sides exchange, and how a ConverterError crosses the thread boundary.
  */
-import { ConverterError, CONVERTER_ERRORS, type ConversionReport, type ConversionStage, type ConverterErrorCode, type convertApk } from '@aabify/converter';
+import { ConverterError, CONVERTER_ERRORS, type ConversionReport, type ConversionStage, type ConverterErrorCode, type SignOptions, type convertApk } from '@aabify/converter';
 import type { ConversionOptions } from '@aabify/shared';
 
 /** A module the worker can run instead of @aabify/converter (tests: a slowed-down engine). */
@@ -22,6 +22,8 @@ export interface EngineTask {
   input: string;
   output: string;
   options: ConversionOptions;
+  /** The account's upload key when `options.sign` (keystores/service.ts), decrypted for this run only. */
+  sign?: SignOptions;
 }
 
 export interface EngineLogEntry {

@@ -1,5 +1,14 @@
-import type { ConversionReport } from '@aabify/converter';
-import type { ConversionReportJson } from '@aabify/shared';
+import type { ConversionReport, DeviceDownloadSize, SignatureReport } from '@aabify/converter';
+import type { ConversionReportJson, ConversionSignatureJson, DeviceDownloadSizeJson } from '@aabify/shared';
+
+function downloadSizeJson(d: DeviceDownloadSize): DeviceDownloadSizeJson {
+  const { device, compatible, bundleBytes, apkBytes, savedBytes, savedPercent } = d;
+  return { deviceId: device.id, label: device.label, compatible, bundleBytes, apkBytes, savedBytes, savedPercent };
+}
+
+function signatureJson(s: SignatureReport): ConversionSignatureJson {
+  return { alias: s.alias, signatureAlgorithm: s.signatureAlgorithm, subject: s.subject, certificateSha256: s.certificateSha256, notAfter: s.notAfter };
+}
 
 /** The engine's report as kept with the conversion: every fact, no server paths. */
 export function storedReport(r: ConversionReport): ConversionReportJson {
@@ -22,6 +31,8 @@ export function storedReport(r: ConversionReport): ConversionReportJson {
     entries: r.entries,
     durations,
     warnings: r.warnings.map((w) => ({ code: w.code, message: w.message, ...(w.detail ? { detail: w.detail } : {}) })),
+    ...(r.downloadSizes?.length ? { downloadSizes: r.downloadSizes.map(downloadSizeJson) } : {}),
+    ...(r.signature ? { signature: signatureJson(r.signature) } : {}),
   };
 }
 

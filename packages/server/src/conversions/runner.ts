@@ -20,6 +20,7 @@ import { overallProgress, storedReport } from './report.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
 import type { ConversionService } from './service.js';
 import { WorkerCrashedError } from './workerPool.js';
+import { signingKeyFor } from '../keystores/service.js';
 
 export interface ConversionJobData {
   conversionId: string;
@@ -195,7 +196,7 @@ export class ConversionRunner {
       input = await storage.localCopy(conversion.apkKey);
       output = await storage.scratchPath(`${id}.aab`);
       const report = await this.service.pool.run(
-        { input: input.path, output, options: conversion.options },
+        { input: input.path, output, options: conversion.options, ...(conversion.options.sign ? { sign: await signingKeyFor(this.ctx, conversion.userId) } : {}) },
         {
           signal: run.controller.signal,
           onProgress: (stage, fraction) => progressTo(stage, overallProgress(stage, fraction)),

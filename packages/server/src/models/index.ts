@@ -16,6 +16,7 @@ import { defineConversion, type Conversion } from './Conversion.js';
 import { defineConversionLog, type ConversionLog } from './ConversionLog.js';
 import { defineDownloadToken, type DownloadToken } from './DownloadToken.js';
 import { associateConversions } from './conversionAssociations.js';
+import { defineUserKeystore, type UserKeystore } from './UserKeystore.js';
 
 export interface Models {
   User: typeof User;
@@ -28,6 +29,7 @@ export interface Models {
   Conversion: typeof Conversion;
   ConversionLog: typeof ConversionLog;
   DownloadToken: typeof DownloadToken;
+  UserKeystore: typeof UserKeystore;
 }
 
 export function initModels(sequelize: Sequelize): Models {
@@ -42,6 +44,7 @@ export function initModels(sequelize: Sequelize): Models {
     Conversion: defineConversion(sequelize),
     ConversionLog: defineConversionLog(sequelize),
     DownloadToken: defineDownloadToken(sequelize),
+    UserKeystore: defineUserKeystore(sequelize),
   };
   associate(models);
   return models;
@@ -64,3 +67,4 @@ export { SandboxCharge } from './SandboxCharge.js';
 export { Conversion, type CreditState } from './Conversion.js';
 export { ConversionLog } from './ConversionLog.js';
 export { DownloadToken } from './DownloadToken.js';
+export { UserKeystore } from './UserKeystore.js';

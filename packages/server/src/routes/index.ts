@@ -11,6 +11,7 @@ import { createAdminPlansRouter } from './adminPlans/router.js';
 import { createPaymentsRouter, createPixHandlers } from './payments/router.js';
 import { createAdminPaymentsRouter } from './adminPayments/router.js';
 import { createDebugRouter } from './debug/router.js';
+import { createAccountRouter } from './account/router.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
@@ -19,6 +20,7 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/setup', createSetupRouter(ctx));
   api.use('/auth', createAuthRouter(ctx));
   api.use('/conversion', createConversionRouter(ctx));
+  api.use('/account', createAccountRouter(ctx));
   api.use('/download', createDownloadRouter(ctx));
   api.use('/plans', createPlansRouter(ctx));
   api.use('/payments', createPaymentsRouter(ctx));

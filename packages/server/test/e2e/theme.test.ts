@@ -18,7 +18,7 @@ describe('dashboard in a real browser', function () {
     await server?.stop();
   });
 
-  it('page_loads_showsHealthAndTogglesThemeThatPersists', async () => {
+  it('page_loads_showsTheFirstScreenAndTogglesThemeThatPersists', async () => {
     const context = await browser.newContext({ colorScheme: 'light', locale: 'pt-BR' });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -27,16 +27,16 @@ describe('dashboard in a real browser', function () {
 
     await page.goto(server.url);
     await expect(await page.getAttribute('html', 'lang')).to.equal('pt-BR');
-    await page.getByTestId('health-status').waitFor();
-    expect(await page.getByTestId('health-status').textContent()).to.contain('Tudo funcionando.');
+    // A fresh server: every path shows the first-run setup screen.
+    await page.getByRole('heading', { name: 'Configuração Inicial' }).waitFor();
     expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('light');
 
     await page.getByRole('button', { name: 'Mudar para o tema escuro' }).click();
     expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
-    await page.screenshot({ path: await screenshotPath('health-dark'), fullPage: true });
+    await page.screenshot({ path: await screenshotPath('setup-dark'), fullPage: true });
 
     await page.reload();
-    await page.getByTestId('health-status').waitFor();
+    await page.getByRole('heading', { name: 'Configuração Inicial' }).waitFor();
     expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
     expect(errors).to.deep.equal([]);
     await context.close();

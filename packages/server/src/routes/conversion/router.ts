@@ -25,6 +25,7 @@ import { readLogs } from '../../conversions/logs.js';
 import type { ConversionService } from '../../conversions/service.js';
 import { receiveApkUpload, type UploadedApk } from '../../conversions/upload.js';
 import { openUpdateStream } from '../../realtime/sse.js';
+import { requireKeystoreForSigning } from '../../keystores/service.js';
 
 /**
  * /api/conversion — spec users-and-conversion §7, plans-payments-admin §7 (bulk).
@@ -69,7 +70,7 @@ export function createConversionRouter(ctx: AppContext): Router {
     const result = await receiveApkUpload(req, { storage: svc().storage, maxFileSize: settings.maxFileSize, fileField: 'apk', maxFiles: 1 });
     const upload = result.files[0];
     if (!upload) throw ApiError.badRequest(CONVERSION_MESSAGES.noFile, 'NO_FILE');
-    const options = parseConversionOptions(result.fields.options);
+    const options = await requireKeystoreForSigning(ctx, authUser(req).id, parseConversionOptions(result.fields.options));
     if (!options.ok) await svc().storage.delete(upload.key);
     return { upload, options };
   };
@@ -100,7 +101,7 @@ export function createConversionRouter(ctx: AppContext): Router {
       tooManyFilesMessage: CONVERSION_MESSAGES.tooManyFiles,
     });
     if (result.files.length === 0 && result.rejected.length === 0) throw ApiError.badRequest(CONVERSION_MESSAGES.noFilesSelected, 'NO_FILE');
-    const options = parseConversionOptions(result.fields.options);
+    const options = await requireKeystoreForSigning(ctx, user.id, parseConversionOptions(result.fields.options));
     if (!options.ok) {
       await Promise.all(result.files.map((f) => svc().storage.delete(f.key)));
       throw new ApiError(400, 'INVALID_OPTIONS', options.message, { fields: options.fields });

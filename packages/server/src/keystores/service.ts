@@ -1,0 +1,108 @@
+/**
+ * The upload keystore kept in a user's account. Stored only after the engine opened it with
+ * the given passwords (so a conversion never fails on a typo weeks later), encrypted at rest
+ * with AES-256-GCM (data dir key, the user id as additional data: a row copied onto another
+ * user does not open). Nothing here returns the key or its passwords, except `signingKeyFor`,
+ * which hands them to the engine for one conversion.
+ */
+import { ConverterError, isConverterError, openKeystore } from '@aabify/converter';
+import { KEYSTORE_MESSAGES, type KeystoreMetadata, type KeystoreUpload, type ParsedOptions } from '@aabify/shared';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import type { UserKeystore } from '../models/index.js';
+import { decryptJson, encryptJson } from '../settings/crypto.js';
+
+interface KeystoreSecret {
+  keystore: string;
+  storePassword: string;
+  keyPassword?: string;
+}
+
+export interface StoredSigningKey {
+  keystore: Uint8Array;
+  storePassword: string;
+  alias: string;
+  keyPassword?: string;
+}
+
+const aad = (userId: string): string => `user-keystore:${userId}`;
+
+export function presentKeystore(k: UserKeystore): KeystoreMetadata {
+  return {
+    alias: k.alias,
+    format: k.format,
+    keyAlgorithm: k.keyAlgorithm,
+    keySize: k.keySize,
+    subject: k.subject,
+    certificateSha1: k.certificateSha1,
+    certificateSha256: k.certificateSha256,
+    notAfter: k.notAfter.toISOString(),
+    fileName: k.fileName,
+    createdAt: k.createdAt.toISOString(),
+    updatedAt: k.updatedAt.toISOString(),
+  };
+}
+
+/** Opens the keystore with the engine; its errors become a 422 with the engine's pt-BR message. */
+export async function saveKeystore(ctx: AppContext, userId: string, input: KeystoreUpload): Promise<UserKeystore> {
+  const bytes = Buffer.from(input.keystore, 'base64');
+  let key;
+  try {
+    key = openKeystore(bytes, { storePassword: input.storePassword, alias: input.alias || undefined, keyPassword: input.keyPassword || undefined });
+  } catch (e) {
+    if (isConverterError(e)) throw new ApiError(422, e.code, e.message, e.code === 'KEYSTORE_ALIAS' && e.detail ? { details: e.detail } : {});
+    throw e;
+  }
+  const leaf = key.chain[0];
+  const secret: KeystoreSecret = {
+    keystore: bytes.toString('base64'),
+    storePassword: input.storePassword,
+    ...(input.keyPassword ? { keyPassword: input.keyPassword } : {}),
+  };
+  const row = {
+    userId,
+    secret: encryptJson(secret, ctx.secrets.encryptionKey, aad(userId)),
+    alias: key.alias,
+    format: key.format,
+    keyAlgorithm: key.algorithm,
+    keySize: key.bits,
+    subject: leaf.subject.slice(0, 1024),
+    certificateSha1: leaf.sha1,
+    certificateSha256: leaf.sha256,
+    notAfter: leaf.notAfter,
+    fileName: input.fileName || null,
+  };
+  const { UserKeystore } = ctx.models;
+  await UserKeystore.upsert(row);
+  ctx.logger.info({ userId, alias: key.alias, sha256: leaf.sha256 }, 'upload keystore saved');
+  return (await UserKeystore.findByPk(userId))!;
+}
+
+export async function findKeystore(ctx: AppContext, userId: string): Promise<UserKeystore | null> {
+  return ctx.models.UserKeystore.findByPk(userId);
+}
+
+export async function deleteKeystore(ctx: AppContext, userId: string): Promise<boolean> {
+  const n = await ctx.models.UserKeystore.destroy({ where: { userId } });
+  if (n > 0) ctx.logger.info({ userId }, 'upload keystore deleted');
+  return n > 0;
+}
+
+/** What the engine needs to sign one conversion; BAD_KEYSTORE when the keystore is gone. */
+export async function signingKeyFor(ctx: AppContext, userId: string): Promise<StoredSigningKey> {
+  const row = await findKeystore(ctx, userId);
+  if (!row) throw new ConverterError('BAD_KEYSTORE', KEYSTORE_MESSAGES.removedBeforeSigning);
+  const secret = decryptJson(row.secret, ctx.secrets.encryptionKey, aad(userId)) as KeystoreSecret;
+  return {
+    keystore: Buffer.from(secret.keystore, 'base64'),
+    storePassword: secret.storePassword,
+    alias: row.alias,
+    ...(secret.keyPassword ? { keyPassword: secret.keyPassword } : {}),
+  };
+}
+
+/** `options.sign` asks for the account's keystore: without one, the options are refused (400). */
+export async function requireKeystoreForSigning(ctx: AppContext, userId: string, parsed: ParsedOptions): Promise<ParsedOptions> {
+  if (!parsed.ok || parsed.options.sign !== true || (await findKeystore(ctx, userId))) return parsed;
+  return { ok: false, message: KEYSTORE_MESSAGES.requiredForSigning, fields: { 'options.sign': KEYSTORE_MESSAGES.requiredForSigning } };
+}
