@@ -9,7 +9,7 @@ import { estimateDownloadSizes } from './size/estimate.js';
 import { ProgressTracker } from './progress.js';
 import { warning, type ConversionReport, type ConversionStage, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
-import { BackgroundVerifier, ZipReader, ZipWriter } from './zip/index.js';
+import { BackgroundVerifier, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
 
 export interface ConversionLogEntry {
   level: 'info' | 'warn' | 'error';
@@ -46,6 +46,8 @@ export interface SignOptions {
 }
 
 const MAX_VERSION_CODE = 2_100_000_000;
+/** Generated files deflated ahead of the one being written (each holds a zlib stream meanwhile). */
+const DEFLATE_AHEAD = 4;
 
 function checkOptions(input: string, output: string, o: ConvertOptions): void {
   const bad = (what: string): never => {
@@ -113,6 +115,9 @@ export async function convertApk(input: string, output: string, options: Convert
     // (a signed bundle inflates the copies anyway, for their digests, while writing).
     if (!key) verifier = new BackgroundVerifier(src, rawCopyOrder(routed), signal);
 
+    // The download-size estimate deflates on zlib's thread pool while the resources convert here.
+    const sizes = estimateDownloadSizes(src, routed, { splits: options.splits, signal }).catch(() => []);
+
     step = 'manifest';
     const plan = await planBundle(src, routed, options, {
       signal,
@@ -136,10 +141,21 @@ export async function convertApk(input: string, output: string, options: Convert
     writer = await ZipWriter.create(partial, { digest: key !== undefined });
     const total = plan.files.reduce((n, f) => n + (f.data?.length ?? f.source?.compressedSize ?? 0), 0) || 1;
     let done = 0;
-    for (const f of plan.files) {
+    // Generated files are deflated a few entries ahead, so deflating overlaps writing.
+    const prepared = new Map<number, Promise<PreparedBuffer>>();
+    let preparedUpTo = 0;
+    for (const [i, f] of plan.files.entries()) {
       checkAbort(signal);
+      for (; preparedUpTo < plan.files.length && preparedUpTo <= i + DEFLATE_AHEAD; preparedUpTo++) {
+        const data = plan.files[preparedUpTo].data;
+        if (!data) continue;
+        const p = prepareBuffer(data);
+        p.catch(() => undefined); // awaited in order below; never an unhandled rejection meanwhile
+        prepared.set(preparedUpTo, p);
+      }
       if (f.data) {
-        await writer.addBuffer(f.path, f.data);
+        await writer.addBuffer(f.path, f.data, { prepared: prepared.get(i) });
+        prepared.delete(i);
         done += f.data.length;
       } else if (f.source) {
         const proven = (await verifier?.settle(f.source)) === true || src.isVerified(f.source);
@@ -173,7 +189,7 @@ export async function convertApk(input: string, output: string, options: Convert
 
     step = 'done';
     progress.report('done', 0);
-    const downloadSizes = await estimateDownloadSizes(src, routed, { splits: options.splits, signal });
+    const downloadSizes = await sizes;
     progress.report('done', 1);
     return {
       ...plan.info,

@@ -5,7 +5,7 @@ import { estimateDownloadSizes, type DeviceDownloadSize } from './size/estimate.
 import { ZipReader } from './zip/index.js';
 
 export interface InspectOptions {
-  /** Also estimate per-device download sizes from a bundle (default true). */
+  /** Also estimate per-device download sizes from a bundle (default false: it deflates entries). */
   downloadSizes?: boolean;
 }
 
@@ -15,7 +15,7 @@ export async function inspectApk(input: string, options: InspectOptions = {}): P
   try {
     const routed = routeEntries(reader);
     const info = await readApkInfo(reader, routed);
-    if (options.downloadSizes === false) return info;
+    if (options.downloadSizes !== true) return info;
     return { ...info, downloadSizes: await estimateDownloadSizes(reader, routed) };
   } finally {
     await reader.close();

@@ -113,7 +113,7 @@ interface InspectOptions {
 export async function runInspect(apk: string, options: InspectOptions): Promise<void> {
   try {
     const { inspectApk } = await import('@aabify/converter');
-    const info = await inspectApk(apk);
+    const info = await inspectApk(apk, { downloadSizes: true });
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ ok: true, apk: info }, null, 2)}\n`);
     } else {

@@ -40,10 +40,11 @@ export function readChunkHeader(r: ByteReader, offset: number, end: number, cont
   const type = r.u16(offset);
   const headerSize = r.u16(offset + 2);
   const size = r.u32(offset + 4);
-  const what = `${context}: chunk type ${hex(type, 4)} at offset ${offset}`;
-  if (headerSize < CHUNK_HEADER_SIZE) r.fail(`${what} has header size ${headerSize} < 8`);
-  if (size < headerSize) r.fail(`${what} has size ${size} smaller than its header (${headerSize})`);
-  if (offset + size > end) r.fail(`${what} has size ${size} past the end of its parent (${end})`);
+  // The message prefix is built only on failure: this runs for every chunk and XML node.
+  const what = (): string => `${context}: chunk type ${hex(type, 4)} at offset ${offset}`;
+  if (headerSize < CHUNK_HEADER_SIZE) r.fail(`${what()} has header size ${headerSize} < 8`);
+  if (size < headerSize) r.fail(`${what()} has size ${size} smaller than its header (${headerSize})`);
+  if (offset + size > end) r.fail(`${what()} has size ${size} past the end of its parent (${end})`);
   return { type, headerSize, size, offset };
 }
 

@@ -1,3 +1,4 @@
+import { ConverterError } from '../errors.js';
 import { ByteReader, hex } from './bytes.js';
 import { type ChunkHeader, ChunkType, childChunks, readChunkHeader, requireHeader } from './chunk.js';
 import {
@@ -24,9 +25,15 @@ export const OVERLAYABLE_POLICY_HEADER_SIZE = 16;
 export const STAGED_ALIAS_HEADER_SIZE = 12;
 /** More packages than this in one table is refused (a package id is one byte). */
 export const MAX_PACKAGES = 256;
+/**
+ * Larger tables are refused (INFLATED_TOO_LARGE): the largest real apps ship tables of a few
+ * tens of MB, and the parsed model costs several times its bytes in memory.
+ */
+export const MAX_TABLE_BYTES = 96 * 1024 * 1024;
 
 /** Parses a whole resources.arsc. Throws ConverterError('BAD_RESOURCE_TABLE') on any corruption. */
 export function parseResourceTable(buf: Uint8Array): ResourceTable {
+  if (buf.byteLength > MAX_TABLE_BYTES) throw new ConverterError('INFLATED_TOO_LARGE', `resources.arsc: ${buf.byteLength} bytes (max ${MAX_TABLE_BYTES})`);
   const r: ByteReader = new ByteReader(buf, 'BAD_RESOURCE_TABLE');
   const h = readChunkHeader(r, 0, buf.byteLength, 'resources.arsc');
   if (h.type !== ChunkType.TABLE) r.fail(`resources.arsc: first chunk type ${hex(h.type, 4)} is not RES_TABLE_TYPE`);

@@ -14,6 +14,11 @@ import {
 
 /** Deeper element nesting than this is refused (NESTING_TOO_DEEP). */
 export const MAX_XML_DEPTH = 256;
+/**
+ * Larger binary XML files are refused (INFLATED_TOO_LARGE): real manifests and resources are
+ * well under 1 MB, and a parsed node costs ~10x its bytes in memory.
+ */
+export const MAX_XML_BYTES = 32 * 1024 * 1024;
 export const XML_HEADER_SIZE = 8;
 export const XML_NODE_HEADER_SIZE = 16;
 const ATTRIBUTE_SIZE = 20;
@@ -39,6 +44,7 @@ interface MutableElement extends Omit<XmlElement, 'children'> {
  * know. Any corruption throws ConverterError with the chunk and byte offset.
  */
 export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): XmlDocument {
+  if (buf.byteLength > MAX_XML_BYTES) throw new ConverterError('INFLATED_TOO_LARGE', `binary XML: ${buf.byteLength} bytes (max ${MAX_XML_BYTES})`);
   const r: ByteReader = new ByteReader(buf, options.errorCode ?? 'BAD_BINARY_XML');
   const top = readChunkHeader(r, 0, buf.byteLength, 'binary XML');
   if (top.type !== ChunkType.XML) r.fail(`binary XML: first chunk type ${hex(top.type, 4)} is not RES_XML_TYPE`);
@@ -49,6 +55,7 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
   const styles = new Map<number, readonly StyleSpan[]>();
   const str = (i: number): string => (i === NONE ? '' : (strings[i] ?? ''));
   const optStr = (i: number): string | undefined => (i === NONE ? undefined : strings[i]);
+  const attrContext: AttrContext = { str, optStr, resourceMap };
 
   let root: MutableElement | undefined;
   const stack: MutableElement[] = [];
@@ -73,6 +80,7 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
       }
       if (h.type === ChunkType.XML_RESOURCE_MAP) {
         resourceMap = readResourceMap(r, h);
+        attrContext.resourceMap = resourceMap;
         continue;
       }
       if (!isNode) continue;
@@ -84,43 +92,37 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
       r.fail(`binary XML: node type ${hex(h.type, 4)} at offset ${h.offset} has header size ${h.headerSize} < 16`);
     }
     const lineNumber = r.u32(h.offset + 8);
-    const commentIndex = r.u32(h.offset + 12);
-    const comment = optStr(commentIndex);
+    const comment = optStr(r.u32(h.offset + 12));
     const ext = h.offset + h.headerSize;
     const extLen = h.size - h.headerSize;
-    // Built only for an error message: a node is parsed far more often than one fails.
-    const at = (): string => `node type ${hex(h.type, 4)} at offset ${h.offset}`;
-    const needExt = (n: number): void => {
-      if (extLen < n) r.fail(`binary XML: ${at()} has ${extLen} bytes of data, needs ${n}`);
-    };
     switch (h.type) {
-      case ChunkType.XML_START_NAMESPACE:
-        needExt(8);
-        pendingNs.push({
-          prefix: str(r.u32(ext)),
-          uri: str(r.u32(ext + 4)),
-          lineNumber,
-          ...(comment !== undefined ? { comment } : {}),
-        });
+      case ChunkType.XML_START_NAMESPACE: {
+        if (extLen < 8) needExt(r, h, extLen, 8);
+        const decl: XmlNamespaceDecl = { prefix: str(r.u32(ext)), uri: str(r.u32(ext + 4)), lineNumber };
+        if (comment !== undefined) (decl as { comment?: string }).comment = comment;
+        pendingNs.push(decl);
         break;
+      }
       case ChunkType.XML_END_NAMESPACE:
-        needExt(8);
+        if (extLen < 8) needExt(r, h, extLen, 8);
         break;
       case ChunkType.XML_START_ELEMENT: {
-        needExt(20);
+        if (extLen < 20) needExt(r, h, extLen, 20);
+        const namespaceUri = str(r.u32(ext));
+        const name = str(r.u32(ext + 4));
         const el: MutableElement = {
           kind: 'element',
-          namespaceUri: str(r.u32(ext)),
-          name: str(r.u32(ext + 4)),
+          namespaceUri,
+          name,
           lineNumber,
-          ...(comment !== undefined ? { comment } : {}),
           namespaceDecls: pendingNs,
-          attributes: readAttributes(r, ext, extLen, at, { str, optStr, resourceMap }),
+          attributes: readAttributes(r, h, ext, extLen, attrContext),
           children: [],
           idIndex: r.u16(ext + 14),
           classIndex: r.u16(ext + 16),
           styleIndex: r.u16(ext + 18),
         };
+        if (comment !== undefined) (el as { comment?: string }).comment = comment;
         pendingNs = [];
         const parent = stack[stack.length - 1];
         if (parent) parent.children.push(el);
@@ -132,20 +134,16 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
         break;
       }
       case ChunkType.XML_END_ELEMENT:
-        needExt(8);
-        if (!stack.pop()) r.fail(`binary XML: ${at()} closes an element that was never opened`);
+        if (extLen < 8) needExt(r, h, extLen, 8);
+        if (!stack.pop()) r.fail(`binary XML: ${nodeAt(h)} closes an element that was never opened`);
         break;
       case ChunkType.XML_CDATA: {
-        needExt(12);
+        if (extLen < 12) needExt(r, h, extLen, 12);
         const parent = stack[stack.length - 1];
-        if (!parent) r.fail(`binary XML: text ${at()} outside the root element`);
-        parent.children.push({
-          kind: 'text',
-          text: str(r.u32(ext)),
-          lineNumber,
-          ...(comment !== undefined ? { comment } : {}),
-          typedValue: readResValue(r, ext + 4),
-        });
+        if (!parent) r.fail(`binary XML: text ${nodeAt(h)} outside the root element`);
+        const text: XmlNode = { kind: 'text', text: str(r.u32(ext)), lineNumber, typedValue: readResValue(r, ext + 4) };
+        if (comment !== undefined) (text as { comment?: string }).comment = comment;
+        parent.children.push(text);
         break;
       }
       default:
@@ -155,6 +153,15 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
   if (!pool) r.fail('binary XML: no string pool');
   if (!root) r.fail('binary XML: no root element');
   return { strings, styles, utf8: pool.utf8, resourceMap, root };
+}
+
+/** Where a node is, for error messages (built only when one fails). */
+function nodeAt(h: ChunkHeader): string {
+  return `node type ${hex(h.type, 4)} at offset ${h.offset}`;
+}
+
+function needExt(r: ByteReader, h: ChunkHeader, extLen: number, n: number): never {
+  return r.fail(`binary XML: ${nodeAt(h)} has ${extLen} bytes of data, needs ${n}`);
 }
 
 function readResourceMap(r: ByteReader, h: ChunkHeader): number[] {
@@ -171,16 +178,16 @@ function readResValue(r: ByteReader, at: number): ResValue {
 interface AttrContext {
   str(i: number): string;
   optStr(i: number): string | undefined;
-  readonly resourceMap: readonly number[];
+  resourceMap: readonly number[];
 }
 
-function readAttributes(r: ByteReader, ext: number, extLen: number, at: () => string, c: AttrContext): XmlAttribute[] {
+function readAttributes(r: ByteReader, h: ChunkHeader, ext: number, extLen: number, c: AttrContext): XmlAttribute[] {
   const start = r.u16(ext + 8);
   const size = r.u16(ext + 10);
   const count = r.u16(ext + 12);
   if (count === 0) return [];
   if (start + (count - 1) * size + ATTRIBUTE_SIZE > extLen) {
-    r.fail(`binary XML: ${at()}: ${count} attributes of ${size} bytes from ${start} do not fit in ${extLen} bytes`);
+    r.fail(`binary XML: ${nodeAt(h)}: ${count} attributes of ${size} bytes from ${start} do not fit in ${extLen} bytes`);
   }
   const out: XmlAttribute[] = [];
   for (let i = 0; i < count; i++) {
@@ -188,15 +195,17 @@ function readAttributes(r: ByteReader, ext: number, extLen: number, at: () => st
     const nameIndex = r.u32(p + 4);
     const raw = r.u32(p + 8);
     const rawValue = c.optStr(raw);
-    out.push({
+    const map = c.resourceMap;
+    const attr: XmlAttribute = {
       namespaceUri: c.str(r.u32(p)),
       name: c.str(nameIndex),
       nameIndex,
-      resourceId: nameIndex < c.resourceMap.length ? c.resourceMap[nameIndex] : 0,
-      ...(rawValue !== undefined ? { rawValue } : {}),
+      resourceId: nameIndex < map.length ? map[nameIndex] : 0,
       rawValueIndex: raw === NONE ? NO_STRING : raw,
       typedValue: readResValue(r, p + 12),
-    });
+    };
+    if (rawValue !== undefined) (attr as { rawValue?: string }).rawValue = rawValue;
+    out.push(attr);
   }
   return out;
 }

@@ -184,9 +184,13 @@ export interface PbXmlNode {
   source?: PbSourcePosition;
 }
 
+/** AABIFY_CHECK_ENCODE=1: every encode is also done by protobufjs and must give the same bytes. */
+const CHECK_ENCODE = process.env.AABIFY_CHECK_ENCODE === '1';
+
+/** `type.encode(value).finish()`, byte for byte, through the fast encoder (fast-encode.ts). */
 export function encodeAapt(type: protobuf.Type, value: object): Uint8Array {
   const fast = fastEncode(type, value);
-  if (process.env.AABIFY_CHECK_ENCODE) {
+  if (CHECK_ENCODE) {
     const slow = type.encode(value).finish();
     if (Buffer.compare(Buffer.from(slow), fast) !== 0) throw new Error(`fast-encode differs for ${type.name}`);
   }

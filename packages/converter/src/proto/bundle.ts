@@ -4,6 +4,7 @@
  * names and numbers. Parsed once with protobufjs, keeping snake_case names.
  */
 import protobuf from 'protobufjs';
+import { fastEncode } from './fast-encode.js';
 
 export const BUNDLE_PROTO = `
 syntax = "proto3";
@@ -310,7 +311,7 @@ export interface NativeLibrariesMsg {
 export function encodeMessage(type: protobuf.Type, value: object): Uint8Array {
   const err = type.verify(value);
   if (err) throw new Error(`${type.name}: ${err}`);
-  return type.encode(type.fromObject(value)).finish();
+  return fastEncode(type, type.fromObject(value));
 }
 
 /** Decodes into plain objects (enums as numbers, 64-bit as numbers, defaults omitted). */

@@ -10,7 +10,7 @@ import { OID, PBES2_CIPHERS, PRFS } from './oids.js';
 import { rc2CbcDecrypt } from './rc2.js';
 
 /** Iterations above this are refused: a hostile keystore must not pin the worker's CPU. */
-export const MAX_KDF_ITERATIONS = 10_000_000;
+export const MAX_KDF_ITERATIONS = 1_000_000;
 
 /** BMPString of the password with its two-byte terminator, as PKCS#12 hashes it. */
 export function bmpPassword(password: string): Buffer {

@@ -1,5 +1,14 @@
 export { ZipReader, EntryVerifier, type ReadOptions } from './reader.js';
-export { ZipWriter, FIXED_DOS_DATE, FIXED_DOS_TIME, type AddBufferOptions, type AddRawOptions, type ZipWriterOptions } from './writer.js';
+export {
+  ZipWriter,
+  FIXED_DOS_DATE,
+  FIXED_DOS_TIME,
+  prepareBuffer,
+  type AddBufferOptions,
+  type AddRawOptions,
+  type PreparedBuffer,
+  type ZipWriterOptions,
+} from './writer.js';
 export { crc32, crc32Update, Crc32 } from './crc32.js';
 export { BackgroundVerifier, verifyEntry } from './verify.js';
 export { normaliseEntryName, type NormalisedName } from './names.js';

@@ -42,6 +42,28 @@ interface WrittenEntry {
 export interface AddBufferOptions {
   /** Deflate the bytes (default true); stored anyway when deflating would not make them smaller. */
   compress?: boolean;
+  /** The entry as `prepareBuffer(data, opts)` made it ahead of time (its deflating overlapped other work). */
+  prepared?: Promise<PreparedBuffer>;
+}
+
+/** A buffer ready to be written: its CRC, and its body deflated or stored. */
+export interface PreparedBuffer {
+  crc: number;
+  method: number;
+  body: Uint8Array;
+}
+
+/**
+ * What `addBuffer` writes for `data`, computed on its own: the caller can start it for the next
+ * entries while one is written (deflating runs on the thread pool). Same bytes either way.
+ */
+export async function prepareBuffer(data: Uint8Array, opts: AddBufferOptions = {}): Promise<PreparedBuffer> {
+  const crc = crc32(data);
+  if (opts.compress !== false && data.length > 0) {
+    const deflated = await deflateRawAsync(data, { level: 6 });
+    if (deflated.length < data.length) return { crc, method: METHOD_DEFLATED, body: deflated };
+  }
+  return { crc, method: METHOD_STORED, body: data };
 }
 
 export interface AddRawOptions {
@@ -106,16 +128,7 @@ export class ZipWriter {
   }
 
   async addBuffer(name: string, data: Uint8Array, opts: AddBufferOptions = {}): Promise<void> {
-    const crc = crc32(data);
-    let method = METHOD_STORED;
-    let body: Uint8Array = data;
-    if (opts.compress !== false && data.length > 0) {
-      const deflated = await deflateRawAsync(data, { level: 6 });
-      if (deflated.length < data.length) {
-        method = METHOD_DEFLATED;
-        body = deflated;
-      }
-    }
+    const { crc, method, body } = await (opts.prepared ?? prepareBuffer(data, opts));
     await this.writeLocalHeader(name, method, crc, body.length, data.length);
     await this.write(body);
     if (this.options.digest) this.digestsByName.set(name, createHash('sha256').update(data).digest());

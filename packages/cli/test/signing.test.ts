@@ -1,0 +1,118 @@
+/**
+ * Signing from the CLI: password specs, `aabify keygen`, and `convert --local --ks` as a
+ * pipeline sees them (spawned bin, exit codes 0 ok / 1 failed / 2 usage).
+ */
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InvalidArgumentError } from 'commander';
+import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
+import { downloadSizeLines, parsePasswordSpec, resolvePassword, signOptionsFrom } from '../src/signing.js';
+
+const bin = fileURLToPath(new URL('../bin/aabify.js', import.meta.url));
+
+function aabify(env: Record<string, string>, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, AABIFY_CLI_FROM_SOURCE: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+describe('signing flags', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'aabify-sign-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('parsePasswordSpec_bareText_refusedWithHint', () => {
+    expect(() => parsePasswordSpec('segredo')).to.throw(InvalidArgumentError, /env:VARIAVEL/);
+    expect(parsePasswordSpec('env:KS')).to.equal('env:KS');
+  });
+
+  it('resolvePassword_envPassFile_resolveEachForm', () => {
+    const file = join(dir, 'pw.txt');
+    writeFileSync(file, 'da-arquivo\nsegunda linha\n');
+    process.env.AABIFY_TEST_KS = 'do-ambiente';
+    expect(resolvePassword('env:AABIFY_TEST_KS', '--ks-pass')).to.equal('do-ambiente');
+    expect(resolvePassword('pass:literal:com:dois-pontos', '--ks-pass')).to.equal('literal:com:dois-pontos');
+    expect(resolvePassword(`file:${file}`, '--ks-pass')).to.equal('da-arquivo');
+    expect(() => resolvePassword('env:AABIFY_TEST_NOPE', '--ks-pass')).to.throw(/AABIFY_TEST_NOPE não está definida/);
+  });
+
+  it('signOptionsFrom_aliasWithoutKeystore_refused', () => {
+    expect(signOptionsFrom({})).to.equal(undefined);
+    expect(() => signOptionsFrom({ ksAlias: 'upload' })).to.throw(/exigem --ks/);
+    expect(() => signOptionsFrom({ ks: 'x.p12' })).to.throw(/--ks-pass/);
+    expect(signOptionsFrom({ ks: 'x.p12', ksPass: 'pass:a', ksAlias: 'up' })).to.deep.equal({ keystore: 'x.p12', storePassword: 'a', alias: 'up' });
+  });
+
+  it('downloadSizeLines_incompatibleDevice_saysSo', () => {
+    const device = { id: 'x', label: 'Chromebook', abis: ['x86_64'], density: 320, locale: 'es', sdk: 33 };
+    const lines = downloadSizeLines([
+      { device, compatible: false, bundleBytes: 0, apkBytes: 10, savedBytes: 10, savedPercent: 100, splits: [] },
+      { device: { ...device, label: 'Celular' }, compatible: true, bundleBytes: 800_000, apkBytes: 1_000_000, savedBytes: 200_000, savedPercent: 20, splits: [] },
+    ]);
+    expect(lines[0]).to.equal('Economia estimada por dispositivo (download pelo Google Play):');
+    expect(lines[1]).to.contain('incompatível');
+    expect(lines[2]).to.contain('800 kB com o AAB × 1 MB com o APK (−20%)');
+  });
+});
+
+describe('aabify keygen and convert --local --ks', function () {
+  this.timeout(180_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'aabify-sign-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keygen_thenSignedConvert_printsFingerprintAndSignsWithIt', async function () {
+    const apk = requireCorpusApk(this, 'jx-small');
+    const ks = join(dir, 'upload.p12');
+    const env = { AABIFY_TEST_KS_PASS: 'senha-forte-1' };
+    const gen = await aabify(env, 'keygen', '-o', ks, '--dname', 'CN=Ana, O=Empresa, C=BR', '--ks-pass', 'env:AABIFY_TEST_KS_PASS', '--json');
+    expect(gen.status, gen.stderr).to.equal(0);
+    const key = (JSON.parse(gen.stdout) as { key: { sha256: string; certificatePem: string; alias: string } }).key;
+    expect(key.alias).to.equal('upload');
+    expect(key.certificatePem).to.match(/^-----BEGIN CERTIFICATE-----/);
+    expect(existsSync(ks)).to.equal(true);
+
+    const again = await aabify(env, 'keygen', '-o', ks, '--ks-pass', 'env:AABIFY_TEST_KS_PASS');
+    expect(again.status).to.equal(2);
+    expect(again.stderr).to.contain('já existe');
+
+    const out = join(dir, 'app.aab');
+    const conv = await aabify(env, 'convert', '--local', apk.path, '-o', out, '--ks', ks, '--ks-pass', 'env:AABIFY_TEST_KS_PASS', '--json');
+    expect(conv.status, conv.stderr).to.equal(0);
+    const report = (JSON.parse(conv.stdout) as { report: { signature: { certificateSha256: string }; downloadSizes: unknown[] } }).report;
+    expect(report.signature.certificateSha256).to.equal(key.sha256);
+    expect(report.downloadSizes).to.have.length(3);
+  });
+
+  it('convertLocal_wrongKeystorePassword_exit1WithCode', async function () {
+    const apk = requireCorpusApk(this, 'jx-small');
+    const ks = join(dir, 'other.p12');
+    const made = await aabify({}, 'keygen', '-o', ks, '--ks-pass', 'pass:senha-certa');
+    expect(made.status, made.stderr).to.equal(0);
+    const out = join(dir, 'bad.aab');
+    const r = await aabify({}, 'convert', '--local', apk.path, '-o', out, '--ks', ks, '--ks-pass', 'pass:errada');
+    expect(r.status).to.equal(1);
+    expect(r.stderr).to.contain('erro: Senha do keystore incorreta. [KEYSTORE_PASSWORD]');
+    expect(existsSync(out)).to.equal(false);
+    const bare = await aabify({}, 'convert', '--local', apk.path, '-o', out, '--ks', ks, '--ks-pass', 'errada');
+    expect(bare.status).to.equal(2);
+  });
+});

@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import protobuf from 'protobufjs';
+import { AaptPb } from '../src/proto/aapt.js';
+import { BundleConfigType } from '../src/proto/bundle.js';
+import { fastEncode } from '../src/proto/fast-encode.js';
+
+/** fastEncode must give exactly protobufjs's bytes (the AAB's bytes depend on it). */
+function same(type: protobuf.Type, value: object): void {
+  const slow = Buffer.from(type.encode(value).finish());
+  const fast = fastEncode(type, value);
+  expect(fast.toString('hex')).to.equal(slow.toString('hex'));
+}
+
+function nested(depth: number): object {
+  let node: object = { element: { name: 'leaf' } };
+  for (let i = 0; i < depth; i++) node = { element: { name: `e${i}`, child: [node] } };
+  return node;
+}
+
+describe('fast-encode', () => {
+  it('fastEncode_xmlWithEveryFieldKind_sameBytesAsProtobufjs', () => {
+    same(AaptPb.XmlNode, {
+      element: {
+        namespace_declaration: [{ prefix: 'android', uri: 'http://schemas.android.com/apk/res/android', source: { line_number: 2 } }],
+        name: 'manifest',
+        attribute: [
+          { name: 'versionCode', resource_id: 0x0101021b, value: '7', compiled_item: { prim: { int_decimal_value: -7 } }, source: {} },
+          { name: 'ratio', compiled_item: { prim: { float_value: 1.1 } } },
+          { name: 'nan', compiled_item: { prim: { float_value: Number.NaN } } },
+          { name: 'flag', compiled_item: { prim: { boolean_value: false } } },
+          { name: 'color', compiled_item: { prim: { color_argb8_value: 0xff00ff00 } } },
+          { name: 'ref', compiled_item: { ref: { id: 0x7f010000, type: 1, is_dynamic: { value: true } } } },
+        ],
+        child: [{ text: 'x'.repeat(300), source: { line_number: 3, column_number: 4 } }],
+      },
+    });
+  });
+
+  it('fastEncode_awkwardStrings_sameBytesAsProtobufjs', () => {
+    // Short strings go through protobufjs's own UTF-8 writer, long ones through Buffer's:
+    // lone surrogates come out differently in each, and both must be matched.
+    for (const s of ['', 'é', '日本', '😀', '\ud800', 'a\udc00b', `${'x'.repeat(38)}\ud800`, `${'x'.repeat(39)}\ud800`, `${'é'.repeat(100)}\udfff😀`]) {
+      same(AaptPb.XmlNode, { text: s });
+    }
+  });
+
+  it('fastEncode_largeAndPackedFields_sameBytesAsProtobufjs', () => {
+    same(AaptPb.ResourceTable, {
+      package: [
+        {
+          package_id: { id: 0x7f },
+          package_name: 'p'.repeat(200),
+          type: [
+            {
+              type_id: { id: 1 },
+              name: 'attr',
+              entry: Array.from({ length: 300 }, (_, i) => ({
+                entry_id: { id: i },
+                name: `e${i}`,
+                visibility: { level: 2 },
+                overlayable_item: { policy: [1, 4, 9], overlayable_idx: i },
+                config_value: [
+                  {
+                    config: { density: 480, locale: 'pt-BR', sdk_version: 21 },
+                    value: { weak: true, compound_value: { attr: { format_flags: 0x10000, min_int: -0x80000000, max_int: 0x7fffffff, symbol: [] } } },
+                  },
+                ],
+              })),
+            },
+          ],
+        },
+      ],
+    });
+    same(AaptPb.Configuration, {});
+    same(BundleConfigType, { master_resources: { resource_ids: [0x7f010000, -1, 0], resource_names: ['a'] } });
+  });
+
+  it('fastEncode_tooDeep_failsLikeProtobufjs', () => {
+    same(AaptPb.XmlNode, nested(49));
+    expect(() => AaptPb.XmlNode.encode(nested(50))).to.throw('max depth exceeded');
+    expect(() => fastEncode(AaptPb.XmlNode, nested(50))).to.throw('max depth exceeded');
+  });
+});

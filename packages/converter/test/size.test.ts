@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { convertApk, DEVICE_PROFILES, estimateDownloadSizes, type DeviceDownloadSize } from '../src/index.js';
+import { routeEntries } from '../src/bundle/collect.js';
+import { densityBetter, densityBucket, languageOf } from '../src/size/devices.js';
+import { ZipReader } from '../src/zip/index.js';
+import { listCorpus, type CorpusApk } from './helpers/corpus.js';
+import { missingPrerequisite, requireOracles } from './helpers/oracles.js';
+import { TempDir, buildZip, tinyApkEntries } from './helpers/zipBuilder.js';
+
+const run = promisify(execFile);
+/** How far the estimate may be from `bundletool get-size total` (fraction). */
+const TOLERANCE = 0.05;
+/** bundletool runs at most this many at once (CI has 2 cores). */
+const PARALLELISM = 2;
+
+async function pool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
+}
+
+describe('size: Android matching rules', () => {
+  it('densityBetter_requestedBetweenTwo_prefersScalingDown', () => {
+    expect(densityBetter(480, 320, 400)).to.equal(true);
+    expect(densityBetter(240, 160, 480)).to.equal(true);
+    expect(densityBetter(160, 480, 120)).to.equal(true);
+    expect(densityBetter(0xfffe, 480, 480)).to.equal(true);
+    expect(densityBetter(0, 240, 160)).to.equal(true);
+  });
+
+  it('densityBucket_deviceDpi_nearestBucket', () => {
+    expect(densityBucket(480).name).to.equal('xxhdpi');
+    expect(densityBucket(420).name).to.equal('xxhdpi');
+    expect(densityBucket(240).name).to.equal('hdpi');
+  });
+
+  it('languageOf_localeWithRegionAndLegacyCodes_bundletoolSplitName', () => {
+    expect(languageOf('pt-BR')).to.equal('pt');
+    expect(languageOf('he')).to.equal('iw');
+    expect(languageOf('en')).to.equal('en');
+  });
+});
+
+describe('size: estimate on built APKs', () => {
+  let tmp: TempDir;
+  beforeEach(() => {
+    tmp = new TempDir();
+  });
+  afterEach(() => tmp.cleanup());
+
+  it('estimateDownloadSizes_arm64OnlyLibraries_x86DeviceIncompatibleOthersSplit', async () => {
+    const apk = tmp.file('tiny.apk', buildZip(tinyApkEntries()));
+    const r = await ZipReader.open(apk);
+    const sizes = await estimateDownloadSizes(r, routeEntries(r));
+    await r.close();
+    expect(sizes.map((s) => s.device.id)).to.deep.equal(DEVICE_PROFILES.map((d) => d.id));
+    const [arm64, armv7, x86] = sizes;
+    expect(arm64.compatible).to.equal(true);
+    expect(arm64.splits.map((s) => s.name)).to.deep.equal(['base-master', 'base-arm64_v8a']);
+    expect(armv7.compatible).to.equal(false);
+    expect(x86.compatible).to.equal(false);
+    expect(arm64.bundleBytes).to.be.greaterThan(0);
+    expect(arm64.savedBytes).to.equal(arm64.apkBytes - arm64.bundleBytes);
+  });
+
+  it('convertApk_report_carriesDownloadSizes', async () => {
+    const apk = tmp.file('tiny.apk', buildZip(tinyApkEntries()));
+    const report = await convertApk(apk, tmp.file('tiny.aab'));
+    expect(report.downloadSizes).to.have.length(3);
+  });
+});
+
+describe('size: estimate against bundletool build-apks + get-size total', function () {
+  this.timeout(20 * 60_000);
+
+  it('estimateDownloadSizes_eachCorpusApk_within5PercentOfBundletool', async function () {
+    const oracles = requireOracles(this, 'java', 'bundletoolJar', 'aapt2');
+    const corpus = listCorpus();
+    if (!corpus || corpus.length === 0) missingPrerequisite(this, 'APK corpus');
+    const tmp = new TempDir();
+    const specs = DEVICE_PROFILES.map((d) => {
+      const file = tmp.file(`${d.id}.json`);
+      writeFileSync(file, JSON.stringify({ supportedAbis: d.abis, supportedLocales: [d.locale], screenDensity: d.density, sdkVersion: d.sdk }));
+      return file;
+    });
+    const rows: string[] = [];
+    const failures: string[] = [];
+    const bt = (...args: string[]) => run(oracles.java, ['-jar', oracles.bundletoolJar, ...args], { maxBuffer: 16 * 1024 * 1024 });
+    try {
+      await pool(corpus, PARALLELISM, async (apk: CorpusApk) => {
+        const aab = join(tmp.path, `${apk.name}.aab`);
+        const apks = join(tmp.path, `${apk.name}.apks`);
+        const report = await convertApk(apk.path, aab);
+        await bt('build-apks', `--bundle=${aab}`, `--output=${apks}`, `--aapt2=${oracles.aapt2}`);
+        for (let i = 0; i < DEVICE_PROFILES.length; i++) {
+          const ours: DeviceDownloadSize = report.downloadSizes[i];
+          let theirs: number | undefined;
+          try {
+            const out = await bt('get-size', 'total', `--apks=${apks}`, `--device-spec=${specs[i]}`);
+            theirs = Number(out.stdout.trim().split('\n').pop()!.split(',').pop());
+          } catch {
+            theirs = undefined; // bundletool: no APK matches this device
+          }
+          const id = `${apk.name} ${DEVICE_PROFILES[i].id}`;
+          if (theirs === undefined) {
+            if (ours.compatible) failures.push(`${id}: bundletool finds no matching APKs, we say compatible`);
+            rows.push(`${id}: incompatible`);
+            continue;
+          }
+          const err = ours.bundleBytes / theirs - 1;
+          rows.push(`${id}: ours ${ours.bundleBytes} bundletool ${theirs} (${(err * 100).toFixed(1)}%)`);
+          if (!ours.compatible || Math.abs(err) > TOLERANCE) failures.push(rows[rows.length - 1]);
+        }
+      });
+    } finally {
+      tmp.cleanup();
+    }
+    const worst = rows.map((r) => Math.abs(Number(/\((-?[\d.]+)%\)/.exec(r)?.[1] ?? 0))).reduce((a, b) => Math.max(a, b), 0);
+    console.log(`      size estimate vs bundletool: ${rows.length} device checks, worst ${worst.toFixed(1)}%, ${failures.length} outside ±${TOLERANCE * 100}%`);
+    expect(failures, failures.join('\n')).to.deep.equal([]);
+  });
+});
