@@ -193,9 +193,9 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     expect(notZip.status).to.equal(400);
     expect(notZip.body).to.include({ code: 'NOT_A_ZIP', message: 'O arquivo não é um APK válido (não é um arquivo ZIP).' });
 
-    const unknown = await uploadBytes(server, token, apk, { options: { splits: { abi: true }, sign: true } });
+    const unknown = await uploadBytes(server, token, apk, { options: { splits: { abi: true }, turbo: true } });
     expect(unknown.status).to.equal(400);
-    expect(unknown.body).to.include({ code: 'INVALID_OPTIONS', message: 'Opção desconhecida: sign' });
+    expect(unknown.body).to.include({ code: 'INVALID_OPTIONS', message: 'Opção desconhecida: turbo' });
     const unknownSplit = await uploadBytes(server, token, apk, { options: { splits: { screen: true } } });
     expect(unknownSplit.body.message).to.equal('Opção desconhecida: splits.screen');
     const badJson = await uploadBytes(server, token, apk, { options: '{nope' });
