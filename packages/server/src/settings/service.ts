@@ -7,23 +7,12 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { AdminConfigEntry } from '@aabify/shared';
 import { decryptJson, encryptJson, isEncryptedValue } from './crypto.js';
 import { SETTING_DEFINITIONS, maskSecret, type SettingKey, type SettingValues } from './definitions.js';
 
-export interface SettingEntry {
-  key: SettingKey;
-  /** Masked for secret settings; null when not set. */
-  value: number | string | null;
-  description: string;
-  help: string | null;
-  recommended: string | null;
-  kind: 'number' | 'string' | 'enum';
-  isSecret: boolean;
-  isSet: boolean;
-  /** database: stored by an admin; default: built-in or from the environment; unset: neither. */
-  source: 'database' | 'default' | 'unset';
-  updatedAt: string | null;
-}
+/** One setting as the admin screens see it: the shared AdminConfigEntry, keyed by a known key. */
+export type SettingEntry = Omit<AdminConfigEntry, 'key' | 'options'> & { key: SettingKey };
 
 export interface SettingsService {
   get<K extends SettingKey>(key: K): Promise<SettingValues[K] | null>;
