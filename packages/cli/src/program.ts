@@ -15,6 +15,7 @@ import { register as registerDownload } from './commands/download.js';
 import { register as registerHistory } from './commands/history.js';
 import { register as registerCancel } from './commands/cancel.js';
 import { register as registerUsage } from './commands/usage.js';
+import { register as registerKeystore } from './commands/keystore.js';
 import { writeUsageErrorJson } from './output.js';
 
 /** Builds the CLI's command tree. Each command lives in src/commands/ and registers itself here. */
@@ -37,7 +38,7 @@ export function buildProgram(): Command {
   registerInspect(program);
   registerValidate(program);
   registerKeygen(program);
-  for (const registerRemote of [registerLogin, registerLogout, registerWhoami, registerStatus, registerLogs, registerDownload, registerHistory, registerCancel, registerUsage]) {
+  for (const registerRemote of [registerLogin, registerLogout, registerWhoami, registerStatus, registerLogs, registerDownload, registerHistory, registerCancel, registerUsage, registerKeystore]) {
     registerRemote(program);
   }
   return program;

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { convertApk, DEVICE_PROFILES, estimateDownloadSizes, type DeviceDownloadSize } from '../src/index.js';
 import { routeEntries } from '../src/bundle/collect.js';
 import { densityBetter, densityBucket, languageOf } from '../src/size/devices.js';
-import { ZipReader } from '../src/zip/index.js';
+import { ZipReader, type ZipEntry } from '../src/zip/index.js';
+import { samplingPlan } from '../src/size/estimate.js';
 import { listCorpus, type CorpusApk } from './helpers/corpus.js';
 import { missingPrerequisite, requireOracles } from './helpers/oracles.js';
 import { TempDir, buildZip, tinyApkEntries } from './helpers/zipBuilder.js';
@@ -125,5 +126,31 @@ describe('size: estimate against bundletool build-apks + get-size total', functi
     const worst = rows.map((r) => Math.abs(Number(/\((-?[\d.]+)%\)/.exec(r)?.[1] ?? 0))).reduce((a, b) => Math.max(a, b), 0);
     console.log(`      size estimate vs bundletool: ${rows.length} device checks, worst ${worst.toFixed(1)}%, ${failures.length} outside ±${TOLERANCE * 100}%`);
     expect(failures, failures.join('\n')).to.deep.equal([]);
+  });
+});
+
+describe('size: sampling plan', () => {
+  const entry = (name: string, method: number, uncompressedSize: number): ZipEntry => ({
+    index: 0, name, rawName: name, isDirectory: false, method, flags: 0, crc32: 0,
+    compressedSize: Math.round(uncompressedSize / 3), uncompressedSize, localHeaderOffset: 0, dataLimit: 0,
+  });
+  const MB = 1024 * 1024;
+
+  it('samplingPlan_ordinaryApk_redeflatesEverythingWithFullWindows', () => {
+    const plan = samplingPlan([entry('classes.dex', 8, 7 * MB), entry('assets/a.bin', 0, 3 * MB)]);
+    expect(plan).to.deep.equal({ redeflateCompressed: true, windows: 16 });
+  });
+
+  it('samplingPlan_hugeDeflatedAssets_takesThemAtTheirCompressedSize', () => {
+    const entries = Array.from({ length: 40 }, (_, i) => entry(`assets/d${i}.txt`, 8, 6 * MB));
+    expect(samplingPlan(entries)).to.deep.equal({ redeflateCompressed: false, windows: 16 });
+  });
+
+  it('samplingPlan_hugeStoredAssets_fewerWindowsWithinBudget', () => {
+    const entries = Array.from({ length: 24 }, (_, i) => entry(`assets/s${i}.bin`, 0, 8 * MB));
+    const plan = samplingPlan(entries);
+    expect(plan.redeflateCompressed).to.equal(false);
+    // 24 entries x windows x 256 KiB must stay within the 24 MiB budget
+    expect(plan.windows).to.equal(4);
   });
 });

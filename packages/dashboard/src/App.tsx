@@ -17,6 +17,7 @@ const ConverterPage = lazy(() => import('./pages/converter/ConverterPage'));
 const HistoryPage = lazy(() => import('./pages/HistoryPage'));
 const PlansPage = lazy(() => import('./pages/plans/PlansPage'));
 const PaymentStatusPage = lazy(() => import('./pages/PaymentStatusPage'));
+const KeystorePage = lazy(() => import('./pages/KeystorePage'));
 const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
 
 type SetupState = 'checking' | 'required' | 'done';
@@ -61,6 +62,7 @@ export function App() {
             <Route path="/history" element={<RequirePlan fallback="/dashboard"><HistoryPage /></RequirePlan>} />
             <Route path="/plans" element={<PlansGuard><PlansPage /></PlansGuard>} />
             <Route path="/payment-status" element={<PaymentStatusPage />} />
+            <Route path="/account/keystore" element={<KeystorePage />} />
             <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
             <Route path="*" element={<HomeRedirect />} />
           </Route>

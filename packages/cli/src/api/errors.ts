@@ -75,7 +75,13 @@ export class CliError extends Error {
  * Codes saying the file itself cannot be converted (the engine's codes, and the server's own
  * checks of the upload): a failed conversion (exit 1), whatever the HTTP status.
  */
-const FILE_REFUSED_CODES: ReadonlySet<string> = new Set([...Object.keys(CONVERTER_ERRORS), 'EMPTY_FILE', 'INVALID_FILE_TYPE', 'FILE_TOO_LARGE']);
+const FILE_REFUSED_CODES: ReadonlySet<string> = new Set([
+  // INVALID_OPTIONS is the caller's request (a bad --options value, --sign without a keystore), not the file: exit 2.
+  ...Object.keys(CONVERTER_ERRORS).filter((code) => code !== 'INVALID_OPTIONS'),
+  'EMPTY_FILE',
+  'INVALID_FILE_TYPE',
+  'FILE_TOO_LARGE',
+]);
 
 /** The one table from an error answer (HTTP status, error code) to exit code. */
 export function exitCodeFor(status: number, code?: string): ExitCode {

@@ -10,7 +10,7 @@ import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { assertWritable, downloadAab } from '../aabDownload.js';
 import { CliError, EXIT_FAILED, EXIT_OK, usageError, type ExitCode } from '../api/errors.js';
-import { estimateText, readConversionStart, statusLabel } from '../api/types.js';
+import { estimateText, isRecord, readConversionStart, statusLabel, str } from '../api/types.js';
 import { followConversion } from '../follow.js';
 import { formatBytes } from '../output.js';
 import { requireToken, runRemote, type RemoteContext, type RemoteFlags } from '../remote.js';
@@ -21,8 +21,14 @@ export interface RemoteConvertFlags extends RemoteFlags {
   overwrite?: boolean;
   wait?: boolean;
   options?: string;
+  /** Sign with the upload keystore stored in the account (`aabify keystore upload`). */
+  sign?: boolean;
   versionCode?: number;
   versionName?: string;
+  ks?: string;
+  ksAlias?: string;
+  ksPass?: string;
+  keyPass?: string;
 }
 
 export const APK_CONTENT_TYPE = 'application/vnd.android.package-archive';
@@ -40,6 +46,13 @@ export function parseOptionsJson(text: string | undefined): string | undefined {
   return JSON.stringify(value);
 }
 
+/** `--options` with `--sign` merged in as `"sign": true` (the flag wins over the JSON). */
+export function conversionOptions(text: string | undefined, sign: boolean | undefined): string | undefined {
+  const json = parseOptionsJson(text);
+  if (!sign) return json;
+  return JSON.stringify({ ...(json ? (JSON.parse(json) as Record<string, unknown>) : {}), sign: true });
+}
+
 /** A failed or cancelled conversion as the error of exit code 1. */
 export function conversionFailure(conversionId: string, status: string, error: string | undefined): CliError {
   const cancelled = status === 'cancelled';
@@ -52,8 +65,11 @@ export async function runRemoteConvert(ctx: RemoteContext, apk: string, flags: R
   if (flags.versionCode !== undefined || flags.versionName !== undefined) {
     throw usageError('--version-code e --version-name só valem com --local.');
   }
+  if (flags.ks !== undefined || flags.ksAlias !== undefined || flags.ksPass !== undefined || flags.keyPass !== undefined) {
+    throw usageError('--ks, --ks-alias, --ks-pass e --key-pass só valem com --local. No servidor, cadastre a chave com aabify keystore upload e use --sign.', 'SIGNING_OPTIONS');
+  }
   if (!/\.apk$/i.test(apk)) throw usageError('O arquivo deve ter extensão .apk', 'INVALID_EXTENSION');
-  const options = parseOptionsJson(flags.options);
+  const options = conversionOptions(flags.options, flags.sign);
   let size: number;
   try {
     const s = await stat(apk);
@@ -108,6 +124,8 @@ export async function runRemoteConvert(ctx: RemoteContext, apk: string, flags: R
     const { conversion, logs, transport } = await followConversion(api, output, id, { showLogs: !flags.quiet, showProgress: true });
     if (conversion.status !== 'completed') throw conversionFailure(id, conversion.status, conversion.error);
     output.info(`Conversão ${statusLabel(conversion.status)}.`);
+    const signature = isRecord(conversion.raw.report) && isRecord(conversion.raw.report.signature) ? conversion.raw.report.signature : undefined;
+    if (signature) output.info(`Assinado com a chave de upload ${str(signature.alias) ?? '?'} (SHA-256 ${str(signature.certificateSha256) ?? '?'}).`);
     const saved = await downloadAab(api, output, id, out, overwrite);
     output.result(
       {
@@ -139,6 +157,7 @@ export function register(program: Command): Command {
   return registerConvertCommand(program, runConvert)
     .option('--wait', 'espera a conversão no servidor terminar e baixa o AAB (implícito com -o)')
     .option('--options <json>', 'opções da conversão no servidor, em JSON')
+    .option('--sign', 'assina o AAB no servidor com a chave de upload da conta (aabify keystore upload)')
     .option('--url <url>', 'endereço do servidor aabify (senão AABIFY_URL, o salvo pelo login ou http://localhost:3000)')
     .option('-q, --quiet', 'sem barra de progresso nem logs: só linhas simples e periódicas');
 }

@@ -19,6 +19,8 @@ export interface ConvertOptions extends SigningFlags {
   versionCode?: number;
   versionName?: string;
   json?: boolean;
+  /** Server mode only (the account's keystore); --local signs with --ks. */
+  sign?: boolean;
 }
 
 /** What `convert` runs without `--local` (the server mode, registered elsewhere). */
@@ -107,6 +109,12 @@ export async function runConvertLocal(apk: string, options: ConvertOptions, comm
     command.error('erro: informe o arquivo de saída com -o, por exemplo: aabify convert --local app.apk -o app.aab', {
       exitCode: EXIT_USAGE,
       code: 'aabify.missingOutput',
+    });
+  }
+  if (options.sign) {
+    command.error('erro: --sign usa a chave de upload da conta no servidor; com --local, assine com --ks <keystore> --ks-pass env:VAR.', {
+      exitCode: EXIT_USAGE,
+      code: 'aabify.signingOptions',
     });
   }
   let sign: ReturnType<typeof signOptionsFrom>;

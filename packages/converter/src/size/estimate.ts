@@ -7,7 +7,8 @@
  * entries count with their deflated size, and each split's resources.arsc is estimated from the
  * values it receives, calibrated against the real table's deflated size.
  */
-import { createDeflateRaw } from 'node:zlib';
+import { deflateRaw } from 'node:zlib';
+import { promisify } from 'node:util';
 import { parseResourceTable } from '../arsc/table.js';
 import type { ResourceTable } from '../arsc/model.js';
 import { isConverterError } from '../errors.js';
@@ -72,42 +73,79 @@ const MASTER_EXTRA = 200;
  */
 const SAMPLE_WINDOW = 256 * 1024;
 const SAMPLE_WINDOWS = 16;
+const deflateRawAsync = promisify(deflateRaw);
+/** Entries measured at once: enough to keep zlib's thread pool busy. */
+const PARALLEL_ENTRIES = 4;
 
-async function deflatedLength(reader: ZipReader, e: ZipEntry, signal?: AbortSignal): Promise<number> {
-  if (e.method !== METHOD_STORED && e.uncompressedSize < REDEFLATE_FROM) return e.compressedSize;
-  if (e.uncompressedSize === 0) return 0;
+/**
+ * Bytes deflated for the whole estimate, at most. Past it (very large APKs), large entries get
+ * fewer windows each, so the estimate's cost stays bounded however big the APK is.
+ */
+const DEFLATE_BUDGET = 24 * 1024 * 1024;
+
+function needsDeflate(e: ZipEntry): boolean {
+  return e.uncompressedSize > 0 && (e.method === METHOD_STORED || e.uncompressedSize >= REDEFLATE_FROM);
+}
+
+export interface SamplingPlan {
+  /** Whether deflated entries are deflated again (Play recompresses) or taken at their size. */
+  redeflateCompressed: boolean;
+  /** Windows sampled per entry larger than SAMPLE_WINDOW * SAMPLE_WINDOWS. */
+  windows: number;
+}
+
+/**
+ * Keeps the deflate work within DEFLATE_BUDGET. Over it, deflated entries count at their
+ * compressed size (no inflating at all), and stored ones get fewer windows if they still exceed it.
+ */
+export function samplingPlan(entries: readonly ZipEntry[]): SamplingPlan {
+  const full = SAMPLE_WINDOW * SAMPLE_WINDOWS;
+  let total = 0;
+  let stored = 0;
+  for (const e of entries) {
+    if (!needsDeflate(e)) continue;
+    const work = Math.min(e.uncompressedSize, full);
+    total += work;
+    if (e.method === METHOD_STORED) stored += work;
+  }
+  if (total <= DEFLATE_BUDGET) return { redeflateCompressed: true, windows: SAMPLE_WINDOWS };
+  const windows = stored <= DEFLATE_BUDGET ? SAMPLE_WINDOWS : Math.max(2, Math.floor((SAMPLE_WINDOWS * DEFLATE_BUDGET) / stored));
+  return { redeflateCompressed: false, windows };
+}
+
+async function deflatedLength(reader: ZipReader, e: ZipEntry, plan: SamplingPlan, signal?: AbortSignal): Promise<number> {
+  if (!needsDeflate(e) || (!plan.redeflateCompressed && e.method !== METHOD_STORED)) return e.uncompressedSize === 0 ? 0 : e.compressedSize;
+  const windowCount = plan.windows;
   const size = e.uncompressedSize;
   const windows: [number, number][] = [];
   if (size <= SAMPLE_WINDOW * SAMPLE_WINDOWS) windows.push([0, size]);
   else {
-    const stride = Math.floor((size - SAMPLE_WINDOW) / (SAMPLE_WINDOWS - 1));
-    for (let i = 0; i < SAMPLE_WINDOWS; i++) windows.push([i * stride, i * stride + SAMPLE_WINDOW]);
+    const stride = Math.floor((size - SAMPLE_WINDOW) / (windowCount - 1));
+    for (let i = 0; i < windowCount; i++) windows.push([i * stride, i * stride + SAMPLE_WINDOW]);
   }
-  let out = 0;
-  let sampled = 0;
-  for (const [start, end] of windows) {
-    const deflate = createDeflateRaw({ level: 6 });
-    deflate.on('data', (c: Buffer) => {
-      out += c.length;
-    });
-    const done = new Promise<void>((resolve, reject) => {
-      deflate.on('end', resolve);
-      deflate.on('error', reject);
-    });
-    let pos = 0;
-    for await (const chunk of reader.chunks(e, { signal })) {
+  // One pass over the entry (inflating it once), copying each window out; the windows are then
+  // deflated on zlib's thread pool, all at once.
+  const samples = windows.map(([start, end]) => Buffer.allocUnsafe(end - start));
+  const filled = windows.map(() => 0);
+  const last = windows[windows.length - 1]![1];
+  let pos = 0;
+  for await (const chunk of reader.chunks(e, { signal })) {
+    const chunkEnd = pos + chunk.length;
+    for (let i = 0; i < windows.length; i++) {
+      const [start, end] = windows[i]!;
       const from = Math.max(start, pos);
-      const to = Math.min(end, pos + chunk.length);
+      const to = Math.min(end, chunkEnd);
       if (to > from) {
-        sampled += to - from;
-        if (!deflate.write(chunk.subarray(from - pos, to - pos))) await new Promise<void>((r) => deflate.once('drain', r));
+        samples[i]!.set(chunk.subarray(from - pos, to - pos), from - start);
+        filled[i] = to - start;
       }
-      pos += chunk.length;
-      if (pos >= end) break;
     }
-    deflate.end();
-    await done;
+    pos = chunkEnd;
+    if (pos >= last) break;
   }
+  const lengths = await Promise.all(samples.map((b, i) => deflatedSize(b.subarray(0, filled[i]))));
+  const out = lengths.reduce((a, b) => a + b, 0);
+  const sampled = filled.reduce((a, b) => a + b, 0);
   const estimate = sampled > 0 ? (out / sampled) * size : 0;
   return Math.min(Math.round(estimate * nodeZlibCorrection(e.name)), size, e.method === METHOD_STORED ? Infinity : e.compressedSize);
 }
@@ -140,14 +178,20 @@ export async function estimateDownloadSizes(reader: ZipReader, routed: RoutedEnt
 async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOptions): Promise<DeviceDownloadSize[]> {
   const dims = { abi: o.splits?.abi !== false, density: o.splits?.density !== false, language: o.splits?.language !== false };
   const size = new Map<ZipEntry, number>();
+  const plan = samplingPlan(reader.entries);
   const sizeOf = async (e: ZipEntry): Promise<number> => {
     let n = size.get(e);
     if (n === undefined) {
-      n = await deflatedLength(reader, e, o.signal);
+      n = await deflatedLength(reader, e, plan, o.signal);
       size.set(e, n);
     }
     return n;
   };
+  // Every entry's size is needed for the universal APK: measure them all up front, a few at a time.
+  const measured = reader.entries.filter((e) => !e.isDirectory && e !== routed.resourceTable);
+  for (let i = 0; i < measured.length; i += PARALLEL_ENTRIES) {
+    await Promise.all(measured.slice(i, i + PARALLEL_ENTRIES).map(sizeOf));
+  }
   // APK paths (what the split APKs hold), by module folder.
   const master: Part[] = [];
   const libs = new Map<string, Part[]>();
@@ -165,7 +209,7 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
   if (routed.resourceTable) {
     const raw = await reader.read(routed.resourceTable, { signal: o.signal });
     table = parseResourceTable(raw);
-    tableDeflated = Math.round((await deflateBuffer(raw)) * nodeZlibCorrection('resources.arsc'));
+    tableDeflated = Math.round((await deflatedSize(raw)) * nodeZlibCorrection('resources.arsc'));
   }
   const splitParts = new Map<string, Part[]>();
   if (table) {
@@ -220,15 +264,6 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
   });
 }
 
-function deflateBuffer(b: Uint8Array): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const d = createDeflateRaw({ level: 6 });
-    let n = 0;
-    d.on('data', (c: Buffer) => {
-      n += c.length;
-    });
-    d.on('end', () => resolve(n));
-    d.on('error', reject);
-    d.end(b);
-  });
+async function deflatedSize(b: Uint8Array): Promise<number> {
+  return (await deflateRawAsync(b, { level: 6 })).length;
 }

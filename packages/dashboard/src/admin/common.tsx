@@ -1,10 +1,7 @@
 /** Pieces every admin screen uses: figures, windowed pagination, confirmations, debounce, live updates. */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Modal from 'react-bootstrap/Modal';
 import Pagination from 'react-bootstrap/Pagination';
-import Spinner from 'react-bootstrap/Spinner';
 import { pageWindow } from '@aabify/shared';
 import { isApiRequestError } from '../api/client';
 import { LiveConnection } from '../live/liveConnection';
@@ -48,36 +45,8 @@ export function PageList({ page, totalPages, onChange, label = 'Paginação', ma
   );
 }
 
-export function ConfirmModal(props: {
-  show: boolean;
-  title: string;
-  children: ReactNode;
-  confirmLabel: string;
-  variant?: string;
-  busy?: boolean;
-  onConfirm(): void;
-  onHide(): void;
-}) {
-  return (
-    <Modal show={props.show} onHide={props.onHide} centered>
-      <Modal.Header closeButton>
-        <Modal.Title as="h2" className="h5">
-          {props.title}
-        </Modal.Title>
-      </Modal.Header>
-      <Modal.Body>{props.children}</Modal.Body>
-      <Modal.Footer>
-        <Button variant="outline-secondary" onClick={props.onHide} disabled={props.busy}>
-          Cancelar
-        </Button>
-        <Button variant={props.variant ?? 'danger'} onClick={props.onConfirm} disabled={props.busy} data-testid="confirm-button">
-          {props.busy && <Spinner size="sm" className="me-1" />}
-          {props.confirmLabel}
-        </Button>
-      </Modal.Footer>
-    </Modal>
-  );
-}
+/** Moved to components/ so user screens share it without loading the admin chunk. */
+export { ConfirmModal } from '../components/ConfirmModal';
 
 export function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);

@@ -14,8 +14,10 @@ export interface HistoryQuery {
 }
 
 export const conversionApi = {
-  convert: (file: File, onProgress: (sent: number, total: number) => void, signal?: AbortSignal) => {
+  /** `options` travels as the `options` field's JSON (e.g. `{ sign: true }`). */
+  convert: (file: File, onProgress: (sent: number, total: number) => void, signal?: AbortSignal, options?: Record<string, unknown>) => {
     const form = new FormData();
+    if (options && Object.keys(options).length > 0) form.append('options', JSON.stringify(options));
     form.append('apk', file, file.name);
     return apiUpload<ConversionStartResponse>('/conversion/convert', form, onProgress, signal);
   },

@@ -58,6 +58,9 @@ export function TopBar() {
                   <Dropdown.Item as="button" onClick={() => { close(); setChanging(true); }}>
                     Alterar Senha
                   </Dropdown.Item>
+                  <Dropdown.Item as={Link} to="/account/keystore" onClick={close}>
+                    Chave de upload
+                  </Dropdown.Item>
                   <Dropdown.Divider />
                   <Dropdown.Item
                     as="button"

@@ -1,5 +1,6 @@
-/** Sign-out across the stores: the session (token, user, log cache, last-user marker), usage, the conversion page. */
+/** Sign-out across the stores: the session (token, user, log cache, last-user marker), usage, the conversion page, the keystore metadata. */
 import { useConversions } from './conversions';
+import { useKeystore } from './keystore';
 import { useUsage } from './planAccess';
 import { useSession } from './session';
 
@@ -7,4 +8,5 @@ export function signOutEverywhere(): void {
   useSession.getState().signOut();
   useUsage.getState().clear();
   useConversions.getState().setOwner(null);
+  useKeystore.getState().clear();
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router-dom';
@@ -12,6 +13,7 @@ import { newQueuedConversion } from '../../lib/conversion';
 import { uploadErrorMessage, UPLOAD_FAILED } from '../../lib/errors';
 import { trackerState } from '../../lib/tracker';
 import { useConversions } from '../../stores/conversions';
+import { useKeystore } from '../../stores/keystore';
 import { useUsage, useUsagePolling } from '../../stores/planAccess';
 import { isAdmin, useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
@@ -24,6 +26,40 @@ import { Tracker } from './Tracker';
 import { useLiveConversion } from './useLiveConversion';
 
 export const READY_TEXT = 'Pronto para conversão';
+export const SIGN_TEXTS = {
+  label: 'Assinar o AAB com minha chave de upload',
+  stored: (alias: string) => `O AAB sai assinado com a chave "${alias}", pronto para enviar ao Google Play.`,
+  missing: 'Para assinar o AAB e enviá-lo direto ao Google Play, cadastre antes sua chave de upload.',
+  missingLink: 'Cadastrar chave de upload',
+} as const;
+
+/** 'Assinar o AAB com minha chave de upload': enabled only when the account has a keystore. */
+function SignOption({ checked, onChange, disabled }: { checked: boolean; onChange(next: boolean): void; disabled: boolean }) {
+  const { status, keystore } = useKeystore();
+  const available = status === 'ready' && keystore !== null;
+  return (
+    <div className="mt-3" data-testid="sign-option">
+      <Form.Check
+        type="checkbox"
+        id="sign-aab"
+        label={SIGN_TEXTS.label}
+        checked={available && checked}
+        disabled={!available || disabled}
+        onChange={(e) => onChange(e.currentTarget.checked)}
+        aria-describedby="sign-aab-help"
+      />
+      <Form.Text id="sign-aab-help" muted data-testid="sign-hint">
+        {available ? (
+          SIGN_TEXTS.stored(keystore.alias)
+        ) : status === 'ready' || status === 'error' ? (
+          <>
+            {SIGN_TEXTS.missing} <Link to="/account/keystore">{SIGN_TEXTS.missingLink}</Link>
+          </>
+        ) : null}
+      </Form.Text>
+    </div>
+  );
+}
 
 /** Whether usage allows a conversion; the reason otherwise (spec §5, §8). */
 function blockedReason(usage: ReturnType<typeof useUsagePolling>, admin: boolean): string | undefined {
@@ -38,6 +74,8 @@ export default function ConverterPage() {
   const { current, phase, uploadProgress, uploadFileName, live, lastUpdateAt } = useConversions();
   const [file, setFile] = useState<File | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
+  const [sign, setSign] = useState(false);
+  const hasKeystore = useKeystore((s) => s.status === 'ready' && s.keystore !== null);
   const lastFile = useRef<File | null>(null);
   const upload = useRef<AbortController | null>(null);
   const liveConn = useLiveConversion();
@@ -47,6 +85,9 @@ export default function ConverterPage() {
     useConversions.getState().setOwner(user?.id ?? null);
   }, [user?.id]);
   useEffect(() => () => upload.current?.abort(), []);
+  useEffect(() => {
+    void useKeystore.getState().load();
+  }, [user?.id]);
 
   const start = async (chosen: File | null = file) => {
     if (!chosen) return;
@@ -67,6 +108,7 @@ export default function ConverterPage() {
         chosen,
         (sent, total) => useConversions.getState().setUploadProgress(total ? Math.round((sent / total) * 100) : 0),
         ctrl.signal,
+        sign && hasKeystore ? { sign: true } : undefined,
       );
       const view = newQueuedConversion(res.conversionId, res.fileName ?? chosen.name, res.fileSize ?? chosen.size, {
         queuePosition: res.queuePosition,
@@ -81,6 +123,8 @@ export default function ConverterPage() {
     } catch (e) {
       if (ctrl.signal.aborted) return;
       useConversions.getState().uploadFailed();
+      // The keystore was removed elsewhere (400 on options.sign): the checkbox follows.
+      if (isApiRequestError(e) && e.fields?.['options.sign']) void useKeystore.getState().load();
       const message = isApiRequestError(e) ? uploadErrorMessage(e) : UPLOAD_FAILED;
       setStartError(message);
       toast.error(message);
@@ -133,6 +177,7 @@ export default function ConverterPage() {
                 setStartError(null);
               }}
             />
+            <SignOption checked={sign} onChange={setSign} disabled={busy} />
             {startError && (
               <Alert variant="danger" className="mt-3 mb-0" data-testid="start-error">
                 {startError}

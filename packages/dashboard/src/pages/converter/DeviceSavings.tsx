@@ -1,9 +1,11 @@
 /**
- * 'Economia estimada por dispositivo' on the completed-conversion card: what Google Play would
- * deliver to three representative devices from the AAB, against the APK as it is (the engine's
- * report.downloadSizes, read from the conversion's status once it completes).
+ * The engine's report on the completed-conversion card, read from the conversion's status once
+ * it completes: the upload-key signature (report.signature) when the AAB was signed, and
+ * 'Economia estimada por dispositivo' — what Google Play would deliver to three representative
+ * devices from the AAB, against the APK as it is (report.downloadSizes).
  */
 import { useEffect, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Table from 'react-bootstrap/Table';
 import type { DeviceDownloadSizeJson } from '@aabify/shared';
 import { conversionApi } from '../../api/conversions';
@@ -21,28 +23,62 @@ function isSize(v: unknown): v is DeviceDownloadSizeJson {
   return typeof o.label === 'string' && typeof o.bundleBytes === 'number' && typeof o.apkBytes === 'number' && typeof o.savedPercent === 'number';
 }
 
-/** report.downloadSizes of a status answer (`{ report }` or `{ conversion: { report } }`). */
-export function readDownloadSizes(raw: unknown): DeviceDownloadSizeJson[] {
-  if (typeof raw !== 'object' || raw === null) return [];
+function reportOf(raw: unknown): Record<string, unknown> | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
   const r = raw as Record<string, unknown>;
   const source = (typeof r.conversion === 'object' && r.conversion !== null ? r.conversion : r) as Record<string, unknown>;
-  const report = source.report as Record<string, unknown> | null | undefined;
-  const sizes = report?.downloadSizes;
+  const report = source.report;
+  return typeof report === 'object' && report !== null ? (report as Record<string, unknown>) : undefined;
+}
+
+/** report.downloadSizes of a status answer (`{ report }` or `{ conversion: { report } }`). */
+export function readDownloadSizes(raw: unknown): DeviceDownloadSizeJson[] {
+  const sizes = reportOf(raw)?.downloadSizes;
   return Array.isArray(sizes) ? sizes.filter(isSize) : [];
 }
 
-export function DeviceSavings({ conversionId }: { conversionId: string }) {
-  const [sizes, setSizes] = useState<DeviceDownloadSizeJson[]>([]);
+export interface SignatureFacts {
+  alias: string;
+  certificateSha256: string;
+  notAfter?: string;
+}
+
+/** report.signature of a status answer, when the AAB was signed with the account's upload key. */
+export function readSignature(raw: unknown): SignatureFacts | undefined {
+  const sig = reportOf(raw)?.signature;
+  if (typeof sig !== 'object' || sig === null) return undefined;
+  const s = sig as Record<string, unknown>;
+  if (typeof s.alias !== 'string' || typeof s.certificateSha256 !== 'string') return undefined;
+  return { alias: s.alias, certificateSha256: s.certificateSha256, ...(typeof s.notAfter === 'string' ? { notAfter: s.notAfter } : {}) };
+}
+
+/** The signature note and the per-device table of a completed conversion (one status call). */
+export function ReportDetails({ conversionId }: { conversionId: string }) {
+  const [raw, setRaw] = useState<unknown>(undefined);
   useEffect(() => {
     let live = true;
     conversionApi
       .status(conversionId)
-      .then((raw) => live && setSizes(readDownloadSizes(raw)))
+      .then((r) => live && setRaw(r))
       .catch(() => undefined);
     return () => {
       live = false;
     };
   }, [conversionId]);
+  const signature = readSignature(raw);
+  return (
+    <>
+      {signature && (
+        <Alert variant="success" className="mt-4 mb-0 small" data-testid="result-signature">
+          Assinado com a chave de upload <strong>{signature.alias}</strong> — SHA-256 <code className="text-break">{signature.certificateSha256}</code>
+        </Alert>
+      )}
+      <DeviceSavings sizes={readDownloadSizes(raw)} />
+    </>
+  );
+}
+
+export function DeviceSavings({ sizes }: { sizes: DeviceDownloadSizeJson[] }) {
   if (sizes.length === 0) return null;
   return (
     <div className="mt-4" data-testid="device-savings">

@@ -4,7 +4,7 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { DownloadButton } from '../../components/DownloadButton';
-import { DeviceSavings } from './DeviceSavings';
+import { ReportDetails } from './DeviceSavings';
 import type { ConversionView } from '../../lib/conversion';
 import { aabFileName, formatBytes, formatDateTime, formatDuration, savings, shortId } from '../../lib/format';
 
@@ -89,7 +89,7 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
             <Info label="ID" value={shortId(conversion.id)} />
           </Col>
         </Row>
-        <DeviceSavings conversionId={conversion.id} />
+        <ReportDetails conversionId={conversion.id} />
         <div className="mt-4">
           <h3 className="h6">O que é um arquivo AAB?</h3>
           <p className="small mb-2">

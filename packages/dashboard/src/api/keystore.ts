@@ -1,0 +1,26 @@
+/** The account's upload keystore (docs/signing.md §3): metadata only, never the key. */
+import type { KeystoreMetadata } from '@aabify/shared';
+import { api, isApiRequestError } from './client';
+
+export interface KeystoreUploadBody {
+  keystore: string;
+  storePassword: string;
+  alias?: string;
+  keyPassword?: string;
+  fileName?: string;
+}
+
+export const keystoreApi = {
+  /** The stored keystore's metadata; null when none is stored (404). */
+  get: async (): Promise<KeystoreMetadata | null> => {
+    try {
+      return (await api.get<{ keystore: KeystoreMetadata }>('/account/keystore', { quiet: true })).keystore;
+    } catch (e) {
+      if (isApiRequestError(e) && e.status === 404) return null;
+      throw e;
+    }
+  },
+  /** Stores or replaces it; the caller words the refusals (422 with the engine's code). */
+  put: (body: KeystoreUploadBody) => api.put<{ message: string; keystore: KeystoreMetadata }>('/account/keystore', body, { quiet: true }),
+  delete: () => api.delete<void>('/account/keystore', { quiet: true }),
+};

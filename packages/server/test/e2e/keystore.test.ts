@@ -1,0 +1,164 @@
+/**
+ * 'Chave de upload' in a real browser against a real server and the real engine: reached from
+ * the account menu, the empty state, the form's pt-BR field errors (required fields, wrong
+ * password, wrong alias), a keytool-made PKCS12 keystore stored and shown by its certificate's
+ * facts, a corpus APK converted with 'Assinar o AAB com minha chave de upload' whose downloaded
+ * AAB jarsigner verifies, and the removal after a confirmation.
+ */
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { KeystoreMetadata } from '@aabify/shared';
+import { ensureDashboardBuilt, launchBrowser, requireChromium } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { api } from '../helpers/http.js';
+import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
+import { corpusApk, requireCorpus } from '../helpers/conversions.js';
+import { openPage, sessionOf, shootBoth } from './dashboardHelpers.js';
+
+const PASS = 'senha-e2e-123';
+const ALIAS = 'upload';
+const APK = 'jx-small.apk';
+
+function hasTool(name: string): boolean {
+  return !spawnSync(name, ['-help'], { encoding: 'utf8' }).error;
+}
+
+async function waitForPath(page: Page, expected: string): Promise<void> {
+  await page.waitForURL((u) => u.pathname === expected, { timeout: 15000 });
+}
+
+describe('dashboard: upload keystore and signed conversions in a real browser', function () {
+  this.timeout(180000);
+  let server: TestServer;
+  let browser: Browser;
+  let dir: string;
+  let keystorePath: string;
+  let sha256: string;
+
+  before(async function () {
+    requireChromium(this);
+    requireCorpus(this);
+    if (!hasTool('keytool')) {
+      if (process.env.CI === 'true') throw new Error('keytool não encontrado (instale um JDK)');
+      console.log('    (pulado: keytool não encontrado)');
+      this.skip();
+    }
+    dir = await mkdtemp(join(tmpdir(), 'aabify-e2e-ks-'));
+    keystorePath = join(dir, 'upload.p12');
+    const gen = spawnSync(
+      'keytool',
+      ['-genkeypair', '-keystore', keystorePath, '-storetype', 'PKCS12', '-alias', ALIAS, '-keyalg', 'RSA', '-keysize', '2048', '-validity', '10000',
+        '-dname', 'CN=Loja E2E, O=aabify, C=BR', '-storepass', PASS, '-keypass', PASS],
+      { encoding: 'utf8' },
+    );
+    expect(gen.status, gen.stdout + gen.stderr).to.equal(0);
+    const list = spawnSync('keytool', ['-list', '-v', '-keystore', keystorePath, '-storepass', PASS, '-alias', ALIAS], { encoding: 'utf8' });
+    sha256 = /SHA256:\s*([0-9A-F:]+)/.exec(list.stdout)?.[1] ?? '';
+    expect(sha256, list.stdout).to.match(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
+    await buildAdmin(server);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keystore_uploadShowConvertSignedDelete_fromTheAccountMenu', async () => {
+    const user = await buildCreditUser(server, 3);
+    const token = tokenFor(server, user);
+    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, user) });
+    try {
+      // Without a keystore the converter's checkbox is off and says where to get one.
+      await page.goto(`${server.url}/converter`);
+      const signBox = page.getByLabel('Assinar o AAB com minha chave de upload');
+      await page.getByRole('link', { name: 'Cadastrar chave de upload' }).waitFor();
+      expect(await signBox.isDisabled()).to.equal(true);
+
+      // Reached from the account menu.
+      await page.getByRole('button', { name: 'Menu da conta' }).click();
+      await page.getByRole('link', { name: 'Chave de upload', exact: true }).click();
+      await waitForPath(page, '/account/keystore');
+      await page.getByRole('heading', { name: 'Chave de upload' }).waitFor();
+      await page.getByTestId('keystore-empty').waitFor();
+      expect(await page.getByTestId('keystore-security').textContent()).to.contain('nunca podem ser baixados');
+      await shootBoth(page, 'keystore-empty');
+
+      // Required fields, in pt-BR beside the fields.
+      await page.getByTestId('keystore-submit').click();
+      await page.getByText('Selecione o arquivo do keystore (.p12, .pfx ou .jks).').waitFor();
+      await page.getByText('Informe a senha do keystore.').waitFor();
+
+      // A wrong password and a wrong alias come back on their fields; nothing is stored.
+      await page.getByLabel('Arquivo do keystore').setInputFiles(keystorePath);
+      await page.getByLabel('Senha do keystore').fill('senha-errada');
+      await page.getByTestId('keystore-submit').click();
+      await page.getByText('Senha do keystore incorreta.').waitFor();
+      expect(await page.getByLabel('Senha do keystore').getAttribute('aria-invalid')).to.equal('true');
+      await page.getByLabel('Senha do keystore').fill(PASS);
+      await page.getByLabel('Alias da chave').fill('outro');
+      await page.getByTestId('keystore-submit').click();
+      await page.getByText(/Alias não encontrado no keystore\./).waitFor();
+      expect(await page.getByLabel('Alias da chave').getAttribute('aria-invalid')).to.equal('true');
+      await shootBoth(page, 'keystore-errors');
+      expect((await api(server).get('/account/keystore', token)).status).to.equal(404);
+
+      // Stored: the certificate's public facts.
+      await page.getByLabel('Alias da chave').fill(ALIAS);
+      await page.getByTestId('keystore-submit').click();
+      await page.getByTestId('keystore-stored').waitFor();
+      await page.getByText('Keystore salvo.', { exact: false }).first().waitFor();
+      expect(await page.getByTestId('keystore-alias').textContent()).to.equal(ALIAS);
+      expect(await page.getByTestId('keystore-subject').textContent()).to.contain('CN=Loja E2E');
+      expect(await page.getByTestId('keystore-sha256').textContent()).to.equal(sha256);
+      expect(await page.getByTestId('keystore-not-after').textContent()).to.match(/^\d{2}\/\d{2}\/\d{4}$/);
+      const stored = await api(server).get<{ keystore: KeystoreMetadata }>('/account/keystore', token);
+      expect(stored.body.keystore).to.include({ alias: ALIAS, certificateSha256: sha256, fileName: 'upload.p12' });
+      await shootBoth(page, 'keystore-stored');
+
+      // A signed conversion from the converter page.
+      await page.getByRole('link', { name: 'Ir para o conversor' }).click();
+      await waitForPath(page, '/converter');
+      await page.getByText(`O AAB sai assinado com a chave "${ALIAS}"`, { exact: false }).waitFor();
+      expect(await signBox.isDisabled()).to.equal(false);
+      await signBox.check();
+      await page.getByTestId('file-input').setInputFiles(corpusApk(APK));
+      await page.getByTestId('chosen-file').waitFor();
+      await page.getByTestId('start-conversion').click();
+      await page.getByTestId('result-completed').waitFor({ timeout: 90000 });
+      await page.getByTestId('result-signature').waitFor();
+      expect(await page.getByTestId('result-signature').textContent()).to.contain(ALIAS).and.contain(sha256);
+      const downloadEvent = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Baixar AAB' }).click();
+      const aab = await readFile((await (await downloadEvent).path())!);
+      expect(aab.includes(Buffer.from(`META-INF/${ALIAS.toUpperCase()}.RSA`)), 'signature block in the AAB').to.equal(true);
+      if (hasTool('jarsigner')) {
+        const aabPath = join(dir, 'signed.aab');
+        await writeFile(aabPath, aab);
+        const v = spawnSync('jarsigner', ['-verify', '-strict', '-keystore', keystorePath, '-storepass', PASS, aabPath], { encoding: 'utf8' });
+        expect(v.status, v.stdout + v.stderr).to.equal(0);
+        expect(v.stdout).to.contain('jar verified');
+      }
+
+      // Removed after a confirmation; the converter goes back to the hint.
+      await page.goto(`${server.url}/account/keystore`);
+      await page.getByTestId('keystore-delete').click();
+      await page.getByRole('dialog').getByText('Remover chave de upload').waitFor();
+      await page.getByTestId('confirm-button').click();
+      await page.getByTestId('keystore-empty').waitFor();
+      await page.getByText('Keystore removido da conta.').waitFor();
+      expect((await api(server).get('/account/keystore', token)).status).to.equal(404);
+      await page.goto(`${server.url}/converter`);
+      await page.getByRole('link', { name: 'Cadastrar chave de upload' }).waitFor();
+      expect(await page.getByLabel('Assinar o AAB com minha chave de upload').isDisabled()).to.equal(true);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
