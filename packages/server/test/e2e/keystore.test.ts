@@ -156,6 +156,12 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await page.goto(`${server.url}/converter`);
       await page.getByRole('link', { name: 'Cadastrar chave de upload' }).waitFor();
       expect(await page.getByLabel('Assinar o AAB com minha chave de upload').isDisabled()).to.equal(true);
+
+      // Fits a 360 px screen.
+      await page.setViewportSize({ width: 360, height: 800 });
+      await page.goto(`${server.url}/account/keystore`);
+      await page.getByTestId('keystore-form').waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
       expect(errors).to.deep.equal([]);
     } finally {
       await context.close();
