@@ -5,7 +5,7 @@
  * lines, and no control character ever reaches a non-terminal.
  */
 import { EXIT_USAGE, toCliError } from './api/errors.js';
-import { formatBytes } from './commands/inspect.js';
+import { formatBytes } from './format.js';
 
 export { formatBytes };
 

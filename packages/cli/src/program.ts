@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { VERSION } from '@aabify/shared';
-import { EXIT_USAGE } from './commands/inspect.js';
+import { EXIT_USAGE } from './exitCodes.js';
 // convert.ts registers convertLocal.ts's `convert` with the server mode as its handler.
 import { register as registerConvert } from './commands/convert.js';
 import { register as registerInspect } from './commands/inspect.js';

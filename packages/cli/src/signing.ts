@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import type { DeviceDownloadSize, SignatureReport } from '@aabify/converter';
-import { formatBytes, formatRows } from './commands/inspect.js';
+import { formatBytes, formatRows } from './format.js';
 
 export interface SigningFlags {
   ks?: string;

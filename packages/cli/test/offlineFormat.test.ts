@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { InvalidArgumentError } from 'commander';
 import { createProgress, parseVersionCode } from '../src/commands/convertLocal.js';
-import { describeFailure, formatBytes, formatDensity, formatRows } from '../src/commands/inspect.js';
+import { describeFailure, formatBytes, formatDensity, formatRows } from '../src/format.js';
 import { ConverterError } from '@aabify/converter';
 
 /** Collects what a Progress writes. */

@@ -7,22 +7,9 @@
  *   5 rate limited · 6 network or server error
  */
 import { CONVERTER_ERRORS } from '@aabify/converter';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../commands/inspect.js';
+import { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, type ExitCode } from '../exitCodes.js';
 
-export { EXIT_FAILED, EXIT_OK, EXIT_USAGE };
-export const EXIT_AUTH = 3;
-export const EXIT_PAYMENT = 4;
-export const EXIT_RATE_LIMITED = 5;
-export const EXIT_NETWORK = 6;
-
-export type ExitCode =
-  | typeof EXIT_OK
-  | typeof EXIT_FAILED
-  | typeof EXIT_USAGE
-  | typeof EXIT_AUTH
-  | typeof EXIT_PAYMENT
-  | typeof EXIT_RATE_LIMITED
-  | typeof EXIT_NETWORK;
+export { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, type ExitCode };
 
 /** The server's error answer: `{ message, code, details?, fields?, retryAfter? }`. */
 export interface ServerErrorBody {

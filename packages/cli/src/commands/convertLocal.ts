@@ -9,7 +9,8 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import type { ConversionReport } from '@aabify/converter';
-import { EXIT_OK, EXIT_USAGE, apkFactRows, formatBytes, formatRows, formatSeconds, reportFailure } from './inspect.js';
+import { EXIT_OK, EXIT_USAGE } from '../exitCodes.js';
+import { apkFactRows, formatBytes, formatRows, formatSeconds, reportFailure } from '../format.js';
 import { downloadSizeLines, parsePasswordSpec, signOptionsFrom, signatureLines, type SigningFlags } from '../signing.js';
 
 export interface ConvertOptions extends SigningFlags {

@@ -1,110 +1,11 @@
 /**
  * `aabify inspect app.apk [--json]`: what the APK says (package, versions, SDK levels, ABIs,
  * locales, densities, dex files, sizes), read without converting anything.
- *
- * Also home of the output helpers the offline commands share (facts in pt-BR, sizes, errors).
  */
 import { type Command } from 'commander';
-// The engine is loaded when a command runs, not at start: `aabify --help` and the server-mode
-// commands stay fast and never load protobuf schemas.
-import { isConverterError, type ApkInfo } from '@aabify/converter';
 import { downloadSizeLines } from '../signing.js';
-
-/** Exit codes of every command: 0 ok, 1 conversion/validation failed, 2 usage error. */
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
-
-const number = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
-
-/** `6,4 MB`, `512 B`: sizes as a Brazilian reader writes them (1 MB = 1 000 000 B). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  if (bytes < 1_000_000) return `${number.format(bytes / 1000)} kB`;
-  if (bytes < 1_000_000_000) return `${number.format(bytes / 1_000_000)} MB`;
-  return `${number.format(bytes / 1_000_000_000)} GB`;
-}
-
-export function formatSeconds(ms: number): string {
-  return `${new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(ms / 1000)} s`;
-}
-
-function listOrNone(items: readonly (string | number)[]): string {
-  return items.length === 0 ? 'nenhuma' : items.join(', ');
-}
-
-const DENSITY_NAMES: Record<number, string> = {
-  120: 'ldpi',
-  160: 'mdpi',
-  213: 'tvdpi',
-  240: 'hdpi',
-  320: 'xhdpi',
-  480: 'xxhdpi',
-  640: 'xxxhdpi',
-  0xfffe: 'anydpi',
-  0xffff: 'nodpi',
-};
-
-/** `xhdpi`, `anydpi`, or `280dpi` for a density without a name. */
-export function formatDensity(dpi: number): string {
-  return DENSITY_NAMES[dpi] ?? `${dpi}dpi`;
-}
-
-/** `Label: value` rows with the values aligned in one column. */
-export function formatRows(rows: readonly (readonly [string, string])[]): string[] {
-  const width = Math.max(...rows.map(([l]) => l.length)) + 2;
-  return rows.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`);
-}
-
-/** The facts of an APK as aligned `Label: value` lines, in pt-BR. */
-export function formatApkFacts(info: ApkInfo): string[] {
-  return formatRows(apkFactRows(info));
-}
-
-export function apkFactRows(info: ApkInfo): [string, string][] {
-  const absent = '(não declarado)';
-  const rows: [string, string][] = [
-    ['Pacote', info.packageName],
-    ['Versão', info.versionName ?? absent],
-    ['Código de versão', info.versionCode !== undefined ? String(info.versionCode) : absent],
-    ['SDK mínimo', info.minSdk !== undefined ? String(info.minSdk) : absent],
-    ['SDK alvo', info.targetSdk !== undefined ? String(info.targetSdk) : absent],
-    ['ABIs', listOrNone(info.abis)],
-    ['Idiomas', info.locales.length === 0 ? 'nenhum' : `${info.locales.length} (${info.locales.slice(0, 12).join(', ')}${info.locales.length > 12 ? ', …' : ''})`],
-    ['Densidades', listOrNone(info.densities.map(formatDensity))],
-    ['Arquivos dex', String(info.dexCount)],
-    ['Arquivos no APK', String(info.entryCount)],
-    ['Tamanho', formatBytes(info.sizeBytes)],
-    ['Depurável', info.debuggable ? 'sim' : 'não'],
-  ];
-  return rows;
-}
-
-export interface CommandFailure {
-  code: string;
-  message: string;
-  detail?: string;
-}
-
-/** A thrown value as code + pt-BR message (engine errors keep theirs; anything else is internal). */
-export function describeFailure(e: unknown): CommandFailure {
-  if (isConverterError(e)) return { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) };
-  const detail = e instanceof Error ? e.message : String(e);
-  return { code: 'INTERNAL', message: 'Erro interno do aabify.', detail };
-}
-
-/**
- * Prints a failure: the pt-BR message and code on stderr (the detail too, for bug reports), and
- * with --json an `{ ok: false, error }` object on stdout so pipelines always get JSON. Sets the
- * exit code.
- */
-export function reportFailure(e: unknown, json: boolean, exitCode = EXIT_FAILED): void {
-  const failure = describeFailure(e);
-  process.stderr.write(`erro: ${failure.message} [${failure.code}]\n`);
-  if (failure.detail) process.stderr.write(`  detalhe: ${failure.detail}\n`);
-  if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: failure }, null, 2)}\n`);
-  process.exitCode = exitCode;
-}
+import { EXIT_OK } from '../exitCodes.js';
+import { formatApkFacts, reportFailure } from '../format.js';
 
 interface InspectOptions {
   json?: boolean;

@@ -5,7 +5,8 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { type Command } from 'commander';
-import { EXIT_OK, EXIT_USAGE, formatRows, reportFailure } from './inspect.js';
+import { EXIT_OK, EXIT_USAGE } from '../exitCodes.js';
+import { formatRows, reportFailure } from '../format.js';
 import { parsePasswordSpec, resolvePassword } from '../signing.js';
 
 interface KeygenFlags {

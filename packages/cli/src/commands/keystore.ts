@@ -16,7 +16,7 @@ import { EXIT_OK, usageError } from '../api/errors.js';
 import { expectRecord, formatDate, num, str, unexpected } from '../api/types.js';
 import { requireToken, runRemote, withRemoteOptions, type RemoteContext, type RemoteFlags } from '../remote.js';
 import { parsePasswordSpec, resolvePassword } from '../signing.js';
-import { formatRows } from './inspect.js';
+import { formatRows } from '../format.js';
 
 export interface KeystoreUploadFlags extends RemoteFlags {
   alias?: string;

@@ -3,7 +3,8 @@
  * Google Play enforce. Exit 1 with the list of problems when it breaks any.
  */
 import { type Command } from 'commander';
-import { EXIT_FAILED, EXIT_OK, reportFailure } from './inspect.js';
+import { EXIT_FAILED, EXIT_OK } from '../exitCodes.js';
+import { reportFailure } from '../format.js';
 
 interface ValidateOptions {
   json?: boolean;
