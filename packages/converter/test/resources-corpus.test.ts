@@ -18,6 +18,7 @@ import {
 } from '../src/resources/index.js';
 import { aaptResourceLines, aaptXmlLines, hasTool, ourResourceLines, ourXmlLines } from './helpers/aapt-dump.js';
 import { corpusApks, corpusDir, TestApk } from './helpers/apk.js';
+import { missingPrerequisite } from './helpers/oracles.js';
 
 type Obj = Record<string, unknown>;
 
@@ -75,8 +76,7 @@ describe('resources over the corpus', function () {
   const apks = corpusApks();
   before(function () {
     if (apks.length === 0) {
-      console.log(`    corpus not found at ${corpusDir()} (set AABIFY_CORPUS): skipping corpus tests`);
-      this.skip();
+      missingPrerequisite(this, `the APK corpus at ${corpusDir()} (set AABIFY_CORPUS)`);
     }
   });
   const withAapt = hasTool('aapt');
@@ -128,8 +128,7 @@ describe('resources over the corpus', function () {
 
     it(`corpus_${name}_modelsAgreeWithAaptDump`, function () {
       if (!withAapt) {
-        console.log('    aapt not installed: skipping the aapt dump oracle');
-        this.skip();
+        missingPrerequisite(this, "Debian's aapt (apt-get install -y aapt)");
       }
       const apk = TestApk.open(path);
       expect(ourXmlLines(parseBinaryXml(apk.read('AndroidManifest.xml')!))).to.deep.equal(aaptXmlLines(path, 'AndroidManifest.xml'));

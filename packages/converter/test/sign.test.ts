@@ -7,7 +7,7 @@ import { isSignatureFile, manifestLine, signerName } from '../src/sign/jar.js';
 import { rc2CbcDecrypt } from '../src/sign/rc2.js';
 import { ZipReader } from '../src/zip/index.js';
 import { requireCorpusApk } from './helpers/corpus.js';
-import { requireOracles, which } from './helpers/oracles.js';
+import { missingPrerequisite, requireOracles, which } from './helpers/oracles.js';
 import { TempDir, buildZip, tinyApkEntries } from './helpers/zipBuilder.js';
 
 const PASS = 'segredo123';
@@ -95,8 +95,8 @@ describe('sign: keystores made by keytool, bundles checked by jarsigner', functi
   const stores: KeytoolStore[] = [];
 
   before(function () {
-    if (!which('keytool') || !which('jarsigner')) requireOracles(this, 'keytool');
-    if (!which('jarsigner')) this.skip();
+    requireOracles(this, 'keytool');
+    if (!which('jarsigner')) missingPrerequisite(this, 'jarsigner (Java 17: apt-get install -y openjdk-17-jdk-headless)');
     tmp = new TempDir();
     const entries = tinyApkEntries();
     entries.push({ name: `assets/${'ação-'.repeat(25)}.txt`, data: 'nome longo com acentos' });
