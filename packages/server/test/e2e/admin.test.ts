@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { readFile, stat } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import type { CreatePixResponse } from '@aabify/shared';
-import { ensureDashboardBuilt, launchBrowser, requireChromium, screenshotPath } from '../helpers/browser.js';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, soon, screenshotPath } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { api } from '../helpers/http.js';
 import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
@@ -55,7 +55,7 @@ describe('admin screens in a real browser', function () {
     await page.getByTestId('stat-users-total').waitFor();
     await page.getByTestId('chart-conversions').locator('svg').first().waitFor();
     await page.getByTestId('chart-revenue').locator('svg').first().waitFor();
-    expect(await page.getByTestId('system-uptime').textContent()).to.match(/^\d+d \d+h \d+m/);
+    await soon(() => page.getByTestId('system-uptime').textContent(), (v) => expect(v).to.match(/^\d+d \d+h \d+m/));
     await shot('dashboard');
     const screens: Array<[string, string, string]> = [
       ['Gerenciar Usuários', 'users-table', 'users'],
@@ -84,7 +84,7 @@ describe('admin screens in a real browser', function () {
     const form = page.getByTestId('plan-form');
     await form.getByTestId('plan-form-submit').click();
     await form.getByText('Campo Obrigatório').waitFor();
-    expect(await form.locator('#plan-name ~ .invalid-feedback').textContent()).to.equal('Nome é obrigatório');
+    await soon(() => form.locator('#plan-name ~ .invalid-feedback').textContent(), (v) => expect(v).to.equal('Nome é obrigatório'));
     await form.getByLabel('Nome').fill('Plano E2E');
     await form.getByLabel('Descrição').fill('Quinze conversões');
     await form.getByLabel('Preço').fill('-1');
@@ -99,7 +99,7 @@ describe('admin screens in a real browser', function () {
     await toastWith('Plano criado com sucesso!');
     const row = page.getByTestId('plan-row-Plano E2E');
     await row.waitFor();
-    expect(await row.textContent()).to.contain('R$ 29,90').and.contain('15 créditos');
+    await soon(() => row.textContent(), (v) => expect(v).to.contain('R$ 29,90').and.contain('15 créditos'));
     const plan = await server.ctx.models.Plan.findOne({ where: { name: 'Plano E2E' } });
     expect(plan?.features).to.deep.equal(['Suporte por email', 'Conversão rápida']);
 
@@ -116,13 +116,13 @@ describe('admin screens in a real browser', function () {
       const cell = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('[data-testid="plan-row-Plano E2E"] [data-testid="plan-sales"]');
       return cell?.textContent === '1';
     });
-    expect(await row.getByTestId('plan-revenue').textContent()).to.equal('R$ 29,90');
+    await soon(() => row.getByTestId('plan-revenue').textContent(), (v) => expect(v).to.equal('R$ 29,90'));
     await page.getByRole('button', { name: 'Analytics' }).click();
     const analytics = page.getByTestId('plan-analytics');
     await analytics.getByTestId('analytics-recent').getByText('comprador-e2e@example.com').waitFor({ timeout: SHORT });
-    expect(await analytics.getByTestId('analytics-recent').textContent()).to.contain('Plano E2E').and.contain('Aprovado').and.contain('R$ 29,90');
-    expect(await analytics.getByTestId('analytics-period-revenue-value').textContent()).to.equal('R$ 29,90');
-    expect(await analytics.getByTestId('analytics-average-ticket-value').textContent()).to.equal('R$ 29,90');
+    await soon(() => analytics.getByTestId('analytics-recent').textContent(), (v) => expect(v).to.contain('Plano E2E').and.contain('Aprovado').and.contain('R$ 29,90'));
+    await soon(() => analytics.getByTestId('analytics-period-revenue-value').textContent(), (v) => expect(v).to.equal('R$ 29,90'));
+    await soon(() => analytics.getByTestId('analytics-average-ticket-value').textContent(), (v) => expect(v).to.equal('R$ 29,90'));
     await analytics.getByTestId('chart-plan-revenue').locator('.recharts-bar-rectangle').first().waitFor();
     for (const tab of ['Esta Semana', 'Este Trimestre', 'Este Ano', 'Este Mês']) {
       await analytics.getByRole('tab', { name: tab }).or(analytics.getByRole('button', { name: tab })).first().click();
@@ -142,7 +142,7 @@ describe('admin screens in a real browser', function () {
 
     await page.goto(`${server.url}/admin`);
     await page.getByTestId('stat-revenue-total').waitFor();
-    expect(await page.getByTestId('stat-revenue-total-value').textContent()).to.equal('R$ 29,90');
+    await soon(() => page.getByTestId('stat-revenue-total-value').textContent(), (v) => expect(v).to.equal('R$ 29,90'));
     await page.getByTestId('chart-revenue').locator('.recharts-line-dot').last().waitFor();
     await shot('dashboard-with-sale');
     expect(open.errors).to.deep.equal([]);
@@ -155,7 +155,7 @@ describe('admin screens in a real browser', function () {
     await page.getByRole('button', { name: 'Buscar', exact: true }).click();
     const row = page.getByTestId('user-row-cliente-e2e@example.com');
     await row.waitFor();
-    expect(await row.getByTestId('user-credits').textContent()).to.equal('5 créditos');
+    await soon(() => row.getByTestId('user-credits').textContent(), (v) => expect(v).to.equal('5 créditos'));
 
     await row.getByRole('button', { name: 'Editar' }).click();
     const form = page.getByTestId('user-form');
@@ -187,7 +187,7 @@ describe('admin screens in a real browser', function () {
     await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Gerenciar Admins' }).click();
     const adminRow = page.getByTestId('admin-row-cliente-e2e@example.com');
     await adminRow.waitFor();
-    expect(await page.getByTestId('admin-row-admin-e2e@example.com').getByRole('button', { name: 'Rebaixar' }).isDisabled()).to.equal(true);
+    await soon(() => page.getByTestId('admin-row-admin-e2e@example.com').getByRole('button', { name: 'Rebaixar' }).isDisabled(), (v) => expect(v).to.equal(true));
     await shot('admins');
     await adminRow.getByRole('button', { name: 'Rebaixar' }).click();
     await page.getByTestId('confirm-button').click();
@@ -207,25 +207,25 @@ describe('admin screens in a real browser', function () {
     await page.goto(`${server.url}/admin/settings`);
     const card = page.getByTestId('setting-upload-maxFileSize');
     await card.waitFor();
-    expect(await card.getByTestId('setting-upload-maxFileSize-current').textContent()).to.equal('100 MB (104857600 bytes)');
+    await soon(() => card.getByTestId('setting-upload-maxFileSize-current').textContent(), (v) => expect(v).to.equal('100 MB (104857600 bytes)'));
     const input = card.getByLabel('Novo valor de upload.maxFileSize');
     await input.fill('abc');
     await card.getByTestId('setting-upload-maxFileSize-modified').waitFor();
     await card.getByTestId('setting-upload-maxFileSize-save').click();
-    expect(await card.getByTestId('setting-upload-maxFileSize-error').textContent()).to.equal('Valor deve ser um número válido');
+    await soon(() => card.getByTestId('setting-upload-maxFileSize-error').textContent(), (v) => expect(v).to.equal('Valor deve ser um número válido'));
     await input.fill('1000');
     await card.getByTestId('setting-upload-maxFileSize-save').click();
-    expect(await card.getByTestId('setting-upload-maxFileSize-error').textContent()).to.equal('Valor deve estar entre 1 MB (1048576) e 500 MB (524288000)');
+    await soon(() => card.getByTestId('setting-upload-maxFileSize-error').textContent(), (v) => expect(v).to.equal('Valor deve estar entre 1 MB (1048576) e 500 MB (524288000)'));
     await input.fill('');
     await card.getByTestId('setting-upload-maxFileSize-save').click();
-    expect(await card.getByTestId('setting-upload-maxFileSize-error').textContent()).to.equal('Valor não pode ser vazio');
+    await soon(() => card.getByTestId('setting-upload-maxFileSize-error').textContent(), (v) => expect(v).to.equal('Valor não pode ser vazio'));
     await card.getByRole('button', { name: 'Cancelar' }).click();
-    expect(await card.getByTestId('setting-upload-maxFileSize-modified').count()).to.equal(0);
+    await soon(() => card.getByTestId('setting-upload-maxFileSize-modified').count(), (v) => expect(v).to.equal(0));
     await input.fill('1048576');
     await card.getByTestId('setting-upload-maxFileSize-save').click();
     await toastWith('Configuração atualizada com sucesso!');
     await card.getByText('1 MB (1048576 bytes)').waitFor();
-    expect(await page.getByTestId('webhook-hint').textContent()).to.contain('/api/payments/webhook');
+    await soon(() => page.getByTestId('webhook-hint').textContent(), (v) => expect(v).to.contain('/api/payments/webhook'));
     await shot('settings-saved');
 
     try {
@@ -236,7 +236,7 @@ describe('admin screens in a real browser', function () {
       await page.getByTestId('bulk-start').click();
       await toastWith('expense-tracker.apk: O arquivo excede o limite de 1MB');
       await page.getByTestId('bulk-item-jx-small.apk').waitFor();
-      expect(await page.getByTestId('bulk-item-expense-tracker.apk').count()).to.equal(0);
+      await soon(() => page.getByTestId('bulk-item-expense-tracker.apk').count(), (v) => expect(v).to.equal(0));
       await shot('bulk-limit');
     } finally {
       await server.ctx.settings.set('upload.maxFileSize', 104857600);
@@ -254,16 +254,16 @@ describe('admin screens in a real browser', function () {
     await page.getByTestId('bulk-input').setInputFiles(eleven);
     await toastWith('Máximo de 10 arquivos permitido. Você está tentando adicionar 11 arquivos.');
     await page.getByTestId('bulk-input').setInputFiles(names.map(corpusApk));
-    expect(await page.getByTestId('bulk-files').locator('.list-group-item').count()).to.equal(3);
-    expect(await page.getByTestId('bulk-total').textContent()).to.match(/^3 arquivo\(s\) · total \d/);
+    await soon(() => page.getByTestId('bulk-files').locator('.list-group-item').count(), (v) => expect(v).to.equal(3));
+    await soon(() => page.getByTestId('bulk-total').textContent(), (v) => expect(v).to.match(/^3 arquivo\(s\) · total \d/));
     await shot('bulk-selected');
     await page.getByTestId('bulk-start').click();
     for (const n of names) await page.getByTestId(`bulk-item-${n}`).waitFor({ timeout: SHORT });
     for (const n of names) {
       await page.locator(`[data-testid="bulk-item-${n}"][data-status="completed"]`).waitFor({ timeout: 120000 });
     }
-    expect(await page.getByTestId('bulk-count-completed-value').textContent()).to.equal('3');
-    expect(await page.getByTestId('bulk-count-failed-value').textContent()).to.equal('0');
+    await soon(() => page.getByTestId('bulk-count-completed-value').textContent(), (v) => expect(v).to.equal('3'));
+    await soon(() => page.getByTestId('bulk-count-failed-value').textContent(), (v) => expect(v).to.equal('0'));
     await shot('bulk-done');
 
     for (const n of names) {
@@ -284,15 +284,15 @@ describe('admin screens in a real browser', function () {
     await toastWith('Logs baixados');
 
     await page.getByRole('button', { name: 'Limpar concluídas' }).click();
-    expect(await page.getByTestId('bulk-items').count()).to.equal(0);
+    await soon(() => page.getByTestId('bulk-items').count(), (v) => expect(v).to.equal(0));
 
     await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Conversões' }).click();
     await page.locator('[data-testid="conversions-table"] tbody tr').nth(3).waitFor();
     await page.getByLabel('Buscar').fill('  npm-helloactivity ');
     // The debounced search (400 ms) narrows the list to the one conversion.
     await page.locator('[data-testid="conversions-table"] tbody tr').nth(1).waitFor({ state: 'detached', timeout: SHORT });
-    expect(await page.locator('[data-testid="conversions-table"] tbody tr').allTextContents()).to.have.length(1);
-    expect(await page.locator('[data-testid="conversions-table"] tbody tr').first().textContent()).to.contain('npm-helloactivity.apk').and.contain('admin-e2e@example.com');
+    await soon(() => page.locator('[data-testid="conversions-table"] tbody tr').allTextContents(), (v) => expect(v).to.have.length(1));
+    await soon(() => page.locator('[data-testid="conversions-table"] tbody tr').first().textContent(), (v) => expect(v).to.contain('npm-helloactivity.apk').and.contain('admin-e2e@example.com'));
     await shot('conversions-search');
     expect(open.errors).to.deep.equal([]);
   });

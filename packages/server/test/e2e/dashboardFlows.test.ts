@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import type { ApiPlan, AuthResponse, ConversionHistoryResponse, CreatePixResponse } from '@aabify/shared';
-import { ensureDashboardBuilt, launchBrowser, requireChromium, screenshotPath } from '../helpers/browser.js';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, soon, screenshotPath } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { api } from '../helpers/http.js';
 import { buildCreditUser, buildSubscriber, buildUser, uniqueEmail } from '../helpers/factories.js';
@@ -53,13 +53,13 @@ describe('dashboard: user flows in a real browser', function () {
     const { page, context, errors } = await openPage(browser);
     await page.goto(`${server.url}/converter`);
     await page.getByRole('heading', { name: 'Configuração Inicial' }).waitFor();
-    expect(await page.getByLabel('Nome').inputValue()).to.equal('Administrador');
+    await soon(() => page.getByLabel('Nome').inputValue(), (v) => expect(v).to.equal('Administrador'));
     await shootBoth(page, 'setup');
 
     await page.getByRole('button', { name: 'Criar Administrador' }).click();
     await page.getByText('Email é obrigatório').waitFor();
     await page.getByText('Senha é obrigatória').waitFor();
-    expect(await toastTexts(page)).to.include('Por favor, corrija os erros no formulário');
+    await soon(() => toastTexts(page), (v) => expect(v).to.include('Por favor, corrija os erros no formulário'));
 
     await page.getByLabel('Email').fill('não-é-email');
     await page.getByLabel('Senha', { exact: true }).fill('123');
@@ -78,7 +78,7 @@ describe('dashboard: user flows in a real browser', function () {
     await waitForPath(page, '/admin');
     await adminChunk;
     await page.getByTestId('admin-home').waitFor();
-    expect(await page.getByTestId('topbar-role').textContent()).to.equal('Administrador');
+    await soon(() => page.getByTestId('topbar-role').textContent(), (v) => expect(v).to.equal('Administrador'));
     expect(errors).to.deep.equal([]);
     await context.close();
 
@@ -110,7 +110,7 @@ describe('dashboard: user flows in a real browser', function () {
 
     await page.getByRole('link', { name: 'Cadastre-se' }).click();
     await waitForPath(page, '/register');
-    expect(await page.getByText('Mínimo de 6 caracteres').count()).to.equal(1);
+    await soon(() => page.getByText('Mínimo de 6 caracteres').count(), (v) => expect(v).to.equal(1));
     await page.getByLabel('Email').fill(USER.email);
     await page.getByLabel('Senha', { exact: true }).fill('12345');
     await page.getByLabel('Confirmar senha').fill('54321');
@@ -133,14 +133,14 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByText('Conta criada com sucesso!').waitFor();
     await waitForPath(page, '/plans');
     const reason = page.getByTestId('plans-reason');
-    expect(await reason.getAttribute('data-from')).to.equal('/dashboard');
-    expect(await reason.getAttribute('data-status')).to.equal('no_plan');
-    expect(await page.getByTestId('topbar-role').textContent()).to.equal('Usuário');
+    await soon(() => reason.getAttribute('data-from'), (v) => expect(v).to.equal('/dashboard'));
+    await soon(() => reason.getAttribute('data-status'), (v) => expect(v).to.equal('no_plan'));
+    await soon(() => page.getByTestId('topbar-role').textContent(), (v) => expect(v).to.equal('Usuário'));
 
     for (const [from, origin] of [['/converter', '/converter'], ['/history', '/dashboard'], ['/admin', '/dashboard'], ['/login', '/dashboard'], ['/register', '/dashboard'], ['/', '/dashboard']] as const) {
       await page.goto(`${server.url}${from}`);
       await waitForPath(page, '/plans');
-      expect(await page.getByTestId('plans-reason').getAttribute('data-from'), from).to.equal(origin);
+      await soon(() => page.getByTestId('plans-reason').getAttribute('data-from'), (v) => expect(v, from).to.equal(origin));
     }
     await page.goto(`${server.url}/payment-status`);
     await page.getByRole('heading', { name: 'Link inválido' }).waitFor();
@@ -158,13 +158,13 @@ describe('dashboard: user flows in a real browser', function () {
       const { page, context } = await openPage(browser, { session: sessionOf(server, c.u) });
       await page.goto(`${server.url}/converter`);
       await waitForPath(page, c.path);
-      expect(await page.getByTestId('plans-reason').getAttribute('data-status')).to.equal(c.status);
+      await soon(() => page.getByTestId('plans-reason').getAttribute('data-status'), (v) => expect(v).to.equal(c.status));
       await context.close();
     }
     const active = await openPage(browser, { session: sessionOf(server, await buildCreditUser(server, 3)) });
     await active.page.goto(`${server.url}/plans`);
     await waitForPath(active.page, '/dashboard');
-    expect(await active.page.getByTestId('credit-warning').textContent()).to.equal('Poucos créditos');
+    await soon(() => active.page.getByTestId('credit-warning').textContent(), (v) => expect(v).to.equal('Poucos créditos'));
     await active.page.goto(`${server.url}/admin/settings`);
     await waitForPath(active.page, '/dashboard');
     await active.page.goto(`${server.url}/history`);
@@ -194,31 +194,31 @@ describe('dashboard: user flows in a real browser', function () {
     await shootBoth(page, 'plans');
     await page.locator('label[for="plan-type-subscription"]').click();
     await page.locator('[data-plan-name="Assinatura mensal"]').waitFor();
-    expect(await page.locator('[data-plan-name="Pacote 10 conversões"]').count()).to.equal(0);
+    await soon(() => page.locator('[data-plan-name="Pacote 10 conversões"]').count(), (v) => expect(v).to.equal(0));
     await page.locator('label[for="plan-type-credit"]').click();
     const createPix = page.waitForResponse((r) => r.url().includes('/api/payments/create-pix/'));
     await page.getByRole('button', { name: 'Comprar Pacote 10 conversões' }).click();
     const pix = (await (await createPix).json()) as CreatePixResponse;
     const modal = page.getByTestId('pix-modal');
     await modal.waitFor();
-    expect(await page.getByTestId('pix-code').inputValue()).to.equal(pix.payment.pixCopyPaste);
-    expect(await page.getByTestId('pix-countdown').textContent()).to.match(/^[0-5]\d:[0-5]\d$/);
+    await soon(() => page.getByTestId('pix-code').inputValue(), (v) => expect(v).to.equal(pix.payment.pixCopyPaste));
+    await soon(() => page.getByTestId('pix-countdown').textContent(), (v) => expect(v).to.match(/^[0-5]\d:[0-5]\d$/));
     await page.getByTestId('pix-copy').click();
     await page.getByText('Código copiado!').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(pix.payment.pixCopyPaste);
+    await soon(() => page.evaluate(() => navigator.clipboard.readText()), (v) => expect(v).to.equal(pix.payment.pixCopyPaste));
     await page.getByText('Copiar código PIX').waitFor({ timeout: 4000 });
-    expect(await page.evaluate(() => localStorage.getItem('aabify-pending-payment'))).to.contain(pix.payment.id);
+    await soon(() => page.evaluate(() => localStorage.getItem('aabify-pending-payment')), (v) => expect(v).to.contain(pix.payment.id));
     await shootBoth(page, 'pix-modal');
 
     const approve = await api(server).post(`/admin/payments/${pix.payment.id}/approve`, undefined, adminToken);
     expect(approve.status, JSON.stringify(approve.body)).to.be.within(200, 299);
     await page.getByTestId('payment-success').waitFor({ timeout: 60000 });
-    expect(await page.evaluate(() => localStorage.getItem('aabify-pending-payment'))).to.equal(null);
+    await soon(() => page.evaluate(() => localStorage.getItem('aabify-pending-payment')), (v) => expect(v).to.equal(null));
     await shootBoth(page, 'payment-success');
     await page.getByRole('link', { name: 'Ir para o Dashboard' }).click();
     await waitForPath(page, '/dashboard');
-    expect(await page.getByTestId('plan-credits').textContent()).to.equal('10');
-    expect(await page.getByTestId('plan-status-tile').textContent()).to.contain('Plano Ativo');
+    await soon(() => page.getByTestId('plan-credits').textContent(), (v) => expect(v).to.equal('10'));
+    await soon(() => page.getByTestId('plan-status-tile').textContent(), (v) => expect(v).to.contain('Plano Ativo'));
     await page.getByTestId('count-total').filter({ hasText: '0' }).waitFor();
     await shootBoth(page, 'dashboard');
     expect(user!.errors).to.deep.equal([]);
@@ -228,9 +228,9 @@ describe('dashboard: user flows in a real browser', function () {
     const { page } = user!;
     await page.goto(`${server.url}/converter`);
     await page.getByTestId('ready').waitFor();
-    expect(await page.getByTestId('ready').textContent()).to.equal('Pronto para conversão');
+    await soon(() => page.getByTestId('ready').textContent(), (v) => expect(v).to.equal('Pronto para conversão'));
     await page.getByTestId('file-input').setInputFiles({ name: 'notas.txt', mimeType: 'text/plain', buffer: Buffer.from('oi') });
-    expect(await page.getByTestId('file-rejection').textContent()).to.equal('O arquivo deve ter extensão .apk');
+    await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('O arquivo deve ter extensão .apk'));
     const drop = async (files: Array<{ name: string; size: number }>) =>
       page.getByTestId('dropzone').evaluate((el, list) => {
         const dt = new DataTransfer();
@@ -238,14 +238,14 @@ describe('dashboard: user flows in a real browser', function () {
         el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
       }, files);
     await drop([{ name: 'a.apk', size: 10 }, { name: 'b.apk', size: 10 }]);
-    expect(await page.getByTestId('file-rejection').textContent()).to.equal('Too many files');
+    await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('Too many files'));
     await drop([{ name: 'grande.apk', size: 100 * 1024 * 1024 + 1 }]);
-    expect(await page.getByTestId('file-rejection').textContent()).to.equal('O arquivo excede o limite de 100MB');
+    await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('O arquivo excede o limite de 100MB'));
     await drop([{ name: 'ok.APK', size: 1024 }]);
-    expect(await page.getByTestId('file-rejection').count()).to.equal(0);
-    expect(await page.getByTestId('chosen-file').textContent()).to.contain('ok.APK').and.contain('1 KB');
+    await soon(() => page.getByTestId('file-rejection').count(), (v) => expect(v).to.equal(0));
+    await soon(() => page.getByTestId('chosen-file').textContent(), (v) => expect(v).to.contain('ok.APK').and.contain('1 KB'));
     await page.getByRole('button', { name: 'Remover ok.APK' }).click();
-    expect(await page.getByTestId('chosen-file').count()).to.equal(0);
+    await soon(() => page.getByTestId('chosen-file').count(), (v) => expect(v).to.equal(0));
     await shootBoth(page, 'converter-idle');
   });
 
@@ -270,8 +270,8 @@ describe('dashboard: user flows in a real browser', function () {
     expect(new Set(t.percents).size, `percents ${t.percents.join(',')}`).to.be.greaterThan(2);
     expect(t.indicator).to.include('Conectado');
     expect(t.sawUpdatedFlash).to.equal(true);
-    expect(await page.getByTestId('result-filename').textContent()).to.equal(APK.replace('.apk', '.aab'));
-    expect(await page.getByTestId('link-expiry').textContent()).to.contain('1 hora');
+    await soon(() => page.getByTestId('result-filename').textContent(), (v) => expect(v).to.equal(APK.replace('.apk', '.aab')));
+    await soon(() => page.getByTestId('link-expiry').textContent(), (v) => expect(v).to.contain('1 hora'));
 
     // The console's filters, counts and search.
     const all = Number(await page.getByTestId('log-count-all').textContent());
@@ -281,11 +281,11 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByTestId('log-search').fill('');
     await page.getByTestId('log-filter-success').click();
     const success = Number(await page.getByTestId('log-count-success').textContent());
-    expect(await page.getByTestId('log-row').count()).to.equal(Math.min(success, 5));
+    await soon(() => page.getByTestId('log-row').count(), (v) => expect(v).to.equal(Math.min(success, 5)));
     await page.getByTestId('log-filter-all').click();
     const rowHeight = await page.getByTestId('log-row').first().evaluate((e) => e.getBoundingClientRect().height);
     expect(rowHeight).to.equal(64);
-    expect(await page.getByTestId('log-viewport').evaluate((e) => e.getBoundingClientRect().height)).to.equal(256);
+    await soon(() => page.getByTestId('log-viewport').evaluate((e) => e.getBoundingClientRect().height), (v) => expect(v).to.equal(256));
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('conversion-logs-v1'))) ?? '{}')).to.have.property('v', 1);
     await shootBoth(page, 'converter-completed');
 
@@ -313,7 +313,7 @@ describe('dashboard: user flows in a real browser', function () {
     await waitForPath(page, '/history');
     const row = page.getByTestId('history-row').first();
     await row.waitFor();
-    expect(await row.textContent()).to.contain(APK).and.contain('Concluído');
+    await soon(() => row.textContent(), (v) => expect(v).to.contain(APK).and.contain('Concluído'));
     await page.getByLabel('Status').selectOption('failed');
     await page.getByTestId('history-empty').waitFor();
     await page.getByLabel('Status').selectOption('');
@@ -360,20 +360,20 @@ describe('dashboard: user flows in a real browser', function () {
     await page.goto(`${server.url}/dashboard`);
     if ((await page.getAttribute('html', 'data-bs-theme')) !== 'light') await page.getByTestId('theme-toggle').click();
     await page.getByRole('button', { name: 'Mudar para o tema escuro' }).click();
-    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
     await page.reload();
     await page.getByTestId('plan-card').waitFor();
-    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
     await page.goto(`${server.url}/converter`);
     await page.getByTestId('ready').waitFor();
-    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
 
     await page.getByRole('button', { name: 'Menu da conta' }).click();
     await page.getByRole('button', { name: 'Sair' }).click();
     await waitForPath(page, '/login');
     const stored = await page.evaluate(() => [localStorage.getItem('aabify-token'), localStorage.getItem('aabify-user'), localStorage.getItem('conversion-logs-v1'), localStorage.getItem('aabify-last-user')]);
     expect(stored).to.deep.equal([null, null, null, null]);
-    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
     await page.getByLabel('Email').fill(USER.email);
     await page.getByLabel('Senha').fill(USER.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
@@ -398,7 +398,7 @@ describe('dashboard: user flows in a real browser', function () {
     const { page, context } = await openPage(browser, { session: { ...sessionOf(server, u), token: 'token-invalido' } });
     await page.goto(`${server.url}/dashboard`);
     await waitForPath(page, '/login');
-    expect(await page.evaluate(() => localStorage.getItem('aabify-token'))).to.equal(null);
+    await soon(() => page.evaluate(() => localStorage.getItem('aabify-token')), (v) => expect(v).to.equal(null));
     await context.close();
   });
 });

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { ensureDashboardBuilt, launchBrowser, requireChromium } from '../helpers/browser.js';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildCreditUser } from '../helpers/factories.js';
 import { SLOW_ENGINE, corpusApk, requireCorpus } from '../helpers/conversions.js';
@@ -57,10 +57,10 @@ describe('dashboard: live conversion channel in a real browser', function () {
     server.ctx.conversions!.events.io.disconnectSockets(true);
     const banner = page.getByTestId('connection-lost');
     await banner.waitFor({ timeout: 10000 });
-    expect(await banner.textContent()).to.equal('Conexão perdida: Tentando reconectar...');
+    await soon(() => banner.textContent(), (v) => expect(v).to.equal('Conexão perdida: Tentando reconectar...'));
     await shootBoth(page, 'converter-connection-lost');
     await page.locator('[data-testid="connection-indicator"][data-connected="true"]').waitFor({ timeout: 15000 });
-    expect(await banner.count()).to.equal(0);
+    await soon(() => banner.count(), (v) => expect(v).to.equal(0));
 
     await page.getByTestId('result-completed').waitFor({ timeout: 60000 });
     const t = await readTimeline(page);

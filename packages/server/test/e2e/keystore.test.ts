@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { KeystoreMetadata } from '@aabify/shared';
-import { ensureDashboardBuilt, launchBrowser, requireChromium } from '../helpers/browser.js';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { api } from '../helpers/http.js';
 import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
@@ -78,7 +78,7 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await page.goto(`${server.url}/converter`);
       const signBox = page.getByLabel('Assinar o AAB com minha chave de upload');
       await page.getByRole('link', { name: 'Cadastrar chave de upload' }).waitFor();
-      expect(await signBox.isDisabled()).to.equal(true);
+      await soon(() => signBox.isDisabled(), (v) => expect(v).to.equal(true));
 
       // Reached from the account menu.
       await page.getByRole('button', { name: 'Menu da conta' }).click();
@@ -86,7 +86,7 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await waitForPath(page, '/account/keystore');
       await page.getByRole('heading', { name: 'Chave de upload' }).waitFor();
       await page.getByTestId('keystore-empty').waitFor();
-      expect(await page.getByTestId('keystore-security').textContent()).to.contain('nunca podem ser baixados');
+      await soon(() => page.getByTestId('keystore-security').textContent(), (v) => expect(v).to.contain('nunca podem ser baixados'));
       await shootBoth(page, 'keystore-empty');
 
       // Required fields, in pt-BR beside the fields.
@@ -99,12 +99,12 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await page.getByLabel('Senha do keystore').fill('senha-errada');
       await page.getByTestId('keystore-submit').click();
       await page.getByText('Senha do keystore incorreta.').waitFor();
-      expect(await page.getByLabel('Senha do keystore').getAttribute('aria-invalid')).to.equal('true');
+      await soon(() => page.getByLabel('Senha do keystore').getAttribute('aria-invalid'), (v) => expect(v).to.equal('true'));
       await page.getByLabel('Senha do keystore').fill(PASS);
       await page.getByLabel('Alias da chave').fill('outro');
       await page.getByTestId('keystore-submit').click();
       await page.getByText(/Alias não encontrado no keystore\./).waitFor();
-      expect(await page.getByLabel('Alias da chave').getAttribute('aria-invalid')).to.equal('true');
+      await soon(() => page.getByLabel('Alias da chave').getAttribute('aria-invalid'), (v) => expect(v).to.equal('true'));
       await shootBoth(page, 'keystore-errors');
       expect((await api(server).get('/account/keystore', token)).status).to.equal(404);
 
@@ -113,10 +113,10 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await page.getByTestId('keystore-submit').click();
       await page.getByTestId('keystore-stored').waitFor();
       await page.getByText('Keystore salvo.', { exact: false }).first().waitFor();
-      expect(await page.getByTestId('keystore-alias').textContent()).to.equal(ALIAS);
-      expect(await page.getByTestId('keystore-subject').textContent()).to.contain('CN=Loja E2E');
-      expect(await page.getByTestId('keystore-sha256').textContent()).to.equal(sha256);
-      expect(await page.getByTestId('keystore-not-after').textContent()).to.match(/^\d{2}\/\d{2}\/\d{4}$/);
+      await soon(() => page.getByTestId('keystore-alias').textContent(), (v) => expect(v).to.equal(ALIAS));
+      await soon(() => page.getByTestId('keystore-subject').textContent(), (v) => expect(v).to.contain('CN=Loja E2E'));
+      await soon(() => page.getByTestId('keystore-sha256').textContent(), (v) => expect(v).to.equal(sha256));
+      await soon(() => page.getByTestId('keystore-not-after').textContent(), (v) => expect(v).to.match(/^\d{2}\/\d{2}\/\d{4}$/));
       const stored = await api(server).get<{ keystore: KeystoreMetadata }>('/account/keystore', token);
       expect(stored.body.keystore).to.include({ alias: ALIAS, certificateSha256: sha256, fileName: 'upload.p12' });
       await shootBoth(page, 'keystore-stored');
@@ -125,14 +125,14 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await page.getByRole('link', { name: 'Ir para o conversor' }).click();
       await waitForPath(page, '/converter');
       await page.getByText(`O AAB sai assinado com a chave "${ALIAS}"`, { exact: false }).waitFor();
-      expect(await signBox.isDisabled()).to.equal(false);
+      await soon(() => signBox.isDisabled(), (v) => expect(v).to.equal(false));
       await signBox.check();
       await page.getByTestId('file-input').setInputFiles(corpusApk(APK));
       await page.getByTestId('chosen-file').waitFor();
       await page.getByTestId('start-conversion').click();
       await page.getByTestId('result-completed').waitFor({ timeout: 90000 });
       await page.getByTestId('result-signature').waitFor();
-      expect(await page.getByTestId('result-signature').textContent()).to.contain(ALIAS).and.contain(sha256);
+      await soon(() => page.getByTestId('result-signature').textContent(), (v) => expect(v).to.contain(ALIAS).and.contain(sha256));
       const downloadEvent = page.waitForEvent('download');
       await page.getByRole('button', { name: 'Baixar AAB' }).click();
       const aab = await readFile((await (await downloadEvent).path())!);
@@ -155,13 +155,13 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       expect((await api(server).get('/account/keystore', token)).status).to.equal(404);
       await page.goto(`${server.url}/converter`);
       await page.getByRole('link', { name: 'Cadastrar chave de upload' }).waitFor();
-      expect(await page.getByLabel('Assinar o AAB com minha chave de upload').isDisabled()).to.equal(true);
+      await soon(() => page.getByLabel('Assinar o AAB com minha chave de upload').isDisabled(), (v) => expect(v).to.equal(true));
 
       // Fits a 360 px screen.
       await page.setViewportSize({ width: 360, height: 800 });
       await page.goto(`${server.url}/account/keystore`);
       await page.getByTestId('keystore-form').waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
+      await soon(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), (v) => expect(v).to.be.at.most(0));
       expect(errors).to.deep.equal([]);
     } finally {
       await context.close();

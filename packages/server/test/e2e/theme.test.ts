@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { ensureDashboardBuilt, launchBrowser, requireChromium, screenshotPath } from '../helpers/browser.js';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, soon, screenshotPath } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('dashboard in a real browser', function () {
@@ -26,18 +26,18 @@ describe('dashboard in a real browser', function () {
     page.on('pageerror', (e) => errors.push(e.message));
 
     await page.goto(server.url);
-    await expect(await page.getAttribute('html', 'lang')).to.equal('pt-BR');
+    await soon(() => page.getAttribute('html', 'lang'), (v) => expect(v).to.equal('pt-BR'));
     // A fresh server: every path shows the first-run setup screen.
     await page.getByRole('heading', { name: 'Configuração Inicial' }).waitFor();
-    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('light');
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('light'));
 
     await page.getByRole('button', { name: 'Mudar para o tema escuro' }).click();
-    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
     await page.screenshot({ path: await screenshotPath('setup-dark'), fullPage: true });
 
     await page.reload();
     await page.getByRole('heading', { name: 'Configuração Inicial' }).waitFor();
-    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
     expect(errors).to.deep.equal([]);
     await context.close();
   });
@@ -46,8 +46,8 @@ describe('dashboard in a real browser', function () {
     const context = await browser.newContext({ colorScheme: 'dark' });
     const page = await context.newPage();
     await page.goto(server.url);
-    expect(await page.getAttribute('html', 'data-bs-theme')).to.equal('dark');
-    expect(await page.getByRole('button', { name: 'Mudar para o tema claro' }).count()).to.equal(1);
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
+    await soon(() => page.getByRole('button', { name: 'Mudar para o tema claro' }).count(), (v) => expect(v).to.equal(1));
     await context.close();
   });
 });

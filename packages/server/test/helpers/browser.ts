@@ -44,3 +44,22 @@ export async function screenshotPath(name: string): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   return join(SCREENSHOT_DIR, `${name}.png`);
 }
+
+/**
+ * A web-first assertion: reads the page again until the assertion holds or the time is up,
+ * because the page updates after the action that a test awaited (React renders, lazy screens,
+ * socket events). Without it a read right after a click can see the previous state.
+ */
+export async function soon<T>(read: () => Promise<T>, assert: (value: T) => void, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    try {
+      assert(value);
+      return value;
+    } catch (err) {
+      if (Date.now() >= deadline) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
