@@ -103,6 +103,8 @@ export const adminApi = {
   togglePlan: (planId: string) => api.patch<{ message: string; plan: ApiPlan }>(`/admin/plans/${id(planId)}/toggle-status`, undefined, { quiet: true }),
   setPopular: (planId: string, popular: boolean) => api.patch<{ message: string; plan: ApiPlan }>(`/admin/plans/${id(planId)}/set-popular`, { popular }, { quiet: true }),
   duplicatePlan: (planId: string, newName: string) => api.post<{ message: string; plan: ApiPlan }>(`/admin/plans/${id(planId)}/duplicate`, { newName }, { quiet: true }),
+  reorderPlans: (planOrders: Array<{ planId: string; displayOrder: number }>) =>
+    api.patch<{ message: string; updatedCount: number }>('/admin/plans/reorder', { planOrders }, { quiet: true }),
   bulkUpdatePlans: (planIds: string[], updates: Record<string, unknown>) =>
     api.patch<{ message: string; updatedCount: number }>('/admin/plans/bulk-update', { planIds, updates }, { quiet: true }),
   bulkDeletePlans: (planIds: string[]) => apiRequest<{ message: string; deletedCount: number }>('DELETE', '/admin/plans/bulk-delete', { body: { planIds }, quiet: true }),

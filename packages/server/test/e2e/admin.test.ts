@@ -148,6 +148,43 @@ describe('admin screens in a real browser', function () {
     expect(open.errors).to.deep.equal([]);
   });
 
+  it('plans_reorder_dragAndArrowsPersistTheDisplayOrder', async () => {
+    const token = tokenFor(server, admin);
+    for (const [name, displayOrder] of [['Ordem A', 41], ['Ordem B', 42], ['Ordem C', 43]] as const) {
+      const created = await api(server).post('/admin/plans', { name, type: 'credit', price: 10, credits: 5, displayOrder }, token);
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    }
+    const storedOrder = async () =>
+      (await server.ctx.models.Plan.findAll({ where: { name: ['Ordem A', 'Ordem B', 'Ordem C'] }, order: [['displayOrder', 'ASC']] })).map((p) => `${p.name}:${p.displayOrder}`);
+    const shownOrder = () => page.locator('[data-testid^="plan-row-Ordem"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')!.replace('plan-row-', '')));
+
+    await page.goto(`${server.url}/admin/plans`);
+    await page.getByLabel('Buscar planos').fill('Ordem');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await soon(shownOrder, (v) => expect(v).to.deep.equal(['Ordem A', 'Ordem B', 'Ordem C']));
+
+    // Dragging C onto A puts C first; the three keep the values 41–43 between them.
+    await page.getByTestId('plan-row-Ordem C').dragTo(page.getByTestId('plan-row-Ordem A'));
+    await toastWith('Ordem dos planos atualizada com sucesso!');
+    await soon(shownOrder, (v) => expect(v).to.deep.equal(['Ordem C', 'Ordem A', 'Ordem B']));
+    await soon(storedOrder, (v) => expect(v).to.deep.equal(['Ordem C:41', 'Ordem A:42', 'Ordem B:43']));
+    await shot('plans-reordered');
+
+    // The arrows do the same from the keyboard or a click.
+    expect(await page.getByRole('button', { name: 'Mover Ordem C para cima' }).isDisabled()).to.equal(true);
+    await page.getByRole('button', { name: 'Mover Ordem B para cima' }).click();
+    await soon(storedOrder, (v) => expect(v).to.deep.equal(['Ordem C:41', 'Ordem B:42', 'Ordem A:43']));
+    await soon(shownOrder, (v) => expect(v).to.deep.equal(['Ordem C', 'Ordem B', 'Ordem A']));
+
+    // Sorted by anything else, the rows cannot be moved.
+    await page.getByRole('button', { name: 'Filtros' }).click();
+    await page.getByLabel('Ordenar por').selectOption('name');
+    await soon(shownOrder, (v) => expect(v).to.deep.equal(['Ordem A', 'Ordem B', 'Ordem C']));
+    await soon(() => page.getByRole('button', { name: 'Mover Ordem B para cima' }).isDisabled(), (v) => expect(v).to.equal(true));
+    expect(await page.getByTestId('plan-row-Ordem B').getAttribute('draggable')).to.equal('false');
+    expect(open.errors).to.deep.equal([]);
+  });
+
   it('users_adminEditsCreditsThenPromotesAndDemotes', async () => {
     const user = await buildCreditUser(server, 5, { email: 'cliente-e2e@example.com' });
     await page.goto(`${server.url}/admin/users`);

@@ -11,6 +11,7 @@ import { CURRENCIES, PLAN_LIMITS, PLAN_MESSAGES, PLAN_TYPE_LABELS, formatMoney, 
 import { adminApi, type PlanQuery } from '../../api/admin';
 import { saveBlob } from '../../api/download';
 import { Loading } from '../../components/Loading';
+import { movePlan, reorderedDisplayOrders } from '../../lib/planOrder';
 import { toast } from '../../stores/toasts';
 import { ConfirmModal, PageList, failureText } from '../common';
 import { PlanAnalyticsPanel } from './PlanAnalyticsPanel';
@@ -28,6 +29,8 @@ const SORT_LABELS: Record<string, string> = {
   salesCount: 'Vendas',
   totalRevenue: 'Receita',
 };
+
+const REORDER_HINT = 'Ordene por "Ordem de exibição" (crescente) para reordenar';
 
 function priceDetail(p: ApiPlan): string {
   if (p.type === 'credit') return `${p.credits ?? 0} créditos`;
@@ -108,6 +111,8 @@ export default function PlansAdminPage() {
   const [customOpen, setCustomOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [refreshKey, setRefreshKey] = useState(0);
+  const [dragIndex, setDragIndex] = useState<number | null>(null);
+  const [dropIndex, setDropIndex] = useState<number | null>(null);
 
   const query = useCallback(
     (): PlanQuery => ({ page, limit: Number(filters.limit), search, type: filters.type, status: filters.status, minPrice: filters.minPrice, maxPrice: filters.maxPrice, sortBy: filters.sortBy, sortOrder: filters.sortOrder }),
@@ -168,6 +173,18 @@ export default function PlansAdminPage() {
   };
 
   const plans = data?.plans ?? [];
+  // Moving rows only means something when the list shows the display order itself.
+  const canReorder = filters.sortBy === 'displayOrder' && filters.sortOrder === 'asc';
+  const reorder = async (from: number, to: number) => {
+    const planOrders = reorderedDisplayOrders(plans, from, to);
+    if (planOrders.length === 0) return;
+    setData((d) => d && { ...d, plans: movePlan(d.plans, from, to) });
+    if (!(await run(() => adminApi.reorderPlans(planOrders), 'Erro ao reordenar planos'))) await load();
+  };
+  const endDrag = () => {
+    setDragIndex(null);
+    setDropIndex(null);
+  };
   const allSelected = plans.length > 0 && plans.every((p) => selected.has(p.id));
 
   return (
@@ -295,6 +312,7 @@ export default function PlansAdminPage() {
                     onChange={() => setSelected(allSelected ? new Set() : new Set(plans.map((p) => p.id)))}
                   />
                 </th>
+                <th title={canReorder ? 'Arraste as linhas ou use as setas' : REORDER_HINT}>Ordem</th>
                 <th>Nome</th>
                 <th>Tipo</th>
                 <th>Preço</th>
@@ -307,10 +325,32 @@ export default function PlansAdminPage() {
             </thead>
             <tbody>
               {plans.length === 0 && (
-                <tr><td colSpan={9} className="text-center text-body-secondary py-4">{PLAN_MESSAGES.noneFound}</td></tr>
+                <tr><td colSpan={10} className="text-center text-body-secondary py-4">{PLAN_MESSAGES.noneFound}</td></tr>
               )}
-              {plans.map((p) => (
-                <tr key={p.id} data-testid={`plan-row-${p.name}`}>
+              {plans.map((p, i) => (
+                <tr
+                  key={p.id}
+                  data-testid={`plan-row-${p.name}`}
+                  draggable={canReorder}
+                  className={dropIndex === i && dragIndex !== i ? 'table-active plan-drop-target' : dragIndex === i ? 'opacity-50' : undefined}
+                  onDragStart={(e) => {
+                    setDragIndex(i);
+                    e.dataTransfer.effectAllowed = 'move';
+                    e.dataTransfer.setData('text/plain', p.id);
+                  }}
+                  onDragOver={(e) => {
+                    if (dragIndex === null) return;
+                    e.preventDefault();
+                    e.dataTransfer.dropEffect = 'move';
+                    if (dropIndex !== i) setDropIndex(i);
+                  }}
+                  onDrop={(e) => {
+                    e.preventDefault();
+                    if (dragIndex !== null) void reorder(dragIndex, i);
+                    endDrag();
+                  }}
+                  onDragEnd={endDrag}
+                >
                   <td>
                     <Form.Check
                       aria-label={`Selecionar ${p.name}`}
@@ -324,6 +364,12 @@ export default function PlansAdminPage() {
                         })
                       }
                     />
+                  </td>
+                  <td className="text-nowrap" data-testid="plan-order">
+                    <span className={canReorder ? 'plan-drag-handle me-1' : 'd-none'} aria-hidden="true">⠿</span>
+                    <span className="me-1" data-testid="plan-display-order">{p.displayOrder}</span>
+                    <Button size="sm" variant="link" className="p-0 px-1" aria-label={`Mover ${p.name} para cima`} title={canReorder ? undefined : REORDER_HINT} disabled={!canReorder || busy || i === 0} onClick={() => void reorder(i, i - 1)}>↑</Button>
+                    <Button size="sm" variant="link" className="p-0 px-1" aria-label={`Mover ${p.name} para baixo`} title={canReorder ? undefined : REORDER_HINT} disabled={!canReorder || busy || i === plans.length - 1} onClick={() => void reorder(i, i + 1)}>↓</Button>
                   </td>
                   <td>
                     <div className="fw-semibold">{p.name}</div>
