@@ -294,6 +294,12 @@ export interface ConversionStartResponse {
   message: string;
 }
 
+/** GET /conversion/limits: the upload limits the drop-zone shows and enforces. */
+export interface ConversionLimitsResponse {
+  /** The upload.maxFileSize setting, in bytes (1–500 MB). */
+  maxFileSize: number;
+}
+
 export interface ConversionHistoryResponse {
   conversions: ApiConversion[];
   total: number;

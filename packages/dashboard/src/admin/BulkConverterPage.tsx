@@ -258,7 +258,7 @@ export default function BulkConverterPage() {
                   {c.status === 'failed' && <div className="small text-danger mt-1">{c.error ?? 'Falha no processamento do arquivo'}</div>}
                   {c.status === 'completed' && c.canDownload && (
                     <div className="mt-2">
-                      <DownloadButton conversionId={c.id} size="sm" compact />
+                      <DownloadButton conversionId={c.id} size="sm" compact failureMessage={ADMIN_MESSAGES.downloadFailed} />
                     </div>
                   )}
                   <ItemLogs item={c} />

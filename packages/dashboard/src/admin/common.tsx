@@ -2,11 +2,13 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import Card from 'react-bootstrap/Card';
 import Pagination from 'react-bootstrap/Pagination';
+import { useNavigate } from 'react-router-dom';
 import { pageWindow } from '@aabify/shared';
 import { isApiRequestError } from '../api/client';
 import { LiveConnection } from '../live/liveConnection';
 import type { ConversionUpdate } from '../lib/conversion';
 import { useSession } from '../stores/session';
+import { signOutEverywhere } from '../stores/signOut';
 
 export function StatCard({ label, value, hint, testId, variant }: { label: string; value: ReactNode; hint?: ReactNode; testId?: string; variant?: string }) {
   return (
@@ -70,20 +72,27 @@ export function serverFields(e: unknown): Record<string, string> {
 
 /**
  * Live updates for a set of conversions: subscribes to the ids given, drops the ones no
- * longer given, closes the channel when the list is empty.
+ * longer given, closes the channel when the list is empty. A real-time auth_error ends the
+ * session and goes to /login, as on the user screens (spec users-and-conversion §8).
  */
 export function useLiveConversions(ids: readonly string[], onUpdate: (u: ConversionUpdate) => void): void {
   const token = useSession((s) => s.token);
   const conn = useRef<LiveConnection | null>(null);
   const handler = useRef(onUpdate);
   handler.current = onUpdate;
+  const navigate = useNavigate();
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
   const key = [...ids].sort().join(',');
   useEffect(() => {
     if (!token) return;
     const c = new LiveConnection(token, {
       onUpdate: (u) => handler.current(u),
       onStatus: () => undefined,
-      onAuthError: () => undefined,
+      onAuthError: () => {
+        signOutEverywhere();
+        navigateRef.current('/login', { replace: true });
+      },
     });
     conn.current = c;
     return () => {

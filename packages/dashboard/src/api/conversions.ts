@@ -1,6 +1,6 @@
 /** Conversion calls of the user page (spec users-and-conversion §7). */
 import { api, apiUpload } from './client';
-import type { ConversionHistoryResponse, ConversionStartResponse, ConversionStatus, HistorySortField, UsageInfo } from '@aabify/shared';
+import type { ConversionHistoryResponse, ConversionLimitsResponse, ConversionStartResponse, ConversionStatus, HistorySortField, UsageInfo } from '@aabify/shared';
 
 export type { ConversionHistoryResponse as HistoryResponse, UsageInfo } from '@aabify/shared';
 
@@ -24,7 +24,10 @@ export const conversionApi = {
   status: (id: string) => api.get<unknown>(`/conversion/status/${encodeURIComponent(id)}`, { quiet: true }),
   history: (q: HistoryQuery, signal?: AbortSignal) => api.get<ConversionHistoryResponse>('/conversion/history', { query: { ...q }, signal }),
   usage: () => api.get<UsageInfo>('/conversion/usage', { quiet: true }),
-  logs: (id: string) => api.get<unknown>(`/conversion/logs/${encodeURIComponent(id)}`),
+  /** `quiet` for background reads (the conversion page's catch-up): no toast on failure. */
+  logs: (id: string, opts: { quiet?: boolean; signal?: AbortSignal } = {}) => api.get<unknown>(`/conversion/logs/${encodeURIComponent(id)}`, opts),
+  /** The upload limits of the drop-zone (upload.maxFileSize, bytes). */
+  limits: () => api.get<ConversionLimitsResponse>('/conversion/limits', { quiet: true }),
   cancel: (id: string) => api.post<unknown>(`/conversion/cancel/${encodeURIComponent(id)}`),
   clearLogs: (id: string) => api.delete<unknown>(`/conversion/logs/${encodeURIComponent(id)}`, { quiet: true }),
 };

@@ -13,8 +13,20 @@ export const DOWNLOAD_DONE_RESET_MS = 3000;
 /**
  * 'Baixar AAB' → preparing → downloading N% → 'Download Concluído' (back to idle after 3 s),
  * or 'Tentar Novamente' with the error inline; a byte-progress bar below (spec §2, §4).
+ * The failure toast reads 'Erro no download: …' unless the screen gives its own text
+ * (`failureMessage`, e.g. the bulk screen's 'Erro ao fazer download').
  */
-export function DownloadButton({ conversionId, size, compact = false }: { conversionId: string; size?: 'sm' | 'lg'; compact?: boolean }) {
+export function DownloadButton({
+  conversionId,
+  size,
+  compact = false,
+  failureMessage,
+}: {
+  conversionId: string;
+  size?: 'sm' | 'lg';
+  compact?: boolean;
+  failureMessage?: string;
+}) {
   const [state, setState] = useState<DownloadState>('idle');
   const [received, setReceived] = useState(0);
   const [total, setTotal] = useState(0);
@@ -58,7 +70,7 @@ export function DownloadButton({ conversionId, size, compact = false }: { conver
       const message = isApiRequestError(e) ? e.message : e instanceof Error ? e.message : String(e);
       setError(message);
       setState('error');
-      toast.error(DOWNLOAD_TEXTS.failed(message));
+      toast.error(failureMessage ?? DOWNLOAD_TEXTS.failed(message));
     }
   };
 

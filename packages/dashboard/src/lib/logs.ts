@@ -1,6 +1,6 @@
 /** The log console's filters, counts, search and export (spec users-and-conversion §2). */
 import { formatDateTime, formatTime } from './format';
-import type { LogEntry, LogLevel } from './conversion';
+import { MAX_LOGS, normalizeLog, type LogEntry, type LogLevel } from './conversion';
 
 export type LogFilter = 'all' | LogLevel;
 export const LOG_FILTERS: ReadonlyArray<{ key: LogFilter; label: string }> = [
@@ -20,6 +20,8 @@ export const LOG_TEXTS = {
   downloadFailed: 'Erro ao baixar logs',
   copied: 'Logs copiados para a área de transferência',
   copyFailed: 'Não foi possível copiar os logs',
+  cleared: 'Logs removidos',
+  clearFailed: 'Erro ao limpar logs',
 } as const;
 
 /** Row geometry of the virtualised list: 64 px rows in a 256 px viewport. */
@@ -60,4 +62,54 @@ export function visibleRange(count: number, scrollTop: number, rowHeight = LOG_R
   const start = Math.max(0, Math.floor(scrollTop / rowHeight) - 1);
   const end = Math.min(count, Math.ceil((scrollTop + viewport) / rowHeight) + 1);
   return { start, end };
+}
+
+/** The identity of an entry: its id when it has one, else its time and message. */
+function logKeys(entry: LogEntry): string[] {
+  const byTime = `tm:${entry.timestamp}|${entry.message}`;
+  return entry.id ? [`id:${entry.id}`, byTime] : [byTime];
+}
+
+function timeOf(entry: LogEntry): number {
+  const t = Date.parse(entry.timestamp);
+  return Number.isFinite(t) ? t : Number.POSITIVE_INFINITY;
+}
+
+/** Numeric server ids break ties between entries written in the same millisecond. */
+function numericId(entry: LogEntry): number | undefined {
+  return entry.id !== undefined && /^\d+$/.test(entry.id) ? Number(entry.id) : undefined;
+}
+
+/**
+ * Merges the stored log of a conversion (GET /conversion/logs/:id) with the entries the page
+ * already holds (live or cached): duplicates dropped (same id, or same timestamp and
+ * message), oldest first (ties: server id, then the order given), the newest `max` kept.
+ */
+export function mergeLogsInOrder(existing: readonly LogEntry[], incoming: readonly LogEntry[], max: number = MAX_LOGS): LogEntry[] {
+  const seen = new Set<string>();
+  const all: LogEntry[] = [];
+  for (const e of [...existing, ...incoming]) {
+    const keys = logKeys(e);
+    if (keys.some((k) => seen.has(k))) continue;
+    for (const k of keys) seen.add(k);
+    all.push(e);
+  }
+  const indexed = all.map((entry, index) => ({ entry, index, time: timeOf(entry), id: numericId(entry) }));
+  indexed.sort((a, b) => {
+    if (a.time !== b.time) return a.time < b.time ? -1 : 1;
+    if (a.id !== undefined && b.id !== undefined && a.id !== b.id) return a.id - b.id;
+    return a.index - b.index;
+  });
+  const sorted = indexed.map((i) => i.entry);
+  return sorted.length > max ? sorted.slice(sorted.length - max) : sorted;
+}
+
+/** The entries of a logs answer ({ logs: [...] } or a bare list), normalised; unreadable ones dropped. */
+export function logEntriesFromAnswer(body: unknown): LogEntry[] {
+  const list = Array.isArray(body)
+    ? body
+    : typeof body === 'object' && body !== null && Array.isArray((body as { logs?: unknown }).logs)
+      ? (body as { logs: unknown[] }).logs
+      : [];
+  return list.map((l) => normalizeLog(l)).filter((l): l is LogEntry => l !== undefined);
 }

@@ -4,7 +4,8 @@
  * in, reset when the user changes).
  */
 import { create } from 'zustand';
-import { applyUpdate, isLogLevel, mergeLogs, type ConversionUpdate, type ConversionView, type LogEntry } from '../lib/conversion';
+import { applyUpdate, isLogLevel, type ConversionUpdate, type ConversionView, type LogEntry } from '../lib/conversion';
+import { mergeLogsInOrder } from '../lib/logs';
 import { CONVERSION_LOGS_KEY, LAST_USER_KEY, useSession } from './session';
 import { readJson, write } from './storage';
 
@@ -63,6 +64,11 @@ interface ConversionsState {
   live: LiveStatus;
   /** Client time of the last update applied (drives the 2 s 'updated' flash). */
   lastUpdateAt: number | null;
+  /**
+   * Bumped by every clear: a stored-log read started before it (epoch given to addLogs)
+   * must not bring the cleared entries back.
+   */
+  logsEpoch: number;
   /** Resets the page's state when the signed-in user is another one. */
   setOwner(userId: string | null): void;
   startUpload(fileName: string): void;
@@ -70,7 +76,13 @@ interface ConversionsState {
   uploadFailed(): void;
   track(view: ConversionView): void;
   apply(update: ConversionUpdate): void;
-  clearLogs(): void;
+  /**
+   * Merges stored entries (GET /conversion/logs/:id) into the followed conversion's log, in
+   * time order without duplicates; ignored for another conversion or after a clear since `epoch`.
+   */
+  addLogs(conversionId: string, entries: readonly LogEntry[], epoch?: number): void;
+  /** Empties the console of the conversion (the current one when no id is given). */
+  clearLogs(conversionId?: string): void;
   setLive(status: Partial<LiveStatus>): void;
   reset(): void;
 }
@@ -79,6 +91,7 @@ const idle = { current: null, phase: 'idle' as const, uploadFileName: null, uplo
 
 export const useConversions = create<ConversionsState>((set, get) => ({
   ownerId: null,
+  logsEpoch: 0,
   ...idle,
   live: { connected: false, transport: null, lost: false },
   setOwner: (userId) => {
@@ -93,7 +106,7 @@ export const useConversions = create<ConversionsState>((set, get) => ({
   uploadFailed: () => set({ phase: 'idle', uploadProgress: 0 }),
   track: (view) => {
     const owner = get().ownerId;
-    const logs = owner ? mergeLogs(cachedLogs(owner, view.id), view.logs) : view.logs;
+    const logs = owner ? mergeLogsInOrder(cachedLogs(owner, view.id), view.logs) : view.logs;
     set({ current: { ...view, logs }, phase: 'live', uploadProgress: 100 });
   },
   apply: (update) => {
@@ -104,9 +117,19 @@ export const useConversions = create<ConversionsState>((set, get) => ({
     set({ current: next, lastUpdateAt: Date.now() });
     if (ownerId && next.logs !== current.logs) saveLogs(ownerId, next.id, next.logs);
   },
-  clearLogs: () => {
-    const { current, ownerId } = get();
-    if (!current) return;
+  addLogs: (conversionId, entries, epoch) => {
+    const { current, ownerId, logsEpoch } = get();
+    if (!current || current.id !== conversionId || entries.length === 0) return;
+    if (epoch !== undefined && epoch !== logsEpoch) return;
+    const logs = mergeLogsInOrder(current.logs, entries);
+    if (logs.length === current.logs.length && logs.every((l, i) => l === current.logs[i])) return;
+    set({ current: { ...current, logs } });
+    if (ownerId) saveLogs(ownerId, conversionId, logs);
+  },
+  clearLogs: (conversionId) => {
+    const { current, ownerId, logsEpoch } = get();
+    set({ logsEpoch: logsEpoch + 1 });
+    if (!current || (conversionId !== undefined && current.id !== conversionId)) return;
     set({ current: { ...current, logs: [] } });
     if (ownerId) saveLogs(ownerId, current.id, []);
   },

@@ -11,6 +11,7 @@ import { conversionApi } from '../../api/conversions';
 import { isApiRequestError } from '../../api/client';
 import { newQueuedConversion } from '../../lib/conversion';
 import { uploadErrorMessage, UPLOAD_FAILED } from '../../lib/errors';
+import { LOG_TEXTS } from '../../lib/logs';
 import { trackerState } from '../../lib/tracker';
 import { useConversions } from '../../stores/conversions';
 import { useKeystore } from '../../stores/keystore';
@@ -131,6 +132,18 @@ export default function ConverterPage() {
     }
   };
 
+  /** 'Limpar': the stored log goes too (the history's modal shows none); on failure the console keeps its entries. */
+  const clearLogs = async (conversionId: string) => {
+    try {
+      await conversionApi.clearLogs(conversionId);
+      useConversions.getState().clearLogs(conversionId);
+      toast.success(LOG_TEXTS.cleared);
+    } catch (e) {
+      const server = isApiRequestError(e) ? e.serverMessage : undefined;
+      toast.error(server ? `${LOG_TEXTS.clearFailed}: ${server}` : LOG_TEXTS.clearFailed);
+    }
+  };
+
   const newConversion = () => {
     liveConn.stop();
     upload.current?.abort();
@@ -222,7 +235,7 @@ export default function ConverterPage() {
               </Button>
             </div>
           )}
-          <LogConsole conversionId={current.id} status={current.status} logs={current.logs} onClear={() => useConversions.getState().clearLogs()} />
+          <LogConsole conversionId={current.id} status={current.status} logs={current.logs} onClear={() => clearLogs(current.id)} />
         </>
       )}
     </>

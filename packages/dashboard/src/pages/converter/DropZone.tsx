@@ -1,7 +1,9 @@
-import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import Button from 'react-bootstrap/Button';
-import { APK_MIME, checkDroppedFiles, MAX_APK_BYTES } from '../../lib/apkFile';
+import { CONVERSION_MESSAGES } from '@aabify/shared';
+import { APK_MIME, checkDroppedFiles } from '../../lib/apkFile';
 import { formatBytes } from '../../lib/format';
+import { useUploadLimit } from './useUploadLimit';
 
 interface DropZoneProps {
   file: File | null;
@@ -9,15 +11,28 @@ interface DropZoneProps {
   onFile(file: File | null, warning?: string): void;
 }
 
-/** One APK by drag and drop or click (keyboard: Enter or Space); the first rejection shown. */
+/**
+ * One APK by drag and drop or click (keyboard: Enter or Space); the first rejection shown. The
+ * maximum size is the admin setting upload.maxFileSize (GET /conversion/limits).
+ */
 export function DropZone({ file, disabled, onFile }: DropZoneProps) {
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const [rejection, setRejection] = useState<string | null>(null);
   const [warning, setWarning] = useState<string | null>(null);
+  const maxBytes = useUploadLimit();
+
+  // A file chosen before the limit was known is checked again against it.
+  useEffect(() => {
+    if (file && file.size > maxBytes) {
+      setRejection(CONVERSION_MESSAGES.fileTooLarge(maxBytes));
+      setWarning(null);
+      onFile(null);
+    }
+  }, [maxBytes, file, onFile]);
 
   const take = (files: File[]) => {
-    const check = checkDroppedFiles(files);
+    const check = checkDroppedFiles(files, maxBytes);
     if (!check.ok) {
       setRejection(check.error);
       setWarning(null);
@@ -65,7 +80,7 @@ export function DropZone({ file, disabled, onFile }: DropZoneProps) {
         </div>
         <p className="mb-1 fw-semibold">{dragging ? 'Solte o arquivo aqui' : 'Arraste e solte seu APK aqui ou clique para selecionar'}</p>
         <p className="mb-0 small text-body-secondary" id="dropzone-help">
-          Apenas um arquivo .apk, tamanho máximo {formatBytes(MAX_APK_BYTES)}
+          Apenas um arquivo .apk, tamanho máximo <span data-testid="dropzone-max-size">{formatBytes(maxBytes)}</span>
         </p>
         <input
           ref={input}

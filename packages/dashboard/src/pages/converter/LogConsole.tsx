@@ -34,7 +34,8 @@ interface LogConsoleProps {
   conversionId: string;
   status: ConversionStatus;
   logs: readonly LogEntry[];
-  onClear(): void;
+  /** May be async (the server's log is cleared too): the button waits for it. */
+  onClear(): void | Promise<void>;
 }
 
 /**
@@ -48,6 +49,7 @@ export function LogConsole({ conversionId, status, logs, onClear }: LogConsolePr
   const [search, setSearch] = useState('');
   const [scrollTop, setScrollTop] = useState(0);
   const [follow, setFollow] = useState(true);
+  const [clearing, setClearing] = useState(false);
   const viewport = useRef<HTMLDivElement>(null);
   const counts = useMemo(() => countLogs(logs), [logs]);
   const shown = useMemo(() => filterLogs(logs, filter, search), [logs, filter, search]);
@@ -79,6 +81,15 @@ export function LogConsole({ conversionId, status, logs, onClear }: LogConsolePr
       toast.success(LOG_TEXTS.downloaded);
     } catch {
       toast.error(LOG_TEXTS.downloadFailed);
+    }
+  };
+
+  const clear = async () => {
+    setClearing(true);
+    try {
+      await onClear();
+    } finally {
+      setClearing(false);
     }
   };
 
@@ -138,7 +149,7 @@ export function LogConsole({ conversionId, status, logs, onClear }: LogConsolePr
               <Button size="sm" variant="outline-secondary" onClick={download}>
                 Baixar
               </Button>
-              <Button size="sm" variant="outline-danger" onClick={onClear}>
+              <Button size="sm" variant="outline-danger" onClick={() => void clear()} disabled={clearing} data-testid="log-clear">
                 Limpar
               </Button>
             </div>

@@ -2,10 +2,17 @@
  * Wires the conversion page to the live channel: one LiveConnection per page visit, the
  * store fed by its updates, the indicator polled every second, a resumed conversion when the
  * server lists an active one, and a catch-up from the REST status after a reconnection.
+ *
+ * Entries written before the page joined the conversion's room (the upload's 'Arquivo
+ * recebido…' and 'Conversão adicionada à fila', or everything before a resume in another tab
+ * or a reconnection) reach the page only through GET /conversion/logs/:id: the stored log is
+ * read whenever the page starts following a conversion, on every catch-up and once it ends,
+ * and merged with the live entries (no duplicates, time order).
  */
 import { useEffect, useRef } from 'react';
 import { conversionApi } from '../../api/conversions';
 import { isActiveStatus, newQueuedConversion, normalizeConversion, unknownConversion, type ConversionView } from '../../lib/conversion';
+import { logEntriesFromAnswer } from '../../lib/logs';
 import { LiveConnection } from '../../live/liveConnection';
 import { useConversions } from '../../stores/conversions';
 import { useSession } from '../../stores/session';
@@ -16,8 +23,23 @@ export const CONNECTION_POLL_MS = 1000;
 /** Polls of the indicator between two REST catch-ups while no live channel is up. */
 const REST_FALLBACK_EVERY = 3;
 
-/** The REST view of a conversion, merged into the page's state (logs kept and de-duplicated). */
+/**
+ * The stored log of a conversion merged into the console (quiet: a failed read leaves the
+ * live entries as they are). A clear made meanwhile wins over this read.
+ */
+export async function loadStoredLogs(id: string): Promise<void> {
+  const epoch = useConversions.getState().logsEpoch;
+  try {
+    const entries = logEntriesFromAnswer(await conversionApi.logs(id, { quiet: true }));
+    useConversions.getState().addLogs(id, entries, epoch);
+  } catch {
+    /* the live channel goes on */
+  }
+}
+
+/** The REST view of a conversion, merged into the page's state (logs kept and de-duplicated), and its stored log. */
 export async function catchUp(id: string): Promise<void> {
+  void loadStoredLogs(id);
   try {
     const view = normalizeConversion(await conversionApi.status(id));
     const s = useConversions.getState();
@@ -50,6 +72,7 @@ export function useLiveConversion(): { follow(view: ConversionView): void; stop(
         s.track(view);
         followed.current = view.id;
         connection.subscribe(view.id);
+        void loadStoredLogs(view.id);
       },
       onActiveConversions: (list) => {
         const s = store();
@@ -80,6 +103,8 @@ export function useLiveConversion(): { follow(view: ConversionView): void; stop(
       if (cur && followed.current === cur.id && !isActiveStatus(cur.status)) {
         followed.current = null;
         connection.unsubscribe(cur.id);
+        // Whatever was written while the page was not listening, once more at the end.
+        void loadStoredLogs(cur.id);
       }
     });
     connection.start();
@@ -105,6 +130,8 @@ export function useLiveConversion(): { follow(view: ConversionView): void; stop(
     follow: (view) => {
       followed.current = view.id;
       conn.current?.subscribe(view.id);
+      // The entries written before the subscription (upload received, queued).
+      void loadStoredLogs(view.id);
       // A short conversion may end before the subscription lands.
       setTimeout(() => followed.current === view.id && void catchUp(view.id), 1000);
     },

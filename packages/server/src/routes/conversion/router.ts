@@ -26,6 +26,7 @@ import type { ConversionService } from '../../conversions/service.js';
 import { receiveApkUpload, type UploadedApk } from '../../conversions/upload.js';
 import { openUpdateStream } from '../../realtime/sse.js';
 import { requireKeystoreForSigning } from '../../keystores/service.js';
+import { createConversionLimitsRouter } from './limits.js';
 
 /**
  * /api/conversion — spec users-and-conversion §7, plans-payments-admin §7 (bulk).
@@ -87,6 +88,7 @@ export function createConversionRouter(ctx: AppContext): Router {
     });
   };
 
+  router.use(createConversionLimitsRouter(ctx));
   router.post('/convert', auth, submissionRate, canSubmit, submit(true));
   router.post('/upload', auth, submissionRate, canSubmit, submit(false));
 
