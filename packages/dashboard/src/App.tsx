@@ -18,6 +18,7 @@ const HistoryPage = lazy(() => import('./pages/HistoryPage'));
 const PlansPage = lazy(() => import('./pages/plans/PlansPage'));
 const PaymentStatusPage = lazy(() => import('./pages/PaymentStatusPage'));
 const KeystorePage = lazy(() => import('./pages/KeystorePage'));
+const PurchasesPage = lazy(() => import('./pages/PurchasesPage'));
 const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
 
 type SetupState = 'checking' | 'required' | 'done';
@@ -62,6 +63,7 @@ export function App() {
             <Route path="/history" element={<RequirePlan fallback="/dashboard"><HistoryPage /></RequirePlan>} />
             <Route path="/plans" element={<PlansGuard><PlansPage /></PlansGuard>} />
             <Route path="/payment-status" element={<PaymentStatusPage />} />
+            <Route path="/purchases" element={<PurchasesPage />} />
             <Route path="/account/keystore" element={<KeystorePage />} />
             <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
             <Route path="*" element={<HomeRedirect />} />

@@ -12,15 +12,17 @@ import AdminsPage from './AdminsPage';
 import BulkConverterPage from './BulkConverterPage';
 import ConversionsPage from './ConversionsPage';
 import PlansAdminPage from './plans/PlansAdminPage';
+import PurchasesPage from './PurchasesPage';
 import QueueSystemPage from './QueueSystem';
 import SettingsPage from './SettingsPage';
 import UsersPage from './UsersPage';
 
-/** Sidebar of spec §2.1 'Navigation shells'. */
+/** Sidebar of spec §2.1 'Navigation shells', plus 'Compras' (purchases and their approval, docs/admin.md). */
 export const ADMIN_LINKS = [
   { to: '/admin', label: 'Dashboard', end: true },
   { to: '/admin/users', label: 'Gerenciar Usuários' },
   { to: '/admin/plans', label: 'Gerenciar Planos' },
+  { to: '/admin/purchases', label: 'Compras' },
   { to: '/admin/conversions', label: 'Conversões' },
   { to: '/admin/bulk-converter', label: 'Conversão em Massa' },
   { to: '/admin/management', label: 'Gerenciar Admins' },
@@ -50,6 +52,7 @@ export default function AdminRoutes() {
           <Route index element={<AdminDashboardPage />} />
           <Route path="users" element={<UsersPage />} />
           <Route path="plans" element={<PlansAdminPage />} />
+          <Route path="purchases" element={<PurchasesPage />} />
           <Route path="conversions" element={<ConversionsPage />} />
           <Route path="bulk-converter" element={<BulkConverterPage />} />
           <Route path="management" element={<AdminsPage />} />

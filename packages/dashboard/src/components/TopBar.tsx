@@ -5,12 +5,12 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
-import { ROLE_LABELS, useSession } from '../stores/session';
+import { ROLE_LABELS, isAdmin, useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
 import { ChangePasswordModal } from './ChangePasswordModal';
 import { ThemeToggle } from './ThemeToggle';
 
-/** Dashboard and Converter links, theme toggle, email, role label, and the account menu. */
+/** Dashboard and Converter links, theme toggle, email, role label, and the account menu ('Minhas compras' for users). */
 export function TopBar() {
   const user = useSession((s) => s.user);
   const navigate = useNavigate();
@@ -61,6 +61,11 @@ export function TopBar() {
                   <Dropdown.Item as={Link} to="/account/keystore" onClick={close}>
                     Chave de upload
                   </Dropdown.Item>
+                  {!isAdmin(user) && (
+                    <Dropdown.Item as={Link} to="/purchases" onClick={close}>
+                      Minhas compras
+                    </Dropdown.Item>
+                  )}
                   <Dropdown.Divider />
                   <Dropdown.Item
                     as="button"

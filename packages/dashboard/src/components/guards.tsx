@@ -8,6 +8,7 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { planAccessMessage, type PlanAccessState } from '@aabify/shared';
 import { isAdmin, useSession } from '../stores/session';
 import { usePlanAccess } from '../stores/planAccess';
+import { pendingPayment, plansOpenWithAccess } from '../pages/plans/pendingPayment';
 import { Loading } from './Loading';
 
 /** State carried to /plans by a plan-access redirect. */
@@ -91,7 +92,7 @@ export function RequirePlan({ children, fallback, adminTo }: { children: ReactNo
   return <Navigate to={decision.go} replace state={decision.state} />;
 }
 
-/** /plans: users who already have access go to /dashboard unless they came to buy more. */
+/** /plans: users who already have access go to /dashboard unless they came to buy more or a payment is pending. */
 export function PlansGuard({ children }: { children: ReactNode }) {
   const user = useSession((s) => s.user);
   const access = usePlanAccess();
@@ -100,7 +101,7 @@ export function PlansGuard({ children }: { children: ReactNode }) {
     if (user && isAdmin(user)) return 'allow';
     if (access === 'loading' || !user) return undefined;
     const state = location.state as (PlansEntryState & Partial<PlanRedirectState>) | null;
-    if (access === 'active' && !state?.topUp) return { go: '/dashboard' };
+    if (access === 'active' && !plansOpenWithAccess(state, pendingPayment.read(user.id) !== undefined)) return { go: '/dashboard' };
     return 'allow';
   });
   if (decision === undefined) return <Loading />;

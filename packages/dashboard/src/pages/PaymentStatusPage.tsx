@@ -4,10 +4,14 @@ import Card from 'react-bootstrap/Card';
 import { Link, useSearchParams } from 'react-router-dom';
 import { formatMoney, PAYMENT_MESSAGES, PAYMENT_STATUS_LABELS, type PurchaseStatusResponse } from '@aabify/shared';
 import { plansApi } from '../api/plans';
+import type { PlansEntryState } from '../components/guards';
 import { Loading } from '../components/Loading';
 import { syncPlanAfterApproval } from '../stores/planAccess';
 
 export const PAYMENT_STATUS_REFRESH_MS = 3000;
+
+/** /plans opened from here stays open for a user whose plan is active (PlansGuard). */
+const PLANS_STATE: PlansEntryState = { topUp: true };
 
 const VARIANTS: Record<string, string> = { approved: 'success', pending: 'warning', rejected: 'danger', cancelled: 'secondary', refunded: 'secondary' };
 
@@ -49,9 +53,14 @@ export default function PaymentStatusPage() {
         <Card.Body className="p-4">
           <h1 className="h4">{PAYMENT_MESSAGES.invalidLink}</h1>
           <p className="text-body-secondary">O link de retorno do pagamento não tem a identificação da compra.</p>
-          <Link to="/plans" className="btn btn-primary">
-            Ver planos
-          </Link>
+          <div className="d-flex flex-wrap justify-content-center gap-2">
+            <Link to="/plans" state={PLANS_STATE} className="btn btn-primary">
+              Ver planos
+            </Link>
+            <Link to="/purchases" className="btn btn-outline-secondary">
+              Minhas compras
+            </Link>
+          </div>
         </Card.Body>
       </Card>
     );
@@ -79,8 +88,11 @@ export default function PaymentStatusPage() {
           <Link to="/dashboard" className="btn btn-primary">
             Continuar para o Dashboard
           </Link>
-          <Link to="/plans" className="btn btn-outline-secondary">
+          <Link to="/plans" state={PLANS_STATE} className="btn btn-outline-secondary">
             Escolher outro plano
+          </Link>
+          <Link to="/purchases" className="btn btn-outline-secondary">
+            Minhas compras
           </Link>
         </div>
       </Card.Body>

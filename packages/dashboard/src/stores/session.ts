@@ -1,13 +1,15 @@
 /**
  * The session: token and user kept in localStorage (spec §4). At start a stored token fetches
  * the current user; a failure ends the session. Sign-out clears the token, the user, the
- * conversion-log cache and the last-user marker.
+ * conversion-log cache, the last-user marker and the remembered PIX payment (the next person
+ * on this browser must not be asked about someone else's payment).
  */
 import { create } from 'zustand';
 import type { ApiUser } from '@aabify/shared';
 import { authApi } from '../api/auth';
 import { isApiRequestError } from '../api/client';
 import { readJson, readText, write } from './storage';
+import { PENDING_PAYMENT_KEY } from '../pages/plans/pendingPayment';
 
 export const TOKEN_KEY = 'aabify-token';
 export const USER_KEY = 'aabify-user';
@@ -33,6 +35,8 @@ interface SessionState {
   signOut(): void;
 }
 
+/** Counts GET /auth/me requests so that only the latest one writes the user. */
+let userRequests = 0;
 const storedToken = readText(TOKEN_KEY);
 
 export const useSession = create<SessionState>((set, get) => ({
@@ -51,10 +55,13 @@ export const useSession = create<SessionState>((set, get) => ({
   },
   refreshUser: async () => {
     if (!get().token) return undefined;
+    // Answers can arrive out of order (a start-up fetch overtaken by the one after a payment):
+    // only the latest request may write the user, or an older answer would bring back old credits.
+    const request = ++userRequests;
     try {
       const user = await authApi.me();
       if (!get().token) return undefined;
-      get().setUser(user);
+      if (request === userRequests) get().setUser(user);
       return user;
     } catch (e) {
       if (isApiRequestError(e) && e.status === 401) get().signOut();
@@ -67,6 +74,7 @@ export const useSession = create<SessionState>((set, get) => ({
     write(USER_KEY, null);
     write(CONVERSION_LOGS_KEY, null);
     write(LAST_USER_KEY, null);
+    write(PENDING_PAYMENT_KEY, null);
     set({ token: null, user: null, verifying: false, userFetchedAt: 0 });
   },
 }));

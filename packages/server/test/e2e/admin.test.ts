@@ -51,7 +51,7 @@ describe('admin screens in a real browser', function () {
     await page.goto(`${server.url}/admin`);
     await page.getByTestId('admin-sidebar').waitFor();
     const links = await page.getByTestId('admin-sidebar').getByRole('link').allTextContents();
-    expect(links).to.deep.equal(['Dashboard', 'Gerenciar Usuários', 'Gerenciar Planos', 'Conversões', 'Conversão em Massa', 'Gerenciar Admins', 'Configurações']);
+    expect(links).to.deep.equal(['Dashboard', 'Gerenciar Usuários', 'Gerenciar Planos', 'Compras', 'Conversões', 'Conversão em Massa', 'Gerenciar Admins', 'Configurações']);
     await page.getByTestId('stat-users-total').waitFor();
     await page.getByTestId('chart-conversions').locator('svg').first().waitFor();
     await page.getByTestId('chart-revenue').locator('svg').first().waitFor();

@@ -280,11 +280,12 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByText('Nenhum log encontrado com os filtros aplicados').waitFor();
     await page.getByTestId('log-search').fill('');
     await page.getByTestId('log-filter-success').click();
-    const success = Number(await page.getByTestId('log-count-success').textContent());
-    await soon(() => page.getByTestId('log-row').count(), (v) => expect(v).to.equal(Math.min(success, 5)));
+    await soon(
+      async () => ({ success: Number(await page.getByTestId('log-count-success').textContent()), rows: await page.getByTestId('log-row').count() }),
+      (v) => expect(v.rows).to.equal(Math.min(v.success, 5)),
+    );
     await page.getByTestId('log-filter-all').click();
-    const rowHeight = await page.getByTestId('log-row').first().evaluate((e) => e.getBoundingClientRect().height);
-    expect(rowHeight).to.equal(64);
+    await soon(() => page.getByTestId('log-row').first().evaluate((e) => e.getBoundingClientRect().height), (v) => expect(v).to.equal(64));
     await soon(() => page.getByTestId('log-viewport').evaluate((e) => e.getBoundingClientRect().height), (v) => expect(v).to.equal(256));
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('conversion-logs-v1'))) ?? '{}')).to.have.property('v', 1);
     await shootBoth(page, 'converter-completed');

@@ -5,8 +5,12 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import { formatMoney, isValidPixCode, PAYMENT_MESSAGES, type ApiPixPayment } from '@aabify/shared';
+import { isApiRequestError } from '../../api/client';
+import { paymentsApi } from '../../api/payments';
 import { formatCountdown } from '../../lib/format';
+import { PURCHASE_TEXTS } from '../../lib/purchases';
 import { toast } from '../../stores/toasts';
+import { usePaymentConfig } from './usePaymentConfig';
 import { PIX_PHASE_MESSAGES, type PixPhase } from './usePixPolling';
 
 export const COPY_CONFIRMATION_MS = 2000;
@@ -22,9 +26,16 @@ interface PixModalProps {
   onExpired(): void;
 }
 
-/** The QR image, the copy-and-paste code with a 2 s confirmation, an mm:ss countdown and the status. */
+/**
+ * The QR image, the copy-and-paste code with a 2 s confirmation, an mm:ss countdown and the
+ * status. In the payments sandbox (GET /payments/config canSimulateApproval) a marked button
+ * approves the charge (POST /payments/simulate-approval/{id}), then the payment is checked
+ * at once (onCheck) and the usual flow shows the success.
+ */
 export function PixModal({ payment, planName, phase, checking, onCheck, onClose, onExpired }: PixModalProps) {
   const [copied, setCopied] = useState(false);
+  const [simulating, setSimulating] = useState(false);
+  const config = usePaymentConfig(payment?.id);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!payment) return;
@@ -50,7 +61,21 @@ export function PixModal({ payment, planName, phase, checking, onCheck, onClose,
       toast.error(PAYMENT_MESSAGES.copyFailed);
     }
   };
+  const simulate = async () => {
+    if (!payment) return;
+    setSimulating(true);
+    try {
+      await paymentsApi.simulateApproval(payment.id);
+      onCheck();
+    } catch (e) {
+      const server = isApiRequestError(e) ? e.serverMessage : undefined;
+      toast.error(server ? `${PURCHASE_TEXTS.simulateFailed}: ${server}` : PURCHASE_TEXTS.simulateFailed);
+    } finally {
+      setSimulating(false);
+    }
+  };
   const message = PIX_PHASE_MESSAGES[phase];
+  const canSimulate = Boolean(config?.canSimulateApproval) && payment?.provider === 'sandbox' && (phase === 'polling' || phase === 'timeout');
   const validCode = payment ? isValidPixCode(payment.pixCopyPaste) : false;
   return (
     <Modal show={payment !== null} onHide={onClose} centered aria-labelledby="pix-title" backdrop="static">
@@ -90,6 +115,20 @@ export function PixModal({ payment, planName, phase, checking, onCheck, onClose,
             <Alert variant={phase === 'timeout' ? 'warning' : 'danger'} className="mt-3 mb-0" data-testid="pix-message">
               {message}
             </Alert>
+          )}
+          {canSimulate && (
+            <div className="border border-warning border-2 rounded p-2 mt-3" data-testid="pix-sandbox">
+              <Badge bg="warning" text="dark" className="mb-2">
+                Sandbox
+              </Badge>
+              <p className="small mb-2" id="pix-sandbox-hint">
+                {PURCHASE_TEXTS.simulateHint}
+              </p>
+              <Button variant="warning" className="w-100" onClick={() => void simulate()} disabled={simulating || checking} aria-describedby="pix-sandbox-hint" data-testid="pix-simulate">
+                {simulating && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+                {PURCHASE_TEXTS.simulate}
+              </Button>
+            </div>
           )}
         </Modal.Body>
       )}

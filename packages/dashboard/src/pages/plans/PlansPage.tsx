@@ -65,9 +65,14 @@ function SuccessScreen() {
         </div>
         <h1 className="h3">{PAYMENT_MESSAGES.approved}</h1>
         <p className="text-body-secondary">Você já pode converter seus APKs.</p>
-        <Link to="/dashboard" className="btn btn-primary">
-          Ir para o Dashboard
-        </Link>
+        <div className="d-flex flex-wrap justify-content-center gap-2">
+          <Link to="/dashboard" className="btn btn-primary">
+            Ir para o Dashboard
+          </Link>
+          <Link to="/purchases" className="btn btn-outline-secondary">
+            Minhas compras
+          </Link>
+        </div>
       </Card.Body>
     </Card>
   );
@@ -115,8 +120,9 @@ export default function PlansPage() {
   }, [polling.phase, payment, approve]);
 
   // A payment remembered from an earlier visit is checked once.
+  const userId = user?.id;
   useEffect(() => {
-    const pending = pendingPayment.read();
+    const pending = pendingPayment.read(userId);
     if (!pending) return;
     plansApi
       .pixStatus(pending.paymentId)
@@ -135,14 +141,14 @@ export default function PlansPage() {
         if (isApiRequestError(e) && e.status === 404) pendingPayment.forget();
         toast.error(PAYMENT_MESSAGES.verifyFailed);
       });
-  }, [approve]);
+  }, [approve, userId]);
 
   const buy = async (plan: ApiPlan) => {
     setBuying(plan.id);
     try {
       const res = await plansApi.createPix(plan.id);
       if (!res.success) throw new Error(PAYMENT_MESSAGES.generateFailed);
-      pendingPayment.remember(res.payment.id, res.purchase.id);
+      pendingPayment.remember(res.payment.id, res.purchase.id, user?.id);
       setPlanName(plan.name);
       setPayment(res.payment);
     } catch (e) {

@@ -1,0 +1,287 @@
+/**
+ * 'Compras' (/admin/purchases): every purchase with its buyer (GET /admin/payments/purchases),
+ * a status filter, page sizes and pages; per row 'Aprovar' (a pending sandbox charge, e.g. a
+ * PIX nobody can pay in the sandbox), 'Sincronizar' (read the payment back from its provider)
+ * and 'Reembolsar' (an approved purchase, after a confirmation with an optional reason; the
+ * unspent plan is taken back). See docs/payments.md.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import Table from 'react-bootstrap/Table';
+import { PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, type PurchaseStatus } from '@aabify/shared';
+import { adminPaymentsApi, type AdminPurchase, type AdminPurchaseListResponse } from '../api/payments';
+import { Loading } from '../components/Loading';
+import { formatDateTime } from '../lib/format';
+import {
+  PROVIDER_LABELS,
+  PURCHASE_PAGE_SIZES,
+  PURCHASE_STATUS_VARIANTS,
+  PURCHASE_TEXTS,
+  REFUND_REASON_MAX,
+  adminPurchaseActions,
+  isPurchaseStatus,
+  purchaseDetail,
+  purchaseReason,
+  purchaseStatusDate,
+  purchaseStatusLabel,
+  refundReasonOf,
+} from '../lib/purchases';
+import { toast } from '../stores/toasts';
+import { ConfirmModal, PageList, failureText } from './common';
+
+type Action = 'approve' | 'sync' | 'refund';
+
+export default function PurchasesPage() {
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<number>(PURCHASE_PAGE_SIZES[0]);
+  const [status, setStatus] = useState<PurchaseStatus | ''>('');
+  const [data, setData] = useState<AdminPurchaseListResponse | null>(null);
+  const [busy, setBusy] = useState<{ id: string; action: Action } | null>(null);
+  const [refunding, setRefunding] = useState<AdminPurchase | null>(null);
+  const [reasonText, setReasonText] = useState('');
+  const [reasonError, setReasonError] = useState<string | undefined>();
+
+  useEffect(() => setPage(1), [status, limit]);
+
+  const load = useCallback(
+    async (signal?: AbortSignal) => {
+      try {
+        setData(await adminPaymentsApi.purchases({ page, limit, status }, signal));
+      } catch (e) {
+        if (!signal?.aborted) toast.error(failureText(e, PURCHASE_TEXTS.loadFailed));
+      }
+    },
+    [page, limit, status],
+  );
+  useEffect(() => {
+    const ctrl = new AbortController();
+    void load(ctrl.signal);
+    return () => ctrl.abort();
+  }, [load]);
+
+  const run = async (p: AdminPurchase, action: Action, call: () => Promise<string>, failure: string) => {
+    setBusy({ id: p.id, action });
+    try {
+      toast.success(await call(), { admin: true });
+      await load();
+      return true;
+    } catch (e) {
+      toast.error(failureText(e, failure));
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const approve = (p: AdminPurchase) =>
+    run(
+      p,
+      'approve',
+      async () => {
+        const r = await adminPaymentsApi.approve(p.id);
+        return r.changed ? PURCHASE_TEXTS.approved : PURCHASE_TEXTS.alreadyApproved;
+      },
+      PURCHASE_TEXTS.approveFailed,
+    );
+
+  const sync = (p: AdminPurchase) =>
+    run(
+      p,
+      'sync',
+      async () => {
+        const r = await adminPaymentsApi.sync(p.id);
+        const label = isPurchaseStatus(r.payment.status) ? PAYMENT_STATUS_LABELS[r.payment.status] : r.payment.statusLabel;
+        return r.changed ? PURCHASE_TEXTS.synced(label) : PURCHASE_TEXTS.syncUnchanged(label);
+      },
+      PURCHASE_TEXTS.syncFailed,
+    );
+
+  const openRefund = (p: AdminPurchase) => {
+    setReasonText('');
+    setReasonError(undefined);
+    setRefunding(p);
+  };
+
+  const refund = async () => {
+    const p = refunding;
+    if (!p) return;
+    const { reason, error } = refundReasonOf(reasonText);
+    if (error) {
+      setReasonError(error);
+      return;
+    }
+    const ok = await run(
+      p,
+      'refund',
+      async () => {
+        await adminPaymentsApi.refund(p.id, reason);
+        return PURCHASE_TEXTS.refunded;
+      },
+      PURCHASE_TEXTS.refundFailed,
+    );
+    if (ok) setRefunding(null);
+  };
+
+  const isBusy = (p: AdminPurchase, action: Action) => busy?.id === p.id && busy.action === action;
+  const spinner = (on: boolean) => on && <Spinner size="sm" className="me-1" aria-hidden="true" />;
+
+  return (
+    <>
+      <h1 className="h3 mb-3">Compras</h1>
+      <Card className="mb-3">
+        <Card.Body className="row g-2 align-items-end">
+          <div className="col-sm-6 col-md-4">
+            <Form.Label htmlFor="purchases-status">Status</Form.Label>
+            <Form.Select id="purchases-status" value={status} onChange={(e) => setStatus(isPurchaseStatus(e.target.value) ? e.target.value : '')}>
+              <option value="">Todos</option>
+              {PURCHASE_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {PAYMENT_STATUS_LABELS[s]}
+                </option>
+              ))}
+            </Form.Select>
+          </div>
+          <div className="col-sm-6 col-md-3">
+            <Form.Label htmlFor="purchases-limit">Por página</Form.Label>
+            <Form.Select id="purchases-limit" value={limit} onChange={(e) => setLimit(Number(e.target.value))}>
+              {PURCHASE_PAGE_SIZES.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </Form.Select>
+          </div>
+          <div className="col-md-5 text-md-end">
+            <Button variant="outline-secondary" onClick={() => void load()} aria-label="Atualizar lista de compras">
+              Atualizar
+            </Button>
+          </div>
+        </Card.Body>
+      </Card>
+      {!data ? (
+        <Loading />
+      ) : (
+        <Card>
+          <Table responsive hover className="mb-0 align-middle" data-testid="purchases-table">
+            <thead>
+              <tr>
+                <th scope="col">Criada em</th>
+                <th scope="col">Comprador</th>
+                <th scope="col">Plano</th>
+                <th scope="col">Valor</th>
+                <th scope="col">Status</th>
+                <th scope="col">Provedor</th>
+                <th scope="col" className="text-end">
+                  Ações
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.purchases.length === 0 && (
+                <tr>
+                  <td colSpan={7} className="text-center text-body-secondary" data-testid="purchases-empty">
+                    {PURCHASE_TEXTS.empty}
+                  </td>
+                </tr>
+              )}
+              {data.purchases.map((p) => {
+                const actions = adminPurchaseActions(p);
+                const date = purchaseStatusDate(p);
+                const reason = purchaseReason(p);
+                const who = p.user?.email ?? 'Conta removida';
+                return (
+                  <tr key={p.id} data-testid="purchase-row" data-purchase-id={p.id} data-status={p.status} data-buyer={p.user?.email ?? ''}>
+                    <td className="text-nowrap">{formatDateTime(p.createdAt)}</td>
+                    <td className="text-break" style={{ minWidth: 180 }}>
+                      {who}
+                    </td>
+                    <td style={{ minWidth: 140 }}>
+                      <div className="fw-semibold">{p.planSnapshot.name}</div>
+                      <div className="small text-body-secondary">{purchaseDetail(p)}</div>
+                    </td>
+                    <td className="text-nowrap">{p.formattedAmount}</td>
+                    <td>
+                      <Badge bg={PURCHASE_STATUS_VARIANTS[p.status] ?? 'secondary'} text={p.status === 'pending' || p.status === 'refunded' ? 'dark' : undefined} data-testid="purchase-status">
+                        {purchaseStatusLabel(p)}
+                      </Badge>
+                      {date && (
+                        <div className="small text-body-secondary text-nowrap">
+                          {date.label} {formatDateTime(date.at)}
+                        </div>
+                      )}
+                      {reason && <div className="small text-body-secondary text-break">Motivo: {reason}</div>}
+                    </td>
+                    <td>{PROVIDER_LABELS[p.provider] ?? p.provider}</td>
+                    <td className="text-end">
+                      <div className="d-flex flex-wrap justify-content-end gap-1">
+                        {actions.approve && (
+                          <Button size="sm" variant="success" disabled={busy !== null} onClick={() => void approve(p)} aria-label={`Aprovar compra de ${who}`}>
+                            {spinner(isBusy(p, 'approve'))}
+                            Aprovar
+                          </Button>
+                        )}
+                        {actions.sync && (
+                          <Button size="sm" variant="outline-secondary" disabled={busy !== null} onClick={() => void sync(p)} aria-label={`Sincronizar compra de ${who}`}>
+                            {spinner(isBusy(p, 'sync'))}
+                            Sincronizar
+                          </Button>
+                        )}
+                        {actions.refund && (
+                          <Button size="sm" variant="outline-danger" disabled={busy !== null} onClick={() => openRefund(p)} aria-label={`Reembolsar compra de ${who}`}>
+                            Reembolsar
+                          </Button>
+                        )}
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </Table>
+          <Card.Footer className="d-flex flex-wrap justify-content-between align-items-center gap-2">
+            <span className="small text-body-secondary" data-testid="purchases-summary">
+              {data.pagination.total} compra(s) · página {data.pagination.page} de {Math.max(1, data.pagination.pages)}
+            </span>
+            <PageList page={data.pagination.page} totalPages={data.pagination.pages} onChange={setPage} label="Paginação das compras" max={5} />
+          </Card.Footer>
+        </Card>
+      )}
+      <ConfirmModal
+        show={refunding !== null}
+        title="Reembolsar pagamento"
+        confirmLabel="Reembolsar"
+        busy={refunding !== null && isBusy(refunding, 'refund')}
+        onConfirm={() => void refund()}
+        onHide={() => setRefunding(null)}
+      >
+        <p>
+          Reembolsar <strong>{refunding?.formattedAmount}</strong> de <strong>{refunding?.user?.email ?? 'Conta removida'}</strong> ({refunding?.planSnapshot.name})?
+          O valor é devolvido pelo provedor de pagamento e o que não foi usado do plano é retirado da conta.
+        </p>
+        <Form.Group controlId="refund-reason">
+          <Form.Label>Motivo (opcional)</Form.Label>
+          <Form.Control
+            as="textarea"
+            rows={3}
+            value={reasonText}
+            maxLength={REFUND_REASON_MAX + 100}
+            isInvalid={Boolean(reasonError)}
+            onChange={(e) => {
+              setReasonText(e.target.value);
+              setReasonError(undefined);
+            }}
+            aria-describedby="refund-reason-help"
+          />
+          <Form.Text id="refund-reason-help" muted>
+            {reasonText.trim().length}/{REFUND_REASON_MAX} caracteres
+          </Form.Text>
+          <Form.Control.Feedback type="invalid">{reasonError}</Form.Control.Feedback>
+        </Form.Group>
+      </ConfirmModal>
+    </>
+  );
+}
