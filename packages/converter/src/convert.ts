@@ -5,7 +5,7 @@ import { planBundle, type BundlePlan } from './bundle/plan.js';
 import type { SplitOptions } from './bundle/bundleConfig.js';
 import { ConverterError, isConverterError } from './errors.js';
 import { buildSignatureFiles, loadSigningKey, type SigningKey } from './sign/index.js';
-import { estimateDownloadSizes } from './size/estimate.js';
+import { estimateDownloadSizes, type ParsedTable } from './size/estimate.js';
 import { ProgressTracker } from './progress.js';
 import { warning, type ConversionReport, type ConversionStage, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
@@ -101,6 +101,7 @@ export async function convertApk(input: string, output: string, options: Convert
   let reader: ZipReader | undefined;
   let writer: ZipWriter | undefined;
   let verifier: BackgroundVerifier | undefined;
+  let handTable: (t: ParsedTable | undefined) => void = () => undefined;
   let step: ConversionStage = 'reading';
   try {
     // The key first: a wrong password or alias fails in milliseconds, before any conversion work.
@@ -115,8 +116,10 @@ export async function convertApk(input: string, output: string, options: Convert
     // (a signed bundle inflates the copies anyway, for their digests, while writing).
     if (!key) verifier = new BackgroundVerifier(src, rawCopyOrder(routed), signal);
 
-    // The download-size estimate deflates on zlib's thread pool while the resources convert here.
-    const sizes = estimateDownloadSizes(src, routed, { splits: options.splits, signal }).catch(() => []);
+    // The download-size estimate deflates on zlib's thread pool while the resources convert here;
+    // it takes the resource table the plan parses instead of parsing its own.
+    const resourceTable = new Promise<ParsedTable | undefined>((resolve) => (handTable = resolve));
+    const sizes = estimateDownloadSizes(src, routed, { splits: options.splits, signal, resourceTable }).catch(() => []);
 
     step = 'manifest';
     const plan = await planBundle(src, routed, options, {
@@ -126,7 +129,9 @@ export async function convertApk(input: string, output: string, options: Convert
         progress.report(s, f);
       },
       log,
+      resourceTable: (table, bytes) => handTable({ table, bytes }),
     });
+    handTable(undefined); // no table: the estimate goes on without one
 
     step = 'validating';
     progress.report('validating', 0);
@@ -210,6 +215,7 @@ export async function convertApk(input: string, output: string, options: Convert
     log('error', step, err.detail ? `${err.message} (${err.detail})` : err.message);
     throw err;
   } finally {
+    handTable(undefined); // a failed plan never handed it: the estimate must not wait forever
     await verifier?.cancel();
     await reader?.close();
   }

@@ -7,7 +7,7 @@ import { convertApk, DEVICE_PROFILES, estimateDownloadSizes, type DeviceDownload
 import { routeEntries } from '../src/bundle/collect.js';
 import { densityBetter, densityBucket, languageOf } from '../src/size/devices.js';
 import { ZipReader, type ZipEntry } from '../src/zip/index.js';
-import { samplingPlan } from '../src/size/estimate.js';
+import { sampledBytes, samplingPlan } from '../src/size/estimate.js';
 import { listCorpus, type CorpusApk } from './helpers/corpus.js';
 import { missingPrerequisite, requireOracles } from './helpers/oracles.js';
 import { TempDir, buildZip, tinyApkEntries } from './helpers/zipBuilder.js';
@@ -69,6 +69,49 @@ describe('size: estimate on built APKs', () => {
     expect(x86.compatible).to.equal(false);
     expect(arm64.bundleBytes).to.be.greaterThan(0);
     expect(arm64.savedBytes).to.equal(arm64.apkBytes - arm64.bundleBytes);
+  });
+
+  it('estimateDownloadSizes_overBudgetStoredAssets_closeToDeflatingThemWhole', async () => {
+    // Within the default budget these 3 MiB entries are deflated whole (the exact figure); over a
+    // small one they are sampled: the noise ones from their two small probes (incompressible),
+    // the mixed one (a probe in its text) from all five windows (three text, two noise, as the
+    // entry is); its two probes alone would put it ~3 % off.
+    const MB = 1024 * 1024;
+    // xorshift32: really incompressible bytes (randomish() repeats within a deflate window)
+    const noise = (n: number, seed: number): Buffer => {
+      const out = Buffer.alloc(n);
+      let x = seed;
+      for (let i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        out[i] = x & 0xff;
+      }
+      return out;
+    };
+    const words = ['layout', 'string', 'android', 'value', 'name', 'item', 'style', 'color', 'dimen', 'id'];
+    const picks = noise(MB / 2, 1);
+    const text = Buffer.from(Array.from({ length: MB / 2 }, (_, i) => words[picks[i] % words.length]).join(' ').slice(0, 1.8 * MB));
+    const apk = tmp.file(
+      'assets.apk',
+      buildZip([
+        ...tinyApkEntries(),
+        { name: 'assets/uniform1.bin', data: noise(3 * MB, 2), method: 0 },
+        { name: 'assets/uniform2.bin', data: noise(3 * MB, 3), method: 0 },
+        { name: 'assets/mixed.bin', data: Buffer.concat([text, noise(1.2 * MB, 4)]), method: 0 },
+      ]),
+    );
+    const r = await ZipReader.open(apk);
+    try {
+      expect(samplingPlan(r.entries, 4 * MB)).to.deep.equal({ redeflateCompressed: false, windows: 5 });
+      const exact = await estimateDownloadSizes(r, routeEntries(r));
+      const sampled = await estimateDownloadSizes(r, routeEntries(r), { deflateBudget: 4 * MB });
+      expect(sampled).to.have.length(3);
+      expect(Math.abs(sampled[0].apkBytes / exact[0].apkBytes - 1)).to.be.below(0.01);
+      expect(Math.abs(sampled[0].bundleBytes / exact[0].bundleBytes - 1)).to.be.below(0.01);
+    } finally {
+      await r.close();
+    }
   });
 
   it('convertApk_report_carriesDownloadSizes', async () => {
@@ -144,6 +187,15 @@ describe('size: sampling plan', () => {
   it('samplingPlan_hugeDeflatedAssets_takesThemAtTheirCompressedSize', () => {
     const entries = Array.from({ length: 40 }, (_, i) => entry(`assets/d${i}.txt`, 8, 6 * MB));
     expect(samplingPlan(entries)).to.deep.equal({ redeflateCompressed: false, windows: 16 });
+  });
+
+  it('samplingPlan_manyMidSizeStoredAssets_windowedWithinBudget', () => {
+    // Entries smaller than 16 windows but many of them (the bench's grown APK): each gets fewer
+    // windows, so the total really stays within the budget.
+    const entries = Array.from({ length: 16 }, (_, i) => entry(`assets/s${i}.bin`, 0, 2_100_000));
+    const plan = samplingPlan(entries);
+    expect(plan).to.deep.equal({ redeflateCompressed: false, windows: 6 });
+    expect(entries.reduce((n, e) => n + sampledBytes(e, plan), 0)).to.be.at.most(24 * MB);
   });
 
   it('samplingPlan_hugeStoredAssets_fewerWindowsWithinBudget', () => {

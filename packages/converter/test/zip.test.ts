@@ -170,6 +170,17 @@ describe('zip', () => {
       })(), 'ABORTED');
       await r.close();
     });
+    it('readStoredRange_storedEntry_bytesAtThatRange', async () => {
+      const r = await openZip([
+        { name: 's', data: '0123456789', method: 0 },
+        { name: 'd', data: 'x'.repeat(100) },
+      ]);
+      expect((await r.readStoredRange(r.entries[0], 3, 4)).toString()).to.equal('3456');
+      expect((await r.readStoredRange(r.entries[0], 0, 10)).toString()).to.equal('0123456789');
+      await expectCode(r.readStoredRange(r.entries[0], 8, 4), 'INTERNAL');
+      await expectCode(r.readStoredRange(r.entries[1], 0, 1), 'INTERNAL');
+      await r.close();
+    });
   });
 
   describe('writer', () => {

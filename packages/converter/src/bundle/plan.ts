@@ -10,6 +10,7 @@ import {
   tableSummary,
   xmlToProtoNode,
 } from '../resources/index.js';
+import type { ResourceTable } from '../arsc/model.js';
 import { AaptPb, encodeAapt } from '../proto/aapt.js';
 import { AssetsType, BundleConfigType, NativeLibrariesType, encodeMessage } from '../proto/bundle.js';
 import { warning, type ApkInfo, type ConversionWarning, type EntryCounts } from '../report.js';
@@ -44,6 +45,8 @@ export interface PlanHooks {
   signal?: AbortSignal;
   stage(stage: 'manifest' | 'resources', fraction: number): void;
   log(level: 'info' | 'warn', step: 'manifest' | 'resources', message: string): void;
+  /** The resources.arsc as read and parsed, for the download-size estimate (which would parse it again). */
+  resourceTable?(table: ResourceTable, bytes: Uint8Array): void;
 }
 
 type PlanStep = 'manifest' | 'resources';
@@ -155,6 +158,7 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
   if (routed.resourceTable) {
     const arsc = await reader.read(routed.resourceTable, { signal });
     const table = await guarded('BAD_RESOURCE_TABLE', 'resources.arsc', () => parseResourceTable(arsc));
+    hooks.resourceTable?.(table, arsc);
     ({ locales, densities } = tableSummary(table));
     const referenced = listReferencedFiles(table);
     const xmlFilePaths = new Set<string>();

@@ -7,8 +7,7 @@
  * entries count with their deflated size, and each split's resources.arsc is estimated from the
  * values it receives, calibrated against the real table's deflated size.
  */
-import { deflateRaw } from 'node:zlib';
-import { promisify } from 'node:util';
+import { createDeflateRaw } from 'node:zlib';
 import { parseResourceTable } from '../arsc/table.js';
 import type { ResourceTable } from '../arsc/model.js';
 import { isConverterError } from '../errors.js';
@@ -37,6 +36,19 @@ export interface EstimateOptions {
   splits?: SplitOptions;
   devices?: readonly DeviceProfile[];
   signal?: AbortSignal;
+  /**
+   * The APK's resources.arsc, already read and parsed (by the conversion): spares a second parse
+   * and a second copy of the table in memory. Undefined (or resolving to it): read and parsed here.
+   */
+  resourceTable?: Promise<ParsedTable | undefined>;
+  /** Bytes deflated at most (DEFLATE_BUDGET, 24 MiB, by default): smaller in tests. */
+  deflateBudget?: number;
+}
+
+export interface ParsedTable {
+  table: ResourceTable;
+  /** Its bytes, as in the APK (inflated). */
+  bytes: Uint8Array;
 }
 
 /**
@@ -73,8 +85,14 @@ const MASTER_EXTRA = 200;
  */
 const SAMPLE_WINDOW = 256 * 1024;
 const SAMPLE_WINDOWS = 16;
-const deflateRawAsync = promisify(deflateRaw);
-/** Entries measured at once: enough to keep zlib's thread pool busy. */
+/**
+ * Deflates running at once. Each holds a zlib thread-pool thread: two keep the estimate going
+ * while leaving the other threads to the conversion's reads, inflates and deflates.
+ */
+const DEFLATE_JOBS = 2;
+/** Deflate output chunk: one thread-pool round trip per 128 KiB instead of zlib's 16 KiB. */
+const DEFLATE_CHUNK = 128 * 1024;
+/** Entries measured at once (bounds the sample buffers held while an entry is inflated). */
 const PARALLEL_ENTRIES = 4;
 
 /**
@@ -82,6 +100,8 @@ const PARALLEL_ENTRIES = 4;
  * fewer windows each, so the estimate's cost stays bounded however big the APK is.
  */
 const DEFLATE_BUDGET = 24 * 1024 * 1024;
+/** Fewest windows an entry gets, however far over the budget (first and last part of it). */
+const MIN_WINDOWS = 2;
 
 function needsDeflate(e: ZipEntry): boolean {
   return e.uncompressedSize > 0 && (e.method === METHOD_STORED || e.uncompressedSize >= REDEFLATE_FROM);
@@ -90,62 +110,133 @@ function needsDeflate(e: ZipEntry): boolean {
 export interface SamplingPlan {
   /** Whether deflated entries are deflated again (Play recompresses) or taken at their size. */
   redeflateCompressed: boolean;
-  /** Windows sampled per entry larger than SAMPLE_WINDOW * SAMPLE_WINDOWS. */
+  /** Windows sampled per entry larger than SAMPLE_WINDOW * windows (smaller ones are deflated whole). */
   windows: number;
+}
+
+/** Bytes of `e` the plan deflates (0 when it is taken at its compressed size). */
+export function sampledBytes(e: ZipEntry, plan: SamplingPlan): number {
+  if (!needsDeflate(e) || (!plan.redeflateCompressed && e.method !== METHOD_STORED)) return 0;
+  return Math.min(e.uncompressedSize, SAMPLE_WINDOW * plan.windows);
 }
 
 /**
  * Keeps the deflate work within DEFLATE_BUDGET. Over it, deflated entries count at their
- * compressed size (no inflating at all), and stored ones get fewer windows if they still exceed it.
+ * compressed size (no inflating at all), and stored ones get the most windows each that keeps
+ * their total within it (an entry no larger than its windows is deflated whole, so the count
+ * is per entry, not a fixed share).
  */
-export function samplingPlan(entries: readonly ZipEntry[]): SamplingPlan {
-  const full = SAMPLE_WINDOW * SAMPLE_WINDOWS;
+export function samplingPlan(entries: readonly ZipEntry[], budget = DEFLATE_BUDGET): SamplingPlan {
+  const full: SamplingPlan = { redeflateCompressed: true, windows: SAMPLE_WINDOWS };
   let total = 0;
-  let stored = 0;
-  for (const e of entries) {
-    if (!needsDeflate(e)) continue;
-    const work = Math.min(e.uncompressedSize, full);
-    total += work;
-    if (e.method === METHOD_STORED) stored += work;
+  for (const e of entries) total += sampledBytes(e, full);
+  if (total <= budget) return full;
+  const stored = entries.filter((e) => e.method === METHOD_STORED && needsDeflate(e));
+  for (let windows = SAMPLE_WINDOWS; windows > MIN_WINDOWS; windows--) {
+    const plan = { redeflateCompressed: false, windows };
+    let work = 0;
+    for (const e of stored) work += sampledBytes(e, plan);
+    if (work <= budget) return plan;
   }
-  if (total <= DEFLATE_BUDGET) return { redeflateCompressed: true, windows: SAMPLE_WINDOWS };
-  const windows = stored <= DEFLATE_BUDGET ? SAMPLE_WINDOWS : Math.max(2, Math.floor((SAMPLE_WINDOWS * DEFLATE_BUDGET) / stored));
-  return { redeflateCompressed: false, windows };
+  return { redeflateCompressed: false, windows: MIN_WINDOWS };
 }
 
-async function deflatedLength(reader: ZipReader, e: ZipEntry, plan: SamplingPlan, signal?: AbortSignal): Promise<number> {
-  if (!needsDeflate(e) || (!plan.redeflateCompressed && e.method !== METHOD_STORED)) return e.uncompressedSize === 0 ? 0 : e.compressedSize;
-  const windowCount = plan.windows;
+/** [start, end) of each window sampled from an entry of `size` bytes. */
+function sampleWindows(size: number, windowCount: number): [number, number][] {
+  if (size <= SAMPLE_WINDOW * windowCount) return [[0, size]];
+  const stride = Math.floor((size - SAMPLE_WINDOW) / (windowCount - 1));
+  return Array.from({ length: windowCount }, (_, i): [number, number] => [i * stride, i * stride + SAMPLE_WINDOW]);
+}
+
+/**
+ * Over the budget, a windowed stored entry is first probed with two small windows, a quarter and
+ * three quarters in. When both are incompressible (media, archives: what large stored assets
+ * mostly are), the entry is taken as incompressible from them: such bytes deflate alike at any
+ * window size, so small probes suffice. Otherwise its windows are sampled as usual.
+ */
+const PROBE_WINDOW = 64 * 1024;
+/** Deflated / raw ratio from which a probe counts as incompressible. */
+const INCOMPRESSIBLE = 0.97;
+
+function probeWindows(size: number): [number, number][] {
+  return [size / 4, (3 * size) / 4].map((at): [number, number] => {
+    const start = Math.floor(at - PROBE_WINDOW / 2);
+    return [start, start + PROBE_WINDOW];
+  });
+}
+
+/** Runs at most `n` of the given jobs at once. */
+function limiter(n: number): <T>(job: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (job) => {
+    if (running < n) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve)); // a finishing job hands its slot over
+    try {
+      return await job();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+
+type Limit = ReturnType<typeof limiter>;
+
+async function deflatedLength(reader: ZipReader, e: ZipEntry, plan: SamplingPlan, limit: Limit, signal?: AbortSignal): Promise<number> {
+  if (sampledBytes(e, plan) === 0) return e.uncompressedSize === 0 ? 0 : e.compressedSize;
   const size = e.uncompressedSize;
-  const windows: [number, number][] = [];
-  if (size <= SAMPLE_WINDOW * SAMPLE_WINDOWS) windows.push([0, size]);
-  else {
-    const stride = Math.floor((size - SAMPLE_WINDOW) / (windowCount - 1));
-    for (let i = 0; i < windowCount; i++) windows.push([i * stride, i * stride + SAMPLE_WINDOW]);
-  }
-  // One pass over the entry (inflating it once), copying each window out; the windows are then
-  // deflated on zlib's thread pool, all at once.
-  const samples = windows.map(([start, end]) => Buffer.allocUnsafe(end - start));
-  const filled = windows.map(() => 0);
-  const last = windows[windows.length - 1]![1];
-  let pos = 0;
-  for await (const chunk of reader.chunks(e, { signal })) {
-    const chunkEnd = pos + chunk.length;
-    for (let i = 0; i < windows.length; i++) {
-      const [start, end] = windows[i]!;
-      const from = Math.max(start, pos);
-      const to = Math.min(end, chunkEnd);
-      if (to > from) {
-        samples[i]!.set(chunk.subarray(from - pos, to - pos), from - start);
-        filled[i] = to - start;
+  const windows = sampleWindows(size, plan.windows);
+  let lengths: number[];
+  let sampled = 0;
+  if (e.method === METHOD_STORED) {
+    // Stored bytes are read where each window lies: nothing between windows is read, and no
+    // window is read before a deflate is free to take it (so few buffers are held at once).
+    const measure = (ws: readonly [number, number][]): Promise<number[]> =>
+      Promise.all(
+        ws.map(([start, end]) =>
+          limit(async () => {
+            const b = await reader.readStoredRange(e, start, end - start, { signal });
+            sampled += b.length;
+            return deflatedSize(b);
+          }),
+        ),
+      );
+    let probed: number[] | undefined;
+    if (!plan.redeflateCompressed && windows.length > 1) {
+      probed = await measure(probeWindows(size));
+      if (probed.some((n) => n < INCOMPRESSIBLE * PROBE_WINDOW)) {
+        probed = undefined;
+        sampled = 0; // compressible somewhere: the probes are set aside for the windows
       }
     }
-    pos = chunkEnd;
-    if (pos >= last) break;
+    lengths = probed ?? (await measure(windows));
+  } else {
+    // One pass over the entry (inflating it once), copying each window out; the windows are then
+    // deflated on zlib's thread pool.
+    const samples = windows.map(([start, end]) => Buffer.allocUnsafe(end - start));
+    const filled = windows.map(() => 0);
+    const last = windows[windows.length - 1]![1];
+    let pos = 0;
+    for await (const chunk of reader.chunks(e, { signal })) {
+      const chunkEnd = pos + chunk.length;
+      for (let i = 0; i < windows.length; i++) {
+        const [start, end] = windows[i]!;
+        const from = Math.max(start, pos);
+        const to = Math.min(end, chunkEnd);
+        if (to > from) {
+          samples[i]!.set(chunk.subarray(from - pos, to - pos), from - start);
+          filled[i] = to - start;
+        }
+      }
+      pos = chunkEnd;
+      if (pos >= last) break;
+    }
+    sampled = filled.reduce((a, b) => a + b, 0);
+    lengths = await Promise.all(samples.map((b, i) => limit(() => deflatedSize(b.subarray(0, filled[i])))));
   }
-  const lengths = await Promise.all(samples.map((b, i) => deflatedSize(b.subarray(0, filled[i]))));
   const out = lengths.reduce((a, b) => a + b, 0);
-  const sampled = filled.reduce((a, b) => a + b, 0);
   const estimate = sampled > 0 ? (out / sampled) * size : 0;
   return Math.min(Math.round(estimate * nodeZlibCorrection(e.name)), size, e.method === METHOD_STORED ? Infinity : e.compressedSize);
 }
@@ -178,20 +269,24 @@ export async function estimateDownloadSizes(reader: ZipReader, routed: RoutedEnt
 async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOptions): Promise<DeviceDownloadSize[]> {
   const dims = { abi: o.splits?.abi !== false, density: o.splits?.density !== false, language: o.splits?.language !== false };
   const size = new Map<ZipEntry, number>();
-  const plan = samplingPlan(reader.entries);
+  const plan = samplingPlan(reader.entries, o.deflateBudget);
+  const limit = limiter(DEFLATE_JOBS);
   const sizeOf = async (e: ZipEntry): Promise<number> => {
     let n = size.get(e);
     if (n === undefined) {
-      n = await deflatedLength(reader, e, plan, o.signal);
+      n = await deflatedLength(reader, e, plan, limit, o.signal);
       size.set(e, n);
     }
     return n;
   };
   // Every entry's size is needed for the universal APK: measure them all up front, a few at a time.
   const measured = reader.entries.filter((e) => !e.isDirectory && e !== routed.resourceTable);
-  for (let i = 0; i < measured.length; i += PARALLEL_ENTRIES) {
-    await Promise.all(measured.slice(i, i + PARALLEL_ENTRIES).map(sizeOf));
-  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: PARALLEL_ENTRIES }, async () => {
+      while (next < measured.length) await sizeOf(measured[next++]!);
+    }),
+  );
   // APK paths (what the split APKs hold), by module folder.
   const master: Part[] = [];
   const libs = new Map<string, Part[]>();
@@ -207,9 +302,14 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
   let table: ResourceTable | undefined;
   let tableDeflated = 0;
   if (routed.resourceTable) {
-    const raw = await reader.read(routed.resourceTable, { signal: o.signal });
-    table = parseResourceTable(raw);
-    tableDeflated = Math.round((await deflatedSize(raw)) * nodeZlibCorrection('resources.arsc'));
+    // The conversion hands over the table it parsed anyway; alone (inspect), it is read here.
+    let parsed = await o.resourceTable;
+    if (!parsed) {
+      const bytes = await reader.read(routed.resourceTable, { signal: o.signal });
+      parsed = { table: parseResourceTable(bytes), bytes };
+    }
+    table = parsed.table;
+    tableDeflated = Math.round((await deflatedSize(parsed.bytes)) * nodeZlibCorrection('resources.arsc'));
   }
   const splitParts = new Map<string, Part[]>();
   if (table) {
@@ -264,6 +364,16 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
   });
 }
 
-async function deflatedSize(b: Uint8Array): Promise<number> {
-  return (await deflateRawAsync(b, { level: 6 })).length;
+/** Length of `b` deflated at level 6 (on the thread pool), counted as it comes: nothing is kept. */
+function deflatedSize(b: Uint8Array): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const z = createDeflateRaw({ level: 6, chunkSize: DEFLATE_CHUNK });
+    let n = 0;
+    z.on('data', (c: Buffer) => {
+      n += c.length;
+    });
+    z.on('end', () => resolve(n));
+    z.on('error', reject);
+    z.end(b);
+  });
 }

@@ -56,13 +56,16 @@ export function splitTable(table: ResourceTable, dims: SplitDimensions): TableSp
     const groups = new Map<string, Placed[]>();
     for (const chunk of p.types) {
       const lang = configLanguage(chunk.config);
+      // Per chunk, not per entry: every entry of a chunk shares its configuration.
+      let configKey: string | undefined;
       for (const entry of chunk.entries) {
         const v: Placed = { pkg: p.id, chunk, entry };
         if (lang !== '' && dims.language) put(languageOf(lang), v);
         // bundletool never splits mipmaps by density: launchers may ask for any density of the icon.
         else if (!dims.density || chunk.name === 'mipmap') put(MASTER, v);
         else {
-          const key = `${chunk.id}/${entry.index}/${configKeyWithoutDensity(chunk.config)}`;
+          configKey ??= configKeyWithoutDensity(chunk.config);
+          const key = `${chunk.id}/${entry.index}/${configKey}`;
           const g = groups.get(key) ?? [];
           g.push(v);
           groups.set(key, g);

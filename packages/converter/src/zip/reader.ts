@@ -174,6 +174,19 @@ export class ZipReader {
   }
 
   /**
+   * `length` bytes of a stored entry's content from `start`, read where they lie (for sampling:
+   * nothing before them is read, and the CRC, which covers the whole entry, is not checked).
+   */
+  async readStoredRange(entry: ZipEntry, start: number, length: number, opts: ReadOptions = {}): Promise<Buffer> {
+    if (entry.method !== METHOD_STORED) throw new ConverterError('INTERNAL', `${entry.rawName}: leitura parcial de entrada comprimida`);
+    if (start < 0 || length < 0 || start + length > entry.compressedSize) {
+      throw new ConverterError('INTERNAL', `${entry.rawName}: faixa ${start}+${length} fora da entrada`);
+    }
+    throwIfAborted(opts.signal);
+    return readExactly(this.handle, (await this.dataOffset(entry)) + start, length);
+  }
+
+  /**
    * The entry's content, inflated and verified: never more bytes than declared (counted while
    * inflating, so a lying size cannot become a bomb), and the CRC must match.
    */
