@@ -14,6 +14,7 @@ import type {
   BulkConversionResponse,
   PlanAnalytics,
   PlanListResponse,
+  PlanPerformanceEntry,
   UserType,
 } from '@aabify/shared';
 import { api, apiRequest, apiUpload, apiUrl, currentToken } from './client';
@@ -108,6 +109,8 @@ export const adminApi = {
   bulkUpdatePlans: (planIds: string[], updates: Record<string, unknown>) =>
     api.patch<{ message: string; updatedCount: number }>('/admin/plans/bulk-update', { planIds, updates }, { quiet: true }),
   bulkDeletePlans: (planIds: string[]) => apiRequest<{ message: string; deletedCount: number }>('DELETE', '/admin/plans/bulk-delete', { body: { planIds }, quiet: true }),
+  planPerformance: (planIds: string[], period: AnalyticsPeriod) =>
+    api.get<{ period: AnalyticsPeriod; performance: PlanPerformanceEntry[] }>('/admin/plans/performance', { query: { planIds: planIds.join(','), period }, quiet: true }),
   planAnalytics: (period: AnalyticsPeriod) => api.get<{ analytics: PlanAnalytics }>('/admin/plans/analytics', { query: { period }, quiet: true }),
   /** The CSV as the server writes it, with the file name it gives (the date is in it). */
   exportPlans: async (q: Partial<PlanQuery>): Promise<{ blob: Blob; filename: string }> => {

@@ -44,7 +44,7 @@ describe('admin screens in a real browser', function () {
     await server?.stop();
   });
 
-  const shot = async (name: string) => page.screenshot({ path: await screenshotPath(`admin-${name}`), fullPage: true });
+  const shot = async (name: string) => page.screenshot({ path: await screenshotPath(`admin-${name}`), fullPage: true, animations: 'disabled' });
   const toastWith = (text: string) => page.getByTestId('toast').filter({ hasText: text }).first().waitFor({ timeout: SHORT });
 
   it('screens_everyAdminScreen_rendersWithSidebarAndIsScreenshotted', async () => {
@@ -182,6 +182,31 @@ describe('admin screens in a real browser', function () {
     await soon(shownOrder, (v) => expect(v).to.deep.equal(['Ordem A', 'Ordem B', 'Ordem C']));
     await soon(() => page.getByRole('button', { name: 'Mover Ordem B para cima' }).isDisabled(), (v) => expect(v).to.equal(true));
     expect(await page.getByTestId('plan-row-Ordem B').getAttribute('draggable')).to.equal('false');
+    expect(open.errors).to.deep.equal([]);
+  });
+
+  it('plans_compareSelected_performanceSideBySideForEachPeriod', async () => {
+    await page.goto(`${server.url}/admin/plans`);
+    await page.getByTestId('plan-row-Plano E2E').waitFor();
+    await page.getByLabel('Selecionar Plano E2E', { exact: true }).check();
+    await page.getByLabel('Selecionar Ordem A', { exact: true }).check();
+    await page.getByRole('button', { name: 'Comparar desempenho' }).click();
+    const sold = page.getByTestId('comparison-row-Plano E2E');
+    const unsold = page.getByTestId('comparison-row-Ordem A');
+    await sold.waitFor({ timeout: SHORT });
+    await soon(() => page.locator('[data-testid^="comparison-row-"]').count(), (v) => expect(v).to.equal(2));
+    for (const tab of ['Este Mês', 'Este Ano']) {
+      await page.getByTestId('plan-comparison').getByRole('button', { name: tab }).click();
+      await soon(() => page.getByTestId('plan-comparison').getByRole('button', { name: tab }).getAttribute('aria-pressed'), (v) => expect(v).to.equal('true'));
+      await soon(() => sold.getByTestId('comparison-period-revenue').textContent(), (v) => expect(v).to.equal('R$ 29,90'));
+      await soon(() => sold.getByTestId('comparison-period-sales').textContent(), (v) => expect(v).to.equal('1'));
+      await soon(() => unsold.getByTestId('comparison-period-sales').textContent(), (v) => expect(v).to.equal('0'));
+    }
+    await soon(() => sold.getByTestId('comparison-revenue').textContent(), (v) => expect(v).to.equal('R$ 29,90'));
+    await soon(() => unsold.getByTestId('comparison-revenue').textContent(), (v) => expect(v).to.equal('R$ 0,00'));
+    // The best plan is listed first.
+    await soon(() => page.locator('[data-testid^="comparison-row-"]').first().getAttribute('data-testid'), (v) => expect(v).to.equal('comparison-row-Plano E2E'));
+    await shot('plans-comparison');
     expect(open.errors).to.deep.equal([]);
   });
 

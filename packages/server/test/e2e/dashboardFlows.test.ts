@@ -389,7 +389,7 @@ describe('dashboard: user flows in a real browser', function () {
       await page.waitForLoadState('networkidle');
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, p).to.be.at.most(0);
-      await page.screenshot({ path: await screenshotPath(`dashboard-360${p.replace('/', '-')}`), fullPage: true });
+      await page.screenshot({ path: await screenshotPath(`dashboard-360${p.replace('/', '-')}`), fullPage: true, animations: 'disabled' });
     }
     await context.close();
   });

@@ -58,7 +58,7 @@ export async function shootBoth(page: Page, name: string): Promise<void> {
   const original = await page.getAttribute('html', 'data-bs-theme');
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((t) => document.documentElement.setAttribute('data-bs-theme', t), theme);
-    await page.screenshot({ path: await screenshotPath(`dashboard-${name}-${theme}`), fullPage: true });
+    await page.screenshot({ path: await screenshotPath(`dashboard-${name}-${theme}`), fullPage: true, animations: 'disabled' });
   }
   await page.evaluate((t) => document.documentElement.setAttribute('data-bs-theme', t ?? 'light'), original);
 }

@@ -329,7 +329,7 @@ describe('purchases: sandbox PIX approval, "Minhas compras" and the admin "Compr
       await page.getByTestId(testId).waitFor({ timeout: SHORT });
       await page.waitForLoadState('networkidle');
       await soon(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), (v) => expect(v, path).to.be.at.most(0));
-      await page.screenshot({ path: await screenshotPath(`dashboard-360-${name}`), fullPage: true });
+      await page.screenshot({ path: await screenshotPath(`dashboard-360-${name}`), fullPage: true, animations: 'disabled' });
     }
   });
 });

@@ -33,7 +33,7 @@ describe('dashboard in a real browser', function () {
 
     await page.getByRole('button', { name: 'Mudar para o tema escuro' }).click();
     await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
-    await page.screenshot({ path: await screenshotPath('setup-dark'), fullPage: true });
+    await page.screenshot({ path: await screenshotPath('setup-dark'), fullPage: true, animations: 'disabled' });
 
     await page.reload();
     await page.getByRole('heading', { name: 'Configuração Inicial' }).waitFor();

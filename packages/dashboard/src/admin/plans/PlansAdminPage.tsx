@@ -7,7 +7,7 @@ import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
-import { CURRENCIES, PLAN_LIMITS, PLAN_MESSAGES, PLAN_TYPE_LABELS, formatMoney, planBulkCustomUpdateFormSchema, type ApiPlan, type PlanListResponse } from '@aabify/shared';
+import { CURRENCIES, PLAN_LIMITS, PLAN_MESSAGES, PLAN_TYPE_LABELS, formatMoney, planBulkCustomUpdateFormSchema, type ApiPlan, type Currency, type PlanListResponse } from '@aabify/shared';
 import { adminApi, type PlanQuery } from '../../api/admin';
 import { saveBlob } from '../../api/download';
 import { Loading } from '../../components/Loading';
@@ -15,6 +15,7 @@ import { movePlan, reorderedDisplayOrders } from '../../lib/planOrder';
 import { toast } from '../../stores/toasts';
 import { ConfirmModal, PageList, failureText } from '../common';
 import { PlanAnalyticsPanel } from './PlanAnalyticsPanel';
+import { PlanComparisonModal } from './PlanComparisonModal';
 import { PlanFormModal } from './PlanFormModal';
 
 const DEFAULT_FILTERS = { type: '', status: '', minPrice: '', maxPrice: '', sortBy: 'displayOrder', sortOrder: 'asc', limit: String(PLAN_LIMITS.defaultPageSize) };
@@ -109,6 +110,9 @@ export default function PlansAdminPage() {
   const [deleting, setDeleting] = useState<ApiPlan | null>(null);
   const [bulkDeleting, setBulkDeleting] = useState(false);
   const [customOpen, setCustomOpen] = useState(false);
+  const [comparing, setComparing] = useState(false);
+  // Plans selected on earlier pages stay selected; remember their currencies for the comparison.
+  const [currencies, setCurrencies] = useState<Record<string, Currency>>({});
   const [busy, setBusy] = useState(false);
   const [refreshKey, setRefreshKey] = useState(0);
   const [dragIndex, setDragIndex] = useState<number | null>(null);
@@ -121,7 +125,9 @@ export default function PlansAdminPage() {
 
   const load = useCallback(async () => {
     try {
-      setData(await adminApi.plans(query()));
+      const answer = await adminApi.plans(query());
+      setData(answer);
+      setCurrencies((known) => ({ ...known, ...Object.fromEntries(answer.plans.map((p) => [p.id, p.currency])) }));
       setError(false);
     } catch {
       setError(true);
@@ -287,6 +293,7 @@ export default function PlansAdminPage() {
             <Button size="sm" variant="outline-secondary" disabled={busy} onClick={() => void bulk({ isActive: false })}>Desativar</Button>
             <Button size="sm" variant="outline-warning" disabled={busy} onClick={() => void bulk({ isPopular: true })}>Marcar popular</Button>
             <Button size="sm" variant="outline-primary" disabled={busy} onClick={() => setCustomOpen(true)}>Atualização personalizada</Button>
+            <Button size="sm" variant="outline-info" disabled={busy} onClick={() => setComparing(true)}>Comparar desempenho</Button>
             <Button size="sm" variant="outline-danger" disabled={busy} onClick={() => setBulkDeleting(true)}>Excluir</Button>
             <Button size="sm" variant="link" onClick={() => setSelected(new Set())}>Limpar seleção</Button>
           </Card.Body>
@@ -406,6 +413,7 @@ export default function PlansAdminPage() {
         </Card>
       )}
 
+      <PlanComparisonModal show={comparing} planIds={ids} currencies={currencies} onHide={() => setComparing(false)} />
       <PlanFormModal show={editing !== undefined} plan={editing ?? null} onHide={() => setEditing(undefined)} onSaved={() => void reload()} />
       <CustomUpdateModal
         show={customOpen}
