@@ -199,6 +199,19 @@ describe('auth (/api/auth)', () => {
       expect(res.body).to.deep.equal({ message: M.tokenInvalid, code: 'TOKEN_INVALID' });
     });
 
+    it('me_tokenSignedWithPlainSecret_accepted', async () => {
+      // The service signs and verifies with a KeyObject of the secret; tokens made from the
+      // plain string (before that change) must stay valid.
+      const user = await buildUser(server);
+      const plain = jwt.sign({ tv: 0 }, server.ctx.secrets.jwtSecret, { subject: user.id, issuer: 'aabify', expiresIn: 60 });
+      const res = await api(server).get<ApiUser>('/auth/me', plain);
+      expect(res.status).to.equal(200);
+      expect(res.body.id).to.equal(user.id);
+      const issued = server.ctx.auth.issueToken(user);
+      const claims = jwt.verify(issued, server.ctx.secrets.jwtSecret, { algorithms: ['HS256'], issuer: 'aabify' });
+      expect(claims).to.include({ sub: user.id, tv: 0 });
+    });
+
     it('me_forgedTokens_answer401', async () => {
       const user = await buildAdmin(server);
       const forged = [

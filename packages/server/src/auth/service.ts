@@ -16,6 +16,7 @@ import {
   hashApiToken,
   isApiTokenShaped,
   sessionFromPayload,
+  sessionKey,
   signSessionToken,
   verifySessionToken,
   type VerifiedSession,
@@ -74,6 +75,7 @@ export function createAuthService(opts: {
   const { models, jwtSecret, logger } = opts;
   const limits = { ...DEFAULT_AUTH_LIMITS, ...opts.limits };
   const sessionTtlSeconds = opts.sessionTtlSeconds ?? SESSION_TTL_SECONDS;
+  const jwtKey = sessionKey(jwtSecret);
 
   async function userForSession(session: VerifiedSession): Promise<AuthResult> {
     const user = await models.User.findByPk(session.userId).catch(() => null);
@@ -106,7 +108,8 @@ export function createAuthService(opts: {
     new JwtStrategy(
       {
         jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-        secretOrKey: jwtSecret,
+        // passport-jwt's types predate KeyObject; it hands the key to jsonwebtoken.verify as is.
+        secretOrKey: jwtKey as unknown as Buffer,
         algorithms: [JWT_ALGORITHM],
         issuer: JWT_ISSUER,
       },
@@ -132,10 +135,10 @@ export function createAuthService(opts: {
     passport: authenticator,
     sessionTtlSeconds,
     limiters,
-    issueToken: (user) => signSessionToken(jwtSecret, user.id, user.tokenVersion, sessionTtlSeconds),
+    issueToken: (user) => signSessionToken(jwtKey, user.id, user.tokenVersion, sessionTtlSeconds),
     async authenticateToken(raw) {
       if (isApiTokenShaped(raw)) return userForApiToken(raw);
-      const session = verifySessionToken(jwtSecret, raw);
+      const session = verifySessionToken(jwtKey, raw);
       return session ? userForSession(session) : invalid;
     },
     resetRateLimits() {

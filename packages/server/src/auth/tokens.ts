@@ -1,5 +1,5 @@
 /** Session tokens (JWT) and personal API tokens (random secrets, stored as SHA-256). */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { API_TOKEN_PREFIX } from '@aabify/shared';
 
@@ -12,7 +12,16 @@ export interface SessionClaims {
   tv: number;
 }
 
-export function signSessionToken(secret: string, userId: string, tokenVersion: number, ttlSeconds: number): string {
+/**
+ * The HMAC key of session tokens, made once. Given a string, jsonwebtoken tries to parse it as
+ * a PEM key on every call and fails, which costs ~350 µs of CPU (most of a status read). A secret
+ * KeyObject skips that. The bytes are the same as the string's, so the tokens are too.
+ */
+export function sessionKey(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, 'utf8'));
+}
+
+export function signSessionToken(secret: KeyObject, userId: string, tokenVersion: number, ttlSeconds: number): string {
   const claims: SessionClaims = { tv: tokenVersion };
   return jwt.sign(claims, secret, { algorithm: JWT_ALGORITHM, subject: userId, issuer: JWT_ISSUER, expiresIn: ttlSeconds });
 }
@@ -30,7 +39,7 @@ export function sessionFromPayload(payload: unknown): VerifiedSession | undefine
   return { userId: sub, tokenVersion: tv };
 }
 
-export function verifySessionToken(secret: string, token: string): VerifiedSession | undefined {
+export function verifySessionToken(secret: KeyObject, token: string): VerifiedSession | undefined {
   try {
     return sessionFromPayload(jwt.verify(token, secret, { algorithms: [JWT_ALGORITHM], issuer: JWT_ISSUER }));
   } catch {
