@@ -27,6 +27,10 @@ export const PLAN_LIMITS = {
   bulkMax: 100,
   topPlans: 5,
   recentSales: 5,
+  /** The admin screen serves a plan list younger than this without asking again (spec §9). */
+  listFreshMs: 30_000,
+  /** The same for analytics. */
+  analyticsFreshMs: 60_000,
 } as const;
 
 export const ANALYTICS_PERIODS = ['week', 'month', 'quarter', 'year'] as const;

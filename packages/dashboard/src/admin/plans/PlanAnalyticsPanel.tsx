@@ -6,14 +6,18 @@ import Col from 'react-bootstrap/Col';
 import Nav from 'react-bootstrap/Nav';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
-import { ANALYTICS_PERIODS, ANALYTICS_PERIOD_LABELS, PLAN_TYPE_LABELS, formatMoney, type AnalyticsPeriod, type PlanAnalytics } from '@aabify/shared';
+import { ANALYTICS_PERIODS, ANALYTICS_PERIOD_LABELS, PLAN_LIMITS, PLAN_TYPE_LABELS, formatMoney, type AnalyticsPeriod, type PlanAnalytics } from '@aabify/shared';
 import { adminApi } from '../../api/admin';
 import { Loading } from '../../components/Loading';
 import { formatDate } from '../../lib/format';
+import { createQueryCache } from '../../lib/queryCache';
 import { PlanRevenueChart } from '../charts';
 import { StatCard, failureText } from '../common';
 
 const SALE_VARIANTS: Record<string, string> = { approved: 'success', pending: 'warning', rejected: 'danger', cancelled: 'secondary', refunded: 'secondary' };
+
+/** Analytics answers per period, fresh for 60 s; the plan screen invalidates it on any change. */
+export const planAnalyticsCache = createQueryCache<{ analytics: PlanAnalytics }>(PLAN_LIMITS.analyticsFreshMs);
 
 export function PlanAnalyticsPanel({ refreshKey }: { refreshKey: number }) {
   const [period, setPeriod] = useState<AnalyticsPeriod>('month');
@@ -22,8 +26,8 @@ export function PlanAnalyticsPanel({ refreshKey }: { refreshKey: number }) {
   useEffect(() => {
     let live = true;
     setData(null);
-    adminApi
-      .planAnalytics(period)
+    planAnalyticsCache
+      .read(period, () => adminApi.planAnalytics(period))
       .then((r) => live && (setData(r.analytics), setError(null)))
       .catch((e: unknown) => live && setError(failureText(e, 'Erro ao carregar analytics')));
     return () => {

@@ -12,9 +12,10 @@ import { adminApi, type PlanQuery } from '../../api/admin';
 import { saveBlob } from '../../api/download';
 import { Loading } from '../../components/Loading';
 import { movePlan, reorderedDisplayOrders } from '../../lib/planOrder';
+import { createQueryCache } from '../../lib/queryCache';
 import { toast } from '../../stores/toasts';
 import { ConfirmModal, PageList, failureText } from '../common';
-import { PlanAnalyticsPanel } from './PlanAnalyticsPanel';
+import { PlanAnalyticsPanel, planAnalyticsCache } from './PlanAnalyticsPanel';
 import { PlanComparisonModal } from './PlanComparisonModal';
 import { PlanFormModal } from './PlanFormModal';
 
@@ -30,6 +31,9 @@ const SORT_LABELS: Record<string, string> = {
   salesCount: 'Vendas',
   totalRevenue: 'Receita',
 };
+
+/** Shared by every visit to the screen; any change made here invalidates it (see reload). */
+const planListCache = createQueryCache<PlanListResponse>(PLAN_LIMITS.listFreshMs);
 
 const REORDER_HINT = 'Ordene por "Ordem de exibição" (crescente) para reordenar';
 
@@ -125,7 +129,8 @@ export default function PlansAdminPage() {
 
   const load = useCallback(async () => {
     try {
-      const answer = await adminApi.plans(query());
+      const q = query();
+      const answer = await planListCache.read(JSON.stringify(q), () => adminApi.plans(q));
       setData(answer);
       setCurrencies((known) => ({ ...known, ...Object.fromEntries(answer.plans.map((p) => [p.id, p.currency])) }));
       setError(false);
@@ -139,6 +144,8 @@ export default function PlansAdminPage() {
   }, [load]);
 
   const reload = async () => {
+    planListCache.invalidate();
+    planAnalyticsCache.invalidate();
     setRefreshKey((k) => k + 1);
     await load();
   };
