@@ -74,7 +74,26 @@ export function signatureLines(sig: SignatureReport): string[] {
 }
 
 /** `Economia estimada por dispositivo` as aligned lines. */
-export function downloadSizeLines(sizes: readonly DeviceDownloadSize[] | undefined): string[] {
+/** What the per-device lines need: the engine's own report or the one a server conversion stored. */
+export type DownloadSizeRow = Pick<DeviceDownloadSize, 'compatible' | 'bundleBytes' | 'apkBytes' | 'savedBytes' | 'savedPercent'> & { device: { label: string } };
+
+/** report.downloadSizes of a server conversion (the API's flat `DeviceDownloadSizeJson`), well-formed rows only. */
+export function downloadSizesOfReport(report: unknown): DownloadSizeRow[] {
+  const sizes = typeof report === 'object' && report !== null ? (report as { downloadSizes?: unknown }).downloadSizes : undefined;
+  if (!Array.isArray(sizes)) return [];
+  const rows: DownloadSizeRow[] = [];
+  for (const s of sizes as unknown[]) {
+    if (typeof s !== 'object' || s === null) continue;
+    const r = s as Record<string, unknown>;
+    const numbers = [r.bundleBytes, r.apkBytes, r.savedBytes, r.savedPercent];
+    if (typeof r.label !== 'string' || typeof r.compatible !== 'boolean' || !numbers.every((n) => typeof n === 'number' && Number.isFinite(n))) continue;
+    const [bundleBytes, apkBytes, savedBytes, savedPercent] = numbers as number[];
+    rows.push({ device: { label: r.label }, compatible: r.compatible, bundleBytes: bundleBytes!, apkBytes: apkBytes!, savedBytes: savedBytes!, savedPercent: savedPercent! });
+  }
+  return rows;
+}
+
+export function downloadSizeLines(sizes: readonly DownloadSizeRow[] | undefined): string[] {
   if (!sizes || sizes.length === 0) return [];
   const pct = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
   return [

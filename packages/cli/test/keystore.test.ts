@@ -10,11 +10,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { CLI_BIN, cliEnv } from './helpers/cli.js';
 
-const bin = fileURLToPath(new URL('../bin/aabify.js', import.meta.url));
+const bin = CLI_BIN;
 const PASS = 'senha-cli-123';
 const ALIAS = 'upload';
 
@@ -39,15 +39,13 @@ describe('aabify keystore and convert --sign (server mode)', function () {
 
   function aabify(args: string[], env: Record<string, string> = {}): Promise<Run> {
     return new Promise((resolveRun, reject) => {
-      const childEnv: NodeJS.ProcessEnv = {
-        ...process.env,
-        AABIFY_CLI_FROM_SOURCE: '1',
+      const childEnv: NodeJS.ProcessEnv = cliEnv({
         XDG_CONFIG_HOME: join(dir, 'config'),
         AABIFY_POLL_INTERVAL: '500',
         AABIFY_URL: server.url,
         AABIFY_TOKEN: token,
         ...env,
-      };
+      });
       const child = spawn(process.execPath, [bin, ...args], { env: childEnv, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';

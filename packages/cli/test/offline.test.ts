@@ -9,10 +9,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
+import { CLI_BIN, cliEnv } from './helpers/cli.js';
 
-const bin = fileURLToPath(new URL('../bin/aabify.js', import.meta.url));
+const bin = CLI_BIN;
 
 interface Run {
   status: number | null;
@@ -20,11 +20,11 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the CLI from its sources, stdin closed, never on a TTY (as in CI). */
+/** Runs the built CLI, stdin closed, never on a TTY (as in CI). */
 function aabify(...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, AABIFY_CLI_FROM_SOURCE: '1' },
+      env: cliEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { VERSION } from '@aabify/shared';
+import { CLI_BIN, cliEnv } from './helpers/cli.js';
 
-const bin = fileURLToPath(new URL('../bin/aabify.js', import.meta.url));
+const bin = CLI_BIN;
 
 function aabify(...args: string[]) {
-  return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, AABIFY_CLI_FROM_SOURCE: '1' }, timeout: 30000 });
+  return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: cliEnv(), timeout: 30000 });
 }
 
 describe('aabify program', () => {

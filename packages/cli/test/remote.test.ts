@@ -10,11 +10,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
 import { freePort, startServer, type TestServer } from './helpers/server.js';
+import { CLI_BIN, cliEnv } from './helpers/cli.js';
 
-const bin = fileURLToPath(new URL('../bin/aabify.js', import.meta.url));
+const bin = CLI_BIN;
 
 interface Run {
   status: number | null;
@@ -42,10 +42,10 @@ describe('aabify remote commands', function () {
   const userEmail = 'user@aabify.test';
   const password = 'segredo123';
 
-  /** Runs the CLI from its sources with stdin a pipe, never on a TTY (as in CI). */
+  /** Runs the built CLI with stdin a pipe, never on a TTY (as in CI). */
   function aabify(args: string[], options: RunOptions = {}): Promise<Run> {
     return new Promise((resolveRun, reject) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, AABIFY_CLI_FROM_SOURCE: '1', XDG_CONFIG_HOME: configHome, AABIFY_POLL_INTERVAL: '500' };
+      const env: NodeJS.ProcessEnv = cliEnv({ XDG_CONFIG_HOME: configHome, AABIFY_POLL_INTERVAL: '500' });
       delete env.AABIFY_URL;
       delete env.AABIFY_TOKEN;
       for (const [k, v] of Object.entries(options.env ?? {})) {
@@ -323,6 +323,23 @@ describe('aabify remote commands', function () {
       expect(r.stderr).to.contain('Enviado: ag-politedroid.apk').and.contain('AAB salvo em');
       expectNoControlCharacters(r);
       expect(existsSync(`${out}.part`)).to.equal(false);
+    });
+
+    it('convert_waitHuman_thenStatus_showTheDownloadEstimatePerDevice', async function () {
+      const apk = requireCorpusApk(this, 'ag-politedroid');
+      const out = join(dir, 'politedroid-humano.aab');
+      const r = await remote(['convert', apk.path, '--wait', '-o', out]);
+      expect(r.status, r.stderr).to.equal(0);
+      expect(r.stderr, r.stderr).to.contain('Economia estimada por dispositivo (download pelo Google Play):');
+      expect(r.stderr).to.match(/com o AAB × .+ com o APK/);
+      const latest = await server.api('GET', '/conversion/history?limit=1', undefined, adminToken);
+      const id = (latest.body as { conversions: { id: string }[] }).conversions[0]!.id;
+      const status = await remote(['status', id]);
+      expect(status.status, status.stderr).to.equal(0);
+      expect(status.stdout).to.contain('Status:').and.contain('Economia estimada por dispositivo (download pelo Google Play):');
+      expect(status.stdout.split('\n').filter((l) => / com o AAB × /.test(l) || /incompatível/.test(l))).to.have.length(3);
+      expectNoControlCharacters(r);
+      expectNoControlCharacters(status);
     });
 
     it('convert_outputExists_refusedBeforeUpload_exit1', async function () {

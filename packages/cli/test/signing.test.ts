@@ -7,16 +7,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from 'commander';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
-import { downloadSizeLines, parsePasswordSpec, resolvePassword, signOptionsFrom } from '../src/signing.js';
+import { downloadSizeLines, downloadSizesOfReport, parsePasswordSpec, resolvePassword, signOptionsFrom } from '../src/signing.js';
+import { CLI_BIN, cliEnv } from './helpers/cli.js';
 
-const bin = fileURLToPath(new URL('../bin/aabify.js', import.meta.url));
+const bin = CLI_BIN;
 
 function aabify(env: Record<string, string>, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, AABIFY_CLI_FROM_SOURCE: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
@@ -59,11 +59,20 @@ describe('signing flags', () => {
     expect(signOptionsFrom({ ks: 'x.p12', ksPass: 'pass:a', ksAlias: 'up' })).to.deep.equal({ keystore: 'x.p12', storePassword: 'a', alias: 'up' });
   });
 
+  it('downloadSizesOfReport_serverJson_keepsWellFormedRowsOnly', () => {
+    const good = { deviceId: 'phone', label: 'Celular', compatible: true, bundleBytes: 8, apkBytes: 10, savedBytes: 2, savedPercent: 20 };
+    expect(downloadSizesOfReport({ downloadSizes: [good, { ...good, bundleBytes: 'x' }, { ...good, label: null }, null] })).to.deep.equal([
+      { device: { label: 'Celular' }, compatible: true, bundleBytes: 8, apkBytes: 10, savedBytes: 2, savedPercent: 20 },
+    ]);
+    expect(downloadSizesOfReport(null)).to.deep.equal([]);
+    expect(downloadSizesOfReport({ downloadSizes: 'nada' })).to.deep.equal([]);
+  });
+
   it('downloadSizeLines_incompatibleDevice_saysSo', () => {
     const device = { id: 'x', label: 'Chromebook', abis: ['x86_64'], density: 320, locale: 'es', sdk: 33 };
     const lines = downloadSizeLines([
-      { device, compatible: false, bundleBytes: 0, apkBytes: 10, savedBytes: 10, savedPercent: 100, splits: [] },
-      { device: { ...device, label: 'Celular' }, compatible: true, bundleBytes: 800_000, apkBytes: 1_000_000, savedBytes: 200_000, savedPercent: 20, splits: [] },
+      { device, compatible: false, bundleBytes: 0, apkBytes: 10, savedBytes: 10, savedPercent: 100 },
+      { device: { ...device, label: 'Celular' }, compatible: true, bundleBytes: 800_000, apkBytes: 1_000_000, savedBytes: 200_000, savedPercent: 20 },
     ]);
     expect(lines[0]).to.equal('Economia estimada por dispositivo (download pelo Google Play):');
     expect(lines[1]).to.contain('incompatível');

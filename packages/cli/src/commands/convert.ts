@@ -11,7 +11,8 @@ import type { Command } from 'commander';
 import { assertWritable, downloadAab } from '../aabDownload.js';
 import { CliError, EXIT_FAILED, EXIT_OK, usageError, type ExitCode } from '../api/errors.js';
 import { estimateText, isRecord, readConversionStart, statusLabel, str } from '../api/types.js';
-import { followConversion } from '../follow.js';
+import { followConversion, getConversion } from '../follow.js';
+import { downloadSizeLines, downloadSizesOfReport } from '../signing.js';
 import { formatBytes } from '../output.js';
 import { requireToken, runRemote, type RemoteContext, type RemoteFlags } from '../remote.js';
 import { register as registerConvertCommand, type ConvertOptions } from './convertLocal.js';
@@ -121,11 +122,15 @@ export async function runRemoteConvert(ctx: RemoteContext, apk: string, flags: R
   };
   process.once('SIGINT', onSigint);
   try {
-    const { conversion, logs, transport } = await followConversion(api, output, id, { showLogs: !flags.quiet, showProgress: true });
-    if (conversion.status !== 'completed') throw conversionFailure(id, conversion.status, conversion.error);
+    const followed = await followConversion(api, output, id, { showLogs: !flags.quiet, showProgress: true });
+    const { logs, transport } = followed;
+    if (followed.conversion.status !== 'completed') throw conversionFailure(id, followed.conversion.status, followed.conversion.error);
+    // A live update may come without the engine's report (signature, download estimate): read it once.
+    const conversion = isRecord(followed.conversion.raw.report) ? followed.conversion : await getConversion(api, id);
     output.info(`Conversão ${statusLabel(conversion.status)}.`);
     const signature = isRecord(conversion.raw.report) && isRecord(conversion.raw.report.signature) ? conversion.raw.report.signature : undefined;
     if (signature) output.info(`Assinado com a chave de upload ${str(signature.alias) ?? '?'} (SHA-256 ${str(signature.certificateSha256) ?? '?'}).`);
+    for (const line of downloadSizeLines(downloadSizesOfReport(conversion.raw.report))) output.info(line);
     const saved = await downloadAab(api, output, id, out, overwrite);
     output.result(
       {

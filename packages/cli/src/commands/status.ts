@@ -1,9 +1,10 @@
 /** `aabify status ID`: where a conversion is (queue, processing, outcome). Exit 0 whatever the outcome. */
 import type { Command } from 'commander';
 import { EXIT_OK } from '../api/errors.js';
-import { estimateText, formatDate, statusLabel, type Conversion } from '../api/types.js';
+import { estimateText, formatDate, isRecord, statusLabel, type Conversion } from '../api/types.js';
 import { getConversion } from '../follow.js';
 import { formatBytes } from '../output.js';
+import { downloadSizeLines, downloadSizesOfReport } from '../signing.js';
 import { requireToken, runRemote, withRemoteOptions, type RemoteContext, type RemoteFlags } from '../remote.js';
 
 export function describeConversion(c: Conversion): string[] {
@@ -24,7 +25,8 @@ export function describeConversion(c: Conversion): string[] {
   ];
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined);
   const width = Math.max(...shown.map(([l]) => l.length)) + 2;
-  return shown.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`);
+  const report = isRecord(c.raw) ? c.raw.report : undefined;
+  return [...shown.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`), ...(c.status === 'completed' ? downloadSizeLines(downloadSizesOfReport(report)) : [])];
 }
 
 export async function runStatus(ctx: RemoteContext, id: string): Promise<typeof EXIT_OK> {
