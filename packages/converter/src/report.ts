@@ -25,6 +25,8 @@ export const WARNING_MESSAGES = {
   RESOURCES_WITHOUT_TABLE_DROPPED: 'O APK não tem resources.arsc; os arquivos em res/ foram descartados.',
   NATIVE_FILES_DROPPED:
     'Arquivos em lib/ que não são bibliotecas nativas (.so ou wrap.sh) de uma ABI conhecida foram descartados: o AAB não tem onde guardá-los.',
+  NATIVE_FILES_MOVED:
+    'Arquivos em lib/<abi>/ que não são bibliotecas nativas (.so ou wrap.sh) foram movidos para assets/lib/<abi>/, pois o AAB só aceita bibliotecas em lib/: o app pode lê-los com o AssetManager em lib/<abi>/<nome>.',
   DEX_GAP_DROPPED: 'Arquivos classesN.dex fora da sequência contínua foram descartados (o Android nunca os carregaria).',
   RESERVED_ROOT_DROPPED: 'Arquivos na raiz do APK com nomes reservados pelo formato AAB foram descartados.',
   ASSET_TARGETING_NAME_DROPPED:

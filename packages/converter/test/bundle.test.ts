@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import { buildBundleConfig, literalGlob } from '../src/bundle/bundleConfig.js';
+import { routeEntries } from '../src/bundle/collect.js';
 import { dropDanglingFileReferences } from '../src/bundle/dangling.js';
 import { ensureNoCode } from '../src/bundle/manifestFix.js';
 import { contiguousDex, routeEntry, type EntryRoute } from '../src/bundle/mapping.js';
 import { buildAssetsConfig, buildNativeConfig } from '../src/bundle/targeting.js';
 import { AaptPb, encodeAapt, type PbResourceTable } from '../src/proto/aapt.js';
 import { globSyntaxError } from '../src/validate/glob.js';
+import type { ZipReader } from '../src/zip/index.js';
 import { application, attrById, booleanValue, decodeXmlNode } from '../src/validate/xml.js';
 
 describe('bundle', () => {
@@ -26,9 +28,14 @@ describe('bundle', () => {
       ['lib/arm64-v8a/libfoo.so', { kind: 'native-lib', abi: 'arm64-v8a', path: 'lib/arm64-v8a/libfoo.so' }],
       ['lib/x86/wrap.sh', { kind: 'native-lib', abi: 'x86', path: 'lib/x86/wrap.sh' }],
       ['lib/arm64-v8a-hwasan/libfoo.so', { kind: 'native-lib', abi: 'arm64-v8a-hwasan', path: 'lib/arm64-v8a-hwasan/libfoo.so' }],
-      ['lib/armeabi-v7a/libfoo.so.1', { kind: 'drop', reason: 'lib-unrepresentable' }],
+      ['lib/armeabi-v7a/libfoo.so.1', { kind: 'lib-to-asset', abi: 'armeabi-v7a', path: 'assets/lib/armeabi-v7a/libfoo.so.1' }],
+      ['lib/x86/config.json', { kind: 'lib-to-asset', abi: 'x86', path: 'assets/lib/x86/config.json' }],
+      ['lib/arm64-v8a-hwasan/wrap.sh.bak', { kind: 'lib-to-asset', abi: 'arm64-v8a-hwasan', path: 'assets/lib/arm64-v8a-hwasan/wrap.sh.bak' }],
       ['lib/sparc/libfoo.so', { kind: 'drop', reason: 'lib-unrepresentable' }],
+      ['lib/sparc/config.json', { kind: 'drop', reason: 'lib-unrepresentable' }],
       ['lib/x86/sub/libfoo.so', { kind: 'drop', reason: 'lib-unrepresentable' }],
+      ['lib/x86/sub/config.json', { kind: 'drop', reason: 'lib-unrepresentable' }],
+      ['lib/config.json', { kind: 'drop', reason: 'lib-unrepresentable' }],
       ['META-INF/MANIFEST.MF', { kind: 'drop', reason: 'signature' }],
       ['META-INF/CERT.SF', { kind: 'drop', reason: 'signature' }],
       ['META-INF/cert.rsa', { kind: 'drop', reason: 'signature' }],
@@ -55,6 +62,18 @@ describe('bundle', () => {
         expect(routeEntry(name)).to.deep.equal(route);
       });
     }
+    it('routeEntries_libFileWhoseAssetExists_droppedOtherwiseMoved', () => {
+      // The clashing asset comes after the lib/ file in the zip: the decision must not depend on order.
+      const names = ['lib/x86/a.txt', 'lib/x86/b.txt', 'assets/lib/x86/b.txt', 'lib/x86/libz.so', 'lib/sparc/c.txt'];
+      const reader = { entries: names.map((name) => ({ name, isDirectory: false, method: 8 })) } as unknown as ZipReader;
+      const r = routeEntries(reader);
+      expect([...r.movedLibFiles]).to.deep.equal([['lib/x86/a.txt', 'assets/lib/x86/a.txt']]);
+      expect(r.copies.get('assets/lib/x86/a.txt')?.name).to.equal('lib/x86/a.txt');
+      expect(r.copies.get('assets/lib/x86/b.txt')?.name).to.equal('assets/lib/x86/b.txt');
+      expect(r.assetPaths.sort()).to.deep.equal(['assets/lib/x86/a.txt', 'assets/lib/x86/b.txt']);
+      expect(r.drops.get('lib-unrepresentable')).to.deep.equal(['lib/sparc/c.txt', 'lib/x86/b.txt']);
+      expect([...r.abis]).to.deep.equal(['x86']);
+    });
     it('routeEntry_directory_dropped', () => {
       expect(routeEntry('res', true)).to.deep.equal({ kind: 'drop', reason: 'directory' });
     });

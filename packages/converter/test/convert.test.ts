@@ -5,7 +5,9 @@ import { BundleConfigType, NativeLibrariesType, AssetsType, decodeMessage, type 
 import { ATTR } from '../src/bundle/layout.js';
 import { attrById, decimalValue, decodeXmlNode } from '../src/validate/xml.js';
 import { ZipReader } from '../src/zip/index.js';
+import { requireOracles } from './helpers/oracles.js';
 import { buildZip, TempDir, tinyApkEntries, type BuildEntry } from './helpers/zipBuilder.js';
+import { buildUniversalApk, validateBundle as bundletoolValidate } from './oracle/tools.js';
 
 async function expectCode(p: Promise<unknown>, code: ConverterErrorCode): Promise<ConverterError> {
   try {
@@ -41,6 +43,7 @@ describe('convertApk', () => {
       'BundleConfig.pb',
       'base/assets.pb',
       'base/assets/data/x.json',
+      'base/assets/lib/arm64-v8a/notes.txt',
       'base/assets/sound.mp3',
       'base/dex/classes.dex',
       'base/lib/arm64-v8a/libfoo.so',
@@ -63,7 +66,13 @@ describe('convertApk', () => {
     const native = decodeMessage<NativeLibrariesMsg>(NativeLibrariesType, await entryBytes(r, 'base/native.pb'));
     expect(native).to.deep.equal({ directory: [{ path: 'lib/arm64-v8a', targeting: { abi: { alias: 3 } } }] });
     const assets = decodeMessage<AssetsMsg>(AssetsType, await entryBytes(r, 'base/assets.pb'));
-    expect(assets).to.deep.equal({ directory: [{ path: 'assets', targeting: {} }, { path: 'assets/data', targeting: {} }] });
+    expect(assets).to.deep.equal({
+      directory: [
+        { path: 'assets', targeting: {} },
+        { path: 'assets/data', targeting: {} },
+        { path: 'assets/lib/arm64-v8a', targeting: {} },
+      ],
+    });
     const manifest = decodeXmlNode(await entryBytes(r, 'base/manifest/AndroidManifest.xml'));
     expect(manifest.element?.name).to.equal('manifest');
     expect(decodeXmlNode(await entryBytes(r, 'base/res/layout/main.xml')).element?.name).to.equal('LinearLayout');
@@ -95,14 +104,98 @@ describe('convertApk', () => {
     expect(r.packageName).to.equal('com.example.tiny');
     expect([r.versionCode, r.minSdk, r.debuggable, r.dexCount, r.v1Signed]).to.deep.equal([1, 21, false, 1, true]);
     expect(r.abis).to.deep.equal(['arm64-v8a']);
-    expect(r.entries).to.deep.equal({ copiedRaw: 6, converted: 3, dropped: 7, generated: 3 });
+    expect(r.entries).to.deep.equal({ copiedRaw: 7, converted: 3, dropped: 6, generated: 3 });
     expect(r.sizeIn).to.equal(readFileSync(apk).length);
     expect(r.sizeOut).to.equal(readFileSync(tmp.file('r.aab')).length);
-    expect(r.warnings.map((w) => w.code).sort()).to.deep.equal(['DEX_GAP_DROPPED', 'NATIVE_FILES_DROPPED', 'UNREFERENCED_RESOURCES_DROPPED']);
-    const native = r.warnings.find((w) => w.code === 'NATIVE_FILES_DROPPED')!;
-    expect(native.message).to.equal('Arquivos em lib/ que não são bibliotecas nativas (.so ou wrap.sh) de uma ABI conhecida foram descartados: o AAB não tem onde guardá-los.');
+    expect(r.warnings.map((w) => w.code).sort()).to.deep.equal(['DEX_GAP_DROPPED', 'NATIVE_FILES_MOVED', 'UNREFERENCED_RESOURCES_DROPPED']);
+    const native = r.warnings.find((w) => w.code === 'NATIVE_FILES_MOVED')!;
     expect(native.detail).to.equal('1: lib/arm64-v8a/notes.txt');
     expect(r.durations.total).to.be.a('number');
+  });
+
+  describe('non-library files under lib/', () => {
+    const so = Buffer.alloc(2048, 5);
+    const entries = (): BuildEntry[] => [
+      ...tinyApkEntries().filter((e) => !e.name.startsWith('lib/')),
+      { name: 'lib/arm64-v8a/libfoo.so', data: so, method: 0 },
+      { name: 'lib/arm64-v8a/libfoo.so.1', data: so, method: 0 },
+      { name: 'lib/x86/config.json', data: '{"gpu":"on","gpu2":"on","gpu3":"on"}' },
+      { name: 'lib/x86/clash.txt', data: 'from lib' },
+      { name: 'lib/sparc/notes.txt', data: 'unknown abi' },
+      { name: 'lib/x86/sub/notes.txt', data: 'nested' },
+      { name: 'lib/notes.txt', data: 'top level' },
+      // After the lib/ file it clashes with: the APK's own asset wins wherever it sits.
+      { name: 'assets/lib/x86/clash.txt', data: 'from assets' },
+    ];
+    const moves: [string, string][] = [
+      ['lib/arm64-v8a/libfoo.so.1', 'base/assets/lib/arm64-v8a/libfoo.so.1'],
+      ['lib/x86/config.json', 'base/assets/lib/x86/config.json'],
+      ['assets/lib/x86/clash.txt', 'base/assets/lib/x86/clash.txt'],
+    ];
+    let libApk: string;
+    let aab: string;
+    let report: Awaited<ReturnType<typeof convertApk>>;
+    beforeEach(async () => {
+      libApk = tmp.file('lib.apk', buildZip(entries()));
+      aab = tmp.file('lib.aab');
+      report = await convertApk(libApk, aab);
+    });
+
+    it('convertApk_libNonLibraryFiles_movedToAssetsRawAndReported', async () => {
+      const src = await ZipReader.open(libApk);
+      const dst = await ZipReader.open(aab);
+      const names = dst.entries.map((e) => e.name);
+      expect(names.filter((n) => n.includes('lib/'))).to.deep.equal([
+        'base/assets/lib/arm64-v8a/libfoo.so.1',
+        'base/assets/lib/x86/clash.txt',
+        'base/assets/lib/x86/config.json',
+        'base/lib/arm64-v8a/libfoo.so',
+      ]);
+      for (const [from, to] of moves) {
+        const a = src.get(from)!;
+        const b = dst.get(to)!;
+        expect([b.method, b.crc32, b.compressedSize, b.uncompressedSize], to).to.deep.equal([a.method, a.crc32, a.compressedSize, a.uncompressedSize]);
+        const ra: Buffer[] = [];
+        const rb: Buffer[] = [];
+        for await (const c of src.rawChunks(a)) ra.push(c);
+        for await (const c of dst.rawChunks(b)) rb.push(c);
+        expect(Buffer.concat(rb).equals(Buffer.concat(ra)), to).to.equal(true);
+      }
+      expect((await entryBytes(dst, 'base/assets/lib/x86/clash.txt')).toString()).to.equal('from assets');
+      const config = decodeMessage<BundleConfigMsg>(BundleConfigType, await entryBytes(dst, 'BundleConfig.pb'));
+      // Stored in the APK, so its new name must be protected from compression.
+      expect(config.compression?.uncompressed_glob).to.include('assets/lib/arm64-v8a/libfoo.so.1');
+      const assets = decodeMessage<AssetsMsg>(AssetsType, await entryBytes(dst, 'base/assets.pb'));
+      expect(assets.directory?.map((d) => d.path)).to.include.members(['assets/lib/arm64-v8a', 'assets/lib/x86']);
+      const native = decodeMessage<NativeLibrariesMsg>(NativeLibrariesType, await entryBytes(dst, 'base/native.pb'));
+      expect(native.directory?.map((d) => d.path)).to.deep.equal(['lib/arm64-v8a']);
+      await src.close();
+      await dst.close();
+
+      const moved = report.warnings.find((w) => w.code === 'NATIVE_FILES_MOVED')!;
+      expect(moved.message).to.equal(
+        'Arquivos em lib/<abi>/ que não são bibliotecas nativas (.so ou wrap.sh) foram movidos para assets/lib/<abi>/, pois o AAB só aceita bibliotecas em lib/: o app pode lê-los com o AssetManager em lib/<abi>/<nome>.',
+      );
+      expect(moved.detail).to.equal('2: lib/arm64-v8a/libfoo.so.1, lib/x86/config.json');
+      const dropped = report.warnings.find((w) => w.code === 'NATIVE_FILES_DROPPED')!;
+      expect(dropped.message).to.equal('Arquivos em lib/ que não são bibliotecas nativas (.so ou wrap.sh) de uma ABI conhecida foram descartados: o AAB não tem onde guardá-los.');
+      expect(dropped.detail).to.equal('4: lib/sparc/notes.txt, lib/x86/sub/notes.txt, lib/notes.txt, lib/x86/clash.txt');
+      expect(report.abis).to.deep.equal(['arm64-v8a']);
+      expect(await validateBundle(aab)).to.deep.equal([]);
+    });
+
+    it('convertApk_libNonLibraryFiles_bundletoolValidatesAndUniversalApkHasThemAsAssets', async function () {
+      this.timeout(120_000);
+      const o = requireOracles(this, 'java', 'bundletoolJar', 'aapt2');
+      await bundletoolValidate(o, aab);
+      const universal = await buildUniversalApk(o, aab, tmp.file('universal'));
+      const u = await ZipReader.open(universal);
+      expect((await entryBytes(u, 'assets/lib/x86/config.json')).toString()).to.equal('{"gpu":"on","gpu2":"on","gpu3":"on"}');
+      expect((await entryBytes(u, 'assets/lib/arm64-v8a/libfoo.so.1')).equals(so)).to.equal(true);
+      expect((await entryBytes(u, 'assets/lib/x86/clash.txt')).toString()).to.equal('from assets');
+      expect(u.get('lib/x86/config.json')).to.equal(undefined);
+      await u.close();
+    });
   });
 
   it('convertApk_sameApkTwice_identicalBytes', async () => {

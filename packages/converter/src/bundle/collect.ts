@@ -13,6 +13,8 @@ export interface RoutedEntries {
   copies: Map<string, ZipEntry>;
   abis: Set<string>;
   assetPaths: string[];
+  /** lib/<abi>/ files moved to assets/lib/<abi>/: APK name → module path (also in copies and assetPaths). */
+  movedLibFiles: Map<string, string>;
   drops: Map<DropReason | 'dex-gap', string[]>;
   directories: number;
   v1Signed: boolean;
@@ -26,6 +28,7 @@ export function routeEntries(reader: ZipReader, onEntry?: (done: number, total: 
     copies: new Map(),
     abis: new Set(),
     assetPaths: [],
+    movedLibFiles: new Map(),
     drops: new Map(),
     directories: 0,
     v1Signed: false,
@@ -37,6 +40,7 @@ export function routeEntries(reader: ZipReader, onEntry?: (done: number, total: 
     r.drops.set(reason, list);
   };
   const dexAll = new Map<number, ZipEntry>();
+  const libToAsset: [string, ZipEntry][] = [];
   const total = reader.entries.length;
   reader.entries.forEach((e, i) => {
     onEntry?.(i, total);
@@ -66,6 +70,9 @@ export function routeEntries(reader: ZipReader, onEntry?: (done: number, total: 
       case 'root':
         r.copies.set(route.path, e);
         break;
+      case 'lib-to-asset':
+        libToAsset.push([route.path, e]);
+        break;
       case 'drop':
         if (route.reason === 'directory') r.directories++;
         else drop(route.reason, e.name);
@@ -73,6 +80,16 @@ export function routeEntries(reader: ZipReader, onEntry?: (done: number, total: 
         break;
     }
   });
+  // After every entry is routed, so an APK asset of the same name is known wherever it sits in the zip.
+  for (const [path, e] of libToAsset) {
+    if (r.copies.has(path)) {
+      drop('lib-unrepresentable', e.name);
+      continue;
+    }
+    r.assetPaths.push(path);
+    r.copies.set(path, e);
+    r.movedLibFiles.set(e.name, path);
+  }
   const { kept, dropped } = contiguousDex([...dexAll.keys()]);
   for (const i of kept) r.dex.set(i, dexAll.get(i)!);
   for (const i of dropped) drop('dex-gap', dexAll.get(i)!.name);

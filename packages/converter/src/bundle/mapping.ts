@@ -18,6 +18,8 @@ export type EntryRoute =
   | { kind: 'res'; path: string }
   | { kind: 'asset'; path: string }
   | { kind: 'native-lib'; abi: string; path: string }
+  /** A non-library file of a known ABI directory: an AAB's lib/ holds only libraries, so it becomes an asset. */
+  | { kind: 'lib-to-asset'; abi: string; path: string }
   | { kind: 'root'; path: string }
   | { kind: 'drop'; reason: DropReason };
 
@@ -44,8 +46,10 @@ export function routeEntry(name: string, isDirectory = false): EntryRoute {
     }
     if (first === 'lib') {
       const [, abi, file] = segments;
-      const ok = segments.length === 3 && KNOWN_ABIS.has(abi) && (file.endsWith('.so') || file === 'wrap.sh');
-      return ok ? { kind: 'native-lib', abi, path: name } : { kind: 'drop', reason: 'lib-unrepresentable' };
+      if (segments.length !== 3 || !KNOWN_ABIS.has(abi) || file === '') return { kind: 'drop', reason: 'lib-unrepresentable' };
+      if (file.endsWith('.so') || file === 'wrap.sh') return { kind: 'native-lib', abi, path: name };
+      // Kept where the app can still read it (AssetManager, `lib/<abi>/<name>`); the caller checks for a clash.
+      return { kind: 'lib-to-asset', abi, path: `assets/${name}` };
     }
     if (SIGNATURE_FILE.test(name)) return { kind: 'drop', reason: 'signature' };
   }

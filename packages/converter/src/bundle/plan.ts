@@ -215,12 +215,14 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
   }
   for (const [path, entry] of routed.copies) {
     files.push({ path: base(path), source: entry });
-    if (entry.method === METHOD_STORED) storedPaths.push(entry.name);
+    // Globs name the path in the generated APKs: a moved lib/ file is stored under its new name.
+    if (entry.method === METHOD_STORED) storedPaths.push(routed.movedLibFiles.get(entry.name) ?? entry.name);
   }
   for (const [reason, names] of routed.drops) {
     const code = DROP_WARNINGS[reason];
     if (code) addWarning('resources', warning(code, names));
   }
+  if (routed.movedLibFiles.size > 0) addWarning('resources', warning('NATIVE_FILES_MOVED', [...routed.movedLibFiles.keys()]));
 
   // Generated files.
   const libs = [...routed.copies].filter(([p]) => p.startsWith('lib/')).map(([, e]) => e);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { firstDifference, toLines } from './diff.js';
 import { normaliseResourceDump } from './resourceDump.js';
-import { compareEntries, droppableEntries, entryReported, isBinaryXml, referencedFiles, repairAllowance } from './roundTrip.js';
+import { compareEntries, droppableEntries, entryReported, isBinaryXml, movedEntries, referencedFiles, repairAllowance } from './roundTrip.js';
 import { collapseTextWhitespace, normaliseXmlDump, parseAttribute, parseXmlTree, printXmlTree, stripRawOfTypedValue } from './xmlTree.js';
 import { ZipArchive, ZipWriter } from './zip.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -223,6 +223,27 @@ describe('oracle: entries', () => {
     const uni = ZipArchive.open(path);
     expect(compareEntries(src, uni).compressed).to.deep.equal(['res/raw/song.png']);
     expect(compareEntries(src, uni, undefined, (n) => n === 'res/raw/song.png').compressed).to.deep.equal([]);
+  });
+
+  it('movedEntries_nativeFilesMoved_libDirectoryFilesToAssetsUnlessTaken', () => {
+    const w = [{ code: 'NATIVE_FILES_MOVED', message: 'm', detail: '25: ...' }];
+    const moved = movedEntries(w, new Set(['lib/x86/a.txt', 'lib/x86/b.txt', 'assets/lib/x86/b.txt']));
+    expect(moved('lib/x86/a.txt')).to.equal('assets/lib/x86/a.txt');
+    expect(moved('lib/x86/b.txt')).to.equal(undefined);
+    expect(moved('lib/x86/libfoo.so')).to.equal(undefined);
+    expect(moved('lib/sparc/a.txt')).to.equal(undefined);
+    expect(moved('lib/x86/sub/a.txt')).to.equal(undefined);
+    expect(movedEntries([], new Set())('lib/x86/a.txt')).to.equal(undefined);
+  });
+
+  it('compareEntries_movedEntry_comparedAtItsNewPath', () => {
+    const src = zip('moved-src.zip', { 'lib/x86/a.txt': Buffer.from('a') });
+    const same = zip('moved-uni.zip', { 'assets/lib/x86/a.txt': Buffer.from('a') });
+    const other = zip('moved-uni2.zip', { 'assets/lib/x86/a.txt': Buffer.from('b') });
+    const moved = (n: string) => (n === 'lib/x86/a.txt' ? 'assets/lib/x86/a.txt' : undefined);
+    expect(compareEntries(src, same, undefined, undefined, moved)).to.deep.include({ missing: [], extra: [], differing: [] });
+    expect(compareEntries(src, other, undefined, undefined, moved).differing).to.have.length(1);
+    expect(compareEntries(src, same)).to.deep.include({ missing: ['lib/x86/a.txt'], extra: ['assets/lib/x86/a.txt'] });
   });
 
   it('isBinaryXml_header_detected', () => {

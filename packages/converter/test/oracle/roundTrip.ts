@@ -82,6 +82,22 @@ export function entryReported(warnings: readonly ReportWarning[], name: string):
 const KNOWN_ABIS = 'armeabi|armeabi-v7a|arm64-v8a|x86|x86_64|mips|mips64|riscv64|arm64-v8a-hwasan';
 const NATIVE_LIBRARY = new RegExp(`^lib/(${KNOWN_ABIS})/([^/]+\\.so|wrap\\.sh)$`);
 
+const LIB_DIRECTORY_FILE = new RegExp(`^lib/(${KNOWN_ABIS})/[^/]+$`);
+
+/**
+ * Where the engine put a source entry it reported moving (NATIVE_FILES_MOVED: files of a known
+ * ABI directory that are not libraries go to assets/lib/<abi>/), checked against the same rule;
+ * when the APK already has that asset the engine drops the lib/ file instead (NATIVE_FILES_DROPPED).
+ */
+export function movedEntries(warnings: readonly ReportWarning[], sourceNames: ReadonlySet<string>): (name: string) => string | undefined {
+  if (!warnings.some((w) => w.code === 'NATIVE_FILES_MOVED')) return () => undefined;
+  return (name) => {
+    if (!LIB_DIRECTORY_FILE.test(name) || NATIVE_LIBRARY.test(name)) return undefined;
+    const target = `assets/${name}`;
+    return sourceNames.has(target) ? undefined : target;
+  };
+}
+
 /** Files an `aapt2 dump resources` output references: `(file) res/x.png type=PNG`. */
 export function referencedFiles(resourceDump: readonly string[]): Set<string> {
   const files = new Set<string>();
@@ -146,12 +162,16 @@ export function compareEntries(
   universal: ZipArchive,
   droppable: (name: string) => boolean = () => false,
   keptCompressed: (name: string) => boolean = () => false,
+  movedTo: (name: string) => string | undefined = () => undefined,
 ): EntryComparison {
   const src = new Map([...source.byName()].filter(([, e]) => comparable(e)));
   const out = new Map([...universal.byName()].filter(([, e]) => comparable(e)));
   const result: EntryComparison = { missing: [], extra: [], differing: [], xmlFiles: [], compressed: [] };
+  const movedTargets = new Set<string>();
   for (const [name, e] of src) {
-    const o = out.get(name);
+    const target = movedTo(name) ?? name;
+    if (target !== name) movedTargets.add(target);
+    const o = out.get(target);
     if (!o) {
       if (!droppable(name)) result.missing.push(name);
       continue;
@@ -166,7 +186,7 @@ export function compareEntries(
     if (!a.equals(b)) result.differing.push(`${name} (${a.length} bytes in the APK, ${b.length} after the round trip)`);
   }
   for (const name of out.keys()) {
-    if (!src.has(name) && !BUNDLETOOL_ADDED_ENTRIES.has(name)) result.extra.push(name);
+    if (!src.has(name) && !movedTargets.has(name) && !BUNDLETOOL_ADDED_ENTRIES.has(name)) result.extra.push(name);
   }
   return result;
 }
@@ -213,7 +233,8 @@ export async function compareRoundTrip(input: RoundTripInput): Promise<string[]>
   const zipA = ZipArchive.open(source);
   const zipB = ZipArchive.open(universal);
   const unprotected = (name: string): boolean => warnings.some((w) => w.code === 'STORED_ENTRY_NOT_PROTECTED' && warningText(w).includes(name));
-  const entries = compareEntries(zipA, zipB, droppableEntries(warnings, resA), unprotected);
+  const moved = movedEntries(warnings, new Set(zipA.byName().keys()));
+  const entries = compareEntries(zipA, zipB, droppableEntries(warnings, resA), unprotected, moved);
   if (entries.missing.length > 0) problems.push(listed('entries missing after the round trip', entries.missing));
   if (entries.extra.length > 0) problems.push(listed('entries added by the round trip', entries.extra));
   if (entries.differing.length > 0) problems.push(listed('entries whose bytes differ', entries.differing));
