@@ -10,14 +10,14 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import ListGroup from 'react-bootstrap/ListGroup';
-import Pagination from 'react-bootstrap/Pagination';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router-dom';
-import { PAYMENT_MESSAGES, pageWindow, type ApiPixPayment, type ApiPurchase } from '@aabify/shared';
+import { PAYMENT_MESSAGES, type ApiPixPayment, type ApiPurchase } from '@aabify/shared';
 import { plansApi } from '../api/plans';
 import { paymentsApi, type PurchaseListResponse } from '../api/payments';
 import type { PlansEntryState } from '../components/guards';
 import { Loading } from '../components/Loading';
+import { PageList } from '../components/PageList';
 import { formatDateTime } from '../lib/format';
 import {
   PURCHASE_STATUS_VARIANTS,
@@ -34,31 +34,10 @@ import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
 import { pendingPayment } from './plans/pendingPayment';
 import { PixModal } from './plans/PixModal';
-import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixPolling } from './plans/usePixPolling';
+import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixCheck, usePixPolling } from './plans/usePixPolling';
 
 export const MY_PURCHASES_PAGE_SIZE = 10;
 const PLANS_STATE: PlansEntryState = { topUp: true };
-
-function Pages({ page, totalPages, onChange }: { page: number; totalPages: number; onChange(p: number): void }) {
-  if (totalPages <= 1) return null;
-  return (
-    <nav aria-label="Paginação das compras">
-      <Pagination className="mb-0 flex-wrap" data-testid="pagination">
-        <Pagination.Prev disabled={page <= 1} onClick={() => onChange(page - 1)} aria-label="Página anterior" />
-        {pageWindow(page, totalPages, 5).map((p, i) =>
-          p === 'ellipsis' ? (
-            <Pagination.Ellipsis key={`e${i}`} disabled />
-          ) : (
-            <Pagination.Item key={p} active={p === page} onClick={() => onChange(p)} aria-label={`Página ${p}`}>
-              {p}
-            </Pagination.Item>
-          ),
-        )}
-        <Pagination.Next disabled={page >= totalPages} onClick={() => onChange(page + 1)} aria-label="Próxima página" />
-      </Pagination>
-    </nav>
-  );
-}
 
 function StatusCell({ p }: { p: ApiPurchase }) {
   const date = purchaseStatusDate(p);
@@ -86,8 +65,8 @@ export default function PurchasesPage() {
   const [opening, setOpening] = useState<string | null>(null);
   const [payment, setPayment] = useState<ApiPixPayment | null>(null);
   const [planName, setPlanName] = useState('');
-  const [checking, setChecking] = useState(false);
   const polling = usePixPolling(payment);
+  const { checking, check } = usePixCheck(payment, polling);
 
   const load = useCallback(
     async (signal?: AbortSignal) => {
@@ -149,22 +128,6 @@ export default function PurchasesPage() {
     }
   };
 
-  const check = async () => {
-    if (!payment) return;
-    setChecking(true);
-    try {
-      const r = await plansApi.pixStatus(payment.id);
-      const phase = phaseOfStatus(r.payment.status, r.payment.isExpired);
-      if (phase === 'polling') {
-        toast.info(PAYMENT_MESSAGES.pending);
-        polling.restart();
-      } else polling.settle(phase);
-    } catch {
-      toast.error(PAYMENT_MESSAGES.statusFailedShort);
-    } finally {
-      setChecking(false);
-    }
-  };
 
   const rows = data?.purchases ?? [];
   return (
@@ -227,7 +190,7 @@ export default function PurchasesPage() {
               <span className="small text-body-secondary" data-testid="purchases-summary">
                 {data.pagination.total} {data.pagination.total === 1 ? 'compra' : 'compras'} · página {data.pagination.page} de {Math.max(1, data.pagination.pages)}
               </span>
-              <Pages page={data.pagination.page} totalPages={data.pagination.pages} onChange={setPage} />
+              <PageList page={data.pagination.page} totalPages={data.pagination.pages} onChange={setPage} label="Paginação das compras" max={5} />
             </Card.Footer>
           )}
         </Card>

@@ -21,7 +21,7 @@ import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { pendingPayment } from './pendingPayment';
 import { PixModal } from './PixModal';
-import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixPolling } from './usePixPolling';
+import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixCheck, usePixPolling } from './usePixPolling';
 
 function PlanOffer({ plan, busy, onBuy }: { plan: ApiPlan; busy: boolean; onBuy(): void }) {
   return (
@@ -88,9 +88,9 @@ export default function PlansPage() {
   const [buying, setBuying] = useState<string | null>(null);
   const [payment, setPayment] = useState<ApiPixPayment | null>(null);
   const [planName, setPlanName] = useState('');
-  const [checking, setChecking] = useState(false);
   const [success, setSuccess] = useState(false);
   const polling = usePixPolling(payment);
+  const { checking, check } = usePixCheck(payment, polling);
 
   const load = useCallback(() => {
     setLoadError(false);
@@ -158,22 +158,6 @@ export default function PlansPage() {
     }
   };
 
-  const check = async () => {
-    if (!payment) return;
-    setChecking(true);
-    try {
-      const r = await plansApi.pixStatus(payment.id);
-      const phase = phaseOfStatus(r.payment.status, r.payment.isExpired);
-      if (phase === 'polling') {
-        toast.info(PAYMENT_MESSAGES.pending);
-        polling.restart();
-      } else polling.settle(phase);
-    } catch {
-      toast.error(PAYMENT_MESSAGES.statusFailedShort);
-    } finally {
-      setChecking(false);
-    }
-  };
 
   if (success) return <SuccessScreen />;
   const shown = (plans ?? []).filter((p) => p.type === type).sort((a, b) => a.displayOrder - b.displayOrder || a.price - b.price);

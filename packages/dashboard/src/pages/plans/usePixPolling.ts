@@ -7,6 +7,7 @@ import { PAYMENT_MESSAGES, PIX_POLLING, type ApiPixPayment, type PaymentStatus }
 import { isApiRequestError } from '../../api/client';
 import { plansApi } from '../../api/plans';
 import { nextPixPoll, type PollOutcome } from '../../lib/pixPolling';
+import { toast } from '../../stores/toasts';
 
 export type PixPhase = 'idle' | 'polling' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'timeout' | 'not_found';
 
@@ -94,4 +95,26 @@ export function usePixPolling(payment: ApiPixPayment | null): PixPollingState & 
       setState((s) => ({ ...s, phase, nextDelay: null }));
     },
   };
+}
+
+/** 'Verificar pagamento': one status read now; a final answer ends the polling, a pending one restarts it. */
+export function usePixCheck(payment: ApiPixPayment | null, polling: Pick<ReturnType<typeof usePixPolling>, 'restart' | 'settle'>): { checking: boolean; check(): Promise<void> } {
+  const [checking, setChecking] = useState(false);
+  const check = async () => {
+    if (!payment) return;
+    setChecking(true);
+    try {
+      const r = await plansApi.pixStatus(payment.id);
+      const phase = phaseOfStatus(r.payment.status, r.payment.isExpired);
+      if (phase === 'polling') {
+        toast.info(PAYMENT_MESSAGES.pending);
+        polling.restart();
+      } else polling.settle(phase);
+    } catch {
+      toast.error(PAYMENT_MESSAGES.statusFailedShort);
+    } finally {
+      setChecking(false);
+    }
+  };
+  return { checking, check };
 }
