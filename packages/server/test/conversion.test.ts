@@ -4,6 +4,7 @@ import { EventSource } from 'eventsource';
 import type { ApiConversion, ConversionHistoryResponse, ConversionUpdate, UsageInfo } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
+import { appendLog, trimLogs } from '../src/conversions/logs.js';
 import { buildAdmin, buildCreditUser, buildSubscriber, buildUser, tokenFor } from './helpers/factories.js';
 import {
   SLOW_ENGINE,
@@ -16,6 +17,7 @@ import {
   socketFor,
   statusOf,
   uploadApk,
+  sleep,
   uploadBytes,
   waitFor,
   waitForStatus,
@@ -180,6 +182,20 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     expect(logs.body.logs.some((l) => l.level === 'error')).to.equal(true);
   });
 
+  it('logs_moreThan200Written_newest200KeptAndServedOldestFirst', async () => {
+    const user = await buildCreditUser(server, 1);
+    const token = tokenFor(server, user);
+    const apk = await readFile(corpusApk('jx-small.apk'));
+    const id = conversionIdOf(await uploadBytes(server, token, apk.subarray(0, Math.floor(apk.length / 2)), { fileName: 'muitos-logs.apk' }));
+    await waitForStatus(server, token, id, ['failed', 'completed']);
+    for (let i = 1; i <= 250; i++) await appendLog(server.ctx.models, id, { level: 'info', message: `linha ${i}` });
+    await trimLogs(server.ctx.sequelize, id);
+    expect(await server.ctx.models.ConversionLog.count({ where: { conversionId: id } })).to.equal(200);
+    const logs = await api(server).get<{ logs: Array<{ message: string }> }>(`/conversion/logs/${id}`, token);
+    expect(logs.status).to.equal(200);
+    expect(logs.body.logs.map((l) => l.message)).to.deep.equal(Array.from({ length: 200 }, (_, i) => `linha ${i + 51}`));
+  });
+
   it('convert_badInput_answersTheSpecMessages', async () => {
     const user = await buildCreditUser(server, 5);
     const token = tokenFor(server, user);
@@ -318,6 +334,32 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     expect(link.downloadLink).to.match(/\/api\/download\/file\/[\w-]+$/);
     expect((await fetch(server.url + link.downloadLink)).status).to.equal(200);
     socket.close();
+  });
+
+  it('socket_brokenApk_errorMessageToSubscribers_noneAfterUnsubscribe', async () => {
+    const user = await buildCreditUser(server, 1);
+    const token = tokenFor(server, user);
+    const apk = await readFile(corpusApk('jx-small.apk'));
+    const id = conversionIdOf(await uploadBytes(server, token, apk.subarray(0, Math.floor(apk.length / 2)), { fileName: 'quebrado-socket.apk', path: '/conversion/upload' }));
+    const staying = socketFor(server, token);
+    const leaving = socketFor(server, token);
+    await Promise.all([connected(staying), connected(leaving)]);
+    const seen = collect(staying, id);
+    const seenAfterLeaving = collect(leaving, id);
+    expect(await request(staying, 'subscribe-conversion', { conversionId: id })).to.include({ success: true, conversionId: id });
+    expect(await request(leaving, 'subscribe-conversion', { conversionId: id })).to.include({ success: true, conversionId: id });
+    expect(await request(leaving, 'unsubscribe', { conversionId: id })).to.include({ success: true, conversionId: id });
+    seenAfterLeaving.length = 0;
+
+    await api(server).post(`/conversion/start/${id}`, undefined, token);
+    const error = await waitFor(() => seen.find((m) => m.type === 'error'), 30000, 'error message');
+    expect(error).to.include({ conversionId: id, status: 'failed' });
+    expect((error as { code?: string }).code).to.be.oneOf(['TRUNCATED_ZIP', 'CORRUPT_ZIP', 'NOT_A_ZIP']);
+    expect((error as { message?: string }).message).to.match(/APK/);
+    await sleep(300); // whatever the server sent the other socket has arrived by now
+    expect(seenAfterLeaving).to.deep.equal([]);
+    staying.close();
+    leaving.close();
   });
 
   it('sse_streamsTheSameMessagesUntilCompletion', async () => {

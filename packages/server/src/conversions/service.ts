@@ -195,6 +195,8 @@ export class ConversionService {
     const snapshot = await this.stats.snapshot(settings.maxConcurrent);
     const now = new Date().toISOString();
     for (const id of snapshot.queued) {
+      // The snapshot was read before a message that started it: 'queued' now would move it back.
+      if (this.events.leftQueue(id)) continue;
       const q = queueInfo(snapshot, id);
       this.events.update({
         type: 'queue_position',
