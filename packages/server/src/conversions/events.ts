@@ -35,10 +35,11 @@ export class ConversionEvents {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly cancelHandlers = new Set<(conversionId: string) => void>();
   /**
-   * The newest progress seen for each running conversion. Progress is sent more often than it is
-   * written to the database, so a late subscriber's snapshot takes the larger of the two.
+   * The last status and newest progress each conversion's messages carried. Progress is sent more
+   * often than it is written to the database, so a late subscriber's snapshot takes the larger of
+   * the two; a queue broadcast read before a conversion started must not send it 'queued' again.
    */
-  private readonly progressSeen = new Map<string, { status: string; progress: number }>();
+  private readonly stateSeen = new Map<string, { status: string; progress: number }>();
 
   constructor(
     readonly io: Server,
@@ -89,31 +90,31 @@ export class ConversionEvents {
 
   /** True once a message said this conversion left the queue (a queue broadcast read earlier is stale). */
   leftQueue(conversionId: string): boolean {
-    const seen = this.progressSeen.get(conversionId);
+    const seen = this.stateSeen.get(conversionId);
     return seen !== undefined && seen.status !== 'queued' && seen.status !== 'pending';
   }
 
   /** The newest progress a message carried for this conversion while it was in `status`. */
   progressOf(conversionId: string, status: string): number | undefined {
-    const seen = this.progressSeen.get(conversionId);
+    const seen = this.stateSeen.get(conversionId);
     return seen && seen.status === status ? seen.progress : undefined;
   }
 
-  private noteProgress(msg: ConversionUpdate): void {
+  private noteState(msg: ConversionUpdate): void {
     if (!msg.status) return;
-    const seen = this.progressSeen.get(msg.conversionId);
+    const seen = this.stateSeen.get(msg.conversionId);
     if (msg.status === 'completed' || msg.status === 'failed' || msg.status === 'cancelled') {
       // Kept briefly so a queue broadcast already under way does not resend 'queued'.
-      this.progressSeen.set(msg.conversionId, { status: msg.status, progress: 100 });
-      setTimeout(() => this.progressSeen.delete(msg.conversionId), 60_000).unref();
+      this.stateSeen.set(msg.conversionId, { status: msg.status, progress: 100 });
+      setTimeout(() => this.stateSeen.delete(msg.conversionId), 60_000).unref();
       return;
     }
     const progress = typeof msg.progress === 'number' ? msg.progress : 0;
-    this.progressSeen.set(msg.conversionId, { status: msg.status, progress: seen && seen.status === msg.status ? Math.max(seen.progress, progress) : progress });
+    this.stateSeen.set(msg.conversionId, { status: msg.status, progress: seen && seen.status === msg.status ? Math.max(seen.progress, progress) : progress });
   }
 
   private deliverLocal(msg: ConversionUpdate): void {
-    this.noteProgress(msg);
+    this.noteState(msg);
     const set = this.listeners.get(msg.conversionId);
     if (!set) return;
     for (const listener of [...set]) {

@@ -14,7 +14,7 @@ import { api } from '../helpers/http.js';
 import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
 import { corpusApk, requireCorpus } from '../helpers/conversions.js';
 import type { User } from '../../src/models/index.js';
-import { openPage, sessionOf, type OpenPage } from './dashboardHelpers.js';
+import { openPage, sessionOf, toastWith, type OpenPage } from './dashboardHelpers.js';
 
 const SHORT = 15000;
 
@@ -45,7 +45,7 @@ describe('admin screens in a real browser', function () {
   });
 
   const shot = async (name: string) => page.screenshot({ path: await screenshotPath(`admin-${name}`), fullPage: true, animations: 'disabled' });
-  const toastWith = (text: string) => page.getByTestId('toast').filter({ hasText: text }).first().waitFor({ timeout: SHORT });
+  const toastOf = (text: string) => toastWith(page, text);
 
   it('screens_everyAdminScreen_rendersWithSidebarAndIsScreenshotted', async () => {
     await page.goto(`${server.url}/admin`);
@@ -96,7 +96,7 @@ describe('admin screens in a real browser', function () {
     await form.getByLabel('Créditos').fill('15');
     await form.getByLabel('Recursos (um por linha)').fill('Suporte por email\n\nConversão rápida');
     await form.getByTestId('plan-form-submit').click();
-    await toastWith('Plano criado com sucesso!');
+    await toastOf('Plano criado com sucesso!');
     const row = page.getByTestId('plan-row-Plano E2E');
     await row.waitFor();
     await soon(() => row.textContent(), (v) => expect(v).to.contain('R$ 29,90').and.contain('15 créditos'));
@@ -165,7 +165,7 @@ describe('admin screens in a real browser', function () {
 
     // Dragging C onto A puts C first; the three keep the values 41–43 between them.
     await page.getByTestId('plan-row-Ordem C').dragTo(page.getByTestId('plan-row-Ordem A'));
-    await toastWith('Ordem dos planos atualizada com sucesso!');
+    await toastOf('Ordem dos planos atualizada com sucesso!');
     await soon(shownOrder, (v) => expect(v).to.deep.equal(['Ordem C', 'Ordem A', 'Ordem B']));
     await soon(storedOrder, (v) => expect(v).to.deep.equal(['Ordem C:41', 'Ordem A:42', 'Ordem B:43']));
     await shot('plans-reordered');
@@ -222,10 +222,10 @@ describe('admin screens in a real browser', function () {
     await row.getByRole('button', { name: 'Editar' }).click();
     const form = page.getByTestId('user-form');
     await form.getByTestId('user-form-submit').click();
-    await toastWith('Nenhuma alteração detectada');
+    await toastOf('Nenhuma alteração detectada');
     await form.getByLabel('Créditos').fill('42');
     await form.getByTestId('user-form-submit').click();
-    await toastWith('Usuário atualizado com sucesso!');
+    await toastOf('Usuário atualizado com sucesso!');
     await row.getByText('42 créditos').waitFor();
     await user.reload();
     expect(user.credits).to.equal(42);
@@ -235,13 +235,13 @@ describe('admin screens in a real browser', function () {
     await page.getByLabel('Operação').selectOption('add');
     await page.getByLabel('Créditos', { exact: true }).fill('8');
     await page.getByTestId('credits-save').click();
-    await toastWith('Créditos atualizados com sucesso!');
+    await toastOf('Créditos atualizados com sucesso!');
     await row.getByText('50 créditos').waitFor();
     await shot('users-edited');
 
     await row.getByRole('button', { name: 'Mais ações para cliente-e2e@example.com' }).click();
     await page.getByRole('button', { name: 'Promover a admin' }).click();
-    await toastWith('Usuário promovido a administrador!');
+    await toastOf('Usuário promovido a administrador!');
     await row.waitFor({ state: 'detached' });
     await user.reload();
     expect(user.role).to.equal('admin');
@@ -253,7 +253,7 @@ describe('admin screens in a real browser', function () {
     await shot('admins');
     await adminRow.getByRole('button', { name: 'Rebaixar' }).click();
     await page.getByTestId('confirm-button').click();
-    await toastWith('Administrador rebaixado a usuário!');
+    await toastOf('Administrador rebaixado a usuário!');
     await adminRow.waitFor({ state: 'detached' });
     await user.reload();
     expect(user.role).to.equal('user');
@@ -285,7 +285,7 @@ describe('admin screens in a real browser', function () {
     await soon(() => card.getByTestId('setting-upload-maxFileSize-modified').count(), (v) => expect(v).to.equal(0));
     await input.fill('1048576');
     await card.getByTestId('setting-upload-maxFileSize-save').click();
-    await toastWith('Configuração atualizada com sucesso!');
+    await toastOf('Configuração atualizada com sucesso!');
     await card.getByText('1 MB (1048576 bytes)').waitFor();
     await soon(() => page.getByTestId('webhook-hint').textContent(), (v) => expect(v).to.contain('/api/payments/webhook'));
     await shot('settings-saved');
@@ -296,7 +296,7 @@ describe('admin screens in a real browser', function () {
       await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Conversão em Massa' }).click();
       await page.getByTestId('bulk-input').setInputFiles([big, corpusApk('jx-small.apk')]);
       await page.getByTestId('bulk-start').click();
-      await toastWith('expense-tracker.apk: O arquivo excede o limite de 1MB');
+      await toastOf('expense-tracker.apk: O arquivo excede o limite de 1MB');
       await page.getByTestId('bulk-item-jx-small.apk').waitFor();
       await soon(() => page.getByTestId('bulk-item-expense-tracker.apk').count(), (v) => expect(v).to.equal(0));
       await shot('bulk-limit');
@@ -311,10 +311,10 @@ describe('admin screens in a real browser', function () {
     const names = ['npm-helloactivity.apk', 'ag-politedroid.apk', 'npm-appium-settings-2015.apk'];
     await page.goto(`${server.url}/admin/bulk-converter`);
     await page.getByTestId('bulk-start').click();
-    await toastWith('Selecione pelo menos um arquivo APK');
+    await toastOf('Selecione pelo menos um arquivo APK');
     const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `app${i}.apk`, mimeType: 'application/vnd.android.package-archive', buffer: Buffer.from('PK') }));
     await page.getByTestId('bulk-input').setInputFiles(eleven);
-    await toastWith('Máximo de 10 arquivos permitido. Você está tentando adicionar 11 arquivos.');
+    await toastOf('Máximo de 10 arquivos permitido. Você está tentando adicionar 11 arquivos.');
     await page.getByTestId('bulk-input').setInputFiles(names.map(corpusApk));
     await soon(() => page.getByTestId('bulk-files').locator('.list-group-item').count(), (v) => expect(v).to.equal(3));
     await soon(() => page.getByTestId('bulk-total').textContent(), (v) => expect(v).to.match(/^3 arquivo\(s\) · total \d/));
@@ -343,7 +343,7 @@ describe('admin screens in a real browser', function () {
     const logFile = await logs;
     expect(logFile.suggestedFilename()).to.match(/^conversion-[0-9a-f-]+-logs\.txt$/);
     expect((await readFile((await logFile.path())!, 'utf8')).length).to.be.greaterThan(0);
-    await toastWith('Logs baixados');
+    await toastOf('Logs baixados');
 
     await page.getByRole('button', { name: 'Limpar concluídas' }).click();
     await soon(() => page.getByTestId('bulk-items').count(), (v) => expect(v).to.equal(0));

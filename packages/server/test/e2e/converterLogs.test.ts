@@ -9,12 +9,12 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { SOCKET_EVENTS, type ConversionHistoryResponse } from '@aabify/shared';
-import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { launchBrowser, requireChromium, soon } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { api } from '../helpers/http.js';
 import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
-import { SLOW_ENGINE, conversionIdOf, corpusApk, requireCorpus, uploadApk } from '../helpers/conversions.js';
-import { openPage, sessionOf, shootBoth } from './dashboardHelpers.js';
+import { conversionIdOf, corpusApk, requireCorpus, uploadApk } from '../helpers/conversions.js';
+import { openPage, sessionOf, shootBoth, startSlowConversionServer, toastWith } from './dashboardHelpers.js';
 
 const APK = 'ag-politedroid.apk';
 /** 1.4 MB: above a 1 MB limit. */
@@ -31,8 +31,6 @@ async function expectInConsole(page: Page, text: string): Promise<void> {
   await search.fill('');
 }
 
-const toastWith = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text }).first().waitFor({ timeout: 15000 });
-
 describe('dashboard: converter logs, clear and upload limit in a real browser', function () {
   this.timeout(180000);
   let server: TestServer;
@@ -41,17 +39,7 @@ describe('dashboard: converter logs, clear and upload limit in a real browser', 
   before(async function () {
     requireChromium(this);
     requireCorpus(this);
-    server = await startTestServer(
-      { DASHBOARD_DIR: ensureDashboardBuilt() },
-      { conversions: { engine: { module: SLOW_ENGINE, config: { stageDelayMs: 2500 } }, claimRetryMs: 200 } },
-    );
-    // First-run setup done, so the pages are the signed-in ones.
-    const r = await fetch(`${server.url}/api/setup/initialize`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin-logs@aabify.test', password: 'admin-senha-123' }),
-    });
-    expect(r.status).to.equal(201);
+    server = await startSlowConversionServer('admin-logs@aabify.test');
     browser = await launchBrowser();
   });
   after(async () => {

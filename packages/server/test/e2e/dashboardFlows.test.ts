@@ -13,15 +13,11 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { api } from '../helpers/http.js';
 import { buildCreditUser, buildSubscriber, buildUser, uniqueEmail } from '../helpers/factories.js';
 import { SLOW_ENGINE, corpusApk, requireCorpus } from '../helpers/conversions.js';
-import { openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth, type OpenPage } from './dashboardHelpers.js';
+import { openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth, waitForPath, type OpenPage } from './dashboardHelpers.js';
 
 const ADMIN = { email: 'admin@aabify.test', password: 'admin-senha-123' };
 const USER = { email: uniqueEmail('comprador'), password: 'cliente-senha-1' };
 const APK = 'ag-politedroid.apk';
-
-async function waitForPath(page: Page, expected: string): Promise<void> {
-  await page.waitForURL((u) => u.pathname === expected, { timeout: 15000 });
-}
 
 async function toastTexts(page: Page): Promise<string[]> {
   return page.getByTestId('toast').allInnerTexts();

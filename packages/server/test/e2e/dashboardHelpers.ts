@@ -8,8 +8,9 @@ import type { ApiUser } from '@aabify/shared';
 import type { User } from '../../src/models/index.js';
 import { presentUser } from '../../src/presenters/user.js';
 import { tokenFor } from '../helpers/factories.js';
-import { screenshotPath } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
+import { ensureDashboardBuilt, screenshotPath } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { SLOW_ENGINE } from '../helpers/conversions.js';
 
 export interface OpenPage {
   context: BrowserContext;
@@ -110,4 +111,34 @@ export async function resetTimeline(page: Page): Promise<void> {
 
 export function readTimeline(page: Page): Promise<ConverterTimeline> {
   return page.evaluate(() => (window as unknown as { __timeline: ConverterTimeline }).__timeline);
+}
+
+/** How long a flow waits for a screen, a URL or a toast. */
+export const UI_WAIT_MS = 15000;
+
+export async function waitForPath(page: Page, expected: string): Promise<void> {
+  await page.waitForURL((u) => u.pathname === expected, { timeout: UI_WAIT_MS });
+}
+
+/** Waits for a toast holding this text. */
+export function toastWith(page: Page, text: string): Promise<void> {
+  return page.getByTestId('toast').filter({ hasText: text }).first().waitFor({ timeout: UI_WAIT_MS });
+}
+
+/**
+ * A server serving the built dashboard whose engine takes 2.5 s per stage (so a browser can
+ * watch a conversion run), with first-run setup already done by this admin.
+ */
+export async function startSlowConversionServer(adminEmail: string): Promise<TestServer> {
+  const server = await startTestServer(
+    { DASHBOARD_DIR: ensureDashboardBuilt() },
+    { conversions: { engine: { module: SLOW_ENGINE, config: { stageDelayMs: 2500 } }, claimRetryMs: 200 } },
+  );
+  const r = await fetch(`${server.url}/api/setup/initialize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: adminEmail, password: 'admin-senha-123' }),
+  });
+  if (r.status !== 201) throw new Error(`setup/initialize answered ${r.status}`);
+  return server;
 }

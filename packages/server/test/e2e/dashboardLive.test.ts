@@ -5,11 +5,11 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { launchBrowser, requireChromium, soon } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { buildCreditUser } from '../helpers/factories.js';
-import { SLOW_ENGINE, corpusApk, requireCorpus } from '../helpers/conversions.js';
-import { openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth } from './dashboardHelpers.js';
+import { corpusApk, requireCorpus } from '../helpers/conversions.js';
+import { openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth, startSlowConversionServer } from './dashboardHelpers.js';
 
 const APK = 'ag-politedroid.apk';
 
@@ -29,17 +29,7 @@ describe('dashboard: live conversion channel in a real browser', function () {
   before(async function () {
     requireChromium(this);
     requireCorpus(this);
-    server = await startTestServer(
-      { DASHBOARD_DIR: ensureDashboardBuilt() },
-      { conversions: { engine: { module: SLOW_ENGINE, config: { stageDelayMs: 2500 } }, claimRetryMs: 200 } },
-    );
-    // First-run setup done, so the pages are the signed-in ones.
-    const r = await fetch(`${server.url}/api/setup/initialize`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin-live@aabify.test', password: 'admin-senha-123' }),
-    });
-    expect(r.status).to.equal(201);
+    server = await startSlowConversionServer('admin-live@aabify.test');
     browser = await launchBrowser();
   });
   after(async () => {

@@ -10,14 +10,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { KeystoreMetadata } from '@aabify/shared';
 import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { api } from '../helpers/http.js';
 import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
 import { corpusApk, requireCorpus } from '../helpers/conversions.js';
-import { openPage, sessionOf, shootBoth } from './dashboardHelpers.js';
+import { openPage, sessionOf, shootBoth, waitForPath } from './dashboardHelpers.js';
 
 const PASS = 'senha-e2e-123';
 const ALIAS = 'upload';
@@ -25,10 +25,6 @@ const APK = 'jx-small.apk';
 
 function hasTool(name: string): boolean {
   return !spawnSync(name, ['-help'], { encoding: 'utf8' }).error;
-}
-
-async function waitForPath(page: Page, expected: string): Promise<void> {
-  await page.waitForURL((u) => u.pathname === expected, { timeout: 15000 });
 }
 
 describe('dashboard: upload keystore and signed conversions in a real browser', function () {

@@ -16,16 +16,10 @@ import { api } from '../helpers/http.js';
 import { buildAdmin, buildUser, tokenFor } from '../helpers/factories.js';
 import { buildPlan, buildPurchase } from '../helpers/planFactories.js';
 import type { Plan, User } from '../../src/models/index.js';
-import { openPage, sessionOf, shootBoth, type OpenPage } from './dashboardHelpers.js';
+import { openPage, sessionOf, shootBoth, toastWith, waitForPath, type OpenPage } from './dashboardHelpers.js';
 
 const SHORT = 15000;
 const PENDING_KEY = 'aabify-pending-payment';
-
-async function waitForPath(page: Page, expected: string): Promise<void> {
-  await page.waitForURL((u) => u.pathname === expected, { timeout: SHORT });
-}
-
-const toastWith = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text }).first().waitFor({ timeout: SHORT });
 const pendingStored = (page: Page) => page.evaluate((k) => localStorage.getItem(k), PENDING_KEY);
 
 describe('purchases: sandbox PIX approval, "Minhas compras" and the admin "Compras" screen in a real browser', function () {
