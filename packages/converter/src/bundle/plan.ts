@@ -5,6 +5,7 @@ import {
   listReferencedFiles,
   parseBinaryXml,
   parseResourceTable,
+  protoXmlCandidates,
   readManifest,
   repairManifest,
   tableSummary,
@@ -161,6 +162,7 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
     hooks.resourceTable?.(table, arsc);
     ({ locales, densities } = tableSummary(table));
     const referenced = listReferencedFiles(table);
+    const xmlCandidates = protoXmlCandidates(table);
     const xmlFilePaths = new Set<string>();
     const missing: string[] = [];
     for (let i = 0; i < referenced.length; i++) {
@@ -173,7 +175,7 @@ export async function planBundle(reader: ZipReader, routed: RoutedEntries, optio
       }
       if (entry.method === METHOD_STORED) storedPaths.push(path);
       const bytes = await reader.read(entry, { signal });
-      if (isBinaryXml(bytes)) {
+      if (xmlCandidates.has(path) && isBinaryXml(bytes)) {
         const message = await guarded('BAD_BINARY_XML', path, () => xmlToProtoNode(parseBinaryXml(bytes)));
         const node = await guarded('BAD_BINARY_XML', path, () => encodeAapt(AaptPb.XmlNode, message));
         files.push({ path: base(path), data: node, message });

@@ -7,7 +7,7 @@ export type { ResourceTable } from '../arsc/model.js';
 export { isBinaryXml, parseBinaryXml, type ParseXmlOptions } from '../axml/parser.js';
 export type { XmlDocument } from '../axml/model.js';
 export { AAPT2_TYPE_NAMES, buildResourceTableProto, resourceTableToProto, type TableProtoContext } from './table-proto.js';
-export { listReferencedFiles, tableSummary, type TableSummary } from './table-info.js';
+export { listReferencedFiles, protoXmlCandidates, tableSummary, type TableSummary } from './table-info.js';
 export { hasCompiledValue, xmlToProto, xmlToProtoNode, type XmlProtoOptions } from './xml-proto.js';
 export { configToProto } from './config-proto.js';
 export { FileType, inferFileType, type ConversionWarning } from './value-proto.js';

@@ -2,7 +2,7 @@ import { configBcp47 } from '../arsc/config.js';
 import { type ResourceTable } from '../arsc/model.js';
 import { DataType } from '../arsc/values.js';
 import { AAPT2_TYPE_NAMES } from './table-proto.js';
-import { isFilePath } from './value-proto.js';
+import { FileType, inferFileType, isFilePath } from './value-proto.js';
 
 /**
  * Every res/ path that a top-level value of the table names as a file (what aapt2 convert
@@ -23,6 +23,28 @@ export function listReferencedFiles(table: ResourceTable): string[] {
     }
   }
   return [...seen];
+}
+
+/**
+ * The referenced files aapt2 converts to proto XML: those some value names as BINARY_XML (an
+ * `.xml` path outside `raw/`). Any other file, binary XML or not, is copied as its bytes, as
+ * `aapt2 convert` does, so the APKs built from the bundle hold it byte for byte.
+ */
+export function protoXmlCandidates(table: ResourceTable): Set<string> {
+  const out = new Set<string>();
+  for (const p of table.packages) {
+    for (const t of p.types) {
+      if (!AAPT2_TYPE_NAMES.has(t.name) || t.name === 'id' || t.name === 'raw') continue;
+      for (const e of t.entries) {
+        if (e.value.kind !== 'simple' || e.value.value.dataType !== DataType.STRING) continue;
+        const index = e.value.value.data >>> 0;
+        if (table.valuePool.styleAt(index)) continue;
+        const s = table.valuePool.get(index);
+        if (isFilePath(t.name, s) && inferFileType(t.name, s) === FileType.BINARY_XML) out.add(s);
+      }
+    }
+  }
+  return out;
 }
 
 export interface TableSummary {

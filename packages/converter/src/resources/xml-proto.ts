@@ -57,6 +57,10 @@ export function xmlToProtoNode(doc: XmlDocument, options: XmlProtoOptions = {}):
     if (hasCompiledValue(a)) {
       out.compiled_item = resValueToItem('anim', a.typedValue, ctx);
       out.source = {}; // aapt2 sets the value's line, which a binary file does not have
+    } else if (a.rawValue !== undefined && a.rawValue.includes('\\')) {
+      // aapt2's flattener reads an uncompiled value as source text and resolves its backslash
+      // escapes (".*\\.zip" would come back as ".*.zip"); the string, compiled, is kept as is.
+      out.compiled_item = { str: { value: a.rawValue } };
     }
     return out;
   };

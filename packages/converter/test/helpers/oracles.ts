@@ -23,6 +23,8 @@ export interface Oracles {
   aapt: string;
   protoc: string;
   keytool: string;
+  /** Debian's framework-res.apk, the android: attributes `aapt package -I` links fixtures against. */
+  frameworkRes: string;
 }
 export type OracleName = keyof Oracles;
 
@@ -33,7 +35,10 @@ const HOW_TO_GET: Record<OracleName, string> = {
   aapt: 'aapt (Debian: apt-get install -y aapt)',
   protoc: 'protoc (Debian: apt-get install -y protobuf-compiler)',
   keytool: 'keytool (comes with the Java runtime)',
+  frameworkRes: 'framework-res.apk (Debian: apt-get install -y android-framework-res)',
 };
+
+export const FRAMEWORK_RES = '/usr/share/android-framework-res/framework-res.apk';
 
 function isExecutable(path: string): boolean {
   try {
@@ -69,6 +74,7 @@ export function locateOracles(): Partial<Oracles> {
   if (protoc) found.protoc = protoc;
   const keytool = which('keytool');
   if (keytool) found.keytool = keytool;
+  if (existsSync(FRAMEWORK_RES)) found.frameworkRes = FRAMEWORK_RES;
   return found;
 }
 
