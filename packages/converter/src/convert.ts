@@ -1,13 +1,18 @@
 import { rename, rm, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { rawCopyOrder, routeEntries } from './bundle/collect.js';
+import { dirname, resolve } from 'node:path';
+import { ASSET_DELIVERIES, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
+import { rawCopyOrder } from './bundle/collect.js';
 import { planBundle, type BundlePlan } from './bundle/plan.js';
+import { playLimitWarnings } from './bundle/playLimits.js';
 import type { SplitOptions } from './bundle/bundleConfig.js';
+import { openInputs, type OpenedInputs } from './input/open.js';
+import { groupSplits, readSplit, type SplitApk } from './splits/classify.js';
+import { globSyntaxError } from './validate/glob.js';
 import { ConverterError, isConverterError } from './errors.js';
 import { buildSignatureFiles, loadSigningKey, type SigningKey } from './sign/index.js';
 import { estimateDownloadSizes, type ParsedTable } from './size/estimate.js';
 import { ProgressTracker } from './progress.js';
-import { warning, type ConversionReport, type ConversionStage, type SignatureReport } from './report.js';
+import { warning, type ConversionReport, type ConversionStage, type ModuleReport, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
 import { BackgroundVerifier, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
 
@@ -33,6 +38,12 @@ export interface ConvertOptions {
   splits?: SplitOptions;
   /** Sign the bundle (JAR v1, as jarsigner) with this upload key, for the Play upload. */
   sign?: SignOptions;
+  /** OBB expansion files given with the APK (files named *.obb among the inputs count too). */
+  obb?: readonly string[];
+  /** How Play delivers the asset packs made from OBB files (default install-time). */
+  assetDelivery?: AssetDelivery;
+  /** Base assets to move into asset packs, by glob. */
+  assetPacks?: readonly AssetPackRule[];
 }
 
 export interface SignOptions {
@@ -49,11 +60,28 @@ const MAX_VERSION_CODE = 2_100_000_000;
 /** Generated files deflated ahead of the one being written (each holds a zlib stream meanwhile). */
 const DEFLATE_AHEAD = 4;
 
-function checkOptions(input: string, output: string, o: ConvertOptions): void {
+/** Most asset-pack rules one conversion takes (Play allows at most 100 asset packs per app). */
+export const MAX_ASSET_PACK_RULES = 100;
+
+function checkOptions(inputs: readonly string[], output: string, o: ConvertOptions): void {
   const bad = (what: string): never => {
     throw new ConverterError('INVALID_OPTIONS', what);
   };
-  if (resolve(input) === resolve(output)) bad('entrada e saída são o mesmo arquivo');
+  if (inputs.length === 0 || inputs.some((i) => typeof i !== 'string' || i === '')) bad('nenhum arquivo de entrada');
+  const all = [...inputs, ...(o.obb ?? [])];
+  if (all.some((i) => resolve(i) === resolve(output))) bad('entrada e saída são o mesmo arquivo');
+  if (o.obb !== undefined && (!Array.isArray(o.obb) || o.obb.some((f) => typeof f !== 'string' || f === ''))) bad('obb deve ser uma lista de caminhos');
+  if (o.assetDelivery !== undefined && !ASSET_DELIVERIES.includes(o.assetDelivery)) bad(`assetDelivery deve ser ${ASSET_DELIVERIES.join(', ')}`);
+  if (o.assetPacks !== undefined) {
+    if (!Array.isArray(o.assetPacks) || o.assetPacks.length > MAX_ASSET_PACK_RULES) bad(`assetPacks deve ser uma lista de até ${MAX_ASSET_PACK_RULES} regras`);
+    for (const r of o.assetPacks) {
+      if (typeof r !== 'object' || r === null || typeof r.name !== 'string' || typeof r.glob !== 'string') bad('cada regra de assetPacks precisa de name e glob');
+      if (r.glob === '' || r.glob.length > 512) bad(`glob vazio ou longo demais em assetPacks (${r.name})`);
+      const why = globSyntaxError(r.glob);
+      if (why) bad(`glob inválido em assetPacks "${r.glob}": ${why}`);
+      if (r.delivery !== undefined && !ASSET_DELIVERIES.includes(r.delivery)) bad(`entrega inválida "${String(r.delivery)}" em assetPacks (${r.name})`);
+    }
+  }
   if (o.versionCode !== undefined && (!Number.isInteger(o.versionCode) || o.versionCode < 1 || o.versionCode > MAX_VERSION_CODE)) {
     bad(`versionCode deve ser um inteiro entre 1 e ${MAX_VERSION_CODE}`);
   }
@@ -85,44 +113,55 @@ function checkAbort(signal: AbortSignal | undefined): void {
 }
 
 /**
- * Converts an APK into an Android App Bundle. Everything is converted and validated in memory
+ * Converts an APK — or a split set (.apks, .xapk, .apkm, a zip of APKs, several APK files), with
+ * OBB files — into an Android App Bundle. Everything is converted and validated in memory
  * first; only then is the bundle streamed to `output + '.partial'` and renamed into place, so a
  * failure or an abort never leaves a file behind, and `output` is never half written.
  */
-export async function convertApk(input: string, output: string, options: ConvertOptions = {}): Promise<ConversionReport> {
+export async function convertApk(input: string | readonly string[], output: string, options: ConvertOptions = {}): Promise<ConversionReport> {
   const started = performance.now();
   const { signal } = options;
-  checkOptions(input, output, options);
+  const inputs = typeof input === 'string' ? [input] : [...input];
+  checkOptions(inputs, output, options);
   checkAbort(signal);
   if (!options.overwrite && (await exists(output))) throw new ConverterError('OUTPUT_EXISTS', output);
   const progress = new ProgressTracker(options.onProgress);
   const log = (level: ConversionLogEntry['level'], step: ConversionStage, message: string): void => options.onLog?.({ level, step, message });
   const partial = `${output}.partial`;
-  let reader: ZipReader | undefined;
+  let opened: OpenedInputs | undefined;
   let writer: ZipWriter | undefined;
-  let verifier: BackgroundVerifier | undefined;
+  const verifiers = new Map<ZipReader, BackgroundVerifier>();
   let handTable: (t: ParsedTable | undefined) => void = () => undefined;
   let step: ConversionStage = 'reading';
   try {
     // The key first: a wrong password or alias fails in milliseconds, before any conversion work.
     const key: SigningKey | undefined = options.sign ? await loadSigningKey(options.sign) : undefined;
     progress.report('reading', 0);
-    reader = await ZipReader.open(input);
-    const src = reader;
-    const routed = routeEntries(src, (done, total) => progress.report('reading', done / total));
+    opened = await openInputs(inputs, { obb: options.obb, workDir: dirname(resolve(output)), signal });
+    const splits: SplitApk[] = [];
+    for (const [i, part] of opened.apks.entries()) {
+      splits.push(await readSplit(part, signal));
+      progress.report('reading', (i + 1) / opened.apks.length);
+    }
+    const { modules, merged } = groupSplits(splits);
     progress.report('reading', 1);
-    log('info', 'reading', `APK aberto: ${routed.fileCount} arquivos, ${src.fileSize} bytes`);
+    const fileCount = splits.reduce((n, s) => n + s.routed.fileCount, 0);
+    log('info', 'reading', opened.apks.length === 1 ? `APK aberto: ${fileCount} arquivos, ${opened.sizeBytes} bytes` : `Conjunto de ${opened.apks.length} APKs aberto (${opened.container}): ${fileCount} arquivos, ${opened.sizeBytes} bytes`);
+    for (const s of merged) if (opened.apks.length > 1) log('info', 'reading', `${s.source} → módulo "${s.module}" (${s.role})`);
     // What is copied raw gets its CRC proven on the thread pool while the resources convert
     // (a signed bundle inflates the copies anyway, for their digests, while writing).
-    if (!key) verifier = new BackgroundVerifier(src, rawCopyOrder(routed), signal);
+    if (!key) for (const s of splits) verifiers.set(s.part.reader, new BackgroundVerifier(s.part.reader, rawCopyOrder(s.routed), signal));
 
-    // The download-size estimate deflates on zlib's thread pool while the resources convert here;
-    // it takes the resource table the plan parses instead of parsing its own.
+    // The download-size estimate (one APK only) deflates on zlib's thread pool while the resources
+    // convert here; it takes the resource table the plan parses instead of parsing its own.
+    const single = splits.length === 1 && opened.obbs.length === 0 && (options.assetPacks ?? []).length === 0 ? splits[0] : undefined;
     const resourceTable = new Promise<ParsedTable | undefined>((resolve) => (handTable = resolve));
-    const sizes = estimateDownloadSizes(src, routed, { splits: options.splits, signal, resourceTable }).catch(() => []);
+    const sizes = single
+      ? estimateDownloadSizes(single.part.reader, single.routed, { splits: options.splits, signal, resourceTable }).catch(() => [])
+      : Promise.resolve([]);
 
     step = 'manifest';
-    const plan = await planBundle(src, routed, options, {
+    const plan = await planBundle({ modules, obbs: opened.obbs, merged, sizeBytes: opened.sizeBytes }, options, {
       signal,
       stage: (s, f) => {
         step = s;
@@ -136,15 +175,15 @@ export async function convertApk(input: string, output: string, options: Convert
     step = 'validating';
     progress.report('validating', 0);
     checkAbort(signal);
-    await validatePlan(plan, src, signal);
+    await validatePlan(plan, signal);
     progress.report('validating', 1);
-    log('info', 'validating', `AAB validado: ${plan.files.length} arquivos`);
+    log('info', 'validating', `AAB validado: ${plan.files.length} arquivos em ${plan.modules.length} módulo(s)`);
 
     step = 'writing';
     progress.report('writing', 0);
     await rm(partial, { force: true });
     writer = await ZipWriter.create(partial, { digest: key !== undefined });
-    const total = plan.files.reduce((n, f) => n + (f.data?.length ?? f.source?.compressedSize ?? 0), 0) || 1;
+    const total = plan.files.reduce((n, f) => n + (f.data?.length ?? f.source?.compressedSize ?? f.file?.size ?? 0), 0) || 1;
     let done = 0;
     // Generated files are deflated a few entries ahead, so deflating overlaps writing.
     const prepared = new Map<number, Promise<PreparedBuffer>>();
@@ -158,18 +197,18 @@ export async function convertApk(input: string, output: string, options: Convert
         p.catch(() => undefined); // awaited in order below; never an unhandled rejection meanwhile
         prepared.set(preparedUpTo, p);
       }
+      const onBytes = (n: number): void => progress.report('writing', (done + n) / total);
       if (f.data) {
         await writer.addBuffer(f.path, f.data, { prepared: prepared.get(i) });
         prepared.delete(i);
         done += f.data.length;
-      } else if (f.source) {
-        const proven = (await verifier?.settle(f.source)) === true || src.isVerified(f.source);
-        await writer.addRaw(f.path, src, f.source, {
-          signal,
-          verify: !proven,
-          onBytes: (n) => progress.report('writing', (done + n) / total),
-        });
+      } else if (f.source && f.reader) {
+        const proven = (await verifiers.get(f.reader)?.settle(f.source)) === true || f.reader.isVerified(f.source);
+        await writer.addRaw(f.path, f.reader, f.source, { signal, verify: !proven, onBytes });
         done += f.source.compressedSize;
+      } else if (f.file) {
+        await writer.addFile(f.path, f.file.path, f.file.size, { signal, onBytes });
+        done += f.file.size;
       }
       progress.report('writing', done / total);
     }
@@ -184,6 +223,7 @@ export async function convertApk(input: string, output: string, options: Convert
       if (/(^|, )CN=Android Debug(,|$)/.test(key.chain[0].subject)) plan.warnings.push(warning('DEBUG_CERTIFICATE', [], key.chain[0].subject));
       log('info', 'writing', `AAB assinado com a chave "${key.alias}" (${sig.algorithm}, SHA-256 ${key.chain[0].sha256})`);
     }
+    const moduleReports = moduleSizes(plan, writer.compressedSizes());
     const sizeOut = await writer.finish();
     writer = undefined;
     await checkWritten(partial, written);
@@ -191,6 +231,10 @@ export async function convertApk(input: string, output: string, options: Convert
     await rename(partial, output);
     progress.report('writing', 1);
     log('info', 'writing', `AAB gravado: ${sizeOut} bytes`);
+    for (const w of playLimitWarnings(moduleReports)) {
+      plan.warnings.push(w);
+      log('warn', 'writing', w.message);
+    }
 
     step = 'done';
     progress.report('done', 0);
@@ -198,8 +242,12 @@ export async function convertApk(input: string, output: string, options: Convert
     progress.report('done', 1);
     return {
       ...plan.info,
-      input,
+      input: inputs[0],
+      inputs: [...inputs, ...(options.obb ?? [])],
       output,
+      container: opened.container,
+      modules: moduleReports,
+      splits: opened.apks.length > 1 ? merged : [],
       sizeIn: plan.info.sizeBytes,
       sizeOut,
       entries: plan.counts,
@@ -216,9 +264,19 @@ export async function convertApk(input: string, output: string, options: Convert
     throw err;
   } finally {
     handTable(undefined); // a failed plan never handed it: the estimate must not wait forever
-    await verifier?.cancel();
-    await reader?.close();
+    await Promise.all([...verifiers.values()].map((v) => v.cancel()));
+    await opened?.close();
   }
+}
+
+/** Each module's compressed size in the archive, from what the writer wrote. */
+function moduleSizes(plan: BundlePlan, sizes: ReadonlyMap<string, number>): ModuleReport[] {
+  const byModule = new Map<string, number>();
+  for (const [name, size] of sizes) {
+    const slash = name.indexOf('/');
+    if (slash > 0) byModule.set(name.slice(0, slash), (byModule.get(name.slice(0, slash)) ?? 0) + size);
+  }
+  return plan.modules.map((m) => ({ ...m, sizeBytes: byModule.get(m.name) ?? 0 }));
 }
 
 function signatureReport(key: SigningKey, signer: string, algorithm: string): SignatureReport {
@@ -245,18 +303,18 @@ function unexpected(e: unknown): ConverterError {
 }
 
 /** The plan against every rule of AAB-FORMAT.md §5, before a byte is written. */
-async function validatePlan(plan: BundlePlan, src: ZipReader, signal?: AbortSignal): Promise<void> {
+async function validatePlan(plan: BundlePlan, signal?: AbortSignal): Promise<void> {
   // Local headers of everything copied raw (their CRCs are proven while copying).
   for (const f of plan.files) {
-    if (!f.source) continue;
+    if (!f.source || !f.reader) continue;
     checkAbort(signal);
-    await src.dataOffset(f.source);
+    await f.reader.dataOffset(f.source);
   }
   const problems = await runValidators({
     files: plan.files.map((f) => ({
       path: f.path,
       message: f.message,
-      read: async () => f.data ?? (f.source ? src.read(f.source) : new Uint8Array()),
+      read: async () => f.data ?? (f.source && f.reader ? f.reader.read(f.source) : new Uint8Array()),
     })),
   });
   if (problems.length > 0) {

@@ -1,4 +1,17 @@
+import type { ContainerKind } from './input/open.js';
 import type { DeviceDownloadSize } from './size/estimate.js';
+import type { MergedSplit } from './splits/classify.js';
+
+/** A module of the bundle as written. */
+export interface ModuleReport {
+  name: string;
+  kind: 'base' | 'feature' | 'asset-pack';
+  /** Asset packs: install-time, fast-follow, on-demand, or as-declared (kept from a split's manifest). */
+  delivery?: string;
+  files: number;
+  /** Compressed bytes of the module's entries in the AAB (what Play's size limits are about). */
+  sizeBytes: number;
+}
 
 /**
  * What a conversion tells its caller: the APK's facts, what happened to each entry, and the
@@ -38,6 +51,17 @@ export const WARNING_MESSAGES = {
     'O APK não tem código (classes.dex); o manifesto do AAB recebeu android:hasCode="false", como o formato exige.',
   MISSING_REFERENCED_FILES: 'A tabela de recursos referencia arquivos que não existem no APK.',
   DEBUG_CERTIFICATE: 'O AAB foi assinado com um certificado de depuração (CN=Android Debug); o Google Play recusa esse envio.',
+  SPLITS_XML_REMOVED:
+    'O recurso res/xml/splits0.xml, que o bundletool injeta nos APKs que gera, foi removido com o <meta-data> que o aponta: o Google Play o injeta de novo.',
+  EXTRACT_NATIVE_LIBS_TO_CONFIG:
+    'O android:extractNativeLibs que o bundletool grava nos APKs que gera saiu do manifesto e passou à configuração do AAB (uncompress_native_libraries), da qual o Google Play o grava de novo nos APKs.',
+  OBB_NAME_UNEXPECTED:
+    'O nome de um arquivo OBB não segue o padrão main|patch.<versionCode>.<pacote>.obb deste app; ele foi incluído mesmo assim, confira se é do app certo.',
+  OBB_READ_BY_PATH:
+    'Os arquivos OBB viraram pacotes de assets (Play Asset Delivery) e não ficam mais em Android/obb/: se o código do app abre o OBB por caminho (getObbDir, StorageManager.mountObb), ele precisa passar a lê-lo pelo AssetManager (pacote install-time) ou pela API AssetPackManager. Guia de migração: https://developer.android.com/guide/playcore/asset-delivery/integrate-java',
+  ASSET_PACK_EMPTY: 'Nenhum asset do APK corresponde ao padrão de um pacote de assets pedido; o pacote não foi criado.',
+  ASSET_PACK_NEEDS_API:
+    'Pacotes de assets fast-follow e on-demand não ficam no AssetManager: o app precisa baixá-los e localizá-los pela API AssetPackManager (Play Core). Veja https://developer.android.com/guide/playcore/asset-delivery/integrate-java',
 } as const;
 
 export type ConverterWarningCode = keyof typeof WARNING_MESSAGES;
@@ -92,8 +116,17 @@ export interface EntryCounts {
 }
 
 export interface ConversionReport extends ApkInfo {
+  /** The first input (the APK, or the split set's file). */
   input: string;
+  /** Every input file, OBBs included. */
+  inputs: string[];
   output: string;
+  /** What the input was, recognised by content: one APK, a split set (.apks, .xapk, .apkm, zip) or several files. */
+  container: ContainerKind;
+  /** The bundle's modules: the base, features and asset packs, each with its compressed size in the AAB. */
+  modules: ModuleReport[];
+  /** Each APK of a split set, the module it was merged into and as what (master, config.<x>, duplicate). */
+  splits: MergedSplit[];
   /** Size of the APK (same as sizeBytes) and of the AAB. */
   sizeIn: number;
   sizeOut: number;

@@ -1,7 +1,7 @@
 /** AAB-FORMAT.md §5.2: dex, native and asset targeting, ABI parity, reserved archive entries. */
-import { ARCHIVE_RESERVED_PATHS, ASSETS_PB, ATTR, DEX_NAME, NATIVE_PB, dexIndex } from '../bundle/layout.js';
+import { ARCHIVE_RESERVED_PATHS, ASSETS_PB, ATTR, BASE_MODULE, DEX_NAME, DIST_NS, NATIVE_PB, RESOURCES_PB, dexIndex } from '../bundle/layout.js';
 import { ABI_ALIASES } from '../proto/bundle.js';
-import { application, attrById, booleanValue } from './xml.js';
+import { application, attrById, booleanValue, isAssetPackManifest, stringValue } from './xml.js';
 import { problem, type BundleProblem, type BundleValidator, type ModuleContext, type ModuleValidator } from './types.js';
 
 function dexNames(m: ModuleContext): string[] {
@@ -39,7 +39,7 @@ export const dexOrNoCode: ModuleValidator = {
   async check(m) {
     if (dexNames(m).length > 0) return [];
     const manifest = (await m.manifest())?.value;
-    if (!manifest) return [];
+    if (!manifest || isAssetPackManifest(manifest, DIST_NS)) return []; // asset packs hold no code
     const hasCode = booleanValue(attrById(application(manifest), ATTR.hasCode));
     return hasCode === false
       ? []
@@ -170,4 +170,36 @@ export const archiveReservedEntries: ModuleValidator = {
   },
 };
 
-export const MODULE_RULES = [dexContiguous, dexOrNoCode, nativeTargeting, assetsTargeting, abiParity, archiveReservedEntries];
+/** ModuleNamesValidator: every module but the base says `split="<its name>"` in its manifest. */
+export const moduleSplitName: ModuleValidator = {
+  kind: 'module',
+  rule: 'module-split-name',
+  async check(m) {
+    if (m.name === BASE_MODULE) return [];
+    const root = (await m.manifest())?.value?.element;
+    if (!root) return [];
+    const split = stringValue(root.attribute?.find((a) => a.name === 'split' && (a.namespace_uri ?? '') === ''));
+    if (split === undefined) return [problem(this.rule, `No 'split' attribute found in the AndroidManifest.xml of module '${m.name}'.`)];
+    return split === m.name
+      ? []
+      : [problem(this.rule, `The 'split' attribute in the AndroidManifest.xml of modules must be the name of the module, but has the value '${split}' in module '${m.name}'.`)];
+  },
+};
+
+/** AssetModuleFilesValidator: an asset pack holds its manifest and assets/ only. */
+export const assetPackFiles: ModuleValidator = {
+  kind: 'module',
+  rule: 'asset-pack-files',
+  async check(m) {
+    if (!isAssetPackManifest((await m.manifest())?.value, DIST_NS)) return [];
+    const illegal = [...m.files.keys()].filter((p) => !p.startsWith('assets/') && !p.startsWith('manifest/') && p !== ASSETS_PB);
+    const out: BundleProblem[] = [];
+    if (m.files.has(RESOURCES_PB)) out.push(problem(this.rule, `Unexpected resource table found in asset pack '${m.name}'.`));
+    if (m.files.has(NATIVE_PB)) out.push(problem(this.rule, `Native libraries config not allowed in asset packs, but found in '${m.name}'.`));
+    const other = illegal.filter((p) => p !== RESOURCES_PB && p !== NATIVE_PB);
+    if (other.length > 0) out.push(problem(this.rule, `Invalid entries found in asset pack '${m.name}': '${other.slice(0, 10).join("', '")}'.`));
+    return out;
+  },
+};
+
+export const MODULE_RULES = [dexContiguous, dexOrNoCode, nativeTargeting, assetsTargeting, abiParity, archiveReservedEntries, moduleSplitName, assetPackFiles];

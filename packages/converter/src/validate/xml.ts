@@ -57,3 +57,9 @@ export function stringValue(a: PbXmlAttribute | undefined): string | undefined {
 export function application(manifest: PbXmlNode | undefined): PbXmlElement | undefined {
   return children(manifest?.element, 'application')[0];
 }
+
+/** `<dist:module dist:type="asset-pack">`: a module of assets only (bundletool's ASSET_MODULE). */
+export function isAssetPackManifest(manifest: PbXmlNode | undefined, distNs: string): boolean {
+  const dist = children(manifest?.element, 'module', distNs)[0];
+  return stringValue(attrByName(dist, 'type', distNs)) === 'asset-pack';
+}

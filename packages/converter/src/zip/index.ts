@@ -1,4 +1,4 @@
-export { ZipReader, EntryVerifier, type ReadOptions } from './reader.js';
+export { ZipReader, EntryVerifier, type ReadOptions, type ZipSlice } from './reader.js';
 export {
   ZipWriter,
   FIXED_DOS_DATE,

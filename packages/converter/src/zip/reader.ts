@@ -28,6 +28,12 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
+/** A zip stored inside another file (an APK stored uncompressed in an .apks/.xapk): where it lies. */
+export interface ZipSlice {
+  offset: number;
+  length: number;
+}
+
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new ConverterError('ABORTED');
 }
@@ -48,13 +54,16 @@ export class ZipReader {
     fileSize: number,
     entries: ZipEntry[],
     readonly limits: ZipLimits,
+    /** Where the zip starts in the file (0, or a slice's offset): every read is shifted by it. */
+    private readonly base: number,
   ) {
     this.fileSize = fileSize;
     this.entries = entries;
     this.byName = new Map(entries.filter((e) => !e.isDirectory).map((e) => [e.name, e]));
   }
 
-  static async open(path: string, limits: Partial<ZipLimits> = {}): Promise<ZipReader> {
+  /** Opens `path`, or the zip that `slice` delimits inside it (read in place, never copied). */
+  static async open(path: string, limits: Partial<ZipLimits> = {}, slice?: ZipSlice): Promise<ZipReader> {
     const lim: ZipLimits = { ...DEFAULT_ZIP_LIMITS, ...limits };
     let handle: FileHandle;
     try {
@@ -63,8 +72,13 @@ export class ZipReader {
       throw new ConverterError('IO_ERROR', `abrir ${path}: ${(e as Error).message}`, { cause: e });
     }
     try {
-      const size = (await handle.stat()).size;
-      const readAt = (pos: number, len: number): Promise<Buffer> => readExactly(handle, pos, len);
+      const fileSize = (await handle.stat()).size;
+      const base = slice?.offset ?? 0;
+      if (slice && (slice.offset < 0 || slice.length < 0 || slice.offset + slice.length > fileSize)) {
+        throw new ConverterError('TRUNCATED_ZIP', `${path}: trecho ${slice.offset}+${slice.length} além de ${fileSize} bytes`);
+      }
+      const size = slice?.length ?? fileSize;
+      const readAt = (pos: number, len: number): Promise<Buffer> => readExactly(handle, base + pos, len);
       const head = await readAt(0, Math.min(4, size));
       const looksLikeZip = head.length === 4 && head.readUInt32LE(0) === SIG_LOCAL;
       if (size < EOCD_SIZE) throw new ConverterError(looksLikeZip ? 'TRUNCATED_ZIP' : 'NOT_A_ZIP', `${size} bytes`);
@@ -76,7 +90,7 @@ export class ZipReader {
       if (end.entryCount > lim.maxEntries) throw new ConverterError('TOO_MANY_ENTRIES', `${end.entryCount} entradas`);
       if (end.cdSize > lim.maxCentralDirectoryBytes) throw new ConverterError('TOO_MANY_ENTRIES', `diretório central de ${end.cdSize} bytes`);
       const cd = await readAt(end.cdOffset, end.cdSize);
-      return new ZipReader(handle, size, parseCentralDirectory(cd, end, lim), lim);
+      return new ZipReader(handle, size, parseCentralDirectory(cd, end, lim), lim, base);
     } catch (e) {
       await handle.close();
       throw e;
@@ -104,8 +118,8 @@ export class ZipReader {
   async dataOffset(entry: ZipEntry): Promise<number> {
     const cached = this.dataOffsets.get(entry.index);
     if (cached !== undefined) return cached;
-    const h = await readExactly(this.handle, entry.localHeaderOffset, LOCAL_HEADER_SIZE);
-    const nameAndExtra = await readExactly(this.handle, entry.localHeaderOffset + LOCAL_HEADER_SIZE, h.readUInt16LE(26) + h.readUInt16LE(28));
+    const h = await this.readAt(entry.localHeaderOffset, LOCAL_HEADER_SIZE);
+    const nameAndExtra = await this.readAt(entry.localHeaderOffset + LOCAL_HEADER_SIZE, h.readUInt16LE(26) + h.readUInt16LE(28));
     return this.checkLocalHeader(entry, h, nameAndExtra);
   }
 
@@ -147,10 +161,10 @@ export class ZipReader {
    */
   private async smallRaw(entry: ZipEntry): Promise<Buffer> {
     const cached = this.dataOffsets.get(entry.index);
-    if (cached !== undefined) return readExactly(this.handle, cached, entry.compressedSize);
+    if (cached !== undefined) return this.readAt(cached, entry.compressedSize);
     const span = Math.min(LOCAL_HEADER_SIZE + HEADER_SLACK + entry.compressedSize, this.fileSize - entry.localHeaderOffset);
     if (span >= LOCAL_HEADER_SIZE) {
-      const buf = await readExactly(this.handle, entry.localHeaderOffset, span);
+      const buf = await this.readAt(entry.localHeaderOffset, span);
       const varLen = buf.readUInt16LE(26) + buf.readUInt16LE(28);
       const at = LOCAL_HEADER_SIZE + varLen;
       if (at + entry.compressedSize <= buf.length) {
@@ -158,7 +172,12 @@ export class ZipReader {
         return buf.subarray(at, at + entry.compressedSize);
       }
     }
-    return readExactly(this.handle, await this.dataOffset(entry), entry.compressedSize);
+    return this.readAt(await this.dataOffset(entry), entry.compressedSize);
+  }
+
+  /** `len` bytes at `pos` of the zip (the file, shifted by the slice's offset). */
+  private readAt(pos: number, len: number): Promise<Buffer> {
+    return readExactly(this.handle, this.base + pos, len);
   }
 
   /** The entry's stored (compressed) bytes, chunk by chunk, straight from the file. */
@@ -168,7 +187,7 @@ export class ZipReader {
     while (done < entry.compressedSize) {
       throwIfAborted(opts.signal);
       const len = Math.min(CHUNK, entry.compressedSize - done);
-      yield await readExactly(this.handle, start + done, len);
+      yield await this.readAt(start + done, len);
       done += len;
     }
   }
@@ -183,7 +202,7 @@ export class ZipReader {
       throw new ConverterError('INTERNAL', `${entry.rawName}: faixa ${start}+${length} fora da entrada`);
     }
     throwIfAborted(opts.signal);
-    return readExactly(this.handle, (await this.dataOffset(entry)) + start, length);
+    return this.readAt((await this.dataOffset(entry)) + start, length);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { once } from 'node:events';
 import { deflateRaw } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -17,7 +18,7 @@ import {
   SIG_LOCAL,
   type ZipEntry,
 } from './central.js';
-import { crc32 } from './crc32.js';
+import { Crc32, crc32 } from './crc32.js';
 import { type ZipReader } from './reader.js';
 import { sideVerifier } from './verify.js';
 
@@ -92,11 +93,15 @@ export class ZipWriter {
   private readonly written: WrittenEntry[] = [];
   private readonly names = new Set<string>();
   private readonly digestsByName = new Map<string, Buffer>();
+  /** Local headers written before their CRC was known (whole files streamed in): patched at the end. */
+  private readonly crcPatches: WrittenEntry[] = [];
   private failure: Error | undefined;
+
 
   private constructor(
     private readonly out: WriteStream,
     private readonly options: ZipWriterOptions,
+    private readonly path: string,
   ) {
     out.on('error', (e) => {
       this.failure = e;
@@ -111,7 +116,37 @@ export class ZipWriter {
     } catch (e) {
       throw new ConverterError('IO_ERROR', `criar ${path}: ${(e as Error).message}`, { cause: e });
     }
-    return new ZipWriter(out, options);
+    return new ZipWriter(out, options, path);
+  }
+
+  /** Compressed size of each entry written so far (what it weighs in the archive). */
+  compressedSizes(): Map<string, number> {
+    return new Map(this.written.map((w) => [w.nameBytes.toString('utf8'), w.csize]));
+  }
+
+  /**
+   * Copies a whole file as a stored entry, read once: its CRC is computed on the way and written
+   * into the local header when the archive is finished (the central directory has it anyway).
+   */
+  async addFile(name: string, path: string, size: number, opts: { signal?: AbortSignal; onBytes?(n: number): void } = {}): Promise<void> {
+    await this.writeLocalHeader(name, METHOD_STORED, 0, size, size);
+    const entry = this.written[this.written.length - 1];
+    const crc = new Crc32();
+    const hash = this.options.digest ? createHash('sha256') : undefined;
+    let count = 0;
+    for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+      if (opts.signal?.aborted) throw new ConverterError('ABORTED');
+      count += chunk.length;
+      if (count > size) break;
+      crc.update(chunk);
+      hash?.update(chunk);
+      await this.write(chunk);
+      opts.onBytes?.(chunk.length);
+    }
+    if (count !== size) throw new ConverterError('IO_ERROR', `${path}: o arquivo mudou de tamanho durante a conversão (${size} → ${count} bytes)`);
+    entry.crc = crc.digest();
+    this.crcPatches.push(entry);
+    if (hash) this.digestsByName.set(name, hash.digest());
   }
 
   get bytesWritten(): number {
@@ -193,6 +228,18 @@ export class ZipWriter {
       this.failure ??= e as Error;
     });
     if (this.failure) throw new ConverterError('IO_ERROR', this.failure.message, { cause: this.failure });
+    if (this.crcPatches.length > 0) {
+      const h = await open(this.path, 'r+');
+      try {
+        for (const e of this.crcPatches) {
+          const b = Buffer.alloc(4);
+          b.writeUInt32LE(e.crc >>> 0, 0);
+          await h.write(b, 0, 4, e.offset + 14);
+        }
+      } finally {
+        await h.close();
+      }
+    }
     return this.offset;
   }
 

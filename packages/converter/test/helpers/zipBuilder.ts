@@ -158,11 +158,12 @@ export interface TinyManifest {
   minSdk?: number;
   split?: string;
   debuggable?: boolean;
+  packageName?: string;
 }
 
 /** A binary AndroidManifest.xml: <manifest package versionCode [split]><uses-sdk minSdkVersion/><application [debuggable]/></manifest>. */
 export function tinyManifest(m: TinyManifest = {}): Uint8Array {
-  const strings = ['versionCode', 'minSdkVersion', 'debuggable', ANDROID, 'android', 'manifest', 'package', 'com.example.tiny', 'uses-sdk', 'application', 'split', m.split ?? ''];
+  const strings = ['versionCode', 'minSdkVersion', 'debuggable', ANDROID, 'android', 'manifest', 'package', m.packageName ?? 'com.example.tiny', 'uses-sdk', 'application', 'split', m.split ?? ''];
   const attrs = [];
   if (m.versionCode !== undefined) attrs.push({ ns: 3, name: 0, type: 0x10, data: m.versionCode });
   attrs.push({ name: 6, raw: 7, type: 3, data: 7 });
