@@ -13,6 +13,9 @@ import { METHOD_STORED } from '../zip/index.js';
 import { ANDROID_NS, DIST_NS, MANIFEST_PATH, MODULE_NAME } from './layout.js';
 import type { AssetCopy, PlannedFile } from './module.js';
 
+const VERSION_CODE = 0x0101021b;
+const IS_FEATURE_SPLIT = 0x0101055b;
+
 export const ASSET_DELIVERIES = ['install-time', 'fast-follow', 'on-demand'] as const;
 export type AssetDelivery = (typeof ASSET_DELIVERIES)[number];
 
@@ -104,6 +107,10 @@ function manifestFile(name: string, node: PbXmlNode): PlannedFile {
 /** An asset-pack split of a split set, back to its module: its manifest, its assets. */
 export function planSplitAssetPack(m: ModuleParts): AssetPackPlan {
   const node = xmlToProtoNode(m.master.doc);
+  // bundletool stamps versionCode and isFeatureSplit on the split it builds; an asset pack's own
+  // manifest must not carry a versionCode (AndroidManifestValidator), and never had either.
+  const root = node.element!;
+  root.attribute = (root.attribute ?? []).filter((a) => a.resource_id !== VERSION_CODE && a.resource_id !== IS_FEATURE_SPLIT);
   const files: PlannedFile[] = [manifestFile(m.name, node)];
   const assetPaths: string[] = [];
   const storedPaths: string[] = [];

@@ -134,7 +134,8 @@ async function planManifest(
 ): Promise<{ file: PlannedFile; manifest: ManifestInfo; node: PbXmlNode }> {
   const { doc } = m.master;
   const repaired = await guarded('BAD_MANIFEST', 'reparo do manifesto', () =>
-    repairManifest(doc, m.kind === 'base' ? { versionCode: options.versionCode, versionName: options.versionName } : {}),
+    // Every module of code carries the app's versionCode (bundletool's validateSameVersionCode).
+    repairManifest(doc, { versionCode: options.versionCode, versionName: options.versionName }),
   );
   for (const w of repaired.warnings) hooks.warn('manifest', { code: w.code, message: w.message });
   const manifest = readManifest(repaired.doc);

@@ -36,7 +36,7 @@ export interface ModuleParts {
 export interface MergedSplit {
   source: string;
   module: string;
-  /** `master`, `config.<x>`, or `duplicate` (an identical copy of another APK, left out). */
+  /** `master`, `config.<x>`, `duplicate` (an identical copy, left out) or `variant` (another Android-version variant of a split in an .apks, left out). */
   role: string;
 }
 
@@ -57,8 +57,8 @@ export async function readSplit(part: ApkPart, signal?: AbortSignal): Promise<Sp
   const doc = await guarded('BAD_MANIFEST', part.label, () => parseBinaryXml(bytes, { errorCode: 'BAD_MANIFEST' }));
   const manifest = readManifest(doc);
   const split = manifest.split ?? '';
-  const at = split === '' ? -1 : split.startsWith('config.') ? 0 : split.indexOf('.config.') + 1;
-  const config = at < 0 ? '' : split.slice(at + 'config.'.length);
+  const inner = split.indexOf('.config.');
+  const config = split.startsWith('config.') ? split.slice('config.'.length) : inner >= 0 ? split.slice(inner + '.config.'.length) : '';
   return { part, routed, doc, manifest, config };
 }
 
@@ -82,6 +82,12 @@ function moduleKind(master: SplitApk, name: string): ModuleKind {
   return type && attrText(master.doc, type) === 'asset-pack' ? 'asset-pack' : 'feature';
 }
 
+/** The variant number of a split in bundletool's .apks (`…/base-master_2.apk` → 2, `…/base-master.apk` → 1). */
+function variantOf(label: string): number | undefined {
+  const m = /!(?:splits|asset-slices)\/[^/]+?(?:_(\d+))?\.apk$/.exec(label);
+  return m ? Number(m[1] ?? 1) : undefined;
+}
+
 /** The entries of an APK as name, CRC and size: two APKs with the same fingerprint hold the same files. */
 function fingerprint(reader: ZipReader): string {
   return reader.entries
@@ -102,7 +108,8 @@ export function groupSplits(splits: SplitApk[]): { modules: ModuleParts[]; merge
     if (s.manifest.packageName !== first.manifest.packageName) {
       throw new ConverterError('SPLIT_MISMATCH', `${first.part.label}: ${first.manifest.packageName}; ${s.part.label}: ${s.manifest.packageName}`);
     }
-    if (s.manifest.versionCode !== first.manifest.versionCode) {
+    // Asset-pack slices carry no versionCode (an asset pack must not declare one).
+    if (s.manifest.versionCode !== undefined && first.manifest.versionCode !== undefined && s.manifest.versionCode !== first.manifest.versionCode) {
       throw new ConverterError('SPLIT_MISMATCH', `${first.part.label}: versionCode ${first.manifest.versionCode}; ${s.part.label}: versionCode ${s.manifest.versionCode}`);
     }
   }
@@ -115,10 +122,21 @@ export function groupSplits(splits: SplitApk[]): { modules: ModuleParts[]; merge
       byId.set(id, s);
       continue;
     }
-    if (fingerprint(prior.part.reader) !== fingerprint(s.part.reader)) {
+    if (fingerprint(prior.part.reader) === fingerprint(s.part.reader)) {
+      merged.push({ source: s.part.label, module: moduleOf(s), role: 'duplicate' });
+      continue;
+    }
+    // bundletool's .apks holds a variant per range of Android versions (`base-master_2.apk`):
+    // the same split for other devices, differing only in what bundletool stamps on it. The
+    // first variant is kept; two different APKs of one split anywhere else are a conflict.
+    const pv = variantOf(prior.part.label);
+    const sv = variantOf(s.part.label);
+    if (pv === undefined || sv === undefined) {
       throw new ConverterError('SPLIT_CONFLICT', `${prior.part.label} e ${s.part.label}: split "${id || 'base'}" com conteúdos diferentes`);
     }
-    merged.push({ source: s.part.label, module: moduleOf(s), role: 'duplicate' });
+    const [keep, drop] = sv < pv ? [s, prior] : [prior, s];
+    byId.set(id, keep);
+    merged.push({ source: drop.part.label, module: moduleOf(drop), role: 'variant' });
   }
   const masters = new Map<string, SplitApk>();
   const configs = new Map<string, SplitApk[]>();

@@ -85,13 +85,16 @@ export async function compareDeviceSets(aapt2: string, expected: readonly string
   const labels: [string, string] = ['device set from the original bundle', 'device set from the converted one'];
   const res = firstDifference(await unionValues(aapt2, expected), await unionValues(aapt2, actual), { labels });
   if (res) problems.push(`resource values differ; ${res.text}`);
-  const baseA = expected.find((p) => splitName(p) === 'base-master.apk');
-  const baseC = actual.find((p) => splitName(p) === 'base-master.apk');
-  if (!baseA || !baseC) problems.push('a device set has no base-master.apk');
-  else {
-    const [a, c] = await Promise.all([dumpXmlTree(aapt2, baseA, 'AndroidManifest.xml'), dumpXmlTree(aapt2, baseC, 'AndroidManifest.xml')]);
-    const d = firstDifference(normaliseXmlDump(a, { manifest: true }), normaliseXmlDump(c, { manifest: true }), { labels });
-    if (d) problems.push(`base manifest differs; ${d.text}`);
+  // Every module's master split carries its module's manifest (config splits get bundletool's own).
+  for (const a of expected.filter((p) => splitName(p).endsWith('-master.apk'))) {
+    const c = actual.find((p) => splitName(p) === splitName(a));
+    if (!c) {
+      problems.push(`${splitName(a)} is missing from the converted set`);
+      continue;
+    }
+    const [ma, mc] = await Promise.all([dumpXmlTree(aapt2, a, 'AndroidManifest.xml'), dumpXmlTree(aapt2, c, 'AndroidManifest.xml')]);
+    const d = firstDifference(normaliseXmlDump(ma, { manifest: true }), normaliseXmlDump(mc, { manifest: true }), { labels });
+    if (d) problems.push(`${splitName(a)} manifest differs; ${d.text}`);
   }
   const ea = unionEntries(expected);
   const ec = unionEntries(actual);

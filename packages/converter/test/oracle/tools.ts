@@ -105,11 +105,24 @@ export const SIGNATURE_FILE = /^META-INF\/(MANIFEST\.MF|[^/]+\.(SF|RSA|DSA|EC)|S
  * `bundletool build-bundle`. Fails where Google's tools fail (no versionCode, SDK codenames).
  */
 export async function googleBundle(o: BundletoolOracles & Pick<Oracles, 'aapt2'>, apk: string, aab: string, workDir: string): Promise<void> {
+  const moduleZip = await googleModule(o, apk, join(workDir, 'base.zip'), workDir);
+  rmSync(aab, { force: true });
+  await bundletool(o, ['build-bundle', `--modules=${moduleZip}`, `--output=${aab}`]);
+}
+
+/**
+ * A module zip as AGP lays it out for `bundletool build-bundle`, from an APK (or a proto APK
+ * that `aapt2 link --proto-format` made, when `proto` is set): the manifest under manifest/, dex
+ * under dex/, res/, assets/, lib/ and resources.pb as they are, anything else under root/.
+ */
+export async function googleModule(o: Pick<Oracles, 'aapt2'>, apk: string, moduleZip: string, workDir: string, proto = false): Promise<string> {
   mkdirSync(workDir, { recursive: true });
-  const proto = join(workDir, 'proto.zip');
-  await run(o.aapt2, ['convert', '--output-format', 'proto', '-o', proto, apk]);
-  const converted = ZipArchive.open(proto);
-  const moduleZip = join(workDir, 'base.zip');
+  let source = apk;
+  if (!proto) {
+    source = join(workDir, 'proto.zip');
+    await run(o.aapt2, ['convert', '--output-format', 'proto', '-o', source, apk]);
+  }
+  const converted = ZipArchive.open(source);
   const writer = new ZipWriter(moduleZip);
   for (const e of converted.byName().values()) {
     if (e.name.endsWith('/') || SIGNATURE_FILE.test(e.name) || e.name === 'stamp-cert-sha256') continue;
@@ -121,7 +134,5 @@ export async function googleBundle(o: BundletoolOracles & Pick<Oracles, 'aapt2'>
     writer.addRaw(path, e.method, e.crc, converted.raw(e), e.size);
   }
   writer.close();
-  rmSync(aab, { force: true });
-  await bundletool(o, ['build-bundle', `--modules=${moduleZip}`, `--output=${aab}`]);
+  return moduleZip;
 }
-
