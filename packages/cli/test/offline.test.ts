@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
+import { buildZip, tinyApkEntries, tinyManifest } from '../../converter/test/helpers/zipBuilder.js';
 import { CLI_BIN, cliEnv } from './helpers/cli.js';
 
 const bin = CLI_BIN;
@@ -187,4 +188,61 @@ describe('aabify offline commands', function () {
       else expect(body.error).to.be.an('object');
     });
   });
+
+  describe('split sets, OBB files and asset packs', () => {
+    let base: string;
+    let abi: string;
+    let obb: string;
+    before(() => {
+      base = join(dir, 'base.apk');
+      abi = join(dir, 'split_config.x86_64.apk');
+      obb = join(dir, 'main.1.com.example.tiny.obb');
+      writeFileSync(base, buildZip(tinyApkEntries()));
+      writeFileSync(abi, buildZip([
+        { name: 'AndroidManifest.xml', data: tinyManifest({ versionCode: 1, split: 'config.x86_64' }) },
+        { name: 'lib/x86_64/libfoo.so', data: Buffer.alloc(4096, 9), method: 0 },
+      ]));
+      writeFileSync(obb, Buffer.alloc(100_000, 3));
+    });
+
+    it('convertLocalJson_severalApksObbAndAssetPack_reportListsModulesAndSplits', async () => {
+      const out = join(dir, 'set.aab');
+      const r = await aabify('convert', '--local', base, abi, '--obb', obb, '--asset-pack', 'sons=*.mp3:on-demand', '-o', out, '--json');
+      expect(r.status, r.stderr).to.equal(0);
+      const report = parseJson(r.stdout).report as { modules: { name: string; kind: string; delivery?: string }[]; splits: { role: string }[]; abis: string[] };
+      expect(report.modules.map((m) => `${m.name}:${m.kind}:${m.delivery ?? ''}`)).to.deep.equal(['base:base:', 'sons:asset-pack:on-demand', 'obb_main:asset-pack:install-time']);
+      expect(report.splits.map((s) => s.role)).to.deep.equal(['master', 'config.x86_64']);
+      expect(report.abis).to.deep.equal(['arm64-v8a', 'x86_64']);
+      const v = await aabify('validate', out);
+      expect(v.status, v.stdout + v.stderr).to.equal(0);
+    });
+
+    it('convertLocal_splitSet_summaryShowsModulesAndMergedSplits', async () => {
+      const out = join(dir, 'set2.aab');
+      const r = await aabify('convert', '--local', base, abi, '-o', out);
+      expect(r.status, r.stderr).to.equal(0);
+      expect(r.stdout).to.contain('Módulos:').and.contain('- base: base').and.contain('Splits mesclados (files):');
+      expect(r.stdout).to.contain('split_config.x86_64.apk → base (config.x86_64)');
+    });
+
+    it('convertLocal_badAssetPackFlag_exit2', async () => {
+      const r = await aabify('convert', '--local', base, '-o', join(dir, 'x2.aab'), '--asset-pack', 'no-glob');
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.contain('use NOME=GLOB[:entrega]');
+    });
+
+    it('convertLocal_onlyConfigSplit_missingBaseSplitPtBr_exit1', async () => {
+      const r = await aabify('convert', '--local', abi, join(dir, 'main.1.com.example.tiny.obb'), '-o', join(dir, 'x3.aab'));
+      expect(r.status).to.equal(1);
+      expect(r.stderr).to.contain('[NOT_A_BASE_APK]');
+    });
+
+    it('inspect_splitsAndObb_describesSetAndObb', async () => {
+      const r = await aabify('inspect', base, abi, '--obb', obb);
+      expect(r.status, r.stderr).to.equal(0);
+      expect(r.stdout).to.contain('Conjunto: files').and.contain('configurações: x86_64');
+      expect(r.stdout).to.contain('OBB (viram pacotes de assets na conversão):').and.contain('main.1.com.example.tiny.obb: 100 kB; main, versionCode 1, pacote com.example.tiny');
+    });
+  });
 });
+

@@ -16,7 +16,11 @@ export {
   type GeneratedKeystore,
   type KeygenOptions,
 } from './sign/index.js';
-export { inspectApk, type InspectOptions } from './inspect.js';
+export { inspectApk, type InspectOptions, type InputDescription, type ObbDescription } from './inspect.js';
+export type { ContainerKind } from './input/open.js';
+export type { MergedSplit, ModuleKind } from './splits/classify.js';
+export { ASSET_DELIVERIES, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
+export { PLAY_LIMITS, type PlayLimit } from './bundle/playLimits.js';
 export { estimateDownloadSizes, type DeviceDownloadSize, type EstimateOptions } from './size/estimate.js';
 export { DEVICE_PROFILES, type DeviceProfile } from './size/devices.js';
 export { validateBundle, runValidators, ALL_VALIDATORS, type BundleProblem, type BundleView, type BundleFile, type Validator } from './validate/index.js';
@@ -29,6 +33,7 @@ export {
   type ConversionWarning,
   type ConverterWarningCode,
   type EntryCounts,
+  type ModuleReport,
   type SignatureReport,
 } from './report.js';
 export type { SplitOptions } from './bundle/bundleConfig.js';

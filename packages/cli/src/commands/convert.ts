@@ -152,9 +152,15 @@ export async function runRemoteConvert(ctx: RemoteContext, apk: string, flags: R
   }
 }
 
-export async function runConvert(apk: string, _options: ConvertOptions, command: Command): Promise<void> {
+export async function runConvert(inputs: string[], options: ConvertOptions, command: Command): Promise<void> {
   const flags = command.opts<RemoteConvertFlags>();
-  await runRemote(flags, (ctx) => runRemoteConvert(ctx, apk, flags));
+  await runRemote(flags, async (ctx) => {
+    // The service takes one APK per conversion for now; split sets, OBBs and asset packs convert here.
+    if (inputs.length !== 1 || options.obb !== undefined || options.assetPack !== undefined || options.assetDelivery !== undefined) {
+      throw usageError('Conjuntos de splits, vários arquivos, OBB e pacotes de assets (--obb, --asset-pack, --asset-delivery) ainda só são convertidos com --local.', 'REMOTE_UNSUPPORTED');
+    }
+    return runRemoteConvert(ctx, inputs[0], flags);
+  });
 }
 
 /** Registers `convert` (local and server modes) with the server mode's extra flags. */

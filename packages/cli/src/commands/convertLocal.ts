@@ -22,10 +22,37 @@ export interface ConvertOptions extends SigningFlags {
   json?: boolean;
   /** Server mode only (the account's keystore); --local signs with --ks. */
   sign?: boolean;
+  obb?: string[];
+  assetDelivery?: AssetDeliveryFlag;
+  assetPack?: AssetPackFlag[];
+}
+
+export const ASSET_DELIVERY_VALUES = ['install-time', 'fast-follow', 'on-demand'] as const;
+export type AssetDeliveryFlag = (typeof ASSET_DELIVERY_VALUES)[number];
+export interface AssetPackFlag {
+  name: string;
+  glob: string;
+  delivery?: AssetDeliveryFlag;
+}
+
+export function parseAssetDelivery(value: string): AssetDeliveryFlag {
+  if (!(ASSET_DELIVERY_VALUES as readonly string[]).includes(value)) throw new InvalidArgumentError(`use ${ASSET_DELIVERY_VALUES.join(', ')}.`);
+  return value as AssetDeliveryFlag;
+}
+
+/** `NAME=GLOB[:delivery]`, repeatable: e.g. `levels=levels/**:fast-follow`. */
+export function parseAssetPack(value: string, previous: AssetPackFlag[] = []): AssetPackFlag[] {
+  const m = /^([A-Za-z][A-Za-z0-9_]*)=(.+?)(?::(install-time|fast-follow|on-demand))?$/.exec(value);
+  if (!m) throw new InvalidArgumentError('use NOME=GLOB[:entrega], por exemplo recursos=levels/**:fast-follow (nome com letras, números e _).');
+  return [...previous, { name: m[1], glob: m[2], ...(m[3] ? { delivery: m[3] as AssetDeliveryFlag } : {}) }];
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 /** What `convert` runs without `--local` (the server mode, registered elsewhere). */
-export type ConvertHandler = (apk: string, options: ConvertOptions, command: Command) => Promise<void>;
+export type ConvertHandler = (inputs: string[], options: ConvertOptions, command: Command) => Promise<void>;
 
 /** Play accepts version codes from 1 to 2100000000. */
 export function parseVersionCode(value: string): number {
@@ -81,6 +108,21 @@ export function createProgress(stream: NodeJS.WriteStream, tty: boolean): Progre
   };
 }
 
+const KIND_LABELS: Record<string, string> = { base: 'base', feature: 'recurso (feature)', 'asset-pack': 'pacote de assets' };
+
+/** The bundle's modules with their sizes, and the split set's APKs and where each went. */
+export function moduleLines(report: ConversionReport): string[] {
+  const lines = ['Módulos:'];
+  for (const m of report.modules) {
+    lines.push(`  - ${m.name}: ${KIND_LABELS[m.kind] ?? m.kind}${m.delivery ? `, ${m.delivery}` : ''}, ${m.files} arquivos, ${formatBytes(m.sizeBytes)}`);
+  }
+  if (report.splits.length > 0) {
+    lines.push(`Splits mesclados (${report.container}):`);
+    for (const s of report.splits) lines.push(`  - ${s.source} → ${s.module} (${s.role})`);
+  }
+  return lines;
+}
+
 /** The report as a pt-BR summary for people. */
 export function formatReportSummary(report: ConversionReport): string {
   const e = report.entries;
@@ -92,6 +134,7 @@ export function formatReportSummary(report: ConversionReport): string {
       ['APK → AAB', `${formatBytes(report.sizeIn)} → ${formatBytes(report.sizeOut)}`],
       ['Tempo', formatSeconds(report.durations.total)],
     ]),
+    ...moduleLines(report),
     ...(report.signature ? signatureLines(report.signature) : ['Assinatura: não assinado (use --ks para assinar com a chave de upload).']),
     ...downloadSizeLines(report.downloadSizes),
   ];
@@ -104,7 +147,7 @@ export function formatReportSummary(report: ConversionReport): string {
   return lines.join('\n');
 }
 
-export async function runConvertLocal(apk: string, options: ConvertOptions, command: Command): Promise<void> {
+export async function runConvertLocal(inputs: string[], options: ConvertOptions, command: Command): Promise<void> {
   const json = options.json === true;
   if (!options.output) {
     command.error('erro: informe o arquivo de saída com -o, por exemplo: aabify convert --local app.apk -o app.aab', {
@@ -130,7 +173,10 @@ export async function runConvertLocal(apk: string, options: ConvertOptions, comm
   process.once('SIGINT', onSigint);
   try {
     const { convertApk } = await import('@aabify/converter');
-    const report = await convertApk(apk, options.output, {
+    const report = await convertApk(inputs, options.output, {
+      ...(options.obb ? { obb: options.obb } : {}),
+      ...(options.assetDelivery ? { assetDelivery: options.assetDelivery } : {}),
+      ...(options.assetPack ? { assetPacks: options.assetPack } : {}),
       overwrite: options.overwrite === true,
       ...(options.versionCode !== undefined ? { versionCode: options.versionCode } : {}),
       ...(options.versionName !== undefined ? { versionName: options.versionName } : {}),
@@ -152,8 +198,8 @@ export async function runConvertLocal(apk: string, options: ConvertOptions, comm
 export function register(program: Command, remote?: ConvertHandler): Command {
   return program
     .command('convert')
-    .description('converte um APK em AAB (com --local, nesta máquina, sem o serviço)')
-    .argument('<apk>', 'arquivo APK')
+    .description('converte um APK, ou um conjunto de splits (.apks, .xapk, .apkm, .zip ou vários .apk), em AAB (com --local, nesta máquina, sem o serviço)')
+    .argument('<arquivos...>', 'o APK, o conjunto de splits, ou vários APKs do mesmo app (e arquivos .obb)')
     .option('--local', 'converte nesta máquina, sem enviar o APK ao serviço')
     .option('-o, --output <aab>', 'arquivo AAB de saída')
     .option('--overwrite', 'substitui o arquivo de saída se ele já existir')
@@ -164,9 +210,12 @@ export function register(program: Command, remote?: ConvertHandler): Command {
     .option('--ks-alias <alias>', 'alias da chave no keystore (opcional se houver só uma)')
     .option('--ks-pass <senha>', 'senha do keystore: env:VAR, pass:SENHA ou file:ARQUIVO', parsePasswordSpec)
     .option('--key-pass <senha>', 'senha da chave, se diferente da do keystore (env:, pass: ou file:)', parsePasswordSpec)
-    .action(async (apk: string, options: ConvertOptions, command: Command) => {
-      if (options.local) return runConvertLocal(apk, options, command);
-      if (remote) return remote(apk, options, command);
+    .option('--obb <arquivo>', 'arquivo OBB (main/patch.<versão>.<pacote>.obb) que vira um pacote de assets; repetível', collect)
+    .option('--asset-delivery <modo>', 'entrega dos pacotes feitos dos OBB: install-time (padrão), fast-follow ou on-demand', parseAssetDelivery)
+    .option('--asset-pack <NOME=GLOB[:entrega]>', 'move os assets que casam com GLOB para o pacote de assets NOME (ex.: fases=levels/**:fast-follow); repetível', parseAssetPack)
+    .action(async (inputs: string[], options: ConvertOptions, command: Command) => {
+      if (options.local) return runConvertLocal(inputs, options, command);
+      if (remote) return remote(inputs, options, command);
       command.error('erro: a conversão pelo serviço aabify ainda não está disponível nesta versão; use --local para converter nesta máquina.', {
         exitCode: EXIT_USAGE,
         code: 'aabify.serverModeUnavailable',
