@@ -26,6 +26,8 @@ export interface ObbDescription {
 
 export interface InputDescription extends ApkInfo {
   container: ContainerKind;
+  /** The `split` a lone APK declares (a configuration or feature split, not a base). */
+  split?: string;
   /** The bundle's modules the input would make (asset packs from OBBs not included). */
   modules: { name: string; kind: ModuleKind; configs: string[] }[];
   /** Each APK of a split set: the module it belongs to and as what (empty for one APK). */
@@ -45,9 +47,12 @@ export async function inspectApk(input: string | readonly string[], options: Ins
   try {
     const splits: SplitApk[] = [];
     for (const part of opened.apks) splits.push(await readSplit(part));
-    const { modules, merged } = groupSplits(splits);
-    const base = modules[0];
-    const baseParts = [base.master, ...base.configs];
+    // A lone APK is described as it is, even a configuration split (which conversion refuses).
+    const lone = splits.length === 1 ? splits[0] : undefined;
+    const { modules, merged } = lone
+      ? { modules: lone.manifest.split ? [] : [{ name: 'base', kind: 'base' as const, master: lone, configs: [] }], merged: [] }
+      : groupSplits(splits);
+    const baseParts = lone ? [lone] : [modules[0].master, ...modules[0].configs];
     const infos: ApkInfo[] = [];
     for (const p of baseParts) infos.push(await readApkInfo(p.part.reader, p.routed));
     const union = <T>(f: (i: ApkInfo) => T[]): T[] => [...new Set(infos.flatMap(f))];
@@ -67,6 +72,7 @@ export async function inspectApk(input: string | readonly string[], options: Ins
     const single = splits.length === 1 && options.downloadSizes === true ? splits[0] : undefined;
     return {
       ...info,
+      ...(lone?.manifest.split ? { split: lone.manifest.split } : {}),
       container: opened.container,
       modules: modules.map((m) => ({ name: m.name, kind: m.kind, configs: m.configs.map((c) => c.config) })),
       splits: splits.length > 1 ? merged : [],

@@ -25,12 +25,18 @@ describe('inspectApk', () => {
       sizeBytes: buildZip(tinyApkEntries({ versionCode: 7, minSdk: 24, debuggable: true })).length,
       hasResourceTable: true,
       v1Signed: true,
+      container: 'apk',
+      modules: [{ name: 'base', kind: 'base', configs: [] }],
+      splits: [],
+      obbs: [],
+      ignored: [],
     });
   });
 
   it('inspectApk_configSplit_reportsWithoutRefusing', async () => {
     const apk = tmp.file('split.apk', buildZip(tinyApkEntries({ versionCode: 1, split: 'config.en' })));
-    expect((await inspectApk(apk)).packageName).to.equal('com.example.tiny');
+    const info = await inspectApk(apk);
+    expect([info.packageName, info.split, info.modules]).to.deep.equal(['com.example.tiny', 'config.en', []]);
   });
 
   it('inspectApk_noManifest_missingManifest', async () => {
