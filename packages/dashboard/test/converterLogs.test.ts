@@ -91,9 +91,14 @@ describe('drop-zone size limit from the setting', () => {
   });
 
   it('maxFileSizeFromAnswer_unusableAnswer_undefined', () => {
-    for (const body of [null, 'x', {}, { maxFileSize: 0 }, { maxFileSize: -1 }, { maxFileSize: 'abc' }, { maxFileSize: Number.NaN }]) {
+    for (const body of [null, 'x', {}, { maxFileSize: -1 }, { maxFileSize: 'abc' }, { maxFileSize: Number.NaN }]) {
       expect(maxFileSizeFromAnswer(body), JSON.stringify(body)).to.equal(undefined);
     }
+  });
+
+  it('maxFileSizeFromAnswer_zero_noLimit', () => {
+    expect(maxFileSizeFromAnswer({ maxFileSize: 0 })).to.equal(Infinity);
+    expect(checkDroppedFiles([{ name: 'game.apk', size: 900 * 1024 * 1024, type: '' }], Infinity)).to.deep.equal({ ok: true });
   });
 
   it('checkDroppedFiles_settingOf1MB_rejectsLargerWithTheRealLimit', () => {

@@ -57,7 +57,8 @@ describe('settings service', () => {
   it('set_numberSetting_parsedAndRangeChecked', async () => {
     expect(await server.ctx.settings.set('upload.maxFileSize', '2097152')).to.equal(2097152);
     expect(await server.ctx.settings.get('upload.maxFileSize')).to.equal(2097152);
-    for (const [input, message] of [['', SETTING_MESSAGES.empty], ['abc', SETTING_MESSAGES.notNumber], [10, 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000)']] as const) {
+    expect(await server.ctx.settings.set('upload.maxFileSize', '0'), '0 = no limit').to.equal(0);
+    for (const [input, message] of [['', SETTING_MESSAGES.empty], ['abc', SETTING_MESSAGES.notNumber], [10, 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000), ou 0 para sem limite']] as const) {
       let error: unknown;
       try {
         await server.ctx.settings.set('upload.maxFileSize', input);

@@ -52,7 +52,7 @@ export const ADMIN_MESSAGES = {
   creditsBelowZero: 'O saldo de créditos não pode ficar negativo',
   settingEmpty: 'Valor não pode ser vazio',
   settingNotNumber: 'Valor deve ser um número válido',
-  settingFileSizeRange: 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000)',
+  settingFileSizeRange: 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000), ou 0 para sem limite',
   settingLevel: 'Use debug, info, warn ou error',
   // rules of DECISIONS.md "Accounts"
   userNotFound: 'Usuário não encontrado',
@@ -417,7 +417,7 @@ export function pageWindow(current: number, totalPages: number, max: number = AD
 
 /**
  * First check of a settings draft in the browser (§5): not empty, a number where one is
- * expected, upload.maxFileSize within 1–500 MB, a known log level. The server checks again.
+ * expected, upload.maxFileSize within 1–500 MB or 0 (no limit), a known log level. The server checks again.
  */
 export function validateSettingDraft(entry: { key: string; kind: AdminConfigEntry['kind']; options?: string[] }, draft: string): string | undefined {
   const text = draft.trim();
@@ -425,7 +425,9 @@ export function validateSettingDraft(entry: { key: string; kind: AdminConfigEntr
   if (entry.kind === 'number') {
     const n = Number(text);
     if (!Number.isFinite(n)) return ADMIN_MESSAGES.settingNotNumber;
-    if (entry.key === 'upload.maxFileSize' && (n < CONVERSION_LIMITS.minMaxFileSize || n > CONVERSION_LIMITS.maxMaxFileSize)) return ADMIN_MESSAGES.settingFileSizeRange;
+    if (entry.key === 'upload.maxFileSize' && n !== CONVERSION_LIMITS.unlimitedMaxFileSize && (n < CONVERSION_LIMITS.minMaxFileSize || n > CONVERSION_LIMITS.maxMaxFileSize)) {
+      return ADMIN_MESSAGES.settingFileSizeRange;
+    }
   }
   if (entry.kind === 'enum' && entry.options && !entry.options.includes(text.toLowerCase())) return ADMIN_MESSAGES.settingLevel;
   return undefined;
@@ -436,6 +438,7 @@ export function formatSettingValue(key: string, value: number | string | null): 
   if (value === null || value === undefined) return 'Não configurado';
   if (typeof value === 'number') {
     if (key === 'upload.maxFileSize') {
+      if (value === CONVERSION_LIMITS.unlimitedMaxFileSize) return '0 (ilimitado)';
       const mb = value / (1024 * 1024);
       return `${Number.isInteger(mb) ? mb : mb.toFixed(2).replace('.', ',')} MB (${value} bytes)`;
     }

@@ -5,7 +5,7 @@
  * No Node-only code: the dashboard imports this too.
  */
 import type { ConversionSignatureJson, DeviceDownloadSizeJson } from './downloadSizes.js';
-import { boolean, number, object, string, ValidationError, type InferType } from 'yup';
+import { array, boolean, number, object, string, ValidationError, type InferType } from 'yup';
 
 export const CONVERSION_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
@@ -33,6 +33,10 @@ export const CONVERSION_LIMITS = {
   defaultMaxFileSize: 100 * MB,
   minMaxFileSize: MB,
   maxMaxFileSize: 500 * MB,
+  /** upload.maxFileSize 0: no size limit (big games with OBBs; the disk is the limit). */
+  unlimitedMaxFileSize: 0,
+  /** Asset-pack rules per conversion (Play allows at most 100 asset packs per app). */
+  assetPacksMax: 100,
   /** Files per bulk conversion. */
   bulkMaxFiles: 10,
   /** Log entries kept and served per conversion. */
@@ -69,6 +73,10 @@ export const CONVERSION_MESSAGES = {
   noFilesSelected: 'Selecione pelo menos um arquivo APK',
   optionsNotJson: 'As opções devem ser um JSON válido.',
   unknownOption: (path: string) => `Opção desconhecida: ${path}`,
+  assetDelivery: 'A entrega deve ser install-time, fast-follow ou on-demand.',
+  assetPackName: 'O nome do pacote de assets deve começar por letra e ter só letras, números e _ (até 50).',
+  assetPackGlob: 'Informe o padrão (glob) dos assets do pacote, com até 512 caracteres.',
+  assetPacksTooMany: 'No máximo 100 pacotes de assets por conversão.',
   optionsInvalid: 'Opções de conversão inválidas.',
   notFound: 'Conversão não encontrada',
   notFoundOrUnauthorized: 'Conversão não encontrada ou não autorizada',
@@ -95,6 +103,9 @@ export const CONVERSION_MESSAGES = {
 } as const;
 
 // ---- options -------------------------------------------------------------------------
+
+/** How Play delivers an asset pack. */
+export const ASSET_DELIVERIES = ['install-time', 'fast-follow', 'on-demand'] as const;
 
 /**
  * `options` (JSON) of POST /conversion/convert: which splits Google Play may make and a
@@ -124,6 +135,22 @@ export const conversionOptionsSchema = object({
     .optional(),
   /** Sign the AAB with the upload keystore stored in the account (PUT /api/account/keystore). */
   sign: boolean().strict().optional(),
+  /** How Play delivers the asset packs made from OBB files (docs/split-inputs.md). */
+  assetDelivery: string().strict().oneOf([...ASSET_DELIVERIES], CONVERSION_MESSAGES.assetDelivery).optional(),
+  /** Base assets moved into asset packs by glob: [{ name, glob, delivery? }]. */
+  assetPacks: array(
+    object({
+      name: string().strict().required(CONVERSION_MESSAGES.assetPackName).matches(/^[A-Za-z][A-Za-z0-9_]{0,49}$/, CONVERSION_MESSAGES.assetPackName),
+      glob: string().strict().required(CONVERSION_MESSAGES.assetPackGlob).min(1, CONVERSION_MESSAGES.assetPackGlob).max(512, CONVERSION_MESSAGES.assetPackGlob),
+      delivery: string().strict().oneOf([...ASSET_DELIVERIES], CONVERSION_MESSAGES.assetDelivery).optional(),
+    })
+      .noUnknown(({ unknown }) => CONVERSION_MESSAGES.unknownOption(`assetPacks[].${String(unknown)}`))
+      .strict(),
+  )
+    .strict()
+    .max(CONVERSION_LIMITS.assetPacksMax, CONVERSION_MESSAGES.assetPacksTooMany)
+    .optional()
+    .default(undefined),
 })
   .noUnknown(({ unknown }) => CONVERSION_MESSAGES.unknownOption(String(unknown)))
   .strict();
@@ -167,6 +194,8 @@ function stripUndefined(o: ConversionOptions): ConversionOptions {
   if (o.versionCode !== undefined) out.versionCode = o.versionCode;
   if (o.versionName !== undefined) out.versionName = o.versionName;
   if (o.sign !== undefined) out.sign = o.sign;
+  if (o.assetDelivery !== undefined) out.assetDelivery = o.assetDelivery;
+  if (o.assetPacks !== undefined) out.assetPacks = o.assetPacks.map((p) => ({ name: p.name, glob: p.glob, ...(p.delivery !== undefined ? { delivery: p.delivery } : {}) }));
   return out;
 }
 
@@ -240,6 +269,17 @@ export interface ConversionReportJson {
   downloadSizes?: DeviceDownloadSizeJson[];
   /** Present when the AAB was signed with the account's upload key. */
   signature?: ConversionSignatureJson;
+  /** The bundle's modules (base, features, asset packs) with their compressed size in the AAB. */
+  modules?: ConversionModuleJson[];
+}
+
+export interface ConversionModuleJson {
+  name: string;
+  kind: 'base' | 'feature' | 'asset-pack';
+  /** Asset packs: install-time, fast-follow, on-demand or as-declared. */
+  delivery?: string;
+  files: number;
+  sizeBytes: number;
 }
 
 export interface ApiConversion {

@@ -39,11 +39,13 @@ describe('admin helpers', () => {
     expect(validateSettingDraft(size, '1048575')).to.equal(ADMIN_MESSAGES.settingFileSizeRange);
     expect(validateSettingDraft(size, '524288001')).to.equal(ADMIN_MESSAGES.settingFileSizeRange);
     expect(validateSettingDraft(size, '1048576')).to.equal(undefined);
+    expect(validateSettingDraft(size, '0'), '0 = no limit').to.equal(undefined);
     expect(validateSettingDraft({ key: 'logging.level', kind: 'enum', options: ['debug', 'info'] }, 'trace')).to.equal('Use debug, info, warn ou error');
   });
 
   it('formatSettingValue_knownKeys_readableUnits', () => {
     expect(formatSettingValue('upload.maxFileSize', 104857600)).to.equal('100 MB (104857600 bytes)');
+    expect(formatSettingValue('upload.maxFileSize', 0)).to.equal('0 (ilimitado)');
     expect(formatSettingValue('queue.broadcastInterval', 30000)).to.equal('30 s (30000 ms)');
     expect(formatSettingValue('conversions.concurrentPerUser', 0)).to.equal('0 (ilimitado)');
     expect(formatSettingValue('payments.mercadopago.accessToken', null)).to.equal('Não configurado');

@@ -4,13 +4,15 @@ import { CONVERSION_LIMITS, CONVERSION_MESSAGES } from '@aabify/shared';
 export const MAX_APK_BYTES: number = CONVERSION_LIMITS.defaultMaxFileSize;
 
 /**
- * The maximum size of a GET /conversion/limits answer (the upload.maxFileSize setting, bytes);
- * undefined when the answer holds no usable positive number (the caller keeps the default).
+ * The maximum size of a GET /conversion/limits answer (the upload.maxFileSize setting, bytes;
+ * 0 = no limit, returned as Infinity); undefined when the answer holds no usable number (the
+ * caller keeps the default).
  */
 export function maxFileSizeFromAnswer(body: unknown): number | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const raw = (body as { maxFileSize?: unknown }).maxFileSize;
   const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (n === CONVERSION_LIMITS.unlimitedMaxFileSize) return Infinity;
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
 }
 export const APK_MIME = 'application/vnd.android.package-archive';

@@ -33,6 +33,7 @@ export function storedReport(r: ConversionReport): ConversionReportJson {
     warnings: r.warnings.map((w) => ({ code: w.code, message: w.message, ...(w.detail ? { detail: w.detail } : {}) })),
     ...(r.downloadSizes?.length ? { downloadSizes: r.downloadSizes.map(downloadSizeJson) } : {}),
     ...(r.signature ? { signature: signatureJson(r.signature) } : {}),
+    ...(r.modules?.length ? { modules: r.modules.map(({ name, kind, delivery, files, sizeBytes }) => ({ name, kind, ...(delivery ? { delivery } : {}), files, sizeBytes })) } : {}),
   };
 }
 

@@ -32,6 +32,7 @@ export interface UploadResult {
 
 export interface UploadOptions {
   storage: Storage;
+  /** Bytes per upload; 0 = no limit (upload.maxFileSize). */
   maxFileSize: number;
   /** Form field of the file(s): `apk` (single) or `apks` (bulk). */
   fileField: string;
@@ -90,7 +91,8 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
   }
   const single = opts.maxFiles === 1;
   const declared = Number(req.headers['content-length']);
-  if (single && Number.isFinite(declared) && declared > opts.maxFileSize + MULTIPART_OVERHEAD) {
+  const limited = opts.maxFileSize > 0;
+  if (single && limited && Number.isFinite(declared) && declared > opts.maxFileSize + MULTIPART_OVERHEAD) {
     drain(req);
     return Promise.reject(tooLarge(opts.maxFileSize));
   }
@@ -100,7 +102,7 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
     try {
       bb = busboy({
         headers: req.headers,
-        limits: { fileSize: opts.maxFileSize, files: opts.maxFiles, fields: 20, fieldSize: 64 * 1024, parts: opts.maxFiles + 20 },
+        limits: { fileSize: limited ? opts.maxFileSize : Infinity, files: opts.maxFiles, fields: 20, fieldSize: 64 * 1024, parts: opts.maxFiles + 20 },
       });
     } catch {
       drain(req);

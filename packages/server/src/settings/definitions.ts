@@ -57,6 +57,8 @@ function text(input: unknown): string {
   return value;
 }
 
+const SIZE_RANGE = 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000), ou 0 para sem limite';
+
 function integer(min: number, max: number, rangeMessage: string) {
   return (input: unknown): number => {
     const raw = typeof input === 'number' ? input : Number(text(input));
@@ -113,12 +115,16 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     key: 'upload.maxFileSize',
     kind: 'number',
     description: 'Tamanho máximo de upload, em bytes',
-    help: 'Mínimo 1 MB (1048576), máximo 500 MB (524288000).',
+    help: 'Mínimo 1 MB (1048576), máximo 500 MB (524288000); 0 = sem limite (jogos grandes com OBB). Vale para a soma dos arquivos de uma conversão.',
     recommended: '104857600 (100 MB)',
     encrypted: false,
     masked: false,
     defaultValue: () => 100 * MB,
-    parse: integer(MB, 500 * MB, 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000)'),
+    parse: (input: unknown): number => {
+      const value = integer(0, 500 * MB, SIZE_RANGE)(input);
+      if (value !== 0 && value < MB) throw new SettingValueError(SIZE_RANGE);
+      return value;
+    },
   },
   'queue.broadcastInterval': {
     key: 'queue.broadcastInterval',

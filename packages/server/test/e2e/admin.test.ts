@@ -277,7 +277,7 @@ describe('admin screens in a real browser', function () {
     await soon(() => card.getByTestId('setting-upload-maxFileSize-error').textContent(), (v) => expect(v).to.equal('Valor deve ser um número válido'));
     await input.fill('1000');
     await card.getByTestId('setting-upload-maxFileSize-save').click();
-    await soon(() => card.getByTestId('setting-upload-maxFileSize-error').textContent(), (v) => expect(v).to.equal('Valor deve estar entre 1 MB (1048576) e 500 MB (524288000)'));
+    await soon(() => card.getByTestId('setting-upload-maxFileSize-error').textContent(), (v) => expect(v).to.equal('Valor deve estar entre 1 MB (1048576) e 500 MB (524288000), ou 0 para sem limite'));
     await input.fill('');
     await card.getByTestId('setting-upload-maxFileSize-save').click();
     await soon(() => card.getByTestId('setting-upload-maxFileSize-error').textContent(), (v) => expect(v).to.equal('Valor não pode ser vazio'));

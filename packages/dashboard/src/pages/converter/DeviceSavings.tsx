@@ -10,6 +10,7 @@ import Table from 'react-bootstrap/Table';
 import type { DeviceDownloadSizeJson } from '@aabify/shared';
 import { conversionApi } from '../../api/conversions';
 import { formatBytes } from '../../lib/format';
+import { BundleModules, readModules } from './BundleModules';
 
 export const DEVICE_SAVINGS_TEXTS = {
   title: 'Economia estimada por dispositivo',
@@ -52,7 +53,7 @@ export function readSignature(raw: unknown): SignatureFacts | undefined {
   return { alias: s.alias, certificateSha256: s.certificateSha256, ...(typeof s.notAfter === 'string' ? { notAfter: s.notAfter } : {}) };
 }
 
-/** The signature note and the per-device table of a completed conversion (one status call). */
+/** The signature note, the bundle's modules and the per-device table of a completed conversion (one status call). */
 export function ReportDetails({ conversionId }: { conversionId: string }) {
   const [raw, setRaw] = useState<unknown>(undefined);
   useEffect(() => {
@@ -73,6 +74,7 @@ export function ReportDetails({ conversionId }: { conversionId: string }) {
           Assinado com a chave de upload <strong>{signature.alias}</strong> — SHA-256 <code className="text-break">{signature.certificateSha256}</code>
         </Alert>
       )}
+      <BundleModules modules={readModules(raw)} />
       <DeviceSavings sizes={readDownloadSizes(raw)} />
     </>
   );

@@ -80,7 +80,14 @@ export function DropZone({ file, disabled, onFile }: DropZoneProps) {
         </div>
         <p className="mb-1 fw-semibold">{dragging ? 'Solte o arquivo aqui' : 'Arraste e solte seu APK aqui ou clique para selecionar'}</p>
         <p className="mb-0 small text-body-secondary" id="dropzone-help">
-          Apenas um arquivo .apk, tamanho máximo <span data-testid="dropzone-max-size">{formatBytes(maxBytes)}</span>
+          Apenas um arquivo .apk,{' '}
+          {Number.isFinite(maxBytes) ? (
+            <>
+              tamanho máximo <span data-testid="dropzone-max-size">{formatBytes(maxBytes)}</span>
+            </>
+          ) : (
+            <span data-testid="dropzone-max-size">sem limite de tamanho</span>
+          )}
         </p>
         <input
           ref={input}
