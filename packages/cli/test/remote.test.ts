@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { buildZip, tinyApkEntries, tinyManifest } from '../../converter/test/helpers/zipBuilder.js';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
 import { freePort, startServer, type TestServer } from './helpers/server.js';
 import { CLI_BIN, cliEnv } from './helpers/cli.js';
@@ -323,6 +324,27 @@ describe('aabify remote commands', function () {
       expect(r.stderr).to.contain('Enviado: ag-politedroid.apk').and.contain('AAB salvo em');
       expectNoControlCharacters(r);
       expect(existsSync(`${out}.part`)).to.equal(false);
+    });
+
+    it('convert_splitApksObbAndAssetPack_oneServerConversionWithItsModules', async () => {
+      const base = join(dir, 'base.apk');
+      const abi = join(dir, 'split_config.x86_64.apk');
+      const obb = join(dir, 'main.1.com.example.tiny.obb');
+      writeFileSync(base, buildZip(tinyApkEntries()));
+      writeFileSync(abi, buildZip([
+        { name: 'AndroidManifest.xml', data: tinyManifest({ versionCode: 1, split: 'config.x86_64' }) },
+        { name: 'lib/x86_64/libfoo.so', data: Buffer.alloc(4096, 9), method: 0 },
+      ]));
+      writeFileSync(obb, Buffer.alloc(20_000, 5));
+      const out = join(dir, 'set.aab');
+      const r = await remote(['convert', base, abi, '--obb', obb, '--asset-pack', 'sons=*.mp3:on-demand', '--wait', '-o', out, '--json']);
+      expect(r.status, r.stderr).to.equal(0);
+      const doc = json(r);
+      expect(doc).to.include({ ok: true, status: 'completed', output: out });
+      const report = (doc.conversion as { report: { abis: string[]; modules: { name: string; kind: string; delivery?: string }[] } }).report;
+      expect(report.abis).to.deep.equal(['arm64-v8a', 'x86_64']);
+      expect(report.modules.map((m) => `${m.name}:${m.kind}:${m.delivery ?? ''}`)).to.deep.equal(['base:base:', 'sons:asset-pack:on-demand', 'obb_main:asset-pack:install-time']);
+      expect(r.stderr).to.contain('Enviado: base.apk (+2)');
     });
 
     it('convert_waitHuman_thenStatus_showTheDownloadEstimatePerDevice', async function () {

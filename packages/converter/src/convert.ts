@@ -5,7 +5,7 @@ import { rawCopyOrder } from './bundle/collect.js';
 import { planBundle, type BundlePlan } from './bundle/plan.js';
 import { playLimitWarnings } from './bundle/playLimits.js';
 import type { SplitOptions } from './bundle/bundleConfig.js';
-import { openInputs, type OpenedInputs } from './input/open.js';
+import { openInputs, type InputFile, type OpenedInputs } from './input/open.js';
 import { groupSplits, readSplit, type SplitApk } from './splits/classify.js';
 import { globSyntaxError } from './validate/glob.js';
 import { ConverterError, isConverterError } from './errors.js';
@@ -39,7 +39,7 @@ export interface ConvertOptions {
   /** Sign the bundle (JAR v1, as jarsigner) with this upload key, for the Play upload. */
   sign?: SignOptions;
   /** OBB expansion files given with the APK (files named *.obb among the inputs count too). */
-  obb?: readonly string[];
+  obb?: readonly InputFile[];
   /** How Play delivers the asset packs made from OBB files (default install-time). */
   assetDelivery?: AssetDelivery;
   /** Base assets to move into asset packs, by glob. */
@@ -63,14 +63,20 @@ const DEFLATE_AHEAD = 4;
 /** Most asset-pack rules one conversion takes (Play allows at most 100 asset packs per app). */
 export const MAX_ASSET_PACK_RULES = 100;
 
-function checkOptions(inputs: readonly string[], output: string, o: ConvertOptions): void {
+function validInput(f: InputFile): boolean {
+  return typeof f === 'string' ? f !== '' : typeof f === 'object' && f !== null && typeof f.path === 'string' && f.path !== '' && typeof f.name === 'string' && f.name !== '';
+}
+
+const pathOf = (f: InputFile): string => (typeof f === 'string' ? f : f.path);
+
+function checkOptions(inputs: readonly InputFile[], output: string, o: ConvertOptions): void {
   const bad = (what: string): never => {
     throw new ConverterError('INVALID_OPTIONS', what);
   };
-  if (inputs.length === 0 || inputs.some((i) => typeof i !== 'string' || i === '')) bad('nenhum arquivo de entrada');
+  if (inputs.length === 0 || !inputs.every(validInput)) bad('nenhum arquivo de entrada');
+  if (o.obb !== undefined && (!Array.isArray(o.obb) || !o.obb.every(validInput))) bad('obb deve ser uma lista de arquivos');
   const all = [...inputs, ...(o.obb ?? [])];
-  if (all.some((i) => resolve(i) === resolve(output))) bad('entrada e saída são o mesmo arquivo');
-  if (o.obb !== undefined && (!Array.isArray(o.obb) || o.obb.some((f) => typeof f !== 'string' || f === ''))) bad('obb deve ser uma lista de caminhos');
+  if (all.some((i) => resolve(pathOf(i)) === resolve(output))) bad('entrada e saída são o mesmo arquivo');
   if (o.assetDelivery !== undefined && !ASSET_DELIVERIES.includes(o.assetDelivery)) bad(`assetDelivery deve ser ${ASSET_DELIVERIES.join(', ')}`);
   if (o.assetPacks !== undefined) {
     if (!Array.isArray(o.assetPacks) || o.assetPacks.length > MAX_ASSET_PACK_RULES) bad(`assetPacks deve ser uma lista de até ${MAX_ASSET_PACK_RULES} regras`);
@@ -118,10 +124,10 @@ function checkAbort(signal: AbortSignal | undefined): void {
  * first; only then is the bundle streamed to `output + '.partial'` and renamed into place, so a
  * failure or an abort never leaves a file behind, and `output` is never half written.
  */
-export async function convertApk(input: string | readonly string[], output: string, options: ConvertOptions = {}): Promise<ConversionReport> {
+export async function convertApk(input: InputFile | readonly InputFile[], output: string, options: ConvertOptions = {}): Promise<ConversionReport> {
   const started = performance.now();
   const { signal } = options;
-  const inputs = typeof input === 'string' ? [input] : [...input];
+  const inputs: InputFile[] = Array.isArray(input) ? [...(input as readonly InputFile[])] : [input as InputFile];
   checkOptions(inputs, output, options);
   checkAbort(signal);
   if (!options.overwrite && (await exists(output))) throw new ConverterError('OUTPUT_EXISTS', output);
@@ -242,8 +248,8 @@ export async function convertApk(input: string | readonly string[], output: stri
     progress.report('done', 1);
     return {
       ...plan.info,
-      input: inputs[0],
-      inputs: [...inputs, ...(options.obb ?? [])],
+      input: pathOf(inputs[0]),
+      inputs: [...inputs, ...(options.obb ?? [])].map(pathOf),
       output,
       container: opened.container,
       modules: moduleReports,

@@ -17,7 +17,7 @@ export {
   type KeygenOptions,
 } from './sign/index.js';
 export { inspectApk, type InspectOptions, type InputDescription, type ObbDescription } from './inspect.js';
-export type { ContainerKind } from './input/open.js';
+export type { ContainerKind, InputFile } from './input/open.js';
 export type { MergedSplit, ModuleKind } from './splits/classify.js';
 export { ASSET_DELIVERIES, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
 export { PLAY_LIMITS, type PlayLimit } from './bundle/playLimits.js';

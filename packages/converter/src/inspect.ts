@@ -1,7 +1,7 @@
 import { obbKind } from './bundle/assetPacks.js';
 import { routeEntries } from './bundle/collect.js';
 import { readApkInfo } from './bundle/plan.js';
-import { openInputs, type ContainerKind } from './input/open.js';
+import { openInputs, type ContainerKind, type InputFile } from './input/open.js';
 import type { ApkInfo } from './report.js';
 import { estimateDownloadSizes, type DeviceDownloadSize } from './size/estimate.js';
 import { groupSplits, readSplit, type MergedSplit, type ModuleKind, type SplitApk } from './splits/classify.js';
@@ -10,7 +10,7 @@ export interface InspectOptions {
   /** Also estimate per-device download sizes (one APK only; default false: it deflates entries). */
   downloadSizes?: boolean;
   /** Files to take as OBBs whatever their name. */
-  obb?: readonly string[];
+  obb?: readonly InputFile[];
 }
 
 export interface ObbDescription {
@@ -42,8 +42,8 @@ export interface InputDescription extends ApkInfo {
  * What an APK — or a split set, or several files with OBBs — says about itself (package,
  * versions, SDKs, ABIs, locales, densities, modules, splits, OBBs), without converting.
  */
-export async function inspectApk(input: string | readonly string[], options: InspectOptions = {}): Promise<InputDescription> {
-  const opened = await openInputs(typeof input === 'string' ? [input] : input, { obb: options.obb });
+export async function inspectApk(input: InputFile | readonly InputFile[], options: InspectOptions = {}): Promise<InputDescription> {
+  const opened = await openInputs(Array.isArray(input) ? (input as readonly InputFile[]) : [input as InputFile], { obb: options.obb });
   try {
     const splits: SplitApk[] = [];
     for (const part of opened.apks) splits.push(await readSplit(part));

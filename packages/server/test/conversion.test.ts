@@ -201,9 +201,9 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     const token = tokenFor(server, user);
     const apk = await readFile(corpusApk('jx-small.apk'));
 
-    const wrongExt = await uploadBytes(server, token, apk, { fileName: 'app.zip' });
+    const wrongExt = await uploadBytes(server, token, apk, { fileName: 'app.tar' });
     expect(wrongExt.status).to.equal(400);
-    expect(wrongExt.body.message).to.equal('O arquivo deve ter extensão .apk');
+    expect(wrongExt.body).to.include({ code: 'INVALID_FILE_TYPE', message: 'Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits) ou .obb.' });
 
     const notZip = await uploadBytes(server, token, Buffer.from('isto não é um zip'), { fileName: 'APP.APK' });
     expect(notZip.status).to.equal(400);

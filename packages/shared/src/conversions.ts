@@ -37,6 +37,8 @@ export const CONVERSION_LIMITS = {
   unlimitedMaxFileSize: 0,
   /** Asset-pack rules per conversion (Play allows at most 100 asset packs per app). */
   assetPacksMax: 100,
+  /** Files of one conversion (a split set given as separate APKs, plus OBBs). */
+  uploadMaxFiles: 20,
   /** Files per bulk conversion. */
   bulkMaxFiles: 10,
   /** Log entries kept and served per conversion. */
@@ -65,6 +67,9 @@ export function formatMegabytes(bytes: number): string {
 
 export const CONVERSION_MESSAGES = {
   apkExtension: 'O arquivo deve ter extensão .apk',
+  uploadExtension: 'Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits) ou .obb.',
+  onlyObb: 'Envie o APK (ou o conjunto de APKs) junto com os arquivos .obb.',
+  tooManyUploadFiles: 'No máximo 20 arquivos por conversão.',
   fileTooLarge: (maxBytes: number) => `O arquivo excede o limite de ${formatMegabytes(maxBytes)}`,
   noFile: 'Nenhum arquivo enviado. Envie o APK no campo "apk".',
   emptyFile: 'O arquivo enviado está vazio.',
@@ -203,10 +208,22 @@ export function hasApkExtension(fileName: string): boolean {
   return /\.apk$/i.test(fileName);
 }
 
-/** 'app.apk' → 'app.aab' (spec §4; 'converted.aab' without a name). */
+/** What one conversion's upload takes: APKs, split sets (.apks, .xapk, .apkm, .zip) and OBB files. */
+export const UPLOAD_EXTENSIONS = ['.apk', '.apks', '.xapk', '.apkm', '.zip', '.obb'] as const;
+
+export function hasUploadExtension(fileName: string): boolean {
+  const lower = fileName.toLowerCase();
+  return UPLOAD_EXTENSIONS.some((e) => lower.endsWith(e));
+}
+
+export function isObbFileName(fileName: string): boolean {
+  return /\.obb$/i.test(fileName);
+}
+
+/** 'app.apk' → 'app.aab', also for a split set ('app.apks', '.xapk', '.apkm', '.zip'); 'converted.aab' without a name (spec §4). */
 export function aabFileName(fileName: string | null | undefined): string {
   if (!fileName) return 'converted.aab';
-  return /\.apk$/i.test(fileName) ? fileName.replace(/\.apk$/i, '.aab') : `${fileName}.aab`;
+  return /\.(apk|apks|xapk|apkm|zip)$/i.test(fileName) ? fileName.replace(/\.(apk|apks|xapk|apkm|zip)$/i, '.aab') : `${fileName}.aab`;
 }
 
 // ---- history query -------------------------------------------------------------------

@@ -105,32 +105,40 @@ export class ApiClient {
    * Multipart upload of one file, streamed from disk (never held in memory), with other fields
    * before it. `onProgress` gets the bytes of the file handed to the socket so far.
    */
-  async upload(path: string, field: string, file: UploadFile, fields: Record<string, string>, onProgress: (sent: number) => void, options: CallOptions = {}): Promise<unknown> {
+  /** Streams `files` (one or several, all under `field`) after the text `fields`; `onProgress` counts file bytes sent. */
+  async upload(path: string, field: string, files: UploadFile | readonly UploadFile[], fields: Record<string, string>, onProgress: (sent: number) => void, options: CallOptions = {}): Promise<unknown> {
+    const list = Array.isArray(files) ? (files as readonly UploadFile[]) : [files as UploadFile];
     const res = await this.send('POST', path, options, () => {
       const boundary = `----aabify${randomBytes(12).toString('hex')}`;
       let head = '';
       for (const [name, value] of Object.entries(fields)) {
         head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
       }
-      head += `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; ${dispositionFilename(file.name)}\r\nContent-Type: ${file.contentType}\r\n\r\n`;
+      const fileHead = (file: UploadFile, first: boolean): Buffer =>
+        Buffer.from(`${first ? '' : '\r\n'}--${boundary}\r\nContent-Disposition: form-data; name="${field}"; ${dispositionFilename(file.name)}\r\nContent-Type: ${file.contentType}\r\n\r\n`, 'utf8');
+      const heads = list.map((f, i) => fileHead(f, i === 0));
       const headBytes = Buffer.from(head, 'utf8');
       const tailBytes = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
       async function* parts(): AsyncGenerator<Buffer> {
         yield headBytes;
         let sent = 0;
         onProgress(0);
-        for await (const chunk of createReadStream(file.path, { highWaterMark: 256 * 1024 })) {
-          const buf = chunk as Buffer;
-          sent += buf.length;
-          onProgress(sent);
-          yield buf;
+        for (const [i, file] of list.entries()) {
+          yield heads[i];
+          for await (const chunk of createReadStream(file.path, { highWaterMark: 256 * 1024 })) {
+            const buf = chunk as Buffer;
+            sent += buf.length;
+            onProgress(sent);
+            yield buf;
+          }
         }
         yield tailBytes;
       }
+      const length = headBytes.length + heads.reduce((n, h) => n + h.length, 0) + list.reduce((n, f) => n + f.size, 0) + tailBytes.length;
       return {
         headers: this.headers(options, {
           'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': String(headBytes.length + file.size + tailBytes.length),
+          'content-length': String(length),
         }),
         body: Readable.from(parts()),
       };

@@ -15,9 +15,14 @@ import { followConversion, getConversion } from '../follow.js';
 import { downloadSizeLines, downloadSizesOfReport } from '../signing.js';
 import { formatBytes } from '../output.js';
 import { requireToken, runRemote, type RemoteContext, type RemoteFlags } from '../remote.js';
-import { register as registerConvertCommand, type ConvertOptions } from './convertLocal.js';
+import { register as registerConvertCommand, type AssetDeliveryFlag, type AssetPackFlag, type ConvertOptions } from './convertLocal.js';
+import { CONVERSION_MESSAGES, aabFileName, hasUploadExtension } from '@aabify/shared';
+import type { UploadFile } from '../api/client.js';
 
 export interface RemoteConvertFlags extends RemoteFlags {
+  obb?: string[];
+  assetPack?: AssetPackFlag[];
+  assetDelivery?: AssetDeliveryFlag;
   output?: string;
   overwrite?: boolean;
   wait?: boolean;
@@ -61,7 +66,20 @@ export function conversionFailure(conversionId: string, status: string, error: s
   return new CliError(cancelled ? 'CONVERSION_CANCELLED' : 'CONVERSION_FAILED', message, EXIT_FAILED, { doc: { conversionId, status } });
 }
 
-export async function runRemoteConvert(ctx: RemoteContext, apk: string, flags: RemoteConvertFlags): Promise<ExitCode> {
+/** A file of the upload: its path, size and the content type its extension says. */
+async function uploadFile(path: string): Promise<UploadFile> {
+  let size: number;
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) throw new Error('not a file');
+    size = s.size;
+  } catch {
+    throw usageError(`Arquivo não encontrado: ${path}`, 'FILE_NOT_FOUND');
+  }
+  return { path, size, name: basename(path), contentType: /\.apk$/i.test(path) ? APK_CONTENT_TYPE : 'application/octet-stream' };
+}
+
+export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], flags: RemoteConvertFlags): Promise<ExitCode> {
   const { api, connection, output } = ctx;
   if (flags.versionCode !== undefined || flags.versionName !== undefined) {
     throw usageError('--version-code e --version-name só valem com --local.');
@@ -69,28 +87,26 @@ export async function runRemoteConvert(ctx: RemoteContext, apk: string, flags: R
   if (flags.ks !== undefined || flags.ksAlias !== undefined || flags.ksPass !== undefined || flags.keyPass !== undefined) {
     throw usageError('--ks, --ks-alias, --ks-pass e --key-pass só valem com --local. No servidor, cadastre a chave com aabify keystore upload e use --sign.', 'SIGNING_OPTIONS');
   }
-  if (!/\.apk$/i.test(apk)) throw usageError('O arquivo deve ter extensão .apk', 'INVALID_EXTENSION');
-  const options = conversionOptions(flags.options, flags.sign);
-  let size: number;
-  try {
-    const s = await stat(apk);
-    if (!s.isFile()) throw new Error('not a file');
-    size = s.size;
-  } catch {
-    throw usageError(`Arquivo não encontrado: ${apk}`, 'FILE_NOT_FOUND');
-  }
+  // The server takes an APK, a split set (.apks, .xapk, .apkm, .zip), more APKs and OBB files in one upload.
+  const paths = [...inputs, ...(flags.obb ?? [])];
+  const bad = paths.find((p) => !hasUploadExtension(p));
+  if (bad) throw usageError(`${CONVERSION_MESSAGES.uploadExtension} (${basename(bad)})`, 'INVALID_EXTENSION');
+  const options = remoteOptions(flags);
+  const files: UploadFile[] = [];
+  for (const p of paths) files.push(await uploadFile(p));
+  const size = files.reduce((n, f) => n + f.size, 0);
   requireToken(connection);
   const wait = flags.wait === true || flags.output !== undefined;
-  const out = resolve(flags.output ?? basename(apk).replace(/\.apk$/i, '.aab'));
+  const out = resolve(flags.output ?? aabFileName(basename(inputs[0])));
   const overwrite = flags.overwrite === true;
   // Refused before the upload, so no credit is spent on a result that cannot be saved.
   if (wait) await assertWritable(out, overwrite);
 
-  const name = basename(apk);
+  const name = files.length === 1 ? files[0].name : `${files[0].name} (+${files.length - 1})`;
   const progress = output.progress('Enviando', size);
   let body: unknown;
   try {
-    body = await api.upload('/conversion/convert', 'apk', { path: apk, size, name, contentType: APK_CONTENT_TYPE }, options ? { options } : {}, (n) => progress.update(n));
+    body = await api.upload('/conversion/convert', 'apk', files, options ? { options } : {}, (n) => progress.update(n));
   } finally {
     progress.finish();
   }
@@ -152,14 +168,19 @@ export async function runRemoteConvert(ctx: RemoteContext, apk: string, flags: R
   }
 }
 
-export async function runConvert(inputs: string[], options: ConvertOptions, command: Command): Promise<void> {
+export async function runConvert(inputs: string[], _options: ConvertOptions, command: Command): Promise<void> {
   const flags = command.opts<RemoteConvertFlags>();
-  await runRemote(flags, async (ctx) => {
-    // The service takes one APK per conversion for now; split sets, OBBs and asset packs convert here.
-    if (inputs.length !== 1 || options.obb !== undefined || options.assetPack !== undefined || options.assetDelivery !== undefined) {
-      throw usageError('Conjuntos de splits, vários arquivos, OBB e pacotes de assets (--obb, --asset-pack, --asset-delivery) ainda só são convertidos com --local.', 'REMOTE_UNSUPPORTED');
-    }
-    return runRemoteConvert(ctx, inputs[0], flags);
+  await runRemote(flags, (ctx) => runRemoteConvert(ctx, inputs, flags));
+}
+
+/** `--options` with `--sign`, `--asset-pack` and `--asset-delivery` merged in (the flags win over the JSON). */
+export function remoteOptions(flags: RemoteConvertFlags): string | undefined {
+  const json = conversionOptions(flags.options, flags.sign);
+  if (flags.assetPack === undefined && flags.assetDelivery === undefined) return json;
+  return JSON.stringify({
+    ...(json ? (JSON.parse(json) as Record<string, unknown>) : {}),
+    ...(flags.assetPack ? { assetPacks: flags.assetPack } : {}),
+    ...(flags.assetDelivery ? { assetDelivery: flags.assetDelivery } : {}),
   });
 }
 

@@ -41,9 +41,20 @@ export interface OpenedInputs {
   close(): Promise<void>;
 }
 
+/** An input file: its path, or its path and the name the user knows it by (an upload stored under another name). */
+export type InputFile = string | { path: string; name: string };
+
+function pathOf(f: InputFile): string {
+  return typeof f === 'string' ? f : f.path;
+}
+
+function nameOf(f: InputFile): string {
+  return typeof f === 'string' ? basename(f) : f.name;
+}
+
 export interface OpenInputsOptions {
   /** Files to take as OBBs whatever their name. */
-  obb?: readonly string[];
+  obb?: readonly InputFile[];
   /** Where deflated APKs of a container are inflated (a temporary folder by default). */
   workDir?: string;
   signal?: AbortSignal;
@@ -106,7 +117,7 @@ function containerKind(reader: ZipReader): ContainerKind | undefined {
 }
 
 /** Opens every input; on any failure everything opened so far is closed and the work folder removed. */
-export async function openInputs(paths: readonly string[], options: OpenInputsOptions = {}): Promise<OpenedInputs> {
+export async function openInputs(files: readonly InputFile[], options: OpenInputsOptions = {}): Promise<OpenedInputs> {
   const readers: ZipReader[] = [];
   const apks: ApkPart[] = [];
   const obbs: ObbInput[] = [];
@@ -120,14 +131,16 @@ export async function openInputs(paths: readonly string[], options: OpenInputsOp
   };
   const scratch = async (): Promise<string> => (workDir ??= await mkdtemp(join(options.workDir ?? tmpdir(), 'aabify-splits-')));
   try {
-    const obbPaths = new Set(options.obb ?? []);
-    for (const path of [...paths, ...obbPaths]) {
+    const obbFiles = new Set(options.obb ?? []);
+    for (const file of [...files, ...obbFiles]) {
+      const path = pathOf(file);
+      const name = nameOf(file);
       const size = (await stat(path).catch((e: unknown) => {
         throw new ConverterError('IO_ERROR', `abrir ${path}: ${(e as Error).message}`, { cause: e });
       })).size;
       sizeBytes += size;
-      if (obbPaths.has(path) || OBB_NAME.test(path)) {
-        obbs.push({ name: basename(path), label: basename(path), size, source: { path } });
+      if (obbFiles.has(file) || OBB_NAME.test(name)) {
+        obbs.push({ name, label: name, size, source: { path } });
         continue;
       }
       let outer: ZipReader;
@@ -135,24 +148,24 @@ export async function openInputs(paths: readonly string[], options: OpenInputsOp
         outer = await ZipReader.open(path);
       } catch (e) {
         if (isConverterError(e) && e.code === 'NOT_A_ZIP' && looksLikeEncryptedApkm(await readHead(path, 66), size)) {
-          throw new ConverterError('ENCRYPTED_APKM', basename(path));
+          throw new ConverterError('ENCRYPTED_APKM', name);
         }
         throw e;
       }
       readers.push(outer);
       const kind = containerKind(outer);
-      if (!kind) throw new ConverterError('NOT_AN_APK_CONTAINER', basename(path));
+      if (!kind) throw new ConverterError('NOT_AN_APK_CONTAINER', name);
       kinds.push(kind);
       if (kind === 'apk') {
-        apks.push({ label: basename(path), reader: outer });
+        apks.push({ label: name, reader: outer });
         continue;
       }
       const { chosen, ignored: left } = chooseApkEntries(kind, [...outer.entries]);
-      ignored.push(...left.map((e) => `${basename(path)}!${e.name}`));
+      ignored.push(...left.map((e) => `${name}!${e.name}`));
       if (apks.length + chosen.length > MAX_SPLIT_APKS) throw new ConverterError('TOO_MANY_SPLITS', `${apks.length + chosen.length} APKs`);
       for (const e of chosen) {
         if (options.signal?.aborted) throw new ConverterError('ABORTED');
-        const label = `${basename(path)}!${e.name}`;
+        const label = `${name}!${e.name}`;
         let reader: ZipReader;
         if (e.method === METHOD_STORED) {
           reader = await ZipReader.open(path, {}, { offset: await outer.dataOffset(e), length: e.compressedSize });
@@ -166,7 +179,7 @@ export async function openInputs(paths: readonly string[], options: OpenInputsOp
       }
       for (const e of outer.entries) {
         if (!e.isDirectory && OBB_NAME.test(e.name)) {
-          obbs.push({ name: basename(e.name), label: `${basename(path)}!${e.name}`, size: e.uncompressedSize, source: { reader: outer, entry: e } });
+          obbs.push({ name: basename(e.name), label: `${name}!${e.name}`, size: e.uncompressedSize, source: { reader: outer, entry: e } });
         }
       }
     }

@@ -14,11 +14,11 @@ export interface HistoryQuery {
 }
 
 export const conversionApi = {
-  /** `options` travels as the `options` field's JSON (e.g. `{ sign: true }`). */
-  convert: (file: File, onProgress: (sent: number, total: number) => void, signal?: AbortSignal, options?: Record<string, unknown>) => {
+  /** The files of one conversion (an APK, a split set, OBBs); `options` travels as the `options` field's JSON (e.g. `{ sign: true }`). */
+  convert: (files: readonly File[], onProgress: (sent: number, total: number) => void, signal?: AbortSignal, options?: Record<string, unknown>) => {
     const form = new FormData();
     if (options && Object.keys(options).length > 0) form.append('options', JSON.stringify(options));
-    form.append('apk', file, file.name);
+    for (const file of files) form.append('apk', file, file.name);
     return apiUpload<ConversionStartResponse>('/conversion/convert', form, onProgress, signal);
   },
   status: (id: string) => api.get<unknown>(`/conversion/status/${encodeURIComponent(id)}`, { quiet: true }),

@@ -46,6 +46,7 @@ export async function submitConversion(ctx: AppContext, s: Submission): Promise<
           fileSize: s.upload.size,
           options: s.options,
           apkKey: s.upload.key,
+          inputFiles: s.upload.parts ?? null,
           status: s.start ? 'queued' : 'pending',
           queuedAt: s.start ? now : null,
           creditState,
@@ -54,7 +55,7 @@ export async function submitConversion(ctx: AppContext, s: Submission): Promise<
       );
     });
   } catch (err) {
-    await svc.storage.delete(s.upload.key).catch(() => undefined);
+    for (const key of [s.upload.key, ...(s.upload.parts ?? []).map((p) => p.key)]) await svc.storage.delete(key).catch(() => undefined);
     throw err;
   }
   await svc.log(conversion.id, 'info', `Arquivo recebido: ${conversion.fileName} (${conversion.fileSize} bytes)`, 'upload');

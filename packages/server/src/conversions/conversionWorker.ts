@@ -39,6 +39,7 @@ port.on('message', (msg: ToWorker) => {
       const engine = await enginePromise;
       const report = await engine.convertApk(task.input, task.output, {
         ...task.options,
+        ...(task.obb ? { obb: task.obb } : {}),
         // options.sign is the API's boolean; the engine gets the key itself, or nothing.
         sign: task.sign,
         overwrite: true,

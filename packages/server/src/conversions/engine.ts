@@ -2,7 +2,7 @@
  * The contract between the server and the engine running in a worker thread: the messages
  * both sides exchange, and how a ConverterError crosses the thread boundary.
  */
-import { ConverterError, CONVERTER_ERRORS, type ConversionReport, type ConversionStage, type ConverterErrorCode, type SignOptions, type convertApk } from '@aabify/converter';
+import { ConverterError, CONVERTER_ERRORS, type ConversionReport, type ConversionStage, type ConverterErrorCode, type InputFile, type SignOptions, type convertApk } from '@aabify/converter';
 import type { ConversionOptions } from '@aabify/shared';
 
 /** A module the worker can run instead of @aabify/converter (tests: a slowed-down engine). */
@@ -19,7 +19,10 @@ export interface EngineSelection {
 }
 
 export interface EngineTask {
-  input: string;
+  /** The uploaded APK, or every file of a set upload but its OBBs (with the names they were uploaded as). */
+  input: string | InputFile[];
+  /** OBB files of a set upload. */
+  obb?: InputFile[];
   output: string;
   options: ConversionOptions;
   /** The account's upload key when `options.sign` (keystores/service.ts), decrypted for this run only. */

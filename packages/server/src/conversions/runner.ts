@@ -13,6 +13,7 @@ import { isConverterError } from '@aabify/converter';
 import { CONVERSION_MESSAGES, CONVERSION_STEP_LABELS, aabFileName, CONVERSION_LIMITS, type ConversionLogLevel } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Conversion } from '../models/index.js';
+import type { InputFile } from '@aabify/converter';
 import { storageKeys, type LocalCopy } from '../storage/index.js';
 import { settleCredit } from './credits.js';
 import { logLevelOf, trimLogs } from './logs.js';
@@ -163,7 +164,7 @@ export class ConversionRunner {
     }, this.opts.touchIntervalMs);
     touch.unref();
 
-    let input: LocalCopy | undefined;
+    const copies: LocalCopy[] = [];
     let output: string | undefined;
     let lastStage = '';
     let lastProgress = 5;
@@ -193,10 +194,21 @@ export class ConversionRunner {
 
     try {
       if (!conversion.apkKey) throw new Error('conversion has no uploaded file');
-      input = await storage.localCopy(conversion.apkKey);
+      const main = await storage.localCopy(conversion.apkKey);
+      copies.push(main);
+      // A set upload: its other files under the names they were uploaded as (the engine tells
+      // containers by content, but names OBB packs and the report's splits after the files).
+      const inputs: InputFile[] = [{ path: main.path, name: conversion.fileName }];
+      const obb: InputFile[] = [];
+      for (const f of conversion.inputFiles ?? []) {
+        const copy = await storage.localCopy(f.key);
+        copies.push(copy);
+        (f.obb ? obb : inputs).push({ path: copy.path, name: f.fileName });
+      }
       output = await storage.scratchPath(`${id}.aab`);
+      const task = conversion.inputFiles?.length ? { input: inputs, ...(obb.length > 0 ? { obb } : {}) } : { input: main.path };
       const report = await this.service.pool.run(
-        { input: input.path, output, options: conversion.options, ...(conversion.options.sign ? { sign: await signingKeyFor(this.ctx, conversion.userId) } : {}) },
+        { ...task, output, options: conversion.options, ...(conversion.options.sign ? { sign: await signingKeyFor(this.ctx, conversion.userId) } : {}) },
         {
           signal: run.controller.signal,
           onProgress: (stage, fraction) => progressTo(stage, overallProgress(stage, fraction)),
@@ -248,7 +260,7 @@ export class ConversionRunner {
     } finally {
       clearInterval(touch);
       if (output) await rm(output, { force: true }).catch(() => undefined);
-      await input?.release().catch(() => undefined);
+      for (const c of copies) await c.release().catch(() => undefined);
       await this.service.flushLogs(id);
       await trimLogs(this.ctx.sequelize, id).catch(() => undefined);
     }

@@ -269,7 +269,7 @@ export class ConversionService {
       limit: 1000,
     });
     for (const c of rows) {
-      for (const key of [c.apkKey, c.aabKey]) if (key) await this.storage.delete(key);
+      for (const key of [...c.inputKeys, c.aabKey]) if (key) await this.storage.delete(key);
       await c.update({ filesPurgedAt: now });
       await DownloadToken.destroy({ where: { conversionId: c.id } });
     }

@@ -1,22 +1,38 @@
 /**
  * Multipart uploads streamed straight into storage with busboy: never buffered whole, cut off
- * at the size limit (413, the partial file removed), the .apk extension and the zip signature
+ * at the size limit (413, the partial file removed), the extension and the zip signature
  * checked on the way. After a fatal error the rest of the request body is read and dropped,
  * so the client still gets its answer and the connection stays usable.
+ *
+ * Three shapes: one APK (`maxFiles: 1`), a bulk of APKs each its own conversion, and a set
+ * (`set: true`): every file of the request belongs to one conversion — an APK or a split set
+ * (.apks, .xapk, .apkm, .zip), more APKs of the same app, OBB files — and the size limit
+ * applies to their sum.
  */
 import { randomUUID } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Request } from 'express';
 import busboy from 'busboy';
-import { CONVERSION_MESSAGES, hasApkExtension } from '@aabify/shared';
+import { CONVERSION_MESSAGES, hasApkExtension, hasUploadExtension, isObbFileName } from '@aabify/shared';
 import { ApiError } from '../http/errors.js';
 import { storageKeys, type Storage } from '../storage/index.js';
+
+/** A file of a set beside the first one: more APKs of the split set, or an OBB. */
+export interface UploadedPart {
+  key: string;
+  fileName: string;
+  size: number;
+  obb: boolean;
+}
 
 export interface UploadedApk {
   conversionId: string;
   fileName: string;
+  /** Bytes of every file of the conversion. */
   size: number;
   key: string;
+  /** The other files of a set upload, in the order they came. */
+  parts?: UploadedPart[];
 }
 
 export interface RejectedFile {
@@ -36,9 +52,11 @@ export interface UploadOptions {
   maxFileSize: number;
   /** Form field of the file(s): `apk` (single) or `apks` (bulk). */
   fileField: string;
-  /** More files than this is a fatal 400 (bulk); with 1, a bad file is fatal too. */
+  /** More files than this is a fatal 400 (bulk, set); with 1, a bad file is fatal too. */
   maxFiles: number;
   tooManyFilesMessage?: string;
+  /** Every file is part of one conversion (split sets, OBBs); the size limit is on their sum. */
+  set?: boolean;
 }
 
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -47,19 +65,40 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 
 export const tooLarge = (maxBytes: number) => new ApiError(413, 'FILE_TOO_LARGE', CONVERSION_MESSAGES.fileTooLarge(maxBytes), { details: { maxFileSize: maxBytes } });
 const notApk = () => new ApiError(400, 'INVALID_FILE_TYPE', CONVERSION_MESSAGES.apkExtension, { fields: { apk: CONVERSION_MESSAGES.apkExtension } });
+const notUploadType = () => new ApiError(400, 'INVALID_FILE_TYPE', CONVERSION_MESSAGES.uploadExtension, { fields: { apk: CONVERSION_MESSAGES.uploadExtension } });
+const onlyObb = () => new ApiError(400, 'NO_FILE', CONVERSION_MESSAGES.onlyObb);
 const notZip = () => new ApiError(400, 'NOT_A_ZIP', CONVERSION_MESSAGES.notAZip);
 const emptyFile = () => new ApiError(400, 'EMPTY_FILE', CONVERSION_MESSAGES.emptyFile);
 
 class FileTooLargeSignal extends Error {}
 
-/** Passes bytes through and fails the stream when the first four are not a zip local header. */
+/** Bytes a whole set may still take (0 = no limit). */
+interface SizeBudget {
+  max: number;
+  used: number;
+}
+
+/**
+ * Passes bytes through; fails the stream when the first four are not a zip local header (unless
+ * `zip` is false: OBBs and .apkm files, whose encryption the engine reports) or when the set's
+ * files together pass the budget.
+ */
 class ZipSignatureCheck extends Transform {
   private head = Buffer.alloc(0);
   private checked = false;
   bytes = 0;
 
+  constructor(
+    private readonly zip = true,
+    private readonly budget?: SizeBudget,
+  ) {
+    super();
+    if (!zip) this.checked = true;
+  }
+
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
+    if (this.budget && this.budget.max > 0 && (this.budget.used += chunk.length) > this.budget.max) return done(new FileTooLargeSignal());
     if (!this.checked) {
       this.head = Buffer.concat([this.head, chunk]).subarray(0, 4);
       if (this.head.length >= 4) {
@@ -89,9 +128,11 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
     drain(req);
     return Promise.reject(ApiError.badRequest(CONVERSION_MESSAGES.noFile, 'NO_FILE'));
   }
-  const single = opts.maxFiles === 1;
+  // A set fails as a whole: one bad file is the request's error, as with a single APK.
+  const single = opts.maxFiles === 1 || opts.set === true;
   const declared = Number(req.headers['content-length']);
   const limited = opts.maxFileSize > 0;
+  const budget: SizeBudget | undefined = opts.set ? { max: opts.maxFileSize, used: 0 } : undefined;
   if (single && limited && Number.isFinite(declared) && declared > opts.maxFileSize + MULTIPART_OVERHEAD) {
     drain(req);
     return Promise.reject(tooLarge(opts.maxFileSize));
@@ -110,6 +151,9 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
       return;
     }
     const files: UploadedApk[] = [];
+    const parts: (UploadedPart & { index: number })[] = [];
+    const setId = randomUUID();
+    let arrived = 0;
     const rejected: RejectedFile[] = [];
     const fields: Record<string, string> = {};
     const writes: Array<Promise<void>> = [];
@@ -120,7 +164,7 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
       settled = true;
       drain(req);
       // Whatever was already stored goes away.
-      void Promise.allSettled(writes).then(() => Promise.all(files.map((f) => opts.storage.delete(f.key).catch(() => undefined))));
+      void Promise.allSettled(writes).then(() => Promise.all([...files, ...parts].map((f) => opts.storage.delete(f.key).catch(() => undefined))));
       reject(err);
     };
 
@@ -134,21 +178,24 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
         return;
       }
       const fileName = (info.filename ?? '').replace(/[\\/]/g, '_').slice(0, 255) || 'arquivo.apk';
-      if (!hasApkExtension(fileName)) {
+      if (opts.set ? !hasUploadExtension(fileName) : !hasApkExtension(fileName)) {
         stream.resume();
-        if (single) return fatal(notApk());
+        if (single) return fatal(opts.set ? notUploadType() : notApk());
         rejected.push({ fileName, error: notApk() });
         return;
       }
-      const conversionId = randomUUID();
-      const key = storageKeys.apk(conversionId);
-      const check = new ZipSignatureCheck();
+      const index = arrived++;
+      const conversionId = opts.set ? setId : randomUUID();
+      const key = index === 0 || !opts.set ? storageKeys.apk(conversionId) : storageKeys.part(conversionId, index);
+      const obb = opts.set === true && isObbFileName(fileName);
+      const check = new ZipSignatureCheck(!(opts.set && (obb || /\.apkm$/i.test(fileName))), budget);
       // Storage attaches its pipeline a tick later; an early error must not go unhandled.
       check.on('error', () => undefined);
       stream.on('limit', () => check.destroy(new FileTooLargeSignal()));
       const write = opts.storage.write(key, stream.pipe(check)).then(
         (size) => {
-          files.push({ conversionId, fileName, size, key });
+          if (opts.set) parts.push({ index, key, fileName, size, obb });
+          else files.push({ conversionId, fileName, size, key });
         },
         (err: unknown) => {
           stream.resume();
@@ -169,7 +216,7 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
     });
 
     bb.on('filesLimit', () => {
-      if (!single) fatal(ApiError.badRequest(opts.tooManyFilesMessage ?? CONVERSION_MESSAGES.tooManyFiles, 'TOO_MANY_FILES'));
+      if (opts.maxFiles > 1) fatal(ApiError.badRequest(opts.tooManyFilesMessage ?? CONVERSION_MESSAGES.tooManyFiles, 'TOO_MANY_FILES'));
     });
 
     bb.on('error', () => fatal(ApiError.badRequest(CONVERSION_MESSAGES.uploadAborted, 'UPLOAD_ABORTED')));
@@ -177,6 +224,20 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
     bb.on('close', () => {
       void Promise.allSettled(writes).then(() => {
         if (settled) return;
+        if (opts.set && parts.length > 0) {
+          parts.sort((a, b) => a.index - b.index);
+          // The first APK or set is the conversion's file (its name, its key); the rest ride along.
+          const first = parts.find((p) => !p.obb);
+          if (!first) return fatal(onlyObb());
+          const rest = parts.filter((p) => p !== first);
+          files.push({
+            conversionId: setId,
+            fileName: first.fileName,
+            size: parts.reduce((n, p) => n + p.size, 0),
+            key: first.key,
+            ...(rest.length > 0 ? { parts: rest.map(({ key, fileName, size, obb }) => ({ key, fileName, size, obb })) } : {}),
+          });
+        }
         settled = true;
         resolve({ files, rejected, fields });
       });

@@ -11,6 +11,14 @@ import {
 import type { ConversionOptions, ConversionReportJson, ConversionStatus } from '@aabify/shared';
 import type { User } from './User.js';
 
+/** A file of a set upload beside the first one (more split APKs, OBB files). */
+export interface ConversionInputFile {
+  key: string;
+  fileName: string;
+  size: number;
+  obb: boolean;
+}
+
 /** Where the credit a conversion holds is: none (subscription/admin), reserved, spent, returned. */
 export type CreditState = 'none' | 'reserved' | 'spent' | 'returned';
 
@@ -26,6 +34,7 @@ export class Conversion extends Model<InferAttributes<Conversion>, InferCreation
   declare options: CreationOptional<ConversionOptions>;
   declare creditState: CreationOptional<CreditState>;
   declare apkKey: CreationOptional<string | null>;
+  declare inputFiles: CreationOptional<ConversionInputFile[] | null>;
   declare aabKey: CreationOptional<string | null>;
   declare aabSize: CreationOptional<number | null>;
   declare report: CreationOptional<ConversionReportJson | null>;
@@ -42,6 +51,11 @@ export class Conversion extends Model<InferAttributes<Conversion>, InferCreation
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   declare user?: NonAttribute<User>;
+
+  /** Every stored input of the conversion: the first file and the others of a set. */
+  get inputKeys(): NonAttribute<string[]> {
+    return [...(this.apkKey ? [this.apkKey] : []), ...(this.inputFiles ?? []).map((f) => f.key)];
+  }
 
   get canDownload(): NonAttribute<boolean> {
     return this.status === 'completed' && !!this.aabKey && !this.filesPurgedAt;
@@ -70,6 +84,7 @@ export function defineConversion(sequelize: Sequelize): typeof Conversion {
       options: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
       creditState: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'none' },
       apkKey: { type: DataTypes.STRING(512), allowNull: true },
+      inputFiles: { type: DataTypes.JSONB, allowNull: true },
       aabKey: { type: DataTypes.STRING(512), allowNull: true },
       aabSize: { ...bigintNumber('aabSize'), allowNull: true },
       report: { type: DataTypes.JSONB, allowNull: true },

@@ -42,6 +42,8 @@ export interface Storage {
 export const storageKeys = {
   apk: (conversionId: string) => `conversions/${conversionId}/input.apk`,
   aab: (conversionId: string) => `conversions/${conversionId}/output.aab`,
+  /** The n-th other file of a set upload (more split APKs, OBBs). */
+  part: (conversionId: string, n: number) => `conversions/${conversionId}/input-${n}`,
 };
 
 /** Keys are relative, slash-separated, and never climb out of the store. */

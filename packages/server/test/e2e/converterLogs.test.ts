@@ -134,7 +134,9 @@ describe('dashboard: converter logs, clear and upload limit in a real browser', 
       await page.goto(`${server.url}/converter`);
       await page.getByTestId('ready').waitFor();
       await soon(() => page.getByTestId('dropzone-max-size').textContent(), (v) => expect(v).to.equal('1 MB'));
-      await soon(() => page.locator('#dropzone-help').textContent(), (v) => expect(v).to.equal('Apenas um arquivo .apk, tamanho máximo 1 MB'));
+      await soon(() => page.locator('#dropzone-help').textContent(), (v) =>
+        expect(v).to.equal('Um APK, um conjunto de splits (.apks, .xapk, .apkm ou .zip) ou vários APKs do mesmo app, com os arquivos .obb se houver; tamanho máximo 1 MB no total'),
+      );
 
       await page.getByTestId('file-input').setInputFiles(corpusApk(BIG_APK));
       await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('O arquivo excede o limite de 1MB'));

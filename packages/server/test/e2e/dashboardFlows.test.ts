@@ -226,15 +226,22 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByTestId('ready').waitFor();
     await soon(() => page.getByTestId('ready').textContent(), (v) => expect(v).to.equal('Pronto para conversão'));
     await page.getByTestId('file-input').setInputFiles({ name: 'notas.txt', mimeType: 'text/plain', buffer: Buffer.from('oi') });
-    await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('O arquivo deve ter extensão .apk'));
+    await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits) ou .obb.'));
     const drop = async (files: Array<{ name: string; size: number }>) =>
       page.getByTestId('dropzone').evaluate((el, list) => {
         const dt = new DataTransfer();
         for (const f of list) dt.items.add(new File([new Uint8Array(f.size)], f.name, { type: 'application/vnd.android.package-archive' }));
         el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
       }, files);
-    await drop([{ name: 'a.apk', size: 10 }, { name: 'b.apk', size: 10 }]);
-    await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('Too many files'));
+    await drop(Array.from({ length: 21 }, (_, i) => ({ name: `s${i}.apk`, size: 10 })));
+    await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('No máximo 20 arquivos por conversão.'));
+    await drop([{ name: 'main.1.app.obb', size: 10 }]);
+    await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('Envie o APK (ou o conjunto de APKs) junto com os arquivos .obb.'));
+    // A split set as separate files with its OBB: all listed, each removable.
+    await drop([{ name: 'base.apk', size: 10 }, { name: 'split_config.x86_64.apk', size: 10 }, { name: 'main.1.app.obb', size: 10 }]);
+    await soon(() => page.getByTestId('chosen-file').count(), (v) => expect(v).to.equal(3));
+    await page.getByRole('button', { name: 'Remover main.1.app.obb' }).click();
+    await soon(() => page.getByTestId('chosen-file').count(), (v) => expect(v).to.equal(2));
     await drop([{ name: 'grande.apk', size: 100 * 1024 * 1024 + 1 }]);
     await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('O arquivo excede o limite de 100MB'));
     await drop([{ name: 'ok.APK', size: 1024 }]);

@@ -73,11 +73,11 @@ export default function ConverterPage() {
   const user = useSession((s) => s.user);
   const usage = useUsagePolling();
   const { current, phase, uploadProgress, uploadFileName, live, lastUpdateAt } = useConversions();
-  const [file, setFile] = useState<File | null>(null);
+  const [files, setFiles] = useState<File[] | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
   const [sign, setSign] = useState(false);
   const hasKeystore = useKeystore((s) => s.status === 'ready' && s.keystore !== null);
-  const lastFile = useRef<File | null>(null);
+  const lastFiles = useRef<File[] | null>(null);
   const upload = useRef<AbortController | null>(null);
   const liveConn = useLiveConversion();
 
@@ -90,8 +90,10 @@ export default function ConverterPage() {
     void useKeystore.getState().load();
   }, [user?.id]);
 
-  const start = async (chosen: File | null = file) => {
-    if (!chosen) return;
+  const start = async (chosen: File[] | null = files) => {
+    if (!chosen || chosen.length === 0) return;
+    const first = chosen.find((f) => !/\.obb$/i.test(f.name)) ?? chosen[0]!;
+    const total = chosen.reduce((n, f) => n + f.size, 0);
     const blocked = blockedReason(usage, isAdmin(user));
     if (blocked) {
       setStartError(blocked);
@@ -99,9 +101,9 @@ export default function ConverterPage() {
       return;
     }
     setStartError(null);
-    lastFile.current = chosen;
+    lastFiles.current = chosen;
     const store = useConversions.getState();
-    store.startUpload(chosen.name);
+    store.startUpload(chosen.length === 1 ? first.name : `${first.name} (+${chosen.length - 1})`);
     const ctrl = new AbortController();
     upload.current = ctrl;
     try {
@@ -111,13 +113,13 @@ export default function ConverterPage() {
         ctrl.signal,
         sign && hasKeystore ? { sign: true } : undefined,
       );
-      const view = newQueuedConversion(res.conversionId, res.fileName ?? chosen.name, res.fileSize ?? chosen.size, {
+      const view = newQueuedConversion(res.conversionId, res.fileName ?? first.name, res.fileSize ?? total, {
         queuePosition: res.queuePosition,
         estimatedTime: res.estimatedTime,
       });
       useConversions.getState().track(view);
       liveConn.follow(view);
-      setFile(null);
+      setFiles(null);
       // Credits change once a conversion is submitted.
       void useUsage.getState().load();
       void useSession.getState().refreshUser();
@@ -148,14 +150,14 @@ export default function ConverterPage() {
     liveConn.stop();
     upload.current?.abort();
     useConversions.getState().reset();
-    setFile(null);
+    setFiles(null);
     setStartError(null);
   };
   const retry = () => {
-    const again = lastFile.current;
+    const again = lastFiles.current;
     newConversion();
     if (again) {
-      setFile(again);
+      setFiles(again);
       void start(again);
     }
   };
@@ -183,10 +185,10 @@ export default function ConverterPage() {
               {READY_TEXT}
             </p>
             <DropZone
-              file={file}
+              files={files}
               disabled={busy}
-              onFile={(f) => {
-                setFile(f);
+              onFiles={(f) => {
+                setFiles(f);
                 setStartError(null);
               }}
             />
@@ -197,7 +199,7 @@ export default function ConverterPage() {
               </Alert>
             )}
             <div className="d-flex flex-wrap gap-2 mt-3">
-              <Button onClick={() => void start()} disabled={!file || busy} data-testid="start-conversion">
+              <Button onClick={() => void start()} disabled={!files || busy} data-testid="start-conversion">
                 Converter para AAB
               </Button>
             </div>

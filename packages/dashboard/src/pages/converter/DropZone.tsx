@@ -1,47 +1,52 @@
 import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import { CONVERSION_MESSAGES } from '@aabify/shared';
-import { APK_MIME, checkDroppedFiles } from '../../lib/apkFile';
+import { UPLOAD_ACCEPT, checkDroppedFiles } from '../../lib/apkFile';
 import { formatBytes } from '../../lib/format';
 import { useUploadLimit } from './useUploadLimit';
 
 interface DropZoneProps {
-  file: File | null;
+  files: File[] | null;
   disabled: boolean;
-  onFile(file: File | null, warning?: string): void;
+  onFiles(files: File[] | null, warning?: string): void;
 }
 
+export const DROP_ZONE_TEXTS = {
+  accepts: 'Um APK, um conjunto de splits (.apks, .xapk, .apkm ou .zip) ou vários APKs do mesmo app, com os arquivos .obb se houver',
+} as const;
+
 /**
- * One APK by drag and drop or click (keyboard: Enter or Space); the first rejection shown. The
- * maximum size is the admin setting upload.maxFileSize (GET /conversion/limits).
+ * The files of one conversion by drag and drop or click (keyboard: Enter or Space): an APK, a
+ * split set, more APKs of the app, OBB files; the first rejection shown. The maximum size, for
+ * all of them together, is the admin setting upload.maxFileSize (GET /conversion/limits).
  */
-export function DropZone({ file, disabled, onFile }: DropZoneProps) {
+export function DropZone({ files, disabled, onFiles }: DropZoneProps) {
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const [rejection, setRejection] = useState<string | null>(null);
   const [warning, setWarning] = useState<string | null>(null);
   const maxBytes = useUploadLimit();
 
-  // A file chosen before the limit was known is checked again against it.
+  // Files chosen before the limit was known are checked again against it.
   useEffect(() => {
-    if (file && file.size > maxBytes) {
+    if (files && files.reduce((n, f) => n + f.size, 0) > maxBytes) {
       setRejection(CONVERSION_MESSAGES.fileTooLarge(maxBytes));
       setWarning(null);
-      onFile(null);
+      onFiles(null);
     }
-  }, [maxBytes, file, onFile]);
+  }, [maxBytes, files, onFiles]);
 
-  const take = (files: File[]) => {
-    const check = checkDroppedFiles(files, maxBytes);
+  const take = (chosen: File[]) => {
+    const check = checkDroppedFiles(chosen, maxBytes);
     if (!check.ok) {
       setRejection(check.error);
       setWarning(null);
-      onFile(null);
+      onFiles(null);
       return;
     }
     setRejection(null);
     setWarning(check.warning ?? null);
-    onFile(files[0]!, check.warning);
+    onFiles(chosen, check.warning);
   };
   const open = () => !disabled && input.current?.click();
   const onDrop = (e: DragEvent) => {
@@ -63,7 +68,7 @@ export function DropZone({ file, disabled, onFile }: DropZoneProps) {
         tabIndex={disabled ? -1 : 0}
         aria-disabled={disabled}
         aria-describedby="dropzone-help"
-        aria-label="Selecionar arquivo APK"
+        aria-label="Selecionar APK, conjunto de splits ou OBB"
         className={`drop-zone ${dragging ? 'dragging' : ''} ${rejection ? 'rejected' : ''} ${disabled ? 'opacity-50' : ''}`}
         onClick={open}
         onKeyDown={onKey}
@@ -78,12 +83,12 @@ export function DropZone({ file, disabled, onFile }: DropZoneProps) {
         <div className="fs-1" aria-hidden="true">
           ⬆
         </div>
-        <p className="mb-1 fw-semibold">{dragging ? 'Solte o arquivo aqui' : 'Arraste e solte seu APK aqui ou clique para selecionar'}</p>
+        <p className="mb-1 fw-semibold">{dragging ? 'Solte os arquivos aqui' : 'Arraste e solte seu APK aqui ou clique para selecionar'}</p>
         <p className="mb-0 small text-body-secondary" id="dropzone-help">
-          Apenas um arquivo .apk,{' '}
+          {DROP_ZONE_TEXTS.accepts};{' '}
           {Number.isFinite(maxBytes) ? (
             <>
-              tamanho máximo <span data-testid="dropzone-max-size">{formatBytes(maxBytes)}</span>
+              tamanho máximo <span data-testid="dropzone-max-size">{formatBytes(maxBytes)}</span> no total
             </>
           ) : (
             <span data-testid="dropzone-max-size">sem limite de tamanho</span>
@@ -92,7 +97,8 @@ export function DropZone({ file, disabled, onFile }: DropZoneProps) {
         <input
           ref={input}
           type="file"
-          accept={`${APK_MIME},.apk`}
+          accept={UPLOAD_ACCEPT}
+          multiple
           className="d-none"
           data-testid="file-input"
           onChange={(e) => {
@@ -111,10 +117,10 @@ export function DropZone({ file, disabled, onFile }: DropZoneProps) {
           {warning}
         </div>
       )}
-      {file && (
-        <div className="d-flex align-items-center justify-content-between gap-2 mt-3 p-2 border rounded" data-testid="chosen-file">
+      {files?.map((f) => (
+        <div key={`${f.name}-${f.size}`} className="d-flex align-items-center justify-content-between gap-2 mt-3 p-2 border rounded" data-testid="chosen-file">
           <div className="text-truncate">
-            <strong className="text-break">{file.name}</strong> <span className="text-body-secondary">({formatBytes(file.size)})</span>
+            <strong className="text-break">{f.name}</strong> <span className="text-body-secondary">({formatBytes(f.size)})</span>
           </div>
           <Button
             variant="outline-danger"
@@ -122,14 +128,15 @@ export function DropZone({ file, disabled, onFile }: DropZoneProps) {
             disabled={disabled}
             onClick={() => {
               setWarning(null);
-              onFile(null);
+              const rest = files.filter((x) => x !== f);
+              onFiles(rest.length > 0 && checkDroppedFiles(rest, maxBytes).ok ? rest : null);
             }}
-            aria-label={`Remover ${file.name}`}
+            aria-label={`Remover ${f.name}`}
           >
             Remover
           </Button>
         </div>
-      )}
+      ))}
     </div>
   );
 }

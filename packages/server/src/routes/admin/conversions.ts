@@ -65,7 +65,7 @@ export function createAdminConversionsRouter(ctx: AppContext, limiter: RateLimit
     }
     const fresh = await ctx.models.Conversion.findByPk(id);
     if (fresh) {
-      for (const key of [fresh.apkKey, fresh.aabKey]) {
+      for (const key of [...fresh.inputKeys, fresh.aabKey]) {
         if (key && svc) await svc.storage.delete(key).catch((err: unknown) => ctx.logger.warn({ err, key }, 'conversion file not deleted'));
       }
       await fresh.destroy();

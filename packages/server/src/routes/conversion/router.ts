@@ -68,11 +68,19 @@ export function createConversionRouter(ctx: AppContext): Router {
 
   const receiveOne = async (req: Request): Promise<{ upload: UploadedApk; options: ReturnType<typeof parseConversionOptions> }> => {
     const settings = await svc().settings();
-    const result = await receiveApkUpload(req, { storage: svc().storage, maxFileSize: settings.maxFileSize, fileField: 'apk', maxFiles: 1 });
+    // One conversion: an APK, or a set (split APKs, .apks/.xapk/.apkm/.zip, OBB files) whose sum the limit bounds.
+    const result = await receiveApkUpload(req, {
+      storage: svc().storage,
+      maxFileSize: settings.maxFileSize,
+      fileField: 'apk',
+      maxFiles: CONVERSION_LIMITS.uploadMaxFiles,
+      tooManyFilesMessage: CONVERSION_MESSAGES.tooManyUploadFiles,
+      set: true,
+    });
     const upload = result.files[0];
     if (!upload) throw ApiError.badRequest(CONVERSION_MESSAGES.noFile, 'NO_FILE');
     const options = await requireKeystoreForSigning(ctx, authUser(req).id, parseConversionOptions(result.fields.options));
-    if (!options.ok) await svc().storage.delete(upload.key);
+    if (!options.ok) for (const key of [upload.key, ...(upload.parts ?? []).map((p) => p.key)]) await svc().storage.delete(key);
     return { upload, options };
   };
 
