@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { api } from '../helpers/http.js';
 import { buildCreditUser, buildSubscriber, buildUser, uniqueEmail } from '../helpers/factories.js';
 import { SLOW_ENGINE, corpusApk, requireCorpus } from '../helpers/conversions.js';
+import { buildZip, tinyApkEntries } from '../../../converter/test/helpers/zipBuilder.js';
 import { openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth, waitForPath, type OpenPage } from './dashboardHelpers.js';
 
 const ADMIN = { email: 'admin@aabify.test', password: 'admin-senha-123' };
@@ -328,6 +329,25 @@ describe('dashboard: user flows in a real browser', function () {
     await shootBoth(page, 'history-logs');
     await page.keyboard.press('Escape');
     await shootBoth(page, 'history');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('converter_apkWithObb_resultCardListsTheModulesWithTheirSizes', async () => {
+    const { page, errors } = user!;
+    await page.goto(`${server.url}/converter`);
+    await page.getByTestId('ready').waitFor();
+    await page.getByTestId('file-input').setInputFiles([
+      { name: 'tiny.apk', mimeType: 'application/vnd.android.package-archive', buffer: buildZip(tinyApkEntries()) },
+      { name: 'main.1.com.example.tiny.obb', mimeType: 'application/octet-stream', buffer: Buffer.alloc(40_000, 3) },
+    ]);
+    await soon(() => page.getByTestId('chosen-file').count(), (v) => expect(v).to.equal(2));
+    await page.getByTestId('start-conversion').click();
+    await page.getByTestId('result-completed').waitFor({ timeout: 60000 });
+    await soon(() => page.getByTestId('result-filename').textContent(), (v) => expect(v).to.equal('tiny.aab'));
+    await page.getByTestId('bundle-modules').waitFor();
+    await soon(() => page.getByTestId('bundle-module-base').textContent(), (v) => expect(v).to.contain('Base').and.contain('Na instalação'));
+    await soon(() => page.getByTestId('bundle-module-obb_main').textContent(), (v) => expect(v).to.contain('Pacote de assets').and.contain('Na instalação').and.match(/\d+(,\d+)? KB/));
+    await shootBoth(page, 'converter-modules');
     expect(errors).to.deep.equal([]);
   });
 
