@@ -1,8 +1,12 @@
 /**
  * Google Play's size limits for what a bundle delivers, in one table with where each comes from
- * (looked up in Google's Play documentation when this was written; Play counts compressed
- * download sizes). The engine only reports a bundle over a limit, with the figure and the option
- * that fixes it: Play, not the engine, refuses the upload.
+ * (Play counts compressed download sizes). Looked up in Google's documentation when this was
+ * written: "About Android App Bundles" gives the 200 MB compressed limit of what installs
+ * with the base (newer revisions of that page state 4 GB for base + configuration APKs, the
+ * install-time total below); the Play Asset Delivery page gives 1.5 GB per asset pack and 4 GB
+ * for everything installed with the app (the same figures Unity's and .NET's PAD guides quote).
+ * The engine only reports a bundle over a limit, with the figure and the option that fixes it:
+ * Play, not the engine, refuses the upload.
  */
 import type { ConversionWarning, ModuleReport } from '../report.js';
 
@@ -19,7 +23,7 @@ export const PLAY_LIMITS = {
   baseModule: {
     bytes: 200 * MB,
     what: 'módulo base (download comprimido)',
-    source: 'https://developer.android.com/guide/app-bundle#size_restrictions',
+    source: 'https://developer.android.com/platform/technology/app-bundle (Compressed download size restriction)',
   },
   /** Each asset pack (the largest that Play serves as one pack). */
   assetPack: {
