@@ -1,9 +1,10 @@
 // Bundles the dashboard: hashed, code-split ESM + CSS into dist/, and an index.html that
 // references them. `--watch` rebuilds on change.
 import { build, context } from 'esbuild';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { writeIconModule } from './scripts/icons.mjs';
 
 // react-router's package exports only point at its development build; the production build
 // sits beside it (same API, no dev warnings, ~20 KB smaller).
@@ -51,8 +52,10 @@ async function writeIndex(metafile) {
   await writeFile(`${outdir}/index.html`, html);
 }
 
+await writeIconModule();
 await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
+await copyFile('public/favicon.svg', `${outdir}/favicon.svg`);
 if (process.argv.includes('--watch')) {
   const ctx = await context({ ...options, plugins: [reactRouterProduction, { name: 'index', setup(b) { b.onEnd((r) => r.metafile && writeIndex(r.metafile)); } }] });
   await ctx.watch();

@@ -14,6 +14,7 @@ import { useSession } from './stores/session';
 // Signed-in screens load on demand; the admin screens are their own chunk.
 const DashboardPage = lazy(() => import('./pages/DashboardPage'));
 const ConverterPage = lazy(() => import('./pages/converter/ConverterPage'));
+const ConversionPage = lazy(() => import('./pages/conversion/ConversionPage'));
 const HistoryPage = lazy(() => import('./pages/HistoryPage'));
 const PlansPage = lazy(() => import('./pages/plans/PlansPage'));
 const PaymentStatusPage = lazy(() => import('./pages/PaymentStatusPage'));
@@ -60,6 +61,8 @@ export function App() {
             <Route path="/" element={<HomeRedirect />} />
             <Route path="/dashboard" element={<RequirePlan adminTo="/admin"><DashboardPage /></RequirePlan>} />
             <Route path="/converter" element={<RequirePlan><ConverterPage /></RequirePlan>} />
+            {/* Own conversion (or any, for an admin): no plan needed to see what one already converted. */}
+            <Route path="/conversions/:id" element={<ConversionPage />} />
             <Route path="/history" element={<RequirePlan fallback="/dashboard"><HistoryPage /></RequirePlan>} />
             <Route path="/plans" element={<PlansGuard><PlansPage /></PlansGuard>} />
             <Route path="/payment-status" element={<PaymentStatusPage />} />

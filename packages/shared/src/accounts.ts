@@ -52,8 +52,19 @@ export const loginSchema = object({
 });
 export type LoginRequest = InferType<typeof loginSchema>;
 
-/** POST /auth/register */
+/** An optional person's name: blank is no name. */
+const optionalName = () =>
+  string()
+    .transform((v: unknown) => {
+      const t = trimmed(v);
+      return t === '' ? undefined : t;
+    })
+    .max(NAME_MAX_LENGTH, M.nameTooLong)
+    .optional();
+
+/** POST /auth/register (the name is optional: the greeting and the top bar use it). */
 export const registerSchema = object({
+  name: optionalName(),
   email: email(),
   password: newPassword(M.passwordMin, M.passwordRequired),
   confirmPassword: optionalConfirmation('password'),

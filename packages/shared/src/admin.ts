@@ -5,6 +5,7 @@
  * helpers the admin screens use (uptime text, windowed pagination, settings drafts).
  * No Node-only code: the dashboard imports this too.
  */
+import { countOf, formatNumber } from './numbers.js';
 import { date, mixed, number, object, ref, string, type InferType } from 'yup';
 import { ACCOUNT_MESSAGES } from './messages.js';
 import { normalizeEmail, EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_TYPES, type ApiUser, type UserRole, type UserType } from './accounts.js';
@@ -253,10 +254,10 @@ export type AdminConversionsQuery = InferType<typeof adminConversionsQuerySchema
 
 /** PUT /admin/config/{key} { value }: the key's own rules are checked by the settings service. */
 export const adminConfigUpdateSchema = object({
-  value: mixed<string | number>()
+  value: mixed<string | number | boolean>()
     .nullable()
     .test('present', ADMIN_MESSAGES.settingEmpty, (v) => v !== undefined && v !== null && String(v).trim() !== '')
-    .test('scalar', ADMIN_MESSAGES.settingEmpty, (v) => v === undefined || v === null || typeof v === 'string' || typeof v === 'number'),
+    .test('scalar', ADMIN_MESSAGES.settingEmpty, (v) => v === undefined || v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'),
 });
 
 // ---- JSON the client sees --------------------------------------------------------------
@@ -364,11 +365,15 @@ export interface AdminQueueClearResponse {
 export interface AdminConfigEntry {
   key: string;
   /** Masked for secrets; null when not set. */
-  value: number | string | null;
+  value: number | string | boolean | null;
+  /** The name an admin reads ('Tamanho máximo do APK enviado'); the key is shown small beside it. */
+  title: string;
+  /** Topic of the settings screen ('Conversões', 'Uploads', 'Pagamentos', 'Segurança', 'Sistema'). */
+  group: string;
   description: string;
   help: string | null;
   recommended: string | null;
-  kind: 'number' | 'string' | 'enum';
+  kind: 'number' | 'string' | 'enum' | 'boolean';
   isSecret: boolean;
   isSet: boolean;
   source: 'database' | 'default' | 'unset';
@@ -434,17 +439,18 @@ export function validateSettingDraft(entry: { key: string; kind: AdminConfigEntr
 }
 
 /** A setting's value as the settings screen shows it (sizes in MB, intervals in seconds). */
-export function formatSettingValue(key: string, value: number | string | null): string {
+export function formatSettingValue(key: string, value: number | string | boolean | null): string {
   if (value === null || value === undefined) return 'Não configurado';
+  if (typeof value === 'boolean') return value ? 'Sim' : 'Não';
   if (typeof value === 'number') {
     if (key === 'upload.maxFileSize') {
       if (value === CONVERSION_LIMITS.unlimitedMaxFileSize) return '0 (ilimitado)';
-      const mb = value / (1024 * 1024);
-      return `${Number.isInteger(mb) ? mb : mb.toFixed(2).replace('.', ',')} MB (${value} bytes)`;
+      return `${formatNumber(value / (1024 * 1024), { decimals: 2 })} MB (${formatNumber(value)} bytes)`;
     }
-    if (key === 'queue.broadcastInterval') return `${value / 1000} s (${value} ms)`;
+    if (key === 'queue.broadcastInterval') return `${formatNumber(value / 1000, { decimals: 1 })} s (${formatNumber(value)} ms)`;
     if (key === 'conversions.concurrentPerUser' && value === 0) return '0 (ilimitado)';
-    return String(value);
+    if (key === 'conversions.retentionDays') return countOf(value, 'dia', 'dias');
+    return formatNumber(value);
   }
   return value;
 }

@@ -5,6 +5,7 @@
  * No Node-only code: the dashboard imports this too.
  */
 import type { ConversionSignatureJson, DeviceDownloadSizeJson } from './downloadSizes.js';
+import type { PlayCheck } from './playChecklist.js';
 import { array, boolean, number, object, string, ValidationError, type InferType } from 'yup';
 
 export const CONVERSION_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
@@ -95,6 +96,8 @@ export const CONVERSION_MESSAGES = {
   cancelled: 'Conversão cancelada',
   logsCleared: 'Logs removidos',
   notDownloadable: 'O arquivo convertido não está disponível para download.',
+  /** An admin opening a customer's file while support.adminDownloads is off. */
+  adminDownloadNotAllowed: 'O download de arquivos de clientes está desativado para administradores (Configurações › Segurança).',
   downloadExpired: 'O link de download expirou. Gere um novo link.',
   downloadNotFound: 'Link de download inválido.',
   tokenMissing: 'Token não encontrado',
@@ -331,6 +334,13 @@ export interface ApiConversion {
   /** When the files are purged (retention). */
   filesExpireAt: string | null;
   report: ConversionReportJson | null;
+  /** What Google Play would refuse or warn about (completed conversions with a report), blockers first. */
+  checklist: PlayCheck[] | null;
+  /**
+   * Set when an admin reads another user's conversion (support): whose it is, and whether the
+   * admin may download its files (the admin.downloadCustomerFiles setting).
+   */
+  support?: { ownerEmail: string | null; downloadAllowed: boolean };
   queuePosition: number | null;
   totalInQueue: number;
   estimatedTime: number | null;

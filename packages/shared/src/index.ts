@@ -11,3 +11,5 @@ export * from './conversions.js';
 export * from './admin.js';
 export * from './keystores.js';
 export * from './downloadSizes.js';
+export * from './numbers.js';
+export * from './playChecklist.js';

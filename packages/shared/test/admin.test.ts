@@ -44,9 +44,12 @@ describe('admin helpers', () => {
   });
 
   it('formatSettingValue_knownKeys_readableUnits', () => {
-    expect(formatSettingValue('upload.maxFileSize', 104857600)).to.equal('100 MB (104857600 bytes)');
+    expect(formatSettingValue('upload.maxFileSize', 104857600)).to.equal('100 MB (104.857.600 bytes)');
+    expect(formatSettingValue('upload.maxFileSize', 1572864)).to.equal('1,5 MB (1.572.864 bytes)');
+    expect(formatSettingValue('queue.broadcastInterval', 30000)).to.equal('30 s (30.000 ms)');
+    expect(formatSettingValue('conversions.retentionDays', 1)).to.equal('1 dia');
+    expect(formatSettingValue('support.adminDownloads', false)).to.equal('Não');
     expect(formatSettingValue('upload.maxFileSize', 0)).to.equal('0 (ilimitado)');
-    expect(formatSettingValue('queue.broadcastInterval', 30000)).to.equal('30 s (30000 ms)');
     expect(formatSettingValue('conversions.concurrentPerUser', 0)).to.equal('0 (ilimitado)');
     expect(formatSettingValue('payments.mercadopago.accessToken', null)).to.equal('Não configurado');
   });

@@ -32,7 +32,7 @@ export function Toasts() {
   const toasts = useToasts((s) => s.toasts);
   return (
     <div aria-live="polite" aria-atomic="false">
-      <ToastContainer position="top-end" className="p-3 position-fixed" style={{ zIndex: 1090 }}>
+      <ToastContainer className="p-3 position-fixed toast-stack">
         {toasts.map((t) => (
           <ToastView key={t.id} item={t} />
         ))}

@@ -5,45 +5,54 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
-import { ROLE_LABELS, isAdmin, useSession } from '../stores/session';
+import { displayName } from '../lib/userName';
+import { ACCOUNT_MENU, MAIN_NAV, visibleTo, type AccountAction } from '../navigation';
+import { ROLE_LABELS, useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
 import { ChangePasswordModal } from './ChangePasswordModal';
+import { Icon } from './Icon';
 import { ThemeToggle } from './ThemeToggle';
 
-/** Dashboard and Converter links, theme toggle, email, role label, and the account menu ('Minhas compras' for users). */
+/** Main links, theme switch, the user's name (or email), role label, and the data-driven account menu. */
 export function TopBar() {
   const user = useSession((s) => s.user);
   const navigate = useNavigate();
   const [changing, setChanging] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const close = () => setExpanded(false);
+  const actions: Record<AccountAction, () => void> = {
+    changePassword: () => setChanging(true),
+    signOut: () => {
+      signOutEverywhere();
+      navigate('/login', { replace: true });
+    },
+  };
+  const menu = visibleTo(ACCOUNT_MENU, user);
   return (
     <>
-      <Navbar expand="md" className="border-bottom mb-4 bg-body-tertiary" expanded={expanded} onToggle={setExpanded}>
+      <Navbar expand="md" className="border-bottom mb-4 bg-body-tertiary topbar" expanded={expanded} onToggle={setExpanded} sticky="top">
         <Container>
           <Navbar.Brand as={Link} to="/" onClick={close} className="fw-bold">
-            aab<span className="text-primary">ify</span>
+            aab<span className="text-primary-emphasis">ify</span>
           </Navbar.Brand>
           <Navbar.Toggle aria-controls="main-nav" aria-label="Abrir menu de navegação" />
           <Navbar.Collapse id="main-nav">
             <Nav className="me-auto" as="ul">
-              <Nav.Item as="li">
-                <Nav.Link as={NavLink} to="/dashboard" onClick={close}>
-                  Dashboard
-                </Nav.Link>
-              </Nav.Item>
-              <Nav.Item as="li">
-                <Nav.Link as={NavLink} to="/converter" onClick={close}>
-                  Converter
-                </Nav.Link>
-              </Nav.Item>
+              {visibleTo(MAIN_NAV, user).map((e) => (
+                <Nav.Item as="li" key={e.to}>
+                  <Nav.Link as={NavLink} to={e.to} onClick={close} className="d-flex align-items-center gap-1">
+                    <Icon name={e.icon} />
+                    {e.label}
+                  </Nav.Link>
+                </Nav.Item>
+              ))}
             </Nav>
-            <div className="d-flex flex-wrap align-items-center gap-2 py-2 py-md-0">
+            <div className="d-flex flex-wrap align-items-center gap-2 py-2 py-md-0 min-w-0">
               <ThemeToggle />
               {user && (
                 <>
-                  <span className="text-truncate small" style={{ maxWidth: 220 }} data-testid="topbar-email" title={user.email}>
-                    {user.email}
+                  <span className="text-truncate small topbar-user" data-testid="topbar-email" title={user.email}>
+                    {displayName(user)}
                   </span>
                   <Badge bg={user.role === 'admin' ? 'danger' : 'secondary'} data-testid="topbar-role">
                     {ROLE_LABELS[user.role]}
@@ -52,29 +61,26 @@ export function TopBar() {
               )}
               <Dropdown align="end">
                 <Dropdown.Toggle variant="outline-secondary" size="sm" id="account-menu" aria-label="Menu da conta">
+                  <Icon name="person-circle" className="me-1" />
                   Conta
                 </Dropdown.Toggle>
-                <Dropdown.Menu>
-                  <Dropdown.Item as="button" onClick={() => { close(); setChanging(true); }}>
-                    Alterar Senha
-                  </Dropdown.Item>
-                  <Dropdown.Item as={Link} to="/account/keystore" onClick={close}>
-                    Chave de upload
-                  </Dropdown.Item>
-                  {!isAdmin(user) && (
-                    <Dropdown.Item as={Link} to="/purchases" onClick={close}>
-                      Minhas compras
-                    </Dropdown.Item>
+                <Dropdown.Menu popperConfig={{ strategy: 'fixed' }}>
+                  {menu.map((e) =>
+                    e.kind === 'link' ? (
+                      <Dropdown.Item key={e.to} as={Link} to={e.to} onClick={close}>
+                        <Icon name={e.icon} className="me-2" />
+                        {e.label}
+                      </Dropdown.Item>
+                    ) : (
+                      <Dropdown.Item key={e.action} as="button" onClick={() => { close(); actions[e.action](); }}>
+                        <Icon name={e.icon} className="me-2" />
+                        {e.label}
+                      </Dropdown.Item>
+                    ),
                   )}
                   <Dropdown.Divider />
-                  <Dropdown.Item
-                    as="button"
-                    onClick={() => {
-                      close();
-                      signOutEverywhere();
-                      navigate('/login', { replace: true });
-                    }}
-                  >
+                  <Dropdown.Item as="button" onClick={() => { close(); actions.signOut(); }}>
+                    <Icon name="box-arrow-right" className="me-2" />
                     Sair
                   </Dropdown.Item>
                 </Dropdown.Menu>

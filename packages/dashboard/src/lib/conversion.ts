@@ -3,7 +3,7 @@
  * channel sends (ids as id/_id/conversionId, names as fileName/originalFileName/filename,
  * wrapped dates), and the update reducer of spec users-and-conversion §4.
  */
-import { CONVERSION_LIMITS, CONVERSION_STATUSES, type ConversionStatus } from '@aabify/shared';
+import { CONVERSION_LIMITS, CONVERSION_STATUSES, type ConversionStatus, type PlayCheck } from '@aabify/shared';
 
 import { aabFileName, toDate, type DateLike } from './format';
 
@@ -55,6 +55,18 @@ export interface ConversionView {
   convertedSize?: number;
   /** Client time of the last live update (ms). */
   lastUpdate?: number;
+  /** The pre-publication checklist (completed conversions, from the status answer). */
+  checklist?: PlayCheck[];
+  /** Set when an admin reads a customer's conversion (support). */
+  support?: { ownerEmail: string | null; downloadAllowed: boolean };
+}
+
+const PLAY_CHECK_STATUSES = ['ok', 'warning', 'blocker'];
+function readChecklist(v: unknown): PlayCheck[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  return v.filter(
+    (c): c is PlayCheck => isObject(c) && typeof c.code === 'string' && typeof c.title === 'string' && PLAY_CHECK_STATUSES.includes(String(c.status)),
+  );
 }
 
 /** The real-time update message (spec §3), as socket.io and the SSE stream deliver it. */
@@ -192,6 +204,8 @@ export function normalizeConversion(raw: unknown, averageDefault: number = LIVE_
     duration: num(source.duration),
     originalSize: num(source.originalSize) ?? num(source.fileSize),
     convertedSize: num(source.convertedSize) ?? num(aab?.size) ?? num(aab?.fileSize),
+    checklist: readChecklist(source.checklist),
+    support: isObject(source.support) ? { ownerEmail: str(source.support.ownerEmail) ?? null, downloadAllowed: source.support.downloadAllowed === true } : undefined,
   };
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) (view as unknown as Json)[key] = value;
   return view;
@@ -325,6 +339,9 @@ export const HISTORY_STATUS_LABELS: Record<ConversionStatus, string> = {
   failed: 'Falhou',
   cancelled: 'Cancelado',
 };
+
+/** The colour of a progress bar by status: one colour for a finished bar on every screen. */
+export const PROGRESS_VARIANTS: Record<string, string> = { pending: 'secondary', queued: 'info', processing: 'primary', completed: 'success', failed: 'danger', cancelled: 'secondary' };
 
 export const STATUS_VARIANTS: Record<ConversionStatus, string> = {
   pending: 'secondary',

@@ -3,7 +3,7 @@ import type { ConversionStatus } from './conversion';
 
 export type StepState = 'completed' | 'active' | 'failed' | 'pending';
 export const TRACKER_STEPS = [
-  { key: 'upload', label: 'Upload' },
+  { key: 'upload', label: 'Envio' },
   { key: 'validation', label: 'Validação e fila' },
   { key: 'processing', label: 'Processamento' },
   { key: 'finalisation', label: 'Finalização' },

@@ -5,14 +5,16 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import Pagination from 'react-bootstrap/Pagination';
 import Row from 'react-bootstrap/Row';
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router-dom';
-import type { HistorySortField } from '@aabify/shared';
+import { countOf, formatNumber, type HistorySortField } from '@aabify/shared';
 import { conversionApi, logsFromAnswer, type HistoryResponse } from '../api/conversions';
 import { DownloadButton } from '../components/DownloadButton';
+import { DataList, type Column } from '../components/DataList';
+import { Icon } from '../components/Icon';
 import { Loading } from '../components/Loading';
+import { PageHeader } from '../components/PageHeader';
+import { PageList } from '../components/PageList';
 import {
   CONVERSION_STATUSES,
   HISTORY_STATUS_LABELS,
@@ -82,19 +84,6 @@ function LogsModal({ conversion, onHide }: { conversion: ConversionView | null; 
   );
 }
 
-/** Windowed page links: first, last and two around the current one. */
-function pageItems(page: number, totalPages: number): Array<number | 'gap'> {
-  const pages = new Set([1, totalPages, page - 1, page, page + 1].filter((p) => p >= 1 && p <= totalPages));
-  const sorted = [...pages].sort((a, b) => a - b);
-  const out: Array<number | 'gap'> = [];
-  for (const p of sorted) {
-    const prev = out[out.length - 1];
-    if (typeof prev === 'number' && p - prev > 1) out.push('gap');
-    out.push(p);
-  }
-  return out;
-}
-
 export default function HistoryPage() {
   const [page, setPage] = useState<number>(HISTORY_DEFAULTS.page);
   const [searchText, setSearchText] = useState('');
@@ -127,16 +116,45 @@ export default function HistoryPage() {
     return () => ctrl.abort();
   }, [page, search, status, sort]);
 
-  const rows = useMemo(() => (data?.conversions ?? []).map((c) => normalizeConversion(c)).filter((c): c is ConversionView => c !== undefined), [data]);
+  const rows = useMemo(() => (data ? data.conversions.map((c) => normalizeConversion(c)).filter((c): c is ConversionView => c !== undefined) : null), [data]);
   const totalPages = data?.totalPages ?? 1;
+  const columns: Array<Column<ConversionView>> = [
+    {
+      key: 'file',
+      header: 'Arquivo',
+      primary: true,
+      render: (c) => (
+        <>
+          <Link to={`/conversions/${c.id}`} className="text-break-word" data-testid="history-open">
+            {c.fileName}
+          </Link>
+          {c.error && <div className="small text-danger-emphasis">{c.error}</div>}
+        </>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (c) => (
+        <Badge bg={STATUS_VARIANTS[c.status]} text={c.status === 'queued' ? 'dark' : undefined}>
+          {HISTORY_STATUS_LABELS[c.status]}
+        </Badge>
+      ),
+    },
+    { key: 'size', header: 'Tamanho', className: 'text-nowrap', render: (c) => formatBytes(c.fileSize) },
+    { key: 'date', header: 'Data', className: 'text-nowrap small', render: (c) => formatDateTime(c.createdAt) },
+  ];
   return (
     <>
-      <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
-        <h1 className="h3 mb-0">Histórico de Conversões</h1>
-        <Link to="/converter" className="btn btn-primary btn-sm">
-          Nova Conversão
-        </Link>
-      </div>
+      <PageHeader
+        title="Histórico de Conversões"
+        actions={
+          <Link to="/converter" state={{ fresh: true }} className="btn btn-primary btn-sm">
+            <Icon name="plus-lg" className="me-1" />
+            Nova Conversão
+          </Link>
+        }
+      />
       <Card className="mb-3">
         <Card.Body>
           <Row className="g-2">
@@ -188,73 +206,31 @@ export default function HistoryPage() {
           </Row>
         </Card.Body>
       </Card>
-      {loading && !data ? (
-        <Loading />
-      ) : rows.length === 0 ? (
-        <Card>
-          <Card.Body className="text-center text-body-secondary" data-testid="history-empty">
-            Nenhuma conversão encontrada.
-          </Card.Body>
-        </Card>
-      ) : (
-        <Table responsive hover className="align-middle" aria-busy={loading} data-testid="history-table">
-          <thead>
-            <tr>
-              <th scope="col">Arquivo</th>
-              <th scope="col">Status</th>
-              <th scope="col">Tamanho</th>
-              <th scope="col">Data</th>
-              {/* positioned, so the hidden label stays inside the table's scroll box */}
-              <th scope="col" className="position-relative">
-                <span className="visually-hidden">Ações</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((c) => (
-              <tr key={c.id} data-testid="history-row">
-                <td className="text-break" style={{ minWidth: 140 }}>
-                  {c.fileName}
-                  {c.error && <div className="small text-danger">{c.error}</div>}
-                </td>
-                <td>
-                  <Badge bg={STATUS_VARIANTS[c.status]} text={c.status === 'queued' ? 'dark' : undefined}>
-                    {HISTORY_STATUS_LABELS[c.status]}
-                  </Badge>
-                </td>
-                <td className="text-nowrap">{formatBytes(c.fileSize)}</td>
-                <td className="text-nowrap small">{formatDateTime(c.createdAt)}</td>
-                <td className="text-nowrap">
-                  <div className="d-flex gap-2">
-                    {c.status === 'completed' && c.canDownload && <DownloadButton conversionId={c.id} size="sm" compact />}
-                    <Button size="sm" variant="outline-secondary" onClick={() => setLogsOf(c)} aria-label={`Ver logs de ${c.fileName}`}>
-                      Logs
-                    </Button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
+      <DataList
+        items={rows}
+        loading={loading}
+        columns={columns}
+        rowKey={(c) => c.id}
+        testId="history-table"
+        rowTestId="history-row"
+        caption="Suas conversões"
+        empty={<span data-testid="history-empty">Nenhuma conversão encontrada.</span>}
+        actions={(c) => (
+          <>
+            {c.status === 'completed' && c.canDownload && <DownloadButton conversionId={c.id} size="sm" compact />}
+            <Button size="sm" variant="outline-secondary" onClick={() => setLogsOf(c)} aria-label={`Ver logs de ${c.fileName}`}>
+              <Icon name="file-earmark-text" className="me-1" />
+              Logs
+            </Button>
+          </>
+        )}
+      />
       {data && totalPages > 1 && (
         <div className="d-flex flex-wrap justify-content-between align-items-center gap-2">
           <small className="text-body-secondary">
-            {data.total} conversões — página {data.page} de {totalPages}
+            {countOf(data.total, 'conversão', 'conversões')} · página {formatNumber(data.page)} de {formatNumber(totalPages)}
           </small>
-          <Pagination className="mb-0" aria-label="Páginas do histórico">
-            <Pagination.Prev disabled={!data.hasPreviousPage} onClick={() => setPage((p) => Math.max(1, p - 1))} aria-label="Página anterior" />
-            {pageItems(page, totalPages).map((p, i) =>
-              p === 'gap' ? (
-                <Pagination.Ellipsis key={`gap${i}`} disabled />
-              ) : (
-                <Pagination.Item key={p} active={p === page} onClick={() => setPage(p)}>
-                  {p}
-                </Pagination.Item>
-              ),
-            )}
-            <Pagination.Next disabled={!data.hasNextPage} onClick={() => setPage((p) => p + 1)} aria-label="Próxima página" />
-          </Pagination>
+          <PageList page={page} totalPages={totalPages} onChange={setPage} label="Páginas do histórico" />
         </div>
       )}
       <LogsModal conversion={logsOf} onHide={() => setLogsOf(null)} />

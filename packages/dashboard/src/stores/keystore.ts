@@ -13,15 +13,23 @@ interface KeystoreState {
   keystore: KeystoreMetadata | null;
   /** Fetches the metadata (a failure leaves `error`, the screens offer a retry). */
   load(): Promise<void>;
+  /**
+   * Loads once per session: a user without a key is asked once (the answer is a 404), not on
+   * every visit to the converter. set/clear keep the known state current afterwards.
+   */
+  ensureLoaded(): Promise<void>;
   set(keystore: KeystoreMetadata | null): void;
   clear(): void;
 }
 
 let generation = 0;
 
-export const useKeystore = create<KeystoreState>((set) => ({
+export const useKeystore = create<KeystoreState>((set, get) => ({
   status: 'idle',
   keystore: null,
+  ensureLoaded: async () => {
+    if (get().status === 'idle' || get().status === 'error') await get().load();
+  },
   load: async () => {
     const mine = ++generation;
     set((s) => ({ status: s.status === 'ready' ? 'ready' : 'loading' }));

@@ -27,9 +27,13 @@ export function durationFor(variant: ToastVariant, admin = false): number {
   return variant === 'danger' ? TOAST_DURATIONS.error : TOAST_DURATIONS.neutral;
 }
 
-/** Adds a toast, dropping the oldest beyond the cap. */
+/**
+ * Adds a toast, dropping the oldest beyond the cap. A success closes the error toasts before
+ * it: the problem they reported was just solved by the action that succeeded.
+ */
 export function withToast(list: readonly ToastItem[], item: ToastItem, max: number = MAX_TOASTS): ToastItem[] {
-  const next = [...list, item];
+  const kept = item.variant === 'success' ? list.filter((t) => t.variant !== 'danger') : list;
+  const next = [...kept, item];
   return next.length > max ? next.slice(next.length - max) : next;
 }
 

@@ -1,19 +1,23 @@
 import { create } from 'zustand';
 
 export type Theme = 'light' | 'dark';
+/** What the person chose: a theme, or to follow the system's. */
+export type ThemeChoice = Theme | 'system';
 export const THEME_STORAGE_KEY = 'aabify-theme';
+export const THEME_LABELS: Record<ThemeChoice, string> = { light: 'Claro', dark: 'Escuro', system: 'Sistema' };
 
-function readStoredTheme(): Theme | undefined {
+function readStoredChoice(): ThemeChoice {
   try {
     const t = localStorage.getItem(THEME_STORAGE_KEY);
-    return t === 'light' || t === 'dark' ? t : undefined;
+    return t === 'light' || t === 'dark' ? t : 'system';
   } catch {
-    return undefined;
+    return 'system';
   }
 }
 
+const systemQuery = (): MediaQueryList | undefined => window.matchMedia?.('(prefers-color-scheme: dark)');
 function systemTheme(): Theme {
-  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  return systemQuery()?.matches ? 'dark' : 'light';
 }
 
 function apply(theme: Theme): void {
@@ -21,27 +25,40 @@ function apply(theme: Theme): void {
 }
 
 interface ThemeState {
+  choice: ThemeChoice;
+  /** The theme on screen. */
   theme: Theme;
-  toggle(): void;
-  set(theme: Theme): void;
+  choose(choice: ThemeChoice): void;
 }
 
-/** Bootstrap 5.3 colour modes: the stored choice wins, else the system preference. */
+/**
+ * Bootstrap 5.3 colour modes: 'Claro', 'Escuro' or 'Sistema' (the default; follows the
+ * system's preference, also when it changes while the page is open). index.html applies the
+ * same rule before the first paint.
+ */
 export const useTheme = create<ThemeState>((set, get) => {
-  const initial = readStoredTheme() ?? systemTheme();
+  const choice = readStoredChoice();
+  const initial = choice === 'system' ? systemTheme() : choice;
   apply(initial);
-  const choose = (theme: Theme) => {
+  systemQuery()?.addEventListener?.('change', () => {
+    if (get().choice !== 'system') return;
+    const theme = systemTheme();
     apply(theme);
-    try {
-      localStorage.setItem(THEME_STORAGE_KEY, theme);
-    } catch {
-      /* private mode: the choice lasts for this page only */
-    }
     set({ theme });
-  };
+  });
   return {
+    choice,
     theme: initial,
-    toggle: () => choose(get().theme === 'dark' ? 'light' : 'dark'),
-    set: choose,
+    choose: (next) => {
+      const theme = next === 'system' ? systemTheme() : next;
+      apply(theme);
+      try {
+        if (next === 'system') localStorage.removeItem(THEME_STORAGE_KEY);
+        else localStorage.setItem(THEME_STORAGE_KEY, next);
+      } catch {
+        /* private mode: the choice lasts for this page only */
+      }
+      set({ choice: next, theme });
+    },
   };
 });

@@ -2,6 +2,7 @@
 import {
   CONVERSION_LIMITS,
   aabFileName,
+  prePublicationChecklist,
   type ApiConversion,
   type ConversionLogEntry,
   type ConversionStartResponse,
@@ -66,6 +67,7 @@ export function presentConversion(c: Conversion, opts: PresentOptions): ApiConve
     expiresIn: CONVERSION_LIMITS.downloadTokenTtlSeconds,
     filesExpireAt: iso(filesExpireAt(c, opts.retentionDays)),
     report: c.report,
+    checklist: c.status === 'completed' && c.report ? prePublicationChecklist(c.report) : null,
     queuePosition: active ? q.queuePosition : null,
     totalInQueue: q.totalInQueue,
     estimatedTime: active ? q.estimatedTime : null,

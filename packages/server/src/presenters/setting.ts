@@ -13,7 +13,6 @@ export function webhookUrlOf(config: Pick<Config, 'publicUrl'>, fallbackBase: st
 export function presentSetting(entry: SettingEntry, webhookUrl: string): AdminConfigEntry {
   const out: AdminConfigEntry = { ...entry };
   if (entry.kind === 'enum' && entry.key === 'logging.level') out.options = [...LOG_LEVELS];
-  if (entry.help) out.help = entry.help.replace('{PUBLIC_URL}/api/payments/webhook', webhookUrl);
   out.hint = entry.key === 'payments.mercadopago.webhookSecret' ? `URL do webhook para cadastrar no Mercado Pago: ${webhookUrl}` : null;
   return out;
 }

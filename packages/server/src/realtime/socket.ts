@@ -12,6 +12,7 @@ import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
 import type { AuthResult } from '../auth/service.js';
 import { findOwnedOrNull } from '../policies/ownership.js';
+import { mayDownloadFiles } from '../conversions/downloadAccess.js';
 import { baseUrlOf, issueDownloadToken } from '../conversions/downloads.js';
 import type { ConversionService } from '../conversions/service.js';
 import { userRoom } from '../conversions/events.js';
@@ -149,6 +150,7 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
       let answer: Record<string, unknown>;
       if (!c) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notFoundOrUnauthorized };
       else if (!c.canDownload) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notDownloadable };
+      else if (!(await mayDownloadFiles(ctx, c, user))) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.adminDownloadNotAllowed };
       else {
         const t = await issueDownloadToken(ctx, c, user, baseUrlOf(ctx));
         answer = { success: true, conversionId: c.id, ...t, downloadLink: t.downloadUrl, link: t.downloadUrl };

@@ -24,6 +24,7 @@ export interface SettingValues {
   'payments.mercadopago.accessToken': string;
   'payments.mercadopago.publicKey': string;
   'payments.mercadopago.webhookSecret': string;
+  'support.adminDownloads': boolean;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -34,9 +35,16 @@ export class SettingValueError extends Error {
   }
 }
 
+/** Topics of the settings screen, in the order it shows them. */
+export const SETTING_GROUPS = ['Conversões', 'Uploads', 'Pagamentos', 'Segurança', 'Sistema'] as const;
+export type SettingGroup = (typeof SETTING_GROUPS)[number];
+
 export interface SettingDefinition<K extends SettingKey = SettingKey> {
   key: K;
-  kind: 'number' | 'string' | 'enum';
+  kind: 'number' | 'string' | 'enum' | 'boolean';
+  /** What an admin reads as the setting's name. */
+  title: string;
+  group: SettingGroup;
   description: string;
   help?: string;
   recommended?: string;
@@ -81,6 +89,8 @@ const MB = 1024 * 1024;
 export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = {
   'conversions.concurrentPerUser': {
     key: 'conversions.concurrentPerUser',
+    title: 'Conversões simultâneas por cliente',
+    group: 'Conversões',
     kind: 'number',
     description: 'Conversões simultâneas por usuário (0 = ilimitado)',
     recommended: '1 a 3',
@@ -91,6 +101,8 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
   },
   'conversions.maxConcurrent': {
     key: 'conversions.maxConcurrent',
+    title: 'Conversões simultâneas no total',
+    group: 'Conversões',
     kind: 'number',
     description: 'Conversões simultâneas no total (todos os usuários)',
     help: 'Limite global de conversões em processamento ao mesmo tempo, somando todos os processos.',
@@ -102,6 +114,8 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
   },
   'conversions.retentionDays': {
     key: 'conversions.retentionDays',
+    title: 'Por quanto tempo guardar os arquivos',
+    group: 'Conversões',
     kind: 'number',
     description: 'Dias que os arquivos (APK e AAB) ficam guardados',
     help: 'Depois disso os arquivos são apagados; o registro da conversão continua, sem download.',
@@ -113,6 +127,8 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
   },
   'upload.maxFileSize': {
     key: 'upload.maxFileSize',
+    title: 'Tamanho máximo do APK enviado',
+    group: 'Uploads',
     kind: 'number',
     description: 'Tamanho máximo de upload, em bytes',
     help: 'Mínimo 1 MB (1048576), máximo 500 MB (524288000); 0 = sem limite (jogos grandes com OBB). Vale para a soma dos arquivos de uma conversão.',
@@ -128,6 +144,8 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
   },
   'queue.broadcastInterval': {
     key: 'queue.broadcastInterval',
+    title: 'Frequência de atualização da fila',
+    group: 'Conversões',
     kind: 'number',
     description: 'Intervalo de envio da posição na fila, em milissegundos',
     recommended: '30000',
@@ -138,6 +156,8 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
   },
   'logging.level': {
     key: 'logging.level',
+    title: 'Detalhe dos registros do servidor',
+    group: 'Sistema',
     kind: 'enum',
     description: 'Nível de log (debug, info, warn, error)',
     recommended: 'info em produção',
@@ -152,6 +172,8 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
   },
   'payments.mercadopago.accessToken': {
     key: 'payments.mercadopago.accessToken',
+    title: 'Access token do Mercado Pago',
+    group: 'Pagamentos',
     kind: 'string',
     description: 'Access token do Mercado Pago (APP_USR-… em produção, TEST-… em testes)',
     help: 'Com um access token configurado, os pagamentos PIX passam a usar o Mercado Pago; sem ele, o sandbox local.',
@@ -162,6 +184,8 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
   },
   'payments.mercadopago.publicKey': {
     key: 'payments.mercadopago.publicKey',
+    title: 'Public key do Mercado Pago',
+    group: 'Pagamentos',
     kind: 'string',
     description: 'Public key do Mercado Pago (enviada ao navegador)',
     encrypted: true,
@@ -171,13 +195,34 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
   },
   'payments.mercadopago.webhookSecret': {
     key: 'payments.mercadopago.webhookSecret',
+    title: 'Assinatura secreta dos webhooks',
+    group: 'Pagamentos',
     kind: 'string',
     description: 'Assinatura secreta dos webhooks do Mercado Pago',
-    help: 'Gerada em "Suas integrações" > Webhooks. Registre lá a URL {PUBLIC_URL}/api/payments/webhook.',
+    help: 'Gerada em "Suas integrações" > Webhooks, onde também se cadastra a URL abaixo.',
     encrypted: true,
     masked: true,
     defaultValue: (config) => config.mercadoPago.webhookSecret ?? null,
     parse: secretText(512),
+  },
+  'support.adminDownloads': {
+    key: 'support.adminDownloads',
+    title: 'Administradores podem baixar os AABs dos clientes',
+    group: 'Segurança',
+    kind: 'boolean',
+    description: 'Permite que administradores baixem os arquivos convertidos de qualquer cliente (suporte)',
+    help: 'Desligado, o administrador vê a página, o status e os logs de uma conversão de cliente, mas não o arquivo.',
+    recommended: 'Desligado',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => false,
+    parse(input) {
+      if (input === true || input === false) return input;
+      const value = text(input).toLowerCase();
+      if (value === 'true' || value === 'sim' || value === '1') return true;
+      if (value === 'false' || value === 'não' || value === 'nao' || value === '0') return false;
+      throw new SettingValueError('Use sim ou não');
+    },
   },
 };
 

@@ -93,6 +93,8 @@ export function createSettingsService(opts: {
     return {
       key,
       value: shown,
+      title: def.title,
+      group: def.group,
       description: def.description,
       help: def.help ?? null,
       recommended: def.recommended ?? null,

@@ -51,7 +51,7 @@ describe('admin screens in a real browser', function () {
     await page.goto(`${server.url}/admin`);
     await page.getByTestId('admin-sidebar').waitFor();
     const links = await page.getByTestId('admin-sidebar').getByRole('link').allTextContents();
-    expect(links).to.deep.equal(['Dashboard', 'Gerenciar Usuários', 'Gerenciar Planos', 'Compras', 'Conversões', 'Conversão em Massa', 'Gerenciar Admins', 'Configurações']);
+    expect(links).to.deep.equal(['Painel', 'Fila e Sistema', 'Gerenciar Usuários', 'Compras', 'Conversões', 'Gerenciar Planos', 'Conversão em Massa', 'Administradores', 'Configurações']);
     await page.getByTestId('stat-users-total').waitFor();
     await page.getByTestId('chart-conversions').locator('svg').first().waitFor();
     await page.getByTestId('chart-revenue').locator('svg').first().waitFor();
@@ -62,7 +62,7 @@ describe('admin screens in a real browser', function () {
       ['Gerenciar Planos', 'plans-table', 'plans'],
       ['Conversões', 'conversions-table', 'conversions'],
       ['Conversão em Massa', 'bulk-dropzone', 'bulk-converter'],
-      ['Gerenciar Admins', 'admins-table', 'admins'],
+      ['Administradores', 'admins-table', 'admins'],
       ['Configurações', 'setting-upload-maxFileSize', 'settings'],
     ];
     for (const [link, testId, name] of screens) {
@@ -246,7 +246,7 @@ describe('admin screens in a real browser', function () {
     await user.reload();
     expect(user.role).to.equal('admin');
 
-    await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Gerenciar Admins' }).click();
+    await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Administradores' }).click();
     const adminRow = page.getByTestId('admin-row-cliente-e2e@example.com');
     await adminRow.waitFor();
     await soon(() => page.getByTestId('admin-row-admin-e2e@example.com').getByRole('button', { name: 'Rebaixar' }).isDisabled(), (v) => expect(v).to.equal(true));
@@ -269,7 +269,7 @@ describe('admin screens in a real browser', function () {
     await page.goto(`${server.url}/admin/settings`);
     const card = page.getByTestId('setting-upload-maxFileSize');
     await card.waitFor();
-    await soon(() => card.getByTestId('setting-upload-maxFileSize-current').textContent(), (v) => expect(v).to.equal('100 MB (104857600 bytes)'));
+    await soon(() => card.getByTestId('setting-upload-maxFileSize-current').textContent(), (v) => expect(v).to.equal('100 MB (104.857.600 bytes)'));
     const input = card.getByLabel('Novo valor de upload.maxFileSize');
     await input.fill('abc');
     await card.getByTestId('setting-upload-maxFileSize-modified').waitFor();

@@ -14,7 +14,7 @@ import { api } from '../helpers/http.js';
 import { buildCreditUser, buildSubscriber, buildUser, uniqueEmail } from '../helpers/factories.js';
 import { SLOW_ENGINE, corpusApk, requireCorpus } from '../helpers/conversions.js';
 import { buildZip, tinyApkEntries } from '../../../converter/test/helpers/zipBuilder.js';
-import { openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth, waitForPath, type OpenPage } from './dashboardHelpers.js';
+import { chooseTheme, openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth, waitForPath, type OpenPage } from './dashboardHelpers.js';
 
 const ADMIN = { email: 'admin@aabify.test', password: 'admin-senha-123' };
 const USER = { email: uniqueEmail('comprador'), password: 'cliente-senha-1' };
@@ -296,6 +296,24 @@ describe('dashboard: user flows in a real browser', function () {
 
     const history = await api(server).get<ConversionHistoryResponse>('/conversion/history?limit=1', (await userToken(page)));
     const conversionId = history.body.conversions[0]!.id;
+    // The converter opened the conversion's own page, which survives a reload.
+    await waitForPath(page, `/conversions/${conversionId}`);
+    await soon(() => page.title(), (v) => expect(v).to.equal(`Conversão ${conversionId.slice(-8)} · aabify`));
+    await page.reload();
+    await page.getByTestId('result-completed').waitFor();
+    await soon(() => page.getByTestId('result-filename').textContent(), (v) => expect(v).to.equal(APK.replace('.apk', '.aab')));
+    // The pre-publication checklist sits above the download button, each problem with what to do.
+    const checklist = page.getByTestId('play-checklist');
+    await soon(() => page.getByTestId('play-check').count(), (v) => expect(v).to.be.at.least(4));
+    await soon(() => checklist.locator('[data-code="signature"]').getAttribute('data-status'), (v) => expect(v).to.equal('warning'));
+    await soon(() => checklist.locator('[data-code="signature"]').textContent(), (v) => expect(v).to.contain('O AAB não está assinado').and.contain('Chave de upload'));
+    const above = await page.evaluate(() => {
+      const list = document.querySelector('[data-testid="play-checklist"]')!.getBoundingClientRect();
+      const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.includes('Baixar AAB'))!.getBoundingClientRect();
+      return list.bottom <= button.top;
+    });
+    expect(above).to.equal(true);
+    await expectInConsolePresent(page);
     const downloadEvent = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Baixar AAB' }).click();
     const download = await downloadEvent;
@@ -329,6 +347,10 @@ describe('dashboard: user flows in a real browser', function () {
     await shootBoth(page, 'history-logs');
     await page.keyboard.press('Escape');
     await shootBoth(page, 'history');
+    // Each row opens the conversion's page.
+    await page.getByTestId('history-open').first().click();
+    await page.getByTestId('conversion-page').waitFor();
+    await page.getByTestId('result-completed').waitFor();
     expect(errors).to.deep.equal([]);
   });
 
@@ -382,8 +404,7 @@ describe('dashboard: user flows in a real browser', function () {
   it('theme_dark_persistsAcrossReloadsAndSignOutClearsTheSession', async () => {
     const { page } = user!;
     await page.goto(`${server.url}/dashboard`);
-    if ((await page.getAttribute('html', 'data-bs-theme')) !== 'light') await page.getByTestId('theme-toggle').click();
-    await page.getByRole('button', { name: 'Mudar para o tema escuro' }).click();
+    await chooseTheme(page, 'Escuro');
     await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
     await page.reload();
     await page.getByTestId('plan-card').waitFor();
@@ -426,6 +447,11 @@ describe('dashboard: user flows in a real browser', function () {
     await context.close();
   });
 });
+
+/** The log console came back from the stored log after the reload. */
+async function expectInConsolePresent(page: Page): Promise<void> {
+  await soon(() => page.getByTestId('log-count-all').textContent(), (v) => expect(Number(v)).to.be.greaterThan(0));
+}
 
 async function userToken(page: Page): Promise<string> {
   const t = await page.evaluate(() => localStorage.getItem('aabify-token'));

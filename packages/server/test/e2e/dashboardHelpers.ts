@@ -142,3 +142,9 @@ export async function startSlowConversionServer(adminEmail: string): Promise<Tes
   if (r.status !== 201) throw new Error(`setup/initialize answered ${r.status}`);
   return server;
 }
+
+/** Picks a theme in the top bar's (or auth screen's) 'Tema' menu: 'Claro', 'Escuro' or 'Sistema'. */
+export async function chooseTheme(page: Page, label: 'Claro' | 'Escuro' | 'Sistema'): Promise<void> {
+  await page.getByTestId('theme-toggle').click();
+  await page.getByRole('menuitemradio', { name: label }).click();
+}

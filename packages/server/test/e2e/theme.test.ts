@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { ensureDashboardBuilt, launchBrowser, requireChromium, soon, screenshotPath } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { chooseTheme } from './dashboardHelpers.js';
 
 describe('dashboard in a real browser', function () {
   this.timeout(120000);
@@ -31,8 +32,10 @@ describe('dashboard in a real browser', function () {
     await page.getByRole('heading', { name: 'Configuração Inicial' }).waitFor();
     await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('light'));
 
-    await page.getByRole('button', { name: 'Mudar para o tema escuro' }).click();
+    await soon(() => page.getByTestId('theme-toggle').textContent(), (v) => expect(v).to.equal('Tema: Sistema'));
+    await chooseTheme(page, 'Escuro');
     await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
+    await soon(() => page.getByTestId('theme-toggle').textContent(), (v) => expect(v).to.equal('Tema: Escuro'));
     await page.screenshot({ path: await screenshotPath('setup-dark'), fullPage: true, animations: 'disabled' });
 
     await page.reload();
@@ -47,7 +50,22 @@ describe('dashboard in a real browser', function () {
     const page = await context.newPage();
     await page.goto(server.url);
     await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
-    await soon(() => page.getByRole('button', { name: 'Mudar para o tema claro' }).count(), (v) => expect(v).to.equal(1));
+    await soon(() => page.getByTestId('theme-toggle').textContent(), (v) => expect(v).to.equal('Tema: Sistema'));
+    await context.close();
+  });
+
+  it('sistema_afterAChoice_followsTheSystemAgainAndForgetsTheStoredChoice', async () => {
+    const context = await browser.newContext({ colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await chooseTheme(page, 'Claro');
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('light'));
+    await chooseTheme(page, 'Sistema');
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
+    await soon(() => page.evaluate(() => localStorage.getItem('aabify-theme')), (v) => expect(v).to.equal(null));
+    // The system changes its mind while the page is open: the page follows.
+    await page.emulateMedia({ colorScheme: 'light' });
+    await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('light'));
     await context.close();
   });
 });

@@ -3,26 +3,24 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import Spinner from 'react-bootstrap/Spinner';
-import { Link } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PLAN_ACCESS_MESSAGES } from '@aabify/shared';
 import { conversionApi } from '../../api/conversions';
 import { isApiRequestError } from '../../api/client';
 import { newQueuedConversion } from '../../lib/conversion';
 import { uploadErrorMessage, UPLOAD_FAILED } from '../../lib/errors';
-import { LOG_TEXTS } from '../../lib/logs';
 import { trackerState } from '../../lib/tracker';
 import { useConversions } from '../../stores/conversions';
 import { useKeystore } from '../../stores/keystore';
 import { useUsage, useUsagePolling } from '../../stores/planAccess';
 import { isAdmin, useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
+import { Icon } from '../../components/Icon';
+import { PageHeader } from '../../components/PageHeader';
+import { ProgressMeter } from '../../components/ProgressMeter';
 import { DropZone } from './DropZone';
-import { LogConsole } from './LogConsole';
-import { QueueCard } from './QueueCard';
-import { CompletedResult, FailedResult } from './ResultCard';
-import { StatusCard } from './StatusCard';
+import { lastUpload } from './lastUpload';
 import { Tracker } from './Tracker';
 import { useLiveConversion } from './useLiveConversion';
 
@@ -69,25 +67,42 @@ function blockedReason(usage: ReturnType<typeof useUsagePolling>, admin: boolean
   return credit ? PLAN_ACCESS_MESSAGES.notEnoughCreditsForConversion : PLAN_ACCESS_MESSAGES.expired;
 }
 
+/** Router state of /converter: a fresh start (no resume), or the files to send again. */
+export interface ConverterEntryState {
+  fresh?: boolean;
+  retryFiles?: File[];
+}
+
+/**
+ * /converter: choose an APK and send it; the conversion then has its own page
+ * (/conversions/:id), which this page opens on submission. A conversion already running (this
+ * account, another tab or browser) is resumed by opening its page, unless the person came here
+ * to start a new one ('Nova Conversão').
+ */
 export default function ConverterPage() {
   const user = useSession((s) => s.user);
   const usage = useUsagePolling();
-  const { current, phase, uploadProgress, uploadFileName, live, lastUpdateAt } = useConversions();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const entry = (location.state ?? {}) as ConverterEntryState;
+  const { phase, uploadProgress, uploadFileName } = useConversions();
   const [files, setFiles] = useState<File[] | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
   const [sign, setSign] = useState(false);
   const hasKeystore = useKeystore((s) => s.status === 'ready' && s.keystore !== null);
-  const lastFiles = useRef<File[] | null>(null);
   const upload = useRef<AbortController | null>(null);
-  const liveConn = useLiveConversion();
+  useLiveConversion({
+    onAdopt: entry.fresh || entry.retryFiles ? undefined : (view) => navigate(`/conversions/${view.id}`, { replace: true }),
+  });
 
   // The page's state belongs to one user: another user signing in starts from scratch.
   useEffect(() => {
     useConversions.getState().setOwner(user?.id ?? null);
+    if (useConversions.getState().phase !== 'uploading') useConversions.getState().reset();
   }, [user?.id]);
   useEffect(() => () => upload.current?.abort(), []);
   useEffect(() => {
-    void useKeystore.getState().load();
+    void useKeystore.getState().ensureLoaded();
   }, [user?.id]);
 
   const start = async (chosen: File[] | null = files) => {
@@ -101,9 +116,7 @@ export default function ConverterPage() {
       return;
     }
     setStartError(null);
-    lastFiles.current = chosen;
-    const store = useConversions.getState();
-    store.startUpload(chosen.length === 1 ? first.name : `${first.name} (+${chosen.length - 1})`);
+    useConversions.getState().startUpload(chosen.length === 1 ? first.name : `${first.name} (+${chosen.length - 1})`);
     const ctrl = new AbortController();
     upload.current = ctrl;
     try {
@@ -117,12 +130,13 @@ export default function ConverterPage() {
         queuePosition: res.queuePosition,
         estimatedTime: res.estimatedTime,
       });
+      lastUpload.remember(view.id, chosen);
       useConversions.getState().track(view);
-      liveConn.follow(view);
       setFiles(null);
       // Credits change once a conversion is submitted.
       void useUsage.getState().load();
       void useSession.getState().refreshUser();
+      navigate(`/conversions/${view.id}`);
     } catch (e) {
       if (ctrl.signal.aborted) return;
       useConversions.getState().uploadFailed();
@@ -134,51 +148,40 @@ export default function ConverterPage() {
     }
   };
 
-  /** 'Limpar': the stored log goes too (the history's modal shows none); on failure the console keeps its entries. */
-  const clearLogs = async (conversionId: string) => {
-    try {
-      await conversionApi.clearLogs(conversionId);
-      useConversions.getState().clearLogs(conversionId);
-      toast.success(LOG_TEXTS.cleared);
-    } catch (e) {
-      const server = isApiRequestError(e) ? e.serverMessage : undefined;
-      toast.error(server ? `${LOG_TEXTS.clearFailed}: ${server}` : LOG_TEXTS.clearFailed);
+  // 'Tentar Novamente' on a failed conversion's page sends the same files again.
+  const retried = useRef(false);
+  useEffect(() => {
+    if (entry.retryFiles && !retried.current) {
+      retried.current = true;
+      setFiles(entry.retryFiles);
+      void start(entry.retryFiles);
     }
-  };
+  }, []);
 
-  const newConversion = () => {
-    liveConn.stop();
+  const cancelUpload = () => {
     upload.current?.abort();
     useConversions.getState().reset();
-    setFiles(null);
-    setStartError(null);
-  };
-  const retry = () => {
-    const again = lastFiles.current;
-    newConversion();
-    if (again) {
-      setFiles(again);
-      void start(again);
-    }
   };
 
-  const status = phase === 'uploading' ? 'uploading' : current?.status;
-  const busy = phase === 'uploading' || (current !== null && (current.status === 'queued' || current.status === 'processing' || current.status === 'pending'));
+  const busy = phase === 'uploading';
   return (
     <>
-      <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
-        <h1 className="h3 mb-0">Converter APK em AAB</h1>
-        <Link to="/history" className="btn btn-outline-secondary btn-sm">
-          Ver Histórico
-        </Link>
-      </div>
+      <PageHeader
+        title="Converter APK em AAB"
+        actions={
+          <Link to="/history" className="btn btn-outline-secondary btn-sm">
+            <Icon name="clock-history" className="me-1" />
+            Ver Histórico
+          </Link>
+        }
+      />
       <Card className="mb-3">
         <Card.Body>
-          <Tracker state={trackerState(status, current?.queuePosition)} />
+          <Tracker state={trackerState(busy ? 'uploading' : undefined)} />
         </Card.Body>
       </Card>
 
-      {phase === 'idle' && !current && (
+      {!busy && (
         <Card className="mb-3">
           <Card.Body>
             <p className="lead mb-3" data-testid="ready">
@@ -207,38 +210,21 @@ export default function ConverterPage() {
         </Card>
       )}
 
-      {phase === 'uploading' && (
+      {busy && (
         <Card className="mb-3" data-testid="uploading">
           <Card.Body>
-            <div className="d-flex align-items-center gap-2 mb-2">
+            <div className="d-flex align-items-center gap-2 mb-2 min-w-0">
               <Spinner size="sm" aria-hidden="true" />
-              <span>
-                Enviando <strong className="text-break">{uploadFileName}</strong>…
+              <span className="min-w-0">
+                Enviando <strong className="text-break-word">{uploadFileName}</strong>…
               </span>
             </div>
-            <ProgressBar now={uploadProgress} label={`${uploadProgress}%`} aria-label="Progresso do envio" />
-            <Button variant="outline-secondary" size="sm" className="mt-3" onClick={newConversion}>
+            <ProgressMeter now={uploadProgress} status="processing" label="Progresso do envio" />
+            <Button variant="outline-secondary" size="sm" className="mt-3" onClick={cancelUpload}>
               Cancelar envio
             </Button>
           </Card.Body>
         </Card>
-      )}
-
-      {current && (
-        <>
-          <StatusCard conversion={current} live={live} lastUpdateAt={lastUpdateAt} />
-          <QueueCard conversion={current} />
-          {current.status === 'failed' && <FailedResult conversion={current} onRetry={retry} onNew={newConversion} />}
-          {current.status === 'completed' && <CompletedResult conversion={current} onNew={newConversion} />}
-          {current.status !== 'completed' && current.status !== 'failed' && (
-            <div className="mb-3">
-              <Button variant="outline-secondary" size="sm" onClick={newConversion}>
-                Nova Conversão
-              </Button>
-            </div>
-          )}
-          <LogConsole conversionId={current.id} status={current.status} logs={current.logs} onClear={() => clearLogs(current.id)} />
-        </>
       )}
     </>
   );

@@ -5,7 +5,9 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { DownloadButton } from '../../components/DownloadButton';
 import { ReportDetails } from './DeviceSavings';
+import { PlayChecklist } from '../conversion/PlayChecklist';
 import type { ConversionView } from '../../lib/conversion';
+import { formatPercent } from '@aabify/shared';
 import { aabFileName, formatBytes, formatDateTime, formatDuration, savings, shortId } from '../../lib/format';
 
 export const RESULT_TEXTS = {
@@ -13,6 +15,7 @@ export const RESULT_TEXTS = {
   failedGeneric: 'Ocorreu um erro durante o processamento do arquivo',
   completedBanner: 'Conversão concluída com sucesso!',
   downloadUnavailable: 'Download indisponível: o arquivo não está mais disponível para esta conversão.',
+  supportNoDownload: 'Conversão de um cliente: o download dos arquivos de clientes está desativado (Configurações › Segurança).',
   linkExpires: 'Atenção: o link de download expira em 1 hora. Baixe o arquivo AAB agora.',
 } as const;
 
@@ -61,12 +64,13 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
         <Alert variant="success" className="mb-3">
           <strong>{RESULT_TEXTS.completedBanner}</strong> Seu arquivo AAB está pronto.
         </Alert>
+        {conversion.checklist && <PlayChecklist checks={conversion.checklist} />}
         <div className="d-flex flex-wrap gap-2 align-items-start mb-3">
           {conversion.canDownload ? (
             <DownloadButton conversionId={conversion.id} size="lg" />
           ) : (
             <Alert variant="secondary" className="mb-0" data-testid="download-unavailable">
-              {RESULT_TEXTS.downloadUnavailable}
+              {conversion.support && !conversion.support.downloadAllowed ? RESULT_TEXTS.supportNoDownload : RESULT_TEXTS.downloadUnavailable}
             </Alert>
           )}
           <Button variant="outline-primary" size="lg" onClick={onNew}>
@@ -79,7 +83,7 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
             <Info label="Nome" value={conversion.filename ?? aabFileName(conversion.fileName)} testId="result-filename" />
             <Info label="Tamanho original" value={formatBytes(original)} />
             <Info label="Tamanho final" value={final !== undefined ? formatBytes(final) : '—'} testId="result-final-size" />
-            {saved && <Info label="Economia" value={`${formatBytes(saved.bytes)} (${saved.percent.toLocaleString('pt-BR')}%)`} testId="result-savings" />}
+            {saved && <Info label="Economia" value={`${formatBytes(saved.bytes)} (${formatPercent(saved.percent)})`} testId="result-savings" />}
           </Col>
           <Col md={6}>
             <h3 className="h6">Detalhes do processo</h3>

@@ -3,8 +3,9 @@ import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
+import { Icon, type IconName } from '../../components/Icon';
+import { ProgressMeter } from '../../components/ProgressMeter';
 import { isActiveStatus, statusLabel, type ConversionView } from '../../lib/conversion';
 import { formatBytes, shortId } from '../../lib/format';
 import type { LiveStatus } from '../../stores/conversions';
@@ -12,8 +13,13 @@ import type { LiveStatus } from '../../stores/conversions';
 export const UPDATED_FLASH_MS = 2000;
 export const CONNECTION_LOST_TEXT = 'Conexão perdida: Tentando reconectar...';
 
-const ICONS: Record<string, string> = { queued: '⏳', processing: '⚙', completed: '✅', failed: '❌' };
-const BARS: Record<string, string> = { queued: 'info', processing: 'primary', completed: 'success', failed: 'danger' };
+const ICONS: Record<string, { name: IconName; tone: string }> = {
+  queued: { name: 'hourglass-split', tone: 'info' },
+  processing: { name: 'gear-fill', tone: 'primary' },
+  completed: { name: 'check-circle-fill', tone: 'success' },
+  failed: { name: 'x-circle-fill', tone: 'danger' },
+};
+const UNKNOWN_ICON = { name: 'question-circle', tone: 'secondary' } as const;
 
 /** Title and icon per status, file, id, progress, and the live connection indicator. */
 export function StatusCard({ conversion, live, lastUpdateAt }: { conversion: ConversionView; live: LiveStatus; lastUpdateAt: number | null }) {
@@ -37,10 +43,10 @@ export function StatusCard({ conversion, live, lastUpdateAt }: { conversion: Con
         <div className="d-flex flex-wrap justify-content-between align-items-start gap-2">
           <div className="min-w-0">
             <h2 className="h5 mb-1" data-testid="status-title">
-              <span aria-hidden="true">{ICONS[conversion.status] ?? '❔'} </span>
+              <Icon name={(ICONS[conversion.status] ?? UNKNOWN_ICON).name} className={`me-2 text-${(ICONS[conversion.status] ?? UNKNOWN_ICON).tone}-emphasis`} />
               {title}
             </h2>
-            <div className="text-break" data-testid="status-file">
+            <div className="text-break-word" data-testid="status-file">
               {conversion.fileName}
             </div>
             <small className="text-body-secondary">
@@ -60,17 +66,10 @@ export function StatusCard({ conversion, live, lastUpdateAt }: { conversion: Con
             </div>
           )}
         </div>
-        <ProgressBar
-          className="my-3"
-          now={conversion.progress}
-          label={`${conversion.progress}%`}
-          variant={BARS[conversion.status] ?? 'secondary'}
-          animated={active}
-          striped={active}
-          aria-label="Progresso da conversão"
-          data-testid="status-progress"
-        />
-        <Row className="g-2 text-center" xs={3}>
+        <div className="my-3">
+          <ProgressMeter now={conversion.progress} status={conversion.status} animated={active} label="Progresso da conversão" testId="status-progress" />
+        </div>
+        <Row className="g-2 text-center stat-tiles" xs={1} sm={3}>
           <Col>
             <div className="border rounded p-2 h-100">
               <div className="small text-body-secondary">Status</div>

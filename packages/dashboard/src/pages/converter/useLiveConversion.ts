@@ -50,7 +50,19 @@ export async function catchUp(id: string): Promise<void> {
   }
 }
 
-export function useLiveConversion(): { follow(view: ConversionView): void; stop(): void } {
+export interface LiveConversionOptions {
+  /**
+   * The converter page: a conversion that is already running (listed at connection) or was
+   * started elsewhere (conversion-created) while the page is idle is handed over here, and the
+   * page opens /conversions/:id. Without it (the conversion's own page) only the followed
+   * conversion matters.
+   */
+  onAdopt?(view: ConversionView): void;
+}
+
+export function useLiveConversion(options: LiveConversionOptions = {}): { follow(view: ConversionView): void; stop(): void } {
+  const adopt = useRef(options.onAdopt);
+  adopt.current = options.onAdopt;
   const token = useSession((s) => s.token);
   const conn = useRef<LiveConnection | null>(null);
   const followed = useRef<string | null>(null);
@@ -67,16 +79,14 @@ export function useLiveConversion(): { follow(view: ConversionView): void; stop(
       },
       onCreated: (c) => {
         const s = store();
-        if (s.phase !== 'idle' || s.current) return;
+        if (!adopt.current || s.phase !== 'idle' || s.current) return;
         const view = newQueuedConversion(c.conversionId, c.fileName ?? 'arquivo.apk', c.fileSize ?? 0);
         s.track(view);
-        followed.current = view.id;
-        connection.subscribe(view.id);
-        void loadStoredLogs(view.id);
+        adopt.current(view);
       },
       onActiveConversions: (list) => {
         const s = store();
-        if (s.phase !== 'idle' || s.current || list.length === 0) {
+        if (!adopt.current || s.phase !== 'idle' || s.current || list.length === 0) {
           if (!followed.current) connection.releaseIfIdle();
           return;
         }
@@ -84,12 +94,12 @@ export function useLiveConversion(): { follow(view: ConversionView): void; stop(
         const id = typeof latest === 'string' ? latest : normalizeConversion(latest)?.id;
         if (!id) return;
         const fromList = typeof latest === 'string' ? undefined : normalizeConversion(latest);
-        followed.current = id;
-        connection.subscribe(id);
         void connection.requestStats(id).then((stats) => {
           const view = normalizeConversion(stats) ?? fromList ?? unknownConversion(id);
-          if (store().current?.id !== id && store().phase === 'idle') store().track({ ...view, id });
-          void catchUp(id);
+          if (store().current?.id !== id && store().phase === 'idle' && adopt.current) {
+            store().track({ ...view, id });
+            adopt.current({ ...view, id });
+          }
         });
       },
       onAuthError: () => signOutEverywhere(),
@@ -103,8 +113,9 @@ export function useLiveConversion(): { follow(view: ConversionView): void; stop(
       if (cur && followed.current === cur.id && !isActiveStatus(cur.status)) {
         followed.current = null;
         connection.unsubscribe(cur.id);
-        // Whatever was written while the page was not listening, once more at the end.
-        void loadStoredLogs(cur.id);
+        // Whatever was written while the page was not listening, once more at the end, and
+        // the final status (report, pre-publication checklist).
+        void catchUp(cur.id);
       }
     });
     connection.start();

@@ -40,7 +40,7 @@ export function createAuthRouter(ctx: AppContext): Router {
     validate(registerSchema),
     async (req, res) => {
       const input = inputOf(req, registerSchema);
-      const user = await createUser(ctx, { email: input.email, password: input.password });
+      const user = await createUser(ctx, { email: input.email, password: input.password, name: input.name ?? null });
       user.lastLogin = new Date();
       await user.save();
       res.status(201).json(session(user));

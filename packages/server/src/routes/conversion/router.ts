@@ -22,6 +22,7 @@ import { startConversion, submitConversion } from '../../commands/conversionSubm
 import { paymentRequired } from '../../conversions/credits.js';
 import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from '../../conversions/downloads.js';
 import { readLogs } from '../../conversions/logs.js';
+import { assertMayDownload, presentForViewer } from '../../conversions/downloadAccess.js';
 import type { ConversionService } from '../../conversions/service.js';
 import { receiveApkUpload, type UploadedApk } from '../../conversions/upload.js';
 import { openUpdateStream } from '../../realtime/sse.js';
@@ -140,7 +141,8 @@ export function createConversionRouter(ctx: AppContext): Router {
   });
 
   router.get('/status/:id', auth, async (req, res) => {
-    res.json(await svc().describe(await owned(req)));
+    const c = await owned(req);
+    res.json(await presentForViewer(ctx, c, authUser(req), await svc().describe(c)));
   });
 
   router.get('/history', auth, validate(historyQuerySchema, 'query'), async (req, res) => {
@@ -199,13 +201,16 @@ export function createConversionRouter(ctx: AppContext): Router {
 
   router.post('/generate-download-link/:id', auth, async (req, res) => {
     const c = await owned(req);
+    await assertMayDownload(ctx, c, authUser(req));
     const t = await issueDownloadToken(ctx, c, authUser(req), baseUrlOf(ctx, req));
     const body: DownloadLinkResponse = { ...t, conversionId: c.id, downloadLink: t.downloadUrl, link: t.downloadUrl };
     res.json(body);
   });
 
   router.get('/download/:id', auth, async (req, res) => {
-    await streamAab(req, res, svc().storage, await owned(req));
+    const c = await owned(req);
+    await assertMayDownload(ctx, c, authUser(req));
+    await streamAab(req, res, svc().storage, c);
   });
 
   /** Bearer token, or ?token= holding a download token of this conversion (a link opened in a tab). */
@@ -218,6 +223,7 @@ export function createConversionRouter(ctx: AppContext): Router {
     } else {
       const user = await userFromRequest(ctx, req);
       conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
+      await assertMayDownload(ctx, conversion, user);
     }
     await streamAab(req, res, svc().storage, conversion);
   });

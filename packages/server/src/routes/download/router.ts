@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { authUser, requireAuth } from '../../http/auth.js';
 import { findOwned } from '../../policies/ownership.js';
 import { filesExpireAt } from '../../presenters/conversion.js';
+import { assertMayDownload } from '../../conversions/downloadAccess.js';
 import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from '../../conversions/downloads.js';
 
 /**
@@ -24,6 +25,7 @@ export function createDownloadRouter(ctx: AppContext): Router {
       notFoundMessage: CONVERSION_MESSAGES.notFound,
       notFoundCode: 'CONVERSION_NOT_FOUND',
     });
+    await assertMayDownload(ctx, c, user);
     res.json(await issueDownloadToken(ctx, c, user, baseUrlOf(ctx, req)));
   });
 

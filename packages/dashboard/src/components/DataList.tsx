@@ -1,0 +1,119 @@
+import type { ReactNode } from 'react';
+import Card from 'react-bootstrap/Card';
+import Table from 'react-bootstrap/Table';
+import { SkeletonRows } from './Skeleton';
+import { useMediaQuery, WIDE_QUERY } from './useMediaQuery';
+
+export interface Column<T> {
+  key: string;
+  header: ReactNode;
+  render(item: T): ReactNode;
+  /** The card's title at phone width (one column should be). */
+  primary?: boolean;
+  /** Cell classes in the table (e.g. 'text-nowrap', 'text-end'). */
+  className?: string;
+  /** Left out of the card (already in the title, or not worth the room). */
+  hideOnCard?: boolean;
+}
+
+interface DataListProps<T> {
+  items: readonly T[] | null;
+  columns: ReadonlyArray<Column<T>>;
+  rowKey(item: T): string;
+  /** The row's actions (an ActionMenu or buttons): the last table column, kept in view; the card's footer. */
+  actions?: (item: T) => ReactNode;
+  /** Before the first column (a selection checkbox, a drag handle). */
+  lead?: { header: ReactNode; render(item: T): ReactNode };
+  empty: ReactNode;
+  /** True while a page loads: skeleton when nothing is shown yet, aria-busy otherwise. */
+  loading?: boolean;
+  testId?: string;
+  rowTestId?: string;
+  caption?: string;
+  /** Extra props of a table row (drag and drop). */
+  rowProps?: (item: T, index: number) => Record<string, unknown>;
+}
+
+/**
+ * Every list of the dashboard: a table from 768 px up (actions in a column that stays in view
+ * while the table scrolls sideways), a stack of cards below (every field labelled, nothing
+ * hidden off-screen). One component, so no list can forget its phone layout.
+ */
+export function DataList<T>({ items, columns, rowKey, actions, lead, empty, loading, testId, rowTestId, caption, rowProps }: DataListProps<T>) {
+  const wide = useMediaQuery(WIDE_QUERY);
+  if (items === null) return loading === false ? null : <SkeletonRows testId={testId ? `${testId}-loading` : undefined} />;
+  if (items.length === 0) {
+    return (
+      <Card>
+        <Card.Body className="text-center text-body-secondary" data-testid={testId ? `${testId}-empty` : undefined}>
+          {empty}
+        </Card.Body>
+      </Card>
+    );
+  }
+  if (!wide) {
+    const primary = columns.find((c) => c.primary) ?? columns[0];
+    return (
+      <ul className="list-unstyled d-grid gap-2 mb-3 data-cards" aria-busy={loading || undefined} data-testid={testId} data-layout="cards" aria-label={caption}>
+        {items.map((item, i) => (
+          <li key={rowKey(item)} className="card" data-testid={rowTestId} {...(rowProps?.(item, i) ?? {})}>
+            <div className="card-body p-3">
+              <div className="d-flex align-items-start gap-2 mb-2">
+                {lead && <div>{lead.render(item)}</div>}
+                <div className="fw-semibold min-w-0 flex-grow-1">{primary?.render(item)}</div>
+              </div>
+              <dl className="row small mb-0 g-1">
+                {columns
+                  .filter((c) => c !== primary && !c.hideOnCard)
+                  .map((c) => (
+                    <div key={c.key} className="col-12 d-flex justify-content-between gap-3 data-card-field">
+                      <dt className="fw-normal text-body-secondary">{c.header}</dt>
+                      <dd className="mb-0 text-end min-w-0">{c.render(item)}</dd>
+                    </div>
+                  ))}
+              </dl>
+              {actions && <div className="d-flex flex-wrap gap-2 justify-content-end mt-2 data-card-actions">{actions(item)}</div>}
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <Table responsive hover className="align-middle data-table" aria-busy={loading || undefined} data-testid={testId} data-layout="table">
+      {caption && <caption className="visually-hidden">{caption}</caption>}
+      <thead>
+        <tr>
+          {lead && <th scope="col">{lead.header}</th>}
+          {columns.map((c) => (
+            <th key={c.key} scope="col" className={c.className}>
+              {c.header}
+            </th>
+          ))}
+          {actions && (
+            <th scope="col" className="data-actions text-end">
+              Ações
+            </th>
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item, i) => (
+          <tr key={rowKey(item)} data-testid={rowTestId} {...(rowProps?.(item, i) ?? {})}>
+            {lead && <td>{lead.render(item)}</td>}
+            {columns.map((c) => (
+              <td key={c.key} className={c.className}>
+                {c.render(item)}
+              </td>
+            ))}
+            {actions && (
+              <td className="data-actions">
+                <div className="d-flex gap-2 justify-content-end">{actions(item)}</div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}

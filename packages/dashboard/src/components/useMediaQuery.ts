@@ -1,0 +1,18 @@
+import { useEffect, useState } from 'react';
+
+/** Bootstrap's md breakpoint: below it lists become cards and the admin sidebar slides out. */
+export const WIDE_QUERY = '(min-width: 768px)';
+export const SIDEBAR_QUERY = '(min-width: 992px)';
+
+export function useMediaQuery(query: string): boolean {
+  const get = () => (typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(query).matches : true);
+  const [matches, setMatches] = useState(get);
+  useEffect(() => {
+    const mq = window.matchMedia(query);
+    const onChange = () => setMatches(mq.matches);
+    onChange();
+    mq.addEventListener('change', onChange);
+    return () => mq.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
+}
