@@ -26,15 +26,26 @@ describe('admin forms', () => {
   });
 
   it('planBody_creditPlan_dropsBlankFeaturesAndDuration', () => {
-    const body = planBody({ ...planFormValues(null), name: ' Pro ', price: 29.9, credits: '15', features: 'A\n\n  \nB ' });
+    const body = planBody({ ...planFormValues(null), name: ' Pro ', priceCents: 2990, credits: '15', features: 'A\n\n  \nB ' });
     expect(body).to.deep.include({ name: 'Pro', price: 29.9, credits: 15, features: ['A', 'B'], currency: 'BRL', isActive: true });
     expect(body).to.not.have.property('subscriptionDetails');
+    // A new plan without an order goes last (the server decides).
+    expect(body).to.not.have.property('displayOrder');
   });
 
   it('planBody_subscription_sendsDurationOnlyAboveZero', () => {
-    const v = { ...planFormValues(null), name: 'Mensal', type: 'subscription' as const, price: '9.9' };
+    const v = { ...planFormValues(null), name: 'Mensal', type: 'subscription' as const, priceCents: 990 };
     expect(planBody({ ...v, duration: 3 }).subscriptionDetails).to.deep.equal({ duration: 3 });
     expect(planBody({ ...v, duration: '' })).to.not.have.property('subscriptionDetails');
     expect(planBody({ ...v, duration: 3 })).to.not.have.property('credits');
+  });
+});
+
+describe('plan price preview', () => {
+  it('pricePreview_creditAndSubscription_whatCustomersPay', async () => {
+    const { pricePreview } = await import('../src/admin/plans/PlanFormModal');
+    expect(pricePreview({ priceCents: 1990, type: 'credit', credits: '10', duration: '1', currency: 'BRL' })).to.equal('Os clientes pagarão R$ 19,90 (R$ 1,99 por conversão)');
+    expect(pricePreview({ priceCents: 11880, type: 'subscription', credits: '0', duration: '12', currency: 'BRL' })).to.equal('Os clientes pagarão R$ 118,80 (R$ 9,90 por mês)');
+    expect(pricePreview({ priceCents: 4990, type: 'subscription', credits: '0', duration: '1', currency: 'BRL' })).to.equal('Os clientes pagarão R$ 49,90');
   });
 });

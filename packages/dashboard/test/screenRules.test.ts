@@ -104,7 +104,7 @@ describe('log console', () => {
   });
   it('logsAsText_empty_semLogsDisponiveis', () => {
     expect(logsAsText([])).to.equal('Sem logs disponíveis');
-    expect(logsAsText(logs.slice(1, 2))).to.match(/^\[.+\] AVISO \[resources\] Recurso ignorado$/);
+    expect(logsAsText(logs.slice(1, 2))).to.match(/^\[.+\] Aviso \[resources\] Recurso ignorado$/);
     expect(logFileName('abc')).to.equal('conversion-abc-logs.txt');
   });
   it('visibleRange_64pxRowsIn256pxViewport_drawsOnlyVisibleRowsPlusOverscan', () => {

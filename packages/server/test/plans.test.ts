@@ -40,12 +40,20 @@ describe('plans: public, user and admin calls', () => {
       subscriptionDetails: null,
       isActive: true,
       isPopular: false,
-      displayOrder: 0,
       salesCount: 0,
       totalRevenue: 0,
     });
     expect(plan.features).to.deep.equal(['Rápido', 'Suporte']);
     expect(plan._id).to.equal(plan.id);
+  });
+
+  it('create_withoutDisplayOrder_placedLastAfterEveryPlan', async () => {
+    const maxBefore = (await server.ctx.models.Plan.max<number, InstanceType<typeof server.ctx.models.Plan>>('displayOrder')) ?? 0;
+    const res = await create({ name: 'Novo no fim', type: 'credit', price: 5, credits: 1 });
+    expect(res.status).to.equal(201);
+    expect((res.body.plan as ApiPlan).displayOrder).to.equal(maxBefore + 1);
+    const explicit = await create({ name: 'Com ordem', type: 'credit', price: 5, credits: 1, displayOrder: 1 });
+    expect((explicit.body.plan as ApiPlan).displayOrder).to.equal(1);
   });
 
   it('create_subscription_unlimitedWithDurationAndNoCredits', async () => {

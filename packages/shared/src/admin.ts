@@ -175,6 +175,11 @@ export const adminCreateAdminSchema = object({
   name: string().transform(trimmed).max(100, ACCOUNT_MESSAGES.nameTooLong).optional(),
 });
 export type AdminCreateAdminRequest = InferType<typeof adminCreateAdminSchema>;
+/** The admin-creation form: each field's own message, and the password rules of every other form. */
+export const adminCreateAdminFormSchema = object({
+  email: string().trim().required(ACCOUNT_MESSAGES.emailRequired).max(EMAIL_MAX_LENGTH, ACCOUNT_MESSAGES.emailTooLong).email(ACCOUNT_MESSAGES.emailInvalid),
+  password: string().required(ACCOUNT_MESSAGES.passwordRequired).min(PASSWORD_MIN_LENGTH, ACCOUNT_MESSAGES.passwordMin).max(PASSWORD_MAX_LENGTH, ACCOUNT_MESSAGES.passwordTooLong),
+});
 
 /**
  * PATCH /admin/users/{id}/update: only the changed fields are sent; a blank password keeps
@@ -298,7 +303,8 @@ export interface AdminSystemStats {
 }
 
 export interface AdminDashboardStats {
-  users: { total: number; active: number; inactive: number; admins: number; newThisMonth: number };
+  /** Every live account (admins included); `customers*` count role user only, as the users list does. */
+  users: { total: number; active: number; inactive: number; admins: number; newThisMonth: number; customers: number; customersActive: number; customersInactive: number };
   conversions: { total: number; completed: number; failed: number; pending: number; processing: number; cancelled: number; monthly: number };
   /** Approved purchases in BRL, in reais (cents beside). */
   revenue: { total: number; monthly: number; totalCents: number; monthlyCents: number; currency: 'BRL' };

@@ -6,6 +6,7 @@
  */
 import type { ConversionSignatureJson, DeviceDownloadSizeJson } from './downloadSizes.js';
 import type { PlayCheck } from './playChecklist.js';
+import { countOf } from './numbers.js';
 import { array, boolean, number, object, string, ValidationError, type InferType } from 'yup';
 
 export const CONVERSION_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
@@ -101,7 +102,7 @@ export const CONVERSION_MESSAGES = {
   downloadExpired: 'O link de download expirou. Gere um novo link.',
   downloadNotFound: 'Link de download inválido.',
   tokenMissing: 'Token não encontrado',
-  bulkDone: (ok: number, failed: number) => `${ok} conversão(ões) iniciada(s)${failed ? `, ${failed} com erro` : ''}`,
+  bulkDone: (ok: number, failed: number) => `${countOf(ok, 'conversão iniciada', 'conversões iniciadas')}${failed ? `, ${failed} com erro` : ''}`,
   genericFailure: 'Ocorreu um erro durante o processamento do arquivo',
   workerCrashed: 'O processo de conversão foi interrompido repetidamente; a conversão foi abortada.',
   internal: 'Erro interno do conversor.',

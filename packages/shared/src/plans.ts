@@ -151,6 +151,8 @@ const price = () =>
     .max(PLAN_LIMITS.priceMax, M.priceTooHigh)
     .test('cents', M.priceDecimals, (v) => v === undefined || hasAtMostTwoDecimals(v));
 
+const emptyToUndefined = <T>(v: T, original: unknown): T | undefined => (original === '' || original === null ? undefined : v);
+
 function buildPlanSchema(form: boolean) {
   return object({
     name: string().trim().required(M.nameRequired).max(PLAN_LIMITS.nameMax, M.nameTooLong),
@@ -181,9 +183,10 @@ function buildPlanSchema(form: boolean) {
     }).when('type', { is: 'subscription', then: (s) => s, otherwise: (s) => s.strip() }),
     features: features(),
     isPopular: boolean().default(false),
+    // Absent on a new plan: it goes last in the display order (issue 17), not to the top.
     displayOrder: form
-      ? number().typeError(M.displayOrderMin).integer(M.displayOrderMin).min(1, M.displayOrderMin).default(1)
-      : number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).default(0),
+      ? number().transform(emptyToUndefined).typeError(M.displayOrderMin).integer(M.displayOrderMin).min(1, M.displayOrderMin).optional()
+      : number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).optional(),
     isActive: boolean().default(true),
   });
 }
@@ -202,7 +205,6 @@ const planIds = () =>
     .max(PLAN_LIMITS.bulkMax, M.planIdsTooMany);
 
 /** '' or null from a form or query string means "not given" (checked on the original value: number() turns '' into NaN first). */
-const emptyToUndefined = <T>(v: T, original: unknown): T | undefined => (original === '' || original === null ? undefined : v);
 
 const hasAny = (value: Record<string, unknown> | undefined, keys: readonly string[]) =>
   value !== undefined && keys.some((k) => value[k] !== undefined && value[k] !== null && value[k] !== '');

@@ -39,7 +39,6 @@ describe('plan schemas', () => {
       credits: 10,
       features: [],
       isPopular: false,
-      displayOrder: 0,
       isActive: true,
     });
   });
@@ -122,9 +121,10 @@ describe('plan schemas', () => {
     expect(fromText.features).to.deep.equal(['Rápido', 'Suporte']);
   });
 
-  it('planInput_displayOrderZero_acceptedDefaultZero', async () => {
+  it('planInput_displayOrderZeroAccepted_absentLeftToTheServer', async () => {
     expect(await errorsOf(planInputSchema, { ...credit, displayOrder: 0 })).to.deep.equal({});
-    expect((await planInputSchema.validate(credit)).displayOrder).to.equal(0);
+    // Absent: the server places the new plan last.
+    expect((await planInputSchema.validate(credit)).displayOrder).to.equal(undefined);
     expect(await errorsOf(planInputSchema, { ...credit, displayOrder: -1 })).to.deep.equal({ displayOrder: M.displayOrderInvalid });
   });
 

@@ -4,10 +4,14 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import Table from 'react-bootstrap/Table';
-import { ADMIN_LIMITS, formatMoney, formatUptime, type AdminDashboardStats } from '@aabify/shared';
+import { Link } from 'react-router-dom';
+import { ADMIN_LIMITS, countOf, formatMoney, formatNumber, formatUptime, type AdminConversion, type AdminDashboardStats } from '@aabify/shared';
 import { adminApi } from '../api/admin';
-import { Loading } from '../components/Loading';
+import { DataList } from '../components/DataList';
+import { Icon } from '../components/Icon';
+import { PageHeader } from '../components/PageHeader';
+import { SkeletonRows } from '../components/Skeleton';
+import { Truncate } from '../components/Truncate';
 import { HISTORY_STATUS_LABELS, STATUS_VARIANTS } from '../lib/conversion';
 import { formatBytes, formatDateTime } from '../lib/format';
 import { ConversionsPerDayChart, RevenueChart, withOther } from './charts';
@@ -43,41 +47,42 @@ export default function AdminDashboardPage() {
         </Button>
       </Card>
     ) : (
-      <Loading />
+      <SkeletonRows rows={6} testId="admin-dashboard-loading" />
     );
   }
   const s = stats;
   return (
     <>
-      <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
-        <h1 className="h3 mb-0">Painel Administrativo</h1>
-        <div className="small text-body-secondary">
-          Atualizado em {formatDateTime(s.generatedAt)} · atualiza a cada 30 s{' '}
+      <PageHeader
+        title="Painel Administrativo"
+        subtitle={`Atualizado em ${formatDateTime(s.generatedAt)} · atualiza a cada 30 s`}
+        actions={
           <Button size="sm" variant="outline-secondary" onClick={() => void load()} aria-label="Atualizar agora">
+            <Icon name="arrow-repeat" className="me-1" />
             Atualizar
           </Button>
-        </div>
-      </div>
-      <h2 className="h6 text-body-secondary">Usuários</h2>
+        }
+      />
+      <h2 className="h6 text-body-secondary">Clientes</h2>
       <Row xs={2} md={4} className="g-3 mb-3">
-        <Col><StatCard label="Total de usuários" value={s.users.total} testId="stat-users-total" /></Col>
-        <Col><StatCard label="Ativos" value={s.users.active} variant="success" testId="stat-users-active" /></Col>
-        <Col><StatCard label="Inativos" value={s.users.inactive} variant="secondary" testId="stat-users-inactive" /></Col>
-        <Col><StatCard label="Administradores" value={s.users.admins} testId="stat-users-admins" /></Col>
+        <Col><StatCard label="Clientes" value={formatNumber(s.users.customers)} hint="Como em Gerenciar Usuários" testId="stat-users-total" /></Col>
+        <Col><StatCard label="Ativos" value={formatNumber(s.users.customersActive)} variant="success" testId="stat-users-active" /></Col>
+        <Col><StatCard label="Inativos" value={formatNumber(s.users.customersInactive)} variant="secondary" testId="stat-users-inactive" /></Col>
+        <Col><StatCard label="Administradores" value={formatNumber(s.users.admins)} hint="Fora da contagem de clientes" testId="stat-users-admins" /></Col>
       </Row>
       <h2 className="h6 text-body-secondary">Conversões</h2>
       <Row xs={2} md={5} className="g-3 mb-3">
-        <Col><StatCard label="Total" value={s.conversions.total} testId="stat-conversions-total" /></Col>
-        <Col><StatCard label="Concluídas" value={s.conversions.completed} variant="success" testId="stat-conversions-completed" /></Col>
-        <Col><StatCard label="Falharam" value={s.conversions.failed} variant="danger" testId="stat-conversions-failed" /></Col>
-        <Col><StatCard label="Pendentes" value={s.conversions.pending} variant="warning" testId="stat-conversions-pending" /></Col>
-        <Col><StatCard label="Este mês" value={s.conversions.monthly} testId="stat-conversions-monthly" /></Col>
+        <Col><StatCard label="Total" value={formatNumber(s.conversions.total)} testId="stat-conversions-total" /></Col>
+        <Col><StatCard label="Concluídas" value={formatNumber(s.conversions.completed)} variant="success" testId="stat-conversions-completed" /></Col>
+        <Col><StatCard label="Falharam" value={formatNumber(s.conversions.failed)} variant="danger" testId="stat-conversions-failed" /></Col>
+        <Col><StatCard label="Na fila" value={formatNumber(s.conversions.pending)} variant="warning" testId="stat-conversions-pending" /></Col>
+        <Col><StatCard label="Este mês" value={formatNumber(s.conversions.monthly)} testId="stat-conversions-monthly" /></Col>
       </Row>
       <h2 className="h6 text-body-secondary">Receita e compras</h2>
       <Row xs={1} sm={2} md={4} className="g-3 mb-3">
         <Col><StatCard label="Receita total" value={formatMoney(s.revenue.totalCents)} testId="stat-revenue-total" /></Col>
         <Col><StatCard label="Receita do mês" value={formatMoney(s.revenue.monthlyCents)} testId="stat-revenue-monthly" /></Col>
-        <Col><StatCard label="Compras" value={s.purchases.total} hint={`${s.purchases.approved} aprovadas · ${s.purchases.pending} pendentes`} testId="stat-purchases" /></Col>
+        <Col><StatCard label="Compras" value={formatNumber(s.purchases.total)} hint={`${countOf(s.purchases.approved, 'aprovada', 'aprovadas')} · ${countOf(s.purchases.pending, 'pendente', 'pendentes')}`} testId="stat-purchases" /></Col>
         <Col>
           <StatCard label="Tempo no ar" value={formatUptime(s.system.uptime)} hint={`Memória ${formatBytes(s.system.memory.used)} de ${formatBytes(s.system.memory.total)}`} testId="stat-uptime" />
         </Col>
@@ -108,36 +113,20 @@ export default function AdminDashboardPage() {
           <SystemCard system={s.system} />
         </Col>
       </Row>
-      <Card>
-        <Card.Header as="h2" className="h6 mb-0">Conversões recentes</Card.Header>
-        <Table responsive hover className="mb-0 align-middle" data-testid="recent-conversions">
-          <thead>
-            <tr>
-              <th>Arquivo</th>
-              <th>Usuário</th>
-              <th>Status</th>
-              <th>Data</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.recentConversions.length === 0 && (
-              <tr>
-                <td colSpan={4} className="text-center text-body-secondary">Nenhuma conversão ainda.</td>
-              </tr>
-            )}
-            {s.recentConversions.map((c) => (
-              <tr key={c.id}>
-                <td className="text-break">{c.fileName}</td>
-                <td className="text-break">{c.user?.email ?? '—'}</td>
-                <td>
-                  <Badge bg={STATUS_VARIANTS[c.status]}>{HISTORY_STATUS_LABELS[c.status]}</Badge>
-                </td>
-                <td>{formatDateTime(c.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      </Card>
+      <h2 className="h6">Conversões recentes</h2>
+      <DataList<AdminConversion>
+        items={s.recentConversions}
+        rowKey={(c) => c.id}
+        testId="recent-conversions"
+        caption="Conversões recentes"
+        empty="Nenhuma conversão ainda."
+        columns={[
+          { key: 'file', header: 'Arquivo', primary: true, render: (c) => <Link to={`/conversions/${c.id}`} className="text-break-word">{c.fileName}</Link> },
+          { key: 'user', header: 'Usuário', render: (c) => (c.user?.email ? <Truncate text={c.user.email} max="220px" /> : '—') },
+          { key: 'status', header: 'Status', render: (c) => <Badge bg={STATUS_VARIANTS[c.status]} text={c.status === 'queued' ? 'dark' : undefined}>{HISTORY_STATUS_LABELS[c.status]}</Badge> },
+          { key: 'date', header: 'Data', className: 'text-nowrap small', render: (c) => formatDateTime(c.createdAt) },
+        ]}
+      />
     </>
   );
 }

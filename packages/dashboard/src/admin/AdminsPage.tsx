@@ -1,14 +1,19 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import Table from 'react-bootstrap/Table';
-import { ADMIN_MESSAGES, type ApiUser } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, ADMIN_MESSAGES, adminCreateAdminFormSchema as createAdminFormSchema, type ApiUser } from '@aabify/shared';
 import { adminApi } from '../api/admin';
-import { Loading } from '../components/Loading';
+import { DataList } from '../components/DataList';
+import { FormField } from '../components/FormField';
+import { Icon } from '../components/Icon';
+import { PageHeader } from '../components/PageHeader';
+import { Truncate } from '../components/Truncate';
+import { showServerErrors } from '../lib/formErrors';
 import { formatDate, formatDateTime } from '../lib/format';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
@@ -18,8 +23,6 @@ import { ConfirmModal, failureText } from './common';
 export default function AdminsPage() {
   const me = useSession((s) => s.user);
   const [admins, setAdmins] = useState<ApiUser[] | null>(null);
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [promoteEmail, setPromoteEmail] = useState('');
   const [demoting, setDemoting] = useState<ApiUser | null>(null);
   const [busy, setBusy] = useState(false);
@@ -35,23 +38,16 @@ export default function AdminsPage() {
     void load();
   }, [load]);
 
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!email.trim() || !password) {
-      toast.error(ADMIN_MESSAGES.createAdminRequired);
-      return;
-    }
-    setBusy(true);
+  const create = async (values: { email: string; password: string }, helpers: FormikHelpers<{ email: string; password: string }>) => {
     try {
-      const r = await adminApi.createAdmin({ email: email.trim(), password });
+      const r = await adminApi.createAdmin({ email: values.email.trim(), password: values.password });
       toast.success(r.message, { admin: true });
-      setEmail('');
-      setPassword('');
+      helpers.resetForm();
       await load();
     } catch (err) {
-      toast.error(failureText(err, ADMIN_MESSAGES.createAdminFailed));
+      showServerErrors(err, helpers, ['email', 'password'], ADMIN_MESSAGES.createAdminFailed);
     } finally {
-      setBusy(false);
+      helpers.setSubmitting(false);
     }
   };
 
@@ -91,24 +87,25 @@ export default function AdminsPage() {
 
   return (
     <>
-      <h1 className="h3 mb-3">Gerenciar Admins</h1>
+      <PageHeader title="Administradores" />
       <Row className="g-3 mb-3">
         <Col lg={6}>
           <Card className="h-100">
             <Card.Header as="h2" className="h6 mb-0">Criar administrador</Card.Header>
             <Card.Body>
-              <Form onSubmit={(e) => void create(e)} noValidate data-testid="create-admin-form">
-                <Form.Group className="mb-2" controlId="admin-email">
-                  <Form.Label>Email</Form.Label>
-                  <Form.Control type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
-                </Form.Group>
-                <Form.Group className="mb-3" controlId="admin-password">
-                  <Form.Label>Senha</Form.Label>
-                  <Form.Control type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
-                  <Form.Text muted>Mínimo de 6 caracteres</Form.Text>
-                </Form.Group>
-                <Button type="submit" disabled={busy}>Criar Admin</Button>
-              </Form>
+              {/* The same password rules as every form, checked in the browser first. */}
+              <Formik initialValues={{ email: '', password: '' }} validationSchema={createAdminFormSchema} validateOnBlur={false} onSubmit={create}>
+                {({ isSubmitting }) => (
+                  <FormikForm noValidate data-testid="create-admin-form">
+                    <FormField name="email" label="Email" type="email" autoComplete="off" />
+                    <FormField name="password" label="Senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />
+                    <Button type="submit" disabled={isSubmitting}>
+                      <Icon name="plus-lg" className="me-1" />
+                      Criar administrador
+                    </Button>
+                  </FormikForm>
+                )}
+              </Formik>
             </Card.Body>
           </Card>
         </Col>
@@ -127,40 +124,40 @@ export default function AdminsPage() {
           </Card>
         </Col>
       </Row>
-      {!admins ? (
-        <Loading />
-      ) : (
-        <Card>
-          <Table responsive hover className="mb-0 align-middle" data-testid="admins-table">
-            <thead>
-              <tr>
-                <th>Email</th>
-                <th>Status</th>
-                <th>Último acesso</th>
-                <th>Criado em</th>
-                <th className="text-end">Ações</th>
-              </tr>
-            </thead>
-            <tbody>
-              {admins.map((a) => (
-                <tr key={a.id} data-testid={`admin-row-${a.email}`}>
-                  <td className="text-break">
-                    {a.email} {a.id === me?.id && <Badge bg="secondary">você</Badge>}
-                  </td>
-                  <td><Badge bg={a.isActive ? 'success' : 'secondary'}>{a.isActive ? 'Ativo' : 'Inativo'}</Badge></td>
-                  <td>{formatDateTime(a.lastLogin)}</td>
-                  <td>{formatDate(a.createdAt)}</td>
-                  <td className="text-end">
-                    <Button size="sm" variant="outline-danger" disabled={a.id === me?.id || admins.length <= 1} onClick={() => setDemoting(a)}>
-                      Rebaixar
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </Card>
-      )}
+      <DataList<ApiUser>
+        items={admins}
+        rowKey={(a) => a.id}
+        testId="admins-table"
+        caption="Administradores"
+        empty="Nenhum administrador"
+        rowProps={(a) => ({ 'data-testid': `admin-row-${a.email}` })}
+        columns={[
+          {
+            key: 'email',
+            header: 'Email',
+            primary: true,
+            render: (a) => (
+              <>
+                <Truncate text={a.email} max="260px" /> {a.id === me?.id && <Badge bg="secondary">você</Badge>}
+              </>
+            ),
+          },
+          { key: 'status', header: 'Status', render: (a) => <Badge bg={a.isActive ? 'success' : 'secondary'}>{a.isActive ? 'Ativo' : 'Inativo'}</Badge> },
+          { key: 'last', header: 'Último acesso', className: 'text-nowrap small', render: (a) => formatDateTime(a.lastLogin) },
+          { key: 'created', header: 'Criado em', className: 'text-nowrap', render: (a) => formatDate(a.createdAt) },
+        ]}
+        actions={(a) => (
+          <Button
+            size="sm"
+            variant="outline-danger"
+            disabled={a.id === me?.id || (admins?.length ?? 0) <= 1}
+            title={a.id === me?.id ? 'Você não pode rebaixar a si mesmo' : (admins?.length ?? 0) <= 1 ? 'O último administrador não pode ser rebaixado' : undefined}
+            onClick={() => setDemoting(a)}
+          >
+            Rebaixar
+          </Button>
+        )}
+      />
       <ConfirmModal show={demoting !== null} title="Rebaixar administrador" confirmLabel="Rebaixar" busy={busy} onConfirm={() => void demote()} onHide={() => setDemoting(null)}>
         <strong>{demoting?.email}</strong> deixará de ser administrador e passará a ser um usuário comum.
       </ConfirmModal>

@@ -5,10 +5,9 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Collapse from 'react-bootstrap/Collapse';
 import ListGroup from 'react-bootstrap/ListGroup';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
-import { ADMIN_MESSAGES, CONVERSION_LIMITS, CONVERSION_MESSAGES } from '@aabify/shared';
+import { ADMIN_MESSAGES, CONVERSION_LIMITS, CONVERSION_MESSAGES, countOf } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { isApiRequestError } from '../api/client';
 import { conversionApi, logsFromAnswer } from '../api/conversions';
@@ -18,8 +17,11 @@ import { checkApkFile } from '../lib/apkFile';
 import { applyUpdate, mergeLogs, newQueuedConversion, normalizeConversion, normalizeLog, type ConversionView, type LogEntry } from '../lib/conversion';
 import { formatBytes, formatRetryAfter, formatTime } from '../lib/format';
 import { logFileName, logsAsText } from '../lib/logs';
+import { useBulkConversions } from '../stores/bulkConversions';
 import { toast } from '../stores/toasts';
+import { ProgressMeter } from '../components/ProgressMeter';
 import { StatCard, useLiveConversions } from './common';
+import { usePageTitle } from '../components/PageHeader';
 
 const MAX_FILES = CONVERSION_LIMITS.bulkMaxFiles;
 /** Log lines kept per item in bulk (spec §9). */
@@ -85,8 +87,10 @@ function ItemLogs({ item }: { item: ConversionView }) {
 
 /** Spec §2.11: up to 10 APKs at once, each followed live, with logs and result downloads. */
 export default function BulkConverterPage() {
+  usePageTitle('Conversão em Massa');
   const [files, setFiles] = useState<File[]>([]);
-  const [items, setItems] = useState<ConversionView[]>([]);
+  const items = useBulkConversions((s) => s.items);
+  const setItems = useBulkConversions((s) => s.setItems);
   const [uploading, setUploading] = useState(false);
   const [sent, setSent] = useState(0);
   const [dragging, setDragging] = useState(false);
@@ -116,8 +120,9 @@ export default function BulkConverterPage() {
       const r = await adminApi.bulkConvert(files, (s) => setSent(total ? Math.round((s / total) * 100) : 0));
       const created = r.conversions.map((c) => newQueuedConversion(c.conversionId, c.originalFileName ?? c.fileName, c.fileSize, { queuePosition: c.queuePosition, estimatedTime: c.estimatedTime }));
       setItems((list) => [...created, ...list]);
-      for (const err of r.errors) toast.error(`${err.fileName}: ${err.error}`);
+      // The success first: a success closes the error toasts before it, and these errors are news.
       if (created.length) toast.success(r.message, { admin: true });
+      for (const err of r.errors) toast.error(`${err.fileName}: ${err.error}`);
       setFiles([]);
     } catch (e) {
       if (isApiRequestError(e) && e.status === 429 && e.retryAfter !== undefined) toast.error(`Rate limit atingido. Tente novamente em ${formatRetryAfter(e.retryAfter)}`);
@@ -163,6 +168,7 @@ export default function BulkConverterPage() {
   return (
     <>
       <h1 className="h3 mb-3">Conversão em Massa</h1>
+      {items.length > 0 && <p className="text-body-secondary small" data-testid="bulk-kept">Os resultados ficam aqui enquanto você usa outras telas.</p>}
       <Card className="mb-3">
         <Card.Body>
           <div
@@ -209,7 +215,7 @@ export default function BulkConverterPage() {
               </ListGroup>
               <div className="d-flex flex-wrap justify-content-between align-items-center mt-2 small">
                 <span data-testid="bulk-total">
-                  {files.length} arquivo(s) · total {formatBytes(totalSize)}
+                  {countOf(files.length, 'arquivo', 'arquivos')} · total {formatBytes(totalSize)}
                 </span>
                 <Button size="sm" variant="link" onClick={() => setFiles([])}>Limpar todos</Button>
               </div>
@@ -220,7 +226,7 @@ export default function BulkConverterPage() {
               {uploading && <Spinner size="sm" className="me-2" />}
               Iniciar conversão {files.length ? `(${files.length})` : ''}
             </Button>
-            {uploading && <ProgressBar now={sent} label={`${sent}%`} className="flex-grow-1" aria-label="Envio dos arquivos" />}
+            {uploading && <div className="flex-grow-1"><ProgressMeter now={sent} label="Envio dos arquivos" /></div>}
           </div>
         </Card.Body>
       </Card>
@@ -254,7 +260,7 @@ export default function BulkConverterPage() {
                       <Badge bg={s.bg} data-testid="bulk-item-status">{s.label}</Badge>
                     </div>
                   </div>
-                  <ProgressBar now={c.progress} label={`${c.progress}%`} className="mt-2" variant={c.status === 'failed' ? 'danger' : c.status === 'completed' ? 'success' : undefined} aria-label={`Progresso de ${c.fileName}`} />
+                  <div className="mt-2"><ProgressMeter now={c.progress} status={c.status} label={`Progresso de ${c.fileName}`} /></div>
                   {c.status === 'failed' && <div className="small text-danger mt-1">{c.error ?? 'Falha no processamento do arquivo'}</div>}
                   {c.status === 'completed' && c.canDownload && (
                     <div className="mt-2">

@@ -1,13 +1,16 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import ProgressBar from 'react-bootstrap/ProgressBar';
-import Table from 'react-bootstrap/Table';
-import { ADMIN_LIMITS, type AdminConversion, type AdminConversionListResponse } from '@aabify/shared';
+import { Link, useSearchParams } from 'react-router-dom';
+import { ADMIN_LIMITS, countOf, formatNumber, type AdminConversion, type AdminConversionListResponse } from '@aabify/shared';
 import { adminApi } from '../api/admin';
-import { Loading } from '../components/Loading';
+import { ActionMenu } from '../components/ActionMenu';
+import { DataList } from '../components/DataList';
+import { Icon } from '../components/Icon';
+import { PageHeader } from '../components/PageHeader';
+import { ProgressMeter } from '../components/ProgressMeter';
+import { Truncate } from '../components/Truncate';
 import { CONVERSION_STATUSES, HISTORY_STATUS_LABELS, STATUS_VARIANTS, clampProgress, isConversionStatus, type ConversionUpdate } from '../lib/conversion';
 import { formatBytes, formatDateTime } from '../lib/format';
 import { toast } from '../stores/toasts';
@@ -42,6 +45,8 @@ export function applyToRow(row: AdminConversion, u: ConversionUpdate): AdminConv
 
 /** Spec §2.8: every conversion, status filter, 400 ms debounced search, page sizes, live rows, delete. */
 export default function ConversionsPage() {
+  const [params] = useSearchParams();
+  const userId = params.get('userId') ?? undefined;
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<number>(ADMIN_LIMITS.conversionDefaultPageSize);
   const [status, setStatus] = useState('');
@@ -56,12 +61,12 @@ export default function ConversionsPage() {
   const load = useCallback(
     async (signal?: AbortSignal) => {
       try {
-        setData(await adminApi.conversions({ page, limit, status, search }, signal));
+        setData(await adminApi.conversions({ page, limit, status, search, userId }, signal));
       } catch (e) {
         if (!signal?.aborted) toast.error(failureText(e, 'Erro ao carregar conversões'));
       }
     },
-    [page, limit, status, search],
+    [page, limit, status, search, userId],
   );
   useEffect(() => {
     const ctrl = new AbortController();
@@ -91,7 +96,7 @@ export default function ConversionsPage() {
 
   return (
     <>
-      <h1 className="h3 mb-3">Conversões</h1>
+      <PageHeader title="Conversões" subtitle={userId ? 'Conversões de um cliente' : 'Todas as conversões; abra uma para ver status e logs (suporte)'} />
       <Card className="mb-3">
         <Card.Body className="row g-2 align-items-end">
           <div className="col-md-6">
@@ -113,50 +118,60 @@ export default function ConversionsPage() {
           </div>
         </Card.Body>
       </Card>
-      {!data ? (
-        <Loading />
-      ) : (
-        <Card>
-          <Table responsive hover className="mb-0 align-middle" data-testid="conversions-table">
-            <thead>
-              <tr>
-                <th>Arquivo</th>
-                <th>Usuário</th>
-                <th>Status</th>
-                <th style={{ minWidth: 140 }}>Progresso</th>
-                <th>Tamanho</th>
-                <th>Criada em</th>
-                <th className="text-end">Ações</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.conversions.length === 0 && (
-                <tr><td colSpan={7} className="text-center text-body-secondary">Nenhuma conversão encontrada</td></tr>
-              )}
-              {data.conversions.map((c) => (
-                <tr key={c.id} data-testid={`conversion-row-${c.id}`}>
-                  <td className="text-break">{c.fileName}{c.error && <div className="small text-danger">{c.error}</div>}</td>
-                  <td className="text-break">{c.user?.email ?? '—'}</td>
-                  <td>
-                    <Badge bg={STATUS_VARIANTS[c.status]} data-testid="conversion-status">{HISTORY_STATUS_LABELS[c.status]}</Badge>
-                    {c.status === 'queued' && c.queuePosition ? <div className="small text-body-secondary">posição {c.queuePosition}</div> : null}
-                    {c.status === 'processing' && c.queuePosition === 0 ? <div className="small text-body-secondary">em processamento</div> : null}
-                  </td>
-                  <td><ProgressBar now={c.progress} label={`${c.progress}%`} aria-label={`Progresso de ${c.fileName}`} /></td>
-                  <td>{formatBytes(c.fileSize)}</td>
-                  <td>{formatDateTime(c.createdAt)}</td>
-                  <td className="text-end">
-                    <Button size="sm" variant="outline-danger" onClick={() => setDeleting(c)}>Excluir</Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-          <Card.Footer className="d-flex flex-wrap justify-content-between align-items-center gap-2">
-            <span className="small text-body-secondary">{data.total} conversão(ões) · página {data.page} de {data.totalPages}</span>
-            <PageList page={data.page} totalPages={data.totalPages} onChange={setPage} />
-          </Card.Footer>
-        </Card>
+      <DataList<AdminConversion>
+        items={data ? data.conversions : null}
+        rowKey={(c) => c.id}
+        testId="conversions-table"
+        caption="Conversões"
+        empty="Nenhuma conversão encontrada"
+        rowProps={(c) => ({ 'data-testid': `conversion-row-${c.id}` })}
+        columns={[
+          {
+            key: 'file',
+            header: 'Arquivo',
+            primary: true,
+            render: (c) => (
+              <>
+                <Link to={`/conversions/${c.id}`} className="text-break-word" data-testid="conversion-open">
+                  {c.fileName}
+                </Link>
+                {c.error && <div className="small text-danger-emphasis">{c.error}</div>}
+              </>
+            ),
+          },
+          { key: 'user', header: 'Usuário', render: (c) => (c.user?.email ? <Truncate text={c.user.email} max="220px" /> : '—') },
+          {
+            key: 'status',
+            header: 'Status',
+            render: (c) => (
+              <>
+                <Badge bg={STATUS_VARIANTS[c.status]} text={c.status === 'queued' ? 'dark' : undefined} data-testid="conversion-status">{HISTORY_STATUS_LABELS[c.status]}</Badge>
+                {c.status === 'queued' && c.queuePosition ? <div className="small text-body-secondary">posição {formatNumber(c.queuePosition)}</div> : null}
+                {c.status === 'processing' && c.queuePosition === 0 ? <div className="small text-body-secondary">em processamento</div> : null}
+              </>
+            ),
+          },
+          { key: 'progress', header: 'Progresso', render: (c) => <div style={{ minWidth: 140 }}><ProgressMeter now={c.progress} status={c.status} label={`Progresso de ${c.fileName}`} /></div> },
+          { key: 'size', header: 'Tamanho', className: 'text-nowrap', render: (c) => formatBytes(c.fileSize) },
+          { key: 'created', header: 'Criada em', className: 'text-nowrap small', render: (c) => formatDateTime(c.createdAt) },
+        ]}
+        actions={(c) => (
+          <>
+            <Link to={`/conversions/${c.id}`} className="btn btn-sm btn-outline-primary" aria-label={`Abrir a conversão ${c.fileName}`}>
+              <Icon name="eye" className="me-1" />
+              Abrir
+            </Link>
+            <ActionMenu label={`Mais ações para ${c.fileName}`} actions={[{ label: 'Excluir', icon: 'trash', danger: true, onSelect: () => setDeleting(c) }]} />
+          </>
+        )}
+      />
+      {data && (
+        <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
+          <span className="small text-body-secondary">
+            {countOf(data.total, 'conversão', 'conversões')} · página {formatNumber(data.page)} de {formatNumber(data.totalPages)}
+          </span>
+          <PageList page={data.page} totalPages={data.totalPages} onChange={setPage} />
+        </div>
       )}
       <ConfirmModal show={deleting !== null} title="Excluir conversão" confirmLabel="Excluir" busy={busy} onConfirm={() => void remove()} onHide={() => setDeleting(null)}>
         Excluir a conversão de <strong>{deleting?.fileName}</strong>? Os arquivos e os logs são apagados; uma conversão em andamento é cancelada e o crédito devolvido.

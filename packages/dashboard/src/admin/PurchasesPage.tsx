@@ -11,10 +11,11 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import Table from 'react-bootstrap/Table';
-import { PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, type PurchaseStatus } from '@aabify/shared';
+import { PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, countOf, formatNumber, type PurchaseStatus } from '@aabify/shared';
 import { adminPaymentsApi, type AdminPurchase, type AdminPurchaseListResponse } from '../api/payments';
-import { Loading } from '../components/Loading';
+import { DataList } from '../components/DataList';
+import { PageHeader } from '../components/PageHeader';
+import { Truncate } from '../components/Truncate';
 import { formatDateTime } from '../lib/format';
 import {
   PROVIDER_LABELS,
@@ -131,7 +132,7 @@ export default function PurchasesPage() {
 
   return (
     <>
-      <h1 className="h3 mb-3">Compras</h1>
+      <PageHeader title="Compras" subtitle="Todas as compras, as mais recentes primeiro" />
       <Card className="mb-3">
         <Card.Body className="row g-2 align-items-end">
           <div className="col-sm-6 col-md-4">
@@ -162,93 +163,83 @@ export default function PurchasesPage() {
           </div>
         </Card.Body>
       </Card>
-      {!data ? (
-        <Loading />
-      ) : (
-        <Card>
-          <Table responsive hover className="mb-0 align-middle" data-testid="purchases-table">
-            <thead>
-              <tr>
-                <th scope="col">Criada em</th>
-                <th scope="col">Comprador</th>
-                <th scope="col">Plano</th>
-                <th scope="col">Valor</th>
-                <th scope="col">Status</th>
-                <th scope="col">Provedor</th>
-                <th scope="col" className="text-end">
-                  Ações
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.purchases.length === 0 && (
-                <tr>
-                  <td colSpan={7} className="text-center text-body-secondary" data-testid="purchases-empty">
-                    {PURCHASE_TEXTS.empty}
-                  </td>
-                </tr>
+      <DataList<AdminPurchase>
+        items={data ? data.purchases : null}
+        rowKey={(p) => p.id}
+        testId="purchases-table"
+        caption="Compras"
+        empty={<span data-testid="purchases-empty">{PURCHASE_TEXTS.empty}</span>}
+        rowProps={(p) => ({ 'data-testid': 'purchase-row', 'data-purchase-id': p.id, 'data-status': p.status, 'data-buyer': p.user?.email ?? '' })}
+        columns={[
+          { key: 'created', header: 'Criada em', className: 'text-nowrap small', render: (p) => formatDateTime(p.createdAt) },
+          { key: 'buyer', header: 'Comprador', primary: true, render: (p) => <Truncate text={p.user?.email ?? 'Conta removida'} max="220px" /> },
+          {
+            key: 'plan',
+            header: 'Plano',
+            render: (p) => (
+              <>
+                <div className="fw-semibold">{p.planSnapshot.name}</div>
+                <div className="small text-body-secondary">{purchaseDetail(p)}</div>
+              </>
+            ),
+          },
+          { key: 'amount', header: 'Valor', className: 'text-nowrap', render: (p) => p.formattedAmount },
+          {
+            key: 'status',
+            header: 'Status',
+            render: (p) => {
+              const date = purchaseStatusDate(p);
+              const reason = purchaseReason(p);
+              return (
+                <>
+                  <Badge bg={PURCHASE_STATUS_VARIANTS[p.status] ?? 'secondary'} text={p.status === 'pending' || p.status === 'refunded' ? 'dark' : undefined} data-testid="purchase-status">
+                    {purchaseStatusLabel(p)}
+                  </Badge>
+                  {date && (
+                    <div className="small text-body-secondary text-nowrap">
+                      {date.label} {formatDateTime(date.at)}
+                    </div>
+                  )}
+                  {reason && <div className="small text-body-secondary text-break-word">Motivo: {reason}</div>}
+                </>
+              );
+            },
+          },
+          { key: 'provider', header: 'Provedor', render: (p) => PROVIDER_LABELS[p.provider] ?? p.provider },
+        ]}
+        actions={(p) => {
+          const actions = adminPurchaseActions(p);
+          const who = p.user?.email ?? 'Conta removida';
+          return (
+            <>
+              {actions.approve && (
+                <Button size="sm" variant="success" disabled={busy !== null} onClick={() => void approve(p)} aria-label={`Aprovar compra de ${who}`}>
+                  {spinner(isBusy(p, 'approve'))}
+                  Aprovar
+                </Button>
               )}
-              {data.purchases.map((p) => {
-                const actions = adminPurchaseActions(p);
-                const date = purchaseStatusDate(p);
-                const reason = purchaseReason(p);
-                const who = p.user?.email ?? 'Conta removida';
-                return (
-                  <tr key={p.id} data-testid="purchase-row" data-purchase-id={p.id} data-status={p.status} data-buyer={p.user?.email ?? ''}>
-                    <td className="text-nowrap">{formatDateTime(p.createdAt)}</td>
-                    <td className="text-break" style={{ minWidth: 180 }}>
-                      {who}
-                    </td>
-                    <td style={{ minWidth: 140 }}>
-                      <div className="fw-semibold">{p.planSnapshot.name}</div>
-                      <div className="small text-body-secondary">{purchaseDetail(p)}</div>
-                    </td>
-                    <td className="text-nowrap">{p.formattedAmount}</td>
-                    <td>
-                      <Badge bg={PURCHASE_STATUS_VARIANTS[p.status] ?? 'secondary'} text={p.status === 'pending' || p.status === 'refunded' ? 'dark' : undefined} data-testid="purchase-status">
-                        {purchaseStatusLabel(p)}
-                      </Badge>
-                      {date && (
-                        <div className="small text-body-secondary text-nowrap">
-                          {date.label} {formatDateTime(date.at)}
-                        </div>
-                      )}
-                      {reason && <div className="small text-body-secondary text-break">Motivo: {reason}</div>}
-                    </td>
-                    <td>{PROVIDER_LABELS[p.provider] ?? p.provider}</td>
-                    <td className="text-end">
-                      <div className="d-flex flex-wrap justify-content-end gap-1">
-                        {actions.approve && (
-                          <Button size="sm" variant="success" disabled={busy !== null} onClick={() => void approve(p)} aria-label={`Aprovar compra de ${who}`}>
-                            {spinner(isBusy(p, 'approve'))}
-                            Aprovar
-                          </Button>
-                        )}
-                        {actions.sync && (
-                          <Button size="sm" variant="outline-secondary" disabled={busy !== null} onClick={() => void sync(p)} aria-label={`Sincronizar compra de ${who}`}>
-                            {spinner(isBusy(p, 'sync'))}
-                            Sincronizar
-                          </Button>
-                        )}
-                        {actions.refund && (
-                          <Button size="sm" variant="outline-danger" disabled={busy !== null} onClick={() => openRefund(p)} aria-label={`Reembolsar compra de ${who}`}>
-                            Reembolsar
-                          </Button>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </Table>
-          <Card.Footer className="d-flex flex-wrap justify-content-between align-items-center gap-2">
-            <span className="small text-body-secondary" data-testid="purchases-summary">
-              {data.pagination.total} compra(s) · página {data.pagination.page} de {Math.max(1, data.pagination.pages)}
-            </span>
-            <PageList page={data.pagination.page} totalPages={data.pagination.pages} onChange={setPage} label="Paginação das compras" max={5} />
-          </Card.Footer>
-        </Card>
+              {actions.sync && (
+                <Button size="sm" variant="outline-secondary" disabled={busy !== null} onClick={() => void sync(p)} aria-label={`Sincronizar compra de ${who}`}>
+                  {spinner(isBusy(p, 'sync'))}
+                  Sincronizar
+                </Button>
+              )}
+              {actions.refund && (
+                <Button size="sm" variant="outline-danger" disabled={busy !== null} onClick={() => openRefund(p)} aria-label={`Reembolsar compra de ${who}`}>
+                  Reembolsar
+                </Button>
+              )}
+            </>
+          );
+        }}
+      />
+      {data && (
+        <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
+          <span className="small text-body-secondary" data-testid="purchases-summary">
+            {countOf(data.pagination.total, 'compra', 'compras')} · página {formatNumber(data.pagination.page)} de {formatNumber(Math.max(1, data.pagination.pages))}
+          </span>
+          <PageList page={data.pagination.page} totalPages={data.pagination.pages} onChange={setPage} label="Paginação das compras" max={5} />
+        </div>
       )}
       <ConfirmModal
         show={refunding !== null}

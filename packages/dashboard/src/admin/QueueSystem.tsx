@@ -2,14 +2,16 @@ import { useCallback, useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
-import { formatUptime, type AdminQueueStats, type AdminSystemStats } from '@aabify/shared';
+import { countOf, formatNumber, formatPercent, formatUptime, type AdminQueueStats, type AdminSystemStats } from '@aabify/shared';
 import { adminApi } from '../api/admin';
+import { Icon } from '../components/Icon';
 import { Loading } from '../components/Loading';
+import { ProgressMeter } from '../components/ProgressMeter';
 import { formatBytes, formatDuration } from '../lib/format';
 import { toast } from '../stores/toasts';
 import { ConfirmModal, StatCard, failureText } from './common';
+import { usePageTitle } from '../components/PageHeader';
 
 /** Spec §2.9 queue view: waiting, active, completed, failed, and clearing the queue. */
 export function QueueCard({ queue, onCleared }: { queue: AdminQueueStats; onCleared(): void }) {
@@ -32,7 +34,8 @@ export function QueueCard({ queue, onCleared }: { queue: AdminQueueStats; onClea
     <Card className="h-100" data-testid="queue-card">
       <Card.Header className="d-flex justify-content-between align-items-center">
         <h2 className="h6 mb-0">Fila de conversões</h2>
-        <Button size="sm" variant="outline-danger" onClick={() => setConfirming(true)} disabled={queue.waiting === 0}>
+        <Button size="sm" variant="outline-danger" onClick={() => setConfirming(true)} disabled={queue.waiting === 0} title={queue.waiting === 0 ? 'A fila está vazia' : undefined} data-testid="queue-clear">
+          <Icon name="trash" className="me-1" />
           Limpar fila
         </Button>
       </Card.Header>
@@ -43,10 +46,12 @@ export function QueueCard({ queue, onCleared }: { queue: AdminQueueStats; onClea
           <Col><StatCard label="Concluídas" value={queue.completed} variant="success" testId="queue-completed" /></Col>
           <Col><StatCard label="Falhadas" value={queue.failed} variant="danger" testId="queue-failed" /></Col>
         </Row>
-        <div className="small text-body-secondary mt-2">Tempo médio de processamento: {formatDuration(queue.averageProcessingTime)}</div>
+        <div className="small text-body-secondary mt-2" data-testid="queue-average">
+          {queue.completed > 0 ? `Tempo médio de processamento: ${formatDuration(queue.averageProcessingTime)}` : 'Tempo médio de processamento: sem conversões concluídas ainda'}
+        </div>
       </Card.Body>
       <ConfirmModal show={confirming} title="Limpar fila" confirmLabel="Limpar fila" busy={busy} onConfirm={() => void clear()} onHide={() => setConfirming(false)}>
-        As {queue.waiting} conversões que aguardam na fila serão canceladas e os créditos reservados devolvidos aos usuários. As que já estão em processamento continuam.
+        {queue.waiting === 1 ? 'A conversão que aguarda na fila será cancelada' : `As ${formatNumber(queue.waiting)} conversões que aguardam na fila serão canceladas`} , e os créditos reservados, devolvidos aos clientes. As que já estão em processamento continuam.
       </ConfirmModal>
     </Card>
   );
@@ -61,15 +66,17 @@ export function SystemCard({ system }: { system: AdminSystemStats }) {
       <Card.Body>
         <dl className="row mb-0 small">
           <dt className="col-5">Tempo no ar</dt>
-          <dd className="col-7" data-testid="system-uptime">{formatUptime(system.uptime)} <span className="text-body-secondary">({system.uptime} s)</span></dd>
+          <dd className="col-7" data-testid="system-uptime">{formatUptime(system.uptime)} <span className="text-body-secondary">({formatNumber(system.uptime)} s)</span></dd>
           <dt className="col-5">Memória</dt>
           <dd className="col-7">
             {formatBytes(system.memory.used)} de {formatBytes(system.memory.total)}
-            <ProgressBar now={memPct} label={`${memPct}%`} className="mt-1" aria-label="Uso de memória" />
+            <div className="mt-1"><ProgressMeter now={memPct} label="Uso de memória" /></div>
           </dd>
           <dt className="col-5">CPU</dt>
           <dd className="col-7">
-            {system.cpu.usage}% ({system.cpu.cores} núcleos; carga {system.cpu.loadAverage.join(' / ')})
+            <span data-testid="system-cpu">
+              {formatPercent(system.cpu.usage)} ({countOf(system.cpu.cores, 'núcleo', 'núcleos')}; carga {system.cpu.loadAverage.map((l) => formatNumber(l, { decimals: 2, fixed: true })).join(' / ')})
+            </span>
           </dd>
           <dt className="col-5">Processo</dt>
           <dd className="col-7">{formatBytes(system.memory.process.rss)} (heap {formatBytes(system.memory.process.heapUsed)})</dd>
@@ -83,6 +90,7 @@ export function SystemCard({ system }: { system: AdminSystemStats }) {
 
 /** /admin/system: queue and system, refreshed every 10 s. */
 export default function QueueSystemPage() {
+  usePageTitle('Fila e Sistema');
   const [queue, setQueue] = useState<AdminQueueStats | null>(null);
   const [system, setSystem] = useState<AdminSystemStats | null>(null);
   const load = useCallback(async () => {

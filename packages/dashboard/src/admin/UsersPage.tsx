@@ -1,15 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Card from 'react-bootstrap/Card';
-import Dropdown from 'react-bootstrap/Dropdown';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
-import Table from 'react-bootstrap/Table';
-import { ADMIN_LIMITS, ADMIN_MESSAGES, type AdminUserListResponse, type ApiUser, type UserType } from '@aabify/shared';
+import { ADMIN_LIMITS, ADMIN_MESSAGES, countOf, formatNumber, type AdminUserListResponse, type ApiUser, type UserType } from '@aabify/shared';
 import { adminApi } from '../api/admin';
-import { Loading } from '../components/Loading';
+import { useNavigate } from 'react-router-dom';
+import { ActionMenu } from '../components/ActionMenu';
+import { DataList } from '../components/DataList';
+import { Icon } from '../components/Icon';
+import { PageHeader } from '../components/PageHeader';
+import { Truncate } from '../components/Truncate';
 import { formatDate } from '../lib/format';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
@@ -24,13 +26,14 @@ function PlanCell({ user }: { user: ApiUser }) {
     const expired = user.usageSummary.isExpired;
     return <span className={expired ? 'text-danger' : undefined}>{exp ? `até ${formatDate(exp)}` : 'sem plano'}{expired ? ' (expirada)' : ''}</span>;
   }
-  if (user.userType === 'credit') return <span data-testid="user-credits">{user.credits.available} créditos</span>;
+  if (user.userType === 'credit') return <span data-testid="user-credits">{countOf(user.credits.available, 'crédito', 'créditos')}</span>;
   return <span className="text-body-secondary">sem plano</span>;
 }
 
 /** Spec §2.5: users (role user) 10 per page, search, type filter, and every user action. */
 export default function UsersPage() {
   const me = useSession((s) => s.user);
+  const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
@@ -75,10 +78,16 @@ export default function UsersPage() {
 
   return (
     <>
-      <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
-        <h1 className="h3 mb-0">Gerenciar Usuários</h1>
-        <Button onClick={() => setFormUser(null)} data-testid="new-user">Novo Usuário</Button>
-      </div>
+      <PageHeader
+        title="Gerenciar Usuários"
+        subtitle="Clientes (administradores ficam em Administradores)"
+        actions={
+          <Button onClick={() => setFormUser(null)} data-testid="new-user">
+            <Icon name="plus-lg" className="me-1" />
+            Novo Usuário
+          </Button>
+        }
+      />
       <Card className="mb-3">
         <Card.Body>
           <Form
@@ -135,64 +144,60 @@ export default function UsersPage() {
           <Button size="sm" variant="outline-danger" onClick={() => void load()}>Tentar Novamente</Button>
         </Card>
       )}
-      {!data ? (
-        !loadError && <Loading />
-      ) : (
-        <Card>
-          <Table responsive hover className="mb-0 align-middle" data-testid="users-table">
-            <thead>
-              <tr>
-                <th>Email</th>
-                <th>Tipo</th>
-                <th>Plano</th>
-                <th>Status</th>
-                <th>Conversões</th>
-                <th>Criado em</th>
-                <th className="text-end">Ações</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.users.length === 0 && (
-                <tr>
-                  <td colSpan={7} className="text-center text-body-secondary">Nenhum usuário encontrado</td>
-                </tr>
-              )}
-              {data.users.map((u) => (
-                <tr key={u.id} data-testid={`user-row-${u.email}`}>
-                  <td className="text-break">{u.email}</td>
-                  <td>{u.userType ? <Badge bg={u.userType === 'credit' ? 'info' : 'primary'}>{USER_TYPE_LABELS[u.userType]}</Badge> : '—'}</td>
-                  <td><PlanCell user={u} /></td>
-                  <td><Badge bg={u.isActive ? 'success' : 'secondary'}>{u.isActive ? 'Ativo' : 'Inativo'}</Badge></td>
-                  <td>{u.conversionsCount} <span className="text-body-secondary small">({u.monthlyConversions} no mês)</span></td>
-                  <td>{formatDate(u.createdAt)}</td>
-                  <td className="text-end">
-                    <Dropdown as={ButtonGroup} align="end">
-                      <Button size="sm" variant="outline-primary" onClick={() => setFormUser(u)}>Editar</Button>
-                      <Dropdown.Toggle split size="sm" variant="outline-primary" aria-label={`Mais ações para ${u.email}`} />
-                      <Dropdown.Menu>
-                        <Dropdown.Item as="button" onClick={() => setCreditsUser(u)}>Gerenciar créditos</Dropdown.Item>
-                        <Dropdown.Item as="button" onClick={() => setPasswordUser(u)}>Alterar senha</Dropdown.Item>
-                        <Dropdown.Item as="button" onClick={() => void act(() => adminApi.setType(u.id, u.userType === 'credit' ? 'subscription' : 'credit'), ADMIN_MESSAGES.updateFailed)}>
-                          Mudar para {u.userType === 'credit' ? 'Assinatura' : 'Créditos'}
-                        </Dropdown.Item>
-                        <Dropdown.Item as="button" disabled={u.id === me?.id} onClick={() => void act(() => adminApi.toggleStatus(u.id), ADMIN_MESSAGES.toggleFailed)}>
-                          {u.isActive ? 'Desativar' : 'Ativar'}
-                        </Dropdown.Item>
-                        <Dropdown.Item as="button" onClick={() => void act(() => adminApi.promote(u.id), ADMIN_MESSAGES.promoteFailed)}>Promover a admin</Dropdown.Item>
-                        <Dropdown.Divider />
-                        <Dropdown.Item as="button" className="text-danger" onClick={() => setDeleting(u)}>Excluir</Dropdown.Item>
-                      </Dropdown.Menu>
-                    </Dropdown>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-          <Card.Footer className="d-flex flex-wrap justify-content-between align-items-center gap-2">
-            <span className="small text-body-secondary">{data.total} usuário(s)</span>
-            <PageList page={data.page} totalPages={data.totalPages} onChange={setPage} />
-          </Card.Footer>
-        </Card>
+      {loadError && !data ? null : (
+        <>
+          <DataList<ApiUser>
+            items={data ? data.users : null}
+            rowKey={(u) => u.id}
+            testId="users-table"
+            caption="Usuários"
+            empty="Nenhum usuário encontrado"
+            rowProps={(u) => ({ 'data-testid': `user-row-${u.email}` })}
+            columns={[
+              { key: 'email', header: 'Email', primary: true, render: (u) => <Truncate text={u.email} max="260px" /> },
+              { key: 'type', header: 'Tipo', render: (u) => (u.userType ? <Badge bg={u.userType === 'credit' ? 'info' : 'primary'} text={u.userType === 'credit' ? 'dark' : undefined}>{USER_TYPE_LABELS[u.userType]}</Badge> : '—') },
+              { key: 'plan', header: 'Plano', render: (u) => <PlanCell user={u} /> },
+              { key: 'status', header: 'Status', render: (u) => <Badge bg={u.isActive ? 'success' : 'secondary'}>{u.isActive ? 'Ativo' : 'Inativo'}</Badge> },
+              {
+                key: 'conversions',
+                header: 'Conversões',
+                className: 'text-nowrap',
+                render: (u) => (
+                  <>
+                    {formatNumber(u.conversionsCount)} <span className="text-body-secondary small">({formatNumber(u.monthlyConversions)} no mês)</span>
+                  </>
+                ),
+              },
+              { key: 'created', header: 'Criado em', className: 'text-nowrap', render: (u) => formatDate(u.createdAt) },
+            ]}
+            actions={(u) => (
+              <>
+                <Button size="sm" variant="outline-primary" onClick={() => setFormUser(u)}>
+                  <Icon name="pencil" className="me-1" />
+                  Editar
+                </Button>
+                <ActionMenu
+                  label={`Mais ações para ${u.email}`}
+                  actions={[
+                    { label: 'Gerenciar créditos', icon: 'cash-coin', onSelect: () => setCreditsUser(u) },
+                    { label: 'Alterar senha', icon: 'key', onSelect: () => setPasswordUser(u) },
+                    { label: `Mudar para ${u.userType === 'credit' ? 'Assinatura' : 'Créditos'}`, icon: 'arrow-repeat', onSelect: () => void act(() => adminApi.setType(u.id, u.userType === 'credit' ? 'subscription' : 'credit'), ADMIN_MESSAGES.updateFailed) },
+                    { label: u.isActive ? 'Desativar' : 'Ativar', icon: 'person-circle', disabled: u.id === me?.id, hint: 'Você não pode desativar a própria conta', onSelect: () => void act(() => adminApi.toggleStatus(u.id), ADMIN_MESSAGES.toggleFailed) },
+                    { label: 'Promover a administrador', icon: 'person-badge', onSelect: () => void act(() => adminApi.promote(u.id), ADMIN_MESSAGES.promoteFailed) },
+                    { label: 'Ver conversões', icon: 'collection', onSelect: () => navigate(`/admin/conversions?userId=${encodeURIComponent(u.id)}`) },
+                    { label: 'Excluir', icon: 'trash', danger: true, onSelect: () => setDeleting(u) },
+                  ]}
+                />
+              </>
+            )}
+          />
+          {data && (
+            <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
+              <span className="small text-body-secondary">{countOf(data.total, 'usuário', 'usuários')}</span>
+              <PageList page={data.page} totalPages={data.totalPages} onChange={setPage} />
+            </div>
+          )}
+        </>
       )}
       <UserFormModal show={formUser !== undefined} user={formUser ?? null} onHide={() => setFormUser(undefined)} onSaved={() => void load()} />
       <CreditsModal user={creditsUser} onHide={() => setCreditsUser(null)} onSaved={() => void load()} />

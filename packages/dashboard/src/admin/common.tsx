@@ -13,7 +13,8 @@ export function StatCard({ label, value, hint, testId, variant }: { label: strin
     <Card className="h-100" data-testid={testId}>
       <Card.Body>
         <div className="text-body-secondary small">{label}</div>
-        <div className={`fs-4 fw-semibold ${variant ? `text-${variant}` : ''}`} data-testid={testId ? `${testId}-value` : undefined}>
+        {/* The -emphasis shades keep WCAG AA contrast in both themes (plain warning yellow does not). */}
+        <div className={`fs-4 fw-semibold stat-value-text ${variant ? `text-${variant.replace(/-emphasis$/, '')}-emphasis` : ''}`} data-testid={testId ? `${testId}-value` : undefined}>
           {value}
         </div>
         {hint && <div className="small text-body-secondary">{hint}</div>}

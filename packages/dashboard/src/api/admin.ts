@@ -32,6 +32,8 @@ export interface ConversionsQuery {
   limit: number;
   status?: string;
   search?: string;
+  /** One customer's conversions (from Gerenciar Usuários). */
+  userId?: string;
 }
 
 export interface PlanQuery {
@@ -56,7 +58,8 @@ export interface PlanBody {
   subscriptionDetails?: { duration: number };
   features: string[];
   isPopular: boolean;
-  displayOrder: number;
+  /** Absent on a new plan: the server places it last. */
+  displayOrder?: number;
   isActive: boolean;
 }
 
@@ -88,7 +91,7 @@ export const adminApi = {
   clearQueue: () => api.post<AdminQueueClearResponse>('/admin/queue/clear', undefined, { quiet: true }),
   system: () => api.get<AdminSystemStats>('/admin/system', { quiet: true }),
   config: () => api.get<AdminConfigResponse>('/admin/config', { quiet: true }),
-  setConfig: (key: string, value: string | number) => api.put<AdminConfigUpdateResponse>(`/admin/config/${id(key)}`, { value }, { quiet: true }),
+  setConfig: (key: string, value: string | number | boolean) => api.put<AdminConfigUpdateResponse>(`/admin/config/${id(key)}`, { value }, { quiet: true }),
 
   bulkConvert: (files: File[], onProgress: (sent: number, total: number) => void) => {
     const form = new FormData();

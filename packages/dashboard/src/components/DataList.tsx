@@ -44,7 +44,7 @@ export function DataList<T>({ items, columns, rowKey, actions, lead, empty, load
   if (items === null) return loading === false ? null : <SkeletonRows testId={testId ? `${testId}-loading` : undefined} />;
   if (items.length === 0) {
     return (
-      <Card>
+      <Card className="mb-3" data-testid={testId} data-layout="empty">
         <Card.Body className="text-center text-body-secondary" data-testid={testId ? `${testId}-empty` : undefined}>
           {empty}
         </Card.Body>
@@ -55,8 +55,10 @@ export function DataList<T>({ items, columns, rowKey, actions, lead, empty, load
     const primary = columns.find((c) => c.primary) ?? columns[0];
     return (
       <ul className="list-unstyled d-grid gap-2 mb-3 data-cards" aria-busy={loading || undefined} data-testid={testId} data-layout="cards" aria-label={caption}>
-        {items.map((item, i) => (
-          <li key={rowKey(item)} className="card" data-testid={rowTestId} {...(rowProps?.(item, i) ?? {})}>
+        {items.map((item, i) => {
+          const extra = rowProps?.(item, i) ?? {};
+          return (
+          <li key={rowKey(item)} data-testid={rowTestId} {...extra} className={`card${extra.className ? ` ${String(extra.className)}` : ''}`}>
             <div className="card-body p-3">
               <div className="d-flex align-items-start gap-2 mb-2">
                 {lead && <div>{lead.render(item)}</div>}
@@ -75,7 +77,8 @@ export function DataList<T>({ items, columns, rowKey, actions, lead, empty, load
               {actions && <div className="d-flex flex-wrap gap-2 justify-content-end mt-2 data-card-actions">{actions(item)}</div>}
             </div>
           </li>
-        ))}
+          );
+        })}
       </ul>
     );
   }

@@ -10,7 +10,7 @@ export const LOG_FILTERS: ReadonlyArray<{ key: LogFilter; label: string }> = [
   { key: 'warning', label: 'Aviso' },
   { key: 'error', label: 'Erro' },
 ];
-export const LOG_LEVEL_LABELS: Record<LogLevel, string> = { info: 'INFO', success: 'SUCESSO', warning: 'AVISO', error: 'ERRO' };
+export const LOG_LEVEL_LABELS: Record<LogLevel, string> = { info: 'Informação', success: 'Sucesso', warning: 'Aviso', error: 'Erro' };
 
 export const LOG_TEXTS = {
   waiting: 'Aguardando logs do processo...',

@@ -1,11 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import Placeholder from 'react-bootstrap/Placeholder';
+import { formatNumber } from '@aabify/shared';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
 import { conversionApi } from '../api/conversions';
 import { PlanCard } from '../components/PlanCard';
+import { Icon } from '../components/Icon';
+import { PageHeader } from '../components/PageHeader';
 import { planTileLabel } from '../lib/planStatus';
+import { greeting } from '../lib/userName';
 import { usePlanAccess, useUsagePolling } from '../stores/planAccess';
 import { isAdmin, useSession } from '../stores/session';
 
@@ -23,12 +28,12 @@ async function loadCounters(): Promise<Counters> {
   return { total, completed, failed, pending: Math.max(0, total - completed - failed - cancelled) };
 }
 
-function Stat({ label, value, tone, testId }: { label: string; value: number | string; tone?: string; testId: string }) {
+function Stat({ label, value, tone, testId }: { label: string; value: ReactNode; tone?: string; testId: string }) {
   return (
     <Card className="h-100">
       <Card.Body>
         <div className="text-body-secondary small">{label}</div>
-        <div className={`stat-value ${tone ? `text-${tone}` : ''}`} data-testid={testId}>
+        <div className={`stat-value ${tone ? `text-${tone.replace(/-emphasis$/, '')}-emphasis` : ''}`} data-testid={testId}>
           {value}
         </div>
       </Card.Body>
@@ -55,17 +60,17 @@ export default function DashboardPage() {
   const active = access === 'active';
   return (
     <>
-      <div className="d-flex flex-wrap justify-content-between align-items-start gap-3 mb-4">
-        <div>
-          <h1 className="h3 mb-1">Bem-vindo, {user.email}!</h1>
-          <p className="text-body-secondary mb-0">
-            {admin ? 'Você está no painel como administrador: gerencie o serviço e converta sem limites.' : 'Converta seus APKs em Android App Bundles prontos para o Google Play.'}
-          </p>
-        </div>
-        <Link to="/converter" className="btn btn-primary">
-          Nova Conversão
-        </Link>
-      </div>
+      <PageHeader
+        title={greeting(user)}
+        titleTestId="greeting"
+        subtitle={admin ? 'Você está no painel como administrador: gerencie o serviço e converta sem limites.' : 'Converta seus APKs em Android App Bundles prontos para o Google Play.'}
+        actions={
+          <Link to="/converter" state={{ fresh: true }} className="btn btn-primary">
+            <Icon name="plus-lg" className="me-1" />
+            Nova Conversão
+          </Link>
+        }
+      />
       <Row className="g-3 mb-3">
         <Col md={8}>
           <PlanCard user={user} />
@@ -74,7 +79,7 @@ export default function DashboardPage() {
           <Card className="h-100" data-testid="plan-status-tile">
             <Card.Body>
               <div className="text-body-secondary small">Status do plano</div>
-              <div className={`stat-value ${active ? 'text-success' : 'text-danger'}`}>{access === 'loading' ? '…' : planTileLabel(access)}</div>
+              <div className={`stat-value ${active ? 'text-success-emphasis' : 'text-danger-emphasis'}`}>{access === 'loading' ? '…' : planTileLabel(access)}</div>
             </Card.Body>
           </Card>
         </Col>
@@ -82,16 +87,16 @@ export default function DashboardPage() {
       <h2 className="h5 mt-4">Suas conversões</h2>
       <Row className="g-3" xs={2} md={4}>
         <Col>
-          <Stat label="Total de Conversões" value={counters?.total ?? '—'} testId="count-total" />
+          <Stat label="Total de Conversões" value={counters ? formatNumber(counters.total) : <Placeholder xs={4} aria-hidden="true" />} testId="count-total" />
         </Col>
         <Col>
-          <Stat label="Concluídas" value={counters?.completed ?? '—'} tone="success" testId="count-completed" />
+          <Stat label="Concluídas" value={counters ? formatNumber(counters.completed) : <Placeholder xs={4} aria-hidden="true" />} tone="success" testId="count-completed" />
         </Col>
         <Col>
-          <Stat label="Pendentes" value={counters?.pending ?? '—'} tone="warning-emphasis" testId="count-pending" />
+          <Stat label="Pendentes" value={counters ? formatNumber(counters.pending) : <Placeholder xs={4} aria-hidden="true" />} tone="warning-emphasis" testId="count-pending" />
         </Col>
         <Col>
-          <Stat label="Falharam" value={counters?.failed ?? '—'} tone="danger" testId="count-failed" />
+          <Stat label="Falharam" value={counters ? formatNumber(counters.failed) : <Placeholder xs={4} aria-hidden="true" />} tone="danger" testId="count-failed" />
         </Col>
       </Row>
       <p className="mt-4">

@@ -9,13 +9,13 @@ import { Form as FormikForm, Formik, useField, useFormikContext, type FormikHelp
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router-dom';
 import { KEYSTORE_MESSAGES, type KeystoreMetadata } from '@aabify/shared';
 import { isApiRequestError } from '../api/client';
 import { keystoreApi } from '../api/keystore';
 import { ConfirmModal } from '../components/ConfirmModal';
+import { FileDrop } from '../components/FileDrop';
 import { FormField } from '../components/FormField';
 import { Loading } from '../components/Loading';
 import { formatDate, formatDateTime } from '../lib/format';
@@ -29,6 +29,7 @@ import {
 } from '../lib/keystore';
 import { useKeystore } from '../stores/keystore';
 import { toast } from '../stores/toasts';
+import { usePageTitle } from '../components/PageHeader';
 
 export const KEYSTORE_PAGE_TEXTS = {
   title: 'Chave de upload',
@@ -105,36 +106,32 @@ function StoredKeystore({ keystore, onDelete }: { keystore: KeystoreMetadata; on
   );
 }
 
-/** The keystore file input bound to formik (the value is the File). */
+/** The keystore file, picked with the same drop zone as the APK (the value is the File). */
 function KeystoreFileField({ resetKey }: { resetKey: number }) {
-  const [, meta] = useField<File | null>('file');
+  const [field, meta] = useField<File | null>('file');
   const { setFieldValue, setFieldTouched } = useFormikContext<KeystoreFormValues>();
   const invalid = Boolean(meta.touched && meta.error);
+  const choose = (file: File | null) => {
+    void setFieldValue('file', file, true);
+    void setFieldTouched('file', true, false);
+  };
   return (
-    <Form.Group className="mb-3" controlId="field-file">
-      <Form.Label>Arquivo do keystore</Form.Label>
-      <Form.Control
-        key={resetKey}
-        type="file"
+    <div className="mb-3" key={resetKey}>
+      <div className="form-label">Arquivo do keystore</div>
+      <FileDrop
+        files={field.value ? [field.value] : null}
         accept={KEYSTORE_ACCEPT}
-        isInvalid={invalid}
-        aria-invalid={invalid}
-        aria-describedby={invalid ? 'field-file-error' : 'field-file-help'}
-        onChange={(e) => {
-          const input = e.currentTarget as HTMLInputElement;
-          void setFieldValue('file', input.files?.[0] ?? null, true);
-          void setFieldTouched('file', true, false);
-        }}
+        prompt="Arraste e solte o keystore aqui ou clique para selecionar"
+        help="PKCS12 (.p12, .pfx) ou JKS (.jks, .keystore), até 64 KB."
+        zoneLabel="Escolher keystore"
+        inputLabel="Arquivo do keystore"
+        idPrefix="field-file"
+        invalid={invalid}
+        rejection={invalid ? meta.error : null}
+        onFiles={(files) => choose(files[0] ?? null)}
+        onRemove={() => choose(null)}
       />
-      {!invalid && (
-        <Form.Text id="field-file-help" muted>
-          PKCS12 (.p12, .pfx) ou JKS (.jks, .keystore), até 64 KB.
-        </Form.Text>
-      )}
-      <Form.Control.Feedback type="invalid" id="field-file-error" role="alert">
-        {meta.error}
-      </Form.Control.Feedback>
-    </Form.Group>
+    </div>
   );
 }
 
@@ -193,6 +190,7 @@ function UploadForm({ replacing }: { replacing: boolean }) {
 }
 
 export default function KeystorePage() {
+  usePageTitle('Chave de upload');
   const { status, keystore } = useKeystore();
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);

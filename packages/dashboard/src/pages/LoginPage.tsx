@@ -4,7 +4,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate } from 'react-router-dom';
 import { ACCOUNT_MESSAGES, loginSchema } from '@aabify/shared';
 import { authApi } from '../api/auth';
-import { isApiRequestError } from '../api/client';
+import { showServerErrors } from '../lib/formErrors';
 import { AuthLayout } from '../components/AuthLayout';
 import { FormField } from '../components/FormField';
 import { useSession } from '../stores/session';
@@ -25,8 +25,8 @@ export function LoginPage() {
       toast.success(ACCOUNT_MESSAGES.loginSuccess);
       navigate('/dashboard', { replace: true });
     } catch (e) {
-      // The failure itself is the client's generic toast (spec §8).
-      if (isApiRequestError(e) && e.fields) helpers.setErrors(e.fields);
+      // 'Email ou senha incorretos.' under the password, a disabled account under the email.
+      showServerErrors(e, helpers, ['email', 'password'], 'Erro ao entrar');
       helpers.setSubmitting(false);
     }
   };

@@ -7,6 +7,7 @@ import { plansApi } from '../api/plans';
 import type { PlansEntryState } from '../components/guards';
 import { Loading } from '../components/Loading';
 import { syncPlanAfterApproval } from '../stores/planAccess';
+import { usePageTitle } from '../components/PageHeader';
 
 export const PAYMENT_STATUS_REFRESH_MS = 3000;
 
@@ -17,6 +18,7 @@ const VARIANTS: Record<string, string> = { approved: 'success', pending: 'warnin
 
 /** The payment return page: reads purchase_id (and payment_id), refreshes every 3 s, also in the background. */
 export default function PaymentStatusPage() {
+  usePageTitle('Status do pagamento');
   const [params] = useSearchParams();
   const purchaseId = params.get('purchase_id');
   const [purchase, setPurchase] = useState<PurchaseStatusResponse | null>(null);
@@ -86,7 +88,7 @@ export default function PaymentStatusPage() {
         )}
         <div className="d-flex flex-wrap gap-2 mt-3">
           <Link to="/dashboard" className="btn btn-primary">
-            Continuar para o Dashboard
+            Continuar para o Painel
           </Link>
           <Link to="/plans" state={PLANS_STATE} className="btn btn-outline-secondary">
             Escolher outro plano

@@ -35,6 +35,7 @@ import { toast } from '../stores/toasts';
 import { pendingPayment } from './plans/pendingPayment';
 import { PixModal } from './plans/PixModal';
 import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixCheck, usePixPolling } from './plans/usePixPolling';
+import { usePageTitle } from '../components/PageHeader';
 
 export const MY_PURCHASES_PAGE_SIZE = 10;
 const PLANS_STATE: PlansEntryState = { topUp: true };
@@ -58,6 +59,7 @@ function StatusCell({ p }: { p: ApiPurchase }) {
 }
 
 export default function PurchasesPage() {
+  usePageTitle('Minhas compras');
   const userId = useSession((s) => s.user?.id);
   const [page, setPage] = useState(1);
   const [data, setData] = useState<PurchaseListResponse | null>(null);

@@ -4,7 +4,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate } from 'react-router-dom';
 import { ACCOUNT_MESSAGES, registerFormSchema } from '@aabify/shared';
 import { authApi } from '../api/auth';
-import { isApiRequestError } from '../api/client';
+import { showServerErrors } from '../lib/formErrors';
 import { AuthLayout } from '../components/AuthLayout';
 import { FormField } from '../components/FormField';
 import { useSession } from '../stores/session';
@@ -14,6 +14,7 @@ interface RegisterValues {
   email: string;
   password: string;
   confirmPassword: string;
+  name: string;
 }
 
 export function RegisterPage() {
@@ -21,26 +22,28 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const submit = async (values: RegisterValues, helpers: FormikHelpers<RegisterValues>) => {
     try {
-      const res = await authApi.register({ email: values.email.trim(), password: values.password });
+      const name = values.name.trim();
+      const res = await authApi.register({ email: values.email.trim(), password: values.password, ...(name ? { name } : {}) });
       signIn(res.token, res.user);
       toast.success(ACCOUNT_MESSAGES.registerSuccess);
       navigate('/dashboard', { replace: true });
     } catch (e) {
-      if (isApiRequestError(e) && e.fields) helpers.setErrors(e.fields);
+      showServerErrors(e, helpers, ['name', 'email', 'password', 'confirmPassword'], 'Erro ao criar conta');
       helpers.setSubmitting(false);
     }
   };
   return (
     <AuthLayout title="Criar Conta" subtitle="Cadastre-se para converter seus APKs em AAB.">
       <Formik<RegisterValues>
-        initialValues={{ email: '', password: '', confirmPassword: '' }}
+        initialValues={{ name: '', email: '', password: '', confirmPassword: '' }}
         validationSchema={registerFormSchema}
         validateOnBlur={false}
         onSubmit={submit}
       >
         {({ isSubmitting }) => (
           <FormikForm noValidate>
-            <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />
+            <FormField name="name" label="Nome (opcional)" autoComplete="name" helper="Como você quer ser chamado no painel" autoFocus />
+            <FormField name="email" label="Email" type="email" autoComplete="email" />
             <FormField name="password" label="Senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />
             <FormField name="confirmPassword" label="Confirmar senha" type="password" autoComplete="new-password" />
             <Button type="submit" className="w-100" disabled={isSubmitting}>

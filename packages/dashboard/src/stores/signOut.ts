@@ -1,4 +1,5 @@
 /** Sign-out across the stores: the session (token, user, log cache, last-user marker), usage, the conversion page, the keystore metadata. */
+import { useBulkConversions } from './bulkConversions';
 import { useConversions } from './conversions';
 import { useKeystore } from './keystore';
 import { useUsage } from './planAccess';
@@ -9,4 +10,5 @@ export function signOutEverywhere(): void {
   useUsage.getState().clear();
   useConversions.getState().setOwner(null);
   useKeystore.getState().clear();
+  useBulkConversions.getState().clear();
 }

@@ -76,7 +76,8 @@ export async function dashboardFigures(ctx: Ctx, now: Date = new Date()): Promis
   const [users] = await select<Record<string, string>>(
     ctx,
     `SELECT count(*) AS total, count(*) FILTER (WHERE "isActive") AS active, count(*) FILTER (WHERE NOT "isActive") AS inactive,
-            count(*) FILTER (WHERE role = 'admin') AS admins, count(*) FILTER (WHERE "createdAt" >= ${monthStart}) AS "newThisMonth"
+            count(*) FILTER (WHERE role = 'admin') AS admins, count(*) FILTER (WHERE "createdAt" >= ${monthStart}) AS "newThisMonth",
+            count(*) FILTER (WHERE role = 'user') AS customers, count(*) FILTER (WHERE role = 'user' AND "isActive") AS "customersActive"
      FROM users WHERE "deletedAt" IS NULL`,
     at,
   );
@@ -120,7 +121,17 @@ export async function dashboardFigures(ctx: Ctx, now: Date = new Date()): Promis
   const revenueCents = num(money?.revenueCents);
   const monthlyCents = num(money?.monthlyCents);
   const figures: DashboardFigures = {
-    users: { total: num(users?.total), active: num(users?.active), inactive: num(users?.inactive), admins: num(users?.admins), newThisMonth: num(users?.newThisMonth) },
+    users: {
+      total: num(users?.total),
+      active: num(users?.active),
+      inactive: num(users?.inactive),
+      admins: num(users?.admins),
+      newThisMonth: num(users?.newThisMonth),
+      // What Gerenciar Usuários lists (role user): the dashboard's customer figures match it.
+      customers: num(users?.customers),
+      customersActive: num(users?.customersActive),
+      customersInactive: num(users?.customers) - num(users?.customersActive),
+    },
     conversions: {
       total: num(conv?.total),
       completed: num(conv?.completed),

@@ -32,7 +32,7 @@ export function planAttributes(input: PlanInput) {
     durationMonths: input.type === 'subscription' ? (input.subscriptionDetails?.duration ?? 1) : null,
     features: input.features,
     isPopular: input.isPopular,
-    displayOrder: input.displayOrder,
+    ...(input.displayOrder !== undefined ? { displayOrder: input.displayOrder } : {}),
     isActive: input.isActive,
   };
 }
@@ -60,8 +60,11 @@ export async function findPlan(ctx: Ctx, id: unknown, opts: { activeOnly?: boole
   return plan;
 }
 
+/** A plan sent without a display order goes last (after every plan there is). */
 export async function createPlan(ctx: Ctx, input: PlanInput): Promise<Plan> {
-  return ctx.models.Plan.create(planAttributes(input));
+  const attributes = planAttributes(input);
+  const displayOrder = input.displayOrder ?? ((await ctx.models.Plan.max<number, Plan>('displayOrder')) ?? 0) + 1;
+  return ctx.models.Plan.create({ ...attributes, displayOrder });
 }
 
 /** Merges the changed fields onto the plan and checks the result whole (spec §5 rules). */

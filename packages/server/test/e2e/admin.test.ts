@@ -87,13 +87,18 @@ describe('admin screens in a real browser', function () {
     await soon(() => form.locator('#plan-name ~ .invalid-feedback').textContent(), (v) => expect(v).to.equal('Nome é obrigatório'));
     await form.getByLabel('Nome').fill('Plano E2E');
     await form.getByLabel('Descrição').fill('Quinze conversões');
-    await form.getByLabel('Preço').fill('-1');
+    // The BRL field: a minus sign cannot be typed; '29,90' typed key by key is R$ 29,90, not 2.990.
+    const price = form.getByLabel('Preço');
+    await price.pressSequentially('-5');
+    await soon(() => price.inputValue(), (v) => expect(v).to.equal('5'));
     await form.getByLabel('Créditos').fill('0');
     await form.getByTestId('plan-form-submit').click();
-    await form.getByText('Preço não pode ser negativo').waitFor();
     await form.getByText('Quantidade de créditos deve ser maior que zero').waitFor();
-    await form.getByLabel('Preço').fill('29.90');
+    await price.fill('');
+    await price.pressSequentially('29,90');
+    await soon(() => price.inputValue(), (v) => expect(v).to.equal('29,90'));
     await form.getByLabel('Créditos').fill('15');
+    await soon(() => form.getByTestId('plan-price-preview').textContent(), (v) => expect(v).to.equal('Os clientes pagarão R$ 29,90 (R$ 1,99 por conversão)'));
     await form.getByLabel('Recursos (um por linha)').fill('Suporte por email\n\nConversão rápida');
     await form.getByTestId('plan-form-submit').click();
     await toastOf('Plano criado com sucesso!');
@@ -102,6 +107,10 @@ describe('admin screens in a real browser', function () {
     await soon(() => row.textContent(), (v) => expect(v).to.contain('R$ 29,90').and.contain('15 créditos'));
     const plan = await server.ctx.models.Plan.findOne({ where: { name: 'Plano E2E' } });
     expect(plan?.features).to.deep.equal(['Suporte por email', 'Conversão rápida']);
+    expect(plan?.priceCents).to.equal(2990);
+    // A new plan goes last in the display order.
+    const maxOrder = await server.ctx.models.Plan.max<number, NonNullable<typeof plan>>('displayOrder');
+    expect(plan?.displayOrder).to.equal(maxOrder);
 
     // A user buys it with the sandbox PIX.
     const buyer = await buildCreditUser(server, 0, { email: 'comprador-e2e@example.com' });
@@ -117,7 +126,7 @@ describe('admin screens in a real browser', function () {
       return cell?.textContent === '1';
     });
     await soon(() => row.getByTestId('plan-revenue').textContent(), (v) => expect(v).to.equal('R$ 29,90'));
-    await page.getByRole('button', { name: 'Analytics' }).click();
+    await page.getByRole('button', { name: 'Desempenho' }).click();
     const analytics = page.getByTestId('plan-analytics');
     await analytics.getByTestId('analytics-recent').getByText('comprador-e2e@example.com').waitFor({ timeout: SHORT });
     await soon(() => analytics.getByTestId('analytics-recent').textContent(), (v) => expect(v).to.contain('Plano E2E').and.contain('Aprovado').and.contain('R$ 29,90'));
@@ -131,7 +140,8 @@ describe('admin screens in a real browser', function () {
     await shot('plans-analytics');
 
     // Duplicate, toggle, CSV export.
-    await row.getByRole('button', { name: 'Duplicar' }).click();
+    await row.getByRole('button', { name: 'Mais ações para Plano E2E' }).click();
+    await page.getByRole('button', { name: 'Duplicar' }).click();
     await page.getByTestId('plan-row-Plano E2E (Cópia)').waitFor();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Exportar' }).click();
@@ -210,6 +220,37 @@ describe('admin screens in a real browser', function () {
     expect(open.errors).to.deep.equal([]);
   });
 
+  it('plans_priceTypedWithComma_savedAsTypedAndATenfoldChangeAsksFirst', async () => {
+    await page.goto(`${server.url}/admin/plans`);
+    const row = page.getByTestId('plan-row-Plano E2E');
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Editar' }).click();
+    const form = page.getByTestId('plan-form');
+    const price = form.getByLabel('Preço');
+    await soon(() => price.inputValue(), (v) => expect(v).to.equal('29,90'));
+    await price.fill('');
+    await price.pressSequentially('19,90');
+    await soon(() => form.getByTestId('plan-price-preview').textContent(), (v) => expect(v).to.contain('Os clientes pagarão R$ 19,90'));
+    await form.getByTestId('plan-form-submit').click();
+    await toastOf('Plano atualizado com sucesso!');
+    await soon(() => row.textContent(), (v) => expect(v).to.contain('R$ 19,90').and.not.contain('R$ 1.990,00'));
+    expect((await server.ctx.models.Plan.findOne({ where: { name: 'Plano E2E' } }))?.priceCents).to.equal(1990);
+
+    // More than 10× the current price: a confirmation first; cancelling keeps the price.
+    await row.getByRole('button', { name: 'Editar' }).click();
+    await price.fill('');
+    await price.pressSequentially('1990');
+    await soon(() => price.inputValue(), (v) => expect(v).to.equal('1.990'));
+    await form.getByTestId('plan-form-submit').click();
+    await soon(() => page.getByTestId('price-change-warning').textContent(), (v) => expect(v).to.equal('O novo preço (R$ 1.990,00) é mais de 10 vezes diferente do atual (R$ 19,90). Confirma?'));
+    await shot('plans-price-confirmation');
+    await page.getByRole('button', { name: 'Cancelar' }).last().click();
+    await form.getByRole('button', { name: 'Cancelar' }).click();
+    await soon(() => row.textContent(), (v) => expect(v).to.contain('R$ 19,90'));
+    expect((await server.ctx.models.Plan.findOne({ where: { name: 'Plano E2E' } }))?.priceCents).to.equal(1990);
+    expect(open.errors).to.deep.equal([]);
+  });
+
   it('users_adminEditsCreditsThenPromotesAndDemotes', async () => {
     const user = await buildCreditUser(server, 5, { email: 'cliente-e2e@example.com' });
     await page.goto(`${server.url}/admin/users`);
@@ -239,8 +280,22 @@ describe('admin screens in a real browser', function () {
     await row.getByText('50 créditos').waitFor();
     await shot('users-edited');
 
+    // The row's menu floats above the table: its last item is the topmost element at its own
+    // centre (a menu clipped by the table's scroll area would be hidden under it).
     await row.getByRole('button', { name: 'Mais ações para cliente-e2e@example.com' }).click();
-    await page.getByRole('button', { name: 'Promover a admin' }).click();
+    const lastItem = page.getByRole('button', { name: 'Excluir', exact: true });
+    await lastItem.waitFor();
+    await soon(
+      () =>
+        lastItem.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return { onTop: top !== null && el.contains(top), inView: r.top >= 0 && r.bottom <= window.innerHeight, tableClips: el.closest('.table-responsive') !== null && getComputedStyle(el.closest('.dropdown-menu')!).position !== 'fixed' };
+        }),
+      (v) => expect(v).to.deep.equal({ onTop: true, inView: true, tableClips: false }),
+    );
+    await shot('users-menu-open');
+    await page.getByRole('button', { name: 'Promover a administrador' }).click();
     await toastOf('Usuário promovido a administrador!');
     await row.waitFor({ state: 'detached' });
     await user.reload();
@@ -270,7 +325,7 @@ describe('admin screens in a real browser', function () {
     const card = page.getByTestId('setting-upload-maxFileSize');
     await card.waitFor();
     await soon(() => card.getByTestId('setting-upload-maxFileSize-current').textContent(), (v) => expect(v).to.equal('100 MB (104.857.600 bytes)'));
-    const input = card.getByLabel('Novo valor de upload.maxFileSize');
+    const input = card.getByLabel('Novo valor: Tamanho máximo do APK enviado');
     await input.fill('abc');
     await card.getByTestId('setting-upload-maxFileSize-modified').waitFor();
     await card.getByTestId('setting-upload-maxFileSize-save').click();
@@ -286,7 +341,7 @@ describe('admin screens in a real browser', function () {
     await input.fill('1048576');
     await card.getByTestId('setting-upload-maxFileSize-save').click();
     await toastOf('Configuração atualizada com sucesso!');
-    await card.getByText('1 MB (1048576 bytes)').waitFor();
+    await card.getByText('1 MB (1.048.576 bytes)').waitFor();
     await soon(() => page.getByTestId('webhook-hint').textContent(), (v) => expect(v).to.contain('/api/payments/webhook'));
     await shot('settings-saved');
 
@@ -317,7 +372,7 @@ describe('admin screens in a real browser', function () {
     await toastOf('Máximo de 10 arquivos permitido. Você está tentando adicionar 11 arquivos.');
     await page.getByTestId('bulk-input').setInputFiles(names.map(corpusApk));
     await soon(() => page.getByTestId('bulk-files').locator('.list-group-item').count(), (v) => expect(v).to.equal(3));
-    await soon(() => page.getByTestId('bulk-total').textContent(), (v) => expect(v).to.match(/^3 arquivo\(s\) · total \d/));
+    await soon(() => page.getByTestId('bulk-total').textContent(), (v) => expect(v).to.match(/^3 arquivos · total \d/));
     await shot('bulk-selected');
     await page.getByTestId('bulk-start').click();
     for (const n of names) await page.getByTestId(`bulk-item-${n}`).waitFor({ timeout: SHORT });

@@ -103,7 +103,9 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByLabel('Email').fill('ninguem@example.com');
     await page.getByLabel('Senha').fill('senha-errada');
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByText('Email ou senha incorretos.').waitFor();
+    // The server's refusal sits under the field it concerns, not in a toast over the top bar.
+    await soon(() => page.locator('#field-password-error').textContent(), (v) => expect(v).to.equal('Email ou senha incorretos.'));
+    expect(await page.getByTestId('toast').count()).to.equal(0);
 
     await page.getByRole('link', { name: 'Cadastre-se' }).click();
     await waitForPath(page, '/register');
@@ -114,6 +116,10 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByRole('button', { name: 'Criar Conta' }).click();
     await page.getByText('A senha deve ter pelo menos 6 caracteres').waitFor();
     await page.getByText('As senhas não coincidem').waitFor();
+    await page.getByLabel('Confirmar senha').fill('');
+    await page.getByRole('button', { name: 'Criar Conta' }).click();
+    await soon(() => page.locator('#field-confirmPassword-error').textContent(), (v) => expect(v).to.equal('Confirmação obrigatória: digite a senha novamente'));
+    await soon(() => page.getByLabel('Nome (opcional)').count(), (v) => expect(v).to.equal(1));
     await shootBoth(page, 'register-errors');
     expect(errors).to.deep.equal([]);
     await context.close();
@@ -123,11 +129,14 @@ describe('dashboard: user flows in a real browser', function () {
     user = await openPage(browser);
     const { page } = user;
     await page.goto(`${server.url}/register`);
+    await page.getByLabel('Nome (opcional)').fill('Ana');
     await page.getByLabel('Email').fill(USER.email);
     await page.getByLabel('Senha', { exact: true }).fill(USER.password);
     await page.getByLabel('Confirmar senha').fill(USER.password);
     await page.getByRole('button', { name: 'Criar Conta' }).click();
     await page.getByText('Conta criada com sucesso!').waitFor();
+    // The name given at registration is what the top bar calls the person.
+    await soon(() => page.getByTestId('topbar-email').textContent(), (v) => expect(v).to.equal('Ana'));
     await waitForPath(page, '/plans');
     const reason = page.getByTestId('plans-reason');
     await soon(() => reason.getAttribute('data-from'), (v) => expect(v).to.equal('/dashboard'));
@@ -212,9 +221,11 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByTestId('payment-success').waitFor({ timeout: 60000 });
     await soon(() => page.evaluate(() => localStorage.getItem('aabify-pending-payment')), (v) => expect(v).to.equal(null));
     await shootBoth(page, 'payment-success');
-    await page.getByRole('link', { name: 'Ir para o Dashboard' }).click();
+    await page.getByRole('link', { name: 'Ir para o Painel' }).click();
     await waitForPath(page, '/dashboard');
     await soon(() => page.getByTestId('plan-credits').textContent(), (v) => expect(v).to.equal('10'));
+    await soon(() => page.getByTestId('greeting').textContent(), (v) => expect(v).to.equal('Boas-vindas, Ana!'));
+    await soon(() => page.title(), (v) => expect(v).to.equal('Boas-vindas, Ana! · aabify'));
     await soon(() => page.getByTestId('plan-status-tile').textContent(), (v) => expect(v).to.contain('Plano Ativo'));
     await page.getByTestId('count-total').filter({ hasText: '0' }).waitFor();
     await shootBoth(page, 'dashboard');
@@ -382,7 +393,7 @@ describe('dashboard: user flows in a real browser', function () {
     await dialog.getByRole('button', { name: 'Alterar Senha' }).click();
     await dialog.getByText('Senha atual é obrigatória').waitFor();
     await dialog.getByText('Nova senha deve ter pelo menos 6 caracteres').waitFor();
-    await dialog.getByText('As senhas não coincidem').waitFor();
+    await dialog.getByText('Confirmação obrigatória: digite a senha novamente').waitFor();
     await dialog.getByLabel('Senha atual').fill(USER.password);
     await dialog.getByLabel('Nova senha', { exact: true }).fill(USER.password);
     await dialog.getByLabel('Confirmar nova senha').fill(USER.password);

@@ -81,7 +81,7 @@ describe('purchases: sandbox PIX approval, "Minhas compras" and the admin "Compr
     await toastWith(page, 'Pagamento aprovado! Seu plano foi ativado.');
     await soon(() => pendingStored(page), (v) => expect(v).to.equal(null));
     expect(await creditsOf(buyer)).to.equal(10);
-    await page.getByRole('link', { name: 'Ir para o Dashboard' }).click();
+    await page.getByRole('link', { name: 'Ir para o Painel' }).click();
     await waitForPath(page, '/dashboard');
     const dashboard = async () => ({
       path: new URL(page.url()).pathname,
@@ -253,10 +253,10 @@ describe('purchases: sandbox PIX approval, "Minhas compras" and the admin "Compr
     const { page } = await open(admin, 1400);
     await page.goto(`${server.url}/admin/purchases`);
     await page.getByLabel('Status').selectOption('cancelled');
-    await soon(() => page.getByTestId('purchases-summary').textContent(), (v) => expect(v).to.equal('12 compra(s) · página 1 de 2'));
+    await soon(() => page.getByTestId('purchases-summary').textContent(), (v) => expect(v).to.equal('12 compras · página 1 de 2'));
     await soon(() => page.getByTestId('purchase-row').count(), (v) => expect(v).to.equal(10));
     await page.getByRole('button', { name: 'Página 2' }).or(page.getByRole('link', { name: 'Página 2' })).first().click();
-    await soon(() => page.getByTestId('purchases-summary').textContent(), (v) => expect(v).to.equal('12 compra(s) · página 2 de 2'));
+    await soon(() => page.getByTestId('purchases-summary').textContent(), (v) => expect(v).to.equal('12 compras · página 2 de 2'));
     await soon(() => page.getByTestId('purchase-row').count(), (v) => expect(v).to.equal(2));
     await page.getByLabel('Por página').selectOption('25');
     await soon(() => page.getByTestId('purchase-row').count(), (v) => expect(v).to.equal(12));

@@ -7,6 +7,7 @@ import Nav from 'react-bootstrap/Nav';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
 import { ANALYTICS_PERIODS, ANALYTICS_PERIOD_LABELS, PLAN_LIMITS, PLAN_TYPE_LABELS, formatMoney, type AnalyticsPeriod, type PlanAnalytics } from '@aabify/shared';
+import { countOf } from '@aabify/shared';
 import { adminApi } from '../../api/admin';
 import { Loading } from '../../components/Loading';
 import { formatDate } from '../../lib/format';
@@ -55,7 +56,7 @@ export function PlanAnalyticsPanel({ refreshKey }: { refreshKey: number }) {
               <Col><StatCard label="Planos" value={data.summary.totalPlans} hint={`${data.summary.activePlans} ativos`} testId="analytics-plans" /></Col>
               <Col><StatCard label="Receita total" value={formatMoney(data.summary.totalRevenueCents)} testId="analytics-total-revenue" /></Col>
               <Col>
-                <StatCard label={`Receita (${ANALYTICS_PERIOD_LABELS[data.period]})`} value={formatMoney(data.summary.periodRevenue.totalCents)} hint={`${data.summary.periodRevenue.count} venda(s)`} testId="analytics-period-revenue" />
+                <StatCard label={`Receita (${ANALYTICS_PERIOD_LABELS[data.period]})`} value={formatMoney(data.summary.periodRevenue.totalCents)} hint={countOf(data.summary.periodRevenue.count, 'venda', 'vendas')} testId="analytics-period-revenue" />
               </Col>
               <Col><StatCard label="Ticket médio" value={formatMoney(data.summary.averageTicketCents)} testId="analytics-average-ticket" /></Col>
             </Row>
@@ -75,7 +76,7 @@ export function PlanAnalyticsPanel({ refreshKey }: { refreshKey: number }) {
                         {data.topPerformingPlans.map((t) => (
                           <tr key={t.plan.id ?? t.plan.name}>
                             <td>{t.plan.name}</td>
-                            <td>{t.sales} venda(s)</td>
+                            <td>{countOf(t.sales, 'venda', 'vendas')}</td>
                             <td className="text-end">{formatMoney(t.revenueCents)}</td>
                           </tr>
                         ))}

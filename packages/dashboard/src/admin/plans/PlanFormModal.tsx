@@ -1,5 +1,5 @@
 /** Create and edit a plan (spec §2.7, §5): the shared planFormSchema, its messages, and what is sent. */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Form as FormikForm, Formik, useField, useFormikContext, type FormikHelpers } from 'formik';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
@@ -7,7 +7,9 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
-import { CURRENCIES, PLAN_MESSAGES, planFormSchema, type ApiPlan } from '@aabify/shared';
+import { CURRENCIES, PLAN_MESSAGES, formatMoney, fromCents, isDrasticChange, isCurrency, planFormSchema, type ApiPlan } from '@aabify/shared';
+import { MoneyInput } from '../../components/MoneyInput';
+import { ConfirmModal } from '../common';
 import { adminApi, type PlanBody } from '../../api/admin';
 import { toast } from '../../stores/toasts';
 import { failureText, serverFields } from '../common';
@@ -19,7 +21,8 @@ export interface PlanFormValues {
   name: string;
   description: string;
   type: 'credit' | 'subscription';
-  price: NumberText;
+  /** Integer cents from the BRL field; null while empty or not an amount. */
+  priceCents: number | null;
   currency: string;
   credits: NumberText;
   duration: NumberText;
@@ -33,13 +36,14 @@ const text = (v: NumberText | undefined): string => (v === undefined || v === nu
 
 export function planFormValues(plan: ApiPlan | null): PlanFormValues {
   if (!plan) {
-    return { name: '', description: '', type: 'credit', price: '', currency: 'BRL', credits: '0', duration: '1', features: '', isPopular: false, displayOrder: '1', isActive: true };
+    // No display order: the server places a new plan last.
+    return { name: '', description: '', type: 'credit', priceCents: null, currency: 'BRL', credits: '0', duration: '1', features: '', isPopular: false, displayOrder: '', isActive: true };
   }
   return {
     name: plan.name,
     description: plan.description,
     type: plan.type,
-    price: String(plan.price),
+    priceCents: plan.priceCents,
     currency: plan.currency,
     credits: String(plan.credits ?? 0),
     duration: String(plan.subscriptionDetails?.duration ?? 1),
@@ -56,13 +60,13 @@ export function planBody(v: PlanFormValues): PlanBody {
     name: v.name.trim(),
     description: v.description.trim(),
     type: v.type,
-    price: Number(text(v.price)),
+    price: v.priceCents === null ? Number.NaN : fromCents(v.priceCents),
     currency: v.currency || 'BRL',
     features: v.features.split('\n').map((l) => l.trim()).filter(Boolean),
     isPopular: v.isPopular,
-    displayOrder: text(v.displayOrder) === '' ? 0 : Number(text(v.displayOrder)),
     isActive: v.isActive,
   };
+  if (text(v.displayOrder) !== '') body.displayOrder = Number(text(v.displayOrder));
   if (v.type === 'credit') body.credits = Number(text(v.credits));
   else if (Number(text(v.duration)) > 0) body.subscriptionDetails = { duration: Number(text(v.duration)) };
   return body;
@@ -70,7 +74,7 @@ export function planBody(v: PlanFormValues): PlanBody {
 
 /** The shared schema checks the body as it will be sent; errors map back to the form's fields. */
 async function validatePlan(v: PlanFormValues): Promise<Record<string, string>> {
-  const body = { ...planBody(v), price: text(v.price) === '' ? undefined : Number(text(v.price)), credits: v.type === 'credit' ? (text(v.credits) === '' ? undefined : Number(text(v.credits))) : undefined };
+  const body = { ...planBody(v), price: v.priceCents === null ? undefined : fromCents(v.priceCents), credits: v.type === 'credit' ? (text(v.credits) === '' ? undefined : Number(text(v.credits))) : undefined };
   if (v.type === 'subscription') body.subscriptionDetails = { duration: text(v.duration) === '' ? Number.NaN : Number(text(v.duration)) };
   try {
     await planFormSchema.validate(body, { abortEarly: false });
@@ -79,7 +83,7 @@ async function validatePlan(v: PlanFormValues): Promise<Record<string, string>> 
     const errors: Record<string, string> = {};
     const inner = (e as { inner?: Array<{ path?: string; message: string }> }).inner ?? [];
     for (const err of inner) {
-      const key = err.path === 'subscriptionDetails.duration' || err.path === 'subscriptionDetails' ? 'duration' : (err.path ?? 'name');
+      const key = err.path === 'subscriptionDetails.duration' || err.path === 'subscriptionDetails' ? 'duration' : err.path === 'price' ? 'priceCents' : (err.path ?? 'name');
       errors[key] ??= err.message;
     }
     return errors;
@@ -131,8 +135,43 @@ function TypeSelect() {
   );
 }
 
+/** What customers will pay, said in full: 'Os clientes pagarão R$ 19,90 (R$ 1,99 por conversão)'. */
+export function pricePreview(v: Pick<PlanFormValues, 'priceCents' | 'type' | 'credits' | 'duration' | 'currency'>): string {
+  if (v.priceCents === null) return '';
+  const currency = isCurrency(v.currency) ? v.currency : 'BRL';
+  const total = formatMoney(v.priceCents, currency);
+  const credits = Number(text(v.credits));
+  const months = Number(text(v.duration));
+  if (v.type === 'credit' && credits > 0) return `Os clientes pagarão ${total} (${formatMoney(Math.round(v.priceCents / credits), currency)} por conversão)`;
+  if (v.type === 'subscription' && months > 1) return `Os clientes pagarão ${total} (${formatMoney(Math.round(v.priceCents / months), currency)} por mês)`;
+  return `Os clientes pagarão ${total}`;
+}
+
+function PriceField() {
+  const { values, setFieldValue, setFieldTouched, errors, touched } = useFormikContext<PlanFormValues>();
+  return (
+    <MoneyInput
+      label="Preço"
+      name="priceCents"
+      id="plan-price"
+      value={values.priceCents}
+      onChange={(cents) => void setFieldValue('priceCents', cents)}
+      onBlur={() => void setFieldTouched('priceCents', true, false)}
+      error={touched.priceCents ? errors.priceCents : undefined}
+      preview={() => pricePreview(values)}
+      testId="plan-price"
+    />
+  );
+}
+
 export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; plan: ApiPlan | null; onHide(): void; onSaved(): void }) {
-  const submit = async (values: PlanFormValues, helpers: FormikHelpers<PlanFormValues>) => {
+  const [confirming, setConfirming] = useState<{ values: PlanFormValues; helpers: FormikHelpers<PlanFormValues> } | null>(null);
+  const submit = async (values: PlanFormValues, helpers: FormikHelpers<PlanFormValues>, confirmed = false) => {
+    // A price more than 10× away from the plan's current one is most likely a typo: ask first.
+    if (!confirmed && plan && values.priceCents !== null && isDrasticChange(plan.priceCents, values.priceCents)) {
+      setConfirming({ values, helpers });
+      return;
+    }
     try {
       const r = plan ? await adminApi.updatePlan(plan.id, planBody(values)) : await adminApi.createPlan(planBody(values));
       toast.success(r.message ?? (plan ? PLAN_MESSAGES.updated : PLAN_MESSAGES.created), { admin: true });
@@ -147,7 +186,7 @@ export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; 
   };
   return (
     <Modal show={show} onHide={onHide} size="lg" centered>
-      <Formik<PlanFormValues> initialValues={planFormValues(plan)} validate={validatePlan} onSubmit={submit} enableReinitialize>
+      <Formik<PlanFormValues> initialValues={planFormValues(plan)} validate={validatePlan} onSubmit={(v, h) => submit(v, h)} enableReinitialize>
         {({ values, isSubmitting, errors, submitCount }) => (
           <FormikForm noValidate data-testid="plan-form">
             <Modal.Header closeButton closeLabel="Fechar">
@@ -165,7 +204,7 @@ export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; 
               </Row>
               <Field name="description" label="Descrição" as="textarea" rows={2} />
               <Row>
-                <Col md={4}><Field name="price" label="Preço" type="number" min={0} step="0.01" /></Col>
+                <Col md={4}><PriceField /></Col>
                 <Col md={4}>
                   <Field name="currency" label="Moeda" as="select">
                     {CURRENCIES.map((c) => <option key={c} value={c}>{c}</option>)}
@@ -181,7 +220,7 @@ export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; 
               </Row>
               <Field name="features" label="Recursos (um por linha)" as="textarea" rows={4} />
               <Row className="align-items-center">
-                <Col md={4}><Field name="displayOrder" label="Ordem de exibição" type="number" min={1} step="1" /></Col>
+                <Col md={4}><Field name="displayOrder" label="Ordem de exibição" type="number" min={1} step="1" helper={plan ? undefined : 'Vazio: o plano entra por último'} /></Col>
                 <Col md={4}><Switch name="isActive" label="Ativo" /></Col>
                 <Col md={4}><Switch name="isPopular" label="Popular" /></Col>
               </Row>
@@ -196,6 +235,27 @@ export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; 
           </FormikForm>
         )}
       </Formik>
+      <ConfirmModal
+        show={confirming !== null}
+        title="Confirmar mudança de preço"
+        confirmLabel="Salvar novo preço"
+        variant="warning"
+        onHide={() => {
+          confirming?.helpers.setSubmitting(false);
+          setConfirming(null);
+        }}
+        onConfirm={() => {
+          const c = confirming;
+          setConfirming(null);
+          if (c) void submit(c.values, c.helpers, true);
+        }}
+      >
+        {confirming && plan ? (
+          <span data-testid="price-change-warning">
+            O novo preço ({formatMoney(confirming.values.priceCents ?? 0, plan.currency)}) é mais de 10 vezes diferente do atual ({formatMoney(plan.priceCents, plan.currency)}). Confirma?
+          </span>
+        ) : null}
+      </ConfirmModal>
     </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type DragEvent } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -6,11 +6,16 @@ import Collapse from 'react-bootstrap/Collapse';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Modal from 'react-bootstrap/Modal';
-import Table from 'react-bootstrap/Table';
-import { CURRENCIES, PLAN_LIMITS, PLAN_MESSAGES, PLAN_TYPE_LABELS, formatMoney, planBulkCustomUpdateFormSchema, type ApiPlan, type Currency, type PlanListResponse } from '@aabify/shared';
+import { CURRENCIES, PLAN_LIMITS, PLAN_MESSAGES, PLAN_TYPE_LABELS, countOf, formatMoney, formatNumber, fromCents, toCents, planBulkCustomUpdateFormSchema, type ApiPlan, type Currency, type PlanListResponse } from '@aabify/shared';
 import { adminApi, type PlanQuery } from '../../api/admin';
 import { saveBlob } from '../../api/download';
-import { Loading } from '../../components/Loading';
+import { ActionMenu } from '../../components/ActionMenu';
+import { DataList } from '../../components/DataList';
+import { Icon } from '../../components/Icon';
+import { MoneyInput } from '../../components/MoneyInput';
+import { PageHeader } from '../../components/PageHeader';
+import { SkeletonRows } from '../../components/Skeleton';
+import { Truncate } from '../../components/Truncate';
 import { movePlan, reorderedDisplayOrders } from '../../lib/planOrder';
 import { createQueryCache } from '../../lib/queryCache';
 import { toast } from '../../stores/toasts';
@@ -38,19 +43,18 @@ const planListCache = createQueryCache<PlanListResponse>(PLAN_LIMITS.listFreshMs
 const REORDER_HINT = 'Ordene por "Ordem de exibição" (crescente) para reordenar';
 
 function priceDetail(p: ApiPlan): string {
-  if (p.type === 'credit') return `${p.credits ?? 0} créditos`;
-  const months = p.subscriptionDetails?.duration ?? 1;
-  return `${months} ${months === 1 ? 'mês' : 'meses'}`;
+  if (p.type === 'credit') return countOf(p.credits ?? 0, 'crédito', 'créditos');
+  return countOf(p.subscriptionDetails?.duration ?? 1, 'mês', 'meses');
 }
 
 function CustomUpdateModal({ show, count, onHide, onApply }: { show: boolean; count: number; onHide(): void; onApply(u: Record<string, unknown>): Promise<void> }) {
-  const [price, setPrice] = useState('');
+  const [priceCents, setPriceCents] = useState<number | null>(null);
   const [currency, setCurrency] = useState('');
   const [order, setOrder] = useState('');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (show) {
-      setPrice('');
+      setPriceCents(null);
       setCurrency('');
       setOrder('');
       setError(null);
@@ -58,7 +62,7 @@ function CustomUpdateModal({ show, count, onHide, onApply }: { show: boolean; co
   }, [show]);
   const apply = async () => {
     try {
-      const v = await planBulkCustomUpdateFormSchema.validate({ price, currency, displayOrder: order });
+      const v = await planBulkCustomUpdateFormSchema.validate({ price: priceCents === null ? '' : fromCents(priceCents), currency, displayOrder: order });
       const updates: Record<string, unknown> = {};
       if (v.price !== undefined) updates.price = v.price;
       if (v.currency) updates.currency = v.currency;
@@ -74,10 +78,7 @@ function CustomUpdateModal({ show, count, onHide, onApply }: { show: boolean; co
         <Modal.Title as="h2" className="h5">Atualização personalizada ({count})</Modal.Title>
       </Modal.Header>
       <Modal.Body>
-        <Form.Group className="mb-2" controlId="bulk-price">
-          <Form.Label>Preço</Form.Label>
-          <Form.Control type="number" min={0} step="0.01" value={price} onChange={(e) => setPrice(e.target.value)} />
-        </Form.Group>
+        <MoneyInput id="bulk-price" label="Preço" value={priceCents} onChange={setPriceCents} preview={(c) => `Os planos selecionados passarão a custar ${formatMoney(c)}`} />
         <Form.Group className="mb-2" controlId="bulk-currency">
           <Form.Label>Moeda</Form.Label>
           <Form.Select value={currency} onChange={(e) => setCurrency(e.target.value)}>
@@ -93,7 +94,7 @@ function CustomUpdateModal({ show, count, onHide, onApply }: { show: boolean; co
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onHide}>Cancelar</Button>
-        <Button onClick={() => void apply()} disabled={price.trim() === '' && order.trim() === ''}>Aplicar</Button>
+        <Button onClick={() => void apply()} disabled={priceCents === null && order.trim() === ''}>Aplicar</Button>
       </Modal.Footer>
     </Modal>
   );
@@ -202,15 +203,17 @@ export default function PlansAdminPage() {
 
   return (
     <>
-      <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
-        <h1 className="h3 mb-0">Gerenciamento de Planos</h1>
-        <div className="d-flex flex-wrap gap-2">
-          <Button variant="outline-secondary" onClick={() => void reload()} aria-label="Atualizar lista">Atualizar</Button>
-          <Button variant={showAnalytics ? 'secondary' : 'outline-secondary'} onClick={() => setShowAnalytics((s) => !s)} aria-pressed={showAnalytics}>Analytics</Button>
-          <Button variant="outline-secondary" onClick={() => void exportCsv()}>Exportar</Button>
-          <Button onClick={() => setEditing(null)} data-testid="new-plan">Novo Plano</Button>
-        </div>
-      </div>
+      <PageHeader
+        title="Gerenciamento de Planos"
+        actions={
+          <>
+            <Button variant="outline-secondary" onClick={() => void reload()} aria-label="Atualizar lista"><Icon name="arrow-repeat" className="me-1" />Atualizar</Button>
+            <Button variant={showAnalytics ? 'secondary' : 'outline-secondary'} onClick={() => setShowAnalytics((s) => !s)} aria-pressed={showAnalytics}>Desempenho</Button>
+            <Button variant="outline-secondary" onClick={() => void exportCsv()}><Icon name="download" className="me-1" />Exportar</Button>
+            <Button onClick={() => setEditing(null)} data-testid="new-plan"><Icon name="plus-lg" className="me-1" />Novo Plano</Button>
+          </>
+        }
+      />
       {showAnalytics && <PlanAnalyticsPanel refreshKey={refreshKey} />}
       <Card className="mb-3">
         <Card.Body>
@@ -260,12 +263,10 @@ export default function PlansAdminPage() {
                   </Form.Select>
                 </div>
                 <div className="col-6 col-md-3">
-                  <Form.Label htmlFor="f-min" className="small">Preço mínimo</Form.Label>
-                  <Form.Control id="f-min" size="sm" type="number" min={0} value={filters.minPrice} onChange={(e) => setFilter('minPrice', e.target.value)} />
+                  <MoneyInput id="f-min" size="sm" label="Preço mínimo" value={filters.minPrice === '' ? null : toCents(Number(filters.minPrice))} onChange={(c) => setFilter('minPrice', c === null ? '' : String(fromCents(c)))} />
                 </div>
                 <div className="col-6 col-md-3">
-                  <Form.Label htmlFor="f-max" className="small">Preço máximo</Form.Label>
-                  <Form.Control id="f-max" size="sm" type="number" min={0} value={filters.maxPrice} onChange={(e) => setFilter('maxPrice', e.target.value)} />
+                  <MoneyInput id="f-max" size="sm" label="Preço máximo" value={filters.maxPrice === '' ? null : toCents(Number(filters.maxPrice))} onChange={(c) => setFilter('maxPrice', c === null ? '' : String(fromCents(c)))} />
                 </div>
                 <div className="col-6 col-md-4">
                   <Form.Label htmlFor="f-sort" className="small">Ordenar por</Form.Label>
@@ -295,7 +296,7 @@ export default function PlansAdminPage() {
       {selected.size > 0 && (
         <Card className="mb-3 border-primary" data-testid="bulk-bar">
           <Card.Body className="d-flex flex-wrap align-items-center gap-2 py-2">
-            <strong>{selected.size} selecionado(s)</strong>
+            <strong>{countOf(selected.size, 'plano selecionado', 'planos selecionados')}</strong>
             <Button size="sm" variant="outline-success" disabled={busy} onClick={() => void bulk({ isActive: true })}>Ativar</Button>
             <Button size="sm" variant="outline-secondary" disabled={busy} onClick={() => void bulk({ isActive: false })}>Desativar</Button>
             <Button size="sm" variant="outline-warning" disabled={busy} onClick={() => void bulk({ isPopular: true })}>Marcar popular</Button>
@@ -313,111 +314,120 @@ export default function PlansAdminPage() {
           <Button onClick={() => void load()}>Tentar Novamente</Button>
         </Card>
       ) : !data ? (
-        <Loading />
+        <SkeletonRows testId="plans-loading" />
       ) : (
-        <Card>
-          <Table responsive hover className="mb-0 align-middle" data-testid="plans-table">
-            <thead>
-              <tr>
-                <th>
-                  <Form.Check
-                    aria-label="Selecionar todos"
-                    checked={allSelected}
-                    onChange={() => setSelected(allSelected ? new Set() : new Set(plans.map((p) => p.id)))}
-                  />
-                </th>
-                <th title={canReorder ? 'Arraste as linhas ou use as setas' : REORDER_HINT}>Ordem</th>
-                <th>Nome</th>
-                <th>Tipo</th>
-                <th>Preço</th>
-                <th>Ativo</th>
-                <th>Popular</th>
-                <th>Vendas</th>
-                <th>Receita</th>
-                <th className="text-end">Ações</th>
-              </tr>
-            </thead>
-            <tbody>
-              {plans.length === 0 && (
-                <tr><td colSpan={10} className="text-center text-body-secondary py-4">{PLAN_MESSAGES.noneFound}</td></tr>
-              )}
-              {plans.map((p, i) => (
-                <tr
-                  key={p.id}
-                  data-testid={`plan-row-${p.name}`}
-                  draggable={canReorder}
-                  className={dropIndex === i && dragIndex !== i ? 'table-active plan-drop-target' : dragIndex === i ? 'opacity-50' : undefined}
-                  onDragStart={(e) => {
-                    setDragIndex(i);
-                    e.dataTransfer.effectAllowed = 'move';
-                    e.dataTransfer.setData('text/plain', p.id);
-                  }}
-                  onDragOver={(e) => {
-                    if (dragIndex === null) return;
-                    e.preventDefault();
-                    e.dataTransfer.dropEffect = 'move';
-                    if (dropIndex !== i) setDropIndex(i);
-                  }}
-                  onDrop={(e) => {
-                    e.preventDefault();
-                    if (dragIndex !== null) void reorder(dragIndex, i);
-                    endDrag();
-                  }}
-                  onDragEnd={endDrag}
-                >
-                  <td>
-                    <Form.Check
-                      aria-label={`Selecionar ${p.name}`}
-                      checked={selected.has(p.id)}
-                      onChange={() =>
-                        setSelected((s) => {
-                          const n = new Set(s);
-                          if (n.has(p.id)) n.delete(p.id);
-                          else n.add(p.id);
-                          return n;
-                        })
-                      }
-                    />
-                  </td>
-                  <td className="text-nowrap" data-testid="plan-order">
-                    <span className={canReorder ? 'plan-drag-handle me-1' : 'd-none'} aria-hidden="true">⠿</span>
-                    <span className="me-1" data-testid="plan-display-order">{p.displayOrder}</span>
-                    <Button size="sm" variant="link" className="p-0 px-1" aria-label={`Mover ${p.name} para cima`} title={canReorder ? undefined : REORDER_HINT} disabled={!canReorder || busy || i === 0} onClick={() => void reorder(i, i - 1)}>↑</Button>
-                    <Button size="sm" variant="link" className="p-0 px-1" aria-label={`Mover ${p.name} para baixo`} title={canReorder ? undefined : REORDER_HINT} disabled={!canReorder || busy || i === plans.length - 1} onClick={() => void reorder(i, i + 1)}>↓</Button>
-                  </td>
-                  <td>
-                    <div className="fw-semibold">{p.name}</div>
-                    {p.description && <div className="small text-body-secondary text-truncate" style={{ maxWidth: 260 }}>{p.description}</div>}
-                  </td>
-                  <td><Badge bg={p.type === 'credit' ? 'info' : 'primary'}>{PLAN_TYPE_LABELS[p.type]}</Badge></td>
-                  <td>
+        <>
+          <DataList<ApiPlan>
+            items={plans}
+            rowKey={(p) => p.id}
+            testId="plans-table"
+            caption="Planos"
+            empty={PLAN_MESSAGES.noneFound}
+            rowProps={(p, i) => ({
+              'data-testid': `plan-row-${p.name}`,
+              draggable: canReorder,
+              className: dropIndex === i && dragIndex !== i ? 'table-active plan-drop-target' : dragIndex === i ? 'opacity-50' : undefined,
+              onDragStart: (e: DragEvent<HTMLElement>) => {
+                setDragIndex(i);
+                e.dataTransfer.effectAllowed = 'move';
+                e.dataTransfer.setData('text/plain', p.id);
+              },
+              onDragOver: (e: DragEvent<HTMLElement>) => {
+                if (dragIndex === null) return;
+                e.preventDefault();
+                e.dataTransfer.dropEffect = 'move';
+                if (dropIndex !== i) setDropIndex(i);
+              },
+              onDrop: (e: DragEvent<HTMLElement>) => {
+                e.preventDefault();
+                if (dragIndex !== null) void reorder(dragIndex, i);
+                endDrag();
+              },
+              onDragEnd: endDrag,
+            })}
+            lead={{
+              header: <Form.Check aria-label="Selecionar todos" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(plans.map((p) => p.id)))} />,
+              render: (p) => (
+                <Form.Check
+                  aria-label={`Selecionar ${p.name}`}
+                  checked={selected.has(p.id)}
+                  onChange={() =>
+                    setSelected((s) => {
+                      const n = new Set(s);
+                      if (n.has(p.id)) n.delete(p.id);
+                      else n.add(p.id);
+                      return n;
+                    })
+                  }
+                />
+              ),
+            }}
+            columns={[
+              {
+                key: 'order',
+                header: <span title={canReorder ? 'Arraste as linhas ou use as setas' : REORDER_HINT}>Ordem</span>,
+                className: 'text-nowrap',
+                render: (p) => {
+                  const i = plans.indexOf(p);
+                  return (
+                    <span data-testid="plan-order">
+                      <span className={canReorder ? 'plan-drag-handle me-1' : 'd-none'} aria-hidden="true"><Icon name="grip-vertical" /></span>
+                      <span className="me-1" data-testid="plan-display-order">{formatNumber(p.displayOrder)}</span>
+                      <Button size="sm" variant="link" className="p-0 px-1" aria-label={`Mover ${p.name} para cima`} title={canReorder ? undefined : REORDER_HINT} disabled={!canReorder || busy || i === 0} onClick={() => void reorder(i, i - 1)}><Icon name="arrow-up" /></Button>
+                      <Button size="sm" variant="link" className="p-0 px-1" aria-label={`Mover ${p.name} para baixo`} title={canReorder ? undefined : REORDER_HINT} disabled={!canReorder || busy || i === plans.length - 1} onClick={() => void reorder(i, i + 1)}><Icon name="arrow-down" /></Button>
+                    </span>
+                  );
+                },
+              },
+              {
+                key: 'name',
+                header: 'Nome',
+                primary: true,
+                render: (p) => (
+                  <>
+                    <div className="fw-semibold text-break-word">{p.name}</div>
+                    {p.description && <Truncate text={p.description} max="260px" className="small text-body-secondary" />}
+                  </>
+                ),
+              },
+              { key: 'type', header: 'Tipo', render: (p) => <Badge bg={p.type === 'credit' ? 'info' : 'primary'} text={p.type === 'credit' ? 'dark' : undefined}>{PLAN_TYPE_LABELS[p.type]}</Badge> },
+              {
+                key: 'price',
+                header: 'Preço',
+                className: 'text-nowrap',
+                render: (p) => (
+                  <>
                     {p.formattedPrice}
                     <div className="small text-body-secondary">{priceDetail(p)}</div>
-                  </td>
-                  <td>
-                    <Form.Check type="switch" id={`active-${p.id}`} aria-label={`Ativo: ${p.name}`} checked={p.isActive} onChange={() => void run(() => adminApi.togglePlan(p.id), 'Erro ao alterar status do plano')} />
-                  </td>
-                  <td>
-                    <Form.Check type="switch" id={`popular-${p.id}`} aria-label={`Popular: ${p.name}`} checked={p.isPopular} onChange={() => void run(() => adminApi.setPopular(p.id, !p.isPopular), 'Erro ao alterar popular')} />
-                  </td>
-                  <td data-testid="plan-sales">{p.salesCount}</td>
-                  <td data-testid="plan-revenue">{formatMoney(p.totalRevenueCents, p.currency)}</td>
-                  <td className="text-end text-nowrap">
-                    <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setEditing(p)}>Editar</Button>
-                    <Button size="sm" variant="outline-secondary" className="me-1" onClick={() => void run(() => adminApi.duplicatePlan(p.id, `${p.name} ${PLAN_MESSAGES.copySuffix}`), 'Erro ao duplicar plano')}>
-                      Duplicar
-                    </Button>
-                    <Button size="sm" variant="outline-danger" onClick={() => setDeleting(p)}>Excluir</Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-          <Card.Footer className="d-flex flex-wrap justify-content-between align-items-center gap-2">
-            <span className="small text-body-secondary">{data.pagination.total} plano(s)</span>
+                  </>
+                ),
+              },
+              { key: 'active', header: 'Ativo', render: (p) => <Form.Check type="switch" id={`active-${p.id}`} aria-label={`Ativo: ${p.name}`} checked={p.isActive} onChange={() => void run(() => adminApi.togglePlan(p.id), 'Erro ao alterar status do plano')} /> },
+              { key: 'popular', header: 'Popular', render: (p) => <Form.Check type="switch" id={`popular-${p.id}`} aria-label={`Popular: ${p.name}`} checked={p.isPopular} onChange={() => void run(() => adminApi.setPopular(p.id, !p.isPopular), 'Erro ao alterar popular')} /> },
+              { key: 'sales', header: 'Vendas', render: (p) => <span data-testid="plan-sales">{formatNumber(p.salesCount)}</span> },
+              { key: 'revenue', header: 'Receita', className: 'text-nowrap', render: (p) => <span data-testid="plan-revenue">{formatMoney(p.totalRevenueCents, p.currency)}</span> },
+            ]}
+            actions={(p) => (
+              <>
+                <Button size="sm" variant="outline-primary" onClick={() => setEditing(p)}>
+                  <Icon name="pencil" className="me-1" />
+                  Editar
+                </Button>
+                <ActionMenu
+                  label={`Mais ações para ${p.name}`}
+                  actions={[
+                    { label: 'Duplicar', icon: 'copy', onSelect: () => void run(() => adminApi.duplicatePlan(p.id, `${p.name} ${PLAN_MESSAGES.copySuffix}`), 'Erro ao duplicar plano') },
+                    { label: 'Excluir', icon: 'trash', danger: true, onSelect: () => setDeleting(p) },
+                  ]}
+                />
+              </>
+            )}
+          />
+          <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
+            <span className="small text-body-secondary">{countOf(data.pagination.total, 'plano', 'planos')}</span>
             <PageList page={data.pagination.page} totalPages={data.pagination.pages} onChange={setPage} max={5} />
-          </Card.Footer>
-        </Card>
+          </div>
+        </>
       )}
 
       <PlanComparisonModal show={comparing} planIds={ids} currencies={currencies} onHide={() => setComparing(false)} />
@@ -464,7 +474,7 @@ export default function PlansAdminPage() {
           });
         }}
       >
-        Excluir {selected.size} plano(s) selecionado(s)? Planos com vendas são desativados.
+        Excluir {countOf(selected.size, 'plano selecionado', 'planos selecionados')}? Planos com vendas são desativados.
       </ConfirmModal>
     </>
   );

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
-import Button from 'react-bootstrap/Button';
+import { useEffect, useState } from 'react';
 import { CONVERSION_MESSAGES } from '@aabify/shared';
 import { UPLOAD_ACCEPT, checkDroppedFiles } from '../../lib/apkFile';
+import { FileDrop } from '../../components/FileDrop';
 import { formatBytes } from '../../lib/format';
 import { useUploadLimit } from './useUploadLimit';
 
@@ -21,8 +21,6 @@ export const DROP_ZONE_TEXTS = {
  * all of them together, is the admin setting upload.maxFileSize (GET /conversion/limits).
  */
 export function DropZone({ files, disabled, onFiles }: DropZoneProps) {
-  const input = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
   const [rejection, setRejection] = useState<string | null>(null);
   const [warning, setWarning] = useState<string | null>(null);
   const maxBytes = useUploadLimit();
@@ -48,43 +46,15 @@ export function DropZone({ files, disabled, onFiles }: DropZoneProps) {
     setWarning(check.warning ?? null);
     onFiles(chosen, check.warning);
   };
-  const open = () => !disabled && input.current?.click();
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    if (!disabled) take(Array.from(e.dataTransfer.files));
-  };
-  const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      open();
-    }
-  };
-
   return (
-    <div>
-      <div
-        role="button"
-        tabIndex={disabled ? -1 : 0}
-        aria-disabled={disabled}
-        aria-describedby="dropzone-help"
-        aria-label="Selecionar APK, conjunto de splits ou OBB"
-        className={`drop-zone ${dragging ? 'dragging' : ''} ${rejection ? 'rejected' : ''} ${disabled ? 'opacity-50' : ''}`}
-        onClick={open}
-        onKeyDown={onKey}
-        onDragOver={(e) => {
-          e.preventDefault();
-          if (!disabled) setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        data-testid="dropzone"
-      >
-        <div className="fs-1" aria-hidden="true">
-          ⬆
-        </div>
-        <p className="mb-1 fw-semibold">{dragging ? 'Solte os arquivos aqui' : 'Arraste e solte seu APK aqui ou clique para selecionar'}</p>
-        <p className="mb-0 small text-body-secondary" id="dropzone-help">
+    <FileDrop
+      files={files}
+      multiple
+      disabled={disabled}
+      accept={UPLOAD_ACCEPT}
+      prompt="Arraste e solte seu APK aqui ou clique para selecionar"
+      help={
+        <>
           {DROP_ZONE_TEXTS.accepts};{' '}
           {Number.isFinite(maxBytes) ? (
             <>
@@ -93,50 +63,20 @@ export function DropZone({ files, disabled, onFiles }: DropZoneProps) {
           ) : (
             <span data-testid="dropzone-max-size">sem limite de tamanho</span>
           )}
-        </p>
-        <input
-          ref={input}
-          type="file"
-          accept={UPLOAD_ACCEPT}
-          multiple
-          className="d-none"
-          data-testid="file-input"
-          onChange={(e) => {
-            take(Array.from(e.target.files ?? []));
-            e.target.value = '';
-          }}
-        />
-      </div>
-      {rejection && (
-        <div className="text-danger mt-2" role="alert" data-testid="file-rejection">
-          {rejection}
-        </div>
-      )}
-      {warning && !rejection && (
-        <div className="text-warning-emphasis small mt-2" data-testid="file-warning">
-          {warning}
-        </div>
-      )}
-      {files?.map((f) => (
-        <div key={`${f.name}-${f.size}`} className="d-flex align-items-center justify-content-between gap-2 mt-3 p-2 border rounded" data-testid="chosen-file">
-          <div className="text-truncate">
-            <strong className="text-break">{f.name}</strong> <span className="text-body-secondary">({formatBytes(f.size)})</span>
-          </div>
-          <Button
-            variant="outline-danger"
-            size="sm"
-            disabled={disabled}
-            onClick={() => {
-              setWarning(null);
-              const rest = files.filter((x) => x !== f);
-              onFiles(rest.length > 0 && checkDroppedFiles(rest, maxBytes).ok ? rest : null);
-            }}
-            aria-label={`Remover ${f.name}`}
-          >
-            Remover
-          </Button>
-        </div>
-      ))}
-    </div>
+        </>
+      }
+      zoneLabel="Selecionar APK, conjunto de splits ou OBB"
+      inputLabel="Arquivos do app"
+      idPrefix="dropzone"
+      testIds={{ zone: 'dropzone', input: 'file-input' }}
+      rejection={rejection}
+      warning={warning}
+      onFiles={take}
+      onRemove={(f) => {
+        setWarning(null);
+        const rest = (files ?? []).filter((x) => x !== f);
+        onFiles(rest.length > 0 && checkDroppedFiles(rest, maxBytes).ok ? rest : null);
+      }}
+    />
   );
 }

@@ -22,6 +22,7 @@ import { toast } from '../../stores/toasts';
 import { pendingPayment } from './pendingPayment';
 import { PixModal } from './PixModal';
 import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixCheck, usePixPolling } from './usePixPolling';
+import { usePageTitle } from '../../components/PageHeader';
 
 function PlanOffer({ plan, busy, onBuy }: { plan: ApiPlan; busy: boolean; onBuy(): void }) {
   return (
@@ -67,7 +68,7 @@ function SuccessScreen() {
         <p className="text-body-secondary">Você já pode converter seus APKs.</p>
         <div className="d-flex flex-wrap justify-content-center gap-2">
           <Link to="/dashboard" className="btn btn-primary">
-            Ir para o Dashboard
+            Ir para o Painel
           </Link>
           <Link to="/purchases" className="btn btn-outline-secondary">
             Minhas compras
@@ -79,6 +80,7 @@ function SuccessScreen() {
 }
 
 export default function PlansPage() {
+  usePageTitle('Planos');
   const user = useSession((s) => s.user);
   const location = useLocation();
   const redirect = location.state as Partial<PlanRedirectState> | null;
