@@ -40,7 +40,7 @@ export function QueueCard({ queue, onCleared }: { queue: AdminQueueStats; onClea
         </Button>
       </Card.Header>
       <Card.Body>
-        <Row xs={2} xl={4} className="g-2">
+        <Row xs={2} className="g-2">
           <Col><StatCard label="Na fila" value={queue.waiting} testId="queue-waiting" /></Col>
           <Col><StatCard label="Processando" value={`${queue.active}/${queue.maxConcurrent}`} testId="queue-active" /></Col>
           <Col><StatCard label="Concluídas" value={queue.completed} variant="success" testId="queue-completed" /></Col>

@@ -28,6 +28,8 @@ const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve('axe-core/axe
 
 interface Problems {
   overflow: number;
+  /** Elements past the right edge when the page overflows (the culprits). */
+  wide: string[];
   clipped: string[];
   brokenWords: string[];
   title: string;
@@ -39,13 +41,14 @@ interface Problems {
  * word of letters whose characters sit on two lines.
  */
 const INSPECT = `(() => {
-  const out = { overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth, clipped: [], brokenWords: [], title: document.title };
+  const out = { overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth, clipped: [], brokenWords: [], title: document.title, wide: [] };
   const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
   const describe = (el) => (el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).slice(0, 3).join('.') : '') + ' "' + (el.textContent || '').trim().slice(0, 40) + '"');
   for (const el of document.querySelectorAll('body *')) {
-    if (!visible(el) || el.closest('svg, .visually-hidden, .recharts-wrapper, [aria-hidden="true"]')) continue;
+    if (out.overflow > 0 && el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !el.closest('.table-responsive, .offcanvas')) out.wide.push(describe(el));
+    if (!visible(el) || el.closest('svg, .visually-hidden, .visually-hidden-focusable, .recharts-wrapper, [aria-hidden="true"]')) continue;
     const ownText = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
-    if (!ownText) continue;
+    if (!ownText || el.closest('.visually-hidden-focusable')) continue;
     const cs = getComputedStyle(el);
     const hidesX = cs.overflowX === 'hidden' || cs.overflowX === 'clip';
     const hidesY = cs.overflowY === 'hidden' || cs.overflowY === 'clip';
@@ -57,6 +60,10 @@ const INSPECT = `(() => {
   const range = document.createRange();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
+    if (out.overflow > 0 && parent && node.textContent.trim()) {
+      range.selectNodeContents(node);
+      if (range.getBoundingClientRect().right > document.documentElement.clientWidth + 1) out.wide.push('text of ' + describe(parent));
+    }
     if (!parent || !visible(parent) || parent.closest('.visually-hidden, .text-break-word, code, pre, .font-monospace, .log-row, svg, option, select, textarea')) continue;
     const text = node.textContent;
     const re = /\\p{L}{3,}/gu;
@@ -165,7 +172,7 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     await page.evaluate(() => document.fonts.ready);
     const found = (await page.evaluate(INSPECT)) as Problems;
     const problems: string[] = [];
-    if (found.overflow > 0) problems.push(`${label}: page scrolls sideways by ${found.overflow}px`);
+    if (found.overflow > 0) problems.push(`${label}: page scrolls sideways by ${found.overflow}px (${found.wide.slice(-3).join('; ')})`);
     for (const c of found.clipped) problems.push(`${label}: text clipped: ${c}`);
     for (const w of found.brokenWords) problems.push(`${label}: word broken across lines: ${w}`);
     if (!/ · aabify$/.test(found.title)) problems.push(`${label}: no page title (${found.title})`);

@@ -140,7 +140,7 @@ export default function ConversionPage() {
     <div data-testid="conversion-page" data-conversion-id={view.id}>
       <PageHeader title={`Conversão ${shortId(view.id)}`} subtitle={<span className="text-break-word">{view.fileName}</span>} actions={actions} />
       {view.support && (
-        <Alert variant="info" className="py-2" data-testid="support-banner">
+        <Alert variant="info" className="py-2 text-break-word" data-testid="support-banner">
           <Icon name="info-circle-fill" className="me-2" />
           {CONVERSION_PAGE_TEXTS.support(view.support.ownerEmail)}
         </Alert>
