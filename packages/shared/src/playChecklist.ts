@@ -5,7 +5,6 @@
  * same list.
  */
 import type { ConversionReportJson } from './conversions.js';
-import { formatNumber } from './numbers.js';
 
 /**
  * Google Play's target API level for new apps and app updates, by the date it applies from
@@ -20,13 +19,6 @@ export const PLAY_TARGET_SDK_REQUIREMENTS: ReadonlyArray<{ from: string; minTarg
   { from: '2025-08-31', minTargetSdk: 35, android: 'Android 15' },
   { from: '2026-08-31', minTargetSdk: 36, android: 'Android 16' },
 ];
-
-/**
- * Google Play's limit on the compressed download size of the base module, in bytes. Source:
- * https://support.google.com/googleplay/android-developer/answer/9859372 ('Base module 500MB')
- * — read 2026-11-24.
- */
-export const PLAY_BASE_MODULE_LIMIT_BYTES = 500 * 1024 * 1024;
 
 /** The requirement in force at `at` (the latest row whose date has come). */
 export function playTargetSdkRequirement(at: Date = new Date()): { minTargetSdk: number; android: string; from: string } {
@@ -46,8 +38,6 @@ export interface PlayCheck {
   /** What to do about it (absent when all is well). */
   action?: string;
 }
-
-const MB = 1024 * 1024;
 
 function debuggable(r: ConversionReportJson): PlayCheck {
   if (!r.debuggable) return { code: 'debuggable', status: 'ok', title: 'Build de release (não depurável)' };
@@ -99,17 +89,18 @@ function targetSdk(r: ConversionReportJson, at: Date): PlayCheck | undefined {
   };
 }
 
+/** The engine's Play size-limit warnings (its one table of limits, converter/src/bundle/playLimits.ts). */
+const SIZE_WARNINGS = ['BASE_MODULE_TOO_LARGE', 'ASSET_PACK_TOO_LARGE', 'INSTALL_TIME_TOO_LARGE'];
+
 function size(r: ConversionReportJson): PlayCheck {
-  const largest = Math.max(0, ...(r.downloadSizes ?? []).filter((d) => d.compatible).map((d) => d.bundleBytes));
-  const limitText = `${formatNumber(PLAY_BASE_MODULE_LIMIT_BYTES / MB)} MB`;
-  const action = 'Reduza o app (remova recursos sem uso, ative o R8) ou mova conteúdo grande para asset packs do Play Asset Delivery.';
-  if (largest > PLAY_BASE_MODULE_LIMIT_BYTES) {
-    return { code: 'size', status: 'blocker', title: `O download estimado (${formatNumber(largest / MB, { decimals: 1 })} MB) passa do limite de ${limitText} do Google Play`, action };
-  }
-  if (largest === 0 && r.sizeOut > PLAY_BASE_MODULE_LIMIT_BYTES) {
-    return { code: 'size', status: 'warning', title: `O AAB tem ${formatNumber(r.sizeOut / MB, { decimals: 1 })} MB: o download pode passar do limite de ${limitText} do Google Play`, action };
-  }
-  return { code: 'size', status: 'ok', title: `Tamanho dentro do limite de ${limitText} do Google Play` };
+  const over = r.warnings.filter((w) => SIZE_WARNINGS.includes(w.code));
+  if (over.length === 0) return { code: 'size', status: 'ok', title: 'Tamanho dentro dos limites do Google Play' };
+  return {
+    code: 'size',
+    status: 'blocker',
+    title: over.map((w) => w.message).join(' '),
+    action: 'Converta de novo movendo assets grandes para pacotes de assets (opção assetPacks, entrega fast-follow ou on-demand), ou reduza o app (recursos sem uso, R8).',
+  };
 }
 
 function versionCode(r: ConversionReportJson): PlayCheck {

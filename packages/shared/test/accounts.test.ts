@@ -37,8 +37,9 @@ describe('account schemas', () => {
     expect(await errorsOf(registerSchema, { email: 'a@b.com', password: '12345' })).to.deep.equal({ password: 'A senha deve ter pelo menos 6 caracteres' });
   });
 
-  it('registerForm_confirmationMissingOrDifferent_senhasNaoCoincidem', async () => {
-    expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456' })).to.deep.equal({ confirmPassword: 'As senhas não coincidem' });
+  it('registerForm_confirmationMissingOrDifferent_requiredOrSenhasNaoCoincidem', async () => {
+    // Empty says it is required (issue 17); a different one, the spec's message.
+    expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456' })).to.deep.equal({ confirmPassword: 'Confirmação obrigatória: digite a senha novamente' });
     expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456', confirmPassword: '1234567' })).to.deep.equal({ confirmPassword: 'As senhas não coincidem' });
     expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456', confirmPassword: '123456' })).to.deep.equal({});
   });
@@ -51,7 +52,7 @@ describe('account schemas', () => {
     expect(await errorsOf(setupFormSchema, {})).to.deep.equal({
       email: 'Email é obrigatório',
       password: 'Senha é obrigatória',
-      confirmPassword: 'As senhas não coincidem',
+      confirmPassword: 'Confirmação obrigatória: digite a senha novamente',
     });
     expect(await errorsOf(setupSchema, { email: 'nope', password: '123' })).to.deep.equal({
       email: 'Email inválido',
@@ -69,7 +70,7 @@ describe('account schemas', () => {
     expect(await errorsOf(changePasswordFormSchema, {})).to.deep.equal({
       currentPassword: 'Senha atual é obrigatória',
       newPassword: 'Nova senha deve ter pelo menos 6 caracteres',
-      confirmPassword: 'As senhas não coincidem',
+      confirmPassword: 'Confirmação obrigatória: digite a senha novamente',
     });
     expect(await errorsOf(changePasswordSchema, { currentPassword: 'abcdef', newPassword: 'abcdef' })).to.deep.equal({
       newPassword: 'A nova senha deve ser diferente da senha atual',

@@ -104,15 +104,17 @@ describe('pre-publication checklist', () => {
         debuggable: true,
         targetSdk: 33,
         signature: undefined,
-        warnings: [{ code: 'VERSION_CODE_MISSING', message: 'x' }],
-        downloadSizes: [{ deviceId: 'a', label: 'A', compatible: true, bundleBytes: 600 * 1024 * 1024, apkBytes: 1, savedBytes: 0, savedPercent: 0 }],
+        warnings: [
+          { code: 'VERSION_CODE_MISSING', message: 'x' },
+          { code: 'BASE_MODULE_TOO_LARGE', message: 'O módulo base tem 600 MB comprimidos, acima do limite.' },
+        ],
       },
       at,
     );
     expect(checks.map((c) => `${c.code}:${c.status}`)).to.deep.equal(['debuggable:blocker', 'targetSdk:blocker', 'size:blocker', 'signature:warning', 'versionCode:warning']);
     for (const c of checks) expect(c.action, c.code).to.be.a('string').and.not.equal('');
     expect(checks[1]!.title).to.equal('targetSdk 33 está abaixo do mínimo do Google Play (36, Android 16)');
-    expect(checks[2]!.title).to.contain('600 MB').and.contain('500 MB');
+    expect(checks[2]!.title).to.equal('O módulo base tem 600 MB comprimidos, acima do limite.');
   });
   it('checklist_debugCertificate_blocker', () => {
     expect(statusOf({ ...base, warnings: [{ code: 'DEBUG_CERTIFICATE', message: 'x' }] }).signature).to.equal('blocker');
