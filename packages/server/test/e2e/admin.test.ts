@@ -73,6 +73,11 @@ describe('admin screens in a real browser', function () {
     await page.goto(`${server.url}/admin/system`);
     await page.getByTestId('queue-card').waitFor();
     await page.getByTestId('system-card').waitFor();
+    // Nothing waits: 'Limpar fila' is disabled, and no average time is claimed without conversions.
+    await soon(() => page.getByTestId('queue-clear').isDisabled(), (v) => expect(v).to.equal(true));
+    await soon(() => page.getByTestId('queue-average').textContent(), (v) => expect(v).to.contain('sem conversões concluídas ainda'));
+    await soon(() => page.getByTestId('system-cpu').textContent(), (v) => expect(v).to.match(/^\d+(,\d)?% \(\d+ núcleos?; carga \d+,\d\d \/ \d+,\d\d \/ \d+,\d\d\)$/));
+    await soon(() => page.title(), (v) => expect(v).to.equal('Fila e Sistema · aabify'));
     await shot('queue-system');
     expect(open.errors).to.deep.equal([]);
   });
@@ -400,6 +405,11 @@ describe('admin screens in a real browser', function () {
     expect((await readFile((await logFile.path())!, 'utf8')).length).to.be.greaterThan(0);
     await toastOf('Logs baixados');
 
+    // The results stay listed when the admin comes back to the screen.
+    await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Gerenciar Planos' }).click();
+    await page.getByTestId('plans-table').waitFor();
+    await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Conversão em Massa' }).click();
+    for (const n of names) await page.locator(`[data-testid="bulk-item-${n}"][data-status="completed"]`).waitFor();
     await page.getByRole('button', { name: 'Limpar concluídas' }).click();
     await soon(() => page.getByTestId('bulk-items').count(), (v) => expect(v).to.equal(0));
 
@@ -411,6 +421,11 @@ describe('admin screens in a real browser', function () {
     await soon(() => page.locator('[data-testid="conversions-table"] tbody tr').allTextContents(), (v) => expect(v).to.have.length(1));
     await soon(() => page.locator('[data-testid="conversions-table"] tbody tr').first().textContent(), (v) => expect(v).to.contain('npm-helloactivity.apk').and.contain('admin-e2e@example.com'));
     await shot('conversions-search');
+    // Each conversion opens its own page (status, logs, result) for support.
+    await page.locator('[data-testid="conversions-table"] tbody tr').first().getByTestId('conversion-open').click();
+    await page.getByTestId('conversion-page').waitFor();
+    await page.getByTestId('result-completed').waitFor();
+    await soon(() => page.getByTestId('log-count-all').textContent(), (v) => expect(Number(v)).to.be.greaterThan(0));
     expect(open.errors).to.deep.equal([]);
   });
 });

@@ -260,6 +260,15 @@ describe('dashboard: user flows in a real browser', function () {
     await soon(() => page.getByTestId('file-rejection').count(), (v) => expect(v).to.equal(0));
     await soon(() => page.getByTestId('chosen-file').textContent(), (v) => expect(v).to.contain('ok.APK').and.contain('1 KB'));
     await page.getByRole('button', { name: 'Remover ok.APK' }).click();
+    // A user without an upload key is asked once per session, not on every visit to the converter.
+    const keystoreCalls: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/account/keystore') && keystoreCalls.push(r.url()));
+    await page.getByRole('link', { name: 'Histórico', exact: true }).click();
+    await waitForPath(page, '/history');
+    await page.getByRole('link', { name: 'Converter', exact: true }).click();
+    await page.getByTestId('ready').waitFor();
+    await soon(() => page.getByTestId('sign-hint').textContent(), (v) => expect(v).to.contain('cadastre antes sua chave de upload'));
+    expect(keystoreCalls).to.deep.equal([]);
     await soon(() => page.getByTestId('chosen-file').count(), (v) => expect(v).to.equal(0));
     await shootBoth(page, 'converter-idle');
   });

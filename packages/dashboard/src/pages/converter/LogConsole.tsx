@@ -22,6 +22,7 @@ import {
   type LogFilter,
 } from '../../lib/logs';
 import { toast } from '../../stores/toasts';
+import { Icon } from '../../components/Icon';
 
 const LEVEL_BG: Record<LogLevel, { bg: string; text?: 'dark' }> = {
   info: { bg: 'info', text: 'dark' },
@@ -103,7 +104,7 @@ export function LogConsole({ conversionId, status, logs, onClear }: LogConsolePr
           aria-expanded={open}
           aria-controls="log-console-body"
         >
-          {open ? '▾' : '▸'} Logs do processo <Badge bg="secondary">{counts.all}</Badge>
+          <Icon name="chevron-down" className={`me-1 log-chevron${open ? '' : ' log-chevron-closed'}`} /> Logs do processo <Badge bg="secondary">{counts.all}</Badge>
         </Button>
         <Form.Check
           type="switch"

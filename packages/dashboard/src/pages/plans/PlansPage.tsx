@@ -23,6 +23,7 @@ import { pendingPayment } from './pendingPayment';
 import { PixModal } from './PixModal';
 import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixCheck, usePixPolling } from './usePixPolling';
 import { usePageTitle } from '../../components/PageHeader';
+import { Icon } from '../../components/Icon';
 
 function PlanOffer({ plan, busy, onBuy }: { plan: ApiPlan; busy: boolean; onBuy(): void }) {
   return (
@@ -62,7 +63,7 @@ function SuccessScreen() {
     <Card className="text-center mx-auto" style={{ maxWidth: 520 }} data-testid="payment-success">
       <Card.Body className="p-4">
         <div className="display-4 text-success" aria-hidden="true">
-          ✓
+          <Icon name="check-circle-fill" />
         </div>
         <h1 className="h3">{PAYMENT_MESSAGES.approved}</h1>
         <p className="text-body-secondary">Você já pode converter seus APKs.</p>
