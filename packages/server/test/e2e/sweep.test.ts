@@ -212,6 +212,67 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     }
   }
 
+  it('lists_phoneCardsKeepEveryFieldAndDesktopKeepsTheActionsInView', async () => {
+    // Phone: the history is cards with the date, 'Baixar AAB' and 'Logs' inside the screen.
+    const phone = await contextFor(390, 'light', customer);
+    const page = await phone.newPage();
+    await page.goto(`${server.url}/history`);
+    const card = page.getByTestId('history-row').first();
+    await card.waitFor();
+    await soon(() => page.getByTestId('history-table').getAttribute('data-layout'), (v) => expect(v).to.equal('cards'));
+    await soon(() => card.textContent(), (v) => expect(v).to.contain('Data').and.contain('Tamanho'));
+    for (const name of ['Baixar AAB', 'Ver logs de ag-politedroid.apk']) {
+      const box = await card.getByRole('button', { name }).boundingBox();
+      expect(box, name).to.not.equal(null);
+      expect(box!.x + box!.width, name).to.be.at.most(390);
+    }
+    await phone.close();
+
+    // 1280 px: the purchases' actions column is in view without scrolling the table.
+    const desk = await contextFor(1280, 'light', admin);
+    const adminPage = await desk.newPage();
+    await adminPage.goto(`${server.url}/admin/purchases`);
+    const approve = adminPage.getByRole('button', { name: 'Aprovar compra de novo@aabify.test' });
+    await approve.waitFor();
+    const box = await approve.boundingBox();
+    expect(box!.x + box!.width).to.be.at.most(1280);
+    expect(await approve.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+    })).to.equal(true);
+    // The long email is cut with an ellipsis and the whole address in a tooltip.
+    await adminPage.goto(`${server.url}/admin/users`);
+    const email = adminPage.locator('[title="cliente.com.um.email.bem.comprido@empresa-exemplo.com.br"]').first();
+    await email.waitFor();
+    expect(await email.evaluate((el) => getComputedStyle(el).textOverflow)).to.equal('ellipsis');
+    await desk.close();
+  });
+
+  it('toasts_phone_underTheTopBarAndClosedByTheNextSuccess', async () => {
+    const context = await contextFor(390, 'light', admin);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/management`);
+    await page.getByTestId('promote-form').getByLabel('Email do usuário').fill('ninguem@aabify.test');
+    await page.getByTestId('promote-form').getByRole('button', { name: 'Promover' }).click();
+    const error = page.locator('[data-testid="toast"][data-variant="danger"]');
+    await error.waitFor();
+    const toastTop = (await error.boundingBox())!.y;
+    const barBottom = await page.locator('nav.navbar').evaluate((n) => n.getBoundingClientRect().bottom);
+    expect(toastTop).to.be.at.least(barBottom);
+    // Admin creation checks the password in the browser like every other form, beside the field.
+    const create = page.getByTestId('create-admin-form');
+    await create.getByLabel('Email').fill('outro-admin@aabify.test');
+    await create.getByLabel('Senha').fill('123');
+    await create.getByRole('button', { name: 'Criar administrador' }).click();
+    await soon(() => create.locator('#field-password-error').textContent(), (v) => expect(v).to.equal('A senha deve ter pelo menos 6 caracteres'));
+    // The next action that succeeds closes the error toast.
+    await create.getByLabel('Senha').fill('senha-forte-1');
+    await page.getByTestId('create-admin-form').getByRole('button', { name: 'Criar administrador' }).click();
+    await page.locator('[data-testid="toast"][data-variant="success"]').waitFor();
+    await soon(() => error.count(), (v) => expect(v).to.equal(0));
+    await context.close();
+  });
+
   it('sweep_phone_adminSidebarSlidesOutInsteadOfPillsAboveThePage', async () => {
     const context = await contextFor(390, 'light', admin);
     const page = await context.newPage();
