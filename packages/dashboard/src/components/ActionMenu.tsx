@@ -23,7 +23,6 @@ export function ActionMenu({ label, actions, testId }: { label: string; actions:
     <Dropdown align="end" className="action-menu" data-testid={testId ?? 'action-menu'}>
       <Dropdown.Toggle variant="outline-secondary" size="sm" aria-label={label} title={label} className="action-menu-toggle">
         <Icon name="three-dots-vertical" />
-        <span className="d-none d-xl-inline ms-1">Ações</span>
       </Dropdown.Toggle>
       <Dropdown.Menu popperConfig={{ strategy: 'fixed' }} className="shadow">
         {shown.map((a) => (
