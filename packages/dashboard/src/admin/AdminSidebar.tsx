@@ -45,10 +45,11 @@ export function AdminSidebar() {
   if (wide) return <GroupedNav />;
   return (
     <>
-      <Button variant="outline-secondary" className="mb-3 d-flex align-items-center gap-2" onClick={() => setOpen(true)} aria-controls="admin-menu" aria-expanded={open} data-testid="admin-menu-button">
+      <Button variant="outline-secondary" className="mb-3 w-100 d-flex align-items-center gap-2 text-start" onClick={() => setOpen(true)} aria-controls="admin-menu" aria-expanded={open} data-testid="admin-menu-button">
         <Icon name="list" />
-        <span>Menu de administração</span>
-        <span className="text-body-secondary">· {currentLabel(location.pathname)}</span>
+        <span className="flex-grow-1 min-w-0">
+          Menu de administração <span className="text-body-secondary">· {currentLabel(location.pathname)}</span>
+        </span>
       </Button>
       <Offcanvas show={open} onHide={() => setOpen(false)} id="admin-menu" aria-labelledby="admin-menu-title">
         <Offcanvas.Header closeButton closeLabel="Fechar menu">
