@@ -248,6 +248,19 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     await desk.close();
   });
 
+  it('support_adminOpensACustomersConversion_seesWhoseAndNoDownloadWhileTheSettingIsOff', async () => {
+    const context = await contextFor(1280, 'light', admin);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/conversions`);
+    await page.getByTestId('conversion-open').first().click();
+    await page.getByTestId('conversion-page').waitFor();
+    await soon(() => page.getByTestId('support-banner').textContent(), (v) => expect(v).to.contain('cliente.com.um.email.bem.comprido@empresa-exemplo.com.br').and.contain('aberta pelo suporte'));
+    await soon(() => page.getByTestId('download-unavailable').textContent(), (v) => expect(v).to.contain('o download dos arquivos de clientes está desativado'));
+    expect(await page.getByRole('button', { name: 'Baixar AAB' }).count()).to.equal(0);
+    await soon(() => page.getByTestId('log-count-all').textContent(), (v) => expect(Number(v)).to.be.greaterThan(0));
+    await context.close();
+  });
+
   it('toasts_phone_underTheTopBarAndClosedByTheNextSuccess', async () => {
     const context = await contextFor(390, 'light', admin);
     const page = await context.newPage();
