@@ -26,6 +26,8 @@ export interface Config {
   paymentProvider?: PaymentProviderName;
   mercadoPago: { accessToken?: string; publicKey?: string; webhookSecret?: string; apiBaseUrl: string };
   publicUrl?: string;
+  /** E-mail (mail/): SMTP_URL delivers over SMTP; without it messages stay in the outbox table. */
+  mail: { smtpUrl?: string; from: string };
   /** Directory of the built dashboard; when absent the server looks beside its own package. */
   dashboardDir?: string;
 }
@@ -72,6 +74,20 @@ function readUrl(env: Env, name: string, protocols: string[]): string | undefine
   return raw;
 }
 
+/** `Name <addr@host>` or `addr@host`. */
+const MAIL_FROM = /^(?:[^<>\r\n]{1,100} <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+function readMail(env: Env, publicUrl: string | undefined): Config['mail'] {
+  const smtpUrl = readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  // Links in e-mails come from PUBLIC_URL only: a link built from a request's Host header would
+  // let anyone have a genuine password-reset link sent that points at their own site.
+  if (smtpUrl && !publicUrl) throw new ConfigError('PUBLIC_URL', 'é obrigatória quando SMTP_URL está definida (links dos e-mails)');
+  const raw = env.MAIL_FROM?.trim();
+  if (raw && !MAIL_FROM.test(raw)) throw new ConfigError('MAIL_FROM', 'deve ser "Nome <endereco@dominio>" ou "endereco@dominio"');
+  const host = publicUrl ? new URL(publicUrl).hostname : 'localhost';
+  return { smtpUrl, from: raw || `aabify <no-reply@${host}>` };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const storage = readEnum(env, 'STORAGE', ['local', 's3'] as const, 'local')!;
   let s3: Config['s3'];
@@ -93,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError('JWT_SECRET', 'deve ter pelo menos 32 caracteres');
   }
+  const publicUrl = readUrl(env, 'PUBLIC_URL', ['http:', 'https:']);
   return {
     port: readInt(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -112,7 +129,8 @@ export function loadConfig(env: Env = process.env): Config {
       webhookSecret: env.MERCADOPAGO_WEBHOOK_SECRET || undefined,
       apiBaseUrl: readUrl(env, 'MERCADOPAGO_API_URL', ['http:', 'https:']) ?? 'https://api.mercadopago.com',
     },
-    publicUrl: readUrl(env, 'PUBLIC_URL', ['http:', 'https:']),
+    publicUrl,
+    mail: readMail(env, publicUrl),
     dashboardDir: env.DASHBOARD_DIR ? resolve(env.DASHBOARD_DIR) : undefined,
   };
 }

@@ -8,6 +8,7 @@ import type { AuthService } from './auth/service.js';
 import type { SettingsService } from './settings/index.js';
 import type { PaymentGateway } from './payments/index.js';
 import type { ConversionService } from './conversions/service.js';
+import type { Mailer } from './mail/notices.js';
 
 /** What every route, command and job gets: built once at start, passed explicitly. */
 export interface AppContext {
@@ -23,6 +24,8 @@ export interface AppContext {
   settings: SettingsService;
   /** Payment providers: the active one for new charges, and each by name (payments/gateway.ts). */
   payments: PaymentGateway;
+  /** E-mail: the product's messages through the outbox (mail/notices.ts, mail/outbox.ts). */
+  mail: Mailer;
   /** Present in roles `all` and `worker` (web-only processes enqueue through it too). */
   queue?: JobQueue;
   /** Conversions: storage, worker pool, job runner, live events (conversions/service.ts). */

@@ -27,6 +27,9 @@ import { ConversionService, type ConversionServiceOptions } from './conversions/
 import { createStorage } from './storage/index.js';
 import { createRealtime } from './realtime/io.js';
 import { attachConversionSockets } from './realtime/socket.js';
+import { Outbox, type OutboxOptions } from './mail/outbox.js';
+import { Mailer } from './mail/notices.js';
+import { registerMailJobs } from './jobs/mail.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -46,6 +49,8 @@ export interface StartOptions {
   payments?: { mercadoPago?: { timeoutMs?: number; retries?: number } };
   /** Conversion engine and queue tuning (tests: a slowed-down engine, short retries). */
   conversions?: ConversionServiceOptions;
+  /** E-mail delivery tuning (tests: short retry delays). */
+  mail?: OutboxOptions;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
@@ -82,6 +87,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const ctxSecrets = config.jwtSecret ? { ...secrets, jwtSecret: config.jwtSecret } : secrets;
     const models = initModels(sequelize);
     const settings = createSettingsService({ sequelize, config, encryptionKey: ctxSecrets.encryptionKey, logger });
+    const outbox = new Outbox({ config, models, sequelize, logger, encryptionKey: ctxSecrets.encryptionKey }, opts.mail);
+    cleanups.push(() => outbox.close());
+    const mail = new Mailer({ models, sequelize, logger }, outbox);
     const ctx: AppContext = {
       config: { ...config, databaseUrl },
       logger,
@@ -90,7 +98,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       models,
       auth: createAuthService({ models, jwtSecret: ctxSecrets.jwtSecret, logger }),
       settings,
-      payments: createPaymentGateway({ config, settings, models, logger, mercadoPago: opts.payments?.mercadoPago }),
+      payments: createPaymentGateway({
+        config,
+        settings,
+        models,
+        logger,
+        mercadoPago: opts.payments?.mercadoPago,
+        onProviderFailure: (err) => void mail.notifyAdmins('payment_provider_failed', { Erro: err.message, Tipo: err.kind }),
+      }),
+      mail,
       version: VERSION,
       startedAt: new Date(),
     };
@@ -104,6 +120,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     });
     ctx.queue = queue;
     await registerPaymentJobs(ctx, queue);
+    await registerMailJobs(ctx, queue);
     const realtime = createRealtime(databaseUrl, logger);
     const conversions = new ConversionService(ctx, createStorage(config), realtime.io, {
       ...opts.conversions,
@@ -136,6 +153,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       const addr = http.address() as AddressInfo;
       const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
       url = `http://${shownHost}:${addr.port}`;
+      outbox.setServerUrl(url);
       const server = http;
       cleanups.push(
         () =>

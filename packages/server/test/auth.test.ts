@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { ACCOUNT_MESSAGES, type ApiUser, type AuthResponse } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, type ApiUser, type AuthResponse, type RegisterResponse } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildAdmin, buildCreditUser, buildUser, DEFAULT_PASSWORD, tokenFor } from './helpers/factories.js';
@@ -21,13 +21,16 @@ describe('auth (/api/auth)', () => {
   beforeEach(() => server.ctx.auth.resetRateLimits());
 
   describe('register', () => {
-    it('register_validInput_createsUserAndSignsIn', async () => {
-      const res = await api(server).post<AuthResponse>('/auth/register', { email: 'Nova@Example.com', password: 'segredo1', confirmPassword: 'segredo1' });
+    it('register_validInput_createsUserWhoSignsIn', async () => {
+      const res = await api(server).post<RegisterResponse>('/auth/register', { email: 'Nova@Example.com', password: 'segredo1', confirmPassword: 'segredo1' });
       expect(res.status).to.equal(201);
-      expect(res.body.token).to.be.a('string');
-      expect(res.body.expiresIn).to.equal(7 * 24 * 3600);
-      const user = res.body.user;
-      expect(user).to.include({ email: 'nova@example.com', role: 'user', isActive: true, userType: null, currentPlan: null, conversionsCount: 0, monthlyConversions: 0 });
+      // No session in the answer: a taken address must answer the same (docs/email.md).
+      expect(res.body).to.deep.equal({ message: EMAIL_MESSAGES.registerCheckEmail, email: 'nova@example.com' });
+      const login = await api(server).post<AuthResponse>('/auth/login', { email: 'nova@example.com', password: 'segredo1' });
+      expect(login.status).to.equal(200);
+      expect(login.body.expiresIn).to.equal(7 * 24 * 3600);
+      const user = login.body.user;
+      expect(user).to.include({ email: 'nova@example.com', role: 'user', isActive: true, userType: null, currentPlan: null, conversionsCount: 0, monthlyConversions: 0, emailVerified: false, notifyConversions: true });
       expect(user.credits).to.deep.equal({ available: 0, reserved: 0 });
       expect(user.subscription).to.deep.equal({ plan: null, startsAt: null, expiresAt: null });
       expect(user.usageSummary).to.deep.equal({
@@ -41,18 +44,20 @@ describe('auth (/api/auth)', () => {
         planAccess: 'no_plan',
       });
       expect(Object.keys(user).sort()).to.deep.equal(
-        ['conversionsCount', 'createdAt', 'credits', 'currentPlan', 'email', 'id', 'isActive', 'lastLogin', 'monthlyConversions', 'name', 'role', 'subscription', 'updatedAt', 'usageSummary', 'userType'].sort(),
+        ['conversionsCount', 'createdAt', 'credits', 'currentPlan', 'email', 'emailVerified', 'id', 'isActive', 'lastLogin', 'monthlyConversions', 'name', 'notifyConversions', 'role', 'subscription', 'updatedAt', 'usageSummary', 'userType'].sort(),
       );
       const stored = await server.ctx.models.User.findByPk(user.id);
       expect(stored!.passwordHash).to.match(/^scrypt\$ln=15,r=8,p=1\$/);
       expect(await verifyPassword('segredo1', stored!.passwordHash)).to.equal(true);
     });
 
-    it('register_emailTakenInOtherCase_answers409', async () => {
-      await buildUser(server, { email: 'dup@example.com' });
-      const res = await api(server).post<Err>('/auth/register', { email: 'DUP@Example.com', password: 'segredo1' });
-      expect(res.status).to.equal(409);
-      expect(res.body).to.deep.equal({ message: M.emailTaken, code: 'EMAIL_TAKEN', fields: { email: M.emailTaken } });
+    it('register_emailTakenInOtherCase_answersLikeSuccess', async () => {
+      const existing = await buildUser(server, { email: 'dup@example.com' });
+      const res = await api(server).post<RegisterResponse>('/auth/register', { email: 'DUP@Example.com', password: 'segredo1' });
+      expect(res.status).to.equal(201);
+      expect(res.body).to.deep.equal({ message: EMAIL_MESSAGES.registerCheckEmail, email: 'dup@example.com' });
+      expect(await server.ctx.models.User.count({ where: { email: 'dup@example.com' } })).to.equal(1);
+      expect(await verifyPassword(DEFAULT_PASSWORD, (await existing.reload()).passwordHash)).to.equal(true);
     });
 
     it('register_invalidInput_answersSpecMessages', async () => {
@@ -72,10 +77,11 @@ describe('auth (/api/auth)', () => {
     });
 
     it('register_roleInBody_isIgnored', async () => {
-      const res = await api(server).post<AuthResponse>('/auth/register', { email: 'sneaky@example.com', password: 'segredo1', role: 'admin', credits: 999 });
+      const res = await api(server).post('/auth/register', { email: 'sneaky@example.com', password: 'segredo1', role: 'admin', credits: 999 });
       expect(res.status).to.equal(201);
-      expect(res.body.user.role).to.equal('user');
-      expect(res.body.user.credits.available).to.equal(0);
+      const stored = await server.ctx.models.User.findOne({ where: { email: 'sneaky@example.com' } });
+      expect(stored!.role).to.equal('user');
+      expect(stored!.credits).to.equal(0);
     });
   });
 

@@ -2,8 +2,9 @@
  * Accounts as the API's clients see them: limits, request schemas (the same yup schemas
  * validate the server's requests and the dashboard's formik forms) and the JSON of a user.
  */
-import { object, ref, string, type InferType } from 'yup';
+import { boolean, object, ref, string, type InferType } from 'yup';
 import { ACCOUNT_MESSAGES as M } from './messages.js';
+import { EMAIL_MESSAGES } from './emailMessages.js';
 import type { PlanAccessStatus } from './planAccess.js';
 
 export const PASSWORD_MIN_LENGTH = 6;
@@ -103,6 +104,35 @@ export const createApiTokenSchema = object({
 });
 export type CreateApiTokenRequest = InferType<typeof createApiTokenSchema>;
 
+/** POST /auth/forgot-password */
+export const forgotPasswordSchema = object({ email: email() });
+export type ForgotPasswordRequest = InferType<typeof forgotPasswordSchema>;
+
+/** The secret of an e-mailed link (password reset, address confirmation): 256 random bits, base64url. */
+const linkToken = (invalidMessage: string) =>
+  string()
+    .required(EMAIL_MESSAGES.linkTokenRequired)
+    .matches(/^[A-Za-z0-9_-]{32,128}$/, { message: invalidMessage, excludeEmptyString: true });
+
+/** POST /auth/reset-password (the password rules of registration). */
+export const resetPasswordSchema = object({
+  token: linkToken(EMAIL_MESSAGES.resetLinkInvalid),
+  password: newPassword(M.passwordMin, M.passwordRequired),
+  confirmPassword: optionalConfirmation('password'),
+});
+export type ResetPasswordRequest = InferType<typeof resetPasswordSchema>;
+export const resetPasswordFormSchema = resetPasswordSchema.shape({ confirmPassword: requiredConfirmation('password') });
+
+/** POST /auth/verify-email */
+export const verifyEmailSchema = object({ token: linkToken(EMAIL_MESSAGES.verifyLinkInvalid) });
+export type VerifyEmailRequest = InferType<typeof verifyEmailSchema>;
+
+/** PATCH /account/preferences */
+export const accountPreferencesSchema = object({
+  notifyConversions: boolean().strict().required(),
+});
+export type AccountPreferencesRequest = InferType<typeof accountPreferencesSchema>;
+
 // ---- JSON the client sees --------------------------------------------------------------
 
 /** Dates are ISO 8601 strings; ids are UUIDs. */
@@ -141,9 +171,24 @@ export interface ApiUser {
   /** Conversions in the current calendar month (America/Sao_Paulo). */
   monthlyConversions: number;
   lastLogin: string | null;
+  /** The address was confirmed by its link (accounts older than e-mail count as confirmed). */
+  emailVerified: boolean;
+  /** E-mail when a conversion that took over a minute ends (the account menu's switch). */
+  notifyConversions: boolean;
   createdAt: string;
   updatedAt: string;
   usageSummary: UsageSummary;
+}
+
+/** POST /auth/register: the same answer for a new and a taken address. */
+export interface RegisterResponse {
+  message: string;
+  email: string;
+}
+
+/** POST /auth/forgot-password, /auth/resend-verification, /auth/verify-email */
+export interface MessageResponse {
+  message: string;
 }
 
 export interface AuthResponse {

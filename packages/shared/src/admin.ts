@@ -137,6 +137,9 @@ const planId = () => string().transform(emptyToUndefined).uuid(ADMIN_MESSAGES.pl
 const expiresAt = () => date().transform(emptyToUndefined).typeError(ADMIN_MESSAGES.expiresAtInvalid);
 
 /** GET /admin/users (page, limit, search, role, userType). */
+/** The paging and search fields of admin lists, for list schemas defined beside their feature (email.ts). */
+export const adminListQueryFields = { page, limit, search, emptyToUndefined };
+
 export const adminUsersQuerySchema = object({
   page: page(),
   limit: limit(ADMIN_LIMITS.usersPageSize),

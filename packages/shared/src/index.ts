@@ -13,3 +13,5 @@ export * from './keystores.js';
 export * from './downloadSizes.js';
 export * from './numbers.js';
 export * from './playChecklist.js';
+export * from './emailMessages.js';
+export * from './email.js';

@@ -32,8 +32,10 @@ export async function submitConversion(ctx: AppContext, s: Submission): Promise<
       const user = await ctx.models.User.findByPk(s.user.id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!user) throw ApiError.unauthorized();
       let creditState: Conversion['creditState'] = 'none';
-      if (s.start) creditState = await reserveCredit(user, transaction);
-      else {
+      if (s.start) {
+        creditState = await reserveCredit(user, transaction);
+        if (creditState === 'reserved' && user.credits === 1) await ctx.mail.creditsLow(user, { transaction });
+      } else {
         const refused = paymentRequired(user);
         if (refused) throw refused;
       }
@@ -78,6 +80,7 @@ export async function startConversion(ctx: AppContext, user: User, conversionId:
     const owner = row.userId === locked.id ? locked : await ctx.models.User.findByPk(row.userId, { transaction, lock: transaction.LOCK.UPDATE });
     if (!owner) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
     const creditState = await reserveCredit(owner, transaction);
+    if (creditState === 'reserved' && owner.credits === 1) await ctx.mail.creditsLow(owner, { transaction });
     await row.update({ status: 'queued', queuedAt: new Date(), creditState }, { transaction });
     return row;
   });

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import { isRefusedChange, type ProviderPayment } from '../payments/index.js';
 import { applyProviderPayment, cancelPaymentLocally } from './paymentSynchronizer.js';
 
-type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments'>;
+type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
 
 export const EXPIRED_REASON = 'PIX expirado';
 const ACTOR = 'job:payments:expire';
@@ -32,6 +32,7 @@ export async function expirePendingPayments(ctx: Ctx, now: Date = new Date(), li
       if (!payment.providerPaymentId) {
         await cancelPaymentLocally(ctx, payment.id, { actor: ACTOR, reason: EXPIRED_REASON });
         report.cancelled++;
+        await ctx.mail.pixExpired(payment);
         continue;
       }
       const provider = await ctx.payments.provider(payment.provider);
@@ -55,7 +56,10 @@ export async function expirePendingPayments(ctx: Ctx, now: Date = new Date(), li
       }
       const after = await ctx.models.Payment.findByPk(payment.id);
       if (after?.status === 'approved') report.approved++;
-      else report.cancelled++;
+      else {
+        report.cancelled++;
+        if (after?.status === 'cancelled') await ctx.mail.pixExpired(after);
+      }
     } catch (err) {
       report.failed++;
       ctx.logger.warn({ err, paymentId: payment.id }, 'expiring a PIX charge failed; retried on the next run');

@@ -12,7 +12,7 @@ import { approvePurchase } from './purchaseApprover.js';
 import { closePurchase } from './purchaseCloser.js';
 import { refundPurchase } from './purchaseRefunder.js';
 
-type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments'>;
+type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
 
 export interface SyncResult {
   payment: Payment;

@@ -12,7 +12,7 @@ import { isPaymentProviderError, providerErrorToApi } from '../payments/index.js
 import { qrPngBase64 } from '../payments/qr.js';
 import { cancelPaymentLocally } from './paymentSynchronizer.js';
 
-type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments'>;
+type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A charge with less time left than this is not handed out again. */

@@ -14,7 +14,7 @@ export interface StateChange {
   purchase: Purchase | null;
 }
 
-export async function approvePurchase(ctx: Pick<AppContext, 'models' | 'logger'>, purchaseId: string, opts: TransitionOptions): Promise<StateChange> {
+export async function approvePurchase(ctx: Pick<AppContext, 'models' | 'logger' | 'mail'>, purchaseId: string, opts: TransitionOptions): Promise<StateChange> {
   const { models } = ctx;
   const { transaction } = opts;
   const purchase = await lockPurchase(models, purchaseId, transaction);
@@ -31,5 +31,6 @@ export async function approvePurchase(ctx: Pick<AppContext, 'models' | 'logger'>
     await models.Plan.increment({ salesCount: 1, totalRevenueCents: purchase.amountCents }, { where: { id: purchase.planId }, transaction });
   }
   ctx.logger.info({ purchaseId, userId: user.id, actor: opts.actor, grant }, 'purchase approved; plan applied');
+  await ctx.mail.purchaseApproved(purchase, user, { transaction });
   return { changed: true, purchase };
 }

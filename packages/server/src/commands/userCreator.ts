@@ -21,6 +21,10 @@ export function emailTakenError(): ApiError {
   return new ApiError(409, 'EMAIL_TAKEN', ACCOUNT_MESSAGES.emailTaken, { fields: { email: ACCOUNT_MESSAGES.emailTaken } });
 }
 
+export function isEmailTaken(err: unknown): boolean {
+  return err instanceof ApiError && err.code === 'EMAIL_TAKEN';
+}
+
 export async function createUser(
   deps: { models: Pick<Models, 'User'> },
   input: NewUser,

@@ -277,6 +277,7 @@ export class ConversionRunner {
         { status: 'completed', progress: 100, step: 'done', report, aabKey, aabSize, completedAt: new Date(), creditState: c.creditState, workerName: null },
         { transaction },
       );
+      await this.ctx.mail.conversionEnded(c, { transaction });
       return c;
     });
   }
@@ -297,6 +298,7 @@ export class ConversionRunner {
       { status: 'failed', error: message, errorCode: code, errorDetail: detail?.slice(0, 4000) ?? null, completedAt: new Date(), creditState: c.creditState, workerName: null },
       { transaction },
     );
+    await this.ctx.mail.conversionEnded(c, { transaction });
   }
 
   private async requeue(id: string): Promise<void> {

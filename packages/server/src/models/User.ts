@@ -36,6 +36,10 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   /** 'YYYY-MM' (America/Sao_Paulo) that monthlyConversions counts; another month reads as 0. */
   declare monthlyConversionsMonth: CreationOptional<string | null>;
   declare lastLogin: CreationOptional<Date | null>;
+  /** When the address was confirmed by its link; null = not confirmed. */
+  declare emailVerifiedAt: CreationOptional<Date | null>;
+  /** E-mail when a long conversion ends (the account menu's switch). */
+  declare notifyConversions: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   declare deletedAt: CreationOptional<Date | null>;
@@ -90,6 +94,8 @@ export function defineUser(sequelize: Sequelize): typeof User {
       monthlyConversions: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       monthlyConversionsMonth: { type: DataTypes.STRING(7), allowNull: true },
       lastLogin: { type: DataTypes.DATE, allowNull: true },
+      emailVerifiedAt: { type: DataTypes.DATE, allowNull: true },
+      notifyConversions: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
       deletedAt: DataTypes.DATE,

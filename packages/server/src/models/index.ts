@@ -17,6 +17,8 @@ import { defineConversionLog, type ConversionLog } from './ConversionLog.js';
 import { defineDownloadToken, type DownloadToken } from './DownloadToken.js';
 import { associateConversions } from './conversionAssociations.js';
 import { defineUserKeystore, type UserKeystore } from './UserKeystore.js';
+import { defineEmailMessage, type EmailMessage } from './EmailMessage.js';
+import { defineEmailLinkToken, type EmailLinkToken } from './EmailLinkToken.js';
 
 export interface Models {
   User: typeof User;
@@ -30,6 +32,8 @@ export interface Models {
   ConversionLog: typeof ConversionLog;
   DownloadToken: typeof DownloadToken;
   UserKeystore: typeof UserKeystore;
+  EmailMessage: typeof EmailMessage;
+  EmailLinkToken: typeof EmailLinkToken;
 }
 
 export function initModels(sequelize: Sequelize): Models {
@@ -45,6 +49,8 @@ export function initModels(sequelize: Sequelize): Models {
     ConversionLog: defineConversionLog(sequelize),
     DownloadToken: defineDownloadToken(sequelize),
     UserKeystore: defineUserKeystore(sequelize),
+    EmailMessage: defineEmailMessage(sequelize),
+    EmailLinkToken: defineEmailLinkToken(sequelize),
   };
   associate(models);
   return models;
@@ -68,3 +74,5 @@ export { Conversion, type CreditState } from './Conversion.js';
 export { ConversionLog } from './ConversionLog.js';
 export { DownloadToken } from './DownloadToken.js';
 export { UserKeystore } from './UserKeystore.js';
+export { EmailMessage } from './EmailMessage.js';
+export { EmailLinkToken, type EmailLinkPurpose } from './EmailLinkToken.js';

@@ -32,6 +32,8 @@ export function createPaymentGateway(opts: {
   logger: Logger;
   /** Tests shorten Mercado Pago timeouts and retries. */
   mercadoPago?: { timeoutMs?: number; retries?: number };
+  /** Told when Mercado Pago refuses our credentials or stays unreachable (the admins' e-mail notice). */
+  onProviderFailure?: (err: PaymentProviderError) => void;
 }): PaymentGateway {
   const { config, settings, models, logger } = opts;
   const sandbox = createSandboxProvider(models);
@@ -51,6 +53,7 @@ export function createPaymentGateway(opts: {
       logger,
       timeoutMs: opts.mercadoPago?.timeoutMs,
       retries: opts.mercadoPago?.retries,
+      onFailure: opts.onProviderFailure,
     });
   }
 

@@ -14,6 +14,8 @@ export interface MercadoPagoOptions {
   timeoutMs?: number;
   /** Extra attempts after a 429/5xx/network failure. */
   retries?: number;
+  /** Called when a call fails for a reason of ours or theirs, not the payer's (auth, unreachable, no PIX key). */
+  onFailure?: (err: PaymentProviderError) => void;
 }
 
 /** The fields of MP's payment JSON we read. */
@@ -154,7 +156,9 @@ export function createMercadoPagoProvider(opts: MercadoPagoOptions): PaymentProv
       logger?.warn({ method, path, attempt, status, kind: lastError.kind, providerMessage: lastError.detail.providerMessage }, 'mercadopago: error answer');
       if (lastError.kind !== 'unavailable') break;
     }
-    throw lastError ?? new PaymentProviderError('unavailable', 'Mercado Pago request failed');
+    const failure = lastError ?? new PaymentProviderError('unavailable', 'Mercado Pago request failed');
+    if (failure.kind === 'auth' || failure.kind === 'unavailable' || failure.kind === 'pix_key_missing') opts.onFailure?.(failure);
+    throw failure;
   }
 
   const idPath = (id: string) => {

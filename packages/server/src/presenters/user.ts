@@ -46,6 +46,8 @@ export function presentUser(user: User, now: Date = new Date()): ApiUser {
     conversionsCount: user.conversionsCount,
     monthlyConversions: user.monthlyConversionsMonth === conversionMonthKey(now) ? user.monthlyConversions : 0,
     lastLogin: iso(user.lastLogin),
+    emailVerified: Boolean(user.emailVerifiedAt),
+    notifyConversions: user.notifyConversions,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
     usageSummary: presentUsageSummary(user, now),

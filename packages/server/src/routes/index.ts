@@ -12,6 +12,9 @@ import { createPaymentsRouter, createPixHandlers } from './payments/router.js';
 import { createAdminPaymentsRouter } from './adminPayments/router.js';
 import { createDebugRouter } from './debug/router.js';
 import { createAccountRouter } from './account/router.js';
+import { createAuthRecoveryRouter } from './auth/recovery.js';
+import { createAccountPreferencesRouter } from './account/preferences.js';
+import { createAdminEmailsRouter } from './adminEmails/router.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
@@ -19,8 +22,10 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/health', createHealthRouter(ctx));
   api.use('/setup', createSetupRouter(ctx));
   api.use('/auth', createAuthRouter(ctx));
+  api.use('/auth', createAuthRecoveryRouter(ctx));
   api.use('/conversion', createConversionRouter(ctx));
   api.use('/account', createAccountRouter(ctx));
+  api.use('/account', createAccountPreferencesRouter(ctx));
   api.use('/download', createDownloadRouter(ctx));
   api.use('/plans', createPlansRouter(ctx));
   api.use('/payments', createPaymentsRouter(ctx));
@@ -29,6 +34,7 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/debug', createDebugRouter(ctx));
   api.use('/admin/plans', createAdminPlansRouter(ctx));
   api.use('/admin/payments', createAdminPaymentsRouter(ctx));
+  api.use('/admin/emails', createAdminEmailsRouter(ctx));
   // Admin calls (dashboard, users, admins, conversions, queue, system, config); /admin/plans is a separate sub-router.
   api.use('/admin', createAdminRouter(ctx));
   return api;

@@ -25,6 +25,7 @@ export interface SettingValues {
   'payments.mercadopago.publicKey': string;
   'payments.mercadopago.webhookSecret': string;
   'support.adminDownloads': boolean;
+  'accounts.requireVerifiedEmail': boolean;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -85,6 +86,14 @@ function secretText(maxLength: number) {
 }
 
 const MB = 1024 * 1024;
+
+function yesNo(input: unknown): boolean {
+  if (input === true || input === false) return input;
+  const value = text(input).toLowerCase();
+  if (value === 'true' || value === 'sim' || value === '1') return true;
+  if (value === 'false' || value === 'não' || value === 'nao' || value === '0') return false;
+  throw new SettingValueError('Use sim ou não');
+}
 
 export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = {
   'conversions.concurrentPerUser': {
@@ -216,13 +225,20 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     encrypted: false,
     masked: false,
     defaultValue: () => false,
-    parse(input) {
-      if (input === true || input === false) return input;
-      const value = text(input).toLowerCase();
-      if (value === 'true' || value === 'sim' || value === '1') return true;
-      if (value === 'false' || value === 'não' || value === 'nao' || value === '0') return false;
-      throw new SettingValueError('Use sim ou não');
-    },
+    parse: yesNo,
+  },
+  'accounts.requireVerifiedEmail': {
+    key: 'accounts.requireVerifiedEmail',
+    title: 'Exigir e-mail confirmado',
+    group: 'Segurança',
+    kind: 'boolean',
+    description: 'Clientes só compram planos e convertem depois de confirmar o e-mail pelo link enviado',
+    help: 'Contas criadas antes do envio de e-mails contam como confirmadas. Administradores não precisam confirmar.',
+    recommended: 'Ligado quando o envio por SMTP estiver configurado',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => false,
+    parse: yesNo,
   },
 };
 

@@ -36,6 +36,7 @@ export function createApiTokensRouter(ctx: AppContext): Router {
     const secret = generateApiToken();
     const token = await ApiToken.create({ userId: user.id, name, tokenHash: secret.hash, prefix: secret.prefix });
     ctx.logger.info({ userId: user.id, apiTokenId: token.id }, 'api token created');
+    await ctx.mail.apiTokenCreated(user, token);
     const body: CreatedApiTokenResponse = { ...presentApiToken(token), token: secret.token, message: ACCOUNT_MESSAGES.apiTokenCreated };
     res.status(201).json(body);
   });

@@ -1,11 +1,13 @@
 import { Router } from 'express';
 import {
   ACCOUNT_MESSAGES,
+  EMAIL_MESSAGES,
   changePasswordSchema,
   loginSchema,
   registerSchema,
   type ApiUser,
   type AuthResponse,
+  type RegisterResponse,
 } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
 import type { User } from '../../models/index.js';
@@ -14,12 +16,13 @@ import { authUser, requireAuth } from '../../http/auth.js';
 import { validate, inputOf } from '../../http/validate.js';
 import { clientAddress, rateLimit } from '../../http/rateLimit.js';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
-import { createUser, setPassword } from '../../commands/userCreator.js';
+import { createUser, isEmailTaken, setPassword } from '../../commands/userCreator.js';
 import { presentUser } from '../../presenters/user.js';
 import { createApiTokensRouter } from '../apiTokens/router.js';
 
 /**
- * POST /api/auth/register, POST /api/auth/login → { token, expiresIn, user }
+ * POST /api/auth/register → 201 { message, email }, the same for a taken address (recovery.ts has the e-mail routes)
+ * POST /api/auth/login → { token, expiresIn, user }
  * GET /api/auth/verify → { user }; GET /api/auth/me → the user
  * PATCH /api/auth/change-password → { message, token, expiresIn, user } (older sessions end)
  * /api/auth/tokens → personal API tokens (apiTokens/router.ts)
@@ -40,10 +43,15 @@ export function createAuthRouter(ctx: AppContext): Router {
     validate(registerSchema),
     async (req, res) => {
       const input = inputOf(req, registerSchema);
-      const user = await createUser(ctx, { email: input.email, password: input.password, name: input.name ?? null });
-      user.lastLogin = new Date();
-      await user.save();
-      res.status(201).json(session(user));
+      // A taken address answers exactly like a new one (no account enumeration); its owner is told by e-mail.
+      const user = await createUser(ctx, { email: input.email, password: input.password, name: input.name ?? null }).catch((err: unknown) => {
+        if (isEmailTaken(err)) return null;
+        throw err;
+      });
+      if (user) await ctx.mail.welcome(user);
+      else await ctx.mail.registrationAttempt(input.email);
+      const body: RegisterResponse = { message: EMAIL_MESSAGES.registerCheckEmail, email: input.email };
+      res.status(201).json(body);
     },
   );
 
@@ -97,6 +105,7 @@ export function createAuthRouter(ctx: AppContext): Router {
     limiters.passwordChangePerUser.reset(user.id);
     await setPassword(user, newPassword);
     ctx.logger.info({ userId: user.id }, 'password changed');
+    await ctx.mail.passwordChanged(user);
     res.json({ message: ACCOUNT_MESSAGES.passwordChanged, ...session(user) });
   });
 

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.js';
 import type { Conversion, User } from '../../models/index.js';
 import { ApiError } from '../../http/errors.js';
 import { authUser, bearerToken, requireAdmin, requireAuth } from '../../http/auth.js';
+import { requireVerifiedEmail } from '../../http/verifiedEmail.js';
 import { inputOf, validate } from '../../http/validate.js';
 import { findOwned } from '../../policies/ownership.js';
 import { presentConversion, presentStart } from '../../presenters/conversion.js';
@@ -98,8 +99,8 @@ export function createConversionRouter(ctx: AppContext): Router {
   };
 
   router.use(createConversionLimitsRouter(ctx));
-  router.post('/convert', auth, submissionRate, canSubmit, submit(true));
-  router.post('/upload', auth, submissionRate, canSubmit, submit(false));
+  router.post('/convert', auth, requireVerifiedEmail(ctx), submissionRate, canSubmit, submit(true));
+  router.post('/upload', auth, requireVerifiedEmail(ctx), submissionRate, canSubmit, submit(false));
 
   router.post('/convert/bulk', auth, requireAdmin, submissionRate, async (req, res) => {
     const user = authUser(req);
@@ -133,7 +134,7 @@ export function createConversionRouter(ctx: AppContext): Router {
     res.status(body.conversions.length ? 201 : 400).json(body);
   });
 
-  router.post('/start/:id', auth, submissionRate, async (req, res) => {
+  router.post('/start/:id', auth, requireVerifiedEmail(ctx), submissionRate, async (req, res) => {
     const user = authUser(req);
     await owned(req);
     const conversion = await startConversion(ctx, user, String(req.params.id));

@@ -12,6 +12,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { Payment } from '../../models/index.js';
 import { authUser, requireAuth } from '../../http/auth.js';
+import { requireVerifiedEmail } from '../../http/verifiedEmail.js';
 import { ApiError } from '../../http/errors.js';
 import { inputOf, validate } from '../../http/validate.js';
 import { RateLimiter, clientAddress, rateLimit } from '../../http/rateLimit.js';
@@ -211,6 +212,7 @@ export function createPixHandlers(ctx: AppContext): RequestHandler[] {
   return [
     limiter,
     requireAuth(ctx),
+    requireVerifiedEmail(ctx),
     async (req, res) => {
       const planId = typeof req.params.planId === 'string' ? req.params.planId : '';
       const { payment, purchase, reused } = await createPixPayment(ctx, authUser(req), planId);

@@ -1,0 +1,239 @@
+/**
+ * The outbox: every e-mail is a row of `email_messages` first, written in the caller's
+ * transaction when there is one (a receipt exists exactly when the approval commits), then
+ * delivered by a `mail:send` job over SMTP (SMTP_URL) with retries and exponential backoff.
+ * Without SMTP_URL a message stays in the outbox, where admins read it, and one log line
+ * names its recipient and subject. Nothing here throws into the request that caused a
+ * message: a failure to queue is logged, a failure to deliver is retried, then recorded.
+ */
+import { randomUUID } from 'node:crypto';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { EmailKind } from '@aabify/shared';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { EmailMessage, Models } from '../models/index.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { decryptJson, encryptJson } from '../settings/crypto.js';
+import { messageContent, renderMessage, type RenderedMessage } from './templates.js';
+
+export const MAIL_SEND_JOB = 'mail:send';
+
+export interface OutboxOptions {
+  /** First retry delay; each next one doubles (tests shorten it). */
+  retryDelayMs?: number;
+  /** Delivery attempts before a message is marked failed. */
+  maxAttempts?: number;
+}
+
+export interface NewMessage {
+  kind: EmailKind;
+  to: string;
+  userId: string | null;
+  /** The template's input; never a secret (it is shown to admins). */
+  data: Record<string, unknown>;
+  /** A single-use link's token: stored encrypted, put in the link only when delivered. */
+  secret?: string;
+  /** A notice that goes out once: a second message with the same key is not queued. */
+  dedupeKey?: string;
+  transaction?: Transaction;
+}
+
+export interface MailSendJobData {
+  emailId: string;
+}
+
+/** Queued messages older than this are not sent any more when SMTP arrives (recorded as failed). */
+export const OUTBOX_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
+export const DEFAULT_MAIL_RETRY_DELAY_MS = 30_000;
+export const DEFAULT_MAIL_MAX_ATTEMPTS = 6;
+
+export class Outbox {
+  readonly transport: 'smtp' | 'outbox';
+  readonly retryDelayMs: number;
+  readonly maxAttempts: number;
+  private readonly smtp?: Transporter;
+  private serverUrl?: string;
+  private queue?: JobQueue;
+
+  constructor(
+    private readonly deps: { config: Config; models: Models; sequelize: Sequelize; logger: Logger; encryptionKey: string },
+    opts: OutboxOptions = {},
+  ) {
+    const { smtpUrl } = deps.config.mail;
+    this.transport = smtpUrl ? 'smtp' : 'outbox';
+    this.retryDelayMs = opts.retryDelayMs ?? DEFAULT_MAIL_RETRY_DELAY_MS;
+    this.maxAttempts = opts.maxAttempts ?? DEFAULT_MAIL_MAX_ATTEMPTS;
+    if (smtpUrl) {
+      this.smtp = nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: 15_000,
+        greetingTimeout: 15_000,
+        socketTimeout: 30_000,
+      } as Parameters<typeof nodemailer.createTransport>[0]);
+    }
+  }
+
+  /** The queue that runs deliveries (set once it exists). */
+  attachQueue(queue: JobQueue): void {
+    this.queue = queue;
+  }
+
+  /** This server's own address, the links' base when PUBLIC_URL is not set. */
+  setServerUrl(url: string): void {
+    this.serverUrl = url;
+  }
+
+  /** Base of every link in e-mails: PUBLIC_URL, else this server's own address (never a request's Host). */
+  linkBase(): string {
+    return this.deps.config.publicUrl ?? this.serverUrl ?? `http://localhost:${this.deps.config.port}`;
+  }
+
+  /**
+   * Writes a message (in `transaction` when given, inside a savepoint so a failure here never
+   * aborts the caller's work) and, once committed, queues its delivery. Answers the id, or
+   * null when a message with the same dedupeKey exists or writing failed.
+   */
+  async enqueue(message: NewMessage): Promise<string | null> {
+    const { sequelize, logger } = this.deps;
+    const id = randomUUID();
+    const subject = messageContent(message.kind, message.data).subject;
+    const secret = message.secret === undefined ? null : encryptJson(message.secret, this.deps.encryptionKey, `email:${id}`);
+    const insert = (transaction?: Transaction) =>
+      sequelize.query<{ id: string }>(
+        `INSERT INTO email_messages (id, "userId", kind, "to", subject, data, secret, status, attempts, "dedupeKey", "createdAt", "updatedAt")
+         VALUES (:id, :userId, :kind, :to, :subject, CAST(:data AS jsonb), CAST(:secret AS jsonb), 'queued', 0, :dedupeKey, now(), now())
+         ON CONFLICT ("dedupeKey") DO NOTHING RETURNING id`,
+        {
+          replacements: {
+            id,
+            userId: message.userId,
+            kind: message.kind,
+            to: message.to,
+            subject,
+            data: JSON.stringify(message.data),
+            secret: secret === null ? null : JSON.stringify(secret),
+            dedupeKey: message.dedupeKey ?? null,
+          },
+          type: QueryTypes.SELECT,
+          transaction,
+        },
+      );
+    let rows: Array<{ id: string }>;
+    try {
+      rows = message.transaction ? await sequelize.transaction({ transaction: message.transaction }, (t) => insert(t)) : await insert();
+    } catch (err) {
+      logger.error({ err, kind: message.kind, to: message.to, subject }, 'e-mail not queued');
+      return null;
+    }
+    if (!rows.length) return null;
+    const after = () => {
+      if (this.transport === 'outbox') {
+        logger.info({ emailId: id, to: message.to, subject }, 'e-mail kept in the outbox (no SMTP_URL)');
+        return;
+      }
+      void this.schedule(id);
+    };
+    if (message.transaction) message.transaction.afterCommit(after);
+    else after();
+    return id;
+  }
+
+  /** Queues the delivery job of a message (one per message). */
+  async schedule(emailId: string): Promise<void> {
+    if (!this.queue || this.transport === 'outbox') return;
+    try {
+      await this.queue.create<MailSendJobData>(MAIL_SEND_JOB, { emailId }).unique({ 'data.emailId': emailId }).schedule(new Date()).save();
+    } catch (err) {
+      // The sweep job writes the missing job later.
+      this.deps.logger.error({ err, emailId }, 'e-mail delivery job not written; the sweep retries');
+    }
+  }
+
+  /**
+   * One delivery attempt (the `mail:send` job). Throws after a failed attempt that will be
+   * retried (Agenda's backoff reschedules the job); records `failed` after the last one.
+   */
+  async deliver(emailId: string, now: Date = new Date()): Promise<void> {
+    const { models, logger } = this.deps;
+    const message = await models.EmailMessage.findByPk(emailId);
+    if (!message || message.status !== 'queued' || !this.smtp) return;
+    const linkExpiresAt = typeof message.data.linkExpiresAt === 'string' ? Date.parse(message.data.linkExpiresAt) : undefined;
+    if (linkExpiresAt !== undefined && linkExpiresAt <= now.getTime()) {
+      await message.update({ status: 'failed', secret: null, lastError: 'Não enviado: o link do e-mail expirou antes do envio.' });
+      logger.warn({ emailId, to: message.to, subject: message.subject }, 'e-mail not sent: its link expired first');
+      return;
+    }
+    let rendered: RenderedMessage;
+    try {
+      rendered = this.render(message, 'delivery');
+    } catch (err) {
+      // The link's token no longer opens (the data directory's key changed): it cannot be sent.
+      await message.update({ status: 'failed', secret: null, lastError: 'Não enviado: o link do e-mail não pôde ser lido.' });
+      logger.error({ emailId, to: message.to, subject: message.subject, err: (err as Error).message }, 'e-mail not sent: its link could not be decrypted');
+      return;
+    }
+    const attempts = message.attempts + 1;
+    try {
+      await this.smtp.sendMail({ from: this.deps.config.mail.from, to: message.to, subject: rendered.subject, html: rendered.html, text: rendered.text });
+    } catch (err) {
+      const final = attempts >= this.maxAttempts;
+      const reason = smtpErrorText(err);
+      await message.update({ attempts, lastError: reason, ...(final ? { status: 'failed' as const, secret: null } : {}) });
+      logger.warn({ emailId, to: message.to, subject: message.subject, attempt: attempts, final, error: reason }, 'e-mail delivery failed');
+      if (final) return;
+      throw new Error(`delivery attempt ${attempts} failed: ${reason}`);
+    }
+    await message.update({ status: 'sent', attempts, sentAt: new Date(), secret: null, lastError: null });
+    logger.info({ emailId, to: message.to, subject: message.subject }, 'e-mail sent');
+  }
+
+  /** The message as delivered (`delivery`: with its single-use link) or as admins see it (link hidden). */
+  render(message: EmailMessage, purpose: 'delivery' | 'admin'): RenderedMessage {
+    let secret: string | undefined;
+    if (purpose === 'delivery' && message.secret) {
+      const value = decryptJson(message.secret, this.deps.encryptionKey, `email:${message.id}`);
+      if (typeof value === 'string') secret = value;
+    }
+    return renderMessage(message.kind, message.data, { baseUrl: this.linkBase(), secret });
+  }
+
+  /**
+   * The safety net (every few minutes and at start): queued messages without a delivery job
+   * get one (a crash between commit and scheduling, or SMTP configured after they were kept);
+   * queued messages older than a week are recorded as failed instead.
+   */
+  async sweep(now: Date = new Date()): Promise<{ scheduled: number; expired: number }> {
+    if (this.transport === 'outbox') return { scheduled: 0, expired: 0 };
+    const { sequelize } = this.deps;
+    const cutoff = new Date(now.getTime() - OUTBOX_MAX_AGE_MS);
+    const [, expiredCount] = await sequelize.query(
+      `UPDATE email_messages SET status = 'failed', secret = NULL, "lastError" = :reason, "updatedAt" = now()
+        WHERE status = 'queued' AND "createdAt" < :cutoff`,
+      { replacements: { cutoff, reason: 'Não enviado: mais de 7 dias na caixa de saída.' } },
+    );
+    const rows = await sequelize.query<{ id: string }>(
+      `SELECT m.id FROM email_messages m WHERE m.status = 'queued'
+         AND NOT EXISTS (SELECT 1 FROM agenda_jobs j WHERE j.name = :name AND j.data->>'emailId' = m.id::text)
+       ORDER BY m."createdAt" LIMIT 500`,
+      { replacements: { name: MAIL_SEND_JOB }, type: QueryTypes.SELECT },
+    );
+    for (const r of rows) await this.schedule(r.id);
+    return { scheduled: rows.length, expired: typeof expiredCount === 'number' ? expiredCount : 0 };
+  }
+
+  async close(): Promise<void> {
+    this.smtp?.close();
+  }
+}
+
+/** The SMTP server's answer (or the network error), short and without anything of ours. */
+function smtpErrorText(err: unknown): string {
+  if (typeof err === 'object' && err !== null) {
+    const e = err as { response?: unknown; code?: unknown; message?: unknown };
+    if (typeof e.response === 'string' && e.response) return e.response.slice(0, 500);
+    if (typeof e.message === 'string') return `${typeof e.code === 'string' ? `${e.code}: ` : ''}${e.message}`.slice(0, 500);
+  }
+  return String(err).slice(0, 500);
+}

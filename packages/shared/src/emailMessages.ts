@@ -1,0 +1,48 @@
+/**
+ * pt-BR texts of the e-mail component that users read in the API's answers and the
+ * dashboard (password recovery, address confirmation, notification preferences).
+ * The e-mails' own texts live with their templates on the server.
+ */
+export const EMAIL_MESSAGES = {
+  /** Register's answer, the same for a new and a taken address (no account enumeration). */
+  registerCheckEmail: 'Conta criada! Enviamos um e-mail para você confirmar seu endereço.',
+  /** After register, a taken address signs in with nothing: the owner was told by e-mail. */
+  registerCheckInbox: 'Enviamos um e-mail para este endereço com os próximos passos.',
+  forgotPasswordSent: 'Se houver uma conta com este e-mail, enviamos um link para criar uma nova senha. O link vale por 1 hora.',
+  resetLinkInvalid: 'Este link para criar uma nova senha é inválido, já foi usado ou expirou. Peça um novo em "Esqueci minha senha".',
+  passwordReset: 'Senha alterada. Você entrou com a nova senha e as outras sessões foram encerradas.',
+  verifyLinkInvalid: 'Este link de confirmação é inválido, já foi usado ou expirou. Peça um novo e-mail de confirmação.',
+  emailVerified: 'E-mail confirmado. Obrigado!',
+  emailAlreadyVerified: 'Seu e-mail já está confirmado.',
+  verificationSent: 'Enviamos um novo e-mail de confirmação. Confira sua caixa de entrada.',
+  emailNotVerified: 'Confirme seu e-mail para continuar: abra o link que enviamos para sua caixa de entrada ou peça um novo.',
+  verifyBanner: 'Confirme seu e-mail para comprar planos e converter APKs.',
+  linkTokenRequired: 'Link incompleto: abra o link do e-mail inteiro.',
+  tooManyEmailRequests: 'Muitos pedidos de e-mail. Aguarde alguns minutos e tente novamente.',
+  preferencesSaved: 'Preferências salvas.',
+  emailNotFound: 'E-mail não encontrado.',
+} as const;
+
+/** What each message is, as the admin's e-mail list names it. */
+export const EMAIL_KIND_LABELS = {
+  welcome: 'Boas-vindas e confirmação',
+  verify_email: 'Confirmação de e-mail',
+  registration_attempt: 'Tentativa de cadastro',
+  password_reset: 'Nova senha',
+  password_changed: 'Senha alterada',
+  purchase_approved: 'Recibo de compra',
+  purchase_refunded: 'Reembolso',
+  pix_expired: 'PIX expirado',
+  plan_expiring: 'Plano vence em 3 dias',
+  plan_expired: 'Plano vencido',
+  credits_low: 'Último crédito',
+  conversion_finished: 'Conversão concluída',
+  conversion_failed: 'Conversão com falha',
+  api_token_created: 'Novo token de API',
+  admin_notice: 'Aviso aos administradores',
+} as const;
+export type EmailKind = keyof typeof EMAIL_KIND_LABELS;
+
+export const EMAIL_STATUS_LABELS = { queued: 'Na fila', sent: 'Enviado', failed: 'Falhou' } as const;
+export type EmailStatus = keyof typeof EMAIL_STATUS_LABELS;
+export const EMAIL_STATUSES = Object.keys(EMAIL_STATUS_LABELS) as EmailStatus[];
