@@ -1,6 +1,6 @@
 /**
  * E-mail jobs: `mail:send` delivers one outbox message (Agenda retries a failed attempt with
- * exponential backoff); `mail:sweep` (every 5 minutes) schedules queued messages that lack a
+ * exponential backoff); `mail:sweep` (at start and every 5 minutes) schedules queued messages that lack a
  * job and drops expired links; `mail:plan-notices` (hourly, so a notice is never a day late;
  * each is sent once per plan period) sends the plan-expiring and plan-expired notices.
  */
@@ -33,4 +33,6 @@ export async function registerMailJobs(ctx: AppContext & { mail: Mailer }, queue
   });
   await queue.every('5 minutes', MAIL_SWEEP_JOB);
   await queue.every('1 hour', MAIL_PLAN_NOTICES_JOB);
+  // At start too: messages kept before SMTP_URL was set (or left by a crash) go out now.
+  await outbox.sweep().catch((err: unknown) => ctx.logger.error({ err }, 'mail sweep at start failed'));
 }
