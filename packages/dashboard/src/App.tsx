@@ -21,6 +21,10 @@ const PaymentStatusPage = lazy(() => import('./pages/PaymentStatusPage'));
 const KeystorePage = lazy(() => import('./pages/KeystorePage'));
 const PurchasesPage = lazy(() => import('./pages/PurchasesPage'));
 const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
+// The e-mailed links: open signed in or not.
+const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));
+const VerifyEmailPage = lazy(() => import('./pages/VerifyEmailPage'));
 
 type SetupState = 'checking' | 'required' | 'done';
 
@@ -57,6 +61,9 @@ export function App() {
         <Routes>
           <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />
           <Route path="/register" element={<PublicOnly><RegisterPage /></PublicOnly>} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/verify-email" element={<VerifyEmailPage />} />
           <Route element={<RequireAuth><Shell /></RequireAuth>}>
             <Route path="/" element={<HomeRedirect />} />
             <Route path="/dashboard" element={<RequirePlan adminTo="/admin"><DashboardPage /></RequirePlan>} />

@@ -32,7 +32,7 @@ export const MAIN_NAV: readonly NavLinkEntry[] = [
 ];
 
 /** Things the account menu does in place instead of opening a page (handled by the top bar). */
-export type AccountAction = 'changePassword' | 'signOut';
+export type AccountAction = 'changePassword' | 'toggleConversionEmails' | 'signOut';
 
 export type AccountMenuEntry =
   | (NavLinkEntry & { kind: 'link' })
@@ -41,6 +41,7 @@ export type AccountMenuEntry =
 /** The 'Conta' menu, in order; 'Sair' comes last after a divider. */
 export const ACCOUNT_MENU: readonly AccountMenuEntry[] = [
   { kind: 'action', action: 'changePassword', label: 'Alterar Senha', icon: 'key' },
+  { kind: 'action', action: 'toggleConversionEmails', label: 'Avisos de conversão por e-mail', icon: 'envelope' },
   { kind: 'link', to: '/account/keystore', label: 'Chave de upload', icon: 'shield-lock' },
   { kind: 'link', to: '/purchases', label: 'Minhas compras', icon: 'bag', visible: isCustomer },
 ];
@@ -74,6 +75,7 @@ export const ADMIN_NAV: readonly NavGroup[] = [
     label: 'Administração',
     entries: [
       { to: '/admin/management', label: 'Administradores', icon: 'person-badge' },
+      { to: '/admin/emails', label: 'E-mails', icon: 'envelope' },
       { to: '/admin/settings', label: 'Configurações', icon: 'sliders' },
     ],
   },

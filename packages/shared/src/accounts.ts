@@ -186,6 +186,13 @@ export interface RegisterResponse {
   email: string;
 }
 
+/** GET /auth/email-status: what the dashboard's confirmation banner needs. */
+export interface EmailStatusResponse {
+  emailVerified: boolean;
+  /** accounts.requireVerifiedEmail: buying and converting wait for the confirmation. */
+  verificationRequired: boolean;
+}
+
 /** POST /auth/forgot-password, /auth/resend-verification, /auth/verify-email */
 export interface MessageResponse {
   message: string;

@@ -11,6 +11,7 @@ import AdminDashboardPage from './AdminDashboardPage';
 import AdminsPage from './AdminsPage';
 import BulkConverterPage from './BulkConverterPage';
 import ConversionsPage from './ConversionsPage';
+import EmailsPage from './EmailsPage';
 import PlansAdminPage from './plans/PlansAdminPage';
 import PurchasesPage from './PurchasesPage';
 import QueueSystemPage from './QueueSystem';
@@ -33,6 +34,7 @@ export default function AdminRoutes() {
           <Route path="bulk-converter" element={<BulkConverterPage />} />
           <Route path="management" element={<AdminsPage />} />
           <Route path="settings" element={<SettingsPage />} />
+          <Route path="emails" element={<EmailsPage />} />
           <Route path="system" element={<QueueSystemPage />} />
           <Route path="queue" element={<QueueSystemPage />} />
           <Route path="*" element={<Navigate to="/admin" replace />} />

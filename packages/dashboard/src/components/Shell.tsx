@@ -1,6 +1,7 @@
 import Container from 'react-bootstrap/Container';
 import { Outlet } from 'react-router-dom';
 import { TopBar } from './TopBar';
+import { VerifyEmailBanner } from './VerifyEmailBanner';
 
 /** Signed-in screens: top bar over the page. */
 export function Shell() {
@@ -11,6 +12,7 @@ export function Shell() {
       </a>
       <TopBar />
       <Container as="main" id="conteudo" className="pb-5" tabIndex={-1}>
+        <VerifyEmailBanner />
         <Outlet />
       </Container>
     </>

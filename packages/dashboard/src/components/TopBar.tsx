@@ -9,6 +9,8 @@ import { displayName } from '../lib/userName';
 import { ACCOUNT_MENU, MAIN_NAV, visibleTo, type AccountAction } from '../navigation';
 import { ROLE_LABELS, useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
+import { emailApi } from '../api/email';
+import { toast } from '../stores/toasts';
 import { ChangePasswordModal } from './ChangePasswordModal';
 import { Icon } from './Icon';
 import { ThemeToggle } from './ThemeToggle';
@@ -22,6 +24,16 @@ export function TopBar() {
   const close = () => setExpanded(false);
   const actions: Record<AccountAction, () => void> = {
     changePassword: () => setChanging(true),
+    toggleConversionEmails: () => {
+      if (!user) return;
+      emailApi.setPreferences({ notifyConversions: !user.notifyConversions }).then(
+        (res) => {
+          useSession.getState().setUser(res.user);
+          toast.success(res.user.notifyConversions ? 'Avisos de conversão por e-mail ligados.' : 'Avisos de conversão por e-mail desligados.');
+        },
+        () => undefined,
+      );
+    },
     signOut: () => {
       signOutEverywhere();
       navigate('/login', { replace: true });
@@ -72,9 +84,19 @@ export function TopBar() {
                         {e.label}
                       </Dropdown.Item>
                     ) : (
-                      <Dropdown.Item key={e.action} as="button" onClick={() => { close(); actions[e.action](); }}>
+                      <Dropdown.Item
+                        key={e.action}
+                        as="button"
+                        onClick={() => { close(); actions[e.action](); }}
+                        {...(e.action === 'toggleConversionEmails' ? { role: 'menuitemcheckbox', 'aria-checked': Boolean(user?.notifyConversions) } : {})}
+                      >
                         <Icon name={e.icon} className="me-2" />
                         {e.label}
+                        {e.action === 'toggleConversionEmails' && (
+                          <Badge bg={user?.notifyConversions ? 'success' : 'secondary'} className="ms-2" data-testid="conversion-emails-state">
+                            {user?.notifyConversions ? 'Ligado' : 'Desligado'}
+                          </Badge>
+                        )}
                       </Dropdown.Item>
                     ),
                   )}

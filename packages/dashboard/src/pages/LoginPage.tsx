@@ -38,6 +38,9 @@ export function LoginPage() {
           <FormikForm noValidate>
             <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />
             <FormField name="password" label="Senha" type="password" autoComplete="current-password" />
+            <p className="text-end small mb-3">
+              <Link to="/forgot-password">Esqueci minha senha</Link>
+            </p>
             <Button type="submit" className="w-100" disabled={isSubmitting}>
               {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
               Entrar

@@ -2,7 +2,7 @@ import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate } from 'react-router-dom';
-import { ACCOUNT_MESSAGES, registerFormSchema } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, registerFormSchema } from '@aabify/shared';
 import { authApi } from '../api/auth';
 import { showServerErrors } from '../lib/formErrors';
 import { AuthLayout } from '../components/AuthLayout';
@@ -23,8 +23,16 @@ export function RegisterPage() {
   const submit = async (values: RegisterValues, helpers: FormikHelpers<RegisterValues>) => {
     try {
       const name = values.name.trim();
-      const res = await authApi.register({ email: values.email.trim(), password: values.password, ...(name ? { name } : {}) });
-      signIn(res.token, res.user);
+      const email = values.email.trim();
+      await authApi.register({ email, password: values.password, ...(name ? { name } : {}) });
+      // Register answers the same for a taken address (no enumeration); signing in tells them apart.
+      const session = await authApi.login({ email, password: values.password }).catch(() => null);
+      if (!session) {
+        toast.info(EMAIL_MESSAGES.registerCheckInbox);
+        navigate('/login', { replace: true });
+        return;
+      }
+      signIn(session.token, session.user);
       toast.success(ACCOUNT_MESSAGES.registerSuccess);
       navigate('/dashboard', { replace: true });
     } catch (e) {

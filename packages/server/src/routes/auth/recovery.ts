@@ -7,6 +7,7 @@ import {
   resetPasswordSchema,
   verifyEmailSchema,
   type AuthResponse,
+  type EmailStatusResponse,
   type MessageResponse,
 } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
@@ -39,6 +40,7 @@ const verifyLinkInvalid = () =>
  * POST /reset-password { token, password, confirmPassword? } → 200 { message, token, expiresIn, user }
  *      (every older session ends; the user is signed in); 400 RESET_LINK_INVALID
  * POST /verify-email { token } → 200 { message }; 400 VERIFY_LINK_INVALID
+ * GET /email-status (signed in) → { emailVerified, verificationRequired }
  * POST /resend-verification (signed in) → 200 { message }; 429 per user
  */
 export function createAuthRecoveryRouter(ctx: AppContext): Router {
@@ -120,6 +122,13 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
       res.json(body);
     },
   );
+
+  router.get('/email-status', requireAuth(ctx), async (req, res) => {
+    const user = authUser(req);
+    const required = !user.isAdmin() && (await ctx.settings.get('accounts.requireVerifiedEmail')) === true;
+    const body: EmailStatusResponse = { emailVerified: Boolean(user.emailVerifiedAt), verificationRequired: required };
+    res.json(body);
+  });
 
   router.post(
     '/resend-verification',

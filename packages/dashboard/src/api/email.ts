@@ -1,0 +1,30 @@
+/** E-mail: password recovery, address confirmation, notification preferences, and the admin outbox. */
+import type {
+  AdminEmailDetail,
+  AdminEmailListResponse,
+  ApiUser,
+  AuthResponse,
+  EmailStatus,
+  EmailStatusResponse,
+  MessageResponse,
+} from '@aabify/shared';
+import { api } from './client';
+
+export interface EmailsQuery {
+  page: number;
+  status?: EmailStatus | '';
+  search?: string;
+}
+
+export const emailApi = {
+  /** Quiet: the forms show the refusal themselves. */
+  forgotPassword: (email: string) => api.post<MessageResponse>('/auth/forgot-password', { email }, { quiet: true }),
+  resetPassword: (body: { token: string; password: string; confirmPassword: string }) =>
+    api.post<AuthResponse & MessageResponse>('/auth/reset-password', body, { quiet: true }),
+  verifyEmail: (token: string) => api.post<MessageResponse>('/auth/verify-email', { token }, { quiet: true }),
+  resendVerification: () => api.post<MessageResponse>('/auth/resend-verification'),
+  status: () => api.get<EmailStatusResponse>('/auth/email-status', { quiet: true }),
+  setPreferences: (body: { notifyConversions: boolean }) => api.patch<MessageResponse & { user: ApiUser }>('/account/preferences', body),
+  adminList: (q: EmailsQuery) => api.get<AdminEmailListResponse>('/admin/emails', { query: { page: q.page, status: q.status, search: q.search } }),
+  adminGet: (id: string) => api.get<AdminEmailDetail>(`/admin/emails/${encodeURIComponent(id)}`),
+};

@@ -1,0 +1,67 @@
+import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, resetPasswordFormSchema } from '@aabify/shared';
+import { emailApi } from '../api/email';
+import { showServerErrors } from '../lib/formErrors';
+import { AuthLayout } from '../components/AuthLayout';
+import { FormField } from '../components/FormField';
+import { useSession } from '../stores/session';
+import { toast } from '../stores/toasts';
+
+interface ResetValues {
+  token: string;
+  password: string;
+  confirmPassword: string;
+}
+
+/** /reset-password?token=… — the link of the e-mail: a new password, then signed in. */
+export default function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const signIn = useSession((s) => s.signIn);
+  const navigate = useNavigate();
+  const submit = async (values: ResetValues, helpers: FormikHelpers<ResetValues>) => {
+    try {
+      const res = await emailApi.resetPassword({ token: values.token, password: values.password, confirmPassword: values.confirmPassword });
+      signIn(res.token, res.user);
+      toast.success(res.message);
+      navigate('/dashboard', { replace: true });
+    } catch (e) {
+      showServerErrors(e, helpers, ['token', 'password', 'confirmPassword'], 'Erro ao criar nova senha');
+      helpers.setSubmitting(false);
+    }
+  };
+  return (
+    <AuthLayout title="Criar nova senha" subtitle="Escolha a nova senha da sua conta. As outras sessões serão encerradas.">
+      <Formik<ResetValues>
+        initialValues={{ token, password: '', confirmPassword: '' }}
+        validationSchema={resetPasswordFormSchema}
+        validateOnBlur={false}
+        onSubmit={submit}
+      >
+        {({ isSubmitting, errors }) => (
+          <FormikForm noValidate>
+            {errors.token && (
+              <Alert variant="danger" data-testid="reset-link-error">
+                {errors.token} <Link to="/forgot-password">Pedir um novo link</Link>
+              </Alert>
+            )}
+            {!token && <Alert variant="warning">{EMAIL_MESSAGES.linkTokenRequired}</Alert>}
+            <FormField name="password" label="Nova senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} autoFocus />
+            <FormField name="confirmPassword" label="Confirmar nova senha" type="password" autoComplete="new-password" />
+            <Button type="submit" className="w-100" disabled={isSubmitting}>
+              {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+              Salvar nova senha
+            </Button>
+          </FormikForm>
+        )}
+      </Formik>
+      <p className="mt-3 mb-0 text-center">
+        <Link to="/login">Voltar para o login</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * E-mail in a real browser: 'Esqueci minha senha' end to end with the mail read from a real SMTP
+ * server on loopback and its link opened; and, without SMTP_URL, an admin reading a message in
+ * Admin › E-mails (sandboxed frame, link hidden), the confirmation banner's 'Reenviar e-mail'
+ * and the account menu's conversion-notice switch.
+ */
+import { createServer } from 'node:net';
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { api } from '../helpers/http.js';
+import { buildAdmin, buildCreditUser, buildUser, tokenFor } from '../helpers/factories.js';
+import { linkUrl, startTestSmtp, type TestSmtp } from '../helpers/smtpServer.js';
+import { openPage, sessionOf, shootBoth, toastWith, waitForPath } from './dashboardHelpers.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe('email in a real browser', function () {
+  this.timeout(180_000);
+  let browser: Browser;
+
+  before(async function () {
+    requireChromium(this);
+    browser = await launchBrowser();
+  });
+  after(async () => browser?.close());
+
+  describe('with SMTP', () => {
+    let smtp: TestSmtp;
+    let server: TestServer;
+
+    before(async () => {
+      smtp = await startTestSmtp();
+      // PUBLIC_URL is this very server, so the e-mailed link opens it.
+      const port = await freePort();
+      server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: smtp.url, DASHBOARD_DIR: ensureDashboardBuilt() });
+      await buildAdmin(server);
+    });
+    after(async () => {
+      await server?.stop();
+      await smtp?.close();
+    });
+
+    it('forgotPassword_mailLinkNewPassword_signsInWithIt', async () => {
+      const user = await buildCreditUser(server, 3, { name: 'Carla' });
+      const { page, context, errors } = await openPage(browser);
+      await page.goto(`${server.url}/login`);
+      await page.getByRole('link', { name: 'Esqueci minha senha' }).click();
+      await waitForPath(page, '/forgot-password');
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByRole('button', { name: 'Enviar link' }).click();
+      await soon(() => page.getByTestId('forgot-sent').textContent(), (v) => expect(v).to.include('enviamos um link'));
+      await shootBoth(page, 'forgot-password-sent');
+
+      const mail = await smtp.waitFor((m) => m.rcptTo.includes(user.email));
+      const link = linkUrl(mail, '/reset-password');
+      expect(link.startsWith(`${server.url.replace('localhost', '127.0.0.1')}/reset-password?token=`)).to.equal(true);
+      await page.goto(link);
+      await page.getByLabel('Nova senha', { exact: true }).fill('senha-nova-do-navegador');
+      await page.getByLabel('Confirmar nova senha').fill('senha-nova-do-navegador');
+      await shootBoth(page, 'reset-password');
+      await page.getByRole('button', { name: 'Salvar nova senha' }).click();
+      await toastWith(page, 'Senha alterada');
+      await waitForPath(page, '/dashboard');
+      await soon(() => page.getByTestId('topbar-email').textContent(), (v) => expect(v).to.equal('Carla'));
+
+      // Signed out, the new password signs in; the link does not work twice.
+      await page.getByRole('button', { name: 'Menu da conta' }).click();
+      await page.getByRole('button', { name: 'Sair' }).click();
+      await waitForPath(page, '/login');
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('Senha').fill('senha-nova-do-navegador');
+      await page.getByRole('button', { name: 'Entrar' }).click();
+      await waitForPath(page, '/dashboard');
+
+      await page.goto(link);
+      await page.getByLabel('Nova senha', { exact: true }).fill('outra-senha-qualquer');
+      await page.getByLabel('Confirmar nova senha').fill('outra-senha-qualquer');
+      await page.getByRole('button', { name: 'Salvar nova senha' }).click();
+      await soon(() => page.getByTestId('reset-link-error').textContent(), (v) => expect(v).to.include('já foi usado ou expirou'));
+      expect(errors).to.deep.equal([]);
+      await context.close();
+    });
+  });
+
+  describe('without SMTP (outbox)', () => {
+    let server: TestServer;
+
+    before(async () => {
+      server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
+    });
+    after(async () => server?.stop());
+
+    it('adminEmails_viewMessage_sandboxedFrameLinkHidden', async () => {
+      const admin = await buildAdmin(server);
+      const user = await buildUser(server, { name: 'Duda' });
+      expect((await api(server).post('/auth/forgot-password', { email: user.email })).status).to.equal(200);
+      await soon(() => server.ctx.models.EmailMessage.count({ where: { to: user.email } }), (n) => expect(n).to.equal(1));
+
+      const { page, context, errors } = await openPage(browser, { session: sessionOf(server, admin), width: 1400 });
+      await page.goto(`${server.url}/admin`);
+      await page.getByTestId('admin-sidebar').getByRole('link', { name: 'E-mails' }).click();
+      await waitForPath(page, '/admin/emails');
+      await page.getByTestId('outbox-notice').waitFor();
+      const row = page.getByTestId('email-row').filter({ hasText: user.email });
+      await soon(() => row.getByTestId('email-status').textContent(), (v) => expect(v).to.equal('Na fila'));
+      await shootBoth(page, 'admin-emails');
+      await row.getByRole('button', { name: /^Ver e-mail/ }).click();
+      const frame = page.getByTestId('email-html');
+      await frame.waitFor();
+      expect(await frame.getAttribute('sandbox')).to.equal('');
+      const body = page.frameLocator('[data-testid="email-html"]').locator('body');
+      await soon(() => body.textContent(), (v) => {
+        expect(v).to.include('Olá, Duda!');
+        expect(v).to.include('link de uso único oculto');
+      });
+      expect(await page.frameLocator('[data-testid="email-html"]').locator('a[href*="token="]').count()).to.equal(0);
+      await shootBoth(page, 'admin-email-viewer');
+      await page.getByRole('tab', { name: 'Texto' }).or(page.getByRole('button', { name: 'Texto' })).first().click();
+      await soon(() => page.getByTestId('email-text').textContent(), (v) => expect(v).to.include('Criar nova senha: [link de uso único oculto'));
+      // The test's session script runs in every frame; in the sandboxed one it finds no storage
+      // (no same-origin), which is the sandbox working. Nothing else may be logged.
+      const sandboxed = errors.filter((e) => e.includes('The document is sandboxed'));
+      expect(errors.filter((e) => !sandboxed.includes(e))).to.deep.equal([]);
+      await context.close();
+    });
+
+    it('unconfirmedAddress_bannerResends_andConversionNoticeSwitch', async () => {
+      const admin = await buildAdmin(server);
+      await api(server).put('/admin/config/accounts.requireVerifiedEmail', { value: true }, tokenFor(server, admin));
+      try {
+        const user = await buildCreditUser(server, 3);
+        const { page, context, errors } = await openPage(browser, { session: sessionOf(server, user) });
+        await page.goto(`${server.url}/dashboard`);
+        const banner = page.getByTestId('verify-email-banner');
+        await banner.waitFor();
+        expect(await banner.textContent()).to.include(user.email);
+        await banner.getByRole('button', { name: 'Reenviar e-mail' }).click();
+        await toastWith(page, 'Enviamos um novo e-mail de confirmação');
+        await soon(() => server.ctx.models.EmailMessage.count({ where: { to: user.email, kind: 'verify_email' } }), (n) => expect(n).to.equal(1));
+        await shootBoth(page, 'verify-email-banner');
+
+        await page.getByRole('button', { name: 'Menu da conta' }).click();
+        const toggle = page.getByRole('menuitemcheckbox', { name: /Avisos de conversão por e-mail/ });
+        expect(await toggle.getAttribute('aria-checked')).to.equal('true');
+        await toggle.click();
+        await toastWith(page, 'Avisos de conversão por e-mail desligados.');
+        await soon(async () => (await user.reload()).notifyConversions, (v) => expect(v).to.equal(false));
+        expect(errors).to.deep.equal([]);
+        await context.close();
+      } finally {
+        await server.ctx.settings.unset('accounts.requireVerifiedEmail');
+      }
+    });
+  });
+});
