@@ -453,6 +453,10 @@ export function formatSettingValue(key: string, value: number | string | boolean
       if (value === CONVERSION_LIMITS.unlimitedMaxFileSize) return '0 (ilimitado)';
       return `${formatNumber(value / (1024 * 1024), { decimals: 2 })} MB (${formatNumber(value)} bytes)`;
     }
+    if (key === 'upload.maxPendingBytes') {
+      if (value === 0) return '0 (automático)';
+      return `${formatNumber(value / (1024 * 1024), { decimals: 2 })} MB (${formatNumber(value)} bytes)`;
+    }
     if (key === 'queue.broadcastInterval') return `${formatNumber(value / 1000, { decimals: 1 })} s (${formatNumber(value)} ms)`;
     if (key === 'conversions.concurrentPerUser' && value === 0) return '0 (ilimitado)';
     if (key === 'conversions.retentionDays') return countOf(value, 'dia', 'dias');

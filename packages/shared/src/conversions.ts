@@ -56,6 +56,14 @@ export const CONVERSION_LIMITS = {
   historyDefaultPage: 1,
   historyDefaultLimit: 10,
   historyMaxLimit: 100,
+  /** Uploads not started (POST /conversion/upload) are removed after this long, file and row. */
+  pendingUploadMaxAgeMs: 60 * 60 * 1000,
+  /** Default of upload.maxPendingUploads: stored, not-yet-started uploads per user. */
+  defaultMaxPendingUploads: 5,
+  /** upload.maxPendingBytes 0 = automatic: this many times upload.maxFileSize … */
+  pendingBytesFactor: 2,
+  /** … or this when upload.maxFileSize is 0 (no limit). */
+  pendingBytesWhenUnlimited: 1024 * MB,
   searchMaxLength: 200,
   versionCodeMax: 2_100_000_000,
   versionNameMax: 256,
@@ -91,7 +99,11 @@ export const CONVERSION_MESSAGES = {
   cannotConvert: 'Limite mensal atingido ou assinatura expirada.',
   rateLimited: 'Rate limit excedido',
   started: 'Conversão iniciada com sucesso',
-  uploaded: 'Arquivo enviado. Inicie a conversão quando quiser.',
+  uploaded: 'Arquivo enviado. Inicie a conversão em até 1 hora; depois disso o envio é descartado.',
+  pendingUploadsLimit: (max: number) =>
+    `Você já tem ${countOf(max, 'arquivo enviado', 'arquivos enviados')} aguardando o início da conversão. Inicie ou cancele um deles antes de enviar outro.`,
+  pendingBytesLimit: (maxBytes: number) =>
+    `Seus arquivos enviados e ainda não convertidos passariam de ${formatMegabytes(maxBytes)}. Inicie ou cancele um deles antes de enviar outro.`,
   notPending: 'A conversão já foi iniciada ou terminou.',
   cannotCancel: 'Só é possível cancelar conversões pendentes, na fila ou em processamento.',
   cancelled: 'Conversão cancelada',

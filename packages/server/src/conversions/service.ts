@@ -26,10 +26,12 @@ import { QueueStats, estimateRemaining, queueInfo, type QueueInfo } from './queu
 import { ConversionRunner, type ConversionJobData } from './runner.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
 import { settleCredit } from './credits.js';
+import { purgeAbandonedUploads } from './pendingUploads.js';
 import { WorkerPool } from './workerPool.js';
 
 export const CONVERSION_JOB = 'conversion';
 export const RETENTION_JOB = 'conversion-retention';
+export const ABANDONED_UPLOADS_JOB = 'conversion-abandoned-uploads';
 
 export interface ConversionServiceOptions {
   /** Engine module run by the workers (tests: a slowed-down engine). */
@@ -44,6 +46,8 @@ export interface ConversionServiceOptions {
   submitRateLimit?: RateLimiterOptions;
   /** How often the retention job runs (Agenda interval text). */
   retentionEvery?: string;
+  /** How often uploads never started are looked for and removed (Agenda interval text). */
+  abandonedUploadsEvery?: string;
 }
 
 export class ConversionService {
@@ -96,6 +100,9 @@ export class ConversionService {
     queue.define(RETENTION_JOB, async () => {
       await this.purgeExpired();
     });
+    queue.define(ABANDONED_UPLOADS_JOB, async () => {
+      await purgeAbandonedUploads(this.ctx, this.storage);
+    });
     if (!process) return;
     const settings = await this.settings();
     this.maxConcurrentHint = settings.maxConcurrent;
@@ -107,6 +114,7 @@ export class ConversionService {
   /** After queue.start(): the recurring retention job, and jobs for queued conversions that lack one. */
   async afterStart(queue: JobQueue): Promise<void> {
     await queue.every(this.opts.retentionEvery ?? '1 hour', RETENTION_JOB, {}, { skipImmediate: false });
+    await queue.every(this.opts.abandonedUploadsEvery ?? '5 minutes', ABANDONED_UPLOADS_JOB, {}, { skipImmediate: false });
     await this.ensureJobs();
   }
 
@@ -243,6 +251,11 @@ export class ConversionService {
       return row;
     });
     this.events.requestCancel(id);
+    // An upload never started leaves no reason to keep its files (they count against no quota once cancelled).
+    if (state.previous === 'pending') {
+      for (const key of c.inputKeys) await this.storage.delete(key);
+      await c.update({ filesPurgedAt: new Date() });
+    }
     if (state.previous !== 'processing') {
       await this.ctx.queue?.cancel({ name: CONVERSION_JOB, data: { conversionId: id } }).catch(() => 0);
     }
@@ -257,9 +270,6 @@ export class ConversionService {
     const { retentionDays } = await this.settings();
     const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
     const { Conversion: C, DownloadToken } = this.ctx.models;
-    // Never-started uploads past the period are given up.
-    const stale = await C.findAll({ where: { status: 'pending', createdAt: { [Op.lt]: cutoff } } });
-    for (const c of stale) await this.cancel(c.id).catch(() => undefined);
     const rows = await C.findAll({
       where: {
         filesPurgedAt: null,

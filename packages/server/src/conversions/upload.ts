@@ -61,7 +61,7 @@ export interface UploadOptions {
 
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 /** Room for multipart boundaries and the small fields around the file(s). */
-const MULTIPART_OVERHEAD = 64 * 1024;
+export const MULTIPART_OVERHEAD = 64 * 1024;
 
 export const tooLarge = (maxBytes: number) => new ApiError(413, 'FILE_TOO_LARGE', CONVERSION_MESSAGES.fileTooLarge(maxBytes), { details: { maxFileSize: maxBytes } });
 const notApk = () => new ApiError(400, 'INVALID_FILE_TYPE', CONVERSION_MESSAGES.apkExtension, { fields: { apk: CONVERSION_MESSAGES.apkExtension } });

@@ -19,6 +19,8 @@ export interface SettingValues {
   'conversions.maxConcurrent': number;
   'conversions.retentionDays': number;
   'upload.maxFileSize': number;
+  'upload.maxPendingUploads': number;
+  'upload.maxPendingBytes': number;
   'queue.broadcastInterval': number;
   'logging.level': SettingLogLevel;
   'payments.mercadopago.accessToken': string;
@@ -65,6 +67,7 @@ function text(input: unknown): string {
   return value;
 }
 
+const PENDING_SIZE_RANGE = 'Valor deve estar entre 1 MB (1048576) e 10 GB (10737418240), ou 0 para automático';
 const SIZE_RANGE = 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000), ou 0 para sem limite';
 
 function integer(min: number, max: number, rangeMessage: string) {
@@ -139,6 +142,36 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     parse: (input: unknown): number => {
       const value = integer(0, 500 * MB, SIZE_RANGE)(input);
       if (value !== 0 && value < MB) throw new SettingValueError(SIZE_RANGE);
+      return value;
+    },
+  },
+  'upload.maxPendingUploads': {
+    key: 'upload.maxPendingUploads',
+    title: 'Envios aguardando início, por cliente',
+    group: 'Uploads',
+    kind: 'number',
+    description: 'Quantos arquivos enviados e ainda não convertidos cada cliente pode manter guardados',
+    help: 'Vale para o envio em duas etapas (enviar, depois iniciar). Envios não iniciados são apagados após 1 hora.',
+    recommended: '5',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 5,
+    parse: integer(1, 100, 'Valor deve estar entre 1 e 100'),
+  },
+  'upload.maxPendingBytes': {
+    key: 'upload.maxPendingBytes',
+    title: 'Espaço dos envios aguardando início, por cliente',
+    group: 'Uploads',
+    kind: 'number',
+    description: 'Soma máxima, em bytes, dos arquivos enviados e ainda não convertidos de cada cliente',
+    help: '0 = automático: 2 vezes o tamanho máximo do APK enviado (1 GB quando o tamanho é ilimitado). Máximo 10 GB (10737418240).',
+    recommended: '0 (automático)',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 0,
+    parse: (input: unknown): number => {
+      const value = integer(0, 10 * 1024 * MB, PENDING_SIZE_RANGE)(input);
+      if (value !== 0 && value < MB) throw new SettingValueError(PENDING_SIZE_RANGE);
       return value;
     },
   },

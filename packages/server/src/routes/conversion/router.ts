@@ -20,11 +20,12 @@ import { presentConversion, presentStart } from '../../presenters/conversion.js'
 import { presentUsage } from '../../presenters/usage.js';
 import { startConversion, submitConversion } from '../../commands/conversionSubmitter.js';
 import { paymentRequired } from '../../conversions/credits.js';
+import { assertPendingUploadRoom } from '../../conversions/pendingUploads.js';
 import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from '../../conversions/downloads.js';
 import { readLogs } from '../../conversions/logs.js';
 import { assertMayDownload, presentForViewer } from '../../conversions/downloadAccess.js';
 import type { ConversionService } from '../../conversions/service.js';
-import { receiveApkUpload, type UploadedApk } from '../../conversions/upload.js';
+import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from '../../conversions/upload.js';
 import { openUpdateStream } from '../../realtime/sse.js';
 import { requireKeystoreForSigning } from '../../keystores/service.js';
 import { createConversionLimitsRouter } from './limits.js';
@@ -67,6 +68,15 @@ export function createConversionRouter(ctx: AppContext): Router {
     next();
   };
 
+  /** 409 before a byte is stored when the user's not-yet-started uploads fill their quota. */
+  const pendingUploadRoom: RequestHandler = async (req, _res, next) => {
+    // A declared body surely over the room is refused at once; the exact size is checked on submission.
+    const declared = Number(req.headers['content-length']);
+    const atLeast = Number.isFinite(declared) ? Math.max(0, declared - MULTIPART_OVERHEAD) : 0;
+    await assertPendingUploadRoom(ctx, authUser(req).id, await svc().settings(), atLeast);
+    next();
+  };
+
   const receiveOne = async (req: Request): Promise<{ upload: UploadedApk; options: ReturnType<typeof parseConversionOptions> }> => {
     const settings = await svc().settings();
     // One conversion: an APK, or a set (split APKs, .apks/.xapk/.apkm/.zip, OBB files) whose sum the limit bounds.
@@ -99,7 +109,7 @@ export function createConversionRouter(ctx: AppContext): Router {
 
   router.use(createConversionLimitsRouter(ctx));
   router.post('/convert', auth, submissionRate, canSubmit, submit(true));
-  router.post('/upload', auth, submissionRate, canSubmit, submit(false));
+  router.post('/upload', auth, submissionRate, canSubmit, pendingUploadRoom, submit(false));
 
   router.post('/convert/bulk', auth, requireAdmin, submissionRate, async (req, res) => {
     const user = authUser(req);
