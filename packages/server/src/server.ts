@@ -94,6 +94,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       version: VERSION,
       startedAt: new Date(),
     };
+    // One start-up line naming the payment provider, or why a configured one cannot be used.
+    await ctx.payments.state();
 
     const queue = createJobQueue({
       databaseUrl,

@@ -11,6 +11,7 @@ import { ACCOUNT_MESSAGES } from './messages.js';
 import { normalizeEmail, EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_TYPES, type ApiUser, type UserRole, type UserType } from './accounts.js';
 import { CONVERSION_LIMITS, CONVERSION_STATUSES, type ApiConversion } from './conversions.js';
 import type { Pagination } from './plans.js';
+import type { PaymentsStatus } from './payments.js';
 
 export const ADMIN_LIMITS = {
   /** Admin users list (spec §2.5, §9). */
@@ -35,6 +36,7 @@ export const ADMIN_LIMITS = {
 } as const;
 
 export const ADMIN_MESSAGES = {
+  settingUnreadable: 'O valor salvo não pôde ser lido (foi salvo com outra chave de criptografia). Cadastre-o de novo.',
   // validation (§5)
   createUserRequired: 'Email e senha são obrigatórios',
   createAdminRequired: 'Por favor, preencha todos os campos',
@@ -388,12 +390,16 @@ export interface AdminConfigEntry {
   options?: string[];
   /** Extra guidance, e.g. the webhook URL to register at the payment provider. */
   hint?: string | null;
+  /** A stored value that cannot be read (saved under another encryption key): what to do, pt-BR. */
+  problem?: string | null;
 }
 
 export interface AdminConfigResponse {
   configs: AdminConfigEntry[];
   /** The URL to register at the payment provider for notifications. */
   webhookUrl: string;
+  /** Which payment provider is active, and why payments are unavailable when they are. */
+  payments: PaymentsStatus;
 }
 
 export interface AdminConfigUpdateResponse {

@@ -82,6 +82,20 @@ export const PAYMENT_MESSAGES = {
   providerUnavailable: 'Provedor de pagamento indisponível. Tente novamente em alguns minutos.',
   providerNotConfigured: 'Provedor de pagamento não configurado corretamente. Avise o administrador.',
   pixKeyMissing: 'Recebimento por PIX indisponível: a conta do Mercado Pago não tem chave PIX cadastrada. Avise o administrador.',
+  paymentsUnavailable: 'Os pagamentos estão indisponíveis no momento por um problema de configuração do serviço. Tente novamente mais tarde ou fale com o suporte.',
+  providerSandboxLabel: 'Sandbox: pagamentos simulados, nenhum dinheiro real',
+  providerMercadoPagoLabel: 'Mercado Pago',
+  /** The admin banner, one text per PaymentsUnavailableReason. */
+  unavailableReasons: {
+    ACCESS_TOKEN_UNREADABLE:
+      'Pagamentos indisponíveis: a chave do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
+    ACCESS_TOKEN_MISSING:
+      'Pagamentos indisponíveis: PAYMENT_PROVIDER=mercadopago, mas nenhum access token do Mercado Pago foi cadastrado. Cadastre-o em Configurações.',
+    WEBHOOK_SECRET_UNREADABLE:
+      'Pagamentos indisponíveis: a assinatura secreta dos webhooks do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
+    SANDBOX_CONFLICT:
+      'Pagamentos indisponíveis: PAYMENT_PROVIDER=sandbox, mas há uma chave do Mercado Pago configurada. Remova PAYMENT_PROVIDER=sandbox (ou a chave) e reinicie o servidor.',
+  },
   webhookSignatureInvalid: 'Assinatura do webhook inválida',
   webhookStale: 'Notificação antiga ou com horário inválido',
   unknownPlan: 'Plano Desconhecido',

@@ -7,15 +7,23 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { AdminConfigEntry } from '@aabify/shared';
+import { ADMIN_MESSAGES, type AdminConfigEntry } from '@aabify/shared';
 import { decryptJson, encryptJson, isEncryptedValue } from './crypto.js';
 import { SETTING_DEFINITIONS, maskSecret, type SettingKey, type SettingValues } from './definitions.js';
 
 /** One setting as the admin screens see it: the shared AdminConfigEntry, keyed by a known key. */
 export type SettingEntry = Omit<AdminConfigEntry, 'key' | 'options'> & { key: SettingKey };
 
+/**
+ * What the table holds for a key: nothing, a usable value, a secret that does not decrypt
+ * (saved under another data dir's encryption key) or a value its definition refuses.
+ */
+export type StoredSettingState = 'absent' | 'ok' | 'undecryptable' | 'invalid';
+
 export interface SettingsService {
+  /** The stored value, else the default; null for a stored secret that does not decrypt (it never falls back). */
   get<K extends SettingKey>(key: K): Promise<SettingValues[K] | null>;
+  stored(key: SettingKey): Promise<StoredSettingState>;
   /** Parses an admin's input (throws SettingValueError with a pt-BR message) and stores it. */
   set<K extends SettingKey>(key: K, input: unknown, opts?: { transaction?: Transaction }): Promise<SettingValues[K]>;
   /** Removes the stored value: the default applies again. */
@@ -35,6 +43,8 @@ interface Row {
 interface Stored {
   value: unknown;
   updatedAt: Date;
+  /** The row is there but its secret does not open. */
+  undecryptable?: true;
 }
 
 const CACHE_MS = 5000;
@@ -49,6 +59,8 @@ export function createSettingsService(opts: {
   const { sequelize, config, encryptionKey, logger } = opts;
   const cacheMs = opts.cacheMs ?? CACHE_MS;
   let cache: { at: number; rows: Map<string, Stored> } | undefined;
+  /** Rows already reported as undecryptable (key@updatedAt): logged once per process, not every read. */
+  const reported = new Set<string>();
 
   function decode(row: Row): unknown {
     if (!row.encrypted) return row.value;
@@ -56,7 +68,7 @@ export function createSettingsService(opts: {
     return decryptJson(row.value, encryptionKey, row.key);
   }
 
-  async function stored(): Promise<Map<string, Stored>> {
+  async function rows(): Promise<Map<string, Stored>> {
     if (cache && Date.now() - cache.at < cacheMs) return cache.rows;
     const rows = await sequelize.query<Row>('SELECT key, value, encrypted, "updatedAt" FROM settings', { type: QueryTypes.SELECT });
     const map = new Map<string, Stored>();
@@ -64,8 +76,13 @@ export function createSettingsService(opts: {
       try {
         map.set(row.key, { value: decode(row), updatedAt: row.updatedAt });
       } catch (err) {
-        // A secret that no longer opens (data dir key replaced) reads as unset, loudly.
-        logger.error({ key: row.key, err: (err as Error).message }, 'setting could not be decrypted; treated as unset');
+        // A secret that no longer opens (data dir key replaced): kept as such, so no default hides it.
+        map.set(row.key, { value: null, updatedAt: row.updatedAt, undecryptable: true });
+        const id = `${row.key}@${row.updatedAt.toISOString()}`;
+        if (!reported.has(id)) {
+          reported.add(id);
+          logger.error({ key: row.key, err: (err as Error).message }, 'setting could not be decrypted (saved under another encryption key)');
+        }
       }
     }
     cache = { at: Date.now(), rows: map };
@@ -74,7 +91,8 @@ export function createSettingsService(opts: {
 
   async function get<K extends SettingKey>(key: K): Promise<SettingValues[K] | null> {
     const def = SETTING_DEFINITIONS[key];
-    const row = (await stored()).get(key);
+    const row = (await rows()).get(key);
+    if (row?.undecryptable) return null;
     if (row !== undefined) {
       try {
         return def.parse(row.value);
@@ -85,9 +103,21 @@ export function createSettingsService(opts: {
     return def.defaultValue(config);
   }
 
+  async function stored(key: SettingKey): Promise<StoredSettingState> {
+    const row = (await rows()).get(key);
+    if (row === undefined) return 'absent';
+    if (row.undecryptable) return 'undecryptable';
+    try {
+      SETTING_DEFINITIONS[key].parse(row.value);
+      return 'ok';
+    } catch {
+      return 'invalid';
+    }
+  }
+
   async function entry(key: SettingKey): Promise<SettingEntry> {
     const def = SETTING_DEFINITIONS[key];
-    const row = (await stored()).get(key);
+    const row = (await rows()).get(key);
     const value = await get(key);
     const shown = value === null ? null : def.masked ? maskSecret(String(value)) : value;
     return {
@@ -103,11 +133,13 @@ export function createSettingsService(opts: {
       isSet: value !== null,
       source: row !== undefined ? 'database' : value !== null ? 'default' : 'unset',
       updatedAt: row ? row.updatedAt.toISOString() : null,
+      problem: row?.undecryptable ? ADMIN_MESSAGES.settingUnreadable : null,
     };
   }
 
   return {
     get,
+    stored,
     entry,
     async list() {
       const keys = Object.keys(SETTING_DEFINITIONS) as SettingKey[];

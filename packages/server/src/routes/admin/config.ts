@@ -6,6 +6,7 @@ import type { RateLimiter } from '../../http/rateLimit.js';
 import { inputOf, validate } from '../../http/validate.js';
 import { SettingValueError, isSettingKey, type SettingKey } from '../../settings/index.js';
 import { presentSetting, webhookUrlOf } from '../../presenters/setting.js';
+import { presentPaymentsState } from '../../presenters/paymentsStatus.js';
 import { adminGuard } from './guards.js';
 
 const webhookUrl = (ctx: AppContext, req: Request) => webhookUrlOf(ctx.config, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
@@ -21,7 +22,8 @@ async function applyRuntimeSetting(ctx: AppContext, key: SettingKey): Promise<vo
 
 /**
  * /api/admin/config — spec §2.10, §7:
- *   GET / → { configs: [{ key, value (secrets masked), description, help, recommended, kind, options?, hint?, updatedAt, … }], webhookUrl }
+ *   GET / → { configs: [{ key, value (secrets masked), description, help, recommended, kind, options?, hint?, problem?, updatedAt, … }],
+ *     webhookUrl, payments: { provider, label, available, reason, message } }
  *   PUT /{key} { value } → { message, config }; 400 with the key's pt-BR rule ('Valor não pode ser
  *     vazio', 'Valor deve ser um número válido', ranges, levels); 404 for an unknown key.
  */
@@ -31,7 +33,11 @@ export function createAdminConfigRouter(ctx: AppContext, limiter: RateLimiter): 
 
   router.get('/', async (req, res) => {
     const url = webhookUrl(ctx, req);
-    const body: AdminConfigResponse = { configs: (await ctx.settings.list()).map((e) => presentSetting(e, url)), webhookUrl: url };
+    const body: AdminConfigResponse = {
+      configs: (await ctx.settings.list()).map((e) => presentSetting(e, url)),
+      webhookUrl: url,
+      payments: presentPaymentsState(await ctx.payments.state()),
+    };
     res.json(body);
   });
 

@@ -29,8 +29,9 @@ async function findUser(ctx: AppContext, id: unknown): Promise<User> {
 }
 
 /**
- * Debug calls of the client (spec §7 "Debug"): only in sandbox mode and only for admins
- * (DECISIONS "Payments"); in Mercado Pago mode they answer 404 as if absent.
+ * Debug calls of the client (spec §7 "Debug"): only in sandbox mode — nothing configures
+ * Mercado Pago — and only for admins (DECISIONS "Payments"); once Mercado Pago is configured,
+ * usable or in its error state, they answer 404 as if absent.
  * GET /user-state/{id} · POST /test-apply-plan {userId, planId} ·
  * POST /simulate-purchase {userId, planId, autoApprove} · POST /reset-user/{id}
  */

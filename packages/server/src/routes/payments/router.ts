@@ -82,11 +82,14 @@ export function createPaymentsRouter(ctx: AppContext): Router {
   const reads = rateLimit(new RateLimiter({ points: 240, windowMs: 60_000 }), planClientKey);
 
   router.get('/config', reads, async (_req, res) => {
-    const provider = await ctx.payments.mode();
+    const state = await ctx.payments.state();
+    const provider = state.provider;
     const body: PaymentConfigResponse = {
       provider,
       sandbox: provider === 'sandbox',
-      publicKey: provider === 'mercadopago' ? await ctx.payments.publicKey() : null,
+      available: state.available,
+      unavailableMessage: state.available ? null : M.paymentsUnavailable,
+      publicKey: provider === 'mercadopago' && state.available ? await ctx.payments.publicKey() : null,
       currency: 'BRL',
       pixExpirationMinutes: PIX_EXPIRATION_MINUTES,
       canSimulateApproval: provider === 'sandbox',
@@ -185,6 +188,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
   router.post('/simulate-approval/:id', rateLimit(new RateLimiter({ points: 30, windowMs: 60_000 }), planClientKey), auth, async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
+    // Only while nothing configures a real provider: a configured one in its error state is no sandbox.
     if ((await ctx.payments.mode()) !== 'sandbox' || payment.provider !== 'sandbox' || !payment.providerPaymentId) {
       throw ApiError.forbidden(M.sandboxOnly, 'SANDBOX_ONLY');
     }
