@@ -124,7 +124,7 @@ describe('payments: a configured provider that cannot be used is an error state,
         sandbox: false,
         available: false,
         reason: 'ACCESS_TOKEN_UNREADABLE',
-        message: 'Pagamentos indisponíveis: a chave do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
+        message: 'A chave do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
       };
       expect(res.body.payments).to.deep.equal(expected);
       const token = res.body.configs.find((c) => c.key === 'payments.mercadopago.accessToken')!;
@@ -140,7 +140,7 @@ describe('payments: a configured provider that cannot be used is an error state,
       // The webhook secret of the old key is still unreadable: webhooks would go unchecked, so still unavailable.
       let status = await api(server).get<PaymentsStatus>('/admin/payments/status', adminToken());
       expect(status.body).to.include({ available: false, reason: 'WEBHOOK_SECRET_UNREADABLE' });
-      expect(status.body.message).to.contain('assinatura secreta dos webhooks');
+      expect(status.body.message).to.contain('A assinatura secreta dos webhooks');
       expect((await api(server).put('/admin/config/payments.mercadopago.webhookSecret', { value: WEBHOOK_SECRET }, adminToken())).status).to.equal(200);
       status = await api(server).get<PaymentsStatus>('/admin/payments/status', adminToken());
       expect(status.body).to.deep.include({ provider: 'mercadopago', available: true, reason: null, message: null });

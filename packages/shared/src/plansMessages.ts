@@ -85,16 +85,17 @@ export const PAYMENT_MESSAGES = {
   paymentsUnavailable: 'Os pagamentos estão indisponíveis no momento por um problema de configuração do serviço. Tente novamente mais tarde ou fale com o suporte.',
   providerSandboxLabel: 'Sandbox: pagamentos simulados, nenhum dinheiro real',
   providerMercadoPagoLabel: 'Mercado Pago',
-  /** The admin banner, one text per PaymentsUnavailableReason. */
+  /** The admin banner: its title, then one text per PaymentsUnavailableReason. */
+  unavailableTitle: 'Pagamentos indisponíveis: nenhuma compra pode ser feita agora',
   unavailableReasons: {
     ACCESS_TOKEN_UNREADABLE:
-      'Pagamentos indisponíveis: a chave do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
+      'A chave do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
     ACCESS_TOKEN_MISSING:
-      'Pagamentos indisponíveis: PAYMENT_PROVIDER=mercadopago, mas nenhum access token do Mercado Pago foi cadastrado. Cadastre-o em Configurações.',
+      'PAYMENT_PROVIDER=mercadopago, mas nenhum access token do Mercado Pago foi cadastrado. Cadastre-o em Configurações.',
     WEBHOOK_SECRET_UNREADABLE:
-      'Pagamentos indisponíveis: a assinatura secreta dos webhooks do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
+      'A assinatura secreta dos webhooks do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
     SANDBOX_CONFLICT:
-      'Pagamentos indisponíveis: PAYMENT_PROVIDER=sandbox, mas há uma chave do Mercado Pago configurada. Remova PAYMENT_PROVIDER=sandbox (ou a chave) e reinicie o servidor.',
+      'PAYMENT_PROVIDER=sandbox, mas há uma chave do Mercado Pago configurada. Remova PAYMENT_PROVIDER=sandbox (ou a chave) e reinicie o servidor.',
   },
   webhookSignatureInvalid: 'Assinatura do webhook inválida',
   webhookStale: 'Notificação antiga ou com horário inválido',

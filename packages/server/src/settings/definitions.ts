@@ -209,7 +209,7 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     group: 'Pagamentos',
     kind: 'string',
     description: 'Access token do Mercado Pago (APP_USR-… em produção, TEST-… em testes)',
-    help: 'Com um access token configurado, os pagamentos PIX passam a usar o Mercado Pago; sem ele, o sandbox local.',
+    help: 'Com um access token configurado, os pagamentos PIX passam a usar o Mercado Pago; sem nenhum (nem MERCADOPAGO_ACCESS_TOKEN nem PAYMENT_PROVIDER=mercadopago), o sandbox local. Se o token salvo não puder ser lido, os pagamentos param até ele ser cadastrado de novo: nunca voltam ao sandbox.',
     encrypted: true,
     masked: true,
     defaultValue: (config) => config.mercadoPago.accessToken ?? null,
