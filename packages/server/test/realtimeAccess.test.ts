@@ -17,7 +17,7 @@ import type { Conversion, User } from '../src/models/index.js';
 type LinkAnswer = { success: boolean; downloadLink?: string; message?: string; code?: string };
 
 function completed(server: TestServer, user: User): Promise<Conversion> {
-  return buildConversion(server, user, { status: 'completed', progress: 100, canDownload: true, aabKey: 'nada.aab', completedAt: new Date() });
+  return buildConversion(server, user, { status: 'completed', progress: 100, aabKey: 'nada.aab', completedAt: new Date() });
 }
 
 /** Everything a socket went through, recorded from the moment it opens. */

@@ -162,7 +162,7 @@ describe('stream tickets (/api/conversion/updates/{id}/ticket)', function () {
     // Refused long-lived tokens in the query are not printed either.
     await openStream(id, `?token=${encodeURIComponent(token)}`);
     // Download links carry their own token, in the path or the query.
-    const done = await buildConversion(server, user, { status: 'completed', canDownload: true, aabKey: 'nada.aab', completedAt: new Date() });
+    const done = await buildConversion(server, user, { status: 'completed', aabKey: 'nada.aab', completedAt: new Date() });
     const link = await api(server).post<{ downloadToken: string }>(`/conversion/generate-download-link/${done.id}`, undefined, token);
     expect(link.status).to.equal(200);
     const secret = link.body.downloadToken;
