@@ -78,9 +78,15 @@ describe('dashboard: live conversion channel in a real browser', function () {
     await startConversion(page, server);
     await page.locator('[data-testid="connection-indicator"]', { hasText: 'Conectado (SSE)' }).waitFor({ timeout: 20000 });
     await page.getByTestId('log-row').first().waitFor({ timeout: 30000 });
+    // The server drops the stream: the browser's own retry would reuse the spent ticket, so the
+    // page reopens it with a new one.
+    const opened = streams.length;
+    server.http!.closeAllConnections();
+    await soon(async () => streams.length, (n) => expect(n).to.be.greaterThan(opened), 20000);
     await page.getByTestId('result-completed').waitFor({ timeout: 60000 });
 
-    expect(streams.length).to.be.greaterThan(0);
+    expect(new Set(streams).size, 'each stream opened with its own ticket').to.equal(streams.length);
+    expect(tickets.length).to.be.at.least(streams.length);
     expect(streams[0]).to.match(/\/api\/conversion\/updates\/[0-9a-f-]+\?token=sse_[A-Za-z0-9_-]{43}$/);
     for (const url of streams) expect(url).to.not.contain(session.token);
     expect(tickets[0]).to.match(/\/api\/conversion\/updates\/[0-9a-f-]+\/ticket$/);
