@@ -8,6 +8,7 @@ import type { AuthService } from './auth/service.js';
 import type { SettingsService } from './settings/index.js';
 import type { PaymentGateway } from './payments/index.js';
 import type { ConversionService } from './conversions/service.js';
+import type { LiveAccess } from './realtime/access.js';
 
 /** What every route, command and job gets: built once at start, passed explicitly. */
 export interface AppContext {
@@ -27,6 +28,8 @@ export interface AppContext {
   queue?: JobQueue;
   /** Conversions: storage, worker pool, job runner, live events (conversions/service.ts). */
   conversions?: ConversionService;
+  /** Closes live connections (sockets, event streams) when their user loses rights (realtime/access.ts). */
+  liveAccess?: LiveAccess;
   version: string;
   startedAt: Date;
 }

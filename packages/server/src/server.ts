@@ -27,6 +27,7 @@ import { ConversionService, type ConversionServiceOptions } from './conversions/
 import { createStorage } from './storage/index.js';
 import { createRealtime } from './realtime/io.js';
 import { attachConversionSockets } from './realtime/socket.js';
+import { LiveAccess } from './realtime/access.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -107,6 +108,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     ctx.queue = queue;
     await registerPaymentJobs(ctx, queue);
     const realtime = createRealtime(databaseUrl, logger);
+    ctx.liveAccess = new LiveAccess(realtime.io, ctx);
     const conversions = new ConversionService(ctx, createStorage(config), realtime.io, {
       ...opts.conversions,
       lockLifetimeMs: opts.queue?.lockLifetimeMs ?? 10 * 60 * 1000,

@@ -51,6 +51,10 @@ export const CONVERSION_LIMITS = {
   defaultAverageProcessingTimeMs: 120_000,
   /** Download links and tokens are valid this long. */
   downloadTokenTtlSeconds: 3600,
+  /** A stream ticket (the `?token=` of the event stream) opens one stream within this time. */
+  streamTicketTtlSeconds: 60,
+  /** Unused, unexpired stream tickets a user may hold at once. */
+  streamTicketsPerUser: 20,
   /** Files are kept this many days by default (setting conversions.retentionDays). */
   defaultRetentionDays: 7,
   historyDefaultPage: 1,
@@ -114,6 +118,11 @@ export const CONVERSION_MESSAGES = {
   downloadExpired: 'O link de download expirou. Gere um novo link.',
   downloadNotFound: 'Link de download inválido.',
   tokenMissing: 'Token não encontrado',
+  streamTicketRequired:
+    'O token de acesso não pode ir na URL. Peça um ticket de transmissão (POST /api/conversion/updates/{id}/ticket) e use-o em ?token=, ou envie o token no cabeçalho Authorization.',
+  streamTicketInvalid: 'Ticket de transmissão inválido ou já usado. Peça um novo ticket.',
+  streamTicketExpired: 'Ticket de transmissão expirado. Peça um novo ticket.',
+  tooManyStreamTickets: 'Tickets de transmissão demais em aberto. Aguarde um minuto e tente de novo.',
   bulkDone: (ok: number, failed: number) => `${countOf(ok, 'conversão iniciada', 'conversões iniciadas')}${failed ? `, ${failed} com erro` : ''}`,
   genericFailure: 'Ocorreu um erro durante o processamento do arquivo',
   workerCrashed: 'O processo de conversão foi interrompido repetidamente; a conversão foi abortada.',
@@ -413,6 +422,14 @@ export interface DownloadTokenResponse {
   downloadToken: string;
   filename: string;
   downloadUrl: string;
+  expiresIn: number;
+  expiresAt: string;
+}
+
+/** POST /conversion/updates/{id}/ticket: a single-use ticket for `GET /conversion/updates/{id}?token=`. */
+export interface StreamTicketResponse {
+  ticket: string;
+  conversionId: string;
   expiresIn: number;
   expiresAt: string;
 }

@@ -24,8 +24,17 @@ import {
 
 export type AuthMethod = 'jwt' | 'api_token';
 
+/**
+ * What a long-lived connection (socket, event stream, stream ticket) was opened with, kept so
+ * it can be checked again later without holding the secret: a session's user and
+ * tokenVersion (and expiry), or an API token's id.
+ */
+export type Credential =
+  | { method: 'jwt'; userId: string; tokenVersion: number; expiresAt?: Date }
+  | { method: 'api_token'; userId: string; apiTokenId: string };
+
 export type AuthResult =
-  | { ok: true; user: User; method: AuthMethod; apiTokenId?: string }
+  | { ok: true; user: User; method: AuthMethod; apiTokenId?: string; credential: Credential }
   | { ok: false; code: 'TOKEN_INVALID' | 'ACCOUNT_DISABLED'; message: string };
 
 export interface AuthLimits {
@@ -59,6 +68,12 @@ export interface AuthService {
   issueToken(user: User): string;
   /** A bearer credential (session JWT or API token) to a user, for HTTP, socket.io and SSE. */
   authenticateToken(raw: string): Promise<AuthResult>;
+  /**
+   * The credential a connection was opened with, against the database now (one indexed
+   * query): the account still active, the session not ended (tokenVersion, expiry), the API
+   * token not revoked. The user in the answer is the current row (role included).
+   */
+  recheck(credential: Credential): Promise<AuthResult>;
   resetRateLimits(): void;
 }
 
@@ -81,7 +96,19 @@ export function createAuthService(opts: {
     const user = await models.User.findByPk(session.userId).catch(() => null);
     if (!user || user.tokenVersion !== session.tokenVersion) return invalid;
     if (!user.isActive) return disabled;
-    return { ok: true, user, method: 'jwt' };
+    const credential: Credential = { method: 'jwt', userId: user.id, tokenVersion: session.tokenVersion, expiresAt: session.expiresAt };
+    return { ok: true, user, method: 'jwt', credential };
+  }
+
+  async function recheck(credential: Credential): Promise<AuthResult> {
+    if (credential.method === 'jwt') {
+      if (credential.expiresAt && credential.expiresAt.getTime() <= Date.now()) return invalid;
+      return userForSession(credential);
+    }
+    const token = await models.ApiToken.findByPk(credential.apiTokenId, { include: [{ model: models.User, as: 'user', required: true }] }).catch(() => null);
+    if (!token?.user || token.user.id !== credential.userId) return invalid;
+    if (!token.user.isActive) return disabled;
+    return { ok: true, user: token.user, method: 'api_token', apiTokenId: token.id, credential };
   }
 
   async function userForApiToken(raw: string): Promise<AuthResult> {
@@ -99,7 +126,7 @@ export function createAuthService(opts: {
         { where: { id: token.id, [Op.or]: [{ lastUsedAt: null }, { lastUsedAt: { [Op.lt]: staleBefore } }] } },
       ).catch((err: unknown) => logger.warn({ err }, 'api token lastUsedAt not written'));
     }
-    return { ok: true, user: token.user, method: 'api_token', apiTokenId: token.id };
+    return { ok: true, user: token.user, method: 'api_token', apiTokenId: token.id, credential: { method: 'api_token', userId: token.user.id, apiTokenId: token.id } };
   }
 
   const authenticator = new passport.Passport();
@@ -141,6 +168,7 @@ export function createAuthService(opts: {
       const session = verifySessionToken(jwtKey, raw);
       return session ? userForSession(session) : invalid;
     },
+    recheck,
     resetRateLimits() {
       for (const limiter of Object.values(limiters)) limiter.reset();
     },

@@ -17,7 +17,7 @@ import {
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
-import type { AuthMethod, AuthResult } from '../auth/service.js';
+import type { AuthMethod, AuthResult, Credential } from '../auth/service.js';
 import { isApiTokenShaped } from '../auth/tokens.js';
 import { ApiError } from './errors.js';
 
@@ -26,6 +26,8 @@ export interface RequestAuth {
   method: AuthMethod;
   /** Set when the request came with an API token. */
   apiTokenId?: string;
+  /** What the request was authenticated with, for things that outlive it (stream tickets). */
+  credential: Credential;
 }
 
 declare global {
@@ -61,7 +63,7 @@ export function requireAuth(ctx: AppContext): RequestHandler {
     if (!raw) return next(ApiError.unauthorized(ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING'));
     const finish = (result: AuthResult) => {
       if (!result.ok) return next(failure(result));
-      req.auth = { user: result.user, method: result.method, apiTokenId: result.apiTokenId };
+      req.auth = { user: result.user, method: result.method, apiTokenId: result.apiTokenId, credential: result.credential };
       req.user = result.user;
       next();
     };

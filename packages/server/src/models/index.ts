@@ -17,6 +17,7 @@ import { defineConversionLog, type ConversionLog } from './ConversionLog.js';
 import { defineDownloadToken, type DownloadToken } from './DownloadToken.js';
 import { associateConversions } from './conversionAssociations.js';
 import { defineUserKeystore, type UserKeystore } from './UserKeystore.js';
+import { defineStreamTicket, type StreamTicket } from './StreamTicket.js';
 
 export interface Models {
   User: typeof User;
@@ -30,6 +31,7 @@ export interface Models {
   ConversionLog: typeof ConversionLog;
   DownloadToken: typeof DownloadToken;
   UserKeystore: typeof UserKeystore;
+  StreamTicket: typeof StreamTicket;
 }
 
 export function initModels(sequelize: Sequelize): Models {
@@ -45,6 +47,7 @@ export function initModels(sequelize: Sequelize): Models {
     ConversionLog: defineConversionLog(sequelize),
     DownloadToken: defineDownloadToken(sequelize),
     UserKeystore: defineUserKeystore(sequelize),
+    StreamTicket: defineStreamTicket(sequelize),
   };
   associate(models);
   return models;
@@ -68,3 +71,4 @@ export { Conversion, type CreditState } from './Conversion.js';
 export { ConversionLog } from './ConversionLog.js';
 export { DownloadToken } from './DownloadToken.js';
 export { UserKeystore } from './UserKeystore.js';
+export { StreamTicket } from './StreamTicket.js';

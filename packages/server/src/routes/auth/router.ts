@@ -96,6 +96,8 @@ export function createAuthRouter(ctx: AppContext): Router {
     }
     limiters.passwordChangePerUser.reset(user.id);
     await setPassword(user, newPassword);
+    // Sockets and event streams opened with the ended sessions close too.
+    await ctx.liveAccess?.accessChanged(user.id);
     ctx.logger.info({ userId: user.id }, 'password changed');
     res.json({ message: ACCOUNT_MESSAGES.passwordChanged, ...session(user) });
   });

@@ -10,6 +10,7 @@ import {
   type ConversionHistoryResponse,
   type DownloadLinkResponse,
 } from '@aabify/shared';
+import type { Credential } from '../../auth/service.js';
 import type { AppContext } from '../../context.js';
 import type { Conversion, User } from '../../models/index.js';
 import { ApiError } from '../../http/errors.js';
@@ -27,6 +28,7 @@ import { assertMayDownload, presentForViewer } from '../../conversions/downloadA
 import type { ConversionService } from '../../conversions/service.js';
 import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from '../../conversions/upload.js';
 import { openUpdateStream } from '../../realtime/sse.js';
+import { isStreamTicketShaped, mintStreamTicket, redeemStreamTicket } from '../../conversions/streamTickets.js';
 import { requireKeystoreForSigning } from '../../keystores/service.js';
 import { createConversionLimitsRouter } from './limits.js';
 
@@ -37,7 +39,8 @@ import { createConversionLimitsRouter } from './limits.js';
  *   POST /upload → 201 pending conversion; POST /start/:id → start response
  *   GET /status/:id, /history, /usage, /logs/:id; DELETE /logs/:id; POST /cancel/:id
  *   POST /generate-download-link/:id; GET /download/:id, /temp-download/:id
- *   GET /updates/:id?token= → server-sent events
+ *   POST /updates/:id/ticket → 201 { ticket, expiresAt, expiresIn } (single use, 60 s)
+ *   GET /updates/:id?token=<ticket> (or a bearer header) → server-sent events
  * Every route: rate limit (submissions) → auth → validate → handler; another user's
  * conversion answers 404 exactly like a missing one.
  */
@@ -231,27 +234,47 @@ export function createConversionRouter(ctx: AppContext): Router {
       conversion = await conversionForToken(ctx, queryToken);
       if (conversion.id !== req.params.id) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
     } else {
-      const user = await userFromRequest(ctx, req);
+      const { user } = await userFromRequest(ctx, req);
       conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
       await assertMayDownload(ctx, conversion, user);
     }
     await streamAab(req, res, svc().storage, conversion);
   });
 
+  const streamable = (id: unknown, user: User) =>
+    findOwned(ctx.models.Conversion, id, user, { notFoundMessage: CONVERSION_MESSAGES.notFoundOrUnauthorized, notFoundCode: 'CONVERSION_NOT_FOUND' });
+
+  /** A ticket for one event stream, so a long-lived token never has to go in its URL. */
+  router.post('/updates/:id/ticket', auth, async (req, res) => {
+    const c = await streamable(req.params.id, authUser(req));
+    res.status(201).json(await mintStreamTicket(ctx, c, req.auth!.credential));
+  });
+
+  /** ?token= holds a stream ticket; a long-lived token is accepted only in the Authorization header. */
   router.get('/updates/:id', async (req, res) => {
-    const user = await userFromRequest(ctx, req);
-    const c = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFoundOrUnauthorized, notFoundCode: 'CONVERSION_NOT_FOUND' });
-    await openUpdateStream(req, res, svc(), c);
+    const id = String(req.params.id);
+    const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
+    let viewer: { user: User; credential: Credential };
+    if (queryToken !== undefined) {
+      if (!isStreamTicketShaped(queryToken)) throw ApiError.unauthorized(CONVERSION_MESSAGES.streamTicketRequired, 'STREAM_TICKET_REQUIRED');
+      viewer = await redeemStreamTicket(ctx, queryToken, id);
+    } else {
+      viewer = await userFromRequest(ctx, req);
+    }
+    const c = await streamable(id, viewer.user);
+    await openUpdateStream(req, res, svc(), c, (end) =>
+      ctx.liveAccess ? ctx.liveAccess.track({ credential: viewer.credential, role: viewer.user.role, conversionId: c.id, end }) : () => undefined,
+    );
   });
 
   return router;
 }
 
-/** The user of a bearer token or of ?token= (SSE and links cannot send headers). */
-export async function userFromRequest(ctx: AppContext, req: Request): Promise<User> {
-  const raw = bearerToken(req) ?? (typeof req.query.token === 'string' ? req.query.token : undefined);
+/** The user (and credential) of the request's bearer token. */
+export async function userFromRequest(ctx: AppContext, req: Request): Promise<{ user: User; credential: Credential }> {
+  const raw = bearerToken(req);
   if (!raw) throw ApiError.unauthorized(CONVERSION_MESSAGES.tokenMissing || ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING');
   const result = await ctx.auth.authenticateToken(raw);
   if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
-  return result.user;
+  return { user: result.user, credential: result.credential };
 }
