@@ -105,8 +105,9 @@ export const CONVERSION_MESSAGES = {
   bulkDone: (ok: number, failed: number) => `${countOf(ok, 'conversão iniciada', 'conversões iniciadas')}${failed ? `, ${failed} com erro` : ''}`,
   genericFailure: 'Ocorreu um erro durante o processamento do arquivo',
   workerCrashed: 'O processo de conversão foi interrompido repetidamente; a conversão foi abortada.',
-  /** CONVERSION_TIMEOUT: the job ran past `conversions.maxDurationMinutes` and its worker was stopped. */
-  timedOut: (minutes: number) => `A conversão passou do tempo máximo de ${countOf(minutes, 'minuto', 'minutos')} e foi interrompida; nenhum crédito foi cobrado.`,
+  /** CONVERSION_TIMEOUT: the job ran past `conversions.maxDurationSeconds` and its worker was stopped. */
+  timedOut: (seconds: number) =>
+    `A conversão passou do tempo máximo de ${seconds % 60 === 0 ? countOf(seconds / 60, 'minuto', 'minutos') : countOf(seconds, 'segundo', 'segundos')} e foi interrompida; nenhum crédito foi cobrado.`,
   /** WORKER_OUT_OF_MEMORY: the worker reached its heap limit. */
   outOfMemory: 'A conversão excedeu o limite de memória do conversor e foi interrompida; nenhum crédito foi cobrado.',
   internal: 'Erro interno do conversor.',

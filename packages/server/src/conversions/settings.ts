@@ -9,15 +9,18 @@ export interface ConversionSettings {
   concurrentPerUser: number;
   retentionDays: number;
   broadcastIntervalMs: number;
+  /** A running conversion's wall-clock budget (conversions.maxDurationSeconds). */
+  maxDurationSeconds: number;
 }
 
 export async function readConversionSettings(settings: SettingsService): Promise<ConversionSettings> {
-  const [maxFileSize, maxConcurrent, concurrentPerUser, retentionDays, broadcastIntervalMs] = await Promise.all([
+  const [maxFileSize, maxConcurrent, concurrentPerUser, retentionDays, broadcastIntervalMs, maxDurationSeconds] = await Promise.all([
     settings.get('upload.maxFileSize'),
     settings.get('conversions.maxConcurrent'),
     settings.get('conversions.concurrentPerUser'),
     settings.get('conversions.retentionDays'),
     settings.get('queue.broadcastInterval'),
+    settings.get('conversions.maxDurationSeconds'),
   ]);
   return {
     maxFileSize: maxFileSize ?? CONVERSION_LIMITS.defaultMaxFileSize,
@@ -25,5 +28,6 @@ export async function readConversionSettings(settings: SettingsService): Promise
     concurrentPerUser: concurrentPerUser ?? 0,
     retentionDays: retentionDays ?? CONVERSION_LIMITS.defaultRetentionDays,
     broadcastIntervalMs: broadcastIntervalMs ?? 30000,
+    maxDurationSeconds: maxDurationSeconds ?? 600,
   };
 }
