@@ -14,7 +14,21 @@ import { children, derSeq, parseDer } from '../src/sign/der.js';
 import { MAX_XML_BYTES, parseBinaryXml } from '../src/axml/parser.js';
 import { MAX_TABLE_BYTES, parseResourceTable } from '../src/arsc/table.js';
 import { TestApk } from './helpers/apk.js';
-import { NONE, packageChunk, stringPool, tableChunk, typeChunk, typeSpecChunk, xmlDoc, xmlEndEl, xmlStartEl } from './helpers/chunks.js';
+import {
+  NONE,
+  packageChunk,
+  poolOfOneLongString,
+  poolOfOverlappingStrings,
+  stringPool,
+  tableChunk,
+  tableReferencingOneLongString,
+  typeChunk,
+  typeSpecChunk,
+  xmlDoc,
+  xmlEndEl,
+  xmlStartEl,
+  xmlWithPool,
+} from './helpers/chunks.js';
 import { listCorpus } from './helpers/corpus.js';
 import { TempDir, buildZip, tinyApkEntries, tinyManifest, type BuildEntry } from './helpers/zipBuilder.js';
 
@@ -174,6 +188,11 @@ function handMade(): { name: string; bytes: Buffer }[] {
     { name: 'xml-pool-count-2^30', bytes: withEntry('AndroidManifest.xml', manifestHugeCount) },
     { name: 'declared-size-2GB', bytes: lyingSize },
     { name: 'deflate-ratio-bomb', bytes: bombish },
+    // String pools that made the old readers decode the same bytes once per index (gigabytes).
+    { name: 'xml-pool-200k-indices-one-long-string', bytes: withEntry('res/layout/main.xml', xmlWithPool(poolOfOneLongString(100_000, 200_000))) },
+    { name: 'xml-pool-overlapping-strings', bytes: withEntry('res/layout/main.xml', xmlWithPool(poolOfOverlappingStrings(40_000))) },
+    { name: 'manifest-pool-overlapping-strings', bytes: withEntry('AndroidManifest.xml', xmlWithPool(poolOfOverlappingStrings(40_000))) },
+    { name: 'arsc-65535-values-one-long-string', bytes: withEntry('resources.arsc', tableReferencingOneLongString(65_535), 0) },
   ];
 }
 
