@@ -27,6 +27,7 @@ import { ConversionService, type ConversionServiceOptions } from './conversions/
 import { createStorage } from './storage/index.js';
 import { createRealtime } from './realtime/io.js';
 import { attachConversionSockets } from './realtime/socket.js';
+import { KeystoreOpener, type KeystoreOpenerOptions } from './keystores/opener.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -46,6 +47,8 @@ export interface StartOptions {
   payments?: { mercadoPago?: { timeoutMs?: number; retries?: number } };
   /** Conversion engine and queue tuning (tests: a slowed-down engine, short retries). */
   conversions?: ConversionServiceOptions;
+  /** Keystore workers' time budget and parallelism (tests lower the budget). */
+  keystores?: Omit<KeystoreOpenerOptions, 'logger'>;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
@@ -91,9 +94,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       auth: createAuthService({ models, jwtSecret: ctxSecrets.jwtSecret, logger }),
       settings,
       payments: createPaymentGateway({ config, settings, models, logger, mercadoPago: opts.payments?.mercadoPago }),
+      keystores: new KeystoreOpener({ logger, ...opts.keystores }),
       version: VERSION,
       startedAt: new Date(),
     };
+    cleanups.push(() => ctx.keystores.close());
 
     const queue = createJobQueue({
       databaseUrl,
