@@ -6,7 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { generateUploadKeystore } from '../../src/sign/keygen.js';
 import { derExplicit, derInt, derOctets, derOid, derSeq } from '../../src/sign/der.js';
+import { writePkcs12 } from '../../src/sign/pkcs12.js';
 import { OID } from '../../src/sign/oids.js';
 import { which } from './oracles.js';
 
@@ -108,4 +110,20 @@ export function jksWithChain(der: Buffer, chainLength: number, password: string)
   for (let i = 0; i < password.length; i++) pw.writeUInt16BE(password.charCodeAt(i), i * 2);
   const digest = createHash('sha1').update(pw).update('Mighty Aphrodite', 'latin1').update(body).digest();
   return Buffer.concat([body, digest]);
+}
+
+/**
+ * A keytool-like PKCS#12 (PBES2 bags) whose MAC declares `macIterations` (up to 8,388,607), made
+ * without running that many rounds: written at 65,536 (a three-byte INTEGER) and patched, so
+ * its MAC no longer verifies — a reader that derives before checking the count pays in full.
+ */
+export function pkcs12WithMacIterations(password: string, macIterations: number): Buffer {
+  const gen = generateUploadKeystore({ password });
+  const pkcs8 = gen.key.privateKey.export({ type: 'pkcs8', format: 'der' });
+  const store = writePkcs12({ alias: 'upload', pkcs8, chain: [gen.key.chain[0].der], password, iterations: 0x10000 });
+  const tail = store.subarray(store.length - 5);
+  if (!tail.equals(Buffer.from([0x02, 0x03, 0x01, 0x00, 0x00]))) throw new Error('unexpected MacData layout');
+  const count = derInt(macIterations);
+  if (count.length !== 5) throw new Error('macIterations must need three bytes');
+  return Buffer.concat([store.subarray(0, store.length - 5), count]);
 }
