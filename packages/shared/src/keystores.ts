@@ -12,8 +12,9 @@ export const KEYSTORE_LIMITS = {
   aliasMax: 128,
   /**
    * Highest PBKDF2 / PKCS#12 KDF / MAC iteration count the engine accepts (KEYSTORE_ITERATIONS),
-   * checked before any hashing. keytool (JDK 17) writes 10,000, older keytools and OpenSSL 2,048,
-   * Android Studio uses keytool's defaults: 100,000 is ten times the largest default.
+   * checked before any hashing. keytool (JDK 17, and Android Studio with its defaults) writes
+   * 10,000; the keytools of JDK 8–15 50,000 for the bags and 100,000 for the MAC; OpenSSL 2,048.
+   * So 100,000 is ten times today's default and still opens every older keytool's store.
    */
   maxKdfIterations: 100_000,
   /**
