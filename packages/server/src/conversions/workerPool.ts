@@ -80,9 +80,9 @@ export function workerEntry(): URL {
 }
 
 /**
- * Starts a worker thread on a server entry: `source` (a .ts URL) under tsx, registered in the
- * worker itself since Node 20 workers do not run the parent's --import hooks, or the bundle's
- * plain-JavaScript entry.
+ * Starts a worker thread on a server entry (conversions, keystores): a .ts source under tsx,
+ * registered in the worker itself since Node 20 workers do not run the parent's --import hooks,
+ * or the bundle's plain-JavaScript entry.
  */
 export function startWorkerThread(entry: URL, options: WorkerOptions): Worker {
   return entry.pathname.endsWith('.ts')
