@@ -9,6 +9,7 @@ import type { SettingsService } from './settings/index.js';
 import type { PaymentGateway } from './payments/index.js';
 import type { ConversionService } from './conversions/service.js';
 import type { LiveAccess } from './realtime/access.js';
+import type { KeystoreOpener } from './keystores/opener.js';
 
 /** What every route, command and job gets: built once at start, passed explicitly. */
 export interface AppContext {
@@ -26,6 +27,8 @@ export interface AppContext {
   payments: PaymentGateway;
   /** Present in roles `all` and `worker` (web-only processes enqueue through it too). */
   queue?: JobQueue;
+  /** Opens uploaded keystores in worker threads, with a time budget, one per user (keystores/opener.ts). */
+  keystores: KeystoreOpener;
   /** Conversions: storage, worker pool, job runner, live events (conversions/service.ts). */
   conversions?: ConversionService;
   /** Closes live connections (sockets, event streams) when their user loses rights (realtime/access.ts). */

@@ -28,6 +28,7 @@ import { createStorage } from './storage/index.js';
 import { createRealtime } from './realtime/io.js';
 import { attachConversionSockets } from './realtime/socket.js';
 import { LiveAccess } from './realtime/access.js';
+import { KeystoreOpener, type KeystoreOpenerOptions } from './keystores/opener.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -47,6 +48,8 @@ export interface StartOptions {
   payments?: { mercadoPago?: { timeoutMs?: number; retries?: number } };
   /** Conversion engine and queue tuning (tests: a slowed-down engine, short retries). */
   conversions?: ConversionServiceOptions;
+  /** Keystore workers' time budget and parallelism (tests lower the budget). */
+  keystores?: Omit<KeystoreOpenerOptions, 'logger'>;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
@@ -92,11 +95,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       auth: createAuthService({ models, jwtSecret: ctxSecrets.jwtSecret, logger }),
       settings,
       payments: createPaymentGateway({ config, settings, models, logger, mercadoPago: opts.payments?.mercadoPago }),
+      keystores: new KeystoreOpener({ logger, ...opts.keystores }),
       version: VERSION,
       startedAt: new Date(),
     };
     // One start-up line naming the payment provider, or why a configured one cannot be used.
     await ctx.payments.state();
+    cleanups.push(() => ctx.keystores.close());
 
     const queue = createJobQueue({
       databaseUrl,

@@ -466,6 +466,7 @@ export function formatSettingValue(key: string, value: number | string | boolean
     if (key === 'queue.broadcastInterval') return `${formatNumber(value / 1000, { decimals: 1 })} s (${formatNumber(value)} ms)`;
     if (key === 'conversions.concurrentPerUser' && value === 0) return '0 (ilimitado)';
     if (key === 'conversions.retentionDays') return countOf(value, 'dia', 'dias');
+    if (key === 'conversions.maxDurationSeconds') return value % 60 === 0 ? `${countOf(value / 60, 'minuto', 'minutos')} (${formatNumber(value)} s)` : countOf(value, 'segundo', 'segundos');
     return formatNumber(value);
   }
   return value;

@@ -126,6 +126,11 @@ export const CONVERSION_MESSAGES = {
   bulkDone: (ok: number, failed: number) => `${countOf(ok, 'conversão iniciada', 'conversões iniciadas')}${failed ? `, ${failed} com erro` : ''}`,
   genericFailure: 'Ocorreu um erro durante o processamento do arquivo',
   workerCrashed: 'O processo de conversão foi interrompido repetidamente; a conversão foi abortada.',
+  /** CONVERSION_TIMEOUT: the job ran past `conversions.maxDurationSeconds` and its worker was stopped. */
+  timedOut: (seconds: number) =>
+    `A conversão passou do tempo máximo de ${seconds % 60 === 0 ? countOf(seconds / 60, 'minuto', 'minutos') : countOf(seconds, 'segundo', 'segundos')} e foi interrompida; nenhum crédito foi cobrado.`,
+  /** WORKER_OUT_OF_MEMORY: the worker reached its heap limit. */
+  outOfMemory: 'A conversão excedeu o limite de memória do conversor e foi interrompida; nenhum crédito foi cobrado.',
   internal: 'Erro interno do conversor.',
   requeued: 'Servidor reiniciando: a conversão voltou para a fila e continuará em seguida.',
   resumed: 'A conversão foi retomada após a interrupção do servidor.',

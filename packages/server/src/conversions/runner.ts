@@ -20,7 +20,7 @@ import { logLevelOf, trimLogs } from './logs.js';
 import { overallProgress, storedReport } from './report.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
 import type { ConversionService } from './service.js';
-import { WorkerCrashedError } from './workerPool.js';
+import { WorkerCrashedError, WorkerLimitError } from './workerPool.js';
 import { signingKeyFor } from '../keystores/service.js';
 
 export interface ConversionJobData {
@@ -91,7 +91,7 @@ export class ConversionRunner {
     const run: Running = { controller, done: new Promise<void>((r) => (finish = r)) };
     this.running.set(id, run);
     try {
-      await this.execute(job, claim.conversion, claim.resumed, run);
+      await this.execute(job, claim.conversion, claim.resumed, run, settings);
     } finally {
       this.running.delete(id);
       finish();
@@ -150,7 +150,7 @@ export class ConversionRunner {
     return result;
   }
 
-  private async execute(job: Job<ConversionJobData>, conversion: Conversion, resumed: boolean, run: Running): Promise<void> {
+  private async execute(job: Job<ConversionJobData>, conversion: Conversion, resumed: boolean, run: Running, settings: ConversionSettings): Promise<void> {
     const { storage, events } = this.service;
     const id = conversion.id;
     const log = (level: ConversionLogLevel, message: string, step?: string) => this.service.log(id, level, message, step);
@@ -211,6 +211,8 @@ export class ConversionRunner {
         { ...task, output, options: conversion.options, ...(conversion.options.sign ? { sign: await signingKeyFor(this.ctx, conversion.userId) } : {}) },
         {
           signal: run.controller.signal,
+          deadlineMs: settings.maxDurationSeconds * 1000,
+          timeoutMessage: CONVERSION_MESSAGES.timedOut(settings.maxDurationSeconds),
           onProgress: (stage, fraction) => progressTo(stage, overallProgress(stage, fraction)),
           onLog: (entry) => void log(logLevelOf(entry.level), entry.message, entry.step),
         },
@@ -248,10 +250,11 @@ export class ConversionRunner {
       }
       if (run.reason === 'cancel') return;
       const known = isConverterError(err);
-      const code = known ? err.code : err instanceof WorkerCrashedError ? err.code : 'INTERNAL';
-      const message = known ? err.message : CONVERSION_MESSAGES.genericFailure;
+      const limit = err instanceof WorkerLimitError ? err : undefined;
+      const code = known ? err.code : limit ? limit.code : err instanceof WorkerCrashedError ? err.code : 'INTERNAL';
+      const message = known ? err.message : limit ? limit.userMessage : CONVERSION_MESSAGES.genericFailure;
       const detail = known ? err.detail : err instanceof Error ? err.message : String(err);
-      if (!known) this.ctx.logger.error({ err, conversionId: id }, 'conversion failed unexpectedly');
+      if (!known && !limit) this.ctx.logger.error({ err, conversionId: id }, 'conversion failed unexpectedly');
       const failed = await this.fail(id, code, message, detail);
       if (failed) {
         await log('error', message, lastStage || 'processing');

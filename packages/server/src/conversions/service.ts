@@ -42,6 +42,8 @@ export interface ConversionServiceOptions {
   maxAttempts?: number;
   /** Time an aborted engine gets before its worker thread is terminated. */
   abortGraceMs?: number;
+  /** Heap cap of each worker thread (default WORKER_HEAP_LIMIT_MB; tests lower it). */
+  workerHeapLimitMb?: number;
   /** Submissions per user (convert, start, bulk). */
   submitRateLimit?: RateLimiterOptions;
   /** How often the retention job runs (Agenda interval text). */
@@ -72,7 +74,7 @@ export class ConversionService {
     this.events = new ConversionEvents(io, ctx.logger);
     this.stats = new QueueStats(ctx.sequelize);
     this.submitLimiter = new RateLimiter(opts.submitRateLimit ?? { points: 30, windowMs: 60_000 });
-    this.pool = new WorkerPool({ size: () => this.maxConcurrentHint, engine: opts.engine, logger: ctx.logger, abortGraceMs: opts.abortGraceMs });
+    this.pool = new WorkerPool({ size: () => this.maxConcurrentHint, engine: opts.engine, logger: ctx.logger, abortGraceMs: opts.abortGraceMs, heapLimitMb: opts.workerHeapLimitMb });
     this.runner = new ConversionRunner(ctx, this, {
       claimRetryMs: opts.claimRetryMs ?? 1000,
       touchIntervalMs: Math.max(200, Math.floor(opts.lockLifetimeMs / 4)),

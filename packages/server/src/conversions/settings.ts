@@ -13,6 +13,8 @@ export interface ConversionSettings {
   maxPendingUploads: number;
   /** Their bytes per user; upload.maxPendingBytes 0 resolved to its automatic value. */
   maxPendingBytes: number;
+  /** A running conversion's wall-clock budget (conversions.maxDurationSeconds). */
+  maxDurationSeconds: number;
 }
 
 /** upload.maxPendingBytes 0 = automatic: twice the upload limit, or 1 GB when uploads are unlimited. */
@@ -22,7 +24,7 @@ export function resolvePendingBytes(setting: number, maxFileSize: number): numbe
 }
 
 export async function readConversionSettings(settings: SettingsService): Promise<ConversionSettings> {
-  const [maxFileSize, maxConcurrent, concurrentPerUser, retentionDays, broadcastIntervalMs, maxPendingUploads, maxPendingBytes] = await Promise.all([
+  const [maxFileSize, maxConcurrent, concurrentPerUser, retentionDays, broadcastIntervalMs, maxPendingUploads, maxPendingBytes, maxDurationSeconds] = await Promise.all([
     settings.get('upload.maxFileSize'),
     settings.get('conversions.maxConcurrent'),
     settings.get('conversions.concurrentPerUser'),
@@ -30,6 +32,7 @@ export async function readConversionSettings(settings: SettingsService): Promise
     settings.get('queue.broadcastInterval'),
     settings.get('upload.maxPendingUploads'),
     settings.get('upload.maxPendingBytes'),
+    settings.get('conversions.maxDurationSeconds'),
   ]);
   const uploadLimit = maxFileSize ?? CONVERSION_LIMITS.defaultMaxFileSize;
   return {
@@ -40,5 +43,6 @@ export async function readConversionSettings(settings: SettingsService): Promise
     broadcastIntervalMs: broadcastIntervalMs ?? 30000,
     maxPendingUploads: maxPendingUploads ?? CONVERSION_LIMITS.defaultMaxPendingUploads,
     maxPendingBytes: resolvePendingBytes(maxPendingBytes ?? 0, uploadLimit),
+    maxDurationSeconds: maxDurationSeconds ?? 600,
   };
 }

@@ -18,6 +18,7 @@ export interface SettingValues {
   'conversions.concurrentPerUser': number;
   'conversions.maxConcurrent': number;
   'conversions.retentionDays': number;
+  'conversions.maxDurationSeconds': number;
   'upload.maxFileSize': number;
   'upload.maxPendingUploads': number;
   'upload.maxPendingBytes': number;
@@ -127,6 +128,19 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     masked: false,
     defaultValue: () => 7,
     parse: integer(1, 365, 'Valor deve estar entre 1 e 365 dias'),
+  },
+  'conversions.maxDurationSeconds': {
+    key: 'conversions.maxDurationSeconds',
+    title: 'Tempo máximo de uma conversão',
+    group: 'Conversões',
+    kind: 'number',
+    description: 'Segundos que uma conversão pode levar antes de ser interrompida',
+    help: 'Passado esse tempo, o conversor é interrompido, a conversão falha com uma mensagem clara e o crédito volta ao cliente. Um APK de 1 GB leva poucos segundos.',
+    recommended: '600 (10 minutos)',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 600,
+    parse: integer(5, 4 * 3600, 'Valor deve estar entre 5 e 14400 segundos (4 horas)'),
   },
   'upload.maxFileSize': {
     key: 'upload.maxFileSize',
