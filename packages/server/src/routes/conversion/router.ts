@@ -225,7 +225,7 @@ export function createConversionRouter(ctx: AppContext): Router {
       conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
       await assertMayDownload(ctx, conversion, user);
     }
-    await streamAab(req, res, svc().storage, conversion);
+    await streamAab(req, res, svc().storage, conversion, { redirect: true });
   });
 
   router.get('/updates/:id', async (req, res) => {
