@@ -214,9 +214,8 @@ storageSuite('local disk', async () => {
   };
 });
 
-let sharedS3: TestS3 | undefined;
 storageSuite('S3 (s3rver on loopback)', async () => {
-  const s3 = (sharedS3 = await startTestS3());
+  const s3 = await startTestS3();
   const dir = await mkdtemp(join(tmpdir(), 'aabify-store-'));
   const storage = new S3Storage(s3.config({ S3_PREFIX: 'instalacao' }), new ScratchDir(join(dir, 'tmp')));
   return {
@@ -257,7 +256,6 @@ describe('storage: S3 only', function () {
   after(async () => {
     await s3?.stop();
     await rm(dir, { recursive: true, force: true });
-    void sharedS3;
   });
 
   const failureOf = async (storage: Storage): Promise<string> => {
@@ -274,6 +272,19 @@ describe('storage: S3 only', function () {
     const endpoint = `http://127.0.0.1:${await closedPort()}`;
     const storage = new S3Storage(s3.config({ S3_ENDPOINT: endpoint }), new ScratchDir(join(dir, 'tmp')));
     expect(await failureOf(storage)).to.equal(`Armazenamento S3 inacessível: não foi possível conectar a S3_ENDPOINT ${endpoint} (ECONNREFUSED)`);
+  });
+
+  it('check_endpointNeverAnswers_saysSoWithinTheTimeout', async () => {
+    // Accepts connections and never answers (a firewall that swallows, a hung proxy).
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const endpoint = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    try {
+      const storage = new S3Storage(s3.config({ S3_ENDPOINT: endpoint }), new ScratchDir(join(dir, 'tmp')));
+      expect(await failureOf(storage)).to.equal(`Armazenamento S3 inacessível: S3_ENDPOINT ${endpoint} não respondeu em 10 s`);
+    } finally {
+      silent.close();
+    }
   });
 
   it('check_missingBucket_namesTheBucket', async () => {

@@ -60,8 +60,9 @@ export class LocalStorage implements Storage {
   }
 
   async size(key: string): Promise<number | undefined> {
+    const path = this.pathOf(key);
     try {
-      return (await stat(this.pathOf(key))).size;
+      return (await stat(path)).size;
     } catch {
       return undefined;
     }
