@@ -35,7 +35,12 @@ async function payloadFiles(dir: string): Promise<string[]> {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
     const head = Buffer.alloc(4);
-    const fh = await open(path, 'r');
+    // A scratch file may go between the listing and the open: then it is not left.
+    const fh = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    if (!fh) continue;
     await fh.read(head, 0, 4, 0).finally(() => fh.close());
     if (head.equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || /\.(apk|aab|apks|xapk|obb)$/i.test(entry.name) || path.startsWith(join(dir, 'tmp'))) found.push(path);
   }
