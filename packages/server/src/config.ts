@@ -22,12 +22,28 @@ export interface Config {
   storage: StorageKind;
   /** Files of STORAGE=local (default DATA_DIR/files); processes on one host share it. */
   storageDir?: string;
-  s3?: { bucket: string; region: string; endpoint?: string; accessKeyId: string; secretAccessKey: string };
+  s3?: S3Config;
   paymentProvider?: PaymentProviderName;
   mercadoPago: { accessToken?: string; publicKey?: string; webhookSecret?: string; apiBaseUrl: string };
   publicUrl?: string;
   /** Directory of the built dashboard; when absent the server looks beside its own package. */
   dashboardDir?: string;
+}
+
+/** STORAGE=s3: the bucket and how to reach it (storage/s3.ts). */
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** Non-AWS stores (MinIO, R2, B2); absent = AWS's own endpoint for the region. */
+  endpoint?: string;
+  /** Bucket in the path (`endpoint/bucket/key`) instead of the host name; MinIO-style endpoints need it. */
+  forcePathStyle: boolean;
+  /** Both or neither; neither = the SDK's default credential chain (AWS_* variables, instance role…). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Prepended to every key ('' or ending in '/'), so one bucket can hold several installations. */
+  prefix: string;
+  /** Downloads answer 302 to a short-lived presigned URL instead of streaming through the server. */
+  presignedDownloads: boolean;
 }
 
 export class ConfigError extends Error {
@@ -57,6 +73,14 @@ function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[
   return raw as T;
 }
 
+function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new ConfigError(name, `deve ser true ou false (recebido "${raw}")`);
+}
+
 function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
@@ -72,23 +96,37 @@ function readUrl(env: Env, name: string, protocols: string[]): string | undefine
   return raw;
 }
 
+function readS3(env: Env): S3Config {
+  const bucket = env.S3_BUCKET;
+  if (!bucket) throw new ConfigError('S3_BUCKET', 'é obrigatória quando STORAGE=s3');
+  // S3's rules (3–63 lowercase letters, digits, '.', '-'), loosened for legacy names some stores keep.
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(bucket)) {
+    throw new ConfigError('S3_BUCKET', `não é um nome de bucket válido (recebido "${bucket}")`);
+  }
+  const region = env.S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) throw new ConfigError('S3_REGION', `não é uma região válida, como us-east-1 ou auto (recebido "${region}")`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (accessKeyId && !secretAccessKey) throw new ConfigError('S3_SECRET_ACCESS_KEY', 'é obrigatória quando S3_ACCESS_KEY_ID é definida');
+  if (secretAccessKey && !accessKeyId) throw new ConfigError('S3_ACCESS_KEY_ID', 'é obrigatória quando S3_SECRET_ACCESS_KEY é definida');
+  const prefix = (env.S3_PREFIX ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix && !/^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/.test(prefix)) {
+    throw new ConfigError('S3_PREFIX', `deve ser um caminho simples como "aabify/producao" (recebido "${env.S3_PREFIX}")`);
+  }
+  return {
+    bucket,
+    region,
+    endpoint: readUrl(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    forcePathStyle: readBool(env, 'S3_FORCE_PATH_STYLE', false),
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    prefix: prefix ? `${prefix}/` : '',
+    presignedDownloads: readBool(env, 'S3_PRESIGNED_DOWNLOADS', false),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const storage = readEnum(env, 'STORAGE', ['local', 's3'] as const, 'local')!;
-  let s3: Config['s3'];
-  if (storage === 's3') {
-    const need = (name: string): string => {
-      const v = env[name];
-      if (!v) throw new ConfigError(name, 'é obrigatória quando STORAGE=s3');
-      return v;
-    };
-    s3 = {
-      bucket: need('S3_BUCKET'),
-      region: env.S3_REGION || 'us-east-1',
-      endpoint: readUrl(env, 'S3_ENDPOINT', ['http:', 'https:']),
-      accessKeyId: need('S3_ACCESS_KEY_ID'),
-      secretAccessKey: need('S3_SECRET_ACCESS_KEY'),
-    };
-  }
+  const s3 = storage === 's3' ? readS3(env) : undefined;
   const jwtSecret = env.JWT_SECRET || undefined;
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError('JWT_SECRET', 'deve ter pelo menos 32 caracteres');

@@ -24,7 +24,7 @@ import { createSettingsService } from './settings/index.js';
 import { createPaymentGateway } from './payments/index.js';
 import { registerPaymentJobs } from './jobs/payments.js';
 import { ConversionService, type ConversionServiceOptions } from './conversions/service.js';
-import { createStorage } from './storage/index.js';
+import { openStorage } from './storage/index.js';
 import { createRealtime } from './realtime/io.js';
 import { attachConversionSockets } from './realtime/socket.js';
 import { LiveAccess } from './realtime/access.js';
@@ -64,6 +64,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     cleanups.length = 0;
   };
   try {
+    // First: a store that cannot be reached stops the start before any database work.
+    const storage = await openStorage(config, logger);
     const secrets = await loadOrCreateSecrets(config.dataDir);
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
@@ -114,7 +116,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     await registerPaymentJobs(ctx, queue);
     const realtime = createRealtime(databaseUrl, logger);
     ctx.liveAccess = new LiveAccess(realtime.io, ctx);
-    const conversions = new ConversionService(ctx, createStorage(config), realtime.io, {
+    const conversions = new ConversionService(ctx, storage, realtime.io, {
       ...opts.conversions,
       lockLifetimeMs: opts.queue?.lockLifetimeMs ?? 10 * 60 * 1000,
     });

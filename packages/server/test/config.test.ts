@@ -36,6 +36,63 @@ describe('config', () => {
     });
   }
 
+  const s3Env = { STORAGE: 's3', S3_BUCKET: 'aabify-arquivos' };
+  for (const [extra, variable, fragment] of [
+    [{ S3_BUCKET: 'a' }, 'S3_BUCKET', 'nome de bucket válido'],
+    [{ S3_BUCKET: 'com espaço' }, 'S3_BUCKET', 'nome de bucket válido'],
+    [{ S3_REGION: 'Sao Paulo' }, 'S3_REGION', 'região válida'],
+    [{ S3_ENDPOINT: 'ftp://minio' }, 'S3_ENDPOINT', 'http: ou https:'],
+    [{ S3_ACCESS_KEY_ID: 'AKIA' }, 'S3_SECRET_ACCESS_KEY', 'obrigatória quando S3_ACCESS_KEY_ID'],
+    [{ S3_SECRET_ACCESS_KEY: 'segredo' }, 'S3_ACCESS_KEY_ID', 'obrigatória quando S3_SECRET_ACCESS_KEY'],
+    [{ S3_FORCE_PATH_STYLE: 'talvez' }, 'S3_FORCE_PATH_STYLE', 'true ou false'],
+    [{ S3_PRESIGNED_DOWNLOADS: 'sim' }, 'S3_PRESIGNED_DOWNLOADS', 'true ou false'],
+    [{ S3_PREFIX: 'a/../b' }, 'S3_PREFIX', 'caminho simples'],
+  ] as const) {
+    it(`loadConfig_s3_bad${variable}_throwsNamingIt (${JSON.stringify(extra)})`, () => {
+      let err: unknown;
+      try {
+        loadConfig({ ...s3Env, ...extra });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).to.be.instanceOf(ConfigError);
+      expect((err as ConfigError).variable).to.equal(variable);
+      expect((err as Error).message).to.contain(fragment);
+      expect((err as Error).message).not.to.contain('segredo');
+    });
+  }
+
+  it('loadConfig_s3_defaultsAndFullSettings', () => {
+    expect(loadConfig(s3Env).s3).to.deep.equal({
+      bucket: 'aabify-arquivos',
+      region: 'us-east-1',
+      endpoint: undefined,
+      forcePathStyle: false,
+      credentials: undefined,
+      prefix: '',
+      presignedDownloads: false,
+    });
+    const full = loadConfig({
+      ...s3Env,
+      S3_REGION: 'auto',
+      S3_ENDPOINT: 'https://conta.r2.cloudflarestorage.com',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'chave',
+      S3_PREFIX: '/producao/aabify/',
+      S3_PRESIGNED_DOWNLOADS: '1',
+    }).s3;
+    expect(full).to.deep.equal({
+      bucket: 'aabify-arquivos',
+      region: 'auto',
+      endpoint: 'https://conta.r2.cloudflarestorage.com',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'chave' },
+      prefix: 'producao/aabify/',
+      presignedDownloads: true,
+    });
+  });
+
   it('main_badVariable_stopsWithOneClearLine', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', mainTs], {
       env: { ...process.env, PORT: 'not-a-port' },

@@ -18,7 +18,7 @@ import type { Conversion } from '../models/index.js';
 import { RateLimiter, type RateLimiterOptions } from '../auth/rateLimiter.js';
 import { ApiError } from '../http/errors.js';
 import { presentConversion } from '../presenters/conversion.js';
-import type { Storage } from '../storage/index.js';
+import { storageKeys, type Storage } from '../storage/index.js';
 import type { EngineSelection } from './engine.js';
 import { ConversionEvents } from './events.js';
 import { appendLog, readLogs } from './logs.js';
@@ -280,14 +280,29 @@ export class ConversionService {
       },
       limit: 1000,
     });
+    let purged = 0;
     for (const c of rows) {
-      for (const key of [...c.inputKeys, c.aabKey]) if (key) await this.storage.delete(key);
+      try {
+        await this.deleteFiles(c);
+      } catch (err) {
+        // The store is unreachable or refused: this row stays for the next run.
+        this.ctx.logger.warn({ err, conversionId: c.id }, 'conversion files not purged');
+        continue;
+      }
       await c.update({ filesPurgedAt: now });
       await DownloadToken.destroy({ where: { conversionId: c.id } });
+      purged += 1;
     }
     await DownloadToken.destroy({ where: { expiresAt: { [Op.lt]: new Date(now.getTime() - 86_400_000) } } });
-    if (rows.length) this.ctx.logger.info({ purged: rows.length }, 'conversion files purged');
-    return rows.length;
+    if (purged) this.ctx.logger.info({ purged }, 'conversion files purged');
+    return purged;
+  }
+
+  /** Removes every stored file of the conversion: its folder, and any key recorded outside it. */
+  async deleteFiles(c: Conversion): Promise<void> {
+    const folder = storageKeys.folder(c.id);
+    await this.storage.deletePrefix(folder);
+    for (const key of [...c.inputKeys, c.aabKey]) if (key && !key.startsWith(folder)) await this.storage.delete(key);
   }
 
   get runningCount(): number {

@@ -65,9 +65,7 @@ export function createAdminConversionsRouter(ctx: AppContext, limiter: RateLimit
     }
     const fresh = await ctx.models.Conversion.findByPk(id);
     if (fresh) {
-      for (const key of [...fresh.inputKeys, fresh.aabKey]) {
-        if (key && svc) await svc.storage.delete(key).catch((err: unknown) => ctx.logger.warn({ err, key }, 'conversion file not deleted'));
-      }
+      await svc?.deleteFiles(fresh).catch((err: unknown) => ctx.logger.warn({ err, conversionId: fresh.id }, 'conversion files not deleted'));
       await fresh.destroy();
       svc?.queueChanged();
     }

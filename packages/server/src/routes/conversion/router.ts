@@ -238,7 +238,7 @@ export function createConversionRouter(ctx: AppContext): Router {
       conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
       await assertMayDownload(ctx, conversion, user);
     }
-    await streamAab(req, res, svc().storage, conversion);
+    await streamAab(req, res, svc().storage, conversion, { redirect: true });
   });
 
   const streamable = (id: unknown, user: User) =>
