@@ -7,12 +7,11 @@ import type { Purchase } from '../../models/index.js';
 import { authUser, requireAdmin, requireAuth } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { RateLimiter, rateLimit } from '../../http/rateLimit.js';
+import { rateLimit } from '../../http/rateLimit.js';
 import { isPaymentProviderError, providerErrorToApi } from '../../payments/index.js';
 import { applyProviderPayment, syncPayment } from '../../commands/paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase } from '../../presenters/purchase.js';
 import { pagination } from '../../plans/planStore.js';
-import { planClientKey } from '../plans/router.js';
 import { ownedPaymentOrPurchasePayment } from '../payments/paymentAccess.js';
 
 const listQuerySchema = pageQuerySchema.shape({
@@ -37,7 +36,7 @@ const mapProviderErrors = (err: unknown): never => {
  */
 export function createAdminPaymentsRouter(ctx: AppContext): Router {
   const router = Router();
-  router.use(rateLimit(new RateLimiter({ points: 300, windowMs: 60_000 }), planClientKey), requireAuth(ctx), requireAdmin);
+  router.use(requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('admin-payments', { points: 300, windowMs: 60_000 })), requireAdmin);
 
   router.get('/purchases', validate(listQuerySchema, 'query'), async (req, res) => {
     const { page, limit, status } = inputOf(req, listQuerySchema);
