@@ -70,32 +70,39 @@ describe('hostile clients: rate limits and authentication', function () {
       const pool = new Pool(server.url, { connections: 48, pipelining: 1 });
       const total = 30_000;
       const statuses = new Map<number, number>();
+      // Distinct 6 KB made-up credentials, cheap to make: one random block and a counter.
+      const block = randomBytes(4600).toString('base64');
       const before = heapAfterGc();
+      const started = performance.now();
       try {
         const { worstMs } = await worstHealthDuring(server.url, async () => {
           let next = 0;
           const worker = async () => {
             while (next < total) {
               next++;
-              // 4 KB of made-up credential each: a limiter keyed by it would hold ~120 MB.
-              const res = await pool.request({ path: '/api/plans', method: 'GET', headers: { authorization: `Bearer ${randomBytes(3072).toString('base64')}` } });
+              // A limiter keyed by the credential holds ~6 KB per request for its whole window.
+              const res = await pool.request({ path: '/api/plans', method: 'GET', headers: { authorization: `Bearer ${block}${next}` } });
               await res.body.dump();
               statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
             }
           };
-          await Promise.all(Array.from({ length: 96 }, worker));
+          await Promise.all(Array.from({ length: 48 }, worker));
         });
         const growthMb = (heapAfterGc() - before) / 1024 / 1024;
         const rows = await server.ctx.rateLimits.storedKeyCount();
         // One client address: a handful of keys, whatever the tokens.
         expect(rows, 'rate_limits rows').to.be.at.most(5);
-        expect(growthMb, 'heap growth (MB)').to.be.below(40);
-        expect(worstMs, 'worst /api/health answer (ms) during the flood').to.be.below(1000);
+        console.log(`      (heap growth ${growthMb.toFixed(1)} MB, worst /api/health ${worstMs.toFixed(0)} ms, answers 401×${statuses.get(401) ?? 0} 429×${statuses.get(429) ?? 0})`);
+        expect(growthMb, 'heap growth (MB)').to.be.below(25);
+        // Generous: the attacking client shares this process's event loop with the server.
+        expect(worstMs, 'worst /api/health answer (ms) during the flood').to.be.below(2000);
         const limited = statuses.get(429) ?? 0;
         const refused = statuses.get(401) ?? 0;
         expect(limited + refused).to.equal(total);
-        // Bad credentials are limited per address: after the first 120, 429 from memory.
-        expect(refused).to.be.at.most(server.ctx.auth.limiters.badCredentialsPerAddress.options.points + 2);
+        // Bad credentials are limited per address: 120 a minute are looked at, the rest get 429
+        // from memory (a slow machine may see the window turn once or twice).
+        const windows = Math.floor((performance.now() - started) / 60_000) + 1;
+        expect(refused).to.be.at.most(server.ctx.auth.limiters.badCredentialsPerAddress.options.points * windows + 2);
       } finally {
         await pool.close();
       }
@@ -155,24 +162,29 @@ describe('hostile clients: rate limits and authentication', function () {
   });
 
   describe('item 9: TRUST_PROXY decides whose X-Forwarded-For counts', () => {
-    const failFiveTimes = async (target: TestServer, email: string) => {
-      for (let i = 0; i < 5; i++) expect((await login(target, email, 'errada!!', '203.0.113.9')).status).to.equal(401);
+    // Sign-ins per address limited to 3, over distinct emails: only the address is the key.
+    const perAddressOfThree = { authLimits: { loginPerAddress: { points: 3, windowMs: 60_000 } } };
+    const signInsFrom = async (target: TestServer, addresses: string[]) => {
+      const statuses: number[] = [];
+      for (const [i, from] of addresses.entries()) statuses.push((await login(target, `ninguem-${i}@example.com`, 'errada!!', from)).status);
+      return statuses;
     };
 
     it('trustProxy_loopbackProxyTrusted_forwardedForIsTheClient', async () => {
-      const user = await buildUser(server);
-      await failFiveTimes(server, user.email);
-      expect((await login(server, user.email, 'errada!!', '203.0.113.9')).status).to.equal(429);
-      expect((await login(server, user.email, 'errada!!', '203.0.113.10')).status).to.equal(401);
+      const trusting = await startTestServer({}, perAddressOfThree);
+      try {
+        const a = '203.0.113.9';
+        expect(await signInsFrom(trusting, [a, a, a, a, '203.0.113.10'])).to.deep.equal([401, 401, 401, 429, 401]);
+      } finally {
+        await trusting.stop();
+      }
     });
 
     it('trustProxy_false_forwardedForIgnored', async () => {
-      const untrusting = await startTestServer({ TRUST_PROXY: 'false' });
+      const untrusting = await startTestServer({ TRUST_PROXY: 'false' }, perAddressOfThree);
       try {
-        const user = await buildUser(untrusting);
-        await failFiveTimes(untrusting, user.email);
-        // Another forwarded address is the same client (the socket's): still limited.
-        expect((await login(untrusting, user.email, 'errada!!', '203.0.113.10')).status).to.equal(429);
+        // Every forwarded address is the same client (the socket's, 127.0.0.1).
+        expect(await signInsFrom(untrusting, ['203.0.113.9', '203.0.113.10', '203.0.113.11', '203.0.113.12'])).to.deep.equal([401, 401, 401, 429]);
       } finally {
         await untrusting.stop();
       }
