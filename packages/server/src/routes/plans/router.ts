@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { Op } from 'sequelize';
 import {
   PLAN_ACCESS_REDIRECT,
@@ -11,7 +11,7 @@ import {
   type PlanListResponse,
 } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
-import { authUser, bearerToken, requireAdmin, requireAuth } from '../../http/auth.js';
+import { authUser, requireAdmin, requireAuth } from '../../http/auth.js';
 import { inputOf, validate } from '../../http/validate.js';
 import { rateLimit } from '../../http/rateLimit.js';
 import { presentPlan } from '../../presenters/plan.js';
