@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { pino } from 'pino';
 import { Pool, request } from 'undici';
 import { generateUploadKeystore } from '@aabify/converter';
 import { ACCOUNT_MESSAGES } from '@aabify/shared';
@@ -15,6 +16,8 @@ import { api } from './helpers/http.js';
 import { buildAdmin, buildUser, DEFAULT_PASSWORD, tokenFor } from './helpers/factories.js';
 import { ensureDashboardBuilt } from './helpers/browser.js';
 import { CURRENT_PARAMS, hashPassword, passwordKdfRuns, usePasswordParams } from '../src/auth/password.js';
+import { RateLimits } from '../src/auth/rateLimiter.js';
+import { freePort } from './helpers/postgres.js';
 
 type Err = { message: string; code: string; retryAfter?: number };
 
@@ -105,6 +108,22 @@ describe('hostile clients: rate limits and authentication', function () {
         expect(refused).to.be.at.most(server.ctx.auth.limiters.badCredentialsPerAddress.options.points * windows + 2);
       } finally {
         await pool.close();
+      }
+    });
+
+    it('postgresUnreachable_limitsStillHoldInCappedMemory', async () => {
+      // A real pool pointed at a port nobody listens on: every query fails at once.
+      const port = await freePort();
+      const limits = new RateLimits(`postgres://aabify:x@127.0.0.1:${port}/nada`, pino({ level: 'silent' }), { insuranceMaxKeys: 100 });
+      try {
+        const limiter = limits.limiter('fallback', { points: 2, windowMs: 60_000 });
+        const states = [];
+        for (let i = 0; i < 3; i++) states.push((await limiter.consume('ip:203.0.113.1')).limited);
+        expect(states).to.deep.equal([false, false, true]);
+        for (let i = 0; i < 1000; i++) await limiter.consume(`ip:198.51.100.${i}`);
+        expect(limiter.insuranceKeyCount()).to.equal(100);
+      } finally {
+        await limits.close();
       }
     });
 

@@ -141,13 +141,6 @@ export class Limiter {
     await this.store.reward(storedKey(key), points);
   }
 
-  /** The state of a key without counting. */
-  async peek(key: string): Promise<RateLimitState> {
-    const res = await this.store.get(storedKey(key));
-    if (!res) return { limited: false, consumed: 0, remaining: this.options.points, retryAfter: 0 };
-    return stateOf(res, this.options.points, res.consumedPoints >= this.options.points);
-  }
-
   /** Forgets a key's count (and its block in this process). */
   async reset(key: string): Promise<void> {
     await this.store.delete(storedKey(key));
