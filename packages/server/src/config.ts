@@ -3,6 +3,7 @@
  * line naming the variable (ConfigError), never a stack trace.
  */
 import { resolve } from 'node:path';
+import express from 'express';
 
 export type ProcessRole = 'all' | 'web' | 'worker';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -28,6 +29,8 @@ export interface Config {
   publicUrl?: string;
   /** Directory of the built dashboard; when absent the server looks beside its own package. */
   dashboardDir?: string;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address. */
+  trustProxy: TrustProxy;
 }
 
 /** STORAGE=s3: the bucket and how to reach it (storage/s3.ts). */
@@ -45,6 +48,8 @@ export interface S3Config {
   /** Downloads answer 302 to a short-lived presigned URL instead of streaming through the server. */
   presignedDownloads: boolean;
 }
+/** A hop count, all/none, or comma-separated addresses, CIDRs and named ranges. */
+export type TrustProxy = boolean | number | string;
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, reason: string) {
@@ -124,6 +129,25 @@ function readS3(env: Env): S3Config {
   };
 }
 
+/** TRUST_PROXY as Express's `trust proxy` takes it; Express itself judges the addresses. */
+function readTrustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '') return 'loopback';
+  let value: TrustProxy;
+  if (raw === 'true' || raw === 'false') value = raw === 'true';
+  else if (/^\d+$/.test(raw)) value = Number(raw);
+  else value = raw.split(',').map((s) => s.trim()).join(',');
+  try {
+    express().set('trust proxy', value);
+  } catch {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `deve ser true, false, um número de proxies ou endereços/CIDRs separados por vírgula (loopback, linklocal, uniquelocal) (recebido "${raw}")`,
+    );
+  }
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const storage = readEnum(env, 'STORAGE', ['local', 's3'] as const, 'local')!;
   const s3 = storage === 's3' ? readS3(env) : undefined;
@@ -152,5 +176,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     publicUrl: readUrl(env, 'PUBLIC_URL', ['http:', 'https:']),
     dashboardDir: env.DASHBOARD_DIR ? resolve(env.DASHBOARD_DIR) : undefined,
+    trustProxy: readTrustProxy(env),
   };
 }

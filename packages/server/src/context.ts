@@ -5,6 +5,7 @@ import type { JobQueue } from './jobs/queue.js';
 import type { DataDirSecrets } from './secrets.js';
 import type { Models } from './models/index.js';
 import type { AuthService } from './auth/service.js';
+import type { RateLimits } from './auth/rateLimiter.js';
 import type { SettingsService } from './settings/index.js';
 import type { PaymentGateway } from './payments/index.js';
 import type { ConversionService } from './conversions/service.js';
@@ -21,6 +22,8 @@ export interface AppContext {
   models: Models;
   /** Tokens, passport and sign-in rate limits (auth/service.ts). */
   auth: AuthService;
+  /** Every rate limiter, counted in Postgres across processes (auth/rateLimiter.ts). */
+  rateLimits: RateLimits;
   /** Typed runtime settings; secrets encrypted at rest (settings/service.ts). */
   settings: SettingsService;
   /** Payment providers: the active one for new charges, and each by name (payments/gateway.ts). */

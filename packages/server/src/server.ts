@@ -19,7 +19,9 @@ import { migrateUp } from './db/migrate.js';
 import { closeJobQueue, createJobQueue } from './jobs/queue.js';
 import { createApp } from './http/app.js';
 import { initModels } from './models/index.js';
-import { createAuthService } from './auth/service.js';
+import { createAuthService, type AuthLimits } from './auth/service.js';
+import { RateLimits } from './auth/rateLimiter.js';
+import { usePasswordParams, type ScryptParams } from './auth/password.js';
 import { createSettingsService } from './settings/index.js';
 import { createPaymentGateway } from './payments/index.js';
 import { registerPaymentJobs } from './jobs/payments.js';
@@ -50,6 +52,13 @@ export interface StartOptions {
   conversions?: ConversionServiceOptions;
   /** Keystore workers' time budget and parallelism (tests lower the budget). */
   keystores?: Omit<KeystoreOpenerOptions, 'logger'>;
+  /** Sign-in limits other than the defaults (tests). */
+  authLimits?: Partial<AuthLimits>;
+  /**
+   * scrypt cost of new password hashes. Production leaves it unset (OWASP's cost); the test
+   * server lowers it so hundreds of sign-ins stay fast. Deliberately no environment variable.
+   */
+  passwordParams?: ScryptParams;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
@@ -85,6 +94,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const applied = await migrateUp(sequelize, logger);
     if (applied.length) logger.info({ applied }, 'migrations applied');
 
+    usePasswordParams(opts.passwordParams);
+    const rateLimits = new RateLimits(databaseUrl, logger);
+    cleanups.push(() => rateLimits.close());
     const ctxSecrets = config.jwtSecret ? { ...secrets, jwtSecret: config.jwtSecret } : secrets;
     const models = initModels(sequelize);
     const settings = createSettingsService({ sequelize, config, encryptionKey: ctxSecrets.encryptionKey, logger });
@@ -94,7 +106,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       sequelize,
       secrets: ctxSecrets,
       models,
-      auth: createAuthService({ models, jwtSecret: ctxSecrets.jwtSecret, logger }),
+      auth: createAuthService({ models, jwtSecret: ctxSecrets.jwtSecret, logger, rateLimits, limits: opts.authLimits }),
+      rateLimits,
       settings,
       payments: createPaymentGateway({ config, settings, models, logger, mercadoPago: opts.payments?.mercadoPago }),
       keystores: new KeystoreOpener({ logger, ...opts.keystores }),

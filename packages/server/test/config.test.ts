@@ -23,6 +23,8 @@ describe('config', () => {
     ['LOG_LEVEL', 'loud', 'fatal'],
     ['JWT_SECRET', 'short', '32 caracteres'],
     ['STORAGE', 's3', 'S3_BUCKET'],
+    ['TRUST_PROXY', 'proxy.example', 'CIDRs'],
+    ['TRUST_PROXY', '10.0.0.0/40', 'CIDRs'],
   ] as const) {
     it(`loadConfig_bad${name}_throwsNamingVariable (${value})`, () => {
       let err: unknown;
@@ -91,6 +93,14 @@ describe('config', () => {
       prefix: 'producao/aabify/',
       presignedDownloads: true,
     });
+  });
+
+  it('loadConfig_trustProxy_acceptsWhatExpressAccepts', () => {
+    expect(loadConfig({}).trustProxy).to.equal('loopback');
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).to.equal(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).to.equal(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).to.equal(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,uniquelocal' }).trustProxy).to.equal('loopback,10.0.0.0/8,uniquelocal');
   });
 
   it('main_badVariable_stopsWithOneClearLine', () => {

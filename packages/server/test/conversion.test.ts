@@ -490,7 +490,7 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     const user = await buildSubscriber(server, 30);
     const token = tokenFor(server, user);
     const limiter = server.ctx.conversions!.submitLimiter;
-    for (let i = 0; i < limiter.options.points; i++) limiter.consume(user.id);
+    await limiter.consume(`user:${user.id}`, limiter.options.points);
     const res = await uploadApk(server, token, corpusApk('jx-small.apk'));
     expect(res.status).to.equal(429);
     expect(res.body).to.include({ code: 'RATE_LIMIT', message: 'Rate limit excedido' });

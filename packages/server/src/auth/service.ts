@@ -9,7 +9,7 @@ import { Op } from 'sequelize';
 import { ACCOUNT_MESSAGES } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import type { Models, User } from '../models/index.js';
-import { RateLimiter, type RateLimiterOptions } from './rateLimiter.js';
+import type { Limiter, RateLimiterOptions, RateLimits } from './rateLimiter.js';
 import {
   JWT_ALGORITHM,
   JWT_ISSUER,
@@ -38,22 +38,42 @@ export type AuthResult =
   | { ok: false; code: 'TOKEN_INVALID' | 'ACCOUNT_DISABLED'; message: string };
 
 export interface AuthLimits {
-  /** Failed sign-ins per email. */
-  loginPerAccount: RateLimiterOptions;
-  /** Failed sign-ins per client address. */
+  /** Sign-in attempts per (email, client address): strict, a guesser's own limit. */
+  loginPerAccountAddress: RateLimiterOptions;
+  /** Sign-in attempts per client address, whatever the emails (spraying from one place). */
   loginPerAddress: RateLimiterOptions;
+  /**
+   * Failed sign-ins per email from every address. Past `points`, each attempt on the account
+   * opens a wait (LOGIN_SLOWDOWN) before the next is checked: slower, never locked.
+   */
+  loginPerAccount: RateLimiterOptions;
   /** Registrations per client address. */
   registerPerAddress: RateLimiterOptions;
   /** Wrong current passwords per user on password change. */
   passwordChangePerUser: RateLimiterOptions;
+  /** Requests whose bearer credential does not verify, per client address. */
+  badCredentialsPerAddress: RateLimiterOptions;
 }
 
 const MINUTE = 60_000;
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
-  loginPerAccount: { points: 5, windowMs: 15 * MINUTE },
+  loginPerAccountAddress: { points: 5, windowMs: 15 * MINUTE },
   loginPerAddress: { points: 20, windowMs: 15 * MINUTE },
+  loginPerAccount: { points: 20, windowMs: 60 * MINUTE },
   registerPerAddress: { points: 30, windowMs: 15 * MINUTE },
   passwordChangePerUser: { points: 5, windowMs: 15 * MINUTE },
+  badCredentialsPerAddress: { points: 120, windowMs: MINUTE },
+};
+
+/** Wait after the n-th attempt beyond loginPerAccount's points: 1, 2, 4 … seconds, at most 60. */
+export const LOGIN_SLOWDOWN = { firstSeconds: 1, maxSeconds: 60 };
+export function loginWaitSeconds(excess: number): number {
+  return Math.min(LOGIN_SLOWDOWN.maxSeconds, LOGIN_SLOWDOWN.firstSeconds * 2 ** Math.max(0, excess - 1));
+}
+
+export type AuthLimiters = { [K in keyof AuthLimits]: Limiter } & {
+  /** One checked attempt per wait on an account past loginPerAccount's points. */
+  loginAccountWait: Limiter;
 };
 
 /** Session tokens live 7 days; a password change or deactivation ends them sooner. */
@@ -64,7 +84,7 @@ export const API_TOKEN_TOUCH_INTERVAL_MS = 60_000;
 export interface AuthService {
   readonly passport: passport.Authenticator;
   readonly sessionTtlSeconds: number;
-  readonly limiters: { [K in keyof AuthLimits]: RateLimiter };
+  readonly limiters: AuthLimiters;
   issueToken(user: User): string;
   /** A bearer credential (session JWT or API token) to a user, for HTTP, socket.io and SSE. */
   authenticateToken(raw: string): Promise<AuthResult>;
@@ -74,7 +94,6 @@ export interface AuthService {
    * token not revoked. The user in the answer is the current row (role included).
    */
   recheck(credential: Credential): Promise<AuthResult>;
-  resetRateLimits(): void;
 }
 
 const invalid: AuthResult = { ok: false, code: 'TOKEN_INVALID', message: ACCOUNT_MESSAGES.tokenInvalid };
@@ -84,6 +103,7 @@ export function createAuthService(opts: {
   models: Models;
   jwtSecret: string;
   logger: Logger;
+  rateLimits: RateLimits;
   limits?: Partial<AuthLimits>;
   sessionTtlSeconds?: number;
 }): AuthService {
@@ -151,11 +171,17 @@ export function createAuthService(opts: {
     ),
   );
 
-  const limiters = {
-    loginPerAccount: new RateLimiter(limits.loginPerAccount),
-    loginPerAddress: new RateLimiter(limits.loginPerAddress),
-    registerPerAddress: new RateLimiter(limits.registerPerAddress),
-    passwordChangePerUser: new RateLimiter(limits.passwordChangePerUser),
+  // Points of the sign-in limiters are given back or forgotten on success: no memory blocks.
+  const { rateLimits } = opts;
+  const refunded = { blockInMemory: false };
+  const limiters: AuthLimiters = {
+    loginPerAccountAddress: rateLimits.limiter('login-account-address', limits.loginPerAccountAddress, refunded),
+    loginPerAddress: rateLimits.limiter('login-address', limits.loginPerAddress, refunded),
+    loginPerAccount: rateLimits.limiter('login-account', limits.loginPerAccount, refunded),
+    loginAccountWait: rateLimits.limiter('login-account-wait', { points: 1, windowMs: LOGIN_SLOWDOWN.maxSeconds * 1000 }, refunded),
+    registerPerAddress: rateLimits.limiter('register-address', limits.registerPerAddress),
+    passwordChangePerUser: rateLimits.limiter('password-change-user', limits.passwordChangePerUser, refunded),
+    badCredentialsPerAddress: rateLimits.limiter('bad-credentials-address', limits.badCredentialsPerAddress),
   };
 
   return {
@@ -169,8 +195,5 @@ export function createAuthService(opts: {
       return session ? userForSession(session) : invalid;
     },
     recheck,
-    resetRateLimits() {
-      for (const limiter of Object.values(limiters)) limiter.reset();
-    },
   };
 }

@@ -5,9 +5,10 @@
  * transaction with the target row locked. Role changes lock every admin row first, so two
  * admins demoting each other at once cannot leave the product without an administrator.
  * Deleting is a soft delete (the User model is paranoid): purchases and payments keep their
- * owner; the account's sessions and API tokens end and its running conversions are cancelled.
- * What takes rights away (deactivation, deletion, demotion, a new password) then has the
- * user's open sockets and event streams checked again, on every process (realtime/access.ts).
+ * owner; the account's sessions end, its API tokens and upload keystore are removed and its
+ * running conversions are cancelled. What takes rights away (deactivation, deletion, demotion, a
+ * new password) then has the user's open sockets and event streams checked again, on every
+ * process (realtime/access.ts).
  */
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import {
@@ -262,7 +263,10 @@ export async function deleteUserByAdmin(ctx: Ctx, actor: User, id: string): Prom
     const user = await lockUser(ctx, id, transaction);
     if (user.id === actor.id) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeleteSelf, 'CANNOT_DELETE_SELF');
     if (user.role === 'admin' && admins.filter((a) => a.id !== user.id).length === 0) throw ApiError.conflict(ADMIN_MESSAGES.lastAdmin, 'LAST_ADMIN');
+    // The soft delete keeps the row, so ON DELETE CASCADE never fires: the account's API tokens
+    // and its upload keystore (a private key) go now, explicitly.
     await ctx.models.ApiToken.destroy({ where: { userId: user.id }, transaction });
+    await ctx.models.UserKeystore.destroy({ where: { userId: user.id }, transaction });
     // Deactivating raises tokenVersion (model hook): sessions end even before the row is hidden.
     user.isActive = false;
     await user.save({ transaction });

@@ -21,6 +21,11 @@ export function emailTakenError(): ApiError {
   return new ApiError(409, 'EMAIL_TAKEN', ACCOUNT_MESSAGES.emailTaken, { fields: { email: ACCOUNT_MESSAGES.emailTaken } });
 }
 
+/** The answer to a self-registration that cannot proceed, whatever the reason (no account is confirmed). */
+export function registrationRefused(): ApiError {
+  return new ApiError(400, 'REGISTRATION_REFUSED', ACCOUNT_MESSAGES.registrationRefused);
+}
+
 export async function createUser(
   deps: { models: Pick<Models, 'User'> },
   input: NewUser,

@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../context.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Conversion } from '../models/index.js';
-import { RateLimiter, type RateLimiterOptions } from '../auth/rateLimiter.js';
+import type { Limiter, RateLimiterOptions } from '../auth/rateLimiter.js';
 import { ApiError } from '../http/errors.js';
 import { presentConversion } from '../presenters/conversion.js';
 import { storageKeys, type Storage } from '../storage/index.js';
@@ -56,7 +56,7 @@ export class ConversionService {
   readonly events: ConversionEvents;
   readonly stats: QueueStats;
   readonly pool: WorkerPool;
-  readonly submitLimiter: RateLimiter;
+  readonly submitLimiter: Limiter;
   private readonly runner: ConversionRunner;
   private readonly logChains = new Map<string, Promise<unknown>>();
   private broadcastTimer?: NodeJS.Timeout;
@@ -73,7 +73,7 @@ export class ConversionService {
   ) {
     this.events = new ConversionEvents(io, ctx.logger);
     this.stats = new QueueStats(ctx.sequelize);
-    this.submitLimiter = new RateLimiter(opts.submitRateLimit ?? { points: 30, windowMs: 60_000 });
+    this.submitLimiter = ctx.rateLimits.limiter('conversion-submit', opts.submitRateLimit ?? { points: 30, windowMs: 60_000 });
     this.pool = new WorkerPool({ size: () => this.maxConcurrentHint, engine: opts.engine, logger: ctx.logger, abortGraceMs: opts.abortGraceMs, heapLimitMb: opts.workerHeapLimitMb });
     this.runner = new ConversionRunner(ctx, this, {
       claimRetryMs: opts.claimRetryMs ?? 1000,

@@ -20,6 +20,7 @@ import type { User } from '../models/index.js';
 import type { AuthMethod, AuthResult, Credential } from '../auth/service.js';
 import { isApiTokenShaped } from '../auth/tokens.js';
 import { ApiError } from './errors.js';
+import { clientKey } from './rateLimit.js';
 
 export interface RequestAuth {
   user: User;
@@ -56,13 +57,27 @@ function isAuthResult(info: unknown): info is AuthResult {
   return typeof info === 'object' && info !== null && 'ok' in info;
 }
 
-/** 401 unless the request carries a valid session token or API token of an active user. */
+/**
+ * 401 unless the request carries a valid session token or API token of an active user.
+ * Credentials that do not verify count per client address (badCredentialsPerAddress): past
+ * the limit the address gets 429 from memory, before any token is looked at.
+ */
 export function requireAuth(ctx: AppContext): RequestHandler {
+  const badCredentials = ctx.auth.limiters.badCredentialsPerAddress;
   return (req, res, next) => {
     const raw = bearerToken(req);
     if (!raw) return next(ApiError.unauthorized(ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING'));
+    const addressKey = clientKey(req);
+    const blockedMs = badCredentials.blockedInMemoryMs(addressKey);
+    if (blockedMs > 0) return next(ApiError.tooManyRequests(Math.ceil(blockedMs / 1000)));
     const finish = (result: AuthResult) => {
-      if (!result.ok) return next(failure(result));
+      if (!result.ok) {
+        badCredentials.consume(addressKey).then(
+          (state) => next(state.limited ? ApiError.tooManyRequests(state.retryAfter) : failure(result)),
+          next,
+        );
+        return;
+      }
       req.auth = { user: result.user, method: result.method, apiTokenId: result.apiTokenId, credential: result.credential };
       req.user = result.user;
       next();
@@ -74,7 +89,7 @@ export function requireAuth(ctx: AppContext): RequestHandler {
     const authenticate = ctx.auth.passport.authenticate('jwt', { session: false }, (err: unknown, user: unknown, info: unknown) => {
       if (err) return next(err);
       if (isAuthResult(info)) return finish(info);
-      if (!user) return next(ApiError.unauthorized(ACCOUNT_MESSAGES.tokenInvalid, 'TOKEN_INVALID'));
+      if (!user) return finish({ ok: false, code: 'TOKEN_INVALID', message: ACCOUNT_MESSAGES.tokenInvalid });
       next(new Error('jwt strategy answered without a result'));
     }) as RequestHandler;
     authenticate(req, res, next);

@@ -5,6 +5,13 @@ import { pino } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
 import { createTestDatabase } from './postgres.js';
+import type { ScryptParams } from '../../src/auth/password.js';
+
+/**
+ * The scrypt cost test servers hash with (4 MiB, a few ms) instead of production's 2^17: the
+ * suite signs in hundreds of times. A test about the real cost passes CURRENT_PARAMS itself.
+ */
+export const TEST_PASSWORD_PARAMS: ScryptParams = { ln: 12, r: 8, p: 1 };
 
 export interface TestServer extends RunningServer {
   url: string;
@@ -26,7 +33,7 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const server = await startServer(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), queue: { processEvery: 200 }, ...opts });
+  const server = await startServer(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), queue: { processEvery: 200 }, passwordParams: TEST_PASSWORD_PARAMS, ...opts });
   return {
     ...server,
     url: server.url!,

@@ -12,7 +12,8 @@ import { downloadTokens } from './0022-download-tokens.js';
 import { socketIoAttachments } from './0023-socket-io-attachments.js';
 import { userKeystores } from './0030-user-keystores.js';
 import { conversionInputFiles } from './0060-conversion-input-files.js';
+import { rateLimits } from './0070-rate-limits.js';
 import { streamTickets } from './0080-stream-tickets.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
-export const migrations: Migration[] = [settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens, socketIoAttachments, userKeystores, conversionInputFiles, streamTickets];
+export const migrations: Migration[] = [settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens, socketIoAttachments, userKeystores, conversionInputFiles, rateLimits, streamTickets];

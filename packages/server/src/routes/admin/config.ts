@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { ADMIN_MESSAGES, adminConfigUpdateSchema, type AdminConfigResponse, type AdminConfigUpdateResponse } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
-import type { RateLimiter } from '../../http/rateLimit.js';
+import type { Limiter } from '../../auth/rateLimiter.js';
 import { inputOf, validate } from '../../http/validate.js';
 import { SettingValueError, isSettingKey, type SettingKey } from '../../settings/index.js';
 import { presentSetting, webhookUrlOf } from '../../presenters/setting.js';
@@ -27,7 +27,7 @@ async function applyRuntimeSetting(ctx: AppContext, key: SettingKey): Promise<vo
  *   PUT /{key} { value } → { message, config }; 400 with the key's pt-BR rule ('Valor não pode ser
  *     vazio', 'Valor deve ser um número válido', ranges, levels); 404 for an unknown key.
  */
-export function createAdminConfigRouter(ctx: AppContext, limiter: RateLimiter): Router {
+export function createAdminConfigRouter(ctx: AppContext, limiter: Limiter): Router {
   const router = Router();
   router.use(adminGuard(ctx, limiter));
 

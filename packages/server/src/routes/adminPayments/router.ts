@@ -7,13 +7,12 @@ import type { Purchase } from '../../models/index.js';
 import { authUser, requireAdmin, requireAuth } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { RateLimiter, rateLimit } from '../../http/rateLimit.js';
+import { rateLimit } from '../../http/rateLimit.js';
 import { isPaymentProviderError, providerErrorToApi } from '../../payments/index.js';
 import { applyProviderPayment, syncPayment } from '../../commands/paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase } from '../../presenters/purchase.js';
 import { presentPaymentsState } from '../../presenters/paymentsStatus.js';
 import { pagination } from '../../plans/planStore.js';
-import { planClientKey } from '../plans/router.js';
 import { ownedPaymentOrPurchasePayment } from '../payments/paymentAccess.js';
 
 const listQuerySchema = pageQuerySchema.shape({
@@ -39,7 +38,7 @@ const mapProviderErrors = (err: unknown): never => {
  */
 export function createAdminPaymentsRouter(ctx: AppContext): Router {
   const router = Router();
-  router.use(rateLimit(new RateLimiter({ points: 300, windowMs: 60_000 }), planClientKey), requireAuth(ctx), requireAdmin);
+  router.use(requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('admin-payments', { points: 300, windowMs: 60_000 })), requireAdmin);
 
   /** Which provider is active, and why payments are unavailable when they are (the admin banner). */
   router.get('/status', async (_req, res) => {

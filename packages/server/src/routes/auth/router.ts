@@ -14,7 +14,8 @@ import { authUser, requireAuth } from '../../http/auth.js';
 import { validate, inputOf } from '../../http/validate.js';
 import { clientAddress, rateLimit } from '../../http/rateLimit.js';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
-import { createUser, setPassword } from '../../commands/userCreator.js';
+import { reserveLoginAttempt } from '../../auth/loginAttempts.js';
+import { createUser, registrationRefused, setPassword } from '../../commands/userCreator.js';
 import { presentUser } from '../../presenters/user.js';
 import { createApiTokensRouter } from '../apiTokens/router.js';
 
@@ -40,7 +41,11 @@ export function createAuthRouter(ctx: AppContext): Router {
     validate(registerSchema),
     async (req, res) => {
       const input = inputOf(req, registerSchema);
-      const user = await createUser(ctx, { email: input.email, password: input.password, name: input.name ?? null });
+      // A taken email gets the answer any refusal gets, after the same password hash, so a
+      // stranger cannot tell which emails have accounts (the owner will learn it by email).
+      const user = await createUser(ctx, { email: input.email, password: input.password, name: input.name ?? null }).catch((err: unknown) => {
+        throw err instanceof ApiError && err.code === 'EMAIL_TAKEN' ? registrationRefused() : err;
+      });
       user.lastLogin = new Date();
       await user.save();
       res.status(201).json(session(user));
@@ -49,22 +54,15 @@ export function createAuthRouter(ctx: AppContext): Router {
 
   router.post('/login', validate(loginSchema), async (req, res) => {
     const { email, password } = inputOf(req, loginSchema);
-    const accountKey = email;
-    const addressKey = clientAddress(req);
-    // Checked before the password, with the same answer for known and unknown emails.
-    const blocked = [limiters.loginPerAccount.peek(accountKey), limiters.loginPerAddress.peek(addressKey)].filter((s) => s.limited);
-    if (blocked.length) {
-      throw ApiError.tooManyRequests(Math.max(...blocked.map((s) => s.retryAfter)), ACCOUNT_MESSAGES.tooManyLoginAttempts);
-    }
+    // Counted before the password check (auth/loginAttempts.ts), with the same answer for
+    // known and unknown emails.
+    const attempt = await reserveLoginAttempt(limiters, email, clientAddress(req));
+    if (attempt.refused) throw ApiError.tooManyRequests(attempt.retryAfter, ACCOUNT_MESSAGES.tooManyLoginAttempts);
     const user = await ctx.models.User.findOne({ where: { email } });
     const ok = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
-    if (!user || !ok) {
-      limiters.loginPerAccount.consume(accountKey);
-      limiters.loginPerAddress.consume(addressKey);
-      throw ApiError.unauthorized(ACCOUNT_MESSAGES.invalidCredentials, 'INVALID_CREDENTIALS');
-    }
+    await attempt.settle(Boolean(user && ok));
+    if (!user || !ok) throw ApiError.unauthorized(ACCOUNT_MESSAGES.invalidCredentials, 'INVALID_CREDENTIALS');
     if (!user.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
-    limiters.loginPerAccount.reset(accountKey);
     const lastLogin = new Date();
     // A hash of older parameters is upgraded: same password, so a bulk update (no hook) keeps
     // the sessions valid.
@@ -86,15 +84,15 @@ export function createAuthRouter(ctx: AppContext): Router {
   router.patch('/change-password', requireAuth(ctx), validate(changePasswordSchema), async (req, res) => {
     const user = authUser(req);
     const { currentPassword, newPassword } = inputOf(req, changePasswordSchema);
-    const limit = limiters.passwordChangePerUser.peek(user.id);
+    // Counted before the check, forgotten when the current password was right.
+    const limit = await limiters.passwordChangePerUser.consume(user.id);
     if (limit.limited) throw ApiError.tooManyRequests(limit.retryAfter);
     if (!(await verifyPassword(currentPassword, user.passwordHash))) {
-      limiters.passwordChangePerUser.consume(user.id);
       throw new ApiError(400, 'WRONG_PASSWORD', ACCOUNT_MESSAGES.currentPasswordWrong, {
         fields: { currentPassword: ACCOUNT_MESSAGES.currentPasswordWrong },
       });
     }
-    limiters.passwordChangePerUser.reset(user.id);
+    await limiters.passwordChangePerUser.reset(user.id);
     await setPassword(user, newPassword);
     // Sockets and event streams opened with the ended sessions close too.
     await ctx.liveAccess?.accessChanged(user.id);

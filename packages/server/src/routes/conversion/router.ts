@@ -16,6 +16,7 @@ import type { Conversion, User } from '../../models/index.js';
 import { ApiError } from '../../http/errors.js';
 import { authUser, bearerToken, requireAdmin, requireAuth } from '../../http/auth.js';
 import { inputOf, validate } from '../../http/validate.js';
+import { clientKey, rateLimit } from '../../http/rateLimit.js';
 import { findOwned } from '../../policies/ownership.js';
 import { presentConversion, presentStart } from '../../presenters/conversion.js';
 import { presentUsage } from '../../presenters/usage.js';
@@ -55,14 +56,7 @@ export function createConversionRouter(ctx: AppContext): Router {
     findOwned(ctx.models.Conversion, req.params.id, authUser(req), { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
 
   /** Per-user submission rate; after auth because it counts per account. */
-  const submissionRate: RequestHandler = (req, _res, next) => {
-    const user = authUser(req);
-    const limiter = svc().submitLimiter;
-    const state = limiter.peek(user.id);
-    if (state.limited) throw ApiError.tooManyRequests(state.retryAfter, CONVERSION_MESSAGES.rateLimited);
-    limiter.consume(user.id);
-    next();
-  };
+  const submissionRate: RequestHandler = (req, res, next) => rateLimit(svc().submitLimiter, clientKey, CONVERSION_MESSAGES.rateLimited)(req, res, next);
 
   /** 402 before a byte of the upload is read when the user cannot convert at all. */
   const canSubmit: RequestHandler = (req, _res, next) => {

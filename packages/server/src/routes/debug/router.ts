@@ -6,14 +6,13 @@ import type { User } from '../../models/index.js';
 import { authUser, requireAdmin, requireAuth } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { RateLimiter, rateLimit } from '../../http/rateLimit.js';
+import { rateLimit } from '../../http/rateLimit.js';
 import { presentUser } from '../../presenters/user.js';
 import { presentPixPayment, presentPurchase } from '../../presenters/purchase.js';
 import { createPixPayment } from '../../commands/pixPaymentCreator.js';
 import { applyProviderPayment } from '../../commands/paymentSynchronizer.js';
 import { approvePurchase } from '../../commands/purchaseApprover.js';
 import { findPlan } from '../../plans/planStore.js';
-import { planClientKey } from '../plans/router.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const userPlanSchema = object({
@@ -43,7 +42,7 @@ export function createDebugRouter(ctx: AppContext): Router {
     }
     next();
   };
-  router.use(sandboxOnly, rateLimit(new RateLimiter({ points: 120, windowMs: 60_000 }), planClientKey), requireAuth(ctx), requireAdmin);
+  router.use(sandboxOnly, requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('debug', { points: 120, windowMs: 60_000 })), requireAdmin);
 
   router.get('/user-state/:id', async (req, res) => {
     const user = await findUser(ctx, req.params.id);

@@ -14,13 +14,12 @@ import type { Payment } from '../../models/index.js';
 import { authUser, requireAuth } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { RateLimiter, clientAddress, rateLimit } from '../../http/rateLimit.js';
+import { rateLimit } from '../../http/rateLimit.js';
 import { isPaymentProviderError, isRefusedChange, providerErrorToApi } from '../../payments/index.js';
 import { createPixPayment } from '../../commands/pixPaymentCreator.js';
 import { applyProviderPayment, cancelPaymentLocally, syncPayment } from '../../commands/paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase, presentPurchaseStatus } from '../../presenters/purchase.js';
 import { pagination } from '../../plans/planStore.js';
-import { planClientKey } from '../plans/router.js';
 import { latestPaymentId, ownedPayment, ownedPaymentOrPurchasePayment, ownedPurchase } from './paymentAccess.js';
 import { mercadoPagoWebhook } from './webhook.js';
 
@@ -79,7 +78,7 @@ const mapProviderErrors = (err: unknown): never => {
 export function createPaymentsRouter(ctx: AppContext): Router {
   const router = Router();
   const auth = requireAuth(ctx);
-  const reads = rateLimit(new RateLimiter({ points: 240, windowMs: 60_000 }), planClientKey);
+  const reads = rateLimit(ctx.rateLimits.limiter('payment-reads', { points: 240, windowMs: 60_000 }));
 
   router.get('/config', reads, async (_req, res) => {
     const state = await ctx.payments.state();
@@ -98,11 +97,11 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(body);
   });
 
-  router.post('/webhook', rateLimit(new RateLimiter({ points: 600, windowMs: 60_000 }), clientAddress), mercadoPagoWebhook(ctx));
+  router.post('/webhook', rateLimit(ctx.rateLimits.limiter('payment-webhook', { points: 600, windowMs: 60_000 })), mercadoPagoWebhook(ctx));
 
   router.post('/create-pix/:planId', ...createPixHandlers(ctx));
 
-  router.get('/pix-polling-status/:id', reads, auth, async (req, res) => {
+  router.get('/pix-polling-status/:id', auth, reads, async (req, res) => {
     const payment = await refreshPending(ctx, await ownedPayment(ctx, req.params.id, authUser(req)));
     const expired = payment.isExpired();
     const body: PixPollingStatusResponse = {
@@ -118,7 +117,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(body);
   });
 
-  router.get('/pix-status/:id', reads, auth, async (req, res) => {
+  router.get('/pix-status/:id', auth, reads, async (req, res) => {
     const payment = await refreshPending(ctx, await ownedPayment(ctx, req.params.id, authUser(req)));
     const purchase = await ctx.models.Purchase.findByPk(payment.purchaseId);
     const body: PixStatusResponse = {
@@ -130,7 +129,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(body);
   });
 
-  router.get('/purchases', reads, auth, validate(pageQuerySchema, 'query'), async (req, res) => {
+  router.get('/purchases', auth, reads, validate(pageQuerySchema, 'query'), async (req, res) => {
     const { page, limit } = inputOf(req, pageQuerySchema);
     const user = authUser(req);
     const { rows, count } = await ctx.models.Purchase.findAndCountAll({
@@ -144,13 +143,13 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json({ success: true, purchases: rows.map((p) => presentPurchase(p)), pagination: pagination(count, page, limit) });
   });
 
-  router.get('/purchase/:id', reads, auth, async (req, res) => {
+  router.get('/purchase/:id', auth, reads, async (req, res) => {
     const purchase = await ownedPurchase(ctx, req.params.id, authUser(req));
     const transitions = await ctx.models.PurchaseTransition.findAll({ where: { purchaseId: purchase.id }, order: [['at', 'ASC'], ['id', 'ASC']] });
     res.json({ success: true, purchase: presentPurchase(purchase, { paymentId: await latestPaymentId(ctx, purchase.id), transitions }) });
   });
 
-  router.get('/status/:purchaseId', reads, auth, async (req, res) => {
+  router.get('/status/:purchaseId', auth, reads, async (req, res) => {
     let purchase = await ownedPurchase(ctx, req.params.purchaseId, authUser(req));
     const paymentId = await latestPaymentId(ctx, purchase.id);
     if (purchase.status === 'pending' && paymentId) {
@@ -161,7 +160,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(presentPurchaseStatus(purchase, paymentId));
   });
 
-  router.patch('/cancel/:id', reads, auth, async (req, res) => {
+  router.patch('/cancel/:id', auth, reads, async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
     if (payment.status !== 'pending') throw ApiError.conflict(M.cannotCancel, 'PAYMENT_NOT_PENDING');
@@ -185,7 +184,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json({ success: true, message: M.cancelledOk, payment: presentPixPayment(result.payment) });
   });
 
-  router.post('/simulate-approval/:id', rateLimit(new RateLimiter({ points: 30, windowMs: 60_000 }), planClientKey), auth, async (req, res) => {
+  router.post('/simulate-approval/:id', auth, rateLimit(ctx.rateLimits.limiter('simulate-approval', { points: 30, windowMs: 60_000 })), async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
     // Only while nothing configures a real provider: a configured one in its error state is no sandbox.
@@ -211,10 +210,10 @@ export function createPaymentsRouter(ctx: AppContext): Router {
 
 /** POST /create-pix/{planId}: also mounted at /api/create-pix/{planId}, the client's fallback path (spec §7). */
 export function createPixHandlers(ctx: AppContext): RequestHandler[] {
-  const limiter = rateLimit(new RateLimiter({ points: 20, windowMs: 10 * 60_000 }), planClientKey);
+  const limiter = rateLimit(ctx.rateLimits.limiter('purchase-create', { points: 20, windowMs: 10 * 60_000 }));
   return [
-    limiter,
     requireAuth(ctx),
+    limiter,
     async (req, res) => {
       const planId = typeof req.params.planId === 'string' ? req.params.planId : '';
       const { payment, purchase, reused } = await createPixPayment(ctx, authUser(req), planId);
