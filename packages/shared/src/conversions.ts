@@ -107,7 +107,7 @@ export const CONVERSION_MESSAGES = {
   workerCrashed: 'O processo de conversão foi interrompido repetidamente; a conversão foi abortada.',
   internal: 'Erro interno do conversor.',
   requeued: 'Servidor reiniciando: a conversão voltou para a fila e continuará em seguida.',
-  resumed: 'A conversão foi retomada após a interrupção do servidor.',
+  resumed: 'Conversão retomada após falha do processo.',
   uploadAborted: 'O envio do arquivo foi interrompido.',
 } as const;
 

@@ -12,6 +12,7 @@ import { downloadTokens } from './0022-download-tokens.js';
 import { socketIoAttachments } from './0023-socket-io-attachments.js';
 import { userKeystores } from './0030-user-keystores.js';
 import { conversionInputFiles } from './0060-conversion-input-files.js';
+import { workerInstances } from './0095-worker-instances.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
-export const migrations: Migration[] = [settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens, socketIoAttachments, userKeystores, conversionInputFiles];
+export const migrations: Migration[] = [settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens, socketIoAttachments, userKeystores, conversionInputFiles, workerInstances];
