@@ -14,6 +14,8 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
+const POOL_END_GRACE_MS = 2000;
+
 export function createRealtime(databaseUrl: string, logger: Logger, applicationName?: string): Realtime {
   // Two connections: one held for LISTEN, one that publishes — a single publisher keeps a
   // conversion's messages in the order they were sent.
@@ -37,7 +39,9 @@ export function createRealtime(databaseUrl: string, logger: Logger, applicationN
       io.local.disconnectSockets(true);
       io.engine?.close();
       await Promise.resolve(io.of('/').adapter.close()).catch(() => undefined);
-      await pool.end().catch(() => undefined);
+      // The adapter's last publishes (its close announcement, heartbeats) can leave connection
+      // requests the pool never answers once closing; they must not hold the shutdown.
+      await Promise.race([pool.end().catch(() => undefined), new Promise((r) => setTimeout(r, POOL_END_GRACE_MS).unref())]);
     },
   };
 }
