@@ -18,6 +18,16 @@ export interface Config {
   /** Port for the embedded Postgres (used only without DATABASE_URL). */
   embeddedPgPort: number;
   jwtSecret?: string;
+  /** The previous JWT_SECRET during a rotation: sessions it signed stay valid until they expire. */
+  jwtSecretPrevious?: string;
+  /** Key of secrets at rest (settings, upload keystores): 32 bytes, kept as base64. */
+  encryptionKey?: string;
+  /** The previous ENCRYPTION_KEY during a rotation: still opens, and what it opens is re-encrypted at start. */
+  encryptionKeyPrevious?: string;
+  /** Connections of the Sequelize pool (the other pools are fixed: docs/deploy.md, connection budget). */
+  databasePoolMax: number;
+  /** Bearer token of GET /metrics; without it the endpoint is off (404). */
+  metricsToken?: string;
   role: ProcessRole;
   logLevel: LogLevel;
   storage: StorageKind;
@@ -148,21 +158,58 @@ function readTrustProxy(env: Env): TrustProxy {
   return value;
 }
 
+const MIN_SECRET_LENGTH = 32;
+
+function readJwtSecret(env: Env, name: string): string | undefined {
+  const value = env[name] || undefined;
+  if (value !== undefined && value.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(name, `deve ter pelo menos ${MIN_SECRET_LENGTH} caracteres`);
+  }
+  return value;
+}
+
+/** 32 bytes as 64 hex digits or base64; returned as base64 (the form settings/crypto.ts takes). */
+function readEncryptionKey(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let bytes: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) bytes = Buffer.from(raw, 'hex');
+  else if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) bytes = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (!bytes || bytes.length !== 32) {
+    throw new ConfigError(name, 'deve ter 32 bytes, em hexadecimal (64 caracteres) ou base64 (gere com: openssl rand -hex 32)');
+  }
+  return bytes.toString('base64');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const storage = readEnum(env, 'STORAGE', ['local', 's3'] as const, 'local')!;
   const s3 = storage === 's3' ? readS3(env) : undefined;
-  const jwtSecret = env.JWT_SECRET || undefined;
-  if (jwtSecret !== undefined && jwtSecret.length < 32) {
-    throw new ConfigError('JWT_SECRET', 'deve ter pelo menos 32 caracteres');
+  const databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const role = readEnum(env, 'ROLE', ['all', 'web', 'worker'] as const, 'all')!;
+  const jwtSecret = readJwtSecret(env, 'JWT_SECRET');
+  const encryptionKey = readEncryptionKey(env, 'ENCRYPTION_KEY');
+  // Several processes on one database must sign and encrypt alike: secrets generated per
+  // DATA_DIR would differ between them, so the operator gives both.
+  if (databaseUrl || role !== 'all') {
+    const why = databaseUrl ? 'quando DATABASE_URL está definida' : `com ROLE=${role}`;
+    if (!jwtSecret) throw new ConfigError('JWT_SECRET', `é obrigatória ${why} (pelo menos ${MIN_SECRET_LENGTH} caracteres; gere com: openssl rand -base64 48)`);
+    if (!encryptionKey) throw new ConfigError('ENCRYPTION_KEY', `é obrigatória ${why} (32 bytes; gere com: openssl rand -hex 32)`);
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN', 'deve ter pelo menos 16 caracteres');
   return {
     port: readInt(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     dataDir: resolve(env.DATA_DIR || './data'),
-    databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
     embeddedPgPort: readInt(env, 'EMBEDDED_PG_PORT', 5433, 1, 65535),
     jwtSecret,
-    role: readEnum(env, 'ROLE', ['all', 'web', 'worker'] as const, 'all')!,
+    jwtSecretPrevious: readJwtSecret(env, 'JWT_SECRET_PREVIOUS'),
+    encryptionKey,
+    encryptionKeyPrevious: readEncryptionKey(env, 'ENCRYPTION_KEY_PREVIOUS'),
+    databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 10, 2, 100),
+    metricsToken,
+    role,
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info')!,
     storage,
     storageDir: env.STORAGE_DIR ? resolve(env.STORAGE_DIR) : undefined,

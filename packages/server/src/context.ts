@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { JobQueue } from './jobs/queue.js';
-import type { DataDirSecrets } from './secrets.js';
+import type { ServerSecrets } from './secrets.js';
 import type { Models } from './models/index.js';
 import type { AuthService } from './auth/service.js';
 import type { RateLimits } from './auth/rateLimiter.js';
@@ -11,13 +11,15 @@ import type { PaymentGateway } from './payments/index.js';
 import type { ConversionService } from './conversions/service.js';
 import type { LiveAccess } from './realtime/access.js';
 import type { KeystoreOpener } from './keystores/opener.js';
+import type { ServerInstance } from './jobs/instances.js';
+import type { Metrics } from './http/metrics.js';
 
 /** What every route, command and job gets: built once at start, passed explicitly. */
 export interface AppContext {
   config: Config;
   logger: Logger;
   sequelize: Sequelize;
-  secrets: DataDirSecrets;
+  secrets: ServerSecrets;
   /** Every model bound to this context's database (models/index.ts). */
   models: Models;
   /** Tokens, passport and sign-in rate limits (auth/service.ts). */
@@ -38,4 +40,8 @@ export interface AppContext {
   liveAccess?: LiveAccess;
   version: string;
   startedAt: Date;
+  /** This process among all on the database: id, heartbeat (jobs/instances.ts). */
+  instance: ServerInstance;
+  /** Prometheus figures of this process (http/metrics.ts). */
+  metrics?: Metrics;
 }

@@ -103,6 +103,28 @@ describe('config', () => {
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,uniquelocal' }).trustProxy).to.equal('loopback,10.0.0.0/8,uniquelocal');
   });
 
+  const SECRETS = { JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'ab'.repeat(32) };
+  for (const [label, env, variable] of [
+    ['databaseUrlWithoutJwtSecret', { DATABASE_URL: 'postgres://h/db', ENCRYPTION_KEY: SECRETS.ENCRYPTION_KEY }, 'JWT_SECRET'],
+    ['databaseUrlWithoutEncryptionKey', { DATABASE_URL: 'postgres://h/db', JWT_SECRET: SECRETS.JWT_SECRET }, 'ENCRYPTION_KEY'],
+    ['workerRoleWithoutSecrets', { ROLE: 'worker' }, 'JWT_SECRET'],
+    ['shortEncryptionKey', { ...SECRETS, ENCRYPTION_KEY: 'abcd' }, 'ENCRYPTION_KEY'],
+    ['shortPreviousKey', { ...SECRETS, ENCRYPTION_KEY_PREVIOUS: Buffer.alloc(16).toString('base64') }, 'ENCRYPTION_KEY_PREVIOUS'],
+  ] as const) {
+    it(`loadConfig_${label}_namesIt`, () => {
+      expect(() => loadConfig(env)).to.throw(ConfigError, variable);
+    });
+  }
+
+  it('loadConfig_sharedSecrets_hexAndBase64KeysAreTheSame32Bytes', () => {
+    const hex = 'ab'.repeat(32);
+    const a = loadConfig({ DATABASE_URL: 'postgres://h/db', JWT_SECRET: SECRETS.JWT_SECRET, ENCRYPTION_KEY: hex });
+    const b = loadConfig({ ROLE: 'web', JWT_SECRET: SECRETS.JWT_SECRET, ENCRYPTION_KEY: Buffer.from(hex, 'hex').toString('base64') });
+    expect(a.encryptionKey).to.equal(b.encryptionKey);
+    expect(Buffer.from(a.encryptionKey!, 'base64')).to.have.length(32);
+    expect(loadConfig({}).encryptionKey).to.equal(undefined); // the embedded default generates its own
+  });
+
   it('main_badVariable_stopsWithOneClearLine', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', mainTs], {
       env: { ...process.env, PORT: 'not-a-port' },

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { generateUploadKeystore } from '@aabify/converter';
 import { freePort, createTestDatabase } from './helpers/postgres.js';
 import { api } from './helpers/http.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { TEST_SECRETS, startTestServer, type TestServer } from './helpers/server.js';
 import { buildSubscriber, tokenFor } from './helpers/factories.js';
 import { conversionIdOf, corpusApk, requireCorpus, uploadApk, waitForStatus } from './helpers/conversions.js';
 
@@ -42,7 +42,7 @@ describe('conversions: the bundled server', function () {
     const port = await freePort();
     child = spawn(process.execPath, [join(outdir, 'main.js')], {
       cwd: packageDir,
-      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', JWT_SECRET: jwtSecret },
+      env: { ...process.env, ...TEST_SECRETS, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     await new Promise<void>((resolve, reject) => {

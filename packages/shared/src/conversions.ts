@@ -133,7 +133,7 @@ export const CONVERSION_MESSAGES = {
   outOfMemory: 'A conversão excedeu o limite de memória do conversor e foi interrompida; nenhum crédito foi cobrado.',
   internal: 'Erro interno do conversor.',
   requeued: 'Servidor reiniciando: a conversão voltou para a fila e continuará em seguida.',
-  resumed: 'A conversão foi retomada após a interrupção do servidor.',
+  resumed: 'Conversão retomada após falha do processo.',
   uploadAborted: 'O envio do arquivo foi interrompido.',
 } as const;
 

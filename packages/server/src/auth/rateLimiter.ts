@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type IRateLimiterOptions } from 'rate-limiter-flexible';
 import type { Logger } from '../logger.js';
+import { POOLS } from '../db/connections.js';
 
 /** A limit: `points` events per window of `windowMs`. */
 export interface RateLimiterOptions {
@@ -168,6 +169,8 @@ export class Limiter {
 export interface RateLimitsOptions {
   /** Connections of the limiter's own pool (kept apart so a flood cannot starve the app's). */
   poolMax?: number;
+  /** Its name in pg_stat_activity (db/connections.ts). */
+  applicationName?: string;
   /** Keys each limiter's insurance memory holds at most. */
   insuranceMaxKeys?: number;
 }
@@ -186,7 +189,8 @@ export class RateLimits {
   ) {
     this.pool = new pg.Pool({
       connectionString: databaseUrl,
-      max: opts.poolMax ?? 3,
+      max: opts.poolMax ?? POOLS.ratelimits,
+      application_name: opts.applicationName,
       connectionTimeoutMillis: QUERY_TIMEOUT_MS,
       query_timeout: QUERY_TIMEOUT_MS,
       idleTimeoutMillis: 30_000,

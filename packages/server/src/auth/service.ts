@@ -102,6 +102,8 @@ const disabled: AuthResult = { ok: false, code: 'ACCOUNT_DISABLED', message: ACC
 export function createAuthService(opts: {
   models: Models;
   jwtSecret: string;
+  /** During a JWT_SECRET rotation: sessions signed with the previous secret stay valid until they expire. */
+  jwtSecretPrevious?: string;
   logger: Logger;
   rateLimits: RateLimits;
   limits?: Partial<AuthLimits>;
@@ -111,6 +113,9 @@ export function createAuthService(opts: {
   const limits = { ...DEFAULT_AUTH_LIMITS, ...opts.limits };
   const sessionTtlSeconds = opts.sessionTtlSeconds ?? SESSION_TTL_SECONDS;
   const jwtKey = sessionKey(jwtSecret);
+  const previousKey = opts.jwtSecretPrevious ? sessionKey(opts.jwtSecretPrevious) : undefined;
+  /** The key a token verifies with: the current one, else the previous one during a rotation. */
+  const keyFor = (raw: string) => (previousKey && !verifySessionToken(jwtKey, raw) ? previousKey : jwtKey);
 
   async function userForSession(session: VerifiedSession): Promise<AuthResult> {
     const user = await models.User.findByPk(session.userId).catch(() => null);
@@ -156,7 +161,9 @@ export function createAuthService(opts: {
       {
         jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
         // passport-jwt's types predate KeyObject; it hands the key to jsonwebtoken.verify as is.
-        secretOrKey: jwtKey as unknown as Buffer,
+        ...(previousKey
+          ? { secretOrKeyProvider: (_req: unknown, raw: string, done: (err: unknown, key?: Buffer) => void) => done(null, keyFor(raw) as unknown as Buffer) }
+          : { secretOrKey: jwtKey as unknown as Buffer }),
         algorithms: [JWT_ALGORITHM],
         issuer: JWT_ISSUER,
       },
@@ -191,7 +198,7 @@ export function createAuthService(opts: {
     issueToken: (user) => signSessionToken(jwtKey, user.id, user.tokenVersion, sessionTtlSeconds),
     async authenticateToken(raw) {
       if (isApiTokenShaped(raw)) return userForApiToken(raw);
-      const session = verifySessionToken(jwtKey, raw);
+      const session = verifySessionToken(keyFor(raw), raw);
       return session ? userForSession(session) : invalid;
     },
     recheck,

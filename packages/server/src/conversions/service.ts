@@ -3,7 +3,6 @@
  * job runner, live events, queue figures, log writing, cancel and retention. Built before the
  * queue starts (its job definitions must exist by then) and closed before the queue drains.
  */
-import { hostname } from 'node:os';
 import { Op, QueryTypes } from 'sequelize';
 import type { Server } from 'socket.io';
 import {
@@ -28,6 +27,7 @@ import { readConversionSettings, type ConversionSettings } from './settings.js';
 import { settleCredit } from './credits.js';
 import { purgeAbandonedUploads } from './pendingUploads.js';
 import { WorkerPool } from './workerPool.js';
+import { ServerInstance } from '../jobs/instances.js';
 
 export const CONVERSION_JOB = 'conversion';
 export const RETENTION_JOB = 'conversion-retention';
@@ -69,7 +69,7 @@ export class ConversionService {
     private readonly ctx: AppContext,
     readonly storage: Storage,
     io: Server,
-    private readonly opts: ConversionServiceOptions & { lockLifetimeMs: number },
+    private readonly opts: ConversionServiceOptions & { lockLifetimeMs: number; instance: ServerInstance },
   ) {
     this.events = new ConversionEvents(io, ctx.logger);
     this.stats = new QueueStats(ctx.sequelize);
@@ -79,7 +79,8 @@ export class ConversionService {
       claimRetryMs: opts.claimRetryMs ?? 1000,
       touchIntervalMs: Math.max(200, Math.floor(opts.lockLifetimeMs / 4)),
       maxAttempts: opts.maxAttempts ?? 3,
-      workerName: `${hostname()}:${process.pid}`,
+      workerName: opts.instance.id,
+      staleAfterMs: opts.instance.timing.staleAfterMs,
     });
   }
 
@@ -106,6 +107,10 @@ export class ConversionService {
       await purgeAbandonedUploads(this.ctx, this.storage);
     });
     if (!process) return;
+    this.opts.instance.onBeat(async () => {
+      const taken = await this.reclaimOrphans();
+      if (taken.length) this.ctx.logger.warn({ conversions: taken }, 'conversions of a dead instance handed back to the queue');
+    });
     const settings = await this.settings();
     this.maxConcurrentHint = settings.maxConcurrent;
     this.pool.warm();
@@ -136,6 +141,25 @@ export class ConversionService {
     );
     for (const r of rows) await this.enqueue(r.id);
     return rows.length;
+  }
+
+  /**
+   * Conversions whose instance stopped beating (its process died): their job's lock is
+   * released at once instead of after its lifetime, so a live worker resumes them now
+   * (runner.ts claim). Returns their ids.
+   */
+  async reclaimOrphans(): Promise<string[]> {
+    const rows = await this.ctx.sequelize.query<{ id: string }>(
+      `UPDATE agenda_jobs j SET locked_at = NULL, next_run_at = now()
+         FROM conversions c
+        WHERE c.status = 'processing' AND j.name = :name AND j.data->>'conversionId' = c.id::text
+          AND j.locked_at IS NOT NULL
+          AND c."processingStartedAt" < now() - make_interval(secs => :staleAfterMs / 1000.0)
+          AND NOT ${ServerInstance.aliveSql('c."workerName"')}
+        RETURNING c.id`,
+      { replacements: { name: CONVERSION_JOB, staleAfterMs: this.opts.instance.timing.staleAfterMs }, type: QueryTypes.SELECT },
+    );
+    return rows.map((r) => r.id);
   }
 
   /** Appends a log entry (in order per conversion) and sends it live. */
@@ -252,6 +276,7 @@ export class ConversionService {
       await row.update({ status: 'cancelled', cancelledAt: new Date(), completedAt: new Date(), creditState: row.creditState, workerName: null }, { transaction });
       return row;
     });
+    this.ctx.metrics?.conversionFinished('cancelled');
     this.events.requestCancel(id);
     // An upload never started leaves no reason to keep its files (they count against no quota once cancelled).
     if (state.previous === 'pending') {

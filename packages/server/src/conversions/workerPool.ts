@@ -130,6 +130,12 @@ export class WorkerPool {
     return n;
   }
 
+  /** Busy threads over the pool's size (warm size, or more while it has grown): 0…1. */
+  get utilisation(): number {
+    const size = Math.max(this.workers.size, this.opts.size());
+    return size > 0 ? this.busy / size : 0;
+  }
+
   run(task: EngineTask, hooks: RunHooks = {}): Promise<ConversionReport> {
     if (this.closed) return Promise.reject(new Error('worker pool closed'));
     if (hooks.signal?.aborted) return Promise.reject(new ConverterError('ABORTED'));

@@ -10,7 +10,7 @@ import { KEYSTORE_MESSAGES, type KeystoreMetadata, type KeystoreUpload, type Par
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import type { UserKeystore } from '../models/index.js';
-import { decryptJson, encryptJson } from '../settings/crypto.js';
+import { encryptJson, keyRingOf, openJson } from '../settings/crypto.js';
 
 interface KeystoreSecret {
   keystore: string;
@@ -26,6 +26,9 @@ export interface StoredSigningKey {
 }
 
 const aad = (userId: string): string => `user-keystore:${userId}`;
+
+/** Additional data of a user's keystore ciphertext (also for re-encryption, settings/rotation.ts). */
+export const keystoreAad = aad;
 
 export function presentKeystore(k: UserKeystore): KeystoreMetadata {
   return {
@@ -99,7 +102,7 @@ export async function deleteKeystore(ctx: AppContext, userId: string): Promise<b
 export async function signingKeyFor(ctx: AppContext, userId: string): Promise<StoredSigningKey> {
   const row = await findKeystore(ctx, userId);
   if (!row) throw new ConverterError('BAD_KEYSTORE', KEYSTORE_MESSAGES.removedBeforeSigning);
-  const secret = decryptJson(row.secret, ctx.secrets.encryptionKey, aad(userId)) as KeystoreSecret;
+  const secret = openJson(row.secret, keyRingOf(ctx.secrets), aad(userId)).value as KeystoreSecret;
   return {
     keystore: Buffer.from(secret.keystore, 'base64'),
     storePassword: secret.storePassword,

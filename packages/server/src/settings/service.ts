@@ -1,15 +1,19 @@
 /**
  * Typed runtime settings over the `settings` table (key → JSONB value, encrypted flag).
  * Secret settings are stored AES-256-GCM encrypted and leave the service only masked (list,
- * entry); `get` returns the plain value for server code. Values are cached for a few seconds
- * per process; a process that writes sees its own write at once.
+ * entry); `get` returns the plain value for server code. Values are cached per process; a
+ * write notifies every process (db/notifications.ts) when it commits, so all drop their cache
+ * within moments — the few seconds' expiry is only a safety net for a lost notification.
  */
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ADMIN_MESSAGES, type AdminConfigEntry } from '@aabify/shared';
-import { decryptJson, encryptJson, isEncryptedValue } from './crypto.js';
-import { SETTING_DEFINITIONS, maskSecret, type SettingKey, type SettingValues } from './definitions.js';
+import type { Notifier } from '../db/notifications.js';
+import { encryptJson, isEncryptedValue, openJson, type KeyRing } from './crypto.js';
+import { SETTING_DEFINITIONS, isSettingKey, maskSecret, type SettingKey, type SettingValues } from './definitions.js';
+
+const NOTIFY_TOPIC = 'settings';
 
 /** One setting as the admin screens see it: the shared AdminConfigEntry, keyed by a known key. */
 export type SettingEntry = Omit<AdminConfigEntry, 'key' | 'options'> & { key: SettingKey };
@@ -31,6 +35,8 @@ export interface SettingsService {
   entry(key: SettingKey): Promise<SettingEntry>;
   list(): Promise<SettingEntry[]>;
   invalidate(): void;
+  /** Runs after any setting changed, in this process or another (key undefined: possibly any). */
+  onChange(listener: (key: SettingKey | undefined) => void): void;
 }
 
 interface Row {
@@ -47,17 +53,23 @@ interface Stored {
   undecryptable?: true;
 }
 
+/** Cache lifetime without cross-process notifications, and with them (then only a safety net). */
 const CACHE_MS = 5000;
+const NOTIFIED_CACHE_MS = 60_000;
 
 export function createSettingsService(opts: {
   sequelize: Sequelize;
   config: Config;
-  encryptionKey: string;
+  keys: KeyRing;
   logger: Logger;
+  /** Tells the other processes about writes; without it the cache expiry alone applies. */
+  notifier?: Notifier;
   cacheMs?: number;
 }): SettingsService {
-  const { sequelize, config, encryptionKey, logger } = opts;
-  const cacheMs = opts.cacheMs ?? CACHE_MS;
+  const { sequelize, config, keys, logger, notifier } = opts;
+  const encryptionKey = keys.current;
+  const listeners = new Set<(key: SettingKey | undefined) => void>();
+  const cacheMs = opts.cacheMs ?? (notifier ? NOTIFIED_CACHE_MS : CACHE_MS);
   let cache: { at: number; rows: Map<string, Stored> } | undefined;
   /** Rows already reported as undecryptable (key@updatedAt): logged once per process, not every read. */
   const reported = new Set<string>();
@@ -65,7 +77,7 @@ export function createSettingsService(opts: {
   function decode(row: Row): unknown {
     if (!row.encrypted) return row.value;
     if (!isEncryptedValue(row.value)) throw new Error(`setting ${row.key} is flagged encrypted but is not`);
-    return decryptJson(row.value, encryptionKey, row.key);
+    return openJson(row.value, keys, row.key).value;
   }
 
   async function rows(): Promise<Map<string, Stored>> {
@@ -137,6 +149,23 @@ export function createSettingsService(opts: {
     };
   }
 
+  function changed(key: SettingKey | undefined): void {
+    cache = undefined;
+    for (const l of listeners) {
+      try {
+        l(key);
+      } catch (err) {
+        logger.warn({ err, key }, 'setting change listener failed');
+      }
+    }
+  }
+  notifier?.on(NOTIFY_TOPIC, (payload) => changed(payload && isSettingKey(payload) ? payload : undefined));
+  // Without a notifier, a write still reaches this process's listeners.
+  const announce = async (key: SettingKey, transaction?: Transaction) => {
+    if (notifier) await notifier.notify(NOTIFY_TOPIC, key, transaction);
+    else changed(key);
+  };
+
   return {
     get,
     stored,
@@ -155,15 +184,20 @@ export function createSettingsService(opts: {
         { replacements: { key, value: JSON.stringify(json), encrypted: def.encrypted }, transaction: setOpts.transaction },
       );
       cache = undefined;
+      await announce(key, setOpts.transaction);
       logger.info({ key, secret: def.masked }, 'setting changed');
       return value;
     },
     async unset(key) {
       await sequelize.query('DELETE FROM settings WHERE key = :key', { replacements: { key } });
       cache = undefined;
+      await announce(key);
     },
     invalidate() {
       cache = undefined;
+    },
+    onChange(listener) {
+      listeners.add(listener);
     },
   };
 }

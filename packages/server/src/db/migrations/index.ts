@@ -14,6 +14,7 @@ import { userKeystores } from './0030-user-keystores.js';
 import { conversionInputFiles } from './0060-conversion-input-files.js';
 import { rateLimits } from './0070-rate-limits.js';
 import { streamTickets } from './0080-stream-tickets.js';
+import { workerInstances } from './0095-worker-instances.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
-export const migrations: Migration[] = [settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens, socketIoAttachments, userKeystores, conversionInputFiles, rateLimits, streamTickets];
+export const migrations: Migration[] = [settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens, socketIoAttachments, userKeystores, conversionInputFiles, rateLimits, streamTickets, workerInstances];
