@@ -56,6 +56,7 @@ await writeIconModule();
 await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
 await copyFile('public/favicon.svg', `${outdir}/favicon.svg`);
+await copyFile('public/theme.js', `${outdir}/theme.js`);
 if (process.argv.includes('--watch')) {
   const ctx = await context({ ...options, plugins: [reactRouterProduction, { name: 'index', setup(b) { b.onEnd((r) => r.metafile && writeIndex(r.metafile)); } }] });
   await ctx.watch();

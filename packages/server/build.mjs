@@ -1,4 +1,8 @@
 import { buildNodeBundle } from '../../scripts/esbuild-node.mjs';
 
-// The conversion worker is its own entry: worker threads load dist/conversionWorker.js beside main.js.
-await buildNodeBundle({ entryPoints: { main: 'src/main.ts', conversionWorker: 'src/conversions/conversionWorker.ts' }, outdir: process.env.AABIFY_SERVER_OUTDIR ?? 'dist' });
+// The worker threads are entries of their own: they load dist/conversionWorker.js and
+// dist/keystoreWorker.js beside main.js.
+await buildNodeBundle({
+  entryPoints: { main: 'src/main.ts', conversionWorker: 'src/conversions/conversionWorker.ts', keystoreWorker: 'src/keystores/keystoreWorker.ts' },
+  outdir: process.env.AABIFY_SERVER_OUTDIR ?? 'dist',
+});

@@ -1,6 +1,7 @@
 /**
  * Following one conversion live until it ends: the server-sent event stream
- * (`/conversion/updates/{id}?token=`) for queue position, stage, progress and logs, with
+ * (`/conversion/updates/{id}?token=<stream ticket>`; each connection mints a single-use ticket
+ * first, so the long-lived token never goes in a URL) for queue position, stage, progress and logs, with
  * `GET /conversion/status/{id}` polled beside it — rarely while the stream is up (a missed event
  * cannot hang a pipeline), every 2 s when the stream is unavailable. The status call has the
  * last word on the outcome.
@@ -197,8 +198,13 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
       };
       try {
         touch();
-        const res = await api.stream(`/conversion/updates/${encodeURIComponent(id)}`, {
-          query: { token: api.token },
+        const path = `/conversion/updates/${encodeURIComponent(id)}`;
+        const minted = await api.json('POST', `${path}/ticket`, { signal: attempt.signal });
+        const ticket = typeof minted === 'object' && minted !== null && 'ticket' in minted && typeof minted.ticket === 'string' ? minted.ticket : undefined;
+        if (!ticket) return; // Not a server that streams: polling only.
+        const res = await api.stream(path, {
+          query: { token: ticket },
+          token: null,
           accept: 'text/event-stream',
           signal: attempt.signal,
           okStatuses: [200],

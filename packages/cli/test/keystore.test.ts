@@ -10,7 +10,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KEYSTORE_ERROR_MESSAGES } from '@aabify/shared';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
+import { pkcs12WithMacIterations } from '../../converter/test/helpers/keystores.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { CLI_BIN, cliEnv } from './helpers/cli.js';
 
@@ -128,6 +130,15 @@ describe('aabify keystore and convert --sign (server mode)', function () {
     const bare = await aabify(['keystore', 'upload', keystorePath, '--ks-pass', PASS]);
     expect(bare.status).to.equal(2);
     expect(bare.stderr).to.contain('env:VARIAVEL');
+  });
+
+  it('keystoreUpload_overTheCaps_exits1WithTheCapCode', async () => {
+    // The server opens it in a worker with the engine's caps: a MAC at 1,000,000 iterations.
+    const hostile = join(dir, 'hostil.p12');
+    writeFileSync(hostile, pkcs12WithMacIterations(PASS, 1_000_000));
+    const r = await aabify(['keystore', 'upload', hostile, '--ks-pass', 'env:KS_PASS', '--json'], { KS_PASS: PASS });
+    expect(r.status, r.stderr).to.equal(1);
+    expect(json(r).error).to.include({ code: 'KEYSTORE_ITERATIONS', message: KEYSTORE_ERROR_MESSAGES.KEYSTORE_ITERATIONS, status: 422 });
   });
 
   it('keystore_uploadShowConvertSignDelete_aabVerifiesWithJarsigner', async function () {

@@ -8,7 +8,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import { KEYSTORE_ERROR_MESSAGES, KEYSTORE_LIMITS } from '@aabify/shared';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
+import { manyBagsPkcs12, pkcs12WithMacIterations } from '../../converter/test/helpers/keystores.js';
+import { buildZip, tinyApkEntries } from '../../converter/test/helpers/zipBuilder.js';
 import { downloadSizeLines, downloadSizesOfReport, parsePasswordSpec, resolvePassword, signOptionsFrom } from '../src/signing.js';
 import { CLI_BIN, cliEnv } from './helpers/cli.js';
 
@@ -123,5 +126,26 @@ describe('aabify keygen and convert --local --ks', function () {
     expect(existsSync(out)).to.equal(false);
     const bare = await aabify({}, 'convert', '--local', apk.path, '-o', out, '--ks', ks, '--ks-pass', 'errada');
     expect(bare.status).to.equal(2);
+  });
+  it('convertLocal_ksOverTheCaps_exit1WithTheCodedMessageBeforeAnyHashing', async () => {
+    // The engine's caps hold in the CLI too (it opens the keystore on its own thread): a MAC at
+    // 1,000,000 iterations, a file of 101 bags and one over 64 KB, each refused with its code.
+    const apk = join(dir, 'tiny.apk');
+    writeFileSync(apk, buildZip(tinyApkEntries()));
+    const cases: [string, Buffer, string][] = [
+      ['iter.p12', pkcs12WithMacIterations('senha-certa', 1_000_000), 'KEYSTORE_ITERATIONS'],
+      ['bags.p12', manyBagsPkcs12(KEYSTORE_LIMITS.maxBags + 1), 'KEYSTORE_TOO_MANY_ENTRIES'],
+      ['big.p12', Buffer.alloc(KEYSTORE_LIMITS.maxBytes + 1, 0x30), 'KEYSTORE_TOO_LARGE'],
+    ];
+    for (const [name, bytes, code] of cases) {
+      const ks = join(dir, name);
+      writeFileSync(ks, bytes);
+      const out = join(dir, `${name}.aab`);
+      const r = await aabify({}, 'convert', '--local', apk, '-o', out, '--ks', ks, '--ks-pass', 'pass:senha-certa', '--json');
+      expect(r.status, r.stderr).to.equal(1);
+      expect(r.stderr).to.contain(`erro: ${KEYSTORE_ERROR_MESSAGES[code as keyof typeof KEYSTORE_ERROR_MESSAGES]} [${code}]`);
+      expect((JSON.parse(r.stdout) as { error: { code: string } }).error.code).to.equal(code);
+      expect(existsSync(out)).to.equal(false);
+    }
   });
 });

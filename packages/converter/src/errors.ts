@@ -1,8 +1,11 @@
 /**
  * Every failure the engine reports is a ConverterError: a stable code (for the API, the CLI's
  * exit codes and tests), a user-safe pt-BR message, and an internal detail (chunk, offset, entry)
- * for logs. Codes and their messages live only here.
+ * for logs. Codes and their messages live only here, but for the keystore's, which the
+ * dashboard and the CLI show too: they live in @aabify/shared (KEYSTORE_ERROR_MESSAGES).
  */
+import { KEYSTORE_ERROR_MESSAGES } from '@aabify/shared';
+
 export const CONVERTER_ERRORS = {
   NOT_A_ZIP: 'O arquivo não é um APK válido (não é um arquivo ZIP).',
   TRUNCATED_ZIP: 'O arquivo APK está incompleto ou corrompido (ZIP truncado).',
@@ -34,9 +37,7 @@ export const CONVERTER_ERRORS = {
   OUTPUT_EXISTS: 'O arquivo de saída já existe.',
   ABORTED: 'A conversão foi cancelada.',
   INVALID_OPTIONS: 'Opções de conversão inválidas.',
-  BAD_KEYSTORE: 'O keystore de assinatura é inválido ou está corrompido.',
-  KEYSTORE_PASSWORD: 'Senha do keystore incorreta.',
-  KEYSTORE_ALIAS: 'Alias não encontrado no keystore.',
+  ...KEYSTORE_ERROR_MESSAGES,
   IO_ERROR: 'Erro de leitura ou escrita de arquivo durante a conversão.',
   INTERNAL: 'Erro interno do conversor.',
 } as const;

@@ -15,11 +15,17 @@ const file = (name: string, size = 2000) => ({ name, size, type: '' });
 describe('upload keystore form (/account/keystore)', () => {
   it('errorMessages_theEnginesPtBrMessages', () => {
     // The same texts as @aabify/converter's CONVERTER_ERRORS (docs/signing.md §2), used when the server sends none.
-    expect(KEYSTORE_ERROR_MESSAGES).to.deep.equal({
+    expect(KEYSTORE_ERROR_MESSAGES).to.include({
       BAD_KEYSTORE: 'O keystore de assinatura é inválido ou está corrompido.',
       KEYSTORE_PASSWORD: 'Senha do keystore incorreta.',
       KEYSTORE_ALIAS: 'Alias não encontrado no keystore.',
     });
+    expect(Object.keys(KEYSTORE_ERROR_MESSAGES)).to.include.members(['KEYSTORE_ITERATIONS', 'KEYSTORE_TOO_MANY_ENTRIES', 'KEYSTORE_TOO_LARGE']);
+  });
+
+  it('keystoreFieldErrors_capCodes_pointAtTheFile', () => {
+    expect(keystoreFieldErrors({ status: 422, code: 'KEYSTORE_ITERATIONS' })).to.deep.equal({ file: KEYSTORE_ERROR_MESSAGES.KEYSTORE_ITERATIONS });
+    expect(keystoreFieldErrors({ status: 422, code: 'KEYSTORE_TOO_MANY_ENTRIES', message: 'x' })).to.deep.equal({ file: 'x' });
   });
 
   it('checkKeystoreFile_missingWrongExtensionEmptyOrTooLarge_firstProblem', () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { PAYMENT_MESSAGES } from '@aabify/shared';
 import { APK_MESSAGES, checkApkFile, checkDroppedFiles, MAX_APK_BYTES } from '../src/lib/apkFile';
 import { conversionErrorMessage, passwordChangeFieldErrors, pixCreateErrorMessage, uploadErrorMessage } from '../src/lib/errors';
 import { countLogs, filterLogs, logFileName, logsAsText, visibleRange } from '../src/lib/logs';
@@ -64,6 +65,8 @@ describe('error texts (spec §8)', () => {
     expect(pixCreateErrorMessage({ status: 500 })).to.equal('Erro interno do servidor. Tente novamente em alguns minutos.');
     expect(pixCreateErrorMessage({ status: 404 })).to.equal('Plano não encontrado…');
     expect(pixCreateErrorMessage({ status: 409 })).to.equal('Erro ao criar pagamento PIX');
+    // Payments unavailable (a configured provider in its error state): the server's words, not 'Erro interno'.
+    expect(pixCreateErrorMessage({ status: 503, message: PAYMENT_MESSAGES.paymentsUnavailable })).to.equal(PAYMENT_MESSAGES.paymentsUnavailable);
   });
   it('passwordChangeFieldErrors_serverTexts_mappedToFields', () => {
     expect(passwordChangeFieldErrors({ status: 400, message: 'Senha atual incorreta' })).to.deep.equal({ currentPassword: 'Senha atual incorreta' });

@@ -3,6 +3,7 @@
  * line naming the variable (ConfigError), never a stack trace.
  */
 import { resolve } from 'node:path';
+import express from 'express';
 
 export type ProcessRole = 'all' | 'web' | 'worker';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -17,12 +18,22 @@ export interface Config {
   /** Port for the embedded Postgres (used only without DATABASE_URL). */
   embeddedPgPort: number;
   jwtSecret?: string;
+  /** The previous JWT_SECRET during a rotation: sessions it signed stay valid until they expire. */
+  jwtSecretPrevious?: string;
+  /** Key of secrets at rest (settings, upload keystores): 32 bytes, kept as base64. */
+  encryptionKey?: string;
+  /** The previous ENCRYPTION_KEY during a rotation: still opens, and what it opens is re-encrypted at start. */
+  encryptionKeyPrevious?: string;
+  /** Connections of the Sequelize pool (the other pools are fixed: docs/deploy.md, connection budget). */
+  databasePoolMax: number;
+  /** Bearer token of GET /metrics; without it the endpoint is off (404). */
+  metricsToken?: string;
   role: ProcessRole;
   logLevel: LogLevel;
   storage: StorageKind;
   /** Files of STORAGE=local (default DATA_DIR/files); processes on one host share it. */
   storageDir?: string;
-  s3?: { bucket: string; region: string; endpoint?: string; accessKeyId: string; secretAccessKey: string };
+  s3?: S3Config;
   paymentProvider?: PaymentProviderName;
   mercadoPago: { accessToken?: string; publicKey?: string; webhookSecret?: string; apiBaseUrl: string };
   publicUrl?: string;
@@ -30,7 +41,27 @@ export interface Config {
   mail: { smtpUrl?: string; from: string };
   /** Directory of the built dashboard; when absent the server looks beside its own package. */
   dashboardDir?: string;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address. */
+  trustProxy: TrustProxy;
 }
+
+/** STORAGE=s3: the bucket and how to reach it (storage/s3.ts). */
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** Non-AWS stores (MinIO, R2, B2); absent = AWS's own endpoint for the region. */
+  endpoint?: string;
+  /** Bucket in the path (`endpoint/bucket/key`) instead of the host name; MinIO-style endpoints need it. */
+  forcePathStyle: boolean;
+  /** Both or neither; neither = the SDK's default credential chain (AWS_* variables, instance role…). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Prepended to every key ('' or ending in '/'), so one bucket can hold several installations. */
+  prefix: string;
+  /** Downloads answer 302 to a short-lived presigned URL instead of streaming through the server. */
+  presignedDownloads: boolean;
+}
+/** A hop count, all/none, or comma-separated addresses, CIDRs and named ranges. */
+export type TrustProxy = boolean | number | string;
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, reason: string) {
@@ -57,6 +88,14 @@ function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[
     throw new ConfigError(name, `deve ser um de: ${allowed.join(', ')} (recebido "${raw}")`);
   }
   return raw as T;
+}
+
+function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new ConfigError(name, `deve ser true ou false (recebido "${raw}")`);
 }
 
 function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
@@ -88,36 +127,106 @@ function readMail(env: Env, publicUrl: string | undefined): Config['mail'] {
   return { smtpUrl, from: raw || `aabify <no-reply@${host}>` };
 }
 
+function readS3(env: Env): S3Config {
+  const bucket = env.S3_BUCKET;
+  if (!bucket) throw new ConfigError('S3_BUCKET', 'é obrigatória quando STORAGE=s3');
+  // S3's rules (3–63 lowercase letters, digits, '.', '-'), loosened for legacy names some stores keep.
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(bucket)) {
+    throw new ConfigError('S3_BUCKET', `não é um nome de bucket válido (recebido "${bucket}")`);
+  }
+  const region = env.S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) throw new ConfigError('S3_REGION', `não é uma região válida, como us-east-1 ou auto (recebido "${region}")`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (accessKeyId && !secretAccessKey) throw new ConfigError('S3_SECRET_ACCESS_KEY', 'é obrigatória quando S3_ACCESS_KEY_ID é definida');
+  if (secretAccessKey && !accessKeyId) throw new ConfigError('S3_ACCESS_KEY_ID', 'é obrigatória quando S3_SECRET_ACCESS_KEY é definida');
+  const prefix = (env.S3_PREFIX ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix && !/^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/.test(prefix)) {
+    throw new ConfigError('S3_PREFIX', `deve ser um caminho simples como "aabify/producao" (recebido "${env.S3_PREFIX}")`);
+  }
+  return {
+    bucket,
+    region,
+    endpoint: readUrl(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    forcePathStyle: readBool(env, 'S3_FORCE_PATH_STYLE', false),
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    prefix: prefix ? `${prefix}/` : '',
+    presignedDownloads: readBool(env, 'S3_PRESIGNED_DOWNLOADS', false),
+  };
+}
+
+/** TRUST_PROXY as Express's `trust proxy` takes it; Express itself judges the addresses. */
+function readTrustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '') return 'loopback';
+  let value: TrustProxy;
+  if (raw === 'true' || raw === 'false') value = raw === 'true';
+  else if (/^\d+$/.test(raw)) value = Number(raw);
+  else value = raw.split(',').map((s) => s.trim()).join(',');
+  try {
+    express().set('trust proxy', value);
+  } catch {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `deve ser true, false, um número de proxies ou endereços/CIDRs separados por vírgula (loopback, linklocal, uniquelocal) (recebido "${raw}")`,
+    );
+  }
+  return value;
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+function readJwtSecret(env: Env, name: string): string | undefined {
+  const value = env[name] || undefined;
+  if (value !== undefined && value.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(name, `deve ter pelo menos ${MIN_SECRET_LENGTH} caracteres`);
+  }
+  return value;
+}
+
+/** 32 bytes as 64 hex digits or base64; returned as base64 (the form settings/crypto.ts takes). */
+function readEncryptionKey(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let bytes: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) bytes = Buffer.from(raw, 'hex');
+  else if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) bytes = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (!bytes || bytes.length !== 32) {
+    throw new ConfigError(name, 'deve ter 32 bytes, em hexadecimal (64 caracteres) ou base64 (gere com: openssl rand -hex 32)');
+  }
+  return bytes.toString('base64');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const storage = readEnum(env, 'STORAGE', ['local', 's3'] as const, 'local')!;
-  let s3: Config['s3'];
-  if (storage === 's3') {
-    const need = (name: string): string => {
-      const v = env[name];
-      if (!v) throw new ConfigError(name, 'é obrigatória quando STORAGE=s3');
-      return v;
-    };
-    s3 = {
-      bucket: need('S3_BUCKET'),
-      region: env.S3_REGION || 'us-east-1',
-      endpoint: readUrl(env, 'S3_ENDPOINT', ['http:', 'https:']),
-      accessKeyId: need('S3_ACCESS_KEY_ID'),
-      secretAccessKey: need('S3_SECRET_ACCESS_KEY'),
-    };
-  }
-  const jwtSecret = env.JWT_SECRET || undefined;
-  if (jwtSecret !== undefined && jwtSecret.length < 32) {
-    throw new ConfigError('JWT_SECRET', 'deve ter pelo menos 32 caracteres');
+  const s3 = storage === 's3' ? readS3(env) : undefined;
+  const databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const role = readEnum(env, 'ROLE', ['all', 'web', 'worker'] as const, 'all')!;
+  const jwtSecret = readJwtSecret(env, 'JWT_SECRET');
+  const encryptionKey = readEncryptionKey(env, 'ENCRYPTION_KEY');
+  // Several processes on one database must sign and encrypt alike: secrets generated per
+  // DATA_DIR would differ between them, so the operator gives both.
+  if (databaseUrl || role !== 'all') {
+    const why = databaseUrl ? 'quando DATABASE_URL está definida' : `com ROLE=${role}`;
+    if (!jwtSecret) throw new ConfigError('JWT_SECRET', `é obrigatória ${why} (pelo menos ${MIN_SECRET_LENGTH} caracteres; gere com: openssl rand -base64 48)`);
+    if (!encryptionKey) throw new ConfigError('ENCRYPTION_KEY', `é obrigatória ${why} (32 bytes; gere com: openssl rand -hex 32)`);
   }
   const publicUrl = readUrl(env, 'PUBLIC_URL', ['http:', 'https:']);
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN', 'deve ter pelo menos 16 caracteres');
   return {
     port: readInt(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     dataDir: resolve(env.DATA_DIR || './data'),
-    databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
     embeddedPgPort: readInt(env, 'EMBEDDED_PG_PORT', 5433, 1, 65535),
     jwtSecret,
-    role: readEnum(env, 'ROLE', ['all', 'web', 'worker'] as const, 'all')!,
+    jwtSecretPrevious: readJwtSecret(env, 'JWT_SECRET_PREVIOUS'),
+    encryptionKey,
+    encryptionKeyPrevious: readEncryptionKey(env, 'ENCRYPTION_KEY_PREVIOUS'),
+    databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 10, 2, 100),
+    metricsToken,
+    role,
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info')!,
     storage,
     storageDir: env.STORAGE_DIR ? resolve(env.STORAGE_DIR) : undefined,
@@ -132,5 +241,6 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     mail: readMail(env, publicUrl),
     dashboardDir: env.DASHBOARD_DIR ? resolve(env.DASHBOARD_DIR) : undefined,
+    trustProxy: readTrustProxy(env),
   };
 }

@@ -2,24 +2,31 @@ import type { Sequelize } from 'sequelize';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { JobQueue } from './jobs/queue.js';
-import type { DataDirSecrets } from './secrets.js';
+import type { ServerSecrets } from './secrets.js';
 import type { Models } from './models/index.js';
 import type { AuthService } from './auth/service.js';
+import type { RateLimits } from './auth/rateLimiter.js';
 import type { SettingsService } from './settings/index.js';
 import type { PaymentGateway } from './payments/index.js';
 import type { ConversionService } from './conversions/service.js';
 import type { Mailer } from './mail/notices.js';
+import type { LiveAccess } from './realtime/access.js';
+import type { KeystoreOpener } from './keystores/opener.js';
+import type { ServerInstance } from './jobs/instances.js';
+import type { Metrics } from './http/metrics.js';
 
 /** What every route, command and job gets: built once at start, passed explicitly. */
 export interface AppContext {
   config: Config;
   logger: Logger;
   sequelize: Sequelize;
-  secrets: DataDirSecrets;
+  secrets: ServerSecrets;
   /** Every model bound to this context's database (models/index.ts). */
   models: Models;
   /** Tokens, passport and sign-in rate limits (auth/service.ts). */
   auth: AuthService;
+  /** Every rate limiter, counted in Postgres across processes (auth/rateLimiter.ts). */
+  rateLimits: RateLimits;
   /** Typed runtime settings; secrets encrypted at rest (settings/service.ts). */
   settings: SettingsService;
   /** Payment providers: the active one for new charges, and each by name (payments/gateway.ts). */
@@ -28,8 +35,16 @@ export interface AppContext {
   mail: Mailer;
   /** Present in roles `all` and `worker` (web-only processes enqueue through it too). */
   queue?: JobQueue;
+  /** Opens uploaded keystores in worker threads, with a time budget, one per user (keystores/opener.ts). */
+  keystores: KeystoreOpener;
   /** Conversions: storage, worker pool, job runner, live events (conversions/service.ts). */
   conversions?: ConversionService;
+  /** Closes live connections (sockets, event streams) when their user loses rights (realtime/access.ts). */
+  liveAccess?: LiveAccess;
   version: string;
   startedAt: Date;
+  /** This process among all on the database: id, heartbeat (jobs/instances.ts). */
+  instance: ServerInstance;
+  /** Prometheus figures of this process (http/metrics.ts). */
+  metrics?: Metrics;
 }

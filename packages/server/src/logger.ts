@@ -11,6 +11,7 @@ const REDACT = [
   '*.token',
   '*.accessToken',
   '*.secret',
+  '*.secretAccessKey',
   '*.webhookSecret',
   '*.keystorePassword',
 ];

@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { InstanceLockedError } from './instanceLock.js';
+import { StorageUnavailableError } from './storage/index.js';
 import { startServer } from './server.js';
 
 let config;
@@ -34,7 +35,7 @@ try {
     process.on(signal, () => void stop(signal));
   }
 } catch (err) {
-  if (err instanceof InstanceLockedError) {
+  if (err instanceof InstanceLockedError || err instanceof StorageUnavailableError) {
     console.error(err.message);
     process.exit(1);
   }

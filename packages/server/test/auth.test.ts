@@ -18,7 +18,7 @@ describe('auth (/api/auth)', () => {
   after(async () => {
     await server?.stop();
   });
-  beforeEach(() => server.ctx.auth.resetRateLimits());
+  beforeEach(() => server.ctx.rateLimits.reset());
 
   describe('register', () => {
     it('register_validInput_createsUserWhoSignsIn', async () => {
@@ -47,7 +47,7 @@ describe('auth (/api/auth)', () => {
         ['conversionsCount', 'createdAt', 'credits', 'currentPlan', 'email', 'emailVerified', 'id', 'isActive', 'lastLogin', 'monthlyConversions', 'name', 'notifyConversions', 'role', 'subscription', 'updatedAt', 'usageSummary', 'userType'].sort(),
       );
       const stored = await server.ctx.models.User.findByPk(user.id);
-      expect(stored!.passwordHash).to.match(/^scrypt\$ln=15,r=8,p=1\$/);
+      expect(stored!.passwordHash).to.match(/^scrypt\$ln=12,r=8,p=1\$/);
       expect(await verifyPassword('segredo1', stored!.passwordHash)).to.equal(true);
     });
 
@@ -136,7 +136,7 @@ describe('auth (/api/auth)', () => {
       const res = await api(server).post('/auth/login', { email: 'old@example.com', password: DEFAULT_PASSWORD });
       expect(res.status).to.equal(200);
       await user.reload();
-      expect(user.passwordHash).to.match(/^scrypt\$ln=15,/);
+      expect(user.passwordHash).to.match(/^scrypt\$ln=12,/);
       expect(user.tokenVersion).to.equal(before);
       expect((await api(server).get('/auth/me', oldSession)).status).to.equal(200);
     });

@@ -4,8 +4,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateUploadKeystore } from '@aabify/converter';
 import { freePort, createTestDatabase } from './helpers/postgres.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { api } from './helpers/http.js';
+import { TEST_SECRETS, startTestServer, type TestServer } from './helpers/server.js';
 import { buildSubscriber, tokenFor } from './helpers/factories.js';
 import { conversionIdOf, corpusApk, requireCorpus, uploadApk, waitForStatus } from './helpers/conversions.js';
 
@@ -31,13 +33,16 @@ describe('conversions: the bundled server', function () {
     const built = spawnSync(process.execPath, ['build.mjs'], { cwd: packageDir, env: { ...process.env, AABIFY_SERVER_OUTDIR: outdir }, stdio: 'inherit' });
     expect(built.status).to.equal(0);
     expect(existsSync(join(outdir, 'conversionWorker.js'))).to.equal(true);
+    expect(existsSync(join(outdir, 'keystoreWorker.js'))).to.equal(true);
+    // One JWT secret for both servers, so the observer's token also signs in on the bundled one.
+    const jwtSecret = 'segredo-de-teste-do-bundle-com-mais-de-32-caracteres';
 
     const databaseUrl = await createTestDatabase();
     const dataDir = join(outdir, 'data');
     const port = await freePort();
     child = spawn(process.execPath, [join(outdir, 'main.js')], {
       cwd: packageDir,
-      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...TEST_SECRETS, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     await new Promise<void>((resolve, reject) => {
@@ -45,7 +50,7 @@ describe('conversions: the bundled server', function () {
       child!.once('exit', (code) => reject(new Error(`bundled server exited (${code})`)));
     });
     // Test data through an in-process server on the same database (web role: it runs no jobs).
-    observer = await startTestServer({ ROLE: 'web', STORAGE_DIR: join(dataDir, 'files') }, { databaseUrl });
+    observer = await startTestServer({ ROLE: 'web', STORAGE_DIR: join(dataDir, 'files'), JWT_SECRET: jwtSecret }, { databaseUrl });
     const user = await buildSubscriber(observer, 30);
     const bundled = { url: `http://127.0.0.1:${port}` };
     const token = tokenFor(observer, user);
@@ -55,5 +60,15 @@ describe('conversions: the bundled server', function () {
     expect(done.report!.packageName).to.equal('io.github.skylot.android.smallapp');
     const health = await fetch(`${bundled.url}/api/health`);
     expect(health.status).to.equal(200);
+
+    // The keystore worker entry of the bundle (dist/keystoreWorker.js) opens an upload key.
+    const gen = generateUploadKeystore({ password: 'senha-do-bundle' });
+    const saved = await api(bundled).put<{ keystore: { certificateSha256: string } }>(
+      '/account/keystore',
+      { keystore: gen.keystore.toString('base64'), storePassword: 'senha-do-bundle' },
+      token,
+    );
+    expect(saved.status, JSON.stringify(saved.body)).to.equal(200);
+    expect(saved.body.keystore.certificateSha256).to.equal(gen.sha256);
   });
 });

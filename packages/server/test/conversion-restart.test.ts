@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { TEST_SECRETS, startTestServer, type TestServer } from './helpers/server.js';
 import { createTestDatabase } from './helpers/postgres.js';
 import { api } from './helpers/http.js';
 import { buildCreditUser, tokenFor } from './helpers/factories.js';
@@ -37,7 +37,7 @@ describe('conversions: a server killed mid-conversion', function () {
     const databaseUrl = await createTestDatabase();
     dataDir = await mkdtemp(join(tmpdir(), 'aabify-kill-'));
     const storageDir = join(dataDir, 'files');
-    const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, STORAGE_DIR: storageDir };
+    const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, STORAGE_DIR: storageDir, ...TEST_SECRETS };
     const first = await startChild(env);
     children.push(first);
     // A web-only server on the same database and files: HTTP and test data, never runs jobs.
@@ -58,7 +58,7 @@ describe('conversions: a server killed mid-conversion', function () {
     expect(done.status, `${done.errorCode} ${done.error}`).to.equal('completed');
     expect(done.report!.packageName).to.equal('jakhar.aseem.diva');
     const logs = await api(observer).get<{ logs: Array<{ message: string }> }>(`/conversion/logs/${id}`, token);
-    expect(logs.body.logs.map((l) => l.message)).to.include('A conversão foi retomada após a interrupção do servidor.');
+    expect(logs.body.logs.map((l) => l.message)).to.include('Conversão retomada após falha do processo.');
     // One credit, spent once.
     await user.reload();
     expect([user.credits, user.creditsReserved, user.conversionsCount]).to.deep.equal([0, 0, 1]);

@@ -272,7 +272,8 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
       ['GET', `/conversion/download/${id}`],
       ['GET', `/conversion/temp-download/${id}`],
       ['POST', `/download/generate-download-token/${id}`],
-      ['GET', `/conversion/updates/${id}?token=${token}`],
+      ['GET', `/conversion/updates/${id}`],
+      ['POST', `/conversion/updates/${id}/ticket`],
     ];
     for (const [method, path] of calls) {
       const res = await api(server).request(method, path, undefined, { token });
@@ -367,7 +368,8 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     const token = tokenFor(server, user);
     const up = await uploadApk(server, token, corpusApk('jx-small.apk'), { path: '/conversion/upload' });
     const id = conversionIdOf(up);
-    const es = new EventSource(`${server.url}/api/conversion/updates/${id}?token=${encodeURIComponent(token)}`);
+    const ticket = await api(server).post<{ ticket: string }>(`/conversion/updates/${id}/ticket`, undefined, token);
+    const es = new EventSource(`${server.url}/api/conversion/updates/${id}?token=${encodeURIComponent(ticket.body.ticket)}`);
     const messages: ConversionUpdate[] = [];
     es.onmessage = (e) => messages.push(JSON.parse(e.data) as ConversionUpdate);
     await waitFor(() => (messages.length ? true : undefined), 5000, 'first SSE message');
@@ -488,7 +490,7 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     const user = await buildSubscriber(server, 30);
     const token = tokenFor(server, user);
     const limiter = server.ctx.conversions!.submitLimiter;
-    for (let i = 0; i < limiter.options.points; i++) limiter.consume(user.id);
+    await limiter.consume(`user:${user.id}`, limiter.options.points);
     const res = await uploadApk(server, token, corpusApk('jx-small.apk'));
     expect(res.status).to.equal(429);
     expect(res.body).to.include({ code: 'RATE_LIMIT', message: 'Rate limit excedido' });

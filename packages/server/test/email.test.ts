@@ -19,6 +19,7 @@ import { api } from './helpers/http.js';
 import { buildAdmin, buildCreditUser, buildSubscriber, buildUser, DEFAULT_PASSWORD, tokenFor, uniqueEmail } from './helpers/factories.js';
 import { buildPlan } from './helpers/planFactories.js';
 import { buildConversion } from './helpers/adminFactories.js';
+import { connected, socketFor, waitFor } from './helpers/conversions.js';
 import { linkToken, startTestSmtp, type ReceivedMail, type TestSmtp } from './helpers/smtpServer.js';
 import { expirePendingPayments } from '../src/commands/paymentExpirer.js';
 import { hashLinkToken } from '../src/mail/links.js';
@@ -54,7 +55,7 @@ describe('email (SMTP on loopback)', function () {
     await server?.stop();
     await smtp?.close();
   });
-  beforeEach(() => server.ctx.auth.resetRateLimits());
+  beforeEach(() => server.ctx.rateLimits.reset());
 
   const to = (address: string, subject?: RegExp) => (m: ReceivedMail) => m.rcptTo.includes(address) && (!subject || subject.test(m.subject));
   const messagesTo = (address: string) => server.ctx.models.EmailMessage.findAll({ where: { to: address }, order: [['createdAt', 'ASC']] });
@@ -73,6 +74,11 @@ describe('email (SMTP on loopback)', function () {
       const user = await buildUser(server, { name: 'Rita' });
       const oldSession = tokenFor(server, user);
       const logStart = logLines.length;
+      // A socket opened with the old password: the reset closes it.
+      const socket = socketFor(server, oldSession);
+      let socketClosedBy = '';
+      socket.on('disconnect', (reason) => (socketClosedBy = reason));
+      await connected(socket);
 
       const forgot = await api(server).post<MessageResponse>('/auth/forgot-password', { email: user.email.toUpperCase() });
       expect(forgot.status).to.equal(200);
@@ -97,7 +103,10 @@ describe('email (SMTP on loopback)', function () {
       expect(reset.body.user.emailVerified).to.equal(true);
       expect((await api(server).get('/auth/me', reset.body.token)).status).to.equal(200);
 
-      // Every older session ended.
+      // Every older session ended, and its open socket with it.
+      await waitFor(() => (socketClosedBy ? true : undefined), 10000, 'the server to close the old session\'s socket');
+      expect(socketClosedBy).to.equal('io server disconnect');
+      socket.close();
       const old = await api(server).get<Err>('/auth/me', oldSession);
       expect(old.status).to.equal(401);
       expect(old.body.code).to.equal('TOKEN_INVALID');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { closeJobQueue, createJobQueue, isQueueRunning, type JobQueue } from '../src/jobs/queue.js';
+import { closeJobQueue, createJobQueue, ensureQueueSchema, isQueueRunning, type JobQueue } from '../src/jobs/queue.js';
 import { createTestDatabase } from './helpers/postgres.js';
 
 const worker = fileURLToPath(new URL('./fixtures/hangingWorker.ts', import.meta.url));
@@ -30,6 +30,7 @@ describe('job queue (Agenda on Postgres)', () => {
     const url = await createTestDatabase();
     const queue = createJobQueue({ databaseUrl: url, name: 'a', processEvery: 100 });
     queues.push(queue);
+    await ensureQueueSchema(queue); // the server does this under its start-up lock
     const seen: string[] = [];
     let lockedWhileRunning: boolean | undefined;
     queue.define('echo', async (job) => {
@@ -72,6 +73,7 @@ describe('job queue (Agenda on Postgres)', () => {
     const url = await createTestDatabase();
     const producer = createJobQueue({ databaseUrl: url, name: 'producer' });
     queues.push(producer);
+    await ensureQueueSchema(producer);
     await producer.ready;
     producer.define('hang', async () => undefined);
     await producer.now('hang', { attempt: 1 });

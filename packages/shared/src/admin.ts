@@ -11,6 +11,7 @@ import { ACCOUNT_MESSAGES } from './messages.js';
 import { normalizeEmail, EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_TYPES, type ApiUser, type UserRole, type UserType } from './accounts.js';
 import { CONVERSION_LIMITS, CONVERSION_STATUSES, type ApiConversion } from './conversions.js';
 import type { Pagination } from './plans.js';
+import type { PaymentsStatus } from './payments.js';
 
 export const ADMIN_LIMITS = {
   /** Admin users list (spec §2.5, §9). */
@@ -35,6 +36,7 @@ export const ADMIN_LIMITS = {
 } as const;
 
 export const ADMIN_MESSAGES = {
+  settingUnreadable: 'O valor salvo não pôde ser lido (foi salvo com outra chave de criptografia). Cadastre-o de novo.',
   // validation (§5)
   createUserRequired: 'Email e senha são obrigatórios',
   createAdminRequired: 'Por favor, preencha todos os campos',
@@ -391,12 +393,16 @@ export interface AdminConfigEntry {
   options?: string[];
   /** Extra guidance, e.g. the webhook URL to register at the payment provider. */
   hint?: string | null;
+  /** A stored value that cannot be read (saved under another encryption key): what to do, pt-BR. */
+  problem?: string | null;
 }
 
 export interface AdminConfigResponse {
   configs: AdminConfigEntry[];
   /** The URL to register at the payment provider for notifications. */
   webhookUrl: string;
+  /** Which payment provider is active, and why payments are unavailable when they are. */
+  payments: PaymentsStatus;
 }
 
 export interface AdminConfigUpdateResponse {
@@ -456,9 +462,14 @@ export function formatSettingValue(key: string, value: number | string | boolean
       if (value === CONVERSION_LIMITS.unlimitedMaxFileSize) return '0 (ilimitado)';
       return `${formatNumber(value / (1024 * 1024), { decimals: 2 })} MB (${formatNumber(value)} bytes)`;
     }
+    if (key === 'upload.maxPendingBytes') {
+      if (value === 0) return '0 (automático)';
+      return `${formatNumber(value / (1024 * 1024), { decimals: 2 })} MB (${formatNumber(value)} bytes)`;
+    }
     if (key === 'queue.broadcastInterval') return `${formatNumber(value / 1000, { decimals: 1 })} s (${formatNumber(value)} ms)`;
     if (key === 'conversions.concurrentPerUser' && value === 0) return '0 (ilimitado)';
     if (key === 'conversions.retentionDays') return countOf(value, 'dia', 'dias');
+    if (key === 'conversions.maxDurationSeconds') return value % 60 === 0 ? `${countOf(value / 60, 'minuto', 'minutos')} (${formatNumber(value)} s)` : countOf(value, 'segundo', 'segundos');
     return formatNumber(value);
   }
   return value;

@@ -51,11 +51,23 @@ export const CONVERSION_LIMITS = {
   defaultAverageProcessingTimeMs: 120_000,
   /** Download links and tokens are valid this long. */
   downloadTokenTtlSeconds: 3600,
+  /** A stream ticket (the `?token=` of the event stream) opens one stream within this time. */
+  streamTicketTtlSeconds: 60,
+  /** Unused, unexpired stream tickets a user may hold at once. */
+  streamTicketsPerUser: 20,
   /** Files are kept this many days by default (setting conversions.retentionDays). */
   defaultRetentionDays: 7,
   historyDefaultPage: 1,
   historyDefaultLimit: 10,
   historyMaxLimit: 100,
+  /** Uploads not started (POST /conversion/upload) are removed after this long, file and row. */
+  pendingUploadMaxAgeMs: 60 * 60 * 1000,
+  /** Default of upload.maxPendingUploads: stored, not-yet-started uploads per user. */
+  defaultMaxPendingUploads: 5,
+  /** upload.maxPendingBytes 0 = automatic: this many times upload.maxFileSize … */
+  pendingBytesFactor: 2,
+  /** … or this when upload.maxFileSize is 0 (no limit). */
+  pendingBytesWhenUnlimited: 1024 * MB,
   searchMaxLength: 200,
   versionCodeMax: 2_100_000_000,
   versionNameMax: 256,
@@ -91,7 +103,11 @@ export const CONVERSION_MESSAGES = {
   cannotConvert: 'Limite mensal atingido ou assinatura expirada.',
   rateLimited: 'Rate limit excedido',
   started: 'Conversão iniciada com sucesso',
-  uploaded: 'Arquivo enviado. Inicie a conversão quando quiser.',
+  uploaded: 'Arquivo enviado. Inicie a conversão em até 1 hora; depois disso o envio é descartado.',
+  pendingUploadsLimit: (max: number) =>
+    `Você já tem ${countOf(max, 'arquivo enviado', 'arquivos enviados')} aguardando o início da conversão. Inicie ou cancele um deles antes de enviar outro.`,
+  pendingBytesLimit: (maxBytes: number) =>
+    `Seus arquivos enviados e ainda não convertidos passariam de ${formatMegabytes(maxBytes)}. Inicie ou cancele um deles antes de enviar outro.`,
   notPending: 'A conversão já foi iniciada ou terminou.',
   cannotCancel: 'Só é possível cancelar conversões pendentes, na fila ou em processamento.',
   cancelled: 'Conversão cancelada',
@@ -102,12 +118,22 @@ export const CONVERSION_MESSAGES = {
   downloadExpired: 'O link de download expirou. Gere um novo link.',
   downloadNotFound: 'Link de download inválido.',
   tokenMissing: 'Token não encontrado',
+  streamTicketRequired:
+    'O token de acesso não pode ir na URL. Peça um ticket de transmissão (POST /api/conversion/updates/{id}/ticket) e use-o em ?token=, ou envie o token no cabeçalho Authorization.',
+  streamTicketInvalid: 'Ticket de transmissão inválido ou já usado. Peça um novo ticket.',
+  streamTicketExpired: 'Ticket de transmissão expirado. Peça um novo ticket.',
+  tooManyStreamTickets: 'Tickets de transmissão demais em aberto. Aguarde um minuto e tente de novo.',
   bulkDone: (ok: number, failed: number) => `${countOf(ok, 'conversão iniciada', 'conversões iniciadas')}${failed ? `, ${failed} com erro` : ''}`,
   genericFailure: 'Ocorreu um erro durante o processamento do arquivo',
   workerCrashed: 'O processo de conversão foi interrompido repetidamente; a conversão foi abortada.',
+  /** CONVERSION_TIMEOUT: the job ran past `conversions.maxDurationSeconds` and its worker was stopped. */
+  timedOut: (seconds: number) =>
+    `A conversão passou do tempo máximo de ${seconds % 60 === 0 ? countOf(seconds / 60, 'minuto', 'minutos') : countOf(seconds, 'segundo', 'segundos')} e foi interrompida; nenhum crédito foi cobrado.`,
+  /** WORKER_OUT_OF_MEMORY: the worker reached its heap limit. */
+  outOfMemory: 'A conversão excedeu o limite de memória do conversor e foi interrompida; nenhum crédito foi cobrado.',
   internal: 'Erro interno do conversor.',
   requeued: 'Servidor reiniciando: a conversão voltou para a fila e continuará em seguida.',
-  resumed: 'A conversão foi retomada após a interrupção do servidor.',
+  resumed: 'Conversão retomada após falha do processo.',
   uploadAborted: 'O envio do arquivo foi interrompido.',
 } as const;
 
@@ -401,6 +427,14 @@ export interface DownloadTokenResponse {
   downloadToken: string;
   filename: string;
   downloadUrl: string;
+  expiresIn: number;
+  expiresAt: string;
+}
+
+/** POST /conversion/updates/{id}/ticket: a single-use ticket for `GET /conversion/updates/{id}?token=`. */
+export interface StreamTicketResponse {
+  ticket: string;
+  conversionId: string;
   expiresIn: number;
   expiresAt: string;
 }

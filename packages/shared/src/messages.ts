@@ -25,6 +25,7 @@ export const ACCOUNT_MESSAGES = {
   invalidCredentials: 'Email ou senha incorretos.',
   accountDisabled: 'Sua conta está desativada. Entre em contato com o administrador.',
   emailTaken: 'Este email já está cadastrado.',
+  /** Self-registration refused (e.g. a taken email): says nothing of whether the account exists. */
   tooManyLoginAttempts: 'Muitas tentativas de login. Tente novamente mais tarde.',
   tooManyRequests: 'Muitas requisições. Tente novamente em instantes.',
   tokenMissing: 'Token de acesso não fornecido.',

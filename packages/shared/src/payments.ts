@@ -152,9 +152,33 @@ export interface PurchaseStatusResponse {
   appliedAt: string | null;
 }
 
+/**
+ * Why a configured payment provider cannot be used. A configured provider never falls back
+ * to the sandbox: payments stop until an admin fixes it (docs/payments.md "Provider state").
+ */
+export const PAYMENTS_UNAVAILABLE_REASONS = ['ACCESS_TOKEN_UNREADABLE', 'ACCESS_TOKEN_MISSING', 'WEBHOOK_SECRET_UNREADABLE', 'SANDBOX_CONFLICT'] as const;
+export type PaymentsUnavailableReason = (typeof PAYMENTS_UNAVAILABLE_REASONS)[number];
+
+/** What the admin screens show of the payment provider (never a secret). */
+export interface PaymentsStatus {
+  /** The provider that serves (or would serve, once fixed) new charges. */
+  provider: PaymentProviderName;
+  /** 'Sandbox: pagamentos simulados, nenhum dinheiro real' or 'Mercado Pago'. */
+  label: string;
+  sandbox: boolean;
+  available: boolean;
+  reason: PaymentsUnavailableReason | null;
+  /** pt-BR: what is wrong and what to do, for the admin banner; null when available. */
+  message: string | null;
+}
+
 export interface PaymentConfigResponse {
   provider: PaymentProviderName;
   sandbox: boolean;
+  /** False when the configured provider cannot be used: purchases are refused (503 PAYMENTS_UNAVAILABLE). */
+  available: boolean;
+  /** pt-BR text for buyers when unavailable (the reason itself is shown to admins only). */
+  unavailableMessage: string | null;
   /** Mercado Pago public key (safe for browsers); null in the sandbox. Never a secret. */
   publicKey: string | null;
   currency: 'BRL';

@@ -82,6 +82,21 @@ export const PAYMENT_MESSAGES = {
   providerUnavailable: 'Provedor de pagamento indisponível. Tente novamente em alguns minutos.',
   providerNotConfigured: 'Provedor de pagamento não configurado corretamente. Avise o administrador.',
   pixKeyMissing: 'Recebimento por PIX indisponível: a conta do Mercado Pago não tem chave PIX cadastrada. Avise o administrador.',
+  paymentsUnavailable: 'Os pagamentos estão indisponíveis no momento por um problema de configuração do serviço. Tente novamente mais tarde ou fale com o suporte.',
+  providerSandboxLabel: 'Sandbox: pagamentos simulados, nenhum dinheiro real',
+  providerMercadoPagoLabel: 'Mercado Pago',
+  /** The admin banner: its title, then one text per PaymentsUnavailableReason. */
+  unavailableTitle: 'Pagamentos indisponíveis: nenhuma compra pode ser feita agora',
+  unavailableReasons: {
+    ACCESS_TOKEN_UNREADABLE:
+      'A chave do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
+    ACCESS_TOKEN_MISSING:
+      'PAYMENT_PROVIDER=mercadopago, mas nenhum access token do Mercado Pago foi cadastrado. Cadastre-o em Configurações.',
+    WEBHOOK_SECRET_UNREADABLE:
+      'A assinatura secreta dos webhooks do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
+    SANDBOX_CONFLICT:
+      'PAYMENT_PROVIDER=sandbox, mas há uma chave do Mercado Pago configurada. Remova PAYMENT_PROVIDER=sandbox (ou a chave) e reinicie o servidor.',
+  },
   webhookSignatureInvalid: 'Assinatura do webhook inválida',
   webhookStale: 'Notificação antiga ou com horário inválido',
   unknownPlan: 'Plano Desconhecido',

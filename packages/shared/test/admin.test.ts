@@ -48,6 +48,8 @@ describe('admin helpers', () => {
     expect(formatSettingValue('upload.maxFileSize', 1572864)).to.equal('1,5 MB (1.572.864 bytes)');
     expect(formatSettingValue('queue.broadcastInterval', 30000)).to.equal('30 s (30.000 ms)');
     expect(formatSettingValue('conversions.retentionDays', 1)).to.equal('1 dia');
+    expect(formatSettingValue('conversions.maxDurationSeconds', 600)).to.equal('10 minutos (600 s)');
+    expect(formatSettingValue('conversions.maxDurationSeconds', 45)).to.equal('45 segundos');
     expect(formatSettingValue('support.adminDownloads', false)).to.equal('Não');
     expect(formatSettingValue('upload.maxFileSize', 0)).to.equal('0 (ilimitado)');
     expect(formatSettingValue('conversions.concurrentPerUser', 0)).to.equal('0 (ilimitado)');

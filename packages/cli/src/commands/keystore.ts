@@ -1,7 +1,9 @@
 /**
  * `aabify keystore upload|show|delete`: the upload keystore kept in the account on the server
  * (docs/signing.md §3), which `aabify convert app.apk --sign` uses. The server opens the
- * keystore before storing it (422 BAD_KEYSTORE / KEYSTORE_PASSWORD / KEYSTORE_ALIAS, exit 1),
+ * keystore in a worker, within the engine's caps, before storing it (422 BAD_KEYSTORE /
+ * KEYSTORE_PASSWORD / KEYSTORE_ALIAS / KEYSTORE_ITERATIONS / KEYSTORE_TOO_… / KEYSTORE_TIMEOUT,
+ * exit 1; 429 KEYSTORE_BUSY while another of the account's keystores is being opened, retried),
  * keeps it encrypted and never gives it back: `show` prints only the certificate's public facts.
  *
  *   aabify keystore upload upload.p12 --alias upload --ks-pass env:KS_PASS [--key-pass env:KEY_PASS]

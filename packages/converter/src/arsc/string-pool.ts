@@ -9,6 +9,20 @@ export const STRING_POOL_FLAG_UTF8 = 0x100;
 export const STRING_POOL_SPAN_END = 0xffffffff;
 /** More strings (or styles) than this in one pool is refused, whatever the chunk size says. */
 export const MAX_STRING_POOL_ENTRIES = 1 << 22;
+/**
+ * Bytes of string data one pool may decode, beyond its own string data: honest strings do not
+ * overlap, so each byte decodes once; a crafted index whose entries start one byte apart inside
+ * one long string would decode it again and again (quadratic).
+ */
+export const STRING_POOL_DECODE_SLACK = 64 * 1024;
+/**
+ * Characters one pool may hand out over its life, as this base plus `STRING_POOL_SERVED_FACTOR`
+ * times the size of the file it is in. Honest files reference short strings (names, values)
+ * a few times each — far under it; a crafted one that references one long string from every
+ * node or entry would make the output (and the heap) grow as references × length.
+ */
+export const STRING_POOL_SERVED_BASE = 16 * 1024 * 1024;
+export const STRING_POOL_SERVED_FACTOR = 8;
 
 /** One ResStringPool_span: a tag over UTF-16 code units [firstChar, lastChar], inclusive. */
 export interface StyleSpan {
@@ -18,7 +32,10 @@ export interface StyleSpan {
   readonly lastChar: number;
 }
 
-/** A parsed ResStringPool. Strings decode lazily (and are cached), bounds-checked. */
+/**
+ * A parsed ResStringPool. Strings decode lazily, bounds-checked, once per offset (indices that
+ * share an offset share the string), within the decode and served budgets above.
+ */
 export interface StringPool {
   readonly count: number;
   readonly styleCount: number;
@@ -58,10 +75,18 @@ export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
   const stringsEnd = styleCount > 0 && stylesStart > stringsStart ? h.offset + stylesStart : end;
   const utf8 = (flags & STRING_POOL_FLAG_UTF8) !== 0;
   const cache: (string | undefined)[] = new Array<string | undefined>(count);
+  const byOffset = new Map<number, string>();
   const styleCache = new Map<number, readonly StyleSpan[] | undefined>();
+  const decodeBudget = Math.max(0, stringsEnd - (h.offset + stringsStart)) + STRING_POOL_DECODE_SLACK;
+  const servedBudget = STRING_POOL_SERVED_BASE + STRING_POOL_SERVED_FACTOR * r.length;
+  let decoded = 0;
+  let served = 0;
+  const spend = (bytes: number): void => {
+    decoded += bytes;
+    if (decoded > decodeBudget) throw new ConverterError('STRING_POOL_TOO_LARGE', `${at}: strings overlap (${decoded} bytes decoded from ${decodeBudget - STRING_POOL_DECODE_SLACK})`);
+  };
 
-  const decodeAt = (i: number): string => {
-    const start = h.offset + stringsStart + offsetView.getUint32(i * 4, true);
+  const decodeAt = (start: number, i: number): string => {
     const what = `${at}: string #${i} at offset ${start}`;
     if (start >= stringsEnd) r.fail(`${what} is outside the string data`);
     if (utf8) {
@@ -76,6 +101,7 @@ export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
       lenByte(); // UTF-16 length, unused: the byte length below is authoritative
       const byteLen = lenByte();
       if (p + byteLen > stringsEnd) r.fail(`${what}: ${byteLen} bytes run past the string data`);
+      spend(p + byteLen - start);
       return decodeUtf8(r.bytes(p, byteLen));
     }
     let p = start;
@@ -88,6 +114,7 @@ export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
       p += 2;
     }
     if (p + len * 2 > stringsEnd) r.fail(`${what}: ${len} code units run past the string data`);
+    spend(p + len * 2 - start);
     const units = new Uint16Array(len);
     for (let k = 0; k < len; k++) units[k] = r.u16(p + k * 2);
     return unitsToString(units);
@@ -97,9 +124,16 @@ export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
     if (!Number.isInteger(i) || i < 0 || i >= count) return '';
     let s = cache[i];
     if (s === undefined) {
-      s = decodeAt(i);
+      const start = h.offset + stringsStart + offsetView.getUint32(i * 4, true);
+      s = byOffset.get(start);
+      if (s === undefined) {
+        s = decodeAt(start, i);
+        byOffset.set(start, s);
+      }
       cache[i] = s;
     }
+    served += s.length;
+    if (served > servedBudget) throw new ConverterError('STRING_POOL_TOO_LARGE', `${at}: ${served} characters referenced (budget ${servedBudget})`);
     return s;
   };
 

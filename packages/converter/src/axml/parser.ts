@@ -53,8 +53,9 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
   let resourceMap: number[] = [];
   let strings: string[] = [];
   const styles = new Map<number, readonly StyleSpan[]>();
-  const str = (i: number): string => (i === NONE ? '' : (strings[i] ?? ''));
-  const optStr = (i: number): string | undefined => (i === NONE ? undefined : strings[i]);
+  // Through the pool, so every reference counts against its served budget (string-pool.ts).
+  const str = (i: number): string => (i === NONE || !pool ? '' : pool.get(i));
+  const optStr = (i: number): string | undefined => (i === NONE || !pool || i >= pool.count ? undefined : pool.get(i));
   const attrContext: AttrContext = { str, optStr, resourceMap };
 
   let root: MutableElement | undefined;

@@ -4,15 +4,14 @@
  * Sun's KeyProtector (a SHA-1 keystream XOR with a SHA-1 check of the plaintext).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { KEYSTORE_LIMITS } from '@aabify/shared';
 import { ConverterError } from '../errors.js';
 import { parseDer, readOctets, readOid, seq } from './der.js';
 import { OID } from './oids.js';
-import type { RawCertEntry, RawKeyEntry, RawStore } from './pkcs12.js';
+import { checkStoreCaps, type RawCertEntry, type RawKeyEntry, type RawStore } from './pkcs12.js';
 
 export const JKS_MAGIC = 0xfeedfeed;
 export const JCEKS_MAGIC = 0xcececece;
-const MAX_ENTRIES = 1000;
-const MAX_CERTS_PER_KEY = 20;
 
 function utf16be(s: string): Buffer {
   const b = Buffer.alloc(s.length * 2);
@@ -50,7 +49,11 @@ class Cursor {
   }
 }
 
-/** Reads a JKS store; the integrity check with the store password comes first. */
+/**
+ * Reads a JKS store; the integrity check with the store password comes first. JKS has no
+ * iteration count (one SHA-1 over a file of at most KEYSTORE_LIMITS.maxBytes): its entries,
+ * chains and certificates are capped as PKCS#12's are.
+ */
 export function readJks(bytes: Uint8Array, storePassword: string): RawStore {
   const buf = Buffer.from(bytes);
   if (buf.length < 32) throw new ConverterError('BAD_KEYSTORE', 'JKS curto demais');
@@ -66,7 +69,7 @@ export function readJks(bytes: Uint8Array, storePassword: string): RawStore {
   const version = c.u32();
   if (version !== 1 && version !== 2) throw new ConverterError('BAD_KEYSTORE', `versão JKS ${version}`);
   const count = c.u32();
-  if (count > MAX_ENTRIES) throw new ConverterError('BAD_KEYSTORE', `${count} entradas`);
+  checkStoreCaps({ keys: [], certs: [] }, count);
   const store: RawStore = { keys: [], certs: [] };
   const readCert = (): Buffer => {
     if (version === 2) {
@@ -82,7 +85,7 @@ export function readJks(bytes: Uint8Array, storePassword: string): RawStore {
     if (tag === 1) {
       const protectedKey = Buffer.from(c.bytes(c.u32()));
       const n = c.u32();
-      if (n > MAX_CERTS_PER_KEY) throw new ConverterError('BAD_KEYSTORE', `${n} certificados numa entrada`);
+      if (n > KEYSTORE_LIMITS.maxChainLength) throw new ConverterError('KEYSTORE_CHAIN_TOO_LONG', `${n} certificados na entrada "${alias}"`);
       const chain: RawCertEntry[] = [];
       for (let k = 0; k < n; k++) chain.push({ der: readCert(), ...(k === 0 ? { alias } : {}) });
       const id = Buffer.from(`jks:${i}`);
@@ -92,6 +95,7 @@ export function readJks(bytes: Uint8Array, storePassword: string): RawStore {
     } else if (tag === 2) {
       store.certs.push({ der: readCert() });
     } else throw new ConverterError('BAD_KEYSTORE', `tipo de entrada JKS ${tag}`);
+    checkStoreCaps(store, count);
   }
   if (c.pos !== body.length) throw new ConverterError('BAD_KEYSTORE', 'bytes sobrando no JKS');
   return store;

@@ -2,15 +2,21 @@
  * Opens an upload keystore (PKCS#12 or JKS, told apart by their first bytes) and picks the
  * signing key: its alias, private key and certificate chain (signer first).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { KEYSTORE_LIMITS } from '@aabify/shared';
 import { ConverterError, isConverterError } from '../errors.js';
 import { JCEKS_MAGIC, JKS_MAGIC, decryptJksKey, readJks } from './jks.js';
+import { KdfBudget } from './pbe.js';
 import { decryptKey, readPkcs12, type RawCertEntry, type RawKeyEntry, type RawStore } from './pkcs12.js';
 import { readCertificate, type CertificateInfo } from './x509.js';
 
-/** Largest keystore file accepted (real ones are a few KB). */
-export const MAX_KEYSTORE_BYTES = 1024 * 1024;
+/** Largest keystore file accepted (real ones are a few KB): KEYSTORE_TOO_LARGE past it. */
+export const MAX_KEYSTORE_BYTES = KEYSTORE_LIMITS.maxBytes;
+
+function tooLarge(bytes: number): never {
+  throw new ConverterError('KEYSTORE_TOO_LARGE', `${bytes} bytes (máximo ${MAX_KEYSTORE_BYTES})`);
+}
 
 export interface KeystoreInput {
   /** The keystore's bytes, or a path to read it from. */
@@ -47,8 +53,12 @@ export function keystoreFormat(bytes: Uint8Array): 'PKCS12' | 'JKS' {
 async function keystoreBytes(k: Uint8Array | string): Promise<Uint8Array> {
   if (typeof k !== 'string') return k;
   try {
+    // Sized before it is read: a path to a huge file must not be loaded whole.
+    const { size } = await stat(k);
+    if (size > MAX_KEYSTORE_BYTES) tooLarge(size);
     return await readFile(k);
   } catch (e) {
+    if (isConverterError(e)) throw e;
     throw new ConverterError('BAD_KEYSTORE', `ler ${k}: ${(e as Error).message}`, { cause: e });
   }
 }
@@ -58,20 +68,26 @@ export async function loadSigningKey(input: KeystoreInput): Promise<SigningKey> 
   return openKeystore(await keystoreBytes(input.keystore), input);
 }
 
+/**
+ * Opens a keystore within the caps of KEYSTORE_LIMITS (size, iterations and their sum, entries,
+ * certificates, chain length), each refused with its own code before the work it would cost.
+ * Synchronous and CPU-bound (up to a few seconds at the caps): the server runs it in a worker.
+ */
 export function openKeystore(bytes: Uint8Array, input: Omit<KeystoreInput, 'keystore'>): SigningKey {
-  if (bytes.length > MAX_KEYSTORE_BYTES) throw new ConverterError('BAD_KEYSTORE', `${bytes.length} bytes`);
+  if (bytes.length > MAX_KEYSTORE_BYTES) tooLarge(bytes.length);
   if (typeof input.storePassword !== 'string') throw new ConverterError('KEYSTORE_PASSWORD', 'senha do keystore ausente');
   const format = keystoreFormat(bytes);
+  const budget = new KdfBudget();
   let store: RawStore;
   try {
-    store = format === 'JKS' ? readJks(bytes, input.storePassword) : readPkcs12(bytes, input.storePassword);
+    store = format === 'JKS' ? readJks(bytes, input.storePassword) : readPkcs12(bytes, input.storePassword, budget);
   } catch (e) {
     if (isConverterError(e)) throw e;
     throw new ConverterError('BAD_KEYSTORE', (e as Error).message, { cause: e });
   }
   const entry = pickKey(store.keys, input.alias);
   const keyPassword = input.keyPassword ?? input.storePassword;
-  const pkcs8 = format === 'JKS' ? decryptJksKey(entry, keyPassword) : decryptKey(entry, keyPassword);
+  const pkcs8 = format === 'JKS' ? decryptJksKey(entry, keyPassword) : decryptKey(entry, keyPassword, budget);
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
@@ -113,11 +129,14 @@ function buildChain(certs: RawCertEntry[], key: RawKeyEntry, privateKey: KeyObje
     parsed.find((c) => c.info.x509.checkPrivateKey(privateKey));
   if (!leaf) throw new ConverterError('BAD_KEYSTORE', `nenhum certificado corresponde à chave "${key.alias ?? ''}"`);
   const chain = [leaf.info];
-  while (chain.length < 10) {
+  for (;;) {
     const last = chain[chain.length - 1];
     if (last.x509.issuer === last.x509.subject) break;
     const next = parsed.find((c) => !chain.includes(c.info) && c.info.x509.subject === last.x509.issuer);
     if (!next) break;
+    if (chain.length >= KEYSTORE_LIMITS.maxChainLength) {
+      throw new ConverterError('KEYSTORE_CHAIN_TOO_LONG', `a cadeia de "${key.alias ?? ''}" passa de ${KEYSTORE_LIMITS.maxChainLength} certificados`);
+    }
     chain.push(next.info);
   }
   return chain;

@@ -4,13 +4,36 @@
  * plus the PKCS#12 key derivation used by those schemes and by the store's MAC.
  */
 import { createCipheriv, createDecipheriv, createHash, pbkdf2Sync, randomBytes } from 'node:crypto';
+import { KEYSTORE_LIMITS } from '@aabify/shared';
 import { ConverterError } from '../errors.js';
 import { derAlg, derInt, derOctets, derOid, derSeq, readOctets, readOid, readSmallInt, seq, type Der } from './der.js';
 import { OID, PBES2_CIPHERS, PRFS } from './oids.js';
 import { rc2CbcDecrypt } from './rc2.js';
 
-/** Iterations above this are refused: a hostile keystore must not pin the worker's CPU. */
-export const MAX_KDF_ITERATIONS = 1_000_000;
+/**
+ * Iterations above this are refused before any hashing: a hostile keystore must not pin a CPU
+ * (1,000,000 legacy PKCS#12 rounds take ~5 s each in JS). 100,000 is ten times keytool's default.
+ */
+export const MAX_KDF_ITERATIONS = KEYSTORE_LIMITS.maxKdfIterations;
+
+/**
+ * The derivation work one keystore may cost, in hash rounds summed over every derivation (MAC,
+ * each bag's key and IV): many bags each at the maximum count are refused as one at 10×.
+ * Every charge is checked before the hashing it pays for.
+ */
+export class KdfBudget {
+  private spent = 0;
+  constructor(private readonly max: number = KEYSTORE_LIMITS.maxKdfWork) {}
+
+  /** Charges `iterations` × `rounds`; KEYSTORE_ITERATIONS when the count or the total is too high. */
+  charge(iterations: number, rounds = 1): void {
+    checkIterations(iterations);
+    this.spent += iterations * rounds;
+    if (this.spent > this.max) throw new ConverterError('KEYSTORE_ITERATIONS', `derivações somam ${this.spent} iterações (máximo ${this.max})`);
+  }
+}
+
+const digestLength = (hash: string): number => createHash(hash).digest().length;
 
 /** BMPString of the password with its two-byte terminator, as PKCS#12 hashes it. */
 export function bmpPassword(password: string): Buffer {
@@ -20,8 +43,9 @@ export function bmpPassword(password: string): Buffer {
 }
 
 /** RFC 7292 appendix B.2: derives `n` bytes for `id` (1 key, 2 IV, 3 MAC key). */
-export function pkcs12Kdf(hash: string, block: number, password: Buffer, salt: Uint8Array, id: 1 | 2 | 3, iterations: number, n: number): Buffer {
+export function pkcs12Kdf(hash: string, block: number, password: Buffer, salt: Uint8Array, id: 1 | 2 | 3, iterations: number, n: number, budget?: KdfBudget): Buffer {
   checkIterations(iterations);
+  budget?.charge(iterations, Math.ceil(n / digestLength(hash)));
   const v = block;
   const D = Buffer.alloc(v, id);
   const fill = (src: Uint8Array): Buffer => {
@@ -53,8 +77,9 @@ export function pkcs12Kdf(hash: string, block: number, password: Buffer, salt: U
   return Buffer.concat(out).subarray(0, n);
 }
 
-function checkIterations(n: number): void {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_KDF_ITERATIONS) throw new ConverterError('BAD_KEYSTORE', `contagem de iterações ${n} fora do intervalo`);
+export function checkIterations(n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new ConverterError('BAD_KEYSTORE', `contagem de iterações ${n} fora do intervalo`);
+  if (n > MAX_KDF_ITERATIONS) throw new ConverterError('KEYSTORE_ITERATIONS', `${n} iterações (máximo ${MAX_KDF_ITERATIONS})`);
 }
 
 /** Thrown (and caught by the keystore readers) when decryption fails: wrong password, or corruption. */
@@ -69,11 +94,11 @@ function decipher(name: string, key: Uint8Array, iv: Uint8Array, data: Uint8Arra
   }
 }
 
-/** Decrypts `data` protected by the AlgorithmIdentifier `alg` with `password`. */
-export function pbeDecrypt(alg: Der, password: string, data: Uint8Array): Buffer {
+/** Decrypts `data` protected by the AlgorithmIdentifier `alg` with `password`, charging `budget`. */
+export function pbeDecrypt(alg: Der, password: string, data: Uint8Array, budget: KdfBudget): Buffer {
   const [oidDer, params] = seq(alg, 'AlgorithmIdentifier', 1);
   const oid = readOid(oidDer);
-  if (oid === OID.pbes2) return pbes2Decrypt(params, password, data);
+  if (oid === OID.pbes2) return pbes2Decrypt(params, password, data, budget);
   const legacy: Record<string, { cipher: string; keyLength: number; rc2Bits?: number }> = {
     [OID.pbeSha1TripleDes]: { cipher: 'des-ede3-cbc', keyLength: 24 },
     [OID.pbeSha1TwoKeyTripleDes]: { cipher: 'des-ede-cbc', keyLength: 16 },
@@ -85,9 +110,10 @@ export function pbeDecrypt(alg: Der, password: string, data: Uint8Array): Buffer
   const [saltDer, iterDer] = seq(params, 'PBEParameter', 2);
   const salt = readOctets(saltDer);
   const iterations = readSmallInt(iterDer);
+  checkIterations(iterations);
   const pw = bmpPassword(password);
-  const key = pkcs12Kdf('sha1', 64, pw, salt, 1, iterations, scheme.keyLength);
-  const iv = pkcs12Kdf('sha1', 64, pw, salt, 2, iterations, 8);
+  const key = pkcs12Kdf('sha1', 64, pw, salt, 1, iterations, scheme.keyLength, budget);
+  const iv = pkcs12Kdf('sha1', 64, pw, salt, 2, iterations, 8, budget);
   if (scheme.rc2Bits !== undefined) {
     const out = rc2CbcDecrypt(key, scheme.rc2Bits, iv, data);
     if (!out) throw new DecryptFailure('RC2: padding inválido');
@@ -96,7 +122,7 @@ export function pbeDecrypt(alg: Der, password: string, data: Uint8Array): Buffer
   return decipher(scheme.cipher, key, iv, data);
 }
 
-function pbes2Decrypt(params: Der | undefined, password: string, data: Uint8Array): Buffer {
+function pbes2Decrypt(params: Der | undefined, password: string, data: Uint8Array, budget: KdfBudget): Buffer {
   const [kdf, enc] = seq(params, 'PBES2-params', 2);
   const [kdfOid, kdfParams] = seq(kdf, 'keyDerivationFunc', 2);
   if (readOid(kdfOid) !== OID.pbkdf2) throw new ConverterError('BAD_KEYSTORE', `KDF não suportada: ${readOid(kdfOid)}`);
@@ -119,7 +145,10 @@ function pbes2Decrypt(params: Der | undefined, password: string, data: Uint8Arra
   const cipher = PBES2_CIPHERS[readOid(encOid)];
   if (!cipher) throw new ConverterError('BAD_KEYSTORE', `cifra não suportada: ${readOid(encOid)}`);
   const iv = readOctets(ivDer, 'IV');
-  const key = pbkdf2Sync(Buffer.from(password, 'utf8'), salt, iterations, keyLength ?? cipher.keyLength, prf);
+  // PBKDF2's cost grows with the key length too: only the cipher's own length is accepted.
+  if (keyLength !== undefined && keyLength !== cipher.keyLength) throw new ConverterError('BAD_KEYSTORE', `keyLength ${keyLength} para ${cipher.name}`);
+  budget.charge(iterations, Math.ceil(cipher.keyLength / digestLength(prf)));
+  const key = pbkdf2Sync(Buffer.from(password, 'utf8'), salt, iterations, cipher.keyLength, prf);
   return decipher(cipher.name, key, iv, data);
 }
 

@@ -3,6 +3,7 @@
  * checked first (a mismatch means a wrong store password), then the bags are decrypted.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { KEYSTORE_LIMITS } from '@aabify/shared';
 import { ConverterError } from '../errors.js';
 import {
   TAG,
@@ -25,7 +26,7 @@ import {
   type Der,
 } from './der.js';
 import { DIGESTS, OID } from './oids.js';
-import { DecryptFailure, bmpPassword, pbeDecrypt, pbes2Encrypt, pkcs12Kdf } from './pbe.js';
+import { DecryptFailure, KdfBudget, bmpPassword, checkIterations, pbeDecrypt, pbes2Encrypt, pkcs12Kdf } from './pbe.js';
 
 export interface RawKeyEntry {
   alias?: string;
@@ -48,35 +49,47 @@ export interface RawStore {
   certs: RawCertEntry[];
 }
 
-const MAX_BAGS = 1000;
+/** Refuses a store past the caps of KEYSTORE_LIMITS, before it costs more parsing or hashing. */
+export function checkStoreCaps(store: RawStore, bags: number): void {
+  if (bags > KEYSTORE_LIMITS.maxBags) throw new ConverterError('KEYSTORE_TOO_MANY_ENTRIES', `mais de ${KEYSTORE_LIMITS.maxBags} entradas`);
+  if (store.certs.length > KEYSTORE_LIMITS.maxCertificates) {
+    throw new ConverterError('KEYSTORE_TOO_MANY_CERTIFICATES', `mais de ${KEYSTORE_LIMITS.maxCertificates} certificados`);
+  }
+}
 
 function wrongPassword(detail: string): never {
   throw new ConverterError('KEYSTORE_PASSWORD', detail);
 }
 
 /** Decrypts a bag with `password`; a failure is a wrong password (the MAC, when present, passed). */
-function decrypt(alg: Der, password: string, data: Buffer, what: string): Buffer {
+function decrypt(alg: Der, password: string, data: Buffer, what: string, budget: KdfBudget): Buffer {
   try {
-    return pbeDecrypt(alg, password, data);
+    return pbeDecrypt(alg, password, data, budget);
   } catch (e) {
     if (e instanceof DecryptFailure) wrongPassword(`${what}: ${e.message}`);
     throw e;
   }
 }
 
-/** Reads the store with the store password. Key bags stay encrypted until `decryptKey`. */
-export function readPkcs12(bytes: Uint8Array, storePassword: string): RawStore {
+/**
+ * Reads the store with the store password. Key bags stay encrypted until `decryptKey`. Every
+ * derivation is charged to `budget` (shared with `decryptKey`) before it hashes.
+ */
+export function readPkcs12(bytes: Uint8Array, storePassword: string, budget: KdfBudget = new KdfBudget()): RawStore {
   const pfx = seq(parseDer(bytes), 'PFX', 2);
   if (readSmallInt(pfx[0], 'versão') !== 3) throw new ConverterError('BAD_KEYSTORE', 'PFX: versão diferente de 3');
   const [ctype, ccontent] = seq(pfx[1], 'authSafe', 2);
   if (readOid(ctype) !== OID.data) throw new ConverterError('BAD_KEYSTORE', 'PFX sem conteúdo do tipo data (assinado por chave pública não é suportado)');
   const authSafe = readOctets(explicit(ccontent, 0, 'authSafe'));
-  if (pfx[2]) checkMac(pfx[2], storePassword, authSafe);
+  if (pfx[2]) checkMac(pfx[2], storePassword, authSafe, budget);
   const store: RawStore = { keys: [], certs: [] };
-  for (const info of seq(parseDer(authSafe), 'AuthenticatedSafe')) {
+  const infos = seq(parseDer(authSafe), 'AuthenticatedSafe');
+  const count = { bags: infos.length };
+  checkStoreCaps(store, count.bags);
+  for (const info of infos) {
     const [t, c] = seq(info, 'ContentInfo', 2);
     const type = readOid(t);
-    if (type === OID.data) readSafeContents(readOctets(explicit(c, 0, 'data')), store, storePassword, 0);
+    if (type === OID.data) readSafeContents(readOctets(explicit(c, 0, 'data')), store, count, 0);
     else if (type === OID.encryptedData) {
       const ed = seq(explicit(c, 0, 'encryptedData'), 'EncryptedData', 2);
       const eci = seq(ed[1], 'EncryptedContentInfo', 3);
@@ -84,13 +97,13 @@ export function readPkcs12(bytes: Uint8Array, storePassword: string): RawStore {
       // [0] IMPLICIT OCTET STRING: primitive, or constructed in chunks.
       const data = body.tag === 0x80 ? body.content : body.tag === 0xa0 ? Buffer.concat(children(body).map((x) => readOctets(x))) : undefined;
       if (!data) throw new ConverterError('BAD_KEYSTORE', 'EncryptedContentInfo sem conteúdo');
-      readSafeContents(decrypt(eci[1], storePassword, data, 'certificados'), store, storePassword, 0);
+      readSafeContents(decrypt(eci[1], storePassword, data, 'certificados', budget), store, count, 0);
     } else throw new ConverterError('BAD_KEYSTORE', `conteúdo PKCS#12 não suportado: ${type}`);
   }
   return store;
 }
 
-function checkMac(macData: Der, password: string, authSafe: Buffer): void {
+function checkMac(macData: Der, password: string, authSafe: Buffer, budget: KdfBudget): void {
   const m = seq(macData, 'MacData', 2);
   const [digestInfoAlg, digestDer] = seq(m[0], 'DigestInfo', 2);
   const oid = readOid(seq(digestInfoAlg, 'digestAlgorithm', 1)[0]);
@@ -98,10 +111,11 @@ function checkMac(macData: Der, password: string, authSafe: Buffer): void {
   if (!digest) throw new ConverterError('BAD_KEYSTORE', `algoritmo de MAC não suportado: ${oid}`);
   const salt = readOctets(m[1], 'macSalt');
   const iterations = m[2] ? readSmallInt(m[2], 'iterations') : 1;
+  checkIterations(iterations);
   const expected = readOctets(digestDer, 'digest');
   const keyLen = createHmac(digest.name, 'k').digest().length;
   const tryPassword = (pw: Buffer): boolean => {
-    const key = pkcs12Kdf(digest.name, digest.block, pw, salt, 3, iterations, keyLen);
+    const key = pkcs12Kdf(digest.name, digest.block, pw, salt, 3, iterations, keyLen, budget);
     const got = createHmac(digest.name, key).update(authSafe).digest();
     return got.length === expected.length && timingSafeEqual(got, expected);
   };
@@ -126,10 +140,13 @@ function attributes(bag: Der[]): { alias?: string; localKeyId?: Buffer } {
   return out;
 }
 
-function readSafeContents(bytes: Buffer, store: RawStore, password: string, depth: number): void {
+/** `count.bags` counts every bag of every kind, the ContentInfos around them included. */
+function readSafeContents(bytes: Buffer, store: RawStore, count: { bags: number }, depth: number): void {
   if (depth > 4) throw new ConverterError('BAD_KEYSTORE', 'SafeContents aninhados demais');
-  for (const bagDer of seq(parseDer(bytes), 'SafeContents')) {
-    if (store.keys.length + store.certs.length > MAX_BAGS) throw new ConverterError('BAD_KEYSTORE', 'entradas demais');
+  const bags = seq(parseDer(bytes), 'SafeContents');
+  count.bags += bags.length;
+  checkStoreCaps(store, count.bags);
+  for (const bagDer of bags) {
     const bag = seq(bagDer, 'SafeBag', 2);
     const type = readOid(bag[0]);
     const value = explicit(bag[1], 0, 'bagValue');
@@ -142,18 +159,19 @@ function readSafeContents(bytes: Buffer, store: RawStore, password: string, dept
       const [certType, certValue] = seq(value, 'CertBag', 2);
       if (readOid(certType) !== OID.x509Certificate) continue;
       store.certs.push({ ...attrs, der: Buffer.from(readOctets(explicit(certValue, 0, 'certValue'))) });
+      checkStoreCaps(store, count.bags);
     } else if (type === OID.safeContentsBag) {
-      readSafeContents(value.bytes, store, password, depth + 1);
+      readSafeContents(value.bytes, store, count, depth + 1);
     }
     // CRL and secret bags carry nothing a signer needs.
   }
 }
 
 /** The key's PKCS#8 bytes, decrypting with `keyPassword` (a failure: KEYSTORE_PASSWORD). */
-export function decryptKey(entry: RawKeyEntry, keyPassword: string): Buffer {
+export function decryptKey(entry: RawKeyEntry, keyPassword: string, budget: KdfBudget): Buffer {
   if (entry.pkcs8) return entry.pkcs8;
   const enc = entry.encrypted!;
-  return decrypt(enc.alg, keyPassword, enc.data, 'chave privada');
+  return decrypt(enc.alg, keyPassword, enc.data, 'chave privada', budget);
 }
 
 const bagAttributes = (alias: string, localKeyId: Buffer): Buffer =>

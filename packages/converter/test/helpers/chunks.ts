@@ -295,3 +295,59 @@ export function xmlDoc(strings: string[], ids: number[], nodes: Uint8Array[], ut
   const parts = [stringPool(strings, { utf8 }), ...(ids.length ? [resourceMap(ids)] : []), ...nodes];
   return chunk(0x0003, new Uint8Array(0), concat(...parts));
 }
+
+// ---- crafted string pools (hostile inputs) ---------------------------------------------------
+
+/** A string pool whose index is `offsets` into `data` as given: shared or overlapping starts. */
+export function craftedStringPool(data: Uint8Array, offsets: ArrayLike<number>, utf8: boolean): Uint8Array {
+  const index = Buffer.alloc(offsets.length * 4);
+  for (let i = 0; i < offsets.length; i++) index.writeUInt32LE(offsets[i], i * 4);
+  const padded = Buffer.concat([Buffer.from(data), Buffer.alloc((4 - (data.length % 4)) % 4)]);
+  const header = new Out().u32(offsets.length).u32(0).u32(utf8 ? 0x100 : 0).u32(28 + index.length).u32(0).finish();
+  return chunk(0x0001, header, concat(index, padded));
+}
+
+/** One UTF-16 string of `units` code units (with the two-word length), every index pointing at it. */
+export function poolOfOneLongString(units: number, refs: number): Uint8Array {
+  const data = Buffer.alloc(4 + units * 2 + 2, 0x41);
+  data.writeUInt16LE(0x8000 | (units >>> 16), 0);
+  data.writeUInt16LE(units & 0xffff, 2);
+  data.writeUInt16LE(0, 4 + units * 2);
+  return craftedStringPool(data, new Uint32Array(refs), false);
+}
+
+/**
+ * UTF-16 data where every code unit reads as a length of 0x7fff, and `refs` indices start two
+ * bytes apart: each string overlaps the next, so each decodes ~32,767 units of the same bytes.
+ */
+export function poolOfOverlappingStrings(refs: number): Uint8Array {
+  const units = refs + 0x7fff + 1;
+  const data = Buffer.alloc(units * 2);
+  for (let i = 0; i < units; i++) data.writeUInt16LE(0x7fff, i * 2);
+  return craftedStringPool(data, Uint32Array.from({ length: refs }, (_, i) => i * 2), false);
+}
+
+/** A binary XML document around a crafted pool: one element named by string 0. */
+export function xmlWithPool(pool: Uint8Array): Uint8Array {
+  return chunk(0x0003, new Uint8Array(0), concat(pool, xmlStartEl(1, NONE, 0), xmlEndEl(1, NONE, 0)));
+}
+
+/**
+ * A resource table whose value pool has one UTF-8 string of 32,767 bytes under `refs` indices,
+ * and `refs` string resources each naming a different index (old readers decoded each one).
+ */
+export function tableReferencingOneLongString(refs: number): Uint8Array {
+  const data = Buffer.alloc(4 + 0x7fff + 1, 0x61);
+  data.set([0xff, 0xff, 0xff, 0xff], 0); // UTF-16 length, then byte length: 0x7fff each
+  data[4 + 0x7fff] = 0;
+  const pool = craftedStringPool(data, new Uint32Array(refs), true);
+  const entries: EntrySpec[] = Array.from({ length: refs }, (_, i) => ({ index: i, key: 0, value: [0x03, i] as [number, number] }));
+  const pkg = packageChunk({
+    id: 0x7f,
+    name: 'com.example.tiny',
+    types: ['string'],
+    keys: ['k'],
+    chunks: [typeSpecChunk(1, new Array<number>(refs).fill(0)), typeChunk({ id: 1, entryCount: refs, entries })],
+  });
+  return tableChunk(pool, [pkg]);
+}

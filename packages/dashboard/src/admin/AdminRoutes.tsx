@@ -7,6 +7,7 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AdminSidebar } from './AdminSidebar';
+import { PaymentsUnavailableBanner } from './PaymentsStatus';
 import AdminDashboardPage from './AdminDashboardPage';
 import AdminsPage from './AdminsPage';
 import BulkConverterPage from './BulkConverterPage';
@@ -25,6 +26,7 @@ export default function AdminRoutes() {
         <AdminSidebar />
       </Col>
       <Col lg={9} xl={10} data-testid="admin-home" className="min-w-0">
+        <PaymentsUnavailableBanner />
         <Routes>
           <Route index element={<AdminDashboardPage />} />
           <Route path="users" element={<UsersPage />} />

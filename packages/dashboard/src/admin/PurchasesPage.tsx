@@ -15,6 +15,7 @@ import { PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, countOf, formatNumber, type P
 import { adminPaymentsApi, type AdminPurchase, type AdminPurchaseListResponse } from '../api/payments';
 import { DataList } from '../components/DataList';
 import { PageHeader } from '../components/PageHeader';
+import { PaymentProviderNotice } from './PaymentsStatus';
 import { Truncate } from '../components/Truncate';
 import { formatDateTime } from '../lib/format';
 import {
@@ -133,6 +134,7 @@ export default function PurchasesPage() {
   return (
     <>
       <PageHeader title="Compras" subtitle="Todas as compras, as mais recentes primeiro" />
+      <PaymentProviderNotice />
       <Card className="mb-3">
         <Card.Body className="row g-2 align-items-end">
           <div className="col-sm-6 col-md-4">

@@ -12,6 +12,8 @@ import { PageHeader } from '../components/PageHeader';
 import { SkeletonRows } from '../components/Skeleton';
 import { formatDateTime } from '../lib/format';
 import { toast } from '../stores/toasts';
+import { usePaymentsStatus } from '../stores/paymentsStatus';
+import { PaymentProviderNotice } from './PaymentsStatus';
 
 /** A draft is 'modified' when it differs from the current value (spec §4 "Settings draft"). */
 export function isModified(entry: AdminConfigEntry, draft: string | undefined): boolean {
@@ -113,6 +115,11 @@ function TextSettingRow({ entry, onSaved }: { entry: AdminConfigEntry; onSaved(e
             </div>
           </div>
         </div>
+        {entry.problem && (
+          <Alert variant="danger" className="py-1 px-2 mt-2 mb-0 small" data-testid={`${id}-problem`}>
+            {entry.problem}
+          </Alert>
+        )}
         <Form
           className="row g-2 align-items-start mt-2"
           onSubmit={(e) => {
@@ -176,18 +183,27 @@ export function groupsOf(configs: readonly AdminConfigEntry[]): Array<[string, A
 export default function SettingsPage() {
   const [configs, setConfigs] = useState<AdminConfigEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const setPayments = usePaymentsStatus((s) => s.set);
+  const refreshPayments = usePaymentsStatus((s) => s.refresh);
   const load = useCallback(async () => {
     try {
-      setConfigs((await adminApi.config()).configs);
+      const body = await adminApi.config();
+      setConfigs(body.configs);
+      setPayments(body.payments);
       setError(null);
     } catch {
       setError(ADMIN_MESSAGES.configLoadFailed);
       toast.error(ADMIN_MESSAGES.configLoadFailed);
     }
-  }, []);
+  }, [setPayments]);
   useEffect(() => {
     void load();
   }, [load]);
+  const saved = (next: AdminConfigEntry) => {
+    setConfigs((list) => list?.map((e) => (e.key === next.key ? next : e)) ?? null);
+    // A payment key can end (or start) the unavailable state: the banner follows at once.
+    if (next.key.startsWith('payments.')) void refreshPayments();
+  };
   return (
     <>
       <PageHeader title="Configurações" subtitle="Ajustes do serviço, por assunto" />
@@ -203,8 +219,9 @@ export default function SettingsPage() {
             <h2 className="h5 mb-3" id={`settings-${group}`}>
               {group}
             </h2>
+            {group === 'Pagamentos' && <PaymentProviderNotice />}
             {entries.map((c) => (
-              <SettingRow key={c.key} entry={c} onSaved={(next) => setConfigs((list) => list?.map((e) => (e.key === next.key ? next : e)) ?? null)} />
+              <SettingRow key={c.key} entry={c} onSaved={saved} />
             ))}
           </section>
         ))}

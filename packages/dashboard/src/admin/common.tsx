@@ -68,6 +68,8 @@ export function useLiveConversions(ids: readonly string[], onUpdate: (u: Convers
       onUpdate: (u) => handler.current(u),
       onStatus: () => undefined,
       onAuthError: () => {
+        // The old session's channel does not sign out the session a password change handed over.
+        if (useSession.getState().token !== token) return;
         signOutEverywhere();
         navigateRef.current('/login', { replace: true });
       },

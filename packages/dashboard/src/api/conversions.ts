@@ -1,6 +1,6 @@
 /** Conversion calls of the user page (spec users-and-conversion §7). */
 import { api, apiUpload } from './client';
-import type { ConversionHistoryResponse, ConversionLimitsResponse, ConversionStartResponse, ConversionStatus, HistorySortField, UsageInfo } from '@aabify/shared';
+import type { ConversionHistoryResponse, ConversionLimitsResponse, ConversionStartResponse, ConversionStatus, HistorySortField, StreamTicketResponse, UsageInfo } from '@aabify/shared';
 
 export type { ConversionHistoryResponse as HistoryResponse, UsageInfo } from '@aabify/shared';
 
@@ -28,6 +28,8 @@ export const conversionApi = {
   logs: (id: string, opts: { quiet?: boolean; signal?: AbortSignal } = {}) => api.get<unknown>(`/conversion/logs/${encodeURIComponent(id)}`, opts),
   /** The upload limits of the drop-zone (upload.maxFileSize, bytes). */
   limits: () => api.get<ConversionLimitsResponse>('/conversion/limits', { quiet: true }),
+  /** A single-use ticket for the conversion's event stream (the `?token=` of /conversion/updates/{id}). */
+  streamTicket: (id: string) => api.post<StreamTicketResponse>(`/conversion/updates/${encodeURIComponent(id)}/ticket`, undefined, { quiet: true }),
   cancel: (id: string) => api.post<unknown>(`/conversion/cancel/${encodeURIComponent(id)}`),
   clearLogs: (id: string) => api.delete<unknown>(`/conversion/logs/${encodeURIComponent(id)}`, { quiet: true }),
 };

@@ -1,10 +1,10 @@
 /**
  * Downloading a converted AAB (spec users-and-conversion §7): a one-use token, then the
- * file streamed with the bearer header, progress from content-length, saved under the name
- * the server gave.
+ * file streamed (from the server, or from the object store it redirects to), progress from
+ * content-length, saved under the name the server gave.
  */
 import type { DownloadTokenResponse } from '@aabify/shared';
-import { api, apiUrl, currentToken } from './client';
+import { api, apiUrl } from './client';
 
 
 export const DOWNLOAD_TEXTS = {
@@ -45,11 +45,10 @@ export async function downloadConversion(
     undefined,
     { quiet: true, signal },
   );
-  const token = currentToken();
-  const res = await fetch(apiUrl(`/download/file/${encodeURIComponent(downloadToken)}`), {
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    signal,
-  });
+  // The download token alone opens the file: no bearer header, so when the server redirects to
+  // the object store's presigned URL (S3_PRESIGNED_DOWNLOADS) nothing but that URL's own
+  // signature reaches the store.
+  const res = await fetch(apiUrl(`/download/file/${encodeURIComponent(downloadToken)}`), { signal });
   if (!res.ok) throw new Error(DOWNLOAD_TEXTS.http(res.status, res.statusText));
   const reader = res.body?.getReader();
   if (!reader) throw new Error(DOWNLOAD_TEXTS.noReader);

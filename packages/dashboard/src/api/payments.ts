@@ -3,7 +3,7 @@
  * the payment config (whether the sandbox button is offered), and the admin calls of the
  * 'Compras' screen. Every call is quiet: the screens word their own errors.
  */
-import type { ApiPixPayment, ApiPurchase, Pagination, PaymentConfigResponse, PurchaseStatus } from '@aabify/shared';
+import type { ApiPixPayment, ApiPurchase, Pagination, PaymentConfigResponse, PaymentsStatus, PurchaseStatus } from '@aabify/shared';
 import { api } from './client';
 
 export interface PurchaseListResponse {
@@ -56,6 +56,8 @@ export const paymentsApi = {
 };
 
 export const adminPaymentsApi = {
+  /** The active provider and, when payments are unavailable, why (never a secret). */
+  status: () => api.get<PaymentsStatus>('/admin/payments/status', { quiet: true }),
   purchases: (q: AdminPurchaseQuery, signal?: AbortSignal) =>
     api.get<AdminPurchaseListResponse>('/admin/payments/purchases', { query: { ...q }, quiet: true, signal }),
   /** {purchaseId}: the server takes a purchase id as its latest payment. */

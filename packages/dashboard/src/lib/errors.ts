@@ -47,6 +47,8 @@ export function pixCreateErrorMessage(f: RequestFailure): string {
   if (f.status === 400) return `${PAYMENT_MESSAGES.validationPrefix}${f.message ?? ''}`.trim();
   if (f.status === 401) return PAYMENT_MESSAGES.sessionExpired;
   if (f.status === 404) return f.message && f.message !== 'Recurso não encontrado.' ? f.message : `${PAYMENT_MESSAGES.planNotFound}…`;
+  // 503 says why in the buyer's words (PAYMENTS_UNAVAILABLE, PIX_KEY_MISSING); other 5xx stay generic.
+  if (f.status === 503 && f.message) return f.message;
   if (f.status >= 500) return PAYMENT_MESSAGES.internal;
   return f.message || PAYMENT_MESSAGES.createFailed;
 }

@@ -4,7 +4,7 @@
  * and the base64 of the file for PUT /account/keystore. Pure, tested without a browser.
  */
 import { mixed, object, string } from 'yup';
-import { KEYSTORE_LIMITS, KEYSTORE_MESSAGES } from '@aabify/shared';
+import { KEYSTORE_ERROR_MESSAGES, KEYSTORE_LIMITS, KEYSTORE_MESSAGES, type KeystoreErrorCode } from '@aabify/shared';
 import type { FileLike } from './apkFile';
 import type { RequestFailure } from './errors';
 
@@ -20,13 +20,8 @@ export const KEYSTORE_FORM_MESSAGES = {
   aliasTooLong: KEYSTORE_MESSAGES.aliasTooLong,
 } as const;
 
-/** The engine's codes for a keystore that does not open, with their pt-BR messages (the server sends the same text). */
-export const KEYSTORE_ERROR_MESSAGES = {
-  BAD_KEYSTORE: 'O keystore de assinatura é inválido ou está corrompido.',
-  KEYSTORE_PASSWORD: 'Senha do keystore incorreta.',
-  KEYSTORE_ALIAS: 'Alias não encontrado no keystore.',
-} as const;
-export type KeystoreErrorCode = keyof typeof KEYSTORE_ERROR_MESSAGES;
+/** The engine's codes for a keystore that does not open (the server sends the same text). */
+export { KEYSTORE_ERROR_MESSAGES, type KeystoreErrorCode };
 
 export interface KeystoreFormValues {
   file: File | null;
@@ -73,13 +68,12 @@ export function keystoreFieldErrors(f: RequestFailure, values: Pick<KeystoreForm
   const out: KeystoreFieldErrors = {};
   if (isKeystoreCode(f.code)) {
     const message = f.message || KEYSTORE_ERROR_MESSAGES[f.code];
-    if (f.code === 'BAD_KEYSTORE') out.file = message;
-    else if (f.code === 'KEYSTORE_ALIAS') out.alias = typeof f.details === 'string' && f.details ? `${message} (${f.details})` : message;
-    else if (values.keyPassword) {
+    if (f.code === 'KEYSTORE_PASSWORD') {
       // Store or key password: the engine does not say which; both fields point at it.
       out.storePassword = message;
-      out.keyPassword = message;
-    } else out.storePassword = message;
+      if (values.keyPassword) out.keyPassword = message;
+    } else if (f.code === 'KEYSTORE_ALIAS') out.alias = typeof f.details === 'string' && f.details ? `${message} (${f.details})` : message;
+    else out.file = message; // the file itself: corrupt, too large, too many entries, iterations
     return out;
   }
   for (const [k, v] of Object.entries(f.fields ?? {})) {

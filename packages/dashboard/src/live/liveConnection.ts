@@ -2,12 +2,15 @@
  * Live updates of conversions (spec users-and-conversion §4, §7): socket.io with the token in
  * the handshake (10 s timeout, 3 reconnection attempts, 1 s apart), auto-subscription to the
  * user's active conversions, then one subscription per conversion; server-sent events at
- * /api/conversion/updates/{id}?token= when the socket fails. Disconnects when no
- * subscription remains.
+ * /api/conversion/updates/{id}?token=<stream ticket> when the socket fails. The ticket is
+ * minted over an authenticated call and opens one stream once, so the session token never
+ * goes in a URL; the browser's own reconnection would reuse a spent ticket, so a failed stream
+ * is closed and reopened here with a new one. Disconnects when no subscription remains.
  */
 import { io, type Socket } from 'socket.io-client';
 import { conversionChannel, CONVERSION_MESSAGES, SOCKET_EVENTS as E } from '@aabify/shared';
 import type { ConversionUpdate } from '../lib/conversion';
+import { conversionApi } from '../api/conversions';
 
 export const SOCKET_OPTIONS = { timeout: 10000, reconnectionAttempts: 3, reconnectionDelay: 1000 } as const;
 export const REQUEST_TIMEOUT_MS = 5000;
@@ -16,6 +19,9 @@ export const REQUEST_TIMEOUT_MS = 5000;
  * drops websockets without an error) also falls back to SSE.
  */
 export const SOCKET_GRACE_MS = 3000;
+/** A failed event stream is reopened (with a new ticket) after this long, a few times in a row at most. */
+export const STREAM_RETRY_MS = 3000;
+const STREAM_RETRIES = 5;
 
 export const LIVE_MESSAGES = {
   tokenMissing: CONVERSION_MESSAGES.tokenMissing,
@@ -47,6 +53,8 @@ export interface LiveOptions {
   url?: string;
   /** Builds the SSE stream (tests inject one). */
   eventSource?: (url: string) => EventSource;
+  /** Mints the stream ticket of a conversion (POST /conversion/updates/{id}/ticket by default). */
+  streamTicket?: (conversionId: string) => Promise<string>;
 }
 
 const MAX_SERVER_KICK_RECONNECTS = 3;
@@ -55,6 +63,9 @@ export class LiveConnection {
   private socket: Socket | null = null;
   private readonly subscriptions = new Set<string>();
   private readonly streams = new Map<string, EventSource>();
+  /** Streams being opened (ticket under way) and streams waiting to be reopened. */
+  private readonly streamsPending = new Set<string>();
+  private readonly streamRetries = new Map<string, { failures: number; timer: ReturnType<typeof setTimeout> | null }>();
   private closed = false;
   private everConnected = false;
   private kicks = 0;
@@ -167,6 +178,7 @@ export class LiveConnection {
     if (this.socket?.connected) this.socket.emit(E.unsubscribe, { conversionId });
     this.streams.get(conversionId)?.close();
     this.streams.delete(conversionId);
+    this.forgetStreamRetry(conversionId);
     if (this.subscriptions.size === 0) this.disconnect();
   }
 
@@ -269,8 +281,29 @@ export class LiveConnection {
   }
 
   private openStream(conversionId: string): void {
-    if (this.closed || !this.token || this.streams.has(conversionId)) return;
-    const url = `/api/conversion/updates/${encodeURIComponent(conversionId)}?token=${encodeURIComponent(this.token)}`;
+    if (this.closed || !this.token || this.streams.has(conversionId) || this.streamsPending.has(conversionId)) return;
+    // A failed stream waits for its retry (or was given up after too many).
+    const retry = this.streamRetries.get(conversionId);
+    if (retry && (retry.timer || retry.failures > STREAM_RETRIES)) return;
+    this.streamsPending.add(conversionId);
+    const mint = this.options.streamTicket ?? ((id: string) => conversionApi.streamTicket(id).then((t) => t.ticket));
+    mint(conversionId).then(
+      (ticket) => {
+        this.streamsPending.delete(conversionId);
+        // Still wanted: subscribed, and the socket did not come back meanwhile.
+        if (this.closed || !this.subscriptions.has(conversionId) || this.socket?.connected || this.streams.has(conversionId)) return;
+        this.openStreamWith(conversionId, ticket);
+      },
+      (e: unknown) => {
+        this.streamsPending.delete(conversionId);
+        console.warn(LIVE_MESSAGES.sseStartFailed, e);
+        this.retryStream(conversionId);
+      },
+    );
+  }
+
+  private openStreamWith(conversionId: string, ticket: string): void {
+    const url = `/api/conversion/updates/${encodeURIComponent(conversionId)}?token=${encodeURIComponent(ticket)}`;
     let stream: EventSource;
     try {
       stream = this.options.eventSource ? this.options.eventSource(url) : new EventSource(url);
@@ -279,7 +312,10 @@ export class LiveConnection {
       return;
     }
     this.streams.set(conversionId, stream);
-    stream.onopen = () => this.report();
+    stream.onopen = () => {
+      this.forgetStreamRetry(conversionId);
+      this.report();
+    };
     stream.onmessage = (ev: MessageEvent<string>) => {
       try {
         const data: unknown = JSON.parse(ev.data);
@@ -294,13 +330,35 @@ export class LiveConnection {
     };
     stream.onerror = () => {
       console.warn(LIVE_MESSAGES.sseError);
+      // The browser would retry with the spent ticket: close, and reopen with a new one.
+      stream.close();
+      if (this.streams.get(conversionId) === stream) this.streams.delete(conversionId);
       this.report(true);
+      this.retryStream(conversionId);
     };
+  }
+
+  private retryStream(conversionId: string): void {
+    const retry = this.streamRetries.get(conversionId) ?? { failures: 0, timer: null };
+    this.streamRetries.set(conversionId, retry);
+    retry.failures++;
+    if (retry.timer || retry.failures > STREAM_RETRIES) return;
+    retry.timer = setTimeout(() => {
+      retry.timer = null;
+      if (!this.closed && this.subscriptions.has(conversionId) && !this.socket?.connected) this.openStream(conversionId);
+    }, STREAM_RETRY_MS);
+  }
+
+  private forgetStreamRetry(conversionId: string): void {
+    const retry = this.streamRetries.get(conversionId);
+    if (retry?.timer) clearTimeout(retry.timer);
+    this.streamRetries.delete(conversionId);
   }
 
   private closeStreams(): void {
     for (const s of this.streams.values()) s.close();
     this.streams.clear();
+    for (const id of [...this.streamRetries.keys()]) this.forgetStreamRetry(id);
   }
 
   private report(lostHint = false): void {

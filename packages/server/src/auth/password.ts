@@ -1,7 +1,12 @@
 /**
  * Password hashing with scrypt (memory-hard, in node:crypto). The stored string carries its
- * parameters and salt — `scrypt$ln=15,r=8,p=1$<salt>$<hash>` — so the cost can be raised
- * later: a hash made with weaker parameters is upgraded at the next successful sign-in.
+ * parameters and salt — `scrypt$ln=17,r=8,p=1$<salt>$<hash>` — so the cost can be raised
+ * later: a hash made with other parameters is upgraded at the next successful sign-in.
+ *
+ * The cost follows OWASP's Password Storage Cheat Sheet (N=2^17, r=8, p=1): 128 MiB and
+ * about half a second per check on one core. Checks run on libuv's thread pool (4 threads by
+ * default), so at most ~512 MiB are in use at once; the sign-in limits bound how many an
+ * attacker can start.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
@@ -12,19 +17,38 @@ export interface ScryptParams {
   p: number;
 }
 
-export const CURRENT_PARAMS: ScryptParams = { ln: 15, r: 8, p: 1 };
+export const CURRENT_PARAMS: ScryptParams = { ln: 17, r: 8, p: 1 };
+
+let activeParams: ScryptParams = CURRENT_PARAMS;
+let kdfRuns = 0;
+
+/**
+ * The parameters new hashes use. Production never calls this; the test server passes a lower
+ * cost explicitly (StartOptions.passwordParams) so hundreds of sign-ins stay fast. No
+ * environment variable can lower it.
+ */
+export function usePasswordParams(params: ScryptParams = CURRENT_PARAMS): void {
+  activeParams = params;
+}
+
+/** How many scrypt derivations this process ran (tests count password checks with it). */
+export function passwordKdfRuns(): number {
+  return kdfRuns;
+}
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 
 function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   const N = 2 ** params.ln;
-  const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 256 * N * params.r + 1024 * 1024 };
+  // scrypt needs 128·N·r·p bytes; Node refuses more than maxmem (32 MiB by default).
+  const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 128 * N * params.r * params.p + 1024 * 1024 };
+  kdfRuns++;
   return new Promise((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
   });
 }
 
-export async function hashPassword(password: string, params: ScryptParams = CURRENT_PARAMS): Promise<string> {
+export async function hashPassword(password: string, params: ScryptParams = activeParams): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
   const key = await derive(password, salt, params);
   return `scrypt$ln=${params.ln},r=${params.r},p=${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
@@ -57,17 +81,17 @@ export function needsRehash(stored: string): boolean {
   const parsed = parseHash(stored);
   if (!parsed) return true;
   const { ln, r, p } = parsed.params;
-  return ln !== CURRENT_PARAMS.ln || r !== CURRENT_PARAMS.r || p !== CURRENT_PARAMS.p;
+  return ln !== activeParams.ln || r !== activeParams.r || p !== activeParams.p;
 }
 
-let dummyHash: Promise<string> | undefined;
+let dummyHash: { params: ScryptParams; hash: Promise<string> } | undefined;
 
 /**
  * Spends the time of one password check against nothing: sign-in with an unknown email takes
  * as long as with a wrong password, so timing does not tell which emails exist.
  */
 export async function burnPasswordCheck(password: string): Promise<false> {
-  dummyHash ??= hashPassword(randomBytes(12).toString('hex'));
-  await verifyPassword(password, await dummyHash);
+  if (dummyHash?.params !== activeParams) dummyHash = { params: activeParams, hash: hashPassword(randomBytes(12).toString('hex')) };
+  await verifyPassword(password, await dummyHash.hash);
   return false;
 }

@@ -9,7 +9,7 @@ import { Op } from 'sequelize';
 import { ACCOUNT_MESSAGES } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import type { Models, User } from '../models/index.js';
-import { RateLimiter, type RateLimiterOptions } from './rateLimiter.js';
+import type { Limiter, RateLimiterOptions, RateLimits } from './rateLimiter.js';
 import {
   JWT_ALGORITHM,
   JWT_ISSUER,
@@ -24,27 +24,56 @@ import {
 
 export type AuthMethod = 'jwt' | 'api_token';
 
+/**
+ * What a long-lived connection (socket, event stream, stream ticket) was opened with, kept so
+ * it can be checked again later without holding the secret: a session's user and
+ * tokenVersion (and expiry), or an API token's id.
+ */
+export type Credential =
+  | { method: 'jwt'; userId: string; tokenVersion: number; expiresAt?: Date }
+  | { method: 'api_token'; userId: string; apiTokenId: string };
+
 export type AuthResult =
-  | { ok: true; user: User; method: AuthMethod; apiTokenId?: string }
+  | { ok: true; user: User; method: AuthMethod; apiTokenId?: string; credential: Credential }
   | { ok: false; code: 'TOKEN_INVALID' | 'ACCOUNT_DISABLED'; message: string };
 
 export interface AuthLimits {
-  /** Failed sign-ins per email. */
-  loginPerAccount: RateLimiterOptions;
-  /** Failed sign-ins per client address. */
+  /** Sign-in attempts per (email, client address): strict, a guesser's own limit. */
+  loginPerAccountAddress: RateLimiterOptions;
+  /** Sign-in attempts per client address, whatever the emails (spraying from one place). */
   loginPerAddress: RateLimiterOptions;
+  /**
+   * Failed sign-ins per email from every address. Past `points`, each attempt on the account
+   * opens a wait (LOGIN_SLOWDOWN) before the next is checked: slower, never locked.
+   */
+  loginPerAccount: RateLimiterOptions;
   /** Registrations per client address. */
   registerPerAddress: RateLimiterOptions;
   /** Wrong current passwords per user on password change. */
   passwordChangePerUser: RateLimiterOptions;
+  /** Requests whose bearer credential does not verify, per client address. */
+  badCredentialsPerAddress: RateLimiterOptions;
 }
 
 const MINUTE = 60_000;
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
-  loginPerAccount: { points: 5, windowMs: 15 * MINUTE },
+  loginPerAccountAddress: { points: 5, windowMs: 15 * MINUTE },
   loginPerAddress: { points: 20, windowMs: 15 * MINUTE },
+  loginPerAccount: { points: 20, windowMs: 60 * MINUTE },
   registerPerAddress: { points: 30, windowMs: 15 * MINUTE },
   passwordChangePerUser: { points: 5, windowMs: 15 * MINUTE },
+  badCredentialsPerAddress: { points: 120, windowMs: MINUTE },
+};
+
+/** Wait after the n-th attempt beyond loginPerAccount's points: 1, 2, 4 … seconds, at most 60. */
+export const LOGIN_SLOWDOWN = { firstSeconds: 1, maxSeconds: 60 };
+export function loginWaitSeconds(excess: number): number {
+  return Math.min(LOGIN_SLOWDOWN.maxSeconds, LOGIN_SLOWDOWN.firstSeconds * 2 ** Math.max(0, excess - 1));
+}
+
+export type AuthLimiters = { [K in keyof AuthLimits]: Limiter } & {
+  /** One checked attempt per wait on an account past loginPerAccount's points. */
+  loginAccountWait: Limiter;
 };
 
 /** Session tokens live 7 days; a password change or deactivation ends them sooner. */
@@ -55,11 +84,16 @@ export const API_TOKEN_TOUCH_INTERVAL_MS = 60_000;
 export interface AuthService {
   readonly passport: passport.Authenticator;
   readonly sessionTtlSeconds: number;
-  readonly limiters: { [K in keyof AuthLimits]: RateLimiter };
+  readonly limiters: AuthLimiters;
   issueToken(user: User): string;
   /** A bearer credential (session JWT or API token) to a user, for HTTP, socket.io and SSE. */
   authenticateToken(raw: string): Promise<AuthResult>;
-  resetRateLimits(): void;
+  /**
+   * The credential a connection was opened with, against the database now (one indexed
+   * query): the account still active, the session not ended (tokenVersion, expiry), the API
+   * token not revoked. The user in the answer is the current row (role included).
+   */
+  recheck(credential: Credential): Promise<AuthResult>;
 }
 
 const invalid: AuthResult = { ok: false, code: 'TOKEN_INVALID', message: ACCOUNT_MESSAGES.tokenInvalid };
@@ -68,7 +102,10 @@ const disabled: AuthResult = { ok: false, code: 'ACCOUNT_DISABLED', message: ACC
 export function createAuthService(opts: {
   models: Models;
   jwtSecret: string;
+  /** During a JWT_SECRET rotation: sessions signed with the previous secret stay valid until they expire. */
+  jwtSecretPrevious?: string;
   logger: Logger;
+  rateLimits: RateLimits;
   limits?: Partial<AuthLimits>;
   sessionTtlSeconds?: number;
 }): AuthService {
@@ -76,12 +113,27 @@ export function createAuthService(opts: {
   const limits = { ...DEFAULT_AUTH_LIMITS, ...opts.limits };
   const sessionTtlSeconds = opts.sessionTtlSeconds ?? SESSION_TTL_SECONDS;
   const jwtKey = sessionKey(jwtSecret);
+  const previousKey = opts.jwtSecretPrevious ? sessionKey(opts.jwtSecretPrevious) : undefined;
+  /** The key a token verifies with: the current one, else the previous one during a rotation. */
+  const keyFor = (raw: string) => (previousKey && !verifySessionToken(jwtKey, raw) ? previousKey : jwtKey);
 
   async function userForSession(session: VerifiedSession): Promise<AuthResult> {
     const user = await models.User.findByPk(session.userId).catch(() => null);
     if (!user || user.tokenVersion !== session.tokenVersion) return invalid;
     if (!user.isActive) return disabled;
-    return { ok: true, user, method: 'jwt' };
+    const credential: Credential = { method: 'jwt', userId: user.id, tokenVersion: session.tokenVersion, expiresAt: session.expiresAt };
+    return { ok: true, user, method: 'jwt', credential };
+  }
+
+  async function recheck(credential: Credential): Promise<AuthResult> {
+    if (credential.method === 'jwt') {
+      if (credential.expiresAt && credential.expiresAt.getTime() <= Date.now()) return invalid;
+      return userForSession(credential);
+    }
+    const token = await models.ApiToken.findByPk(credential.apiTokenId, { include: [{ model: models.User, as: 'user', required: true }] }).catch(() => null);
+    if (!token?.user || token.user.id !== credential.userId) return invalid;
+    if (!token.user.isActive) return disabled;
+    return { ok: true, user: token.user, method: 'api_token', apiTokenId: token.id, credential };
   }
 
   async function userForApiToken(raw: string): Promise<AuthResult> {
@@ -99,7 +151,7 @@ export function createAuthService(opts: {
         { where: { id: token.id, [Op.or]: [{ lastUsedAt: null }, { lastUsedAt: { [Op.lt]: staleBefore } }] } },
       ).catch((err: unknown) => logger.warn({ err }, 'api token lastUsedAt not written'));
     }
-    return { ok: true, user: token.user, method: 'api_token', apiTokenId: token.id };
+    return { ok: true, user: token.user, method: 'api_token', apiTokenId: token.id, credential: { method: 'api_token', userId: token.user.id, apiTokenId: token.id } };
   }
 
   const authenticator = new passport.Passport();
@@ -109,7 +161,9 @@ export function createAuthService(opts: {
       {
         jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
         // passport-jwt's types predate KeyObject; it hands the key to jsonwebtoken.verify as is.
-        secretOrKey: jwtKey as unknown as Buffer,
+        ...(previousKey
+          ? { secretOrKeyProvider: (_req: unknown, raw: string, done: (err: unknown, key?: Buffer) => void) => done(null, keyFor(raw) as unknown as Buffer) }
+          : { secretOrKey: jwtKey as unknown as Buffer }),
         algorithms: [JWT_ALGORITHM],
         issuer: JWT_ISSUER,
       },
@@ -124,11 +178,17 @@ export function createAuthService(opts: {
     ),
   );
 
-  const limiters = {
-    loginPerAccount: new RateLimiter(limits.loginPerAccount),
-    loginPerAddress: new RateLimiter(limits.loginPerAddress),
-    registerPerAddress: new RateLimiter(limits.registerPerAddress),
-    passwordChangePerUser: new RateLimiter(limits.passwordChangePerUser),
+  // Points of the sign-in limiters are given back or forgotten on success: no memory blocks.
+  const { rateLimits } = opts;
+  const refunded = { blockInMemory: false };
+  const limiters: AuthLimiters = {
+    loginPerAccountAddress: rateLimits.limiter('login-account-address', limits.loginPerAccountAddress, refunded),
+    loginPerAddress: rateLimits.limiter('login-address', limits.loginPerAddress, refunded),
+    loginPerAccount: rateLimits.limiter('login-account', limits.loginPerAccount, refunded),
+    loginAccountWait: rateLimits.limiter('login-account-wait', { points: 1, windowMs: LOGIN_SLOWDOWN.maxSeconds * 1000 }, refunded),
+    registerPerAddress: rateLimits.limiter('register-address', limits.registerPerAddress),
+    passwordChangePerUser: rateLimits.limiter('password-change-user', limits.passwordChangePerUser, refunded),
+    badCredentialsPerAddress: rateLimits.limiter('bad-credentials-address', limits.badCredentialsPerAddress),
   };
 
   return {
@@ -138,11 +198,9 @@ export function createAuthService(opts: {
     issueToken: (user) => signSessionToken(jwtKey, user.id, user.tokenVersion, sessionTtlSeconds),
     async authenticateToken(raw) {
       if (isApiTokenShaped(raw)) return userForApiToken(raw);
-      const session = verifySessionToken(jwtKey, raw);
+      const session = verifySessionToken(keyFor(raw), raw);
       return session ? userForSession(session) : invalid;
     },
-    resetRateLimits() {
-      for (const limiter of Object.values(limiters)) limiter.reset();
-    },
+    recheck,
   };
 }

@@ -29,14 +29,16 @@ export function signSessionToken(secret: KeyObject, userId: string, tokenVersion
 export interface VerifiedSession {
   userId: string;
   tokenVersion: number;
+  /** When the token stops being valid (its exp claim). */
+  expiresAt?: Date;
 }
 
 /** Reads the claims of a payload already verified (signature, expiry, issuer). */
 export function sessionFromPayload(payload: unknown): VerifiedSession | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
-  const { sub, tv } = payload as { sub?: unknown; tv?: unknown };
+  const { sub, tv, exp } = payload as { sub?: unknown; tv?: unknown; exp?: unknown };
   if (typeof sub !== 'string' || typeof tv !== 'number' || !Number.isInteger(tv)) return undefined;
-  return { userId: sub, tokenVersion: tv };
+  return { userId: sub, tokenVersion: tv, ...(typeof exp === 'number' ? { expiresAt: new Date(exp * 1000) } : {}) };
 }
 
 export function verifySessionToken(secret: KeyObject, token: string): VerifiedSession | undefined {

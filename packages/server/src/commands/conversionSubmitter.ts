@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import { paymentRequired, reserveCredit } from '../conversions/credits.js';
+import { assertPendingUploadRoom } from '../conversions/pendingUploads.js';
 import type { ConversionService } from '../conversions/service.js';
 import type { UploadedApk } from '../conversions/upload.js';
 
@@ -28,6 +29,7 @@ export async function submitConversion(ctx: AppContext, s: Submission): Promise<
   const svc = service(ctx);
   let conversion: Conversion;
   try {
+    const quota = s.start ? undefined : await svc.settings();
     conversion = await ctx.sequelize.transaction(async (transaction) => {
       const user = await ctx.models.User.findByPk(s.user.id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!user) throw ApiError.unauthorized();
@@ -38,6 +40,8 @@ export async function submitConversion(ctx: AppContext, s: Submission): Promise<
       } else {
         const refused = paymentRequired(user);
         if (refused) throw refused;
+        // Exact bytes now; the user's row lock makes parallel uploads count one after the other.
+        if (quota) await assertPendingUploadRoom(ctx, user.id, quota, s.upload.size, transaction);
       }
       const now = new Date();
       return ctx.models.Conversion.create(

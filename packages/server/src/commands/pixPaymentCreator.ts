@@ -30,10 +30,11 @@ export async function createPixPayment(ctx: Ctx, user: User, planId: string): Pr
   if (!plan || !plan.isActive) throw ApiError.notFound(M.planNotFound, 'PLAN_NOT_FOUND');
   if (plan.currency !== 'BRL') throw new ApiError(400, 'PAYMENT_VALIDATION', `${M.validationPrefix}${M.pixOnlyBrl}`);
   if (plan.priceCents <= 0) throw new ApiError(400, 'PAYMENT_VALIDATION', `${M.validationPrefix}o valor do plano deve ser maior que zero`);
-  const providerName = await ctx.payments.mode();
-  const provider = await ctx.payments.provider(providerName).catch((err: unknown) => {
+  // A configured provider in its error state refuses here (503 PAYMENTS_UNAVAILABLE), before any row.
+  const provider = await ctx.payments.active().catch((err: unknown) => {
     throw isPaymentProviderError(err) ? providerErrorToApi(err) : err;
   });
+  const providerName = provider.name;
 
   const reusable = await models.Payment.findOne({
     where: {

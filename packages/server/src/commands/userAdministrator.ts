@@ -5,7 +5,10 @@
  * transaction with the target row locked. Role changes lock every admin row first, so two
  * admins demoting each other at once cannot leave the product without an administrator.
  * Deleting is a soft delete (the User model is paranoid): purchases and payments keep their
- * owner; the account's sessions and API tokens end and its running conversions are cancelled.
+ * owner; the account's sessions end, its API tokens and upload keystore are removed and its
+ * running conversions are cancelled. What takes rights away (deactivation, deletion, demotion, a
+ * new password) then has the user's open sockets and event streams checked again, on every
+ * process (realtime/access.ts).
  */
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import {
@@ -24,7 +27,7 @@ import { ApiError } from '../http/errors.js';
 import { addMonths } from './planApplier.js';
 import { createUser, emailTakenError } from './userCreator.js';
 
-type Ctx = Pick<AppContext, 'models' | 'sequelize' | 'logger' | 'conversions'>;
+type Ctx = Pick<AppContext, 'models' | 'sequelize' | 'logger' | 'conversions' | 'liveAccess'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -100,7 +103,8 @@ export async function createAdmin(ctx: Ctx, actor: User, input: AdminCreateAdmin
 
 /** Applies only what differs from the account; nothing different is a 400 'Nenhuma alteração detectada'. */
 export async function updateUserByAdmin(ctx: Ctx, actor: User, id: string, input: AdminUpdateUserRequest): Promise<User> {
-  return ctx.sequelize.transaction(async (transaction) => {
+  let passwordChanged = false;
+  const updated = await ctx.sequelize.transaction(async (transaction) => {
     const user = await lockUser(ctx, id, transaction);
     const now = new Date();
     let changed = false;
@@ -114,7 +118,7 @@ export async function updateUserByAdmin(ctx: Ctx, actor: User, id: string, input
     }
     if (input.password !== undefined && !(await verifyPassword(input.password, user.passwordHash))) {
       user.passwordHash = await hashPassword(input.password);
-      changed = true;
+      changed = passwordChanged = true;
     }
     if (input.userType !== undefined && input.userType !== user.userType) {
       user.userType = input.userType;
@@ -139,6 +143,8 @@ export async function updateUserByAdmin(ctx: Ctx, actor: User, id: string, input
     ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin updated user');
     return user;
   });
+  if (passwordChanged) await ctx.liveAccess?.accessChanged(updated.id);
+  return updated;
 }
 
 function keepFutureExpiry(user: User, now: Date): Date | undefined {
@@ -192,7 +198,7 @@ export async function setUserType(ctx: Ctx, actor: User, id: string, userType: U
 }
 
 export async function toggleStatus(ctx: Ctx, actor: User, id: string): Promise<User> {
-  return ctx.sequelize.transaction(async (transaction) => {
+  const toggled = await ctx.sequelize.transaction(async (transaction) => {
     const user = await lockUser(ctx, id, transaction);
     if (user.id === actor.id && user.isActive) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeactivateSelf, 'CANNOT_DEACTIVATE_SELF');
     // Deactivation raises tokenVersion (model hook): every session of the account ends.
@@ -201,6 +207,8 @@ export async function toggleStatus(ctx: Ctx, actor: User, id: string): Promise<U
     ctx.logger.info({ actor: actor.id, userId: user.id, isActive: user.isActive }, 'admin toggled user status');
     return user;
   });
+  if (!toggled.isActive) await ctx.liveAccess?.accessChanged(toggled.id);
+  return toggled;
 }
 
 /** Locks every admin row (in id order), so concurrent role changes are serialised. */
@@ -221,7 +229,7 @@ export async function promote(ctx: Ctx, actor: User, id: string): Promise<User> 
 }
 
 export async function demote(ctx: Ctx, actor: User, id: string): Promise<User> {
-  return ctx.sequelize.transaction(async (transaction) => {
+  const demoted = await ctx.sequelize.transaction(async (transaction) => {
     const admins = await lockAdmins(ctx, transaction);
     const user = await lockUser(ctx, id, transaction);
     if (user.id === actor.id) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDemoteSelf, 'CANNOT_DEMOTE_SELF');
@@ -232,10 +240,12 @@ export async function demote(ctx: Ctx, actor: User, id: string): Promise<User> {
     ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin demoted admin');
     return user;
   });
+  await ctx.liveAccess?.accessChanged(demoted.id);
+  return demoted;
 }
 
 export async function changePasswordByAdmin(ctx: Ctx, actor: User, id: string, newPassword: string): Promise<User> {
-  return ctx.sequelize.transaction(async (transaction) => {
+  const changed = await ctx.sequelize.transaction(async (transaction) => {
     const user = await lockUser(ctx, id, transaction);
     // The model hook raises tokenVersion: the account's older sessions end.
     user.passwordHash = await hashPassword(newPassword);
@@ -243,6 +253,8 @@ export async function changePasswordByAdmin(ctx: Ctx, actor: User, id: string, n
     ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin changed user password');
     return user;
   });
+  await ctx.liveAccess?.accessChanged(changed.id);
+  return changed;
 }
 
 export async function deleteUserByAdmin(ctx: Ctx, actor: User, id: string): Promise<void> {
@@ -251,7 +263,10 @@ export async function deleteUserByAdmin(ctx: Ctx, actor: User, id: string): Prom
     const user = await lockUser(ctx, id, transaction);
     if (user.id === actor.id) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeleteSelf, 'CANNOT_DELETE_SELF');
     if (user.role === 'admin' && admins.filter((a) => a.id !== user.id).length === 0) throw ApiError.conflict(ADMIN_MESSAGES.lastAdmin, 'LAST_ADMIN');
+    // The soft delete keeps the row, so ON DELETE CASCADE never fires: the account's API tokens
+    // and its upload keystore (a private key) go now, explicitly.
     await ctx.models.ApiToken.destroy({ where: { userId: user.id }, transaction });
+    await ctx.models.UserKeystore.destroy({ where: { userId: user.id }, transaction });
     // Deactivating raises tokenVersion (model hook): sessions end even before the row is hidden.
     user.isActive = false;
     await user.save({ transaction });
@@ -259,6 +274,7 @@ export async function deleteUserByAdmin(ctx: Ctx, actor: User, id: string): Prom
     const active = await ctx.models.Conversion.findAll({ where: { userId: user.id, status: { [Op.in]: ['pending', 'queued', 'processing'] } }, attributes: ['id'], transaction });
     return active.map((c) => c.id);
   });
+  await ctx.liveAccess?.accessChanged(id);
   for (const conversionId of running) {
     await ctx.conversions?.cancel(conversionId).catch((err: unknown) => ctx.logger.warn({ err, conversionId }, 'conversion of deleted user not cancelled'));
   }

@@ -25,6 +25,7 @@ export function isEmailTaken(err: unknown): boolean {
   return err instanceof ApiError && err.code === 'EMAIL_TAKEN';
 }
 
+
 export async function createUser(
   deps: { models: Pick<Models, 'User'> },
   input: NewUser,

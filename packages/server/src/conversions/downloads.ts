@@ -1,7 +1,8 @@
 /**
  * Downloads of converted AABs: one-hour tokens (only their SHA-256 stored; reusable within
  * the hour so an interrupted download can resume) and streaming with Content-Length, single
- * byte ranges (206/416) and the .aab file name.
+ * byte ranges (206/416) and the .aab file name. Download links may instead redirect to a
+ * short-lived presigned URL of the object store (S3_PRESIGNED_DOWNLOADS).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -75,11 +76,21 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-export async function streamAab(req: Request, res: Response, storage: Storage, conversion: Conversion): Promise<void> {
+/**
+ * Sends the AAB. `redirect`: a download link (token) may answer 302 to the store's presigned
+ * URL when the store offers one; API calls with a bearer always stream (clients resume with Range).
+ */
+export async function streamAab(req: Request, res: Response, storage: Storage, conversion: Conversion, opts: { redirect?: boolean } = {}): Promise<void> {
   if (!conversion.canDownload || !conversion.aabKey) throw notDownloadable();
   const size = await storage.size(conversion.aabKey);
   if (size === undefined) throw notDownloadable();
   const filename = aabFileName(conversion.fileName);
+  const direct = opts.redirect ? await storage.downloadUrl(conversion.aabKey, { contentDisposition: contentDisposition(filename) }) : undefined;
+  if (direct) {
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.redirect(302, direct);
+    return;
+  }
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('Content-Type', 'application/octet-stream');
   res.setHeader('Content-Disposition', contentDisposition(filename));

@@ -7,6 +7,7 @@
  * (or after restart), resuming the conversion from the start.
  */
 import { rm } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Job } from 'agenda';
 import { isConverterError } from '@aabify/converter';
@@ -20,8 +21,9 @@ import { logLevelOf, trimLogs } from './logs.js';
 import { overallProgress, storedReport } from './report.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
 import type { ConversionService } from './service.js';
-import { WorkerCrashedError } from './workerPool.js';
+import { WorkerCrashedError, WorkerLimitError } from './workerPool.js';
 import { signingKeyFor } from '../keystores/service.js';
+import { ServerInstance } from '../jobs/instances.js';
 
 export interface ConversionJobData {
   conversionId: string;
@@ -46,7 +48,7 @@ export class ConversionRunner {
   constructor(
     private readonly ctx: AppContext,
     private readonly service: ConversionService,
-    private readonly opts: { claimRetryMs: number; touchIntervalMs: number; maxAttempts: number; workerName: string },
+    private readonly opts: { claimRetryMs: number; touchIntervalMs: number; maxAttempts: number; workerName: string; staleAfterMs: number },
   ) {
     service.events.onCancelRequest((id) => {
       const run = this.running.get(id);
@@ -91,7 +93,7 @@ export class ConversionRunner {
     const run: Running = { controller, done: new Promise<void>((r) => (finish = r)) };
     this.running.set(id, run);
     try {
-      await this.execute(job, claim.conversion, claim.resumed, run);
+      await this.execute(job, claim.conversion, claim.resumed, run, settings);
     } finally {
       this.running.delete(id);
       finish();
@@ -106,7 +108,10 @@ export class ConversionRunner {
       const conversion = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!conversion) return { kind: 'skip' } as const;
       if (conversion.status === 'processing') {
-        // Its previous process died mid-run (the job's lock expired): run it again, a few times at most.
+        // The job's lock expired or was released by an orphan sweep. While the instance that
+        // runs it still beats, it is alive (only its lock touches failed): leave it be.
+        if (conversion.workerName && (await this.ownerAlive(conversion.workerName, transaction))) return { kind: 'wait' } as const;
+        // Its previous process died mid-run: run it again, a few times at most.
         if (conversion.attempts >= this.opts.maxAttempts) {
           await this.failLocked(conversion, 'WORKER_CRASHED', CONVERSION_MESSAGES.workerCrashed, `after ${conversion.attempts} attempts`, transaction);
           return { kind: 'crashed', conversion } as const;
@@ -144,13 +149,24 @@ export class ConversionRunner {
       return { kind: 'run', conversion, resumed: false } as const;
     });
     if (result.kind === 'crashed') {
+      this.ctx.metrics?.conversionFinished('crashed');
       this.service.emitFailed(result.conversion);
       return { kind: 'skip' };
     }
     return result;
   }
 
-  private async execute(job: Job<ConversionJobData>, conversion: Conversion, resumed: boolean, run: Running): Promise<void> {
+  private async ownerAlive(workerName: string, transaction: Transaction): Promise<boolean> {
+    if (workerName === this.opts.workerName) return false;
+    const [row] = await this.ctx.sequelize.query<{ alive: boolean }>(`SELECT ${ServerInstance.aliveSql(':workerName')} AS alive`, {
+      replacements: { workerName, staleAfterMs: this.opts.staleAfterMs },
+      transaction,
+      type: QueryTypes.SELECT,
+    });
+    return row?.alive === true;
+  }
+
+  private async execute(job: Job<ConversionJobData>, conversion: Conversion, resumed: boolean, run: Running, settings: ConversionSettings): Promise<void> {
     const { storage, events } = this.service;
     const id = conversion.id;
     const log = (level: ConversionLogLevel, message: string, step?: string) => this.service.log(id, level, message, step);
@@ -165,6 +181,7 @@ export class ConversionRunner {
     touch.unref();
 
     const copies: LocalCopy[] = [];
+    let engineStarted: number | undefined;
     let output: string | undefined;
     let lastStage = '';
     let lastProgress = 5;
@@ -206,15 +223,20 @@ export class ConversionRunner {
         (f.obb ? obb : inputs).push({ path: copy.path, name: f.fileName });
       }
       output = await storage.scratchPath(`${id}.aab`);
+      engineStarted = performance.now();
       const task = conversion.inputFiles?.length ? { input: inputs, ...(obb.length > 0 ? { obb } : {}) } : { input: main.path };
       const report = await this.service.pool.run(
         { ...task, output, options: conversion.options, ...(conversion.options.sign ? { sign: await signingKeyFor(this.ctx, conversion.userId) } : {}) },
         {
           signal: run.controller.signal,
+          deadlineMs: settings.maxDurationSeconds * 1000,
+          timeoutMessage: CONVERSION_MESSAGES.timedOut(settings.maxDurationSeconds),
           onProgress: (stage, fraction) => progressTo(stage, overallProgress(stage, fraction)),
           onLog: (entry) => void log(logLevelOf(entry.level), entry.message, entry.step),
         },
       );
+      this.ctx.metrics?.engineRan('completed', (performance.now() - engineStarted) / 1000);
+      engineStarted = undefined;
       progressTo('storing', 97, true);
       const aabKey = storageKeys.aab(id);
       await storage.putFile(aabKey, output);
@@ -222,9 +244,13 @@ export class ConversionRunner {
       const size = (await storage.size(aabKey)) ?? report.sizeOut;
       const completed = await this.complete(id, storedReport(report), aabKey, size);
       if (!completed) {
-        await storage.delete(aabKey);
+        // Cancelled meanwhile: the file goes. Taken over by another instance (this one was
+        // thought dead): the file is the same key that instance writes, so it stays.
+        const now = await this.ctx.models.Conversion.findByPk(id);
+        if (now?.status !== 'processing' && now?.status !== 'completed') await storage.delete(aabKey);
         return;
       }
+      this.ctx.metrics?.conversionFinished('completed');
       for (const w of report.warnings) await log('warning', w.message, 'report');
       await log('success', `Conversão concluída: ${aabFileName(completed.fileName)} (${size} bytes)`, 'done');
       this.service.stats.invalidate();
@@ -241,6 +267,7 @@ export class ConversionRunner {
         message: 'Conversão concluída com sucesso',
       });
     } catch (err) {
+      if (engineStarted !== undefined) this.ctx.metrics?.engineRan('failed', (performance.now() - engineStarted) / 1000);
       if (run.reason === 'shutdown') {
         await this.requeue(id);
         job.schedule(new Date());
@@ -248,12 +275,14 @@ export class ConversionRunner {
       }
       if (run.reason === 'cancel') return;
       const known = isConverterError(err);
-      const code = known ? err.code : err instanceof WorkerCrashedError ? err.code : 'INTERNAL';
-      const message = known ? err.message : CONVERSION_MESSAGES.genericFailure;
+      const limit = err instanceof WorkerLimitError ? err : undefined;
+      const code = known ? err.code : limit ? limit.code : err instanceof WorkerCrashedError ? err.code : 'INTERNAL';
+      const message = known ? err.message : limit ? limit.userMessage : CONVERSION_MESSAGES.genericFailure;
       const detail = known ? err.detail : err instanceof Error ? err.message : String(err);
-      if (!known) this.ctx.logger.error({ err, conversionId: id }, 'conversion failed unexpectedly');
+      if (!known && !limit) this.ctx.logger.error({ err, conversionId: id }, 'conversion failed unexpectedly');
       const failed = await this.fail(id, code, message, detail);
       if (failed) {
+        this.ctx.metrics?.conversionFinished('failed');
         await log('error', message, lastStage || 'processing');
         this.service.emitFailed(failed);
       }
@@ -271,7 +300,8 @@ export class ConversionRunner {
     const { models, sequelize } = this.ctx;
     return sequelize.transaction(async (transaction) => {
       const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
-      if (!c || c.status !== 'processing') return null;
+      // Only the instance that holds the conversion completes it: exactly one credit spent.
+      if (!c || c.status !== 'processing' || c.workerName !== this.opts.workerName) return null;
       await settleCredit(models, c, 'spent', transaction);
       await c.update(
         { status: 'completed', progress: 100, step: 'done', report, aabKey, aabSize, completedAt: new Date(), creditState: c.creditState, workerName: null },
@@ -287,6 +317,7 @@ export class ConversionRunner {
     return sequelize.transaction(async (transaction) => {
       const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!c || !['pending', 'queued', 'processing'].includes(c.status)) return null;
+      if (c.status === 'processing' && c.workerName !== this.opts.workerName) return null;
       await this.failLocked(c, code, message, detail, transaction);
       return c;
     });
@@ -305,7 +336,7 @@ export class ConversionRunner {
     const [count] = await this.ctx.models.Conversion.update(
       // attempts goes back down: a shutdown is not the conversion's fault.
       { status: 'queued', progress: 0, step: null, workerName: null, processingStartedAt: null },
-      { where: { id, status: 'processing' } },
+      { where: { id, status: 'processing', workerName: this.opts.workerName } },
     );
     if (count === 0) return;
     await this.ctx.sequelize.query(`UPDATE conversions SET attempts = GREATEST(0, attempts - 1) WHERE id = :id`, { replacements: { id } });

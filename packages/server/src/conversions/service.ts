@@ -3,7 +3,6 @@
  * job runner, live events, queue figures, log writing, cancel and retention. Built before the
  * queue starts (its job definitions must exist by then) and closed before the queue drains.
  */
-import { hostname } from 'node:os';
 import { Op, QueryTypes } from 'sequelize';
 import type { Server } from 'socket.io';
 import {
@@ -15,10 +14,10 @@ import {
 import type { AppContext } from '../context.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Conversion } from '../models/index.js';
-import { RateLimiter, type RateLimiterOptions } from '../auth/rateLimiter.js';
+import type { Limiter, RateLimiterOptions } from '../auth/rateLimiter.js';
 import { ApiError } from '../http/errors.js';
 import { presentConversion } from '../presenters/conversion.js';
-import type { Storage } from '../storage/index.js';
+import { storageKeys, type Storage } from '../storage/index.js';
 import type { EngineSelection } from './engine.js';
 import { ConversionEvents } from './events.js';
 import { appendLog, readLogs } from './logs.js';
@@ -26,10 +25,13 @@ import { QueueStats, estimateRemaining, queueInfo, type QueueInfo } from './queu
 import { ConversionRunner, type ConversionJobData } from './runner.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
 import { settleCredit } from './credits.js';
+import { purgeAbandonedUploads } from './pendingUploads.js';
 import { WorkerPool } from './workerPool.js';
+import { ServerInstance } from '../jobs/instances.js';
 
 export const CONVERSION_JOB = 'conversion';
 export const RETENTION_JOB = 'conversion-retention';
+export const ABANDONED_UPLOADS_JOB = 'conversion-abandoned-uploads';
 
 export interface ConversionServiceOptions {
   /** Engine module run by the workers (tests: a slowed-down engine). */
@@ -40,17 +42,21 @@ export interface ConversionServiceOptions {
   maxAttempts?: number;
   /** Time an aborted engine gets before its worker thread is terminated. */
   abortGraceMs?: number;
+  /** Heap cap of each worker thread (default WORKER_HEAP_LIMIT_MB; tests lower it). */
+  workerHeapLimitMb?: number;
   /** Submissions per user (convert, start, bulk). */
   submitRateLimit?: RateLimiterOptions;
   /** How often the retention job runs (Agenda interval text). */
   retentionEvery?: string;
+  /** How often uploads never started are looked for and removed (Agenda interval text). */
+  abandonedUploadsEvery?: string;
 }
 
 export class ConversionService {
   readonly events: ConversionEvents;
   readonly stats: QueueStats;
   readonly pool: WorkerPool;
-  readonly submitLimiter: RateLimiter;
+  readonly submitLimiter: Limiter;
   private readonly runner: ConversionRunner;
   private readonly logChains = new Map<string, Promise<unknown>>();
   private broadcastTimer?: NodeJS.Timeout;
@@ -63,17 +69,18 @@ export class ConversionService {
     private readonly ctx: AppContext,
     readonly storage: Storage,
     io: Server,
-    private readonly opts: ConversionServiceOptions & { lockLifetimeMs: number },
+    private readonly opts: ConversionServiceOptions & { lockLifetimeMs: number; instance: ServerInstance },
   ) {
     this.events = new ConversionEvents(io, ctx.logger);
     this.stats = new QueueStats(ctx.sequelize);
-    this.submitLimiter = new RateLimiter(opts.submitRateLimit ?? { points: 30, windowMs: 60_000 });
-    this.pool = new WorkerPool({ size: () => this.maxConcurrentHint, engine: opts.engine, logger: ctx.logger, abortGraceMs: opts.abortGraceMs });
+    this.submitLimiter = ctx.rateLimits.limiter('conversion-submit', opts.submitRateLimit ?? { points: 30, windowMs: 60_000 });
+    this.pool = new WorkerPool({ size: () => this.maxConcurrentHint, engine: opts.engine, logger: ctx.logger, abortGraceMs: opts.abortGraceMs, heapLimitMb: opts.workerHeapLimitMb });
     this.runner = new ConversionRunner(ctx, this, {
       claimRetryMs: opts.claimRetryMs ?? 1000,
       touchIntervalMs: Math.max(200, Math.floor(opts.lockLifetimeMs / 4)),
       maxAttempts: opts.maxAttempts ?? 3,
-      workerName: `${hostname()}:${process.pid}`,
+      workerName: opts.instance.id,
+      staleAfterMs: opts.instance.timing.staleAfterMs,
     });
   }
 
@@ -96,7 +103,14 @@ export class ConversionService {
     queue.define(RETENTION_JOB, async () => {
       await this.purgeExpired();
     });
+    queue.define(ABANDONED_UPLOADS_JOB, async () => {
+      await purgeAbandonedUploads(this.ctx, this.storage);
+    });
     if (!process) return;
+    this.opts.instance.onBeat(async () => {
+      const taken = await this.reclaimOrphans();
+      if (taken.length) this.ctx.logger.warn({ conversions: taken }, 'conversions of a dead instance handed back to the queue');
+    });
     const settings = await this.settings();
     this.maxConcurrentHint = settings.maxConcurrent;
     this.pool.warm();
@@ -107,6 +121,7 @@ export class ConversionService {
   /** After queue.start(): the recurring retention job, and jobs for queued conversions that lack one. */
   async afterStart(queue: JobQueue): Promise<void> {
     await queue.every(this.opts.retentionEvery ?? '1 hour', RETENTION_JOB, {}, { skipImmediate: false });
+    await queue.every(this.opts.abandonedUploadsEvery ?? '5 minutes', ABANDONED_UPLOADS_JOB, {}, { skipImmediate: false });
     await this.ensureJobs();
   }
 
@@ -126,6 +141,25 @@ export class ConversionService {
     );
     for (const r of rows) await this.enqueue(r.id);
     return rows.length;
+  }
+
+  /**
+   * Conversions whose instance stopped beating (its process died): their job's lock is
+   * released at once instead of after its lifetime, so a live worker resumes them now
+   * (runner.ts claim). Returns their ids.
+   */
+  async reclaimOrphans(): Promise<string[]> {
+    const rows = await this.ctx.sequelize.query<{ id: string }>(
+      `UPDATE agenda_jobs j SET locked_at = NULL, next_run_at = now()
+         FROM conversions c
+        WHERE c.status = 'processing' AND j.name = :name AND j.data->>'conversionId' = c.id::text
+          AND j.locked_at IS NOT NULL
+          AND c."processingStartedAt" < now() - make_interval(secs => :staleAfterMs / 1000.0)
+          AND NOT ${ServerInstance.aliveSql('c."workerName"')}
+        RETURNING c.id`,
+      { replacements: { name: CONVERSION_JOB, staleAfterMs: this.opts.instance.timing.staleAfterMs }, type: QueryTypes.SELECT },
+    );
+    return rows.map((r) => r.id);
   }
 
   /** Appends a log entry (in order per conversion) and sends it live. */
@@ -242,7 +276,13 @@ export class ConversionService {
       await row.update({ status: 'cancelled', cancelledAt: new Date(), completedAt: new Date(), creditState: row.creditState, workerName: null }, { transaction });
       return row;
     });
+    this.ctx.metrics?.conversionFinished('cancelled');
     this.events.requestCancel(id);
+    // An upload never started leaves no reason to keep its files (they count against no quota once cancelled).
+    if (state.previous === 'pending') {
+      for (const key of c.inputKeys) await this.storage.delete(key);
+      await c.update({ filesPurgedAt: new Date() });
+    }
     if (state.previous !== 'processing') {
       await this.ctx.queue?.cancel({ name: CONVERSION_JOB, data: { conversionId: id } }).catch(() => 0);
     }
@@ -257,9 +297,6 @@ export class ConversionService {
     const { retentionDays } = await this.settings();
     const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
     const { Conversion: C, DownloadToken } = this.ctx.models;
-    // Never-started uploads past the period are given up.
-    const stale = await C.findAll({ where: { status: 'pending', createdAt: { [Op.lt]: cutoff } } });
-    for (const c of stale) await this.cancel(c.id).catch(() => undefined);
     const rows = await C.findAll({
       where: {
         filesPurgedAt: null,
@@ -268,14 +305,29 @@ export class ConversionService {
       },
       limit: 1000,
     });
+    let purged = 0;
     for (const c of rows) {
-      for (const key of [...c.inputKeys, c.aabKey]) if (key) await this.storage.delete(key);
+      try {
+        await this.deleteFiles(c);
+      } catch (err) {
+        // The store is unreachable or refused: this row stays for the next run.
+        this.ctx.logger.warn({ err, conversionId: c.id }, 'conversion files not purged');
+        continue;
+      }
       await c.update({ filesPurgedAt: now });
       await DownloadToken.destroy({ where: { conversionId: c.id } });
+      purged += 1;
     }
     await DownloadToken.destroy({ where: { expiresAt: { [Op.lt]: new Date(now.getTime() - 86_400_000) } } });
-    if (rows.length) this.ctx.logger.info({ purged: rows.length }, 'conversion files purged');
-    return rows.length;
+    if (purged) this.ctx.logger.info({ purged }, 'conversion files purged');
+    return purged;
+  }
+
+  /** Removes every stored file of the conversion: its folder, and any key recorded outside it. */
+  async deleteFiles(c: Conversion): Promise<void> {
+    const folder = storageKeys.folder(c.id);
+    await this.storage.deletePrefix(folder);
+    for (const key of [...c.inputKeys, c.aabKey]) if (key && !key.startsWith(folder)) await this.storage.delete(key);
   }
 
   get runningCount(): number {

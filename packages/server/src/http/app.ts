@@ -1,15 +1,67 @@
-import express, { type Express } from 'express';
+import express, { Router, type Express } from 'express';
+import helmet from 'helmet';
 import type { AppContext } from '../context.js';
 import { createApiRouter } from '../routes/index.js';
+import { createHealthRouter, createReadyRouter } from '../routes/health/router.js';
 import { apiNotFound, errorHandler } from './errors.js';
+import { httpMetrics, metricsEndpoint } from './metrics.js';
 import { dashboardRouter, findDashboardDir } from './static.js';
+import { requestLog } from './requestLog.js';
+
+/**
+ * Security headers on every answer (API and dashboard alike). The dashboard is one origin
+ * with no inline script (index.html loads /theme.js); React and react-bootstrap set styles
+ * through the CSSOM, which style-src does not govern, so no 'unsafe-inline' either. PIX QR
+ * codes are data: images. No upgrade-insecure-requests: a plain-HTTP install on a LAN must
+ * keep working.
+ */
+export const securityHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+});
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Which proxies may tell the client's address (X-Forwarded-For): TRUST_PROXY, default loopback.
+  app.set('trust proxy', ctx.config.trustProxy);
+  app.use(securityHeaders);
+  app.use(requestLog(ctx.logger));
+  if (ctx.metrics) {
+    app.use(httpMetrics(ctx.metrics));
+    // Outside /api: never under the API's rate limits.
+    app.get('/metrics', metricsEndpoint(ctx.metrics, ctx.config.metricsToken));
+  }
   app.use('/api', express.json({ limit: '1mb' }), createApiRouter(ctx), apiNotFound, errorHandler(ctx.logger));
   app.use(dashboardRouter(findDashboardDir(ctx.config.dashboardDir)));
   app.use(errorHandler(ctx.logger));
+  return app;
+}
+
+/** A worker process's HTTP: only what orchestrators and Prometheus ask (health, ready, metrics). */
+export function createOpsApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  if (ctx.metrics) app.get('/metrics', metricsEndpoint(ctx.metrics, ctx.config.metricsToken));
+  const api = Router();
+  api.use('/health', createHealthRouter(ctx));
+  api.use('/ready', createReadyRouter(ctx));
+  app.use('/api', api, apiNotFound, errorHandler(ctx.logger));
+  app.use(apiNotFound, errorHandler(ctx.logger));
   return app;
 }

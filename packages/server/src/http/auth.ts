@@ -17,15 +17,18 @@ import {
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
-import type { AuthMethod, AuthResult } from '../auth/service.js';
+import type { AuthMethod, AuthResult, Credential } from '../auth/service.js';
 import { isApiTokenShaped } from '../auth/tokens.js';
 import { ApiError } from './errors.js';
+import { clientKey } from './rateLimit.js';
 
 export interface RequestAuth {
   user: User;
   method: AuthMethod;
   /** Set when the request came with an API token. */
   apiTokenId?: string;
+  /** What the request was authenticated with, for things that outlive it (stream tickets). */
+  credential: Credential;
 }
 
 declare global {
@@ -54,14 +57,28 @@ function isAuthResult(info: unknown): info is AuthResult {
   return typeof info === 'object' && info !== null && 'ok' in info;
 }
 
-/** 401 unless the request carries a valid session token or API token of an active user. */
+/**
+ * 401 unless the request carries a valid session token or API token of an active user.
+ * Credentials that do not verify count per client address (badCredentialsPerAddress): past
+ * the limit the address gets 429 from memory, before any token is looked at.
+ */
 export function requireAuth(ctx: AppContext): RequestHandler {
+  const badCredentials = ctx.auth.limiters.badCredentialsPerAddress;
   return (req, res, next) => {
     const raw = bearerToken(req);
     if (!raw) return next(ApiError.unauthorized(ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING'));
+    const addressKey = clientKey(req);
+    const blockedMs = badCredentials.blockedInMemoryMs(addressKey);
+    if (blockedMs > 0) return next(ApiError.tooManyRequests(Math.ceil(blockedMs / 1000)));
     const finish = (result: AuthResult) => {
-      if (!result.ok) return next(failure(result));
-      req.auth = { user: result.user, method: result.method, apiTokenId: result.apiTokenId };
+      if (!result.ok) {
+        badCredentials.consume(addressKey).then(
+          (state) => next(state.limited ? ApiError.tooManyRequests(state.retryAfter) : failure(result)),
+          next,
+        );
+        return;
+      }
+      req.auth = { user: result.user, method: result.method, apiTokenId: result.apiTokenId, credential: result.credential };
       req.user = result.user;
       next();
     };
@@ -72,7 +89,7 @@ export function requireAuth(ctx: AppContext): RequestHandler {
     const authenticate = ctx.auth.passport.authenticate('jwt', { session: false }, (err: unknown, user: unknown, info: unknown) => {
       if (err) return next(err);
       if (isAuthResult(info)) return finish(info);
-      if (!user) return next(ApiError.unauthorized(ACCOUNT_MESSAGES.tokenInvalid, 'TOKEN_INVALID'));
+      if (!user) return finish({ ok: false, code: 'TOKEN_INVALID', message: ACCOUNT_MESSAGES.tokenInvalid });
       next(new Error('jwt strategy answered without a result'));
     }) as RequestHandler;
     authenticate(req, res, next);

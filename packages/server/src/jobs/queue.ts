@@ -5,7 +5,8 @@
  * lifetime passes.
  */
 import { Agenda } from 'agenda';
-import { PostgresBackend } from '@agendajs/postgres-backend';
+import { PostgresBackend, PostgresJobRepository } from '@agendajs/postgres-backend';
+import { POOLS } from '../db/connections.js';
 import type { Logger } from '../logger.js';
 
 export interface JobQueueOptions {
@@ -17,6 +18,8 @@ export interface JobQueueOptions {
   /** A lock older than this is considered abandoned by a dead process. */
   lockLifetimeMs?: number;
   maxConcurrency?: number;
+  /** Names the queue's connections in pg_stat_activity (db/connections.ts). */
+  applicationName?: string;
 }
 
 export type JobQueue = Agenda;
@@ -24,7 +27,12 @@ export type JobQueue = Agenda;
 const backends = new WeakMap<JobQueue, PostgresBackend>();
 
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
-  const backend = new PostgresBackend({ connectionString: opts.databaseUrl });
+  // The tables are created by ensureQueueSchema under the start-up lock: Agenda's own
+  // CREATE … IF NOT EXISTS races when processes start together on an empty database.
+  const backend = new PostgresBackend({
+    poolConfig: { connectionString: opts.databaseUrl, max: POOLS.queue, application_name: opts.applicationName },
+    ensureSchema: false,
+  });
   const agenda = new Agenda({
     backend,
     name: opts.name,
@@ -35,6 +43,26 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   agenda.on('error', (err: unknown) => opts.logger?.error({ err }, 'job queue error'));
   backends.set(agenda, backend);
   return agenda;
+}
+
+/** Creates or updates Agenda's tables; call under the start-up lock (db/migrate.ts withStartupLock). */
+export async function ensureQueueSchema(queue: JobQueue): Promise<void> {
+  const backend = backends.get(queue);
+  if (!backend) throw new Error('not a queue made by createJobQueue');
+  // A repository on the backend's own pool (not closed by it) with ensureSchema on.
+  await new PostgresJobRepository({ pool: (backend.repository as PostgresJobRepository).getPool(), ensureSchema: true }).connect();
+}
+
+/** Whether Agenda's tables answer through the queue's own pool (for /api/ready). */
+export async function isQueueReachable(queue: JobQueue | undefined): Promise<boolean> {
+  const backend = queue && backends.get(queue);
+  if (!backend) return false;
+  try {
+    await (backend.repository as PostgresJobRepository).getPool().query('SELECT 1 FROM agenda_jobs LIMIT 1');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether the queue is started and processing (for /api/health). */

@@ -5,12 +5,12 @@
  * user does not open). Nothing here returns the key or its passwords, except `signingKeyFor`,
  * which hands them to the engine for one conversion.
  */
-import { ConverterError, isConverterError, openKeystore } from '@aabify/converter';
+import { ConverterError, isConverterError } from '@aabify/converter';
 import { KEYSTORE_MESSAGES, type KeystoreMetadata, type KeystoreUpload, type ParsedOptions } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import type { UserKeystore } from '../models/index.js';
-import { decryptJson, encryptJson } from '../settings/crypto.js';
+import { encryptJson, keyRingOf, openJson } from '../settings/crypto.js';
 
 interface KeystoreSecret {
   keystore: string;
@@ -26,6 +26,9 @@ export interface StoredSigningKey {
 }
 
 const aad = (userId: string): string => `user-keystore:${userId}`;
+
+/** Additional data of a user's keystore ciphertext (also for re-encryption, settings/rotation.ts). */
+export const keystoreAad = aad;
 
 export function presentKeystore(k: UserKeystore): KeystoreMetadata {
   return {
@@ -43,17 +46,24 @@ export function presentKeystore(k: UserKeystore): KeystoreMetadata {
   };
 }
 
-/** Opens the keystore with the engine; its errors become a 422 with the engine's pt-BR message. */
+/**
+ * Opens the keystore with the engine in a worker (keystores/opener.ts: time budget, one per
+ * user); the engine's errors become a 422 with its pt-BR message.
+ */
 export async function saveKeystore(ctx: AppContext, userId: string, input: KeystoreUpload): Promise<UserKeystore> {
   const bytes = Buffer.from(input.keystore, 'base64');
   let key;
   try {
-    key = openKeystore(bytes, { storePassword: input.storePassword, alias: input.alias || undefined, keyPassword: input.keyPassword || undefined });
+    key = await ctx.keystores.open(userId, {
+      keystore: bytes,
+      storePassword: input.storePassword,
+      ...(input.alias ? { alias: input.alias } : {}),
+      ...(input.keyPassword ? { keyPassword: input.keyPassword } : {}),
+    });
   } catch (e) {
     if (isConverterError(e)) throw new ApiError(422, e.code, e.message, e.code === 'KEYSTORE_ALIAS' && e.detail ? { details: e.detail } : {});
     throw e;
   }
-  const leaf = key.chain[0];
   const secret: KeystoreSecret = {
     keystore: bytes.toString('base64'),
     storePassword: input.storePassword,
@@ -64,17 +74,17 @@ export async function saveKeystore(ctx: AppContext, userId: string, input: Keyst
     secret: encryptJson(secret, ctx.secrets.encryptionKey, aad(userId)),
     alias: key.alias,
     format: key.format,
-    keyAlgorithm: key.algorithm,
-    keySize: key.bits,
-    subject: leaf.subject.slice(0, 1024),
-    certificateSha1: leaf.sha1,
-    certificateSha256: leaf.sha256,
-    notAfter: leaf.notAfter,
+    keyAlgorithm: key.keyAlgorithm,
+    keySize: key.keySize,
+    subject: key.subject.slice(0, 1024),
+    certificateSha1: key.certificateSha1,
+    certificateSha256: key.certificateSha256,
+    notAfter: new Date(key.notAfter),
     fileName: input.fileName || null,
   };
   const { UserKeystore } = ctx.models;
   await UserKeystore.upsert(row);
-  ctx.logger.info({ userId, alias: key.alias, sha256: leaf.sha256 }, 'upload keystore saved');
+  ctx.logger.info({ userId, alias: key.alias, sha256: key.certificateSha256 }, 'upload keystore saved');
   return (await UserKeystore.findByPk(userId))!;
 }
 
@@ -92,7 +102,7 @@ export async function deleteKeystore(ctx: AppContext, userId: string): Promise<b
 export async function signingKeyFor(ctx: AppContext, userId: string): Promise<StoredSigningKey> {
   const row = await findKeystore(ctx, userId);
   if (!row) throw new ConverterError('BAD_KEYSTORE', KEYSTORE_MESSAGES.removedBeforeSigning);
-  const secret = decryptJson(row.secret, ctx.secrets.encryptionKey, aad(userId)) as KeystoreSecret;
+  const secret = openJson(row.secret, keyRingOf(ctx.secrets), aad(userId)).value as KeystoreSecret;
   return {
     keystore: Buffer.from(secret.keystore, 'base64'),
     storePassword: secret.storePassword,

@@ -14,7 +14,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { EmailMessage, Models } from '../models/index.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { decryptJson, encryptJson } from '../settings/crypto.js';
+import { encryptJson, openJson, type KeyRing } from '../settings/crypto.js';
 import { messageContent, renderMessage, type RenderedMessage } from './templates.js';
 
 export const MAIL_SEND_JOB = 'mail:send';
@@ -58,7 +58,7 @@ export class Outbox {
   private queue?: JobQueue;
 
   constructor(
-    private readonly deps: { config: Config; models: Models; sequelize: Sequelize; logger: Logger; encryptionKey: string },
+    private readonly deps: { config: Config; models: Models; sequelize: Sequelize; logger: Logger; keys: KeyRing },
     opts: OutboxOptions = {},
   ) {
     const { smtpUrl } = deps.config.mail;
@@ -99,7 +99,7 @@ export class Outbox {
     const { sequelize, logger } = this.deps;
     const id = randomUUID();
     const subject = messageContent(message.kind, message.data).subject;
-    const secret = message.secret === undefined ? null : encryptJson(message.secret, this.deps.encryptionKey, `email:${id}`);
+    const secret = message.secret === undefined ? null : encryptJson(message.secret, this.deps.keys.current, `email:${id}`);
     const insert = (transaction?: Transaction) =>
       sequelize.query<{ id: string }>(
         `INSERT INTO email_messages (id, "userId", kind, "to", subject, data, secret, status, attempts, "dedupeKey", "createdAt", "updatedAt")
@@ -193,7 +193,7 @@ export class Outbox {
   render(message: EmailMessage, purpose: 'delivery' | 'admin'): RenderedMessage {
     let secret: string | undefined;
     if (purpose === 'delivery' && message.secret) {
-      const value = decryptJson(message.secret, this.deps.encryptionKey, `email:${message.id}`);
+      const value = openJson(message.secret, this.deps.keys, `email:${message.id}`).value;
       if (typeof value === 'string') secret = value;
     }
     return renderMessage(message.kind, message.data, { baseUrl: this.linkBase(), secret });

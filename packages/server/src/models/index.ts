@@ -19,6 +19,7 @@ import { associateConversions } from './conversionAssociations.js';
 import { defineUserKeystore, type UserKeystore } from './UserKeystore.js';
 import { defineEmailMessage, type EmailMessage } from './EmailMessage.js';
 import { defineEmailLinkToken, type EmailLinkToken } from './EmailLinkToken.js';
+import { defineStreamTicket, type StreamTicket } from './StreamTicket.js';
 
 export interface Models {
   User: typeof User;
@@ -34,6 +35,7 @@ export interface Models {
   UserKeystore: typeof UserKeystore;
   EmailMessage: typeof EmailMessage;
   EmailLinkToken: typeof EmailLinkToken;
+  StreamTicket: typeof StreamTicket;
 }
 
 export function initModels(sequelize: Sequelize): Models {
@@ -51,6 +53,7 @@ export function initModels(sequelize: Sequelize): Models {
     UserKeystore: defineUserKeystore(sequelize),
     EmailMessage: defineEmailMessage(sequelize),
     EmailLinkToken: defineEmailLinkToken(sequelize),
+    StreamTicket: defineStreamTicket(sequelize),
   };
   associate(models);
   return models;
@@ -76,3 +79,4 @@ export { DownloadToken } from './DownloadToken.js';
 export { UserKeystore } from './UserKeystore.js';
 export { EmailMessage } from './EmailMessage.js';
 export { EmailLinkToken, type EmailLinkPurpose } from './EmailLinkToken.js';
+export { StreamTicket } from './StreamTicket.js';

@@ -14,6 +14,8 @@ export function providerErrorToApi(err: PaymentProviderError): ApiError {
       return new ApiError(404, 'PAYMENT_NOT_FOUND', M.paymentNotFound);
     case 'pix_key_missing':
       return new ApiError(503, 'PIX_KEY_MISSING', M.pixKeyMissing);
+    case 'payments_unavailable':
+      return new ApiError(503, 'PAYMENTS_UNAVAILABLE', M.paymentsUnavailable);
     case 'not_configured':
       return new ApiError(503, 'PAYMENT_PROVIDER_NOT_CONFIGURED', M.providerNotConfigured);
     case 'auth':

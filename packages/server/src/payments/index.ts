@@ -1,4 +1,4 @@
-export { createPaymentGateway, type PaymentGateway } from './gateway.js';
+export { createPaymentGateway, type PaymentGateway, type PaymentsState } from './gateway.js';
 export { PaymentProviderError, isPaymentProviderError, isRefusedChange, type PaymentProvider, type ProviderPayment, type ProviderStatus } from './provider.js';
 export { providerErrorToApi } from './errors.js';
 export { buildPixBrCode } from './brcode.js';

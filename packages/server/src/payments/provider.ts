@@ -45,7 +45,8 @@ export interface PaymentProvider {
   refundPayment(id: string, idempotencyKey: string): Promise<ProviderPayment>;
 }
 
-export type ProviderErrorKind = 'validation' | 'auth' | 'not_found' | 'unavailable' | 'pix_key_missing' | 'not_configured' | 'conflict';
+/** `payments_unavailable`: a configured provider in its error state (gateway.ts), never the provider's own answer. */
+export type ProviderErrorKind = 'validation' | 'auth' | 'not_found' | 'unavailable' | 'pix_key_missing' | 'not_configured' | 'conflict' | 'payments_unavailable';
 
 /** A provider failure, classified; routes map the kind to an HTTP answer (payments/errors.ts). */
 export class PaymentProviderError extends Error {

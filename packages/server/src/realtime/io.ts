@@ -7,16 +7,19 @@ import pg from 'pg';
 import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import type { Logger } from '../logger.js';
+import { POOLS } from '../db/connections.js';
 
 export interface Realtime {
   io: Server;
   close(): Promise<void>;
 }
 
-export function createRealtime(databaseUrl: string, logger: Logger): Realtime {
+const POOL_END_GRACE_MS = 2000;
+
+export function createRealtime(databaseUrl: string, logger: Logger, applicationName?: string): Realtime {
   // Two connections: one held for LISTEN, one that publishes — a single publisher keeps a
   // conversion's messages in the order they were sent.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOLS.realtime, application_name: applicationName });
   pool.on('error', (err) => logger.warn({ err }, 'socket.io adapter pool error'));
   // The adapter keeps one client checked out for LISTEN: its errors (database restart,
   // shutdown) must be handled here or they would crash the process.
@@ -31,10 +34,14 @@ export function createRealtime(databaseUrl: string, logger: Logger): Realtime {
     io,
     async close() {
       // Not io.close(): that would also close the HTTP server, which server.ts closes itself.
-      io.disconnectSockets(true);
+      // Only this process's sockets: io.disconnectSockets() goes through the adapter and would
+      // disconnect every socket of every web process.
+      io.local.disconnectSockets(true);
       io.engine?.close();
       await Promise.resolve(io.of('/').adapter.close()).catch(() => undefined);
-      await pool.end().catch(() => undefined);
+      // The adapter's last publishes (its close announcement, heartbeats) can leave connection
+      // requests the pool never answers once closing; they must not hold the shutdown.
+      await Promise.race([pool.end().catch(() => undefined), new Promise((r) => setTimeout(r, POOL_END_GRACE_MS).unref())]);
     },
   };
 }

@@ -1,6 +1,9 @@
 /**
  * The socket.io protocol of conversions (spec §7): the token comes in the handshake
  * (auth.token, query token or a bearer header); a bad one gets `auth_error` and a disconnect.
+ * The credential is checked again before every request is answered (one indexed query), so a
+ * socket acts with its user's rights of now; one that no longer holds gets `auth_error` and
+ * is closed. Access changes close sockets without waiting for a request (realtime/access.ts).
  * Clients subscribe per conversion (ownership checked: another user's conversion is
  * 'não encontrada ou não autorizada'), ask for stats and download links, and receive
  * `conversion:{id}` messages and `conversion-created`.
@@ -10,19 +13,15 @@ import { CONVERSION_MESSAGES, SOCKET_EVENTS, conversionChannel, type ApiConversi
 import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
-import type { AuthResult } from '../auth/service.js';
 import { findOwnedOrNull } from '../policies/ownership.js';
 import { mayDownloadFiles } from '../conversions/downloadAccess.js';
 import { baseUrlOf, issueDownloadToken } from '../conversions/downloads.js';
 import type { ConversionService } from '../conversions/service.js';
 import { userRoom } from '../conversions/events.js';
 import { snapshotMessages } from './snapshot.js';
+import type { LiveSocketData } from './access.js';
 
 type Ack = (answer: unknown) => void;
-
-interface SocketData {
-  auth?: AuthResult | { ok: false; code: 'TOKEN_MISSING'; message: string };
-}
 
 function handshakeToken(socket: Socket): string | undefined {
   const auth: unknown = socket.handshake.auth;
@@ -50,7 +49,7 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
   // Authentication runs before `connection`, so handlers exist before the client's first emit;
   // a failure is still a connection that receives auth_error (the spec's event), then closes.
   io.use((socket, next) => {
-    const data = socket.data as SocketData;
+    const data = socket.data as LiveSocketData;
     const token = handshakeToken(socket);
     if (!token) {
       data.auth = { ok: false, code: 'TOKEN_MISSING', message: CONVERSION_MESSAGES.tokenMissing };
@@ -59,6 +58,10 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
     ctx.auth.authenticateToken(token).then(
       (result) => {
         data.auth = result;
+        if (result.ok) {
+          data.credential = result.credential;
+          data.role = result.user.role;
+        }
         next();
       },
       (err: unknown) => next(err instanceof Error ? err : new Error(String(err))),
@@ -66,16 +69,18 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
   });
 
   io.on('connection', (socket) => {
-    const auth = (socket.data as SocketData).auth;
+    const data = socket.data as LiveSocketData;
+    const auth = data.auth;
     if (!auth?.ok) {
       socket.emit(SOCKET_EVENTS.authError, { message: auth?.message ?? CONVERSION_MESSAGES.tokenMissing, code: auth?.code ?? 'TOKEN_INVALID' });
       setTimeout(() => socket.disconnect(true), 50);
       return;
     }
-    const user: User = auth.user;
-    void socket.join(userRoom(user.id));
+    const credential = auth.credential;
+    // Access changes find the user's sockets in this room, on every process.
+    void socket.join(userRoom(auth.user.id));
 
-    const ownedConversion = (id: string | undefined): Promise<Conversion | null> =>
+    const ownedConversion = (id: string | undefined, user: User): Promise<Conversion | null> =>
       id ? findOwnedOrNull(ctx.models.Conversion, id, user) : Promise.resolve(null);
 
     const refuse = (conversionId: string | undefined, ack?: Ack) => {
@@ -84,11 +89,25 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
       ack?.(answer);
     };
 
-    const handle = (event: string, fn: (payload: unknown, ack?: Ack) => Promise<void>) => {
+    /** The user as of now, or undefined after telling the client its credential no longer holds. */
+    const currentUser = async (ack?: Ack): Promise<User | undefined> => {
+      const now = await ctx.auth.recheck(credential);
+      if (now.ok) return now.user;
+      socket.emit(SOCKET_EVENTS.authError, { message: now.message, code: now.code });
+      ack?.({ success: false, message: now.message, code: now.code });
+      setTimeout(() => socket.disconnect(true), 50);
+      return undefined;
+    };
+
+    const handle = (event: string, fn: (user: User, payload: unknown, ack?: Ack) => Promise<void>) => {
       socket.on(event, (...args: unknown[]) => {
         const ack = ackOf(args);
         const payload = typeof args[0] === 'function' ? undefined : args[0];
-        fn(payload, ack).catch((err: unknown) => {
+        const run = async () => {
+          const user = await currentUser(ack);
+          if (user) await fn(user, payload, ack);
+        };
+        run().catch((err: unknown) => {
           ctx.logger.warn({ err, event }, 'socket handler failed');
           socket.emit(SOCKET_EVENTS.error, { message: 'Erro interno do servidor', conversionId: idOf(payload) });
           ack?.({ success: false, message: 'Erro interno do servidor' });
@@ -101,15 +120,15 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
       for (const msg of await snapshotMessages(service, c.id)) socket.emit(conversionChannel(c.id), msg);
     };
 
-    handle(SOCKET_EVENTS.subscribe, async (payload, ack) => {
+    handle(SOCKET_EVENTS.subscribe, async (user, payload, ack) => {
       const id = idOf(payload);
-      const c = await ownedConversion(id);
+      const c = await ownedConversion(id, user);
       if (!c) return refuse(id, ack);
       await subscribe(c);
       ack?.({ success: true, conversionId: c.id });
     });
 
-    const unsubscribe = async (payload: unknown, ack?: Ack) => {
+    const unsubscribe = async (_user: User, payload: unknown, ack?: Ack) => {
       const id = idOf(payload);
       if (id) await socket.leave(conversionChannel(id));
       ack?.({ success: true, conversionId: id });
@@ -117,7 +136,7 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
     handle(SOCKET_EVENTS.unsubscribe, unsubscribe);
     handle('unsubscribe-conversion', unsubscribe);
 
-    handle(SOCKET_EVENTS.autoSubscribe, async (_payload, ack) => {
+    handle(SOCKET_EVENTS.autoSubscribe, async (user, _payload, ack) => {
       const active = await ctx.models.Conversion.findAll({
         where: { userId: user.id, status: { [Op.in]: ['pending', 'queued', 'processing'] } },
         order: [['createdAt', 'ASC']],
@@ -131,9 +150,9 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
       ack?.(list);
     });
 
-    handle(SOCKET_EVENTS.stats, async (payload, ack) => {
+    handle(SOCKET_EVENTS.stats, async (user, payload, ack) => {
       const id = idOf(payload);
-      const c = await ownedConversion(id);
+      const c = await ownedConversion(id, user);
       if (!c) {
         const answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notFoundOrUnauthorized };
         socket.emit(SOCKET_EVENTS.statsResponse, answer);
@@ -144,9 +163,9 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
       ack?.(answer);
     });
 
-    handle(SOCKET_EVENTS.downloadLink, async (payload, ack) => {
+    handle(SOCKET_EVENTS.downloadLink, async (user, payload, ack) => {
       const id = idOf(payload);
-      const c = await ownedConversion(id);
+      const c = await ownedConversion(id, user);
       let answer: Record<string, unknown>;
       if (!c) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notFoundOrUnauthorized };
       else if (!c.canDownload) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notDownloadable };

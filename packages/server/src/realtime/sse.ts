@@ -1,7 +1,9 @@
 /**
- * The server-sent events fallback: GET /api/conversion/updates/{id}?token=… streams the same
- * JSON messages as the socket's conversion:{id} channel, starting with the current state.
- * Messages from other processes arrive through the event bus (adapter serverSideEmit).
+ * The server-sent events fallback: GET /api/conversion/updates/{id}?token=<stream ticket>
+ * streams the same JSON messages as the socket's conversion:{id} channel, starting with the
+ * current state. Messages from other processes arrive through the event bus (adapter
+ * serverSideEmit). The stream ends when its user loses the right to it (`watch`, see
+ * realtime/access.ts).
  */
 import type { Request, Response } from 'express';
 import type { ConversionUpdate } from '@aabify/shared';
@@ -11,7 +13,10 @@ import { snapshotMessages } from './snapshot.js';
 
 const HEARTBEAT_MS = 15000;
 
-export async function openUpdateStream(req: Request, res: Response, service: ConversionService, conversion: Conversion): Promise<void> {
+/** Registers the stream's `end` with whatever may end it; returns the unregistration. */
+export type StreamWatch = (end: () => void) => () => void;
+
+export async function openUpdateStream(req: Request, res: Response, service: ConversionService, conversion: Conversion, watch: StreamWatch): Promise<void> {
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -21,24 +26,28 @@ export async function openUpdateStream(req: Request, res: Response, service: Con
   req.socket.setNoDelay(true);
   req.socket.setTimeout(0);
 
-  const send = (msg: ConversionUpdate) => {
-    res.write(`data: ${JSON.stringify(msg)}\n\n`);
+  // Nothing is written once the stream was ended (an access change may end it mid-snapshot).
+  const write = (text: string) => {
+    if (!res.writableEnded) res.write(text);
   };
+  const send = (msg: ConversionUpdate) => write(`data: ${JSON.stringify(msg)}\n\n`);
   // Listen first, so nothing that happens while the snapshot is read is lost.
   const buffered: ConversionUpdate[] = [];
   let live = false;
   const unsubscribe = service.events.subscribe(conversion.id, (msg) => (live ? send(msg) : buffered.push(msg)));
-  res.write('retry: 3000\n\n');
-  for (const msg of await snapshotMessages(service, conversion.id)) send(msg);
-  for (const msg of buffered.splice(0)) send(msg);
-  live = true;
-
-  const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+  const unwatch = watch(() => res.end());
+  const heartbeat = setInterval(() => write(': ping\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   const stop = () => {
     clearInterval(heartbeat);
     unsubscribe();
+    unwatch();
   };
   res.on('close', stop);
   req.on('close', stop);
+
+  write('retry: 3000\n\n');
+  for (const msg of await snapshotMessages(service, conversion.id)) send(msg);
+  for (const msg of buffered.splice(0)) send(msg);
+  live = true;
 }

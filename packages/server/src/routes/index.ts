@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
-import { createHealthRouter } from './health/router.js';
+import { createHealthRouter, createReadyRouter } from './health/router.js';
 import { createSetupRouter } from './setup/router.js';
 import { createAuthRouter } from './auth/router.js';
 import { createConversionRouter } from './conversion/router.js';
@@ -20,6 +20,7 @@ import { createAdminEmailsRouter } from './adminEmails/router.js';
 export function createApiRouter(ctx: AppContext): Router {
   const api = Router();
   api.use('/health', createHealthRouter(ctx));
+  api.use('/ready', createReadyRouter(ctx));
   api.use('/setup', createSetupRouter(ctx));
   api.use('/auth', createAuthRouter(ctx));
   api.use('/auth', createAuthRecoveryRouter(ctx));

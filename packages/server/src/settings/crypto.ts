@@ -39,3 +39,26 @@ export function decryptJson(value: EncryptedValue, keyBase64: string, aad: strin
   const plain = Buffer.concat([decipher.update(Buffer.from(value.data, 'base64')), decipher.final()]);
   return JSON.parse(plain.toString('utf8')) as unknown;
 }
+
+/** The keys that may open a value: the current one, and the previous one during a rotation. */
+export interface KeyRing {
+  current: string;
+  previous?: string;
+}
+
+/**
+ * Opens with the current key, else with the previous one (`stale`: the value should be
+ * re-encrypted, settings/rotation.ts). Throws when neither opens it.
+ */
+export function openJson(value: EncryptedValue, keys: KeyRing, aad: string): { value: unknown; stale: boolean } {
+  try {
+    return { value: decryptJson(value, keys.current, aad), stale: false };
+  } catch (err) {
+    if (!keys.previous) throw err;
+    return { value: decryptJson(value, keys.previous, aad), stale: true };
+  }
+}
+
+export function keyRingOf(secrets: { encryptionKey: string; encryptionKeyPrevious?: string }): KeyRing {
+  return { current: secrets.encryptionKey, previous: secrets.encryptionKeyPrevious };
+}

@@ -18,7 +18,10 @@ export interface SettingValues {
   'conversions.concurrentPerUser': number;
   'conversions.maxConcurrent': number;
   'conversions.retentionDays': number;
+  'conversions.maxDurationSeconds': number;
   'upload.maxFileSize': number;
+  'upload.maxPendingUploads': number;
+  'upload.maxPendingBytes': number;
   'queue.broadcastInterval': number;
   'logging.level': SettingLogLevel;
   'payments.mercadopago.accessToken': string;
@@ -66,6 +69,7 @@ function text(input: unknown): string {
   return value;
 }
 
+const PENDING_SIZE_RANGE = 'Valor deve estar entre 1 MB (1048576) e 10 GB (10737418240), ou 0 para automático';
 const SIZE_RANGE = 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000), ou 0 para sem limite';
 
 function integer(min: number, max: number, rangeMessage: string) {
@@ -134,6 +138,19 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     defaultValue: () => 7,
     parse: integer(1, 365, 'Valor deve estar entre 1 e 365 dias'),
   },
+  'conversions.maxDurationSeconds': {
+    key: 'conversions.maxDurationSeconds',
+    title: 'Tempo máximo de uma conversão',
+    group: 'Conversões',
+    kind: 'number',
+    description: 'Segundos que uma conversão pode levar antes de ser interrompida',
+    help: 'Passado esse tempo, o conversor é interrompido, a conversão falha com uma mensagem clara e o crédito volta ao cliente. Um APK de 1 GB leva poucos segundos.',
+    recommended: '600 (10 minutos)',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 600,
+    parse: integer(5, 4 * 3600, 'Valor deve estar entre 5 e 14400 segundos (4 horas)'),
+  },
   'upload.maxFileSize': {
     key: 'upload.maxFileSize',
     title: 'Tamanho máximo do APK enviado',
@@ -148,6 +165,36 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     parse: (input: unknown): number => {
       const value = integer(0, 500 * MB, SIZE_RANGE)(input);
       if (value !== 0 && value < MB) throw new SettingValueError(SIZE_RANGE);
+      return value;
+    },
+  },
+  'upload.maxPendingUploads': {
+    key: 'upload.maxPendingUploads',
+    title: 'Envios aguardando início, por cliente',
+    group: 'Uploads',
+    kind: 'number',
+    description: 'Quantos arquivos enviados e ainda não convertidos cada cliente pode manter guardados',
+    help: 'Vale para o envio em duas etapas (enviar, depois iniciar). Envios não iniciados são apagados após 1 hora.',
+    recommended: '5',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 5,
+    parse: integer(1, 100, 'Valor deve estar entre 1 e 100'),
+  },
+  'upload.maxPendingBytes': {
+    key: 'upload.maxPendingBytes',
+    title: 'Espaço dos envios aguardando início, por cliente',
+    group: 'Uploads',
+    kind: 'number',
+    description: 'Soma máxima, em bytes, dos arquivos enviados e ainda não convertidos de cada cliente',
+    help: '0 = automático: 2 vezes o tamanho máximo do APK enviado (1 GB quando o tamanho é ilimitado). Máximo 10 GB (10737418240).',
+    recommended: '0 (automático)',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 0,
+    parse: (input: unknown): number => {
+      const value = integer(0, 10 * 1024 * MB, PENDING_SIZE_RANGE)(input);
+      if (value !== 0 && value < MB) throw new SettingValueError(PENDING_SIZE_RANGE);
       return value;
     },
   },
@@ -185,7 +232,7 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     group: 'Pagamentos',
     kind: 'string',
     description: 'Access token do Mercado Pago (APP_USR-… em produção, TEST-… em testes)',
-    help: 'Com um access token configurado, os pagamentos PIX passam a usar o Mercado Pago; sem ele, o sandbox local.',
+    help: 'Com um access token configurado, os pagamentos PIX passam a usar o Mercado Pago; sem nenhum (nem MERCADOPAGO_ACCESS_TOKEN nem PAYMENT_PROVIDER=mercadopago), o sandbox local. Se o token salvo não puder ser lido, os pagamentos param até ele ser cadastrado de novo: nunca voltam ao sandbox.',
     encrypted: true,
     masked: true,
     defaultValue: (config) => config.mercadoPago.accessToken ?? null,

@@ -1,4 +1,4 @@
-export { createSettingsService, type SettingEntry, type SettingsService } from './service.js';
+export { createSettingsService, type SettingEntry, type SettingsService, type StoredSettingState } from './service.js';
 export {
   SETTING_DEFINITIONS,
   SETTING_MESSAGES,

@@ -1,12 +1,16 @@
 /**
  * Where uploaded APKs and produced AABs live. One interface, so the local disk (the default,
- * under DATA_DIR/files) and an S3-compatible store (STORAGE=s3, later) are interchangeable:
- * routes stream in and out through it, and the engine gets a local file via localCopy().
+ * under DATA_DIR/files) and an S3-compatible store (STORAGE=s3) are interchangeable: routes
+ * stream in and out through it, and the engine gets a local file via localCopy().
  */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
 import { LocalStorage } from './local.js';
+import { S3Storage } from './s3.js';
 
 export interface ByteRange {
   /** First byte, inclusive. */
@@ -23,9 +27,9 @@ export interface LocalCopy {
 
 export interface Storage {
   readonly kind: 'local' | 's3';
-  /** Streams `source` into `key`; on any error nothing is left under `key`. Resolves with the byte count. */
+  /** Streams `source` into `key`; on any error nothing is left under `key` and the source's own error is the rejection. Resolves with the byte count. */
   write(key: string, source: Readable): Promise<number>;
-  /** Moves a finished local file (e.g. the engine's output) into `key`. */
+  /** Moves a finished local file (e.g. the engine's output) into `key`; the local file is gone afterwards. */
   putFile(key: string, localPath: string): Promise<void>;
   /** A stream of the object, or of one byte range of it. */
   read(key: string, range?: ByteRange): Promise<Readable>;
@@ -33,10 +37,27 @@ export interface Storage {
   size(key: string): Promise<number | undefined>;
   /** Removes the object; absent objects are fine. */
   delete(key: string): Promise<void>;
-  /** A local file with the object's bytes, for code that needs a path (the engine). */
+  /** Removes every object under a folder (`prefix` ends with '/'), e.g. all files of a conversion. */
+  deletePrefix(prefix: string): Promise<void>;
+  /** A local file with the object's bytes, for code that needs a path (the engine); release() it when done. */
   localCopy(key: string): Promise<LocalCopy>;
   /** A fresh scratch path on local disk (for the engine's output before putFile). */
   scratchPath(name: string): Promise<string>;
+  /**
+   * A short-lived URL that serves the object itself (S3_PRESIGNED_DOWNLOADS), with the given
+   * Content-Disposition; undefined when downloads stream through the server.
+   */
+  downloadUrl(key: string, opts: { contentDisposition: string }): Promise<string | undefined>;
+  /** Resolves when the store can be used (start, /api/ready); rejects with a StorageUnavailableError naming the problem. */
+  check(): Promise<void>;
+}
+
+/** The store cannot be used: its message is one line for the operator (no secrets in it). */
+export class StorageUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageUnavailableError';
+  }
 }
 
 export const storageKeys = {
@@ -44,6 +65,8 @@ export const storageKeys = {
   aab: (conversionId: string) => `conversions/${conversionId}/output.aab`,
   /** The n-th other file of a set upload (more split APKs, OBBs). */
   part: (conversionId: string, n: number) => `conversions/${conversionId}/input-${n}`,
+  /** Every file of the conversion lives under this folder (retention, deletion). */
+  folder: (conversionId: string) => `conversions/${conversionId}/`,
 };
 
 /** Keys are relative, slash-separated, and never climb out of the store. */
@@ -53,10 +76,42 @@ export function assertSafeKey(key: string): void {
   }
 }
 
-export function createStorage(config: Config): Storage {
-  if (config.storage === 's3') {
-    // The interface is ready for it; the client is not part of this release.
-    throw new Error('STORAGE=s3 ainda não é suportado nesta versão; use STORAGE=local.');
+/** A folder prefix: a safe key followed by '/'. */
+export function assertSafePrefix(prefix: string): void {
+  if (!prefix.endsWith('/')) throw new Error(`unsafe storage prefix: ${prefix}`);
+  assertSafeKey(prefix.slice(0, -1));
+}
+
+/** Scratch files of every back-end live in one directory (DATA_DIR/tmp), emptied at start. */
+export class ScratchDir {
+  constructor(readonly dir: string) {}
+
+  async path(name: string): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    return join(this.dir, `${randomBytes(6).toString('hex')}-${name.replace(/[^\w.-]/g, '_')}`);
   }
-  return new LocalStorage(config.storageDir ?? join(config.dataDir, 'files'), join(config.dataDir, 'tmp'));
+
+  /** Leftovers of a process that died mid-conversion (the instance lock makes DATA_DIR ours). */
+  async clear(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+const scratchDirOf = (config: Config) => new ScratchDir(join(config.dataDir, 'tmp'));
+
+export function createStorage(config: Config, scratch = scratchDirOf(config), logger?: Logger): Storage {
+  if (config.storage === 's3') {
+    if (!config.s3) throw new Error('STORAGE=s3 without its settings');
+    return new S3Storage(config.s3, scratch, logger);
+  }
+  return new LocalStorage(config.storageDir ?? join(config.dataDir, 'files'), scratch);
+}
+
+/** The store of this process, checked (a store that cannot be reached stops the start), with no scratch left from a previous run. */
+export async function openStorage(config: Config, logger?: Logger): Promise<Storage> {
+  const scratch = scratchDirOf(config);
+  const storage = createStorage(config, scratch, logger);
+  await storage.check();
+  await scratch.clear();
+  return storage;
 }

@@ -1,17 +1,17 @@
 /** Storage on the local disk: objects are files under `root` (DATA_DIR/files or STORAGE_DIR), scratch under DATA_DIR/tmp. */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, copyFile } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, rename, rm, stat, copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertSafeKey, type ByteRange, type LocalCopy, type Storage } from './index.js';
+import { assertSafeKey, assertSafePrefix, StorageUnavailableError, type ByteRange, type LocalCopy, type ScratchDir, type Storage } from './index.js';
 
 export class LocalStorage implements Storage {
   readonly kind = 'local' as const;
   constructor(
     readonly root: string,
-    readonly tmp: string,
+    readonly scratch: ScratchDir,
   ) {}
 
   pathOf(key: string): string {
@@ -60,8 +60,9 @@ export class LocalStorage implements Storage {
   }
 
   async size(key: string): Promise<number | undefined> {
+    const path = this.pathOf(key);
     try {
-      return (await stat(this.pathOf(key))).size;
+      return (await stat(path)).size;
     } catch {
       return undefined;
     }
@@ -71,14 +72,32 @@ export class LocalStorage implements Storage {
     await rm(this.pathOf(key), { force: true });
   }
 
+  async deletePrefix(prefix: string): Promise<void> {
+    assertSafePrefix(prefix);
+    await rm(join(this.root, prefix), { recursive: true, force: true });
+  }
+
   async localCopy(key: string): Promise<LocalCopy> {
     const path = this.pathOf(key);
     await stat(path);
     return { path, release: async () => undefined };
   }
 
-  async scratchPath(name: string): Promise<string> {
-    await mkdir(this.tmp, { recursive: true });
-    return join(this.tmp, `${randomBytes(6).toString('hex')}-${name.replace(/[^\w.-]/g, '_')}`);
+  scratchPath(name: string): Promise<string> {
+    return this.scratch.path(name);
+  }
+
+  async downloadUrl(key: string): Promise<undefined> {
+    this.pathOf(key); // refuses an unsafe key like every other call
+    return undefined;
+  }
+
+  async check(): Promise<void> {
+    try {
+      await mkdir(this.root, { recursive: true });
+      await access(this.root, constants.R_OK | constants.W_OK);
+    } catch (err) {
+      throw new StorageUnavailableError(`Armazenamento local inacessível: não é possível gravar em ${this.root} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err });
+    }
   }
 }

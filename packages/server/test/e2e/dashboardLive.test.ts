@@ -1,7 +1,8 @@
 /**
  * The conversion page's live channel in a real browser: the socket cut by the server (banner
  * 'Conexão perdida: Tentando reconectar...', then recovery), and the server-sent events
- * fallback when the socket cannot connect at all.
+ * fallback when the socket cannot connect at all — opened with a single-use stream ticket,
+ * never the session token, in its URL.
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
@@ -61,20 +62,34 @@ describe('dashboard: live conversion channel in a real browser', function () {
   });
 
   it('sseFallback_socketUnreachable_followsTheConversionOverServerSentEvents', async () => {
-    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, await buildCreditUser(server, 5)) });
+    const session = sessionOf(server, await buildCreditUser(server, 5));
+    const { page, context, errors } = await openPage(browser, { session });
     // No socket.io at all: neither its HTTP polling nor its websocket gets through.
     await page.route('**/socket.io/**', (route) => route.abort());
     await page.routeWebSocket(/socket\.io/, (ws) => ws.close());
     const streams: string[] = [];
-    page.on('request', (r) => r.url().includes('/api/conversion/updates/') && streams.push(r.url()));
+    const tickets: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().includes('/api/conversion/updates/')) return;
+      if (r.method() === 'POST') tickets.push(r.url());
+      else streams.push(r.url());
+    });
     await recordConverterTimeline(page);
     await startConversion(page, server);
     await page.locator('[data-testid="connection-indicator"]', { hasText: 'Conectado (SSE)' }).waitFor({ timeout: 20000 });
     await page.getByTestId('log-row').first().waitFor({ timeout: 30000 });
+    // The server drops the stream: the browser's own retry would reuse the spent ticket, so the
+    // page reopens it with a new one.
+    const opened = streams.length;
+    server.http!.closeAllConnections();
+    await soon(async () => streams.length, (n) => expect(n).to.be.greaterThan(opened), 20000);
     await page.getByTestId('result-completed').waitFor({ timeout: 60000 });
 
-    expect(streams.length).to.be.greaterThan(0);
-    expect(streams[0]).to.match(/\/api\/conversion\/updates\/[0-9a-f-]+\?token=/);
+    expect(new Set(streams).size, 'each stream opened with its own ticket').to.equal(streams.length);
+    expect(tickets.length).to.be.at.least(streams.length);
+    expect(streams[0]).to.match(/\/api\/conversion\/updates\/[0-9a-f-]+\?token=sse_[A-Za-z0-9_-]{43}$/);
+    for (const url of streams) expect(url).to.not.contain(session.token);
+    expect(tickets[0]).to.match(/\/api\/conversion\/updates\/[0-9a-f-]+\/ticket$/);
     const t = await readTimeline(page);
     expect(new Set(t.percents).size, `percents ${t.percents.join(',')}`).to.be.greaterThan(2);
     expect(errors).to.deep.equal([]);

@@ -13,6 +13,7 @@ import { api, type ApiResponse, type JsonBody } from './http.js';
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 export const CORPUS_DIR = process.env.AABIFY_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus');
 export const SLOW_ENGINE = fileURLToPath(new URL('../fixtures/slowEngine.ts', import.meta.url));
+export const KILLER_ENGINE = fileURLToPath(new URL('../fixtures/killerEngine.ts', import.meta.url));
 
 export function corpusApk(name: string): string {
   return join(CORPUS_DIR, name);

@@ -5,6 +5,22 @@ import { pino } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
 import { createTestDatabase } from './postgres.js';
+import type { ScryptParams } from '../../src/auth/password.js';
+
+/**
+ * The scrypt cost test servers hash with (4 MiB, a few ms) instead of production's 2^17: the
+ * suite signs in hundreds of times. A test about the real cost passes CURRENT_PARAMS itself.
+ */
+export const TEST_PASSWORD_PARAMS: ScryptParams = { ln: 12, r: 8, p: 1 };
+
+/**
+ * The shared secrets every test process on one database uses (config.ts requires them with
+ * DATABASE_URL): servers of a test — in this process or spawned — sign and encrypt alike.
+ */
+export const TEST_SECRETS = {
+  JWT_SECRET: 'test-jwt-secret-for-every-process-0123456789',
+  ENCRYPTION_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
+} as const;
 
 export interface TestServer extends RunningServer {
   url: string;
@@ -24,9 +40,10 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     DATABASE_URL: opts.databaseUrl ?? (await createTestDatabase()),
     LOG_LEVEL: 'silent',
+    ...TEST_SECRETS,
     ...env,
   });
-  const server = await startServer(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), queue: { processEvery: 200 }, ...opts });
+  const server = await startServer(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), queue: { processEvery: 200 }, passwordParams: TEST_PASSWORD_PARAMS, ...opts });
   return {
     ...server,
     url: server.url!,

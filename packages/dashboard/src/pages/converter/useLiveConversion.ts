@@ -102,7 +102,10 @@ export function useLiveConversion(options: LiveConversionOptions = {}): { follow
           }
         });
       },
-      onAuthError: () => signOutEverywhere(),
+      // The old session's channel does not sign out the session a password change handed over.
+      onAuthError: () => {
+        if (useSession.getState().token === token) signOutEverywhere();
+      },
       onError: (message) => toast.error(message, 'Erro de Conexão'),
     });
     conn.current = connection;

@@ -12,9 +12,16 @@ import { downloadTokens } from './0022-download-tokens.js';
 import { socketIoAttachments } from './0023-socket-io-attachments.js';
 import { userKeystores } from './0030-user-keystores.js';
 import { conversionInputFiles } from './0060-conversion-input-files.js';
+import { rateLimits } from './0070-rate-limits.js';
+import { streamTickets } from './0080-stream-tickets.js';
+import { workerInstances } from './0095-worker-instances.js';
 import { emailMessages } from './0100-email-messages.js';
 import { emailLinkTokens } from './0101-email-link-tokens.js';
 import { userEmailFields } from './0102-user-email-fields.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
-export const migrations: Migration[] = [settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens, socketIoAttachments, userKeystores, conversionInputFiles, emailMessages, emailLinkTokens, userEmailFields];
+export const migrations: Migration[] = [
+  settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens,
+  socketIoAttachments, userKeystores, conversionInputFiles, rateLimits, streamTickets, workerInstances, emailMessages,
+  emailLinkTokens, userEmailFields,
+];

@@ -2,10 +2,11 @@ import { Router, type Request } from 'express';
 import { ADMIN_MESSAGES, adminConfigUpdateSchema, type AdminConfigResponse, type AdminConfigUpdateResponse } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
-import type { RateLimiter } from '../../http/rateLimit.js';
+import type { Limiter } from '../../auth/rateLimiter.js';
 import { inputOf, validate } from '../../http/validate.js';
 import { SettingValueError, isSettingKey, type SettingKey } from '../../settings/index.js';
 import { presentSetting, webhookUrlOf } from '../../presenters/setting.js';
+import { presentPaymentsState } from '../../presenters/paymentsStatus.js';
 import { adminGuard } from './guards.js';
 
 const webhookUrl = (ctx: AppContext, req: Request) => webhookUrlOf(ctx.config, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
@@ -21,17 +22,22 @@ async function applyRuntimeSetting(ctx: AppContext, key: SettingKey): Promise<vo
 
 /**
  * /api/admin/config — spec §2.10, §7:
- *   GET / → { configs: [{ key, value (secrets masked), description, help, recommended, kind, options?, hint?, updatedAt, … }], webhookUrl }
+ *   GET / → { configs: [{ key, value (secrets masked), description, help, recommended, kind, options?, hint?, problem?, updatedAt, … }],
+ *     webhookUrl, payments: { provider, label, available, reason, message } }
  *   PUT /{key} { value } → { message, config }; 400 with the key's pt-BR rule ('Valor não pode ser
  *     vazio', 'Valor deve ser um número válido', ranges, levels); 404 for an unknown key.
  */
-export function createAdminConfigRouter(ctx: AppContext, limiter: RateLimiter): Router {
+export function createAdminConfigRouter(ctx: AppContext, limiter: Limiter): Router {
   const router = Router();
   router.use(adminGuard(ctx, limiter));
 
   router.get('/', async (req, res) => {
     const url = webhookUrl(ctx, req);
-    const body: AdminConfigResponse = { configs: (await ctx.settings.list()).map((e) => presentSetting(e, url)), webhookUrl: url };
+    const body: AdminConfigResponse = {
+      configs: (await ctx.settings.list()).map((e) => presentSetting(e, url)),
+      webhookUrl: url,
+      payments: presentPaymentsState(await ctx.payments.state()),
+    };
     res.json(body);
   });
 

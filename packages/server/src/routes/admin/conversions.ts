@@ -4,7 +4,7 @@ import { ADMIN_MESSAGES, adminConversionsQuerySchema, type AdminConversionListRe
 import type { AppContext } from '../../context.js';
 import type { Conversion } from '../../models/index.js';
 import { ApiError } from '../../http/errors.js';
-import type { RateLimiter } from '../../http/rateLimit.js';
+import type { Limiter } from '../../auth/rateLimiter.js';
 import { inputOf, validate } from '../../http/validate.js';
 import { adminGuard, likePattern, pagination } from './guards.js';
 import { ownerInclude, presentAdminConversions } from './conversionList.js';
@@ -18,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *   DELETE /{id} → { message }: a running one is cancelled first (its credit goes back), then
  *     its files and its record (logs, download links) are removed.
  */
-export function createAdminConversionsRouter(ctx: AppContext, limiter: RateLimiter): Router {
+export function createAdminConversionsRouter(ctx: AppContext, limiter: Limiter): Router {
   const router = Router();
   router.use(adminGuard(ctx, limiter));
 
@@ -65,9 +65,7 @@ export function createAdminConversionsRouter(ctx: AppContext, limiter: RateLimit
     }
     const fresh = await ctx.models.Conversion.findByPk(id);
     if (fresh) {
-      for (const key of [...fresh.inputKeys, fresh.aabKey]) {
-        if (key && svc) await svc.storage.delete(key).catch((err: unknown) => ctx.logger.warn({ err, key }, 'conversion file not deleted'));
-      }
+      await svc?.deleteFiles(fresh).catch((err: unknown) => ctx.logger.warn({ err, conversionId: fresh.id }, 'conversion files not deleted'));
       await fresh.destroy();
       svc?.queueChanged();
     }

@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { ADMIN_LIMITS, type AdminDashboardStats } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
-import type { RateLimiter } from '../../http/rateLimit.js';
+import type { Limiter } from '../../auth/rateLimiter.js';
 import { dashboardFigures } from '../../admin/stats.js';
 import { adminGuard } from './guards.js';
 import { ownerInclude, presentAdminConversions } from './conversionList.js';
 
 /** GET /api/admin/dashboard → users, conversions, revenue, purchases, queue, system, 5 recent conversions, charts. */
-export function createAdminDashboardRouter(ctx: AppContext, limiter: RateLimiter): Router {
+export function createAdminDashboardRouter(ctx: AppContext, limiter: Limiter): Router {
   const router = Router();
   router.use(adminGuard(ctx, limiter));
   router.get('/', async (_req, res) => {

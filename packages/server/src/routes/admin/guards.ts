@@ -6,15 +6,17 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../../context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.js';
-import { RateLimiter, rateLimit } from '../../http/rateLimit.js';
+import type { Limiter } from '../../auth/rateLimiter.js';
+import { rateLimit } from '../../http/rateLimit.js';
 
-export function adminGuard(ctx: AppContext, limiter: RateLimiter): RequestHandler[] {
-  return [rateLimit(limiter), requireAuth(ctx), requireAdmin];
+/** requireAuth first: the limit counts per verified admin, never per presented token. */
+export function adminGuard(ctx: AppContext, limiter: Limiter): RequestHandler[] {
+  return [requireAuth(ctx), rateLimit(limiter), requireAdmin];
 }
 
 /** Generous: the dashboard refreshes every 30 s and live lists poll; this only stops floods. */
-export function adminRateLimiter(): RateLimiter {
-  return new RateLimiter({ points: 1200, windowMs: 60_000 });
+export function adminRateLimiter(ctx: AppContext): Limiter {
+  return ctx.rateLimits.limiter('admin', { points: 1200, windowMs: 60_000 });
 }
 
 export function pagination(total: number, page: number, limit: number) {

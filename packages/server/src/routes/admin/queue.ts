@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { ADMIN_MESSAGES, type AdminQueueClearResponse } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
-import type { RateLimiter } from '../../http/rateLimit.js';
+import type { Limiter } from '../../auth/rateLimiter.js';
 import { queueStats, systemStats } from '../../admin/stats.js';
 import { adminGuard } from './guards.js';
 
@@ -12,7 +12,7 @@ import { adminGuard } from './guards.js';
  * cancelled through the conversion service (its job removed, its reserved credit given back);
  * running ones finish.
  */
-export function createAdminQueueRouter(ctx: AppContext, limiter: RateLimiter): Router {
+export function createAdminQueueRouter(ctx: AppContext, limiter: Limiter): Router {
   const router = Router();
   router.use(adminGuard(ctx, limiter));
 
@@ -45,7 +45,7 @@ export function createAdminQueueRouter(ctx: AppContext, limiter: RateLimiter): R
 }
 
 /** /api/admin/system — GET / → { uptime (s), memory {used, total, process}, cpu {usage, cores, loadAverage}, … } */
-export function createAdminSystemRouter(ctx: AppContext, limiter: RateLimiter): Router {
+export function createAdminSystemRouter(ctx: AppContext, limiter: Limiter): Router {
   const router = Router();
   router.use(adminGuard(ctx, limiter));
   router.get('/', (_req, res) => {

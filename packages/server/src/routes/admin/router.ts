@@ -14,7 +14,7 @@ import { createAdminsRouter, createAdminUsersRouter } from './users.js';
  */
 export function createAdminRouter(ctx: AppContext): Router {
   const router = Router();
-  const limiter = adminRateLimiter();
+  const limiter = adminRateLimiter(ctx);
   router.use('/dashboard', createAdminDashboardRouter(ctx, limiter));
   router.use('/users', createAdminUsersRouter(ctx, limiter));
   router.use('/admins', createAdminsRouter(ctx, limiter));

@@ -20,7 +20,7 @@ import type { AppContext } from '../../context.js';
 import type { User } from '../../models/index.js';
 import { ApiError } from '../../http/errors.js';
 import { authUser } from '../../http/auth.js';
-import type { RateLimiter } from '../../http/rateLimit.js';
+import type { Limiter } from '../../auth/rateLimiter.js';
 import { inputOf, parseInput, validate } from '../../http/validate.js';
 import { presentUser } from '../../presenters/user.js';
 import {
@@ -80,7 +80,7 @@ const idOf = (req: Request): string => String(req.params.id);
  *         /{id}/toggle-status, /{id}/promote, /{id}/demote, /{id}/change-password → { message, user }
  *   DELETE /{id} → { message } (soft delete: purchases and payments keep their owner)
  */
-export function createAdminUsersRouter(ctx: AppContext, limiter: RateLimiter): Router {
+export function createAdminUsersRouter(ctx: AppContext, limiter: Limiter): Router {
   const router = Router();
   router.use(adminGuard(ctx, limiter));
 
@@ -156,7 +156,7 @@ export function createAdminUsersRouter(ctx: AppContext, limiter: RateLimiter): R
 }
 
 /** GET /api/admin/admins (page, limit, search) → { admins, users, pagination, … } */
-export function createAdminsRouter(ctx: AppContext, limiter: RateLimiter): Router {
+export function createAdminsRouter(ctx: AppContext, limiter: Limiter): Router {
   const router = Router();
   router.use(adminGuard(ctx, limiter));
   router.get('/', async (req, res) => {

@@ -32,7 +32,7 @@ export function presentAdminEmail(m: EmailMessage): AdminEmailJson {
  */
 export function createAdminEmailsRouter(ctx: AppContext): Router {
   const router = Router();
-  router.use(adminGuard(ctx, adminRateLimiter()));
+  router.use(adminGuard(ctx, adminRateLimiter(ctx)));
   const { outbox } = ctx.mail;
 
   router.get('/', validate(adminEmailsQuerySchema, 'query'), async (req, res) => {

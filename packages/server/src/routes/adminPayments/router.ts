@@ -1,18 +1,18 @@
 import { Router } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import { PAYMENT_MESSAGES as M, PURCHASE_STATUSES, pageQuerySchema, type PurchaseStatus } from '@aabify/shared';
+import { PAYMENT_MESSAGES as M, PURCHASE_STATUSES, pageQuerySchema, type PaymentsStatus, type PurchaseStatus } from '@aabify/shared';
 import { mixed, object, string } from 'yup';
 import type { AppContext } from '../../context.js';
 import type { Purchase } from '../../models/index.js';
 import { authUser, requireAdmin, requireAuth } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { RateLimiter, rateLimit } from '../../http/rateLimit.js';
+import { rateLimit } from '../../http/rateLimit.js';
 import { isPaymentProviderError, providerErrorToApi } from '../../payments/index.js';
 import { applyProviderPayment, syncPayment } from '../../commands/paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase } from '../../presenters/purchase.js';
+import { presentPaymentsState } from '../../presenters/paymentsStatus.js';
 import { pagination } from '../../plans/planStore.js';
-import { planClientKey } from '../plans/router.js';
 import { ownedPaymentOrPurchasePayment } from '../payments/paymentAccess.js';
 
 const listQuerySchema = pageQuerySchema.shape({
@@ -29,6 +29,7 @@ const mapProviderErrors = (err: unknown): never => {
 
 /**
  * Admin payment actions (not in the spec; see docs/payments.md):
+ * GET /api/admin/payments/status → the active provider and, in its error state, why (PaymentsStatus)
  * GET /api/admin/payments/purchases?status&page&limit → every purchase with its buyer
  * POST /api/admin/payments/{id}/approve → approves a sandbox charge (also an expired or cancelled one)
  * POST /api/admin/payments/{id}/sync → reads the payment back from its provider
@@ -37,7 +38,13 @@ const mapProviderErrors = (err: unknown): never => {
  */
 export function createAdminPaymentsRouter(ctx: AppContext): Router {
   const router = Router();
-  router.use(rateLimit(new RateLimiter({ points: 300, windowMs: 60_000 }), planClientKey), requireAuth(ctx), requireAdmin);
+  router.use(requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('admin-payments', { points: 300, windowMs: 60_000 })), requireAdmin);
+
+  /** Which provider is active, and why payments are unavailable when they are (the admin banner). */
+  router.get('/status', async (_req, res) => {
+    const body: PaymentsStatus = presentPaymentsState(await ctx.payments.state());
+    res.json(body);
+  });
 
   router.get('/purchases', validate(listQuerySchema, 'query'), async (req, res) => {
     const { page, limit, status } = inputOf(req, listQuerySchema);
@@ -59,7 +66,10 @@ export function createAdminPaymentsRouter(ctx: AppContext): Router {
   router.post('/:id/approve', async (req, res) => {
     const admin = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, admin);
-    if (payment.provider !== 'sandbox' || !payment.providerPaymentId) throw ApiError.forbidden(M.sandboxOnly, 'SANDBOX_ONLY');
+    // Sandbox approvals exist only while the sandbox is the provider (nothing configures Mercado Pago).
+    if ((await ctx.payments.mode()) !== 'sandbox' || payment.provider !== 'sandbox' || !payment.providerPaymentId) {
+      throw ApiError.forbidden(M.sandboxOnly, 'SANDBOX_ONLY');
+    }
     if (payment.status === 'refunded') throw ApiError.conflict(M.notPending, 'PAYMENT_NOT_PENDING');
     const remote = await ctx.payments.sandbox.approve(payment.providerPaymentId, { allowLate: true }).catch(mapProviderErrors);
     const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: 'Aprovado por administrador (sandbox)' });

@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { RateLimiter, rateLimit } from '../../http/rateLimit.js';
+import { rateLimit } from '../../http/rateLimit.js';
 import { presentPlan } from '../../presenters/plan.js';
 import {
   bulkDeletePlans,
@@ -31,7 +31,6 @@ import {
 } from '../../plans/planStore.js';
 import { planAnalytics, planPerformance, planStats } from '../../plans/planAnalytics.js';
 import { planCsvFileName, plansToCsv } from '../../plans/planCsv.js';
-import { planClientKey } from '../plans/router.js';
 
 /**
  * Admin plan management (spec §7 "Admin: plans"), every call admin only:
@@ -42,7 +41,7 @@ import { planClientKey } from '../plans/router.js';
  */
 export function createAdminPlansRouter(ctx: AppContext): Router {
   const router = Router();
-  router.use(rateLimit(new RateLimiter({ points: 600, windowMs: 60_000 }), planClientKey), requireAuth(ctx), requireAdmin);
+  router.use(requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('admin-plans', { points: 600, windowMs: 60_000 })), requireAdmin);
 
   router.get('/', validate(planFilterQuerySchema, 'query'), async (req, res) => {
     const query = inputOf(req, planFilterQuerySchema);

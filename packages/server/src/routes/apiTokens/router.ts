@@ -57,6 +57,8 @@ export function createApiTokensRouter(ctx: AppContext): Router {
       notFoundCode: 'API_TOKEN_NOT_FOUND',
     });
     await token.destroy();
+    // Sockets and event streams opened with this token close too.
+    await ctx.liveAccess?.accessChanged(user.id);
     ctx.logger.info({ userId: user.id, apiTokenId: token.id }, 'api token revoked');
     res.status(204).end();
   });

@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { authUser, requireAuth } from '../../http/auth.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { RateLimiter, clientAddress, rateLimit } from '../../http/rateLimit.js';
+import { clientKey, rateLimit } from '../../http/rateLimit.js';
 import { setPassword } from '../../commands/userCreator.js';
 import { knownEmailLink, revokeEmailLinks, useEmailLink } from '../../mail/links.js';
 import { presentUser } from '../../presenters/user.js';
@@ -46,11 +46,14 @@ const verifyLinkInvalid = () =>
 export function createAuthRecoveryRouter(ctx: AppContext): Router {
   const router = Router();
   const { models, sequelize } = ctx;
+  const forgotPerAddress = ctx.rateLimits.limiter('forgot-password-address', { points: 20, windowMs: 15 * MINUTE });
+  const forgotPerEmail = ctx.rateLimits.limiter('forgot-password-email', { points: 5, windowMs: 60 * MINUTE });
+  const resendPerUser = ctx.rateLimits.limiter('resend-verification', { points: 5, windowMs: 60 * MINUTE });
 
   router.post(
     '/forgot-password',
-    rateLimit(new RateLimiter({ points: 20, windowMs: 15 * MINUTE }), clientAddress, EMAIL_MESSAGES.tooManyEmailRequests),
-    rateLimit(new RateLimiter({ points: 5, windowMs: 60 * MINUTE }), requestedEmail, EMAIL_MESSAGES.tooManyEmailRequests),
+    rateLimit(forgotPerAddress, clientKey, EMAIL_MESSAGES.tooManyEmailRequests),
+    rateLimit(forgotPerEmail, (req) => requestedEmail(req) ?? clientKey(req), EMAIL_MESSAGES.tooManyEmailRequests),
     validate(forgotPasswordSchema),
     (req, res) => {
       const { email } = inputOf(req, forgotPasswordSchema);
@@ -63,7 +66,7 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
 
   router.post(
     '/reset-password',
-    rateLimit(new RateLimiter({ points: 20, windowMs: 15 * MINUTE })),
+    rateLimit(ctx.rateLimits.limiter('reset-password', { points: 20, windowMs: 15 * MINUTE })),
     validate(resetPasswordSchema),
     async (req, res) => {
       const { token, password } = inputOf(req, resetPasswordSchema);
@@ -82,8 +85,10 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
         await ctx.mail.passwordChanged(found, { transaction });
         return found;
       });
-      // TODO(integrator): disconnect sockets — call issue 14's helper that ends this user's open sockets (user.id).
-      ctx.auth.limiters.loginPerAccount.reset(user.email);
+      // Open sockets and event streams made with the old password end too, on every process.
+      await ctx.liveAccess?.accessChanged(user.id);
+      // The mailbox's owner proved it: the account's sign-in slowdown starts afresh.
+      await Promise.all([ctx.auth.limiters.loginPerAccount.reset(user.email), ctx.auth.limiters.loginAccountWait.reset(user.email)]);
       ctx.logger.info({ userId: user.id }, 'password reset by e-mail link');
       const body: AuthResponse & MessageResponse = {
         message: EMAIL_MESSAGES.passwordReset,
@@ -97,7 +102,7 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
 
   router.post(
     '/verify-email',
-    rateLimit(new RateLimiter({ points: 30, windowMs: 15 * MINUTE })),
+    rateLimit(ctx.rateLimits.limiter('verify-email', { points: 30, windowMs: 15 * MINUTE })),
     validate(verifyEmailSchema),
     async (req, res) => {
       const { token } = inputOf(req, verifyEmailSchema);
@@ -133,7 +138,7 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
   router.post(
     '/resend-verification',
     requireAuth(ctx),
-    rateLimit(new RateLimiter({ points: 5, windowMs: 60 * MINUTE }), (req) => req.auth?.user.id, EMAIL_MESSAGES.tooManyEmailRequests),
+    rateLimit(resendPerUser, clientKey, EMAIL_MESSAGES.tooManyEmailRequests),
     async (req, res) => {
       const user = authUser(req);
       if (!user.emailVerifiedAt) await ctx.mail.verification(user);

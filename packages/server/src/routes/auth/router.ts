@@ -16,6 +16,7 @@ import { authUser, requireAuth } from '../../http/auth.js';
 import { validate, inputOf } from '../../http/validate.js';
 import { clientAddress, rateLimit } from '../../http/rateLimit.js';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
+import { reserveLoginAttempt } from '../../auth/loginAttempts.js';
 import { createUser, isEmailTaken, setPassword } from '../../commands/userCreator.js';
 import { presentUser } from '../../presenters/user.js';
 import { createApiTokensRouter } from '../apiTokens/router.js';
@@ -57,22 +58,15 @@ export function createAuthRouter(ctx: AppContext): Router {
 
   router.post('/login', validate(loginSchema), async (req, res) => {
     const { email, password } = inputOf(req, loginSchema);
-    const accountKey = email;
-    const addressKey = clientAddress(req);
-    // Checked before the password, with the same answer for known and unknown emails.
-    const blocked = [limiters.loginPerAccount.peek(accountKey), limiters.loginPerAddress.peek(addressKey)].filter((s) => s.limited);
-    if (blocked.length) {
-      throw ApiError.tooManyRequests(Math.max(...blocked.map((s) => s.retryAfter)), ACCOUNT_MESSAGES.tooManyLoginAttempts);
-    }
+    // Counted before the password check (auth/loginAttempts.ts), with the same answer for
+    // known and unknown emails.
+    const attempt = await reserveLoginAttempt(limiters, email, clientAddress(req));
+    if (attempt.refused) throw ApiError.tooManyRequests(attempt.retryAfter, ACCOUNT_MESSAGES.tooManyLoginAttempts);
     const user = await ctx.models.User.findOne({ where: { email } });
     const ok = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
-    if (!user || !ok) {
-      limiters.loginPerAccount.consume(accountKey);
-      limiters.loginPerAddress.consume(addressKey);
-      throw ApiError.unauthorized(ACCOUNT_MESSAGES.invalidCredentials, 'INVALID_CREDENTIALS');
-    }
+    await attempt.settle(Boolean(user && ok));
+    if (!user || !ok) throw ApiError.unauthorized(ACCOUNT_MESSAGES.invalidCredentials, 'INVALID_CREDENTIALS');
     if (!user.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
-    limiters.loginPerAccount.reset(accountKey);
     const lastLogin = new Date();
     // A hash of older parameters is upgraded: same password, so a bulk update (no hook) keeps
     // the sessions valid.
@@ -94,16 +88,18 @@ export function createAuthRouter(ctx: AppContext): Router {
   router.patch('/change-password', requireAuth(ctx), validate(changePasswordSchema), async (req, res) => {
     const user = authUser(req);
     const { currentPassword, newPassword } = inputOf(req, changePasswordSchema);
-    const limit = limiters.passwordChangePerUser.peek(user.id);
+    // Counted before the check, forgotten when the current password was right.
+    const limit = await limiters.passwordChangePerUser.consume(user.id);
     if (limit.limited) throw ApiError.tooManyRequests(limit.retryAfter);
     if (!(await verifyPassword(currentPassword, user.passwordHash))) {
-      limiters.passwordChangePerUser.consume(user.id);
       throw new ApiError(400, 'WRONG_PASSWORD', ACCOUNT_MESSAGES.currentPasswordWrong, {
         fields: { currentPassword: ACCOUNT_MESSAGES.currentPasswordWrong },
       });
     }
-    limiters.passwordChangePerUser.reset(user.id);
+    await limiters.passwordChangePerUser.reset(user.id);
     await setPassword(user, newPassword);
+    // Sockets and event streams opened with the ended sessions close too.
+    await ctx.liveAccess?.accessChanged(user.id);
     ctx.logger.info({ userId: user.id }, 'password changed');
     await ctx.mail.passwordChanged(user);
     res.json({ message: ACCOUNT_MESSAGES.passwordChanged, ...session(user) });

@@ -10,23 +10,27 @@ import {
   type ConversionHistoryResponse,
   type DownloadLinkResponse,
 } from '@aabify/shared';
+import type { Credential } from '../../auth/service.js';
 import type { AppContext } from '../../context.js';
 import type { Conversion, User } from '../../models/index.js';
 import { ApiError } from '../../http/errors.js';
 import { authUser, bearerToken, requireAdmin, requireAuth } from '../../http/auth.js';
 import { requireVerifiedEmail } from '../../http/verifiedEmail.js';
 import { inputOf, validate } from '../../http/validate.js';
+import { clientKey, rateLimit } from '../../http/rateLimit.js';
 import { findOwned } from '../../policies/ownership.js';
 import { presentConversion, presentStart } from '../../presenters/conversion.js';
 import { presentUsage } from '../../presenters/usage.js';
 import { startConversion, submitConversion } from '../../commands/conversionSubmitter.js';
 import { paymentRequired } from '../../conversions/credits.js';
+import { assertPendingUploadRoom } from '../../conversions/pendingUploads.js';
 import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from '../../conversions/downloads.js';
 import { readLogs } from '../../conversions/logs.js';
 import { assertMayDownload, presentForViewer } from '../../conversions/downloadAccess.js';
 import type { ConversionService } from '../../conversions/service.js';
-import { receiveApkUpload, type UploadedApk } from '../../conversions/upload.js';
+import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from '../../conversions/upload.js';
 import { openUpdateStream } from '../../realtime/sse.js';
+import { isStreamTicketShaped, mintStreamTicket, redeemStreamTicket } from '../../conversions/streamTickets.js';
 import { requireKeystoreForSigning } from '../../keystores/service.js';
 import { createConversionLimitsRouter } from './limits.js';
 
@@ -37,7 +41,8 @@ import { createConversionLimitsRouter } from './limits.js';
  *   POST /upload → 201 pending conversion; POST /start/:id → start response
  *   GET /status/:id, /history, /usage, /logs/:id; DELETE /logs/:id; POST /cancel/:id
  *   POST /generate-download-link/:id; GET /download/:id, /temp-download/:id
- *   GET /updates/:id?token= → server-sent events
+ *   POST /updates/:id/ticket → 201 { ticket, expiresAt, expiresIn } (single use, 60 s)
+ *   GET /updates/:id?token=<ticket> (or a bearer header) → server-sent events
  * Every route: rate limit (submissions) → auth → validate → handler; another user's
  * conversion answers 404 exactly like a missing one.
  */
@@ -52,19 +57,21 @@ export function createConversionRouter(ctx: AppContext): Router {
     findOwned(ctx.models.Conversion, req.params.id, authUser(req), { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
 
   /** Per-user submission rate; after auth because it counts per account. */
-  const submissionRate: RequestHandler = (req, _res, next) => {
-    const user = authUser(req);
-    const limiter = svc().submitLimiter;
-    const state = limiter.peek(user.id);
-    if (state.limited) throw ApiError.tooManyRequests(state.retryAfter, CONVERSION_MESSAGES.rateLimited);
-    limiter.consume(user.id);
-    next();
-  };
+  const submissionRate: RequestHandler = (req, res, next) => rateLimit(svc().submitLimiter, clientKey, CONVERSION_MESSAGES.rateLimited)(req, res, next);
 
   /** 402 before a byte of the upload is read when the user cannot convert at all. */
   const canSubmit: RequestHandler = (req, _res, next) => {
     const refused = paymentRequired(authUser(req));
     if (refused) throw refused;
+    next();
+  };
+
+  /** 409 before a byte is stored when the user's not-yet-started uploads fill their quota. */
+  const pendingUploadRoom: RequestHandler = async (req, _res, next) => {
+    // A declared body surely over the room is refused at once; the exact size is checked on submission.
+    const declared = Number(req.headers['content-length']);
+    const atLeast = Number.isFinite(declared) ? Math.max(0, declared - MULTIPART_OVERHEAD) : 0;
+    await assertPendingUploadRoom(ctx, authUser(req).id, await svc().settings(), atLeast);
     next();
   };
 
@@ -100,7 +107,7 @@ export function createConversionRouter(ctx: AppContext): Router {
 
   router.use(createConversionLimitsRouter(ctx));
   router.post('/convert', auth, requireVerifiedEmail(ctx), submissionRate, canSubmit, submit(true));
-  router.post('/upload', auth, requireVerifiedEmail(ctx), submissionRate, canSubmit, submit(false));
+  router.post('/upload', auth, requireVerifiedEmail(ctx), submissionRate, canSubmit, pendingUploadRoom, submit(false));
 
   router.post('/convert/bulk', auth, requireAdmin, submissionRate, async (req, res) => {
     const user = authUser(req);
@@ -222,27 +229,47 @@ export function createConversionRouter(ctx: AppContext): Router {
       conversion = await conversionForToken(ctx, queryToken);
       if (conversion.id !== req.params.id) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
     } else {
-      const user = await userFromRequest(ctx, req);
+      const { user } = await userFromRequest(ctx, req);
       conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
       await assertMayDownload(ctx, conversion, user);
     }
-    await streamAab(req, res, svc().storage, conversion);
+    await streamAab(req, res, svc().storage, conversion, { redirect: true });
   });
 
+  const streamable = (id: unknown, user: User) =>
+    findOwned(ctx.models.Conversion, id, user, { notFoundMessage: CONVERSION_MESSAGES.notFoundOrUnauthorized, notFoundCode: 'CONVERSION_NOT_FOUND' });
+
+  /** A ticket for one event stream, so a long-lived token never has to go in its URL. */
+  router.post('/updates/:id/ticket', auth, async (req, res) => {
+    const c = await streamable(req.params.id, authUser(req));
+    res.status(201).json(await mintStreamTicket(ctx, c, req.auth!.credential));
+  });
+
+  /** ?token= holds a stream ticket; a long-lived token is accepted only in the Authorization header. */
   router.get('/updates/:id', async (req, res) => {
-    const user = await userFromRequest(ctx, req);
-    const c = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFoundOrUnauthorized, notFoundCode: 'CONVERSION_NOT_FOUND' });
-    await openUpdateStream(req, res, svc(), c);
+    const id = String(req.params.id);
+    const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
+    let viewer: { user: User; credential: Credential };
+    if (queryToken !== undefined) {
+      if (!isStreamTicketShaped(queryToken)) throw ApiError.unauthorized(CONVERSION_MESSAGES.streamTicketRequired, 'STREAM_TICKET_REQUIRED');
+      viewer = await redeemStreamTicket(ctx, queryToken, id);
+    } else {
+      viewer = await userFromRequest(ctx, req);
+    }
+    const c = await streamable(id, viewer.user);
+    await openUpdateStream(req, res, svc(), c, (end) =>
+      ctx.liveAccess ? ctx.liveAccess.track({ credential: viewer.credential, role: viewer.user.role, conversionId: c.id, end }) : () => undefined,
+    );
   });
 
   return router;
 }
 
-/** The user of a bearer token or of ?token= (SSE and links cannot send headers). */
-export async function userFromRequest(ctx: AppContext, req: Request): Promise<User> {
-  const raw = bearerToken(req) ?? (typeof req.query.token === 'string' ? req.query.token : undefined);
+/** The user (and credential) of the request's bearer token. */
+export async function userFromRequest(ctx: AppContext, req: Request): Promise<{ user: User; credential: Credential }> {
+  const raw = bearerToken(req);
   if (!raw) throw ApiError.unauthorized(CONVERSION_MESSAGES.tokenMissing || ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING');
   const result = await ctx.auth.authenticateToken(raw);
   if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
-  return result.user;
+  return { user: result.user, credential: result.credential };
 }

@@ -6,14 +6,13 @@ import type { User } from '../../models/index.js';
 import { authUser, requireAdmin, requireAuth } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { RateLimiter, rateLimit } from '../../http/rateLimit.js';
+import { rateLimit } from '../../http/rateLimit.js';
 import { presentUser } from '../../presenters/user.js';
 import { presentPixPayment, presentPurchase } from '../../presenters/purchase.js';
 import { createPixPayment } from '../../commands/pixPaymentCreator.js';
 import { applyProviderPayment } from '../../commands/paymentSynchronizer.js';
 import { approvePurchase } from '../../commands/purchaseApprover.js';
 import { findPlan } from '../../plans/planStore.js';
-import { planClientKey } from '../plans/router.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const userPlanSchema = object({
@@ -29,8 +28,9 @@ async function findUser(ctx: AppContext, id: unknown): Promise<User> {
 }
 
 /**
- * Debug calls of the client (spec §7 "Debug"): only in sandbox mode and only for admins
- * (DECISIONS "Payments"); in Mercado Pago mode they answer 404 as if absent.
+ * Debug calls of the client (spec §7 "Debug"): only in sandbox mode — nothing configures
+ * Mercado Pago — and only for admins (DECISIONS "Payments"); once Mercado Pago is configured,
+ * usable or in its error state, they answer 404 as if absent.
  * GET /user-state/{id} · POST /test-apply-plan {userId, planId} ·
  * POST /simulate-purchase {userId, planId, autoApprove} · POST /reset-user/{id}
  */
@@ -42,7 +42,7 @@ export function createDebugRouter(ctx: AppContext): Router {
     }
     next();
   };
-  router.use(sandboxOnly, rateLimit(new RateLimiter({ points: 120, windowMs: 60_000 }), planClientKey), requireAuth(ctx), requireAdmin);
+  router.use(sandboxOnly, requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('debug', { points: 120, windowMs: 60_000 })), requireAdmin);
 
   router.get('/user-state/:id', async (req, res) => {
     const user = await findUser(ctx, req.params.id);

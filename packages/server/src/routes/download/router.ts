@@ -32,7 +32,7 @@ export function createDownloadRouter(ctx: AppContext): Router {
   router.get('/file/:token', async (req, res) => {
     const conversion = await conversionForToken(ctx, String(req.params.token));
     if (!ctx.conversions) throw new Error('conversion service not started');
-    await streamAab(req, res, ctx.conversions.storage, conversion);
+    await streamAab(req, res, ctx.conversions.storage, conversion, { redirect: true });
   });
 
   router.get('/available', auth, async (req, res) => {

@@ -15,13 +15,12 @@ import { authUser, requireAuth } from '../../http/auth.js';
 import { requireVerifiedEmail } from '../../http/verifiedEmail.js';
 import { ApiError } from '../../http/errors.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { RateLimiter, clientAddress, rateLimit } from '../../http/rateLimit.js';
+import { rateLimit } from '../../http/rateLimit.js';
 import { isPaymentProviderError, isRefusedChange, providerErrorToApi } from '../../payments/index.js';
 import { createPixPayment } from '../../commands/pixPaymentCreator.js';
 import { applyProviderPayment, cancelPaymentLocally, syncPayment } from '../../commands/paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase, presentPurchaseStatus } from '../../presenters/purchase.js';
 import { pagination } from '../../plans/planStore.js';
-import { planClientKey } from '../plans/router.js';
 import { latestPaymentId, ownedPayment, ownedPaymentOrPurchasePayment, ownedPurchase } from './paymentAccess.js';
 import { mercadoPagoWebhook } from './webhook.js';
 
@@ -80,14 +79,17 @@ const mapProviderErrors = (err: unknown): never => {
 export function createPaymentsRouter(ctx: AppContext): Router {
   const router = Router();
   const auth = requireAuth(ctx);
-  const reads = rateLimit(new RateLimiter({ points: 240, windowMs: 60_000 }), planClientKey);
+  const reads = rateLimit(ctx.rateLimits.limiter('payment-reads', { points: 240, windowMs: 60_000 }));
 
   router.get('/config', reads, async (_req, res) => {
-    const provider = await ctx.payments.mode();
+    const state = await ctx.payments.state();
+    const provider = state.provider;
     const body: PaymentConfigResponse = {
       provider,
       sandbox: provider === 'sandbox',
-      publicKey: provider === 'mercadopago' ? await ctx.payments.publicKey() : null,
+      available: state.available,
+      unavailableMessage: state.available ? null : M.paymentsUnavailable,
+      publicKey: provider === 'mercadopago' && state.available ? await ctx.payments.publicKey() : null,
       currency: 'BRL',
       pixExpirationMinutes: PIX_EXPIRATION_MINUTES,
       canSimulateApproval: provider === 'sandbox',
@@ -96,11 +98,11 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(body);
   });
 
-  router.post('/webhook', rateLimit(new RateLimiter({ points: 600, windowMs: 60_000 }), clientAddress), mercadoPagoWebhook(ctx));
+  router.post('/webhook', rateLimit(ctx.rateLimits.limiter('payment-webhook', { points: 600, windowMs: 60_000 })), mercadoPagoWebhook(ctx));
 
   router.post('/create-pix/:planId', ...createPixHandlers(ctx));
 
-  router.get('/pix-polling-status/:id', reads, auth, async (req, res) => {
+  router.get('/pix-polling-status/:id', auth, reads, async (req, res) => {
     const payment = await refreshPending(ctx, await ownedPayment(ctx, req.params.id, authUser(req)));
     const expired = payment.isExpired();
     const body: PixPollingStatusResponse = {
@@ -116,7 +118,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(body);
   });
 
-  router.get('/pix-status/:id', reads, auth, async (req, res) => {
+  router.get('/pix-status/:id', auth, reads, async (req, res) => {
     const payment = await refreshPending(ctx, await ownedPayment(ctx, req.params.id, authUser(req)));
     const purchase = await ctx.models.Purchase.findByPk(payment.purchaseId);
     const body: PixStatusResponse = {
@@ -128,7 +130,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(body);
   });
 
-  router.get('/purchases', reads, auth, validate(pageQuerySchema, 'query'), async (req, res) => {
+  router.get('/purchases', auth, reads, validate(pageQuerySchema, 'query'), async (req, res) => {
     const { page, limit } = inputOf(req, pageQuerySchema);
     const user = authUser(req);
     const { rows, count } = await ctx.models.Purchase.findAndCountAll({
@@ -142,13 +144,13 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json({ success: true, purchases: rows.map((p) => presentPurchase(p)), pagination: pagination(count, page, limit) });
   });
 
-  router.get('/purchase/:id', reads, auth, async (req, res) => {
+  router.get('/purchase/:id', auth, reads, async (req, res) => {
     const purchase = await ownedPurchase(ctx, req.params.id, authUser(req));
     const transitions = await ctx.models.PurchaseTransition.findAll({ where: { purchaseId: purchase.id }, order: [['at', 'ASC'], ['id', 'ASC']] });
     res.json({ success: true, purchase: presentPurchase(purchase, { paymentId: await latestPaymentId(ctx, purchase.id), transitions }) });
   });
 
-  router.get('/status/:purchaseId', reads, auth, async (req, res) => {
+  router.get('/status/:purchaseId', auth, reads, async (req, res) => {
     let purchase = await ownedPurchase(ctx, req.params.purchaseId, authUser(req));
     const paymentId = await latestPaymentId(ctx, purchase.id);
     if (purchase.status === 'pending' && paymentId) {
@@ -159,7 +161,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(presentPurchaseStatus(purchase, paymentId));
   });
 
-  router.patch('/cancel/:id', reads, auth, async (req, res) => {
+  router.patch('/cancel/:id', auth, reads, async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
     if (payment.status !== 'pending') throw ApiError.conflict(M.cannotCancel, 'PAYMENT_NOT_PENDING');
@@ -183,9 +185,10 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json({ success: true, message: M.cancelledOk, payment: presentPixPayment(result.payment) });
   });
 
-  router.post('/simulate-approval/:id', rateLimit(new RateLimiter({ points: 30, windowMs: 60_000 }), planClientKey), auth, async (req, res) => {
+  router.post('/simulate-approval/:id', auth, rateLimit(ctx.rateLimits.limiter('simulate-approval', { points: 30, windowMs: 60_000 })), async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
+    // Only while nothing configures a real provider: a configured one in its error state is no sandbox.
     if ((await ctx.payments.mode()) !== 'sandbox' || payment.provider !== 'sandbox' || !payment.providerPaymentId) {
       throw ApiError.forbidden(M.sandboxOnly, 'SANDBOX_ONLY');
     }
@@ -208,10 +211,10 @@ export function createPaymentsRouter(ctx: AppContext): Router {
 
 /** POST /create-pix/{planId}: also mounted at /api/create-pix/{planId}, the client's fallback path (spec §7). */
 export function createPixHandlers(ctx: AppContext): RequestHandler[] {
-  const limiter = rateLimit(new RateLimiter({ points: 20, windowMs: 10 * 60_000 }), planClientKey);
+  const limiter = rateLimit(ctx.rateLimits.limiter('purchase-create', { points: 20, windowMs: 10 * 60_000 }));
   return [
-    limiter,
     requireAuth(ctx),
+    limiter,
     requireVerifiedEmail(ctx),
     async (req, res) => {
       const planId = typeof req.params.planId === 'string' ? req.params.planId : '';

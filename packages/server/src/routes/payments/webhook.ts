@@ -28,6 +28,12 @@ export function mercadoPagoWebhook(ctx: AppContext): RequestHandler {
     const requestId = text(req.headers['x-request-id']);
     const log = ctx.logger.child({ webhook: 'mercadopago', dataId, topic, requestId });
 
+    // A configured provider that cannot be used takes no notification (503: Mercado Pago retries later).
+    const state = await ctx.payments.state();
+    if (!state.available) {
+      log.warn({ reason: state.reason }, 'webhook refused: payments unavailable');
+      throw new ApiError(503, 'PAYMENTS_UNAVAILABLE', M.paymentsUnavailable);
+    }
     const secret = await ctx.payments.webhookSecret();
     if (secret) {
       const check = verifyMercadoPagoSignature({

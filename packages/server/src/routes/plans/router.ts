@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { Op } from 'sequelize';
 import {
   PLAN_ACCESS_REDIRECT,
@@ -11,16 +11,13 @@ import {
   type PlanListResponse,
 } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
-import { authUser, bearerToken, requireAdmin, requireAuth } from '../../http/auth.js';
+import { authUser, requireAdmin, requireAuth } from '../../http/auth.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { RateLimiter, rateLimit } from '../../http/rateLimit.js';
+import { rateLimit } from '../../http/rateLimit.js';
 import { presentPlan } from '../../presenters/plan.js';
 import { presentUser } from '../../presenters/user.js';
 import { createPlan, deletePlan, duplicatePlan, findPlan, listPlans, pagination, updatePlan } from '../../plans/planStore.js';
 import { planStats } from '../../plans/planAnalytics.js';
-
-/** Per credential (or address without one): plan reads are cheap, but not free. */
-export const planClientKey = (req: Request): string => bearerToken(req) ?? req.ip ?? 'unknown';
 
 /**
  * GET /api/plans/public → { success, plans } (active plans, no sign-in)
@@ -30,7 +27,8 @@ export const planClientKey = (req: Request): string => bearerToken(req) ?? req.i
  */
 export function createPlansRouter(ctx: AppContext): Router {
   const router = Router();
-  const limiter = rateLimit(new RateLimiter({ points: 300, windowMs: 60_000 }), planClientKey);
+  // Per verified user after auth, per address for /public: plan reads are cheap, but not free.
+  const limiter = rateLimit(ctx.rateLimits.limiter('plans', { points: 300, windowMs: 60_000 }));
   const auth = requireAuth(ctx);
 
   router.get('/public', limiter, async (_req, res) => {
@@ -38,7 +36,7 @@ export function createPlansRouter(ctx: AppContext): Router {
     res.json({ success: true, plans: plans.map(presentPlan) });
   });
 
-  router.get('/', limiter, auth, validate(planFilterQuerySchema, 'query'), async (req, res) => {
+  router.get('/', auth, limiter, validate(planFilterQuerySchema, 'query'), async (req, res) => {
     const query = inputOf(req, planFilterQuerySchema);
     const admin = authUser(req).isAdmin();
     const { plans, total } = await listPlans(ctx, query, { activeOnly: !admin });
@@ -46,7 +44,7 @@ export function createPlansRouter(ctx: AppContext): Router {
     res.json(body);
   });
 
-  router.get('/current', limiter, auth, async (req, res) => {
+  router.get('/current', auth, limiter, async (req, res) => {
     const user = authUser(req);
     const plan = user.currentPlanId ? await ctx.models.Plan.findByPk(user.currentPlanId) : null;
     const json = presentUser(user);
@@ -62,7 +60,7 @@ export function createPlansRouter(ctx: AppContext): Router {
     });
   });
 
-  router.get('/can-convert', limiter, auth, async (req, res) => {
+  router.get('/can-convert', auth, limiter, async (req, res) => {
     const user = authUser(req);
     const status = user.planAccess();
     const canConvert = status === 'active';
@@ -81,7 +79,7 @@ export function createPlansRouter(ctx: AppContext): Router {
   });
 
   /** Plan events of the user: each purchase applied, refunded or closed, newest first. */
-  router.get('/usage-history', limiter, auth, validate(pageQuerySchema, 'query'), async (req, res) => {
+  router.get('/usage-history', auth, limiter, validate(pageQuerySchema, 'query'), async (req, res) => {
     const { page, limit } = inputOf(req, pageQuerySchema);
     const user = authUser(req);
     const { rows, count } = await ctx.models.PurchaseTransition.findAndCountAll({
@@ -115,22 +113,22 @@ export function createPlansRouter(ctx: AppContext): Router {
     });
   });
 
-  router.post('/', limiter, auth, requireAdmin, validate(planInputSchema), async (req, res) => {
+  router.post('/', auth, limiter, requireAdmin, validate(planInputSchema), async (req, res) => {
     const plan = await createPlan(ctx, inputOf(req, planInputSchema));
     res.status(201).json({ success: true, message: PLAN_MESSAGES.created, plan: presentPlan(plan) });
   });
 
-  router.get('/:id', limiter, auth, async (req, res) => {
+  router.get('/:id', auth, limiter, async (req, res) => {
     const plan = await findPlan(ctx, req.params.id, { activeOnly: !authUser(req).isAdmin() });
     res.json({ success: true, plan: presentPlan(plan) });
   });
 
-  router.patch('/:id', limiter, auth, requireAdmin, async (req, res) => {
+  router.patch('/:id', auth, limiter, requireAdmin, async (req, res) => {
     const plan = await updatePlan(ctx, await findPlan(ctx, req.params.id), req.body);
     res.json({ success: true, message: PLAN_MESSAGES.updated, plan: presentPlan(plan) });
   });
 
-  router.delete('/:id', limiter, auth, requireAdmin, async (req, res) => {
+  router.delete('/:id', auth, limiter, requireAdmin, async (req, res) => {
     const outcome = await deletePlan(ctx, await findPlan(ctx, req.params.id));
     res.json({
       success: true,
@@ -140,12 +138,12 @@ export function createPlansRouter(ctx: AppContext): Router {
     });
   });
 
-  router.get('/:id/stats', limiter, auth, requireAdmin, async (req, res) => {
+  router.get('/:id/stats', auth, limiter, requireAdmin, async (req, res) => {
     const plan = await findPlan(ctx, req.params.id);
     res.json({ success: true, plan: presentPlan(plan), stats: await planStats(ctx, plan.id) });
   });
 
-  router.post('/:id/duplicate', limiter, auth, requireAdmin, validate(planDuplicateSchema), async (req, res) => {
+  router.post('/:id/duplicate', auth, limiter, requireAdmin, validate(planDuplicateSchema), async (req, res) => {
     const { name, newName } = inputOf(req, planDuplicateSchema);
     const copy = await duplicatePlan(ctx, await findPlan(ctx, req.params.id), name ?? newName);
     res.status(201).json({ success: true, message: PLAN_MESSAGES.duplicated, plan: presentPlan(copy) });

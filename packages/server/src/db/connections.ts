@@ -1,0 +1,26 @@
+/**
+ * The Postgres connections of one process, by pool, each named in pg_stat_activity as
+ * `aabify-<role>-<instance>-<pool>` so an operator (and the connection test) can count them.
+ * The budget (docs/deploy.md): DATABASE_POOL_MAX for Sequelize + FIXED_CONNECTIONS.
+ */
+export const POOLS = {
+  /** Agenda's backend: one LISTEN connection (worker roles) and its queries. */
+  queue: 3,
+  /** socket.io Postgres adapter: one LISTEN, one publisher (keeps each conversion's messages in order). */
+  realtime: 2,
+  /** Cross-process invalidation (db/notifications.ts): one LISTEN. */
+  notifications: 1,
+  /** Rate limits (auth/rateLimiter.ts), kept apart so a flood cannot starve the app's pool; opened on first use. */
+  ratelimits: 3,
+} as const;
+
+export const FIXED_CONNECTIONS = POOLS.queue + POOLS.realtime + POOLS.notifications + POOLS.ratelimits;
+
+/** The most connections a process holds at once; start-up's schema work borrows from the Sequelize pool. */
+export function connectionBudget(databasePoolMax: number): number {
+  return databasePoolMax + FIXED_CONNECTIONS;
+}
+
+export function applicationName(role: string, instance: string, pool: keyof typeof POOLS | 'db'): string {
+  return `aabify-${role}-${instance}-${pool}`;
+}

@@ -1,0 +1,89 @@
+/**
+ * Live connections (sockets and event streams) lose what their user lost. They authenticate
+ * once when they open, so whatever changes a user's rights — deactivation, deletion, demotion,
+ * a password change (which ends the sessions), an API token revoked — calls
+ * `ctx.liveAccess.accessChanged(userId)`. Every process (the adapter's serverSideEmit reaches
+ * the others, this one is handled directly) then checks each of the user's connections it holds
+ * against the database: one whose credential no longer holds is closed; one whose role changed
+ * is closed too (a socket may sit in other users' conversion rooms as an admin) and reconnects
+ * with its new rights. The dashboard reconnects after a server-side close; a handshake with a
+ * credential that no longer holds gets `auth_error`, which signs it out.
+ */
+import type { Server } from 'socket.io';
+import type { AppContext } from '../context.js';
+import type { AuthResult, Credential } from '../auth/service.js';
+import type { UserRole } from '@aabify/shared';
+import { userRoom } from '../conversions/events.js';
+import { findOwnedOrNull } from '../policies/ownership.js';
+
+const REMOTE_ACCESS_CHANGED = 'aabify:access-changed';
+
+/** What a socket keeps from its handshake (socket.data). */
+export interface LiveSocketData {
+  auth?: AuthResult | { ok: false; code: 'TOKEN_MISSING'; message: string };
+  /** Set once authenticated: checked again on every request and on access changes. */
+  credential?: Credential;
+  role?: UserRole;
+}
+
+/** An open event stream of one conversion, as its process holds it. */
+export interface LiveStream {
+  credential: Credential;
+  role: UserRole;
+  conversionId: string;
+  /** Ends the stream (the client re-authenticates to open another). */
+  end(): void;
+}
+
+export class LiveAccess {
+  private readonly streams = new Map<string, Set<LiveStream>>();
+
+  constructor(
+    private readonly io: Server,
+    private readonly ctx: Pick<AppContext, 'auth' | 'models' | 'logger'>,
+  ) {
+    io.on(REMOTE_ACCESS_CHANGED, (userId: unknown) => {
+      if (typeof userId === 'string') void this.checkLocal(userId);
+    });
+  }
+
+  /**
+   * The user's rights or credentials changed (call after the change is committed): their
+   * connections on every process are checked again. Resolves once this process's are done.
+   */
+  async accessChanged(userId: string): Promise<void> {
+    this.io.serverSideEmit(REMOTE_ACCESS_CHANGED, userId);
+    await this.checkLocal(userId);
+  }
+
+  /** Registers an event stream; the returned function forgets it (on close). */
+  track(stream: LiveStream): () => void {
+    const userId = stream.credential.userId;
+    let set = this.streams.get(userId);
+    if (!set) this.streams.set(userId, (set = new Set()));
+    set.add(stream);
+    return () => {
+      set.delete(stream);
+      if (set.size === 0 && this.streams.get(userId) === set) this.streams.delete(userId);
+    };
+  }
+
+  private async checkLocal(userId: string): Promise<void> {
+    try {
+      const sockets = await this.io.local.in(userRoom(userId)).fetchSockets();
+      for (const socket of sockets) {
+        const data = socket.data as LiveSocketData;
+        if (!data.credential) continue;
+        const now = await this.ctx.auth.recheck(data.credential);
+        if (!now.ok || now.user.role !== data.role) socket.disconnect(true);
+      }
+      for (const stream of [...(this.streams.get(userId) ?? [])]) {
+        const now = await this.ctx.auth.recheck(stream.credential);
+        const stillVisible = now.ok && (now.user.role === stream.role || (await findOwnedOrNull(this.ctx.models.Conversion, stream.conversionId, now.user)) !== null);
+        if (!stillVisible) stream.end();
+      }
+    } catch (err) {
+      this.ctx.logger.warn({ err, userId }, 'live connections not checked after an access change');
+    }
+  }
+}

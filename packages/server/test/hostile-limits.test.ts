@@ -1,0 +1,296 @@
+/**
+ * Hostile clients (issue 14, items 1, 3, 9, 10): each test performs the attack through real
+ * HTTP against a server on the embedded Postgres and checks what must hold afterwards.
+ * Stalls are measured by the answer time of a parallel /api/health, never by timing the attack.
+ */
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { pino } from 'pino';
+import { Pool, request } from 'undici';
+import { generateUploadKeystore } from '@aabify/converter';
+import { ACCOUNT_MESSAGES } from '@aabify/shared';
+import { startTestServer, TEST_PASSWORD_PARAMS, type TestServer } from './helpers/server.js';
+import { api, type JsonBody } from './helpers/http.js';
+import { buildAdmin, buildUser, DEFAULT_PASSWORD, tokenFor } from './helpers/factories.js';
+import { ensureDashboardBuilt } from './helpers/browser.js';
+import { CURRENT_PARAMS, hashPassword, passwordKdfRuns, usePasswordParams } from '../src/auth/password.js';
+import { RateLimits } from '../src/auth/rateLimiter.js';
+import { freePort } from './helpers/postgres.js';
+
+type Err = { message: string; code: string; retryAfter?: number };
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+function heapAfterGc(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Polls /api/health every 100 ms while `work` runs; answers the slowest answer time (ms). */
+async function worstHealthDuring<T>(url: string, work: () => Promise<T>): Promise<{ result: T; worstMs: number }> {
+  let worstMs = 0;
+  let running = true;
+  const probe = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await request(`${url}/api/health`);
+      await res.body.dump();
+      worstMs = Math.max(worstMs, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  try {
+    return { result: await work(), worstMs };
+  } finally {
+    running = false;
+    await probe;
+  }
+}
+
+const login = (server: TestServer, email: string, password: string, from?: string) =>
+  api(server).post<Err>('/auth/login', { email, password }, undefined, from ? { headers: { 'x-forwarded-for': from } } : {});
+
+const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+
+describe('hostile clients: rate limits and authentication', function () {
+  this.timeout(180_000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  beforeEach(() => server.ctx.rateLimits.reset());
+
+  describe('item 1: rate-limit keys are never chosen by the client', () => {
+    it('flood_30000DistinctMadeUpBearers_limiterKeysAndHeapStayBounded', async () => {
+      const pool = new Pool(server.url, { connections: 48, pipelining: 1 });
+      const total = 30_000;
+      const statuses = new Map<number, number>();
+      // Distinct 6 KB made-up credentials, cheap to make: one random block and a counter.
+      const block = randomBytes(4600).toString('base64');
+      const before = heapAfterGc();
+      const started = performance.now();
+      try {
+        const { worstMs } = await worstHealthDuring(server.url, async () => {
+          let next = 0;
+          const worker = async () => {
+            while (next < total) {
+              next++;
+              // A limiter keyed by the credential holds ~6 KB per request for its whole window.
+              const res = await pool.request({ path: '/api/plans', method: 'GET', headers: { authorization: `Bearer ${block}${next}` } });
+              await res.body.dump();
+              statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+            }
+          };
+          await Promise.all(Array.from({ length: 48 }, worker));
+        });
+        const growthMb = (heapAfterGc() - before) / 1024 / 1024;
+        const rows = await server.ctx.rateLimits.storedKeyCount();
+        // One client address: a handful of keys, whatever the tokens.
+        expect(rows, 'rate_limits rows').to.be.at.most(5);
+        console.log(`      (heap growth ${growthMb.toFixed(1)} MB, worst /api/health ${worstMs.toFixed(0)} ms, answers 401×${statuses.get(401) ?? 0} 429×${statuses.get(429) ?? 0})`);
+        expect(growthMb, 'heap growth (MB)').to.be.below(25);
+        // Generous: the attacking client shares this process's event loop with the server.
+        expect(worstMs, 'worst /api/health answer (ms) during the flood').to.be.below(2000);
+        const limited = statuses.get(429) ?? 0;
+        const refused = statuses.get(401) ?? 0;
+        expect(limited + refused).to.equal(total);
+        // Bad credentials are limited per address: 120 a minute are looked at, the rest get 429
+        // from memory (a slow machine may see the window turn once or twice).
+        const windows = Math.floor((performance.now() - started) / 60_000) + 1;
+        expect(refused).to.be.at.most(server.ctx.auth.limiters.badCredentialsPerAddress.options.points * windows + 2);
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it('postgresUnreachable_limitsStillHoldInCappedMemory', async () => {
+      // A real pool pointed at a port nobody listens on: every query fails at once.
+      const port = await freePort();
+      const limits = new RateLimits(`postgres://aabify:x@127.0.0.1:${port}/nada`, pino({ level: 'silent' }), { insuranceMaxKeys: 100 });
+      try {
+        const limiter = limits.limiter('fallback', { points: 2, windowMs: 60_000 });
+        const states = [];
+        for (let i = 0; i < 3; i++) states.push((await limiter.consume('ip:203.0.113.1')).limited);
+        expect(states).to.deep.equal([false, false, true]);
+        for (let i = 0; i < 1000; i++) await limiter.consume(`ip:198.51.100.${i}`);
+        expect(limiter.insuranceKeyCount()).to.equal(100);
+      } finally {
+        await limits.close();
+      }
+    });
+
+    it('verifiedUser_isTheKey_notTheTokenPresented', async () => {
+      const user = await buildUser(server);
+      // Two sessions of one user share the user's count: minting new tokens gains nothing.
+      const limiter = server.ctx.rateLimits.limiter('plans', { points: 300, windowMs: 60_000 });
+      await limiter.consume(`user:${user.id}`, 300);
+      const res = await api(server).get<Err>('/plans/current', tokenFor(server, user));
+      expect(res.status).to.equal(429);
+      expect(res.body).to.include({ code: 'RATE_LIMIT', message: ACCOUNT_MESSAGES.tooManyRequests });
+      expect(res.headers.get('retry-after')).to.equal(String(res.body.retryAfter));
+      // Another user from the same address is not affected.
+      expect((await api(server).get('/plans/current', tokenFor(server, await buildUser(server)))).status).to.equal(200);
+    });
+  });
+
+  describe('item 3: password guesses are counted before the check', () => {
+    it('login_40SimultaneousWrongPasswords_atMostFiveChecked', async () => {
+      const user = await buildUser(server);
+      const runsBefore = passwordKdfRuns();
+      const statuses = (await Promise.all(Array.from({ length: 40 }, (_, i) => login(server, user.email, `errada-${i}`)))).map((r) => r.status);
+      const checked = passwordKdfRuns() - runsBefore;
+      expect(count(statuses, 401), 'answers 401 (passwords checked)').to.equal(5);
+      expect(count(statuses, 429), 'answers 429 (refused before the check)').to.equal(35);
+      expect(checked, 'scrypt runs').to.equal(5);
+    });
+
+    it('login_strangersFailuresFromOneAddress_ownerFromAnotherStillSignsIn', async () => {
+      const owner = await buildUser(server);
+      const stranger: number[] = [];
+      for (let i = 0; i < 10; i++) stranger.push((await login(server, owner.email, `chute-${i}`, '203.0.113.7')).status);
+      expect(stranger).to.deep.equal([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
+      const res = await login(server, owner.email, DEFAULT_PASSWORD, '198.51.100.23');
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    });
+
+    it('login_guessesFromManyAddresses_slowTheAccountButNeverLockTheOwner', async () => {
+      const owner = await buildUser(server);
+      const free = server.ctx.auth.limiters.loginPerAccount.options.points;
+      for (let i = 0; i < free; i++) expect((await login(server, owner.email, 'errada!!', `203.0.113.${i + 1}`)).status).to.equal(401);
+      // Past the free failures, one attempt per wait is checked, however many arrive at once.
+      const burst = (await Promise.all(Array.from({ length: 10 }, (_, i) => login(server, owner.email, 'errada!!', `198.51.100.${i + 1}`)))).map((r) => r.status);
+      expect(count(burst, 401)).to.equal(1);
+      expect(count(burst, 429)).to.equal(9);
+      // The owner waits at most a short, growing delay, then gets in.
+      let res = await login(server, owner.email, DEFAULT_PASSWORD, '192.0.2.50');
+      for (let tries = 0; res.status === 429 && tries < 3; tries++) {
+        expect(res.body.retryAfter).to.be.within(1, 60);
+        await new Promise((resolve) => setTimeout(resolve, res.body.retryAfter! * 1000 + 100));
+        res = await login(server, owner.email, DEFAULT_PASSWORD, '192.0.2.50');
+      }
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    });
+  });
+
+  describe('item 9: TRUST_PROXY decides whose X-Forwarded-For counts', () => {
+    // Sign-ins per address limited to 3, over distinct emails: only the address is the key.
+    const perAddressOfThree = { authLimits: { loginPerAddress: { points: 3, windowMs: 60_000 } } };
+    const signInsFrom = async (target: TestServer, addresses: string[]) => {
+      const statuses: number[] = [];
+      for (const [i, from] of addresses.entries()) statuses.push((await login(target, `ninguem-${i}@example.com`, 'errada!!', from)).status);
+      return statuses;
+    };
+
+    it('trustProxy_loopbackProxyTrusted_forwardedForIsTheClient', async () => {
+      const trusting = await startTestServer({}, perAddressOfThree);
+      try {
+        const a = '203.0.113.9';
+        expect(await signInsFrom(trusting, [a, a, a, a, '203.0.113.10'])).to.deep.equal([401, 401, 401, 429, 401]);
+      } finally {
+        await trusting.stop();
+      }
+    });
+
+    it('trustProxy_false_forwardedForIgnored', async () => {
+      const untrusting = await startTestServer({ TRUST_PROXY: 'false' }, perAddressOfThree);
+      try {
+        // Every forwarded address is the same client (the socket's, 127.0.0.1).
+        expect(await signInsFrom(untrusting, ['203.0.113.9', '203.0.113.10', '203.0.113.11', '203.0.113.12'])).to.deep.equal([401, 401, 401, 429]);
+      } finally {
+        await untrusting.stop();
+      }
+    });
+  });
+
+  describe('item 10: smaller holes', () => {
+    it('deleteUser_removesKeystoreAndApiTokens_tokenNoLongerAuthenticates', async () => {
+      const admin = await buildAdmin(server);
+      const user = await buildUser(server);
+      const session = tokenFor(server, user);
+      const created = await api(server).post<{ token: string }>('/auth/tokens', { name: 'ci' }, session);
+      expect(created.status).to.equal(201);
+      const apiToken = created.body.token;
+      const ks = generateUploadKeystore({ alias: 'upload', dname: 'CN=Loja, C=BR', password: 'senha-ks-1' });
+      const put = await api(server).put('/account/keystore', { keystore: ks.keystore.toString('base64'), storePassword: 'senha-ks-1', fileName: 'upload.p12' }, session);
+      expect(put.status, JSON.stringify(put.body)).to.equal(200);
+      expect((await api(server).get('/auth/me', apiToken)).status).to.equal(200);
+
+      expect((await api(server).delete(`/admin/users/${user.id}`, tokenFor(server, admin))).status).to.equal(200);
+      expect((await api(server).get('/auth/me', apiToken)).status).to.equal(401);
+      expect(await server.ctx.models.ApiToken.count({ where: { userId: user.id } })).to.equal(0);
+      expect(await server.ctx.models.UserKeystore.count({ where: { userId: user.id } })).to.equal(0);
+    });
+
+    it('register_takenEmail_sameAnswerAsANewAddressAfterTheSameHash', async () => {
+      const existing = await buildUser(server);
+      let runs = passwordKdfRuns();
+      const freshEmail = `novo-${randomBytes(3).toString('hex')}@example.com`;
+      const fresh = await api(server).post<JsonBody>('/auth/register', { email: freshEmail, password: 'segredo1' });
+      expect(fresh.status).to.equal(201);
+      const freshRuns = passwordKdfRuns() - runs;
+      runs = passwordKdfRuns();
+      const taken = await api(server).post<JsonBody>('/auth/register', { email: existing.email.toUpperCase(), password: 'segredo1' });
+      expect(passwordKdfRuns() - runs, 'password hashes for a taken email').to.equal(freshRuns);
+      // Status and body differ only by the address echoed back: nothing tells a stranger the account exists.
+      expect(taken.status).to.equal(fresh.status);
+      expect({ ...taken.body, email: undefined }).to.deep.equal({ ...fresh.body, email: undefined });
+      expect(JSON.stringify(taken.body)).not.to.match(/cadastrado|existe/i);
+    });
+
+    for (const [what, path] of [
+      ['api', '/api/health'],
+      ['dashboard', '/login'],
+    ] as const) {
+      it(`securityHeaders_${what}Answer_cspFramesNosniffReferrer`, async () => {
+        const res = await fetch(server.url + path);
+        expect(res.status).to.equal(200);
+        const csp = res.headers.get('content-security-policy') ?? '';
+        const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+        expect(directives.get('script-src')).to.deep.equal(["'self'"]);
+        expect(directives.get('default-src')).to.deep.equal(["'self'"]);
+        expect(directives.get('frame-ancestors')).to.deep.equal(["'none'"]);
+        expect(directives.get('object-src')).to.deep.equal(["'none'"]);
+        expect(csp).not.to.contain('unsafe-inline');
+        expect(csp).not.to.contain('unsafe-eval');
+        expect(res.headers.get('x-frame-options')).to.equal('DENY');
+        expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
+        expect(res.headers.get('referrer-policy')).to.equal('strict-origin-when-cross-origin');
+        if (what === 'dashboard') {
+          const html = await res.text();
+          // Every script is a file the CSP's 'self' allows; none inline.
+          expect(html.match(/<script\b[^>]*>/g)?.every((tag) => /\bsrc=/.test(tag))).to.equal(true);
+        }
+      });
+    }
+  });
+
+  describe('item 10: scrypt at the current cost', () => {
+    let production: TestServer;
+    before(async () => {
+      production = await startTestServer({}, { passwordParams: CURRENT_PARAMS });
+    });
+    after(async () => {
+      await production?.stop();
+      usePasswordParams(TEST_PASSWORD_PARAMS);
+    });
+
+    it('login_hashOfTheOldCost_upgradedToOwaspCostOnSignIn', async () => {
+      expect(CURRENT_PARAMS).to.deep.equal({ ln: 17, r: 8, p: 1 });
+      const user = await buildUser(production, { email: `antigo-${randomBytes(3).toString('hex')}@example.com` });
+      await user.update({ passwordHash: await hashPassword(DEFAULT_PASSWORD, { ln: 15, r: 8, p: 1 }) });
+      const res = await login(production, user.email, DEFAULT_PASSWORD);
+      expect(res.status).to.equal(200);
+      await user.reload();
+      expect(user.passwordHash).to.match(/^scrypt\$ln=17,r=8,p=1\$/);
+      expect((await login(production, user.email, DEFAULT_PASSWORD)).status).to.equal(200);
+    });
+  });
+});

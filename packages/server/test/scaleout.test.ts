@@ -1,0 +1,192 @@
+/**
+ * Several servers on one database, in this process (the multi-process topology is
+ * multiprocess.test.ts): start-up together under the lock, a schema newer than the code,
+ * settings across processes, secret rotation, connection budget, readiness and metrics.
+ */
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { QueryTypes } from 'sequelize';
+import { startTestServer, TEST_SECRETS, type TestServer } from './helpers/server.js';
+import { createTestDatabase } from './helpers/postgres.js';
+import { api } from './helpers/http.js';
+import { buildAdmin, buildSubscriber, buildUser, tokenFor } from './helpers/factories.js';
+import { conversionIdOf, corpusApk, requireCorpus, uploadApk, waitFor, waitForStatus } from './helpers/conversions.js';
+import { signSessionToken, sessionKey } from '../src/auth/tokens.js';
+import { encryptJson, decryptJson, isEncryptedValue } from '../src/settings/crypto.js';
+import { keystoreAad, signingKeyFor } from '../src/keystores/service.js';
+import { connectionBudget } from '../src/db/connections.js';
+
+const KEY_B = randomBytes(32).toString('hex');
+const base64Of = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
+
+describe('scale-out: servers sharing one database', function () {
+  this.timeout(120000);
+  const servers: TestServer[] = [];
+  const start = async (env: Record<string, string>, databaseUrl: string) => {
+    const s = await startTestServer(env, { databaseUrl });
+    servers.push(s);
+    return s;
+  };
+  afterEach(async () => {
+    await Promise.allSettled(servers.splice(0).map((s) => s.stop()));
+  });
+
+  it('startTogether_fourServersOnAnEmptyDatabase_allStartAndMigrateOnce', async () => {
+    const databaseUrl = await createTestDatabase();
+    const roles = ['web', 'web', 'worker', 'worker'];
+    const started = await Promise.allSettled(roles.map((ROLE) => start({ ROLE }, databaseUrl)));
+    expect(started.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason))).to.deep.equal([]);
+    const [meta] = await servers[0]!.ctx.sequelize.query<{ n: string; d: string }>('SELECT count(*) AS n, count(DISTINCT name) AS d FROM "SequelizeMeta"', { type: QueryTypes.SELECT });
+    expect(meta!.n).to.equal(meta!.d);
+  });
+
+  it('schemaNewerThanCode_startRefusedWithOneClearLine', async () => {
+    const databaseUrl = await createTestDatabase();
+    const first = await start({}, databaseUrl);
+    await first.ctx.sequelize.query(`INSERT INTO "SequelizeMeta" (name) VALUES ('9999-from-the-future')`);
+    let err: Error | undefined;
+    await start({ ROLE: 'worker' }, databaseUrl).catch((e: Error) => (err = e));
+    expect(err?.message).to.contain('9999-from-the-future').and.contain('atualize este processo');
+    expect(err!.message).to.not.contain('\n');
+  });
+
+  it('settingChangedOnOneServer_appliesOnTheOtherWithinSeconds', async () => {
+    const databaseUrl = await createTestDatabase();
+    const [a, b] = [await start({ ROLE: 'web' }, databaseUrl), await start({ ROLE: 'web' }, databaseUrl)];
+    expect(await b.ctx.settings.get('conversions.maxConcurrent')).to.equal(3); // cached on B now
+    const admin = await buildAdmin(a);
+    const put = await api(a).put('/admin/config/conversions.maxConcurrent', { value: 7 }, tokenFor(a, admin));
+    expect(put.status).to.equal(200);
+    // B's cache lives a minute; only the notification can bring the change this soon.
+    await waitFor(async () => ((await b.ctx.settings.get('conversions.maxConcurrent')) === 7 ? true : undefined), 10000, 'the setting on B');
+    await a.ctx.settings.set('logging.level', 'debug');
+    await waitFor(() => (b.ctx.logger.level === 'debug' ? true : undefined), 10000, 'the log level on B');
+  });
+
+  it('encryptionKeyRotation_previousKeyStillOpens_startReencryptsSettingsAndKeystores', async () => {
+    const databaseUrl = await createTestDatabase();
+    const old = await start({}, databaseUrl);
+    await old.ctx.settings.set('payments.mercadopago.accessToken', 'APP_USR-rotation-0001');
+    const user = await buildUser(old);
+    const oldKey = old.ctx.secrets.encryptionKey;
+    await old.ctx.models.UserKeystore.create({
+      userId: user.id,
+      secret: encryptJson({ keystore: Buffer.from('keystore-bytes').toString('base64'), storePassword: 'senha' }, oldKey, keystoreAad(user.id)),
+      alias: 'upload',
+      format: 'PKCS12',
+      keyAlgorithm: 'RSA',
+      keySize: 2048,
+      subject: 'CN=Teste',
+      certificateSha1: 'aa',
+      certificateSha256: 'bb',
+      notAfter: new Date(Date.now() + 86_400_000),
+    });
+    await old.stop();
+    servers.splice(0);
+
+    // Without the previous key, the secret reads as unset (the rotation must give it).
+    const lost = await start({ ENCRYPTION_KEY: KEY_B }, databaseUrl);
+    expect(await lost.ctx.settings.get('payments.mercadopago.accessToken')).to.equal(null);
+    await lost.stop();
+    servers.splice(0);
+
+    const rotated = await start({ ENCRYPTION_KEY: KEY_B, ENCRYPTION_KEY_PREVIOUS: TEST_SECRETS.ENCRYPTION_KEY }, databaseUrl);
+    expect(await rotated.ctx.settings.get('payments.mercadopago.accessToken')).to.equal('APP_USR-rotation-0001');
+    expect(Buffer.from((await signingKeyFor(rotated.ctx, user.id)).keystore).toString()).to.equal('keystore-bytes');
+    // Re-encrypted at start: the new key alone opens both now.
+    const [setting] = await rotated.ctx.sequelize.query<{ value: unknown }>(`SELECT value FROM settings WHERE key = 'payments.mercadopago.accessToken'`, { type: QueryTypes.SELECT });
+    expect(isEncryptedValue(setting!.value) && decryptJson(setting!.value, base64Of(KEY_B), 'payments.mercadopago.accessToken')).to.equal('APP_USR-rotation-0001');
+    const ks = await rotated.ctx.models.UserKeystore.findByPk(user.id);
+    expect(() => decryptJson(ks!.secret, base64Of(KEY_B), keystoreAad(user.id))).to.not.throw();
+  });
+
+  it('jwtRotation_previousSecretAcceptedOnlyWhileGiven', async () => {
+    const databaseUrl = await createTestDatabase();
+    const oldSecret = TEST_SECRETS.JWT_SECRET;
+    const newSecret = randomBytes(32).toString('hex');
+    const rotated = await start({ JWT_SECRET: newSecret, JWT_SECRET_PREVIOUS: oldSecret }, databaseUrl);
+    const user = await buildUser(rotated);
+    const oldToken = signSessionToken(sessionKey(oldSecret), user.id, user.tokenVersion, 3600);
+    expect((await api(rotated).get('/auth/me', oldToken)).status).to.equal(200);
+    expect((await api(rotated).get('/auth/me', tokenFor(rotated, user))).status).to.equal(200);
+    const done = await start({ JWT_SECRET: newSecret }, databaseUrl);
+    expect((await api(done).get('/auth/me', oldToken)).status).to.equal(401);
+  });
+
+  it('connections_ofABusyProcess_allNamedAndUnderTheBudget', async function () {
+    requireCorpus(this);
+    const databaseUrl = await createTestDatabase();
+    const server = await start({ DATABASE_POOL_MAX: '4' }, databaseUrl);
+    const user = await buildSubscriber(server, 30);
+    const token = tokenFor(server, user);
+    const watcher = new pg.Client({ connectionString: databaseUrl, application_name: 'connection-watcher' });
+    await watcher.connect();
+    const dbName = new URL(databaseUrl).pathname.slice(1);
+    const prefix = `aabify-all-${server.ctx.instance.short}-`;
+    let peak = 0;
+    let unnamed: string[] = [];
+    const sample = async () => {
+      const { rows } = await watcher.query<{ application_name: string }>(`SELECT application_name FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]);
+      peak = Math.max(peak, rows.filter((r) => r.application_name.startsWith(prefix)).length);
+      unnamed = unnamed.concat(rows.map((r) => r.application_name).filter((n) => !n.startsWith(prefix)));
+    };
+    try {
+      // Load: conversions, API calls and sockets at once, sampled all along.
+      const ids = await Promise.all([0, 1, 2].map(() => uploadApk(server, token, corpusApk('jx-small.apk')).then(conversionIdOf)));
+      const busy = Promise.all([...ids.map((id) => waitForStatus(server, token, id, ['completed', 'failed'], 60000)), ...Array.from({ length: 40 }, () => api(server).get('/conversion/history', token))]);
+      let finished = false;
+      void busy.finally(() => (finished = true));
+      while (!finished) {
+        await sample();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await busy;
+    } finally {
+      await watcher.end();
+    }
+    expect(unnamed, 'connections this process did not name').to.deep.equal([]);
+    expect(peak).to.be.greaterThan(3);
+    expect(peak).to.be.at.most(connectionBudget(4));
+  });
+
+  it('ready_answersWhatFailed_503WhenTheDatabaseIsGone', async () => {
+    const databaseUrl = await createTestDatabase();
+    const server = await start({ ROLE: 'web' }, databaseUrl);
+    const ok = await api(server).get<{ checks: Record<string, boolean>; failed: string[] }>('/ready');
+    expect(ok.status).to.equal(200);
+    expect(ok.body.checks).to.deep.equal({ database: true, storage: true, queue: true });
+    await server.ctx.sequelize.close();
+    const down = await api(server).get<{ failed: string[] }>('/ready');
+    expect(down.status).to.equal(503);
+    expect(down.body.failed).to.include('database');
+    servers.splice(0); // its pool is closed: stop would log errors
+    await server.close().catch(() => undefined);
+  });
+
+  it('metrics_offWithoutToken_bearerOnly_routePatternsAndOutcomes', async function () {
+    requireCorpus(this);
+    const databaseUrl = await createTestDatabase();
+    const off = await start({ ROLE: 'web' }, databaseUrl);
+    expect((await fetch(`${off.url}/metrics`)).status).to.equal(404);
+    const metricsToken = randomBytes(16).toString('hex');
+    const server = await start({ METRICS_TOKEN: metricsToken }, databaseUrl);
+    expect((await fetch(`${server.url}/metrics`)).status).to.equal(401);
+    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-of-any-length' } })).status).to.equal(401);
+    const user = await buildSubscriber(server, 30);
+    const token = tokenFor(server, user);
+    const id = conversionIdOf(await uploadApk(server, token, corpusApk('jx-small.apk')));
+    await waitForStatus(server, token, id, ['completed'], 60000);
+    const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(res.status).to.equal(200);
+    const text = await res.text();
+    expect(text).to.contain('aabify_http_request_duration_seconds_bucket{');
+    expect(text).to.contain('route="/api/conversion/status/:id"');
+    expect(text).to.not.contain(id);
+    expect(text).to.match(/aabify_conversions_total\{[^}]*outcome="completed"[^}]*\} 1$/m);
+    expect(text).to.match(/aabify_engine_duration_seconds_count\{[^}]*outcome="completed"[^}]*\} 1$/m);
+    expect(text).to.match(/aabify_queue_depth\{[^}]*status="queued"[^}]*\} 0$/m);
+    expect(text).to.contain('aabify_worker_utilisation');
+    expect(text).to.contain('aabify_payments');
+  });
+});
