@@ -258,7 +258,9 @@ describe('hostile clients: rate limits and authentication', function () {
         expect(directives.get('default-src')).to.deep.equal(["'self'"]);
         expect(directives.get('frame-ancestors')).to.deep.equal(["'none'"]);
         expect(directives.get('object-src')).to.deep.equal(["'none'"]);
-        expect(csp).not.to.contain('unsafe-inline');
+        expect(directives.get('style-src')).to.deep.equal(["'self'"]);
+        // Inline only for style attributes (e-mail previews); never for scripts or <style> elements.
+        expect(csp.replace(/style-src-attr 'unsafe-inline'/, '')).not.to.contain('unsafe-inline');
         expect(csp).not.to.contain('unsafe-eval');
         expect(res.headers.get('x-frame-options')).to.equal('DENY');
         expect(res.headers.get('x-content-type-options')).to.equal('nosniff');

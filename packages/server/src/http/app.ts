@@ -11,7 +11,8 @@ import { requestLog } from './requestLog.js';
 /**
  * Security headers on every answer (API and dashboard alike). The dashboard is one origin
  * with no inline script (index.html loads /theme.js); React and react-bootstrap set styles
- * through the CSSOM, which style-src does not govern, so no 'unsafe-inline' either. PIX QR
+ * through the CSSOM, which style-src does not govern; only style attributes are allowed inline
+ * (e-mail previews), never a <style> element. PIX QR
  * codes are data: images. No upgrade-insecure-requests: a plain-HTTP install on a LAN must
  * keep working.
  */
@@ -22,6 +23,10 @@ export const securityHeaders = helmet({
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
       styleSrc: ["'self'"],
+      // Style attributes only (no <style> elements, no script): e-mail bodies carry their styles
+      // in attributes, as mail clients require, and Admin › E-mails previews them in a sandboxed
+      // srcdoc frame, which inherits this policy.
+      styleSrcAttr: ["'unsafe-inline'"],
       imgSrc: ["'self'", 'data:'],
       fontSrc: ["'self'", 'data:'],
       connectSrc: ["'self'"],
