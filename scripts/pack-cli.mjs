@@ -5,6 +5,7 @@
 // the licence. Prints the tarball's path.
 //
 //   npm run pack:cli                 # build + pack into dist/
+//   node scripts/pack-cli.mjs --pack-destination DIR
 //   npm publish dist/aabify-cli-0.1.0.tgz --access public
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDir = join(repo, 'packages', 'cli');
-const destination = join(repo, 'dist');
+const at = process.argv.indexOf('--pack-destination');
+const destination = at > 0 && process.argv[at + 1] ? process.argv[at + 1] : join(repo, 'dist');
 
 function run(cmd, args, cwd) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
