@@ -12,11 +12,14 @@ import { createPaymentsRouter, createPixHandlers } from './payments/router.js';
 import { createAdminPaymentsRouter } from './adminPayments/router.js';
 import { createDebugRouter } from './debug/router.js';
 import { createAccountRouter } from './account/router.js';
+import { createOpenApiRouter } from './openapi/router.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
   const api = Router();
   api.use('/health', createHealthRouter(ctx));
+  // GET /openapi.json and /docs: the API contract (openapi/document.ts) and its reference page.
+  api.use(createOpenApiRouter(ctx));
   api.use('/setup', createSetupRouter(ctx));
   api.use('/auth', createAuthRouter(ctx));
   api.use('/conversion', createConversionRouter(ctx));

@@ -32,6 +32,28 @@ export interface ApiClient {
   patch<T = JsonBody>(path: string, body?: unknown, token?: string, options?: RequestOptions): Promise<ApiResponse<T>>;
 }
 
+/** An answer as the contract test checks it against the OpenAPI document (helpers/apiContract.ts). */
+export interface RecordedAnswer {
+  method: string;
+  /** Path without the query, e.g. /api/conversion/status/…; */
+  path: string;
+  status: number;
+  contentType: string;
+  body: unknown;
+}
+
+let recording: RecordedAnswer[] | undefined;
+
+/** From now on every answer of api() is kept in the returned list, until stopRecording(). */
+export function startRecording(): RecordedAnswer[] {
+  recording = [];
+  return recording;
+}
+
+export function stopRecording(): void {
+  recording = undefined;
+}
+
 export function api(server: { url: string }): ApiClient {
   const request = async <T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const url = server.url + (path.startsWith('/api/') ? path : `/api${path}`);
@@ -44,8 +66,11 @@ export function api(server: { url: string }): ApiClient {
     }
     const res = await fetch(url, { method, headers, body: payload });
     const text = await res.text();
-    const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
-    return { status: res.status, body: (isJson && text ? JSON.parse(text) : text) as T, headers: res.headers };
+    const contentType = res.headers.get('content-type') ?? '';
+    const isJson = contentType.includes('application/json');
+    const parsed = isJson && text ? JSON.parse(text) : text;
+    recording?.push({ method, path: new URL(url).pathname, status: res.status, contentType, body: parsed });
+    return { status: res.status, body: parsed as T, headers: res.headers };
   };
   return {
     request,
