@@ -255,4 +255,35 @@ describe('pipelines: the packed CLI and the GitHub Action', function () {
       expect(result.steps.at(-1)!.stdout).to.contain('::error title=aabify::nenhum arquivo encontrado para: build/**/*.apk');
     });
   });
+
+  describe('the GitLab CI template (ci/gitlab/aabify.gitlab-ci.yml) as GitLab runs it', () => {
+    it('gitlabTemplate_localMode_savesAabSummaryAndDotenv', async function () {
+      const { dir, packageName } = sandbox(this, 'gitlab-local');
+      mkdirSync(join(dir, 'out', 'release'), { recursive: true });
+      copyFileSync(join(dir, 'app-release.apk'), join(dir, 'out', 'release', 'app-release.apk'));
+      rmSync(join(dir, 'app-release.apk'));
+      const template = parse(readFileSync(join(REPO_ROOT, 'ci', 'gitlab', 'aabify.gitlab-ci.yml'), 'utf8')) as Record<string, { variables: Record<string, string>; script: string[] }>;
+      const job = template['.aabify'];
+      // GitLab runs the job's script lines in one shell, with the variables in the environment;
+      // `npm install --global` goes to a prefix of the test's own instead of the image's Node.
+      const npmPrefix = join(work, 'gitlab-npm');
+      const env = {
+        ...job.variables,
+        AABIFY_APK: 'out/**/*.apk',
+        AABIFY_LOCAL: 'true',
+        AABIFY_CLI_TARBALL: tarball,
+        PATH: `${join(npmPrefix, 'bin')}:${NODE_DIR}:${SYSTEM_PATH}`,
+        HOME: join(work, 'gitlab-home'),
+        npm_config_prefix: npmPrefix,
+      };
+      mkdirSync(env.HOME, { recursive: true });
+      const r = await run('bash', ['-c', job.script.join('\n')], { cwd: dir, env });
+      expect(r.status, r.stdout + r.stderr).to.equal(0);
+      const aab = join(dir, 'app-release.aab');
+      expect(readFileSync(join(dir, 'aabify.env'), 'utf8')).to.equal(`AABIFY_AAB=${aab}\nAABIFY_CONVERSION_ID=\nAABIFY_AAB_SIZE=${statSync(aab).size}\n`);
+      expect(JSON.parse(readFileSync(join(dir, 'aabify-result.json'), 'utf8'))).to.include({ schemaVersion: 1, ok: true, mode: 'local', output: aab });
+      expect(readFileSync(join(dir, 'aabify-summary.md'), 'utf8')).to.contain(`| App | \`${packageName}\` |`);
+      expect(r.stdout).to.contain('### aabify: AAB gerado');
+    });
+  });
 });
