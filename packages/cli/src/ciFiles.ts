@@ -85,6 +85,7 @@ export async function writeCiFiles(flags: CiFileFlags, outcome: { result: Conver
   if (flags.summary) {
     if (result) await appendFile(flags.summary, summaryMarkdown(result));
     else if ('failure' in outcome) await appendFile(flags.summary, failureMarkdown(outcome.failure));
+    else await appendFile(flags.summary, `### aabify: APK enviado\n\nConversão \`${conversionId}\` na fila do servidor; acompanhe com \`aabify status ${conversionId}\`.\n\n`);
   }
   if (flags.dotenv) {
     // dotenv values stay on one line: paths and ids never hold a newline.

@@ -240,6 +240,16 @@ describe('pipelines: the packed CLI and the GitHub Action', function () {
       expect(result.summary).to.contain(`| App | \`${packageName}\` |`).and.contain(`servidor, conversão \`${result.outputs['conversion-id']}\``);
     });
 
+    it('action_serverModeNoWait_outputsOnlyTheConversionId', async function () {
+      const { dir } = sandbox(this, 'gha-no-wait');
+      const result = await runCompositeAction(actionDir, { apk: 'app-release.apk', wait: 'false', 'server-url': server.url, token: adminToken, 'cli-tarball': tarball }, runnerOptions(dir));
+      expect(result.status, JSON.stringify(result.steps, null, 2)).to.equal(0);
+      expect(result.outputs['conversion-id']).to.match(/^[0-9a-f-]{36}$/);
+      expect(result.outputs.aab).to.equal('');
+      expect(existsSync(join(dir, 'app-release.aab'))).to.equal(false);
+      expect(result.summary).to.contain(`Conversão \`${result.outputs['conversion-id']}\` na fila do servidor`);
+    });
+
     it('action_serverModeRevokedToken_failsWithExit3AndSaysWhyInSummary', async function () {
       const { dir } = sandbox(this, 'gha-bad-token');
       const result = await runCompositeAction(actionDir, { apk: 'app-release.apk', 'server-url': server.url, token: 'aab_nao_existe_0000000000000000', 'cli-tarball': tarball }, runnerOptions(dir));
