@@ -44,6 +44,13 @@ export interface RecordedAnswer {
 
 let recording: RecordedAnswer[] | undefined;
 
+/**
+ * With AABIFY_API_CONTRACT=1, every answer of the whole run is kept too, and the root hook
+ * (test/setup.ts) checks them all against the OpenAPI document at the end:
+ *   AABIFY_API_CONTRACT=1 npx mocha --config ../../.mocharc.cjs --require ./test/setup.ts test/auth.test.ts
+ */
+export const suiteAnswers: RecordedAnswer[] | undefined = process.env.AABIFY_API_CONTRACT === '1' ? [] : undefined;
+
 /** From now on every answer of api() is kept in the returned list, until stopRecording(). */
 export function startRecording(): RecordedAnswer[] {
   recording = [];
@@ -69,7 +76,9 @@ export function api(server: { url: string }): ApiClient {
     const contentType = res.headers.get('content-type') ?? '';
     const isJson = contentType.includes('application/json');
     const parsed = isJson && text ? JSON.parse(text) : text;
-    recording?.push({ method, path: new URL(url).pathname, status: res.status, contentType, body: parsed });
+    const answer = { method, path: new URL(url).pathname, status: res.status, contentType, body: parsed };
+    recording?.push(answer);
+    suiteAnswers?.push(answer);
     return { status: res.status, body: parsed as T, headers: res.headers };
   };
   return {

@@ -24,7 +24,7 @@ export const accountRoutes = [
     auth: 'none',
     body: setupSchema,
     answers: { 201: { allOf: [sessionAnswer, { type: 'object', properties: { success: { const: true }, message: { type: 'string' } } }] } },
-    errors: [403],
+    errors: [403, 409],
   }),
   route('post', '/auth/register', 'Autenticação', 'Cria uma conta de usuário e abre a sessão', { auth: 'none', body: registerSchema, answers: { 201: sessionAnswer }, errors: [409], rateLimited: true }),
   route('post', '/auth/login', 'Autenticação', 'Entra com email e senha e recebe um token de sessão (JWT)', { auth: 'none', body: loginSchema, answer: sessionAnswer, errors: [401, 403], rateLimited: true }),
