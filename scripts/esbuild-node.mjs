@@ -1,5 +1,6 @@
 // Shared esbuild setup for the Node bundles (server, CLI): workspace packages (@aabify/*, which
-// are TypeScript sources) are bundled in; every other dependency stays an import of node_modules.
+// are TypeScript sources) are bundled in; every other dependency stays an import of node_modules,
+// unless `inlineDependencies` asks for one self-contained file (the published CLI).
 import { build } from 'esbuild';
 
 const keepWorkspaceInline = {
@@ -12,17 +13,19 @@ const keepWorkspaceInline = {
   },
 };
 
-export async function buildNodeBundle({ entryPoints, outdir }) {
-  await build({
+export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies = false, define = {}, banner = '', sourcemap = true, metafile = false }) {
+  return build({
     entryPoints,
     outdir,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    sourcemap: true,
-    plugins: [keepWorkspaceInline],
+    sourcemap,
+    metafile,
+    define,
+    plugins: inlineDependencies ? [] : [keepWorkspaceInline],
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __aabifyCreateRequire } from 'node:module'; const require = __aabifyCreateRequire(import.meta.url);" },
+    banner: { js: `${banner}import { createRequire as __aabifyCreateRequire } from 'node:module'; const require = __aabifyCreateRequire(import.meta.url);` },
   });
 }

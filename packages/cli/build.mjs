@@ -1,3 +1,12 @@
+// The CLI as one self-contained ESM file, dist/aabify.js: the engine, the shared code and every
+// npm dependency inlined, so the published package has no runtime dependencies. Commands load
+// their heavy parts (engine, HTTP client) with import(), which esbuild keeps lazy inside the file.
 import { buildNodeBundle } from '../../scripts/esbuild-node.mjs';
 
-await buildNodeBundle({ entryPoints: { aabify: 'src/main.ts' }, outdir: 'dist' });
+await buildNodeBundle({
+  entryPoints: { aabify: 'src/main.ts' },
+  outdir: 'dist',
+  inlineDependencies: true,
+  banner: '#!/usr/bin/env node\n',
+  sourcemap: process.argv.includes('--release') ? false : true,
+});

@@ -21,7 +21,8 @@ const reactRouterProduction = {
 
 const outdir = 'dist';
 const options = {
-  entryPoints: { main: 'src/main.tsx' },
+  // apiDocs: the API reference page served at /api/docs (api-docs.html).
+  entryPoints: { main: 'src/main.tsx', apiDocs: 'src/apiDocs/main.tsx' },
   outdir: `${outdir}/assets`,
   bundle: true,
   splitting: true,
@@ -50,6 +51,17 @@ async function writeIndex(metafile) {
     .replace('<!--css-->', css ? `<link rel="stylesheet" href="/assets/${basename(css)}">` : '')
     .replace('<!--js-->', `<script type="module" src="/assets/${basename(js)}"></script>`);
   await writeFile(`${outdir}/index.html`, html);
+  await writePage(metafile, 'src/apiDocs/main.tsx', 'api-docs.html');
+}
+
+/** A page of its own entry point: its script and its CSS bundle, no inline script (CSP `script-src 'self'`). */
+async function writePage(metafile, entryPoint, page) {
+  const [js, output] = Object.entries(metafile.outputs).find(([file, o]) => o.entryPoint === entryPoint && file.endsWith('.js'));
+  const template = await readFile(page, 'utf8');
+  const html = template
+    .replace('<!--css-->', output.cssBundle ? `<link rel="stylesheet" href="/assets/${basename(output.cssBundle)}">` : '')
+    .replace('<!--js-->', `<script type="module" src="/assets/${basename(js)}"></script>`);
+  await writeFile(`${outdir}/${page}`, html);
 }
 
 await writeIconModule();

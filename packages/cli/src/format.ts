@@ -1,8 +1,13 @@
 /** Output helpers every command shares: facts in pt-BR, sizes, durations and failures. */
-import { isConverterError, type ApkInfo } from '@aabify/converter';
+import type { ApkInfo } from '@aabify/converter';
+// The errors module alone: the engine itself is loaded only by the commands that run it.
+import { isConverterError } from '@aabify/converter/errors';
 import { EXIT_FAILED } from './exitCodes.js';
+import { writeJsonDocument } from './jsonDocument.js';
 
-const number = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+// Made on first use: building a pt-BR formatter costs several ms that `aabify --help` never needs.
+let numberFormat: Intl.NumberFormat | undefined;
+const number = { format: (n: number): string => (numberFormat ??= new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 })).format(n) };
 
 /** `6,4 MB`, `512 B`: sizes as a Brazilian reader writes them (1 MB = 1 000 000 B). */
 export function formatBytes(bytes: number): string {
@@ -89,6 +94,6 @@ export function reportFailure(e: unknown, json: boolean, exitCode = EXIT_FAILED)
   const failure = describeFailure(e);
   process.stderr.write(`erro: ${failure.message} [${failure.code}]\n`);
   if (failure.detail) process.stderr.write(`  detalhe: ${failure.detail}\n`);
-  if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: failure }, null, 2)}\n`);
+  if (json) writeJsonDocument({ ok: false, error: failure, exitCode });
   process.exitCode = exitCode;
 }

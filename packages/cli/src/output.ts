@@ -6,6 +6,7 @@
  */
 import { EXIT_USAGE, toCliError } from './api/errors.js';
 import { formatBytes } from './format.js';
+import { writeJsonDocument } from './jsonDocument.js';
 
 export { formatBytes };
 
@@ -55,7 +56,7 @@ export class Output {
     this.clearStatus();
     this.statusLine = '';
     if (this.json) {
-      this.out.write(`${JSON.stringify({ ok: true, ...doc }, null, 2)}\n`);
+      writeJsonDocument({ ok: true, ...doc }, this.out);
       const lines = Array.isArray(human) ? human : [human];
       // The human text still reaches people reading a CI log.
       if (lines.length > 0 && !this.quiet) this.err.write(`${lines.map((l) => sanitize(l)).join('\n')}\n`);
@@ -76,7 +77,7 @@ export class Output {
     }
     if (error.extra.detail && error.code !== 'INTERNAL') this.err.write(`  detalhe: ${sanitize(error.extra.detail, false)}\n`);
     else if (error.extra.detail && process.env.AABIFY_DEBUG) this.err.write(`${sanitize(error.extra.detail)}\n`);
-    if (this.json) this.out.write(`${JSON.stringify({ ok: false, ...error.extra.doc, ...doc, error: error.toJson(), exitCode: error.exitCode }, null, 2)}\n`);
+    if (this.json) writeJsonDocument({ ok: false, ...error.extra.doc, ...doc, error: error.toJson(), exitCode: error.exitCode }, this.out);
     return error.exitCode;
   }
 
@@ -168,5 +169,5 @@ export class ByteProgress {
 export function writeUsageErrorJson(err: { code: string; message: string }, argv: readonly string[] = process.argv): void {
   if (!argv.includes('--json')) return;
   const message = err.message.replace(/^error: /, '');
-  process.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'USAGE_ERROR', message, detail: err.code }, exitCode: EXIT_USAGE }, null, 2)}\n`);
+  writeJsonDocument({ ok: false, error: { code: 'USAGE_ERROR', message, detail: err.code }, exitCode: EXIT_USAGE });
 }

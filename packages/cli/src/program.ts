@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { VERSION } from '@aabify/shared';
 import { EXIT_USAGE } from './exitCodes.js';
 // convert.ts registers convertLocal.ts's `convert` with the server mode as its handler.
 import { register as registerConvert } from './commands/convert.js';
@@ -16,6 +15,7 @@ import { register as registerHistory } from './commands/history.js';
 import { register as registerCancel } from './commands/cancel.js';
 import { register as registerUsage } from './commands/usage.js';
 import { register as registerKeystore } from './commands/keystore.js';
+import { register as registerVersion, runVersion, type VersionFlags } from './commands/version.js';
 import { writeUsageErrorJson } from './output.js';
 
 /** Builds the CLI's command tree. Each command lives in src/commands/ and registers itself here. */
@@ -24,7 +24,12 @@ export function buildProgram(): Command {
   program
     .name('aabify')
     .description('Converte APKs Android em Android App Bundles (AAB) — localmente ou pelo serviço aabify.')
-    .version(VERSION, '-V, --version', 'mostra a versão')
+    // Not commander's .version(): ours also asks a configured server for its version.
+    .option('-V, --version', 'mostra a versão (e a do servidor, se houver um configurado)')
+    .option('--json', 'com --version: saída em JSON')
+    .option('--url <url>', 'com --version: o servidor a consultar')
+    // Root options only before the command, so `convert --json` stays the command's own flag.
+    .enablePositionalOptions()
     .helpOption('-h, --help', 'mostra esta ajuda')
     .helpCommand('help [comando]', 'mostra a ajuda de um comando')
     .showHelpAfterError()
@@ -34,10 +39,16 @@ export function buildProgram(): Command {
       if (err.exitCode !== 0) writeUsageErrorJson(err);
       process.exit(err.exitCode === 0 ? 0 : EXIT_USAGE);
     });
+  program.usage('[options] [command]').argument('[comando]').action(async (unknown: string | undefined, flags: VersionFlags & { version?: boolean }) => {
+    if (unknown !== undefined) program.error(`error: unknown command '${unknown}' (comando desconhecido; veja aabify --help)`, { exitCode: EXIT_USAGE, code: 'commander.unknownCommand' });
+    if (flags.version) return runVersion(flags);
+    program.help({ error: true });
+  });
   registerConvert(program);
   registerInspect(program);
   registerValidate(program);
   registerKeygen(program);
+  registerVersion(program);
   for (const registerRemote of [registerLogin, registerLogout, registerWhoami, registerStatus, registerLogs, registerDownload, registerHistory, registerCancel, registerUsage, registerKeystore]) {
     registerRemote(program);
   }

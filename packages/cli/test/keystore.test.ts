@@ -178,7 +178,7 @@ describe('aabify keystore and convert --sign (server mode)', function () {
 
     const del = await aabify(['keystore', 'delete', '--json']);
     expect(del.status, del.stderr).to.equal(0);
-    expect(json(del)).to.deep.equal({ ok: true, deleted: true });
+    expect(json(del)).to.deep.equal({ schemaVersion: 1, ok: true, deleted: true });
     expect((await server.api('GET', '/account/keystore', undefined, token)).status).to.equal(404);
     const again = await aabify(['keystore', 'delete']);
     expect(again.status).to.equal(2);

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { VERSION } from '@aabify/shared';
+import { CLI_VERSION } from '../version.js';
 import { CliError, EXIT_RATE_LIMITED, errorFromResponse, networkError } from './errors.js';
 
 export interface ApiClientOptions {
@@ -83,7 +83,7 @@ export class ApiClient {
   private headers(options: CallOptions, extra: Record<string, string> = {}): Record<string, string> {
     const token = options.token === null ? undefined : (options.token ?? this.token);
     return {
-      'user-agent': `aabify-cli/${VERSION} node/${process.versions.node}`,
+      'user-agent': `aabify-cli/${CLI_VERSION} node/${process.versions.node}`,
       accept: 'application/json',
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...extra,

@@ -6,7 +6,7 @@
  *   0 ok · 1 conversion failed · 2 usage error · 3 authentication · 4 no credits or plan ·
  *   5 rate limited · 6 network or server error
  */
-import { CONVERTER_ERRORS } from '@aabify/converter';
+import { CONVERTER_ERRORS } from '@aabify/converter/errors';
 import { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, type ExitCode } from '../exitCodes.js';
 
 export { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, type ExitCode };

@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { assertWritable, downloadAab } from '../aabDownload.js';
-import { CliError, EXIT_FAILED, EXIT_OK, usageError, type ExitCode } from '../api/errors.js';
+import { CliError, EXIT_FAILED, EXIT_OK, toCliError, usageError, type ExitCode } from '../api/errors.js';
 import { estimateText, isRecord, readConversionStart, statusLabel, str } from '../api/types.js';
 import { followConversion, getConversion } from '../follow.js';
 import { downloadSizeLines, downloadSizesOfReport } from '../signing.js';
@@ -18,8 +18,10 @@ import { requireToken, runRemote, type RemoteContext, type RemoteFlags } from '.
 import { register as registerConvertCommand, type AssetDeliveryFlag, type AssetPackFlag, type ConvertOptions } from './convertLocal.js';
 import { CONVERSION_MESSAGES, aabFileName, hasUploadExtension } from '@aabify/shared';
 import type { UploadFile } from '../api/client.js';
+import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
+import { serverConvertResult } from '../convertResult.js';
 
-export interface RemoteConvertFlags extends RemoteFlags {
+export interface RemoteConvertFlags extends RemoteFlags, CiFileFlags {
   obb?: string[];
   assetPack?: AssetPackFlag[];
   assetDelivery?: AssetDeliveryFlag;
@@ -128,6 +130,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
       },
       id,
     );
+    await writeCiFiles(flags, { conversionId: id });
     return EXIT_OK;
   }
 
@@ -148,13 +151,11 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
     if (signature) output.info(`Assinado com a chave de upload ${str(signature.alias) ?? '?'} (SHA-256 ${str(signature.certificateSha256) ?? '?'}).`);
     for (const line of downloadSizeLines(downloadSizesOfReport(conversion.raw.report))) output.info(line);
     const saved = await downloadAab(api, output, id, out, overwrite);
+    const result = serverConvertResult(id, conversion.raw, saved);
     output.result(
       {
-        conversionId: id,
+        ...result,
         status: conversion.status,
-        output: saved.path,
-        bytes: saved.bytes,
-        sha256: saved.sha256,
         resumedFrom: saved.resumedFrom,
         updates: transport,
         conversion: conversion.raw,
@@ -162,6 +163,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
       },
       `AAB salvo em ${saved.path} (${formatBytes(saved.bytes)}).`,
     );
+    await writeCiFiles(flags, { result });
     return EXIT_OK;
   } finally {
     process.removeListener('SIGINT', onSigint);
@@ -170,7 +172,16 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
 
 export async function runConvert(inputs: string[], _options: ConvertOptions, command: Command): Promise<void> {
   const flags = command.opts<RemoteConvertFlags>();
-  await runRemote(flags, (ctx) => runRemoteConvert(ctx, inputs, flags));
+  await runRemote(flags, async (ctx) => {
+    try {
+      return await runRemoteConvert(ctx, inputs, flags);
+    } catch (e) {
+      const error = toCliError(e);
+      const conversionId = typeof error.extra.doc?.conversionId === 'string' ? error.extra.doc.conversionId : undefined;
+      await writeCiFiles(flags, { failure: { code: error.code, message: error.message, ...(conversionId ? { conversionId } : {}) } });
+      throw error;
+    }
+  });
 }
 
 /** `--options` with `--sign`, `--asset-pack` and `--asset-delivery` merged in (the flags win over the JSON). */

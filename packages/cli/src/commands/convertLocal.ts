@@ -7,13 +7,18 @@
  * `register(program, remote)` and adds its options to the returned command; until then it is a
  * usage error that says to use `--local`.
  */
+import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { ConversionReport } from '@aabify/converter';
 import { EXIT_OK, EXIT_USAGE } from '../exitCodes.js';
-import { apkFactRows, formatBytes, formatRows, formatSeconds, reportFailure } from '../format.js';
+import { apkFactRows, describeFailure, formatBytes, formatRows, formatSeconds, reportFailure } from '../format.js';
 import { downloadSizeLines, parsePasswordSpec, signOptionsFrom, signatureLines, type SigningFlags } from '../signing.js';
+import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
+import { localConvertResult } from '../convertResult.js';
+import { writeJsonDocument } from '../jsonDocument.js';
+import { fileSha256 } from '../aabDownload.js';
 
-export interface ConvertOptions extends SigningFlags {
+export interface ConvertOptions extends SigningFlags, CiFileFlags {
   local?: boolean;
   output?: string;
   overwrite?: boolean;
@@ -185,11 +190,15 @@ export async function runConvertLocal(inputs: string[], options: ConvertOptions,
       onProgress: (stage, fraction) => progress?.update(stage, fraction),
     });
     progress?.finish();
-    process.stdout.write(json ? `${JSON.stringify({ ok: true, report }, null, 2)}\n` : `${formatReportSummary(report)}\n`);
+    const result = localConvertResult(report, { output: resolve(report.output), sha256: await fileSha256(report.output) });
+    if (json) writeJsonDocument({ ok: true, ...result, report });
+    else process.stdout.write(`${formatReportSummary(report)}\n`);
+    await writeCiFiles(options, { result });
     process.exitCode = EXIT_OK;
   } catch (e) {
     progress?.finish();
     reportFailure(e, json);
+    await writeCiFiles(options, { failure: describeFailure(e) });
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
@@ -213,6 +222,9 @@ export function register(program: Command, remote?: ConvertHandler): Command {
     .option('--obb <arquivo>', 'arquivo OBB (main/patch.<versão>.<pacote>.obb) que vira um pacote de assets; repetível', collect)
     .option('--asset-delivery <modo>', 'entrega dos pacotes feitos dos OBB: install-time (padrão), fast-follow ou on-demand', parseAssetDelivery)
     .option('--asset-pack <NOME=GLOB[:entrega]>', 'move os assets que casam com GLOB para o pacote de assets NOME (ex.: fases=levels/**:fast-follow); repetível', parseAssetPack)
+    .option('--github-output <arquivo>', 'acrescenta as saídas aab, conversion-id, size e json no formato do GitHub Actions ($GITHUB_OUTPUT)')
+    .option('--summary <arquivo>', 'acrescenta um resumo em Markdown (app, versão, tamanhos, estimativa por dispositivo, avisos), ex.: $GITHUB_STEP_SUMMARY')
+    .option('--dotenv <arquivo>', 'grava AABIFY_AAB, AABIFY_CONVERSION_ID e AABIFY_AAB_SIZE (relatório dotenv do GitLab CI)')
     .action(async (inputs: string[], options: ConvertOptions, command: Command) => {
       if (options.local) return runConvertLocal(inputs, options, command);
       if (remote) return remote(inputs, options, command);

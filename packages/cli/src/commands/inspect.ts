@@ -9,6 +9,7 @@ import type { InputDescription } from '@aabify/converter';
 import { downloadSizeLines } from '../signing.js';
 import { EXIT_OK } from '../exitCodes.js';
 import { formatApkFacts, formatBytes, reportFailure } from '../format.js';
+import { writeJsonDocument } from '../jsonDocument.js';
 
 interface InspectOptions {
   json?: boolean;
@@ -44,7 +45,7 @@ export async function runInspect(inputs: string[], options: InspectOptions): Pro
     const { inspectApk } = await import('@aabify/converter');
     const info = await inspectApk(inputs, { downloadSizes: true, ...(options.obb ? { obb: options.obb } : {}) });
     if (options.json) {
-      process.stdout.write(`${JSON.stringify({ ok: true, apk: info }, null, 2)}\n`);
+      writeJsonDocument({ ok: true, apk: info });
     } else {
       const title = inputs.length === 1 ? `APK: ${inputs[0]}` : `Arquivos: ${inputs.join(', ')}`;
       process.stdout.write(`${[title, ...formatApkFacts(info), ...setLines(info), ...downloadSizeLines(info.downloadSizes)].join('\n')}\n`);

@@ -7,6 +7,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { type Command } from 'commander';
 import { EXIT_OK, EXIT_USAGE } from '../exitCodes.js';
 import { formatRows, reportFailure } from '../format.js';
+import { writeJsonDocument } from '../jsonDocument.js';
 import { parsePasswordSpec, resolvePassword } from '../signing.js';
 
 interface KeygenFlags {
@@ -44,7 +45,7 @@ export async function runKeygen(flags: KeygenFlags, command: Command): Promise<v
       certificatePem: gen.certificatePem,
     };
     if (json) {
-      process.stdout.write(`${JSON.stringify({ ok: true, key: facts }, null, 2)}\n`);
+      writeJsonDocument({ ok: true, key: facts });
     } else {
       process.stdout.write(
         [
@@ -68,7 +69,7 @@ export async function runKeygen(flags: KeygenFlags, command: Command): Promise<v
   } catch (e) {
     if (e instanceof Error && !('code' in e)) {
       process.stderr.write(`erro: ${e.message}\n`);
-      if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'USAGE', message: e.message } }, null, 2)}\n`);
+      if (json) writeJsonDocument({ ok: false, error: { code: 'USAGE', message: e.message }, exitCode: EXIT_USAGE });
       process.exitCode = EXIT_USAGE;
       return;
     }

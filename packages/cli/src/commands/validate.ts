@@ -5,6 +5,7 @@
 import { type Command } from 'commander';
 import { EXIT_FAILED, EXIT_OK } from '../exitCodes.js';
 import { reportFailure } from '../format.js';
+import { writeJsonDocument } from '../jsonDocument.js';
 
 interface ValidateOptions {
   json?: boolean;
@@ -16,7 +17,7 @@ export async function runValidate(aab: string, options: ValidateOptions): Promis
     const problems = await validateBundle(aab);
     const valid = problems.length === 0;
     if (options.json) {
-      process.stdout.write(`${JSON.stringify({ ok: valid, valid, problems }, null, 2)}\n`);
+      writeJsonDocument({ ok: valid, aab, valid, problems });
     } else if (valid) {
       process.stdout.write(`${aab}: AAB válido.\n`);
     } else {

@@ -15,12 +15,15 @@ import { createAccountRouter } from './account/router.js';
 import { createAuthRecoveryRouter } from './auth/recovery.js';
 import { createAccountPreferencesRouter } from './account/preferences.js';
 import { createAdminEmailsRouter } from './adminEmails/router.js';
+import { createOpenApiRouter } from './openapi/router.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
   const api = Router();
   api.use('/health', createHealthRouter(ctx));
   api.use('/ready', createReadyRouter(ctx));
+  // GET /openapi.json and /docs: the API contract (openapi/document.ts) and its reference page.
+  api.use(createOpenApiRouter(ctx));
   api.use('/setup', createSetupRouter(ctx));
   api.use('/auth', createAuthRouter(ctx));
   api.use('/auth', createAuthRecoveryRouter(ctx));

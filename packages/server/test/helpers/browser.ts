@@ -33,7 +33,8 @@ export async function launchBrowser(): Promise<Browser> {
 export function ensureDashboardBuilt(): string {
   const dir = join(repoRoot, 'packages', 'dashboard');
   const dist = join(dir, 'dist');
-  if (!existsSync(join(dist, 'index.html'))) {
+  // api-docs.html (the /api/docs page) came later than index.html: an older build lacks it.
+  if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'api-docs.html'))) {
     const r = spawnSync(process.execPath, ['build.mjs'], { cwd: dir, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('falha ao compilar o painel');
   }

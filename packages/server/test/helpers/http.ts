@@ -32,6 +32,35 @@ export interface ApiClient {
   patch<T = JsonBody>(path: string, body?: unknown, token?: string, options?: RequestOptions): Promise<ApiResponse<T>>;
 }
 
+/** An answer as the contract test checks it against the OpenAPI document (helpers/apiContract.ts). */
+export interface RecordedAnswer {
+  method: string;
+  /** Path without the query, e.g. /api/conversion/status/…; */
+  path: string;
+  status: number;
+  contentType: string;
+  body: unknown;
+}
+
+let recording: RecordedAnswer[] | undefined;
+
+/**
+ * With AABIFY_API_CONTRACT=1, every answer of the whole run is kept too, and the root hook
+ * (test/setup.ts) checks them all against the OpenAPI document at the end:
+ *   AABIFY_API_CONTRACT=1 npx mocha --config ../../.mocharc.cjs --require ./test/setup.ts test/auth.test.ts
+ */
+export const suiteAnswers: RecordedAnswer[] | undefined = process.env.AABIFY_API_CONTRACT === '1' ? [] : undefined;
+
+/** From now on every answer of api() is kept in the returned list, until stopRecording(). */
+export function startRecording(): RecordedAnswer[] {
+  recording = [];
+  return recording;
+}
+
+export function stopRecording(): void {
+  recording = undefined;
+}
+
 export function api(server: { url: string }): ApiClient {
   const request = async <T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const url = server.url + (path.startsWith('/api/') ? path : `/api${path}`);
@@ -44,8 +73,13 @@ export function api(server: { url: string }): ApiClient {
     }
     const res = await fetch(url, { method, headers, body: payload });
     const text = await res.text();
-    const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
-    return { status: res.status, body: (isJson && text ? JSON.parse(text) : text) as T, headers: res.headers };
+    const contentType = res.headers.get('content-type') ?? '';
+    const isJson = contentType.includes('application/json');
+    const parsed = isJson && text ? JSON.parse(text) : text;
+    const answer = { method, path: new URL(url).pathname, status: res.status, contentType, body: parsed };
+    recording?.push(answer);
+    suiteAnswers?.push(answer);
+    return { status: res.status, body: parsed as T, headers: res.headers };
   };
   return {
     request,

@@ -1,0 +1,114 @@
+// The GitHub Action's conversion step (action.yml): turns the action's inputs (INPUT_* variables
+// that action.yml sets from `inputs`) into one `aabify convert` run. The CLI itself writes the
+// step outputs ($GITHUB_OUTPUT) and the job summary ($GITHUB_STEP_SUMMARY) from the same object
+// `aabify convert --json` prints. Plain JavaScript for Node 20.19+, no dependencies: the runner
+// executes it as it is, nothing is built.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, extname, join, resolve, sep } from 'node:path';
+
+const input = (name) => (process.env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`] ?? '').trim();
+const flag = (name) => /^(true|yes|1)$/i.test(input(name));
+
+function fail(message) {
+  console.log(`::error title=aabify::${message}`);
+  process.exit(2);
+}
+
+/** A glob segment (`*`, `?`, `**` for any depth) as a regular expression. */
+function segmentPattern(segment) {
+  const body = segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  return new RegExp(`^${body}$`);
+}
+
+/** The files a pattern names, relative to the workspace: a plain path or a glob. */
+function expandPattern(pattern, cwd = process.cwd()) {
+  if (!/[*?]/.test(pattern)) return [pattern];
+  const absolute = pattern.startsWith('/');
+  const segments = pattern.split('/').filter((s) => s !== '' && s !== '.');
+  const found = [];
+  const walk = (dir, rest) => {
+    if (rest.length === 0) {
+      if (statSync(dir).isFile()) found.push(dir);
+      return;
+    }
+    const [head, ...tail] = rest;
+    if (head === '**') {
+      walk(dir, tail);
+      for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory() && !e.name.startsWith('.')) walk(join(dir, e.name), rest);
+      return;
+    }
+    if (!/[*?]/.test(head)) {
+      const next = join(dir, head);
+      try {
+        statSync(next);
+      } catch {
+        return;
+      }
+      walk(next, tail);
+      return;
+    }
+    const re = segmentPattern(head);
+    for (const e of readdirSync(dir, { withFileTypes: true })) if (re.test(e.name) && (tail.length > 0 ? e.isDirectory() : e.isFile())) walk(join(dir, e.name), tail);
+  };
+  const root = absolute ? '/' : cwd;
+  walk(root, segments);
+  const unique = [...new Set(found)].sort();
+  return absolute ? unique : unique.map((f) => f.slice(cwd.length + 1).split(sep).join('/'));
+}
+
+function aabify(args, env) {
+  const r = spawnSync('aabify', args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.error) fail(`não foi possível executar a CLI aabify: ${r.error.message}`);
+  return r.status ?? 1;
+}
+
+const patterns = input('apk').split(/\r?\n/).map((p) => p.trim()).filter(Boolean);
+if (patterns.length === 0) fail('informe o APK na entrada apk (caminho ou glob).');
+const files = patterns.flatMap((p) => expandPattern(p));
+if (files.length === 0) fail(`nenhum arquivo encontrado para: ${patterns.join(', ')}`);
+
+const serverUrl = input('server-url');
+const local = flag('local') || serverUrl === '';
+const wait = input('wait') === '' || flag('wait');
+const output = input('output') || `${basename(files[0], extname(files[0]))}.aab`;
+const env = { AABIFY_KS_PASS: input('keystore-password'), AABIFY_KEY_PASS: input('key-password') };
+if (!local) Object.assign(env, { AABIFY_URL: serverUrl, AABIFY_TOKEN: input('token') });
+
+const args = ['convert', ...files, '--json', '--overwrite'];
+for (const [option, file] of [['--github-output', process.env.GITHUB_OUTPUT], ['--summary', process.env.GITHUB_STEP_SUMMARY]]) if (file) args.push(option, file);
+if (local || wait) args.push('-o', resolve(output));
+if (local) args.push('--local');
+else if (wait) args.push('--wait');
+
+// The keystore arrives base64-encoded (a secret); it lives on disk, mode 600, only for this step.
+const keystoreDir = mkdtempSync(join(process.env.RUNNER_TEMP || tmpdir(), 'aabify-ks-'));
+let status;
+try {
+  if (flag('sign')) {
+    const keystore = input('keystore');
+    if (local && !keystore) fail('sign: true com local precisa da entrada keystore (o keystore em base64).');
+    if (keystore && !env.AABIFY_KS_PASS) fail('informe keystore-password junto com keystore.');
+    const keyFlags = [...(input('key-alias') ? ['--alias', input('key-alias')] : []), ...(env.AABIFY_KEY_PASS ? ['--key-pass', 'env:AABIFY_KEY_PASS'] : [])];
+    let keystorePath;
+    if (keystore) {
+      keystorePath = join(keystoreDir, 'upload.keystore');
+      writeFileSync(keystorePath, Buffer.from(keystore, 'base64'), { mode: 0o600 });
+    }
+    if (local) {
+      args.push('--ks', keystorePath, '--ks-pass', 'env:AABIFY_KS_PASS', ...keyFlags.map((f) => (f === '--alias' ? '--ks-alias' : f)));
+    } else {
+      // Server mode signs with the account's keystore: the one given here replaces it first.
+      if (keystorePath) {
+        const uploaded = aabify(['keystore', 'upload', keystorePath, '--ks-pass', 'env:AABIFY_KS_PASS', ...keyFlags], env);
+        if (uploaded !== 0) process.exit(uploaded);
+      }
+      args.push('--sign');
+    }
+  }
+  status = aabify(args, env);
+} finally {
+  rmSync(keystoreDir, { recursive: true, force: true });
+}
+process.exit(status);

@@ -1,0 +1,73 @@
+/** Conversions: upload, follow, logs, download. */
+import { historyQuerySchema } from '@aabify/shared';
+import { ref } from '../components.js';
+import { route } from '../route.js';
+
+const upload = {
+  type: 'object',
+  properties: {
+    apk: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'O APK, um conjunto de splits (.apks, .xapk, .apkm, .zip), vários APKs do mesmo app e arquivos .obb, repetindo o campo.' },
+    options: { type: 'string', description: 'Opções da conversão em JSON (ex.: {"sign":true,"splits":{"abi":true}}).' },
+  },
+  required: ['apk'],
+};
+const started = { allOf: [ref('ConversionStart'), { type: 'object', properties: { conversion: ref('Conversion') }, required: ['conversion'] }] };
+const aab = { media: 'application/octet-stream', description: 'O AAB (aceita Range e If-Range para continuar um download)' };
+
+export const conversionRoutes = [
+  route('get', '/conversion/limits', 'Conversões', 'Limites de envio (tamanho máximo do arquivo)', { auth: 'user', answer: { type: 'object', properties: { maxFileSize: { type: 'integer' } }, required: ['maxFileSize'] } }),
+  route('post', '/conversion/convert', 'Conversões', 'Envia o APK (multipart, em fluxo) e põe a conversão na fila', {
+    auth: 'user',
+    multipart: upload,
+    answers: { 201: started },
+    errors: [400, 402, 413, 415, 422],
+    rateLimited: true,
+  }),
+  route('post', '/conversion/upload', 'Conversões', 'Envia o APK sem iniciar a conversão (inicie com /conversion/start/{id})', {
+    auth: 'user',
+    multipart: upload,
+    answers: { 201: started },
+    errors: [400, 402, 413, 415, 422],
+    rateLimited: true,
+  }),
+  route('post', '/conversion/convert/bulk', 'Conversões', 'Administrador: várias conversões num envio (campo apks)', {
+    auth: 'admin',
+    multipart: { type: 'object', properties: { apks: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+    answers: { 201: ref('AnyObject') },
+    errors: [400, 413],
+    rateLimited: true,
+  }),
+  route('post', '/conversion/start/:id', 'Conversões', 'Inicia uma conversão enviada com /conversion/upload', { auth: 'user', answer: ref('ConversionStart'), errors: [402, 404, 409] }),
+  route('get', '/conversion/status/:id', 'Conversões', 'A conversão: status, progresso, fila, relatório', { auth: 'user', answer: ref('Conversion'), errors: [404] }),
+  route('get', '/conversion/history', 'Conversões', 'As conversões do usuário, paginadas', { auth: 'user', query: historyQuerySchema, answer: ref('ConversionHistory') }),
+  route('get', '/conversion/usage', 'Conversões', 'O plano e o que ele ainda permite', { auth: 'user', answer: ref('Usage') }),
+  route('get', '/conversion/logs/:id', 'Conversões', 'Os logs da conversão', { auth: 'user', answer: ref('ConversionLogs'), errors: [404] }),
+  route('delete', '/conversion/logs/:id', 'Conversões', 'Apaga os logs da conversão', {
+    auth: 'user',
+    answer: { type: 'object', properties: { message: { type: 'string' }, conversionId: { type: 'string' }, deleted: { type: 'integer' } }, required: ['message', 'conversionId', 'deleted'] },
+    errors: [404],
+  }),
+  route('post', '/conversion/cancel/:id', 'Conversões', 'Cancela uma conversão pendente, na fila ou em processamento (o crédito volta)', {
+    auth: 'user',
+    answer: { type: 'object', properties: { message: { type: 'string' }, conversion: ref('Conversion') }, required: ['message', 'conversion'] },
+    errors: [404, 409],
+  }),
+  route('post', '/conversion/generate-download-link/:id', 'Downloads', 'Um link temporário de download do AAB', { auth: 'user', answer: ref('DownloadLink'), errors: [403, 404, 409, 410] }),
+  route('get', '/conversion/download/:id', 'Downloads', 'Baixa o AAB', { auth: 'user', answers: { 200: aab, 206: aab }, errors: [403, 404, 409, 410] }),
+  route('get', '/conversion/temp-download/:id', 'Downloads', 'Baixa o AAB com o token do link (?token=) ou o bearer', {
+    auth: 'token-or-query',
+    answers: { 200: aab, 206: aab },
+    errors: [403, 404, 409, 410],
+  }),
+  route('get', '/conversion/updates/:id', 'Conversões', 'Eventos ao vivo da conversão (server-sent events), com bearer ou ?token=', {
+    auth: 'token-or-query',
+    answer: { media: 'text/event-stream', description: 'Eventos conversion:progress, conversion:log, conversion:completed …' },
+    errors: [404],
+  }),
+  route('post', '/download/generate-download-token/:conversionId', 'Downloads', 'Um token de download do AAB', { auth: 'user', answer: ref('AnyObject'), errors: [403, 404, 409, 410] }),
+  route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 410] }),
+  route('get', '/download/available', 'Downloads', 'As conversões com AAB disponível para download', {
+    auth: 'user',
+    answer: { type: 'object', properties: { downloads: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } }, required: ['downloads', 'total'] },
+  }),
+];
