@@ -89,11 +89,13 @@ describe('the API contract (OpenAPI 3.1)', function () {
 
     // Accounts and tokens (session JWT and aab_ API token), with the errors clients meet.
     expect((await http.post('/auth/register', { email: 'nao-e-email', password })).status).to.equal(400);
-    const registered = await http.post<JsonBody>('/auth/register', { email, password });
-    expect(registered.status).to.equal(201);
-    const session = registered.body.token as string;
+    expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(201);
+    // A taken address answers exactly like a new one (issue 18).
+    expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(201);
     expect((await http.post('/auth/login', { email, password: 'errada123' })).status).to.equal(401);
-    expect((await http.post('/auth/login', { email, password })).status).to.equal(200);
+    const signedIn = await http.post<JsonBody>('/auth/login', { email, password });
+    expect(signedIn.status).to.equal(200);
+    const session = signedIn.body.token as string;
     expect((await http.get('/auth/me')).status).to.equal(401);
     await http.get('/auth/me', session);
     await http.get('/auth/verify', session);
@@ -115,6 +117,11 @@ describe('the API contract (OpenAPI 3.1)', function () {
     await http.get('/plans/can-convert', apiToken);
     await http.get('/plans/usage-history', apiToken);
     await http.get('/payments/config');
+    await http.get('/ready');
+    await http.get('/auth/email-status', session);
+    expect((await http.post('/auth/forgot-password', { email })).status).to.equal(200);
+    expect((await http.post('/auth/reset-password', { token: 'x'.repeat(43), password: 'nova-senha-1' })).status).to.equal(400);
+    expect((await http.patch('/account/preferences', { notifyConversions: false }, session)).status).to.equal(200);
     await http.get('/payments/purchases', apiToken);
 
     // Conversions: refused without a plan (402), then an admin's conversion from upload to download.
@@ -133,13 +140,14 @@ describe('the API contract (OpenAPI 3.1)', function () {
     await http.get(`/conversion/logs/${id}`, adminToken);
     await http.get('/conversion/history', adminToken);
     await http.post(`/conversion/generate-download-link/${id}`, undefined, adminToken);
+    expect((await http.post(`/conversion/updates/${id}/ticket`, undefined, adminToken)).status).to.equal(201);
     await http.get(`/conversion/download/${id}`, adminToken);
     await http.get('/download/available', adminToken);
     expect((await http.post(`/conversion/cancel/${id}`, undefined, adminToken)).status).to.equal(409);
 
     // Administration, and a user at an admin route.
     expect((await http.get('/admin/users', apiToken)).status).to.equal(403);
-    for (const path of ['/admin/dashboard', '/admin/users', '/admin/admins', '/admin/conversions', '/admin/queue', '/admin/system', '/admin/config', '/admin/plans', '/admin/payments/purchases']) {
+    for (const path of ['/admin/dashboard', '/admin/users', '/admin/admins', '/admin/conversions', '/admin/queue', '/admin/system', '/admin/config', '/admin/plans', '/admin/payments/purchases', '/admin/payments/status', '/admin/emails']) {
       expect((await http.get(path, adminToken)).status, path).to.equal(200);
     }
     stopRecording();

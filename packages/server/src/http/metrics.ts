@@ -17,6 +17,8 @@ export type ConversionOutcome = 'completed' | 'failed' | 'cancelled' | 'crashed'
 
 export interface Metrics {
   readonly registry: Registry;
+  /** Request latency by method, route pattern and status (one series set per process, whatever the apps). */
+  readonly httpLatency: Histogram<'method' | 'route' | 'status'>;
   conversionFinished(outcome: ConversionOutcome): void;
   engineRan(outcome: 'completed' | 'failed', seconds: number): void;
 }
@@ -77,8 +79,16 @@ export function createMetrics(ctx: Pick<AppContext, 'sequelize' | 'config'> & { 
       this.set(service()?.pool.utilisation ?? 0);
     },
   });
+  const httpLatency = new Histogram({
+    name: 'aabify_http_request_duration_seconds',
+    help: 'HTTP request latency by route pattern',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
   return {
     registry,
+    httpLatency,
     conversionFinished: (outcome) => conversions.inc({ outcome }),
     engineRan: (outcome, seconds) => engine.observe({ outcome }, seconds),
   };
@@ -93,15 +103,8 @@ function routeOf(req: Request): string {
 
 /** Observes every request's latency by method, route pattern and status. */
 export function httpMetrics(metrics: Metrics): RequestHandler {
-  const latency = new Histogram({
-    name: 'aabify_http_request_duration_seconds',
-    help: 'HTTP request latency by route pattern',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [metrics.registry],
-  });
   return (req, res, next) => {
-    const end = latency.startTimer();
+    const end = metrics.httpLatency.startTimer();
     res.once('finish', () => end({ method: req.method, route: routeOf(req), status: String(res.statusCode) }));
     next();
   };

@@ -33,6 +33,13 @@ export const schemas: Record<string, JsonSchema> = {
     additionalProperties: false,
   },
   Message: obj({ message: str }),
+  Ready: obj({
+    status: { enum: ['ready', 'unavailable'] },
+    role: { enum: ['all', 'web', 'worker'] },
+    instance: str,
+    checks: obj({ database: bool, storage: bool, queue: bool }),
+    failed: arrayOf({ enum: ['database', 'storage', 'queue'] }),
+  }),
   Health: obj({ status: { enum: ['ok', 'degraded'] }, version: str, role: { enum: ['all', 'web', 'worker'] }, uptimeSeconds: int, checks: obj({ database: bool, queue: bool }) }),
   User: obj(
     {

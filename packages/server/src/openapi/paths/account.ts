@@ -10,6 +10,10 @@ export const accountRoutes = [
     auth: 'none',
     answers: { 200: ref('Health'), 503: ref('Health') },
   }),
+  route('get', '/ready', 'Sistema', 'Prontidão para orquestradores: banco, armazenamento e fila alcançáveis (503 com o que falhou)', {
+    auth: 'none',
+    answers: { 200: ref('Ready'), 503: ref('Ready') },
+  }),
   route('get', '/openapi.json', 'Sistema', 'Este documento OpenAPI 3.1', { auth: 'none', answer: { type: 'object' } }),
   route('get', '/docs', 'Sistema', 'A referência navegável deste documento (página HTML do painel)', {
     auth: 'none',
@@ -26,7 +30,13 @@ export const accountRoutes = [
     answers: { 201: { allOf: [sessionAnswer, { type: 'object', properties: { success: { const: true }, message: { type: 'string' } } }] } },
     errors: [403, 409],
   }),
-  route('post', '/auth/register', 'Autenticação', 'Cria uma conta de usuário e abre a sessão', { auth: 'none', body: registerSchema, answers: { 201: sessionAnswer }, errors: [409], rateLimited: true }),
+  route('post', '/auth/register', 'Autenticação', 'Cria uma conta de usuário (depois, entre com /auth/login)', {
+    auth: 'none',
+    body: registerSchema,
+    answers: { 201: { type: 'object', properties: { message: { type: 'string' }, email: { type: 'string', format: 'email' } }, required: ['message', 'email'] } },
+    rateLimited: true,
+    description: 'Um endereço já cadastrado recebe a mesma resposta (nada revela que a conta existe); o dono é avisado por e-mail.',
+  }),
   route('post', '/auth/login', 'Autenticação', 'Entra com email e senha e recebe um token de sessão (JWT)', { auth: 'none', body: loginSchema, answer: sessionAnswer, errors: [401, 403], rateLimited: true }),
   route('get', '/auth/verify', 'Autenticação', 'Confere o token e devolve o usuário', { auth: 'user', answer: { type: 'object', properties: { valid: { type: 'boolean' }, user: ref('User') }, required: ['user'] } }),
   route('get', '/auth/me', 'Autenticação', 'O usuário do token', { auth: 'user', answer: ref('User') }),

@@ -72,6 +72,20 @@ export const adminRoutes = [
   route('patch', '/admin/plans/:id/set-popular', 'Administração: planos', 'Marca o plano como popular', admin({ body: planSetPopularSchema, answer: ref('PlanAnswer'), errors: [404] })),
   route('post', '/admin/plans/:id/duplicate', 'Administração: planos', 'Duplica um plano', admin({ body: planDuplicateSchema, answers: { 201: ref('PlanAnswer') }, errors: [404, 409] })),
 
+  route('get', '/admin/payments/status', 'Administração: pagamentos', 'O provedor ativo e, quando os pagamentos estão indisponíveis, o porquê (sem segredos)', admin({
+    answer: {
+      type: 'object',
+      properties: {
+        provider: { enum: ['sandbox', 'mercadopago'] },
+        label: { type: 'string' },
+        sandbox: { type: 'boolean' },
+        available: { type: 'boolean' },
+        reason: { type: ['string', 'null'] },
+        message: { type: ['string', 'null'] },
+      },
+      required: ['provider', 'label', 'sandbox', 'available', 'reason', 'message'],
+    },
+  })),
   route('get', '/admin/payments/purchases', 'Administração: pagamentos', 'As compras de todos os usuários', admin({ query: { type: 'object', properties: { page: { type: 'integer' }, limit: { type: 'integer' }, status: { type: 'string' }, search: { type: 'string' } } }, answer: any, errors: [400] })),
   route('post', '/admin/payments/:id/approve', 'Administração: pagamentos', 'Aprova uma compra (sandbox)', admin({ answer: any, errors: [403, 404, 409] })),
   route('post', '/admin/payments/:id/sync', 'Administração: pagamentos', 'Relê o pagamento no provedor', admin({ answer: any, errors: [404, 502] })),

@@ -59,6 +59,11 @@ export const conversionRoutes = [
     answers: { 200: aab, 206: aab },
     errors: [403, 404, 409, 410],
   }),
+  route('post', '/conversion/updates/:id/ticket', 'Conversões', 'Um ticket de uso único (60 s) para abrir o fluxo de eventos com ?token= sem pôr o token longo na URL', {
+    auth: 'user',
+    answers: { 201: { type: 'object', properties: { ticket: { type: 'string', pattern: '^sse_' }, conversionId: { type: 'string' }, expiresIn: { type: 'integer' }, expiresAt: { type: 'string', format: 'date-time' } }, required: ['ticket', 'conversionId', 'expiresIn', 'expiresAt'] } },
+    errors: [404, 429],
+  }),
   route('get', '/conversion/updates/:id', 'Conversões', 'Eventos ao vivo da conversão (server-sent events), com bearer ou ?token=', {
     auth: 'token-or-query',
     answer: { media: 'text/event-stream', description: 'Eventos conversion:progress, conversion:log, conversion:completed …' },

@@ -1,0 +1,78 @@
+/** E-mail: password recovery, address confirmation, preferences and the admins' outbox (docs/email.md). */
+import { accountPreferencesSchema, adminEmailsQuerySchema, forgotPasswordSchema, resetPasswordSchema, verifyEmailSchema } from '@aabify/shared';
+import { ref } from '../components.js';
+import { route } from '../route.js';
+
+const message = ref('Message');
+const adminEmail = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    kind: { type: 'string' },
+    to: { type: 'string' },
+    subject: { type: 'string' },
+    status: { enum: ['queued', 'sent', 'failed'] },
+    attempts: { type: 'integer' },
+    lastError: { type: ['string', 'null'] },
+    userId: { type: ['string', 'null'] },
+    createdAt: { type: 'string', format: 'date-time' },
+    sentAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+  required: ['id', 'kind', 'to', 'subject', 'status', 'attempts', 'createdAt'],
+};
+
+export const emailRoutes = [
+  route('post', '/auth/forgot-password', 'Autenticação', 'Pede um link de nova senha por e-mail (a mesma resposta, exista ou não a conta)', {
+    auth: 'none',
+    body: forgotPasswordSchema,
+    answer: message,
+    rateLimited: true,
+    description: 'Limitado por endereço do cliente e por e-mail. O link vale 1 hora e serve uma vez.',
+  }),
+  route('post', '/auth/reset-password', 'Autenticação', 'Define a nova senha com o token do link; encerra as sessões antigas e abre uma nova', {
+    auth: 'none',
+    body: resetPasswordSchema,
+    answer: { allOf: [ref('Session'), message] },
+    rateLimited: true,
+    description: '400 RESET_LINK_INVALID para um link usado, vencido ou desconhecido.',
+  }),
+  route('post', '/auth/verify-email', 'Autenticação', 'Confirma o endereço de e-mail com o token do link', {
+    auth: 'none',
+    body: verifyEmailSchema,
+    answer: message,
+    rateLimited: true,
+    description: '400 VERIFY_LINK_INVALID para um link usado, vencido ou desconhecido.',
+  }),
+  route('get', '/auth/email-status', 'Autenticação', 'Se o endereço está confirmado e se a confirmação é exigida', {
+    auth: 'user',
+    answer: { type: 'object', properties: { emailVerified: { type: 'boolean' }, verificationRequired: { type: 'boolean' } }, required: ['emailVerified', 'verificationRequired'] },
+  }),
+  route('post', '/auth/resend-verification', 'Autenticação', 'Reenvia o e-mail de confirmação do endereço', { auth: 'user', answer: message, rateLimited: true }),
+  route('patch', '/account/preferences', 'Conta', 'Preferências da conta (avisos de conversão por e-mail)', {
+    auth: 'user',
+    body: accountPreferencesSchema,
+    answer: { allOf: [message, { type: 'object', properties: { user: ref('User') }, required: ['user'] }] },
+  }),
+  route('get', '/admin/emails', 'Administração', 'Os e-mails enviados e na caixa de saída, paginados', {
+    auth: 'admin',
+    rateLimited: true,
+    query: adminEmailsQuerySchema,
+    answer: {
+      type: 'object',
+      properties: {
+        emails: { type: 'array', items: adminEmail },
+        pagination: { type: 'object' },
+        transport: { enum: ['smtp', 'outbox'] },
+        linkBase: { type: 'string' },
+        publicUrlSet: { type: 'boolean' },
+      },
+      required: ['emails', 'pagination', 'transport', 'linkBase', 'publicUrlSet'],
+    },
+  }),
+  route('get', '/admin/emails/:id', 'Administração', 'Um e-mail como foi enviado (links de uso único ocultos)', {
+    auth: 'admin',
+    rateLimited: true,
+    answer: { allOf: [adminEmail, { type: 'object', properties: { html: { type: 'string' }, text: { type: 'string' } }, required: ['html', 'text'] }] },
+    errors: [404],
+  }),
+];
