@@ -7,9 +7,11 @@
  *   npx tsx bench/hostile.ts                     # every attack
  *   npx tsx bench/hostile.ts --attack tokens     # 30,000 distinct made-up bearer tokens, 48 connections
  *   npx tsx bench/hostile.ts --attack passwords  # 40 simultaneous wrong passwords for one account
+ *   npx tsx bench/hostile.ts --attack keystores  # four 1M-iteration legacy PKCS#12 keystores at once
  *
  * Options: --requests N (tokens, default 30000), --connections N (default 48),
- * --guesses N (passwords, default 40). Each attack is one function in ATTACKS below; add new
+ * --guesses N (passwords, default 40), --uploads N and --iterations N (keystores, default 4 and
+1,000,000). Each attack is one function in ATTACKS below; add new
  * ones there.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -160,9 +162,34 @@ async function attackParallelPasswords(target: Target): Promise<void> {
   );
 }
 
+/** Four accounts upload at once a keystore whose legacy KDF runs a million iterations (bench/hostile-keystores.ts). */
+async function attackKeystores(target: Target): Promise<void> {
+  const { keystoreAttack } = await import('./hostile-keystores.js');
+  const newToken = async (): Promise<string> => {
+    const email = `ks-${randomBytes(4).toString('hex')}@example.com`;
+    const password = 'senha-do-ataque-1';
+    const created = await fetch(`${target.url}/api/admin/users/create-user`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, userType: 'credit', credits: 0 }),
+    });
+    if (created.status !== 201) throw new Error(`user not created: ${created.status} ${await created.text()}`);
+    const login = await fetch(`${target.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    return ((await login.json()) as { token: string }).token;
+  };
+  const rssBefore = await rssMb(target.pid);
+  const r = await keystoreAttack({ url: target.url, newToken }, { uploads: Number(arg('uploads', '4')), iterations: Number(arg('iterations', '1000000')) });
+  const rssAfter = await rssMb(target.pid);
+  console.log(
+    `keystores: ${r.answers.length} uploads of a ${r.keystore}, ${r.seconds} s — answers ${r.answers.join(', ')}; ` +
+      `server RSS growth ${(rssAfter - rssBefore).toFixed(0)} MB; worst /api/health ${r.worstHealthMs} ms (${r.healthChecks} answers, ${r.healthFailures} failures)`,
+  );
+}
+
 const ATTACKS: Record<string, (target: Target) => Promise<void>> = {
   tokens: attackDistinctTokens,
   passwords: attackParallelPasswords,
+  keystores: attackKeystores,
 };
 
 // ---------------------------------------------------------------- main

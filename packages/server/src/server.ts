@@ -169,6 +169,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         logger,
         mercadoPago: opts.payments?.mercadoPago,
         onProviderFailure: (err) => void mail.notifyAdmins('payment_provider_failed', { Erro: err.message, Tipo: err.kind }),
+        onUnusable: (state) => void mail.notifyAdmins('payment_provider_unusable', { Motivo: state.reason }),
       }),
       mail,
       keystores: new KeystoreOpener({ logger, ...opts.keystores }),

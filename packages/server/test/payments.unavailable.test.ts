@@ -10,6 +10,18 @@ import type { Plan, User } from '../src/models/index.js';
 
 const TOKEN = 'APP_USR-5550001-real-money-token-7788';
 const WEBHOOK_SECRET = 'mp-webhook-secret-other-key-0099';
+/** Not the test servers' shared key: what a process given the wrong key sees. */
+const OTHER_ENCRYPTION_KEY = 'f0'.repeat(32);
+
+/** Rows once the query finds some (the notice is queued right after start-up, off the request path). */
+async function waitForRows<T>(query: () => Promise<T[]>, ms = 10000): Promise<T[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const rows = await query();
+    if (rows.length || Date.now() > deadline) return rows;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 /** A logger that keeps its JSON lines, to read the start-up line. */
 function capturingLogger() {
@@ -47,10 +59,10 @@ describe('payments: a configured provider that cannot be used is an error state,
       } finally {
         await first.stop();
       }
-      // Data dir B: the same database, another encryption key (secrets.json of a fresh data dir).
+      // Process B: the same database, another ENCRYPTION_KEY (and no ENCRYPTION_KEY_PREVIOUS).
       const capture = capturingLogger();
       logs = capture.lines;
-      server = await startTestServer({}, { databaseUrl, logger: capture.logger });
+      server = await startTestServer({ ENCRYPTION_KEY: OTHER_ENCRYPTION_KEY }, { databaseUrl, logger: capture.logger });
     });
     after(async () => server?.stop());
 
@@ -65,6 +77,12 @@ describe('payments: a configured provider that cannot be used is an error state,
       expect(unavailable[0].msg).to.contain('cannot be decrypted');
       expect(lines.some((l) => l.msg.includes('sandbox provider')), 'no switch to the sandbox').to.equal(false);
       expect(logs.join('\n')).to.not.contain(TOKEN).and.not.contain(WEBHOOK_SECRET);
+    });
+
+    it('startUp_everyAdminGetsTheUnusableProviderNoticeInTheOutbox', async () => {
+      const notices = await waitForRows(() => server.ctx.models.EmailMessage.findAll({ where: { kind: 'admin_notice', to: admin.email } }));
+      expect(notices.map((n) => n.subject)).to.include('[aabify] Provedor de pagamentos configurado não pode ser usado');
+      expect(JSON.stringify(notices.map((n) => n.toJSON()))).to.not.contain(TOKEN);
     });
 
     it('simulateApproval_ownSandboxCharge_refused403AndNothingApproved', async () => {

@@ -44,6 +44,8 @@ export function createPaymentGateway(opts: {
   mercadoPago?: { timeoutMs?: number; retries?: number };
   /** Told when Mercado Pago refuses our credentials or stays unreachable (the admins' e-mail notice). */
   onProviderFailure?: (err: PaymentProviderError) => void;
+  /** Told when a configured provider becomes unusable (the admins' e-mail notice); once per change of state. */
+  onUnusable?: (state: PaymentsState & { available: false }) => void;
 }): PaymentGateway {
   const { config, settings, models, logger } = opts;
   const sandbox = createSandboxProvider(models);
@@ -69,7 +71,10 @@ export function createPaymentGateway(opts: {
     if (key !== lastLogged) {
       lastLogged = key;
       if (current.available) logger.info({ provider: current.provider }, current.provider === 'sandbox' ? 'payments: sandbox provider (simulated payments, no real money)' : 'payments: Mercado Pago provider');
-      else logger.error({ provider: current.provider, reason: current.reason }, `payments unavailable: ${REASON_LOG[current.reason]}; purchases and webhooks are refused until an admin fixes it`);
+      else {
+        logger.error({ provider: current.provider, reason: current.reason }, `payments unavailable: ${REASON_LOG[current.reason]}; purchases and webhooks are refused until an admin fixes it`);
+        opts.onUnusable?.(current);
+      }
     }
     return current;
   }

@@ -44,7 +44,8 @@ describe('admin screens: payment provider state in a real browser', function () 
     const first = await startTestServer({}, { databaseUrl });
     await first.ctx.settings.set('payments.mercadopago.accessToken', TOKEN);
     await first.stop();
-    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() }, { databaseUrl });
+    // Another ENCRYPTION_KEY than the first process's: the stored key cannot be read.
+    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt(), ENCRYPTION_KEY: 'f0'.repeat(32) }, { databaseUrl });
     const page = await adminPage(server, await buildAdmin(server));
 
     await page.goto(`${server.url}/admin`);
