@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
-import { VERSION } from '@aabify/shared';
+import { KEYSTORE_LIMITS, VERSION } from '@aabify/shared';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { createLogger, type Logger } from './logger.js';
@@ -172,7 +172,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         onUnusable: (state) => void mail.notifyAdmins('payment_provider_unusable', { Motivo: state.reason }),
       }),
       mail,
-      keystores: new KeystoreOpener({ logger, ...opts.keystores }),
+      keystores: new KeystoreOpener({
+        logger,
+        // One keystore operation per user across every process; the window outlives an operation's budget.
+        perUser: rateLimits.limiter('keystore-operations', { points: 1, windowMs: KEYSTORE_LIMITS.openBudgetMs + 20_000 }, { blockInMemory: false }),
+        ...opts.keystores,
+      }),
       version: VERSION,
       startedAt: new Date(),
       instance,

@@ -95,6 +95,22 @@ describe('keystore attacks: parsing off the event loop, caps, one per user', fun
     expect((await put(server, token, gen.keystore)).status).to.equal(200);
   });
 
+  it('put_sameUserOnTwoProcessesAtOnce_oneRefusedBusy', async () => {
+    // A second web process on the same database: the one-per-user rule holds across processes.
+    const other = await startTestServer({}, { databaseUrl: server.ctx.config.databaseUrl });
+    try {
+      const gen = generateUploadKeystore({ password: PASS });
+      const user = await buildUser(server);
+      const answers = await Promise.all([put(server, tokenFor(server, user), gen.keystore), put(other, tokenFor(other, user), gen.keystore)]);
+      expect(answers.map((r) => r.status).sort(), JSON.stringify(answers.map((r) => r.body))).to.deep.equal([200, 429]);
+      expect(answers.find((r) => r.status === 429)!.body).to.deep.include({ code: 'KEYSTORE_BUSY' });
+      // The slot is given back when the operation ends, on whichever process ran it.
+      expect((await put(other, tokenFor(other, user), gen.keystore)).status).to.equal(200);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('convert_storedKeystoreOverTheCaps_conversionFailsCodedCreditReturned', async () => {
     // A keystore stored before the caps existed: the conversion's worker opens it with them.
     const user = await buildCreditUser(server, 2);

@@ -6,7 +6,10 @@
  *     it the worker is terminated and the request fails with 422 KEYSTORE_TIMEOUT;
  *   - one operation per user at a time: a second one while the first runs is 429 KEYSTORE_BUSY;
  *   - at most `maxParallel` workers per process, the rest waiting in a short queue (429 when full).
- * The limits are per process (a user's two requests on two web processes each get a worker).
+ * The one-per-user rule holds across processes too: besides this process's set, each operation
+ * holds a one-point slot of a shared rate limiter (Postgres) for its duration, given back when it
+ * ends; a process that dies mid-way frees it when the slot's window passes. The worker counts
+ * are per process.
  * The worker answers only what the account shows of the key, never the key itself.
  */
 import type { Worker } from 'node:worker_threads';
@@ -16,6 +19,7 @@ import { deserializeError, type SerializedError } from '../conversions/engine.js
 import { startWorkerThread } from '../conversions/workerPool.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../logger.js';
+import type { Limiter } from '../auth/rateLimiter.js';
 
 export interface KeystoreJob {
   keystore: Uint8Array;
@@ -38,6 +42,8 @@ export interface KeystoreOpenerOptions {
   maxParallel?: number;
   /** Operations waiting for a worker before new ones are refused (default 16). */
   maxQueued?: number;
+  /** A one-point limiter shared by every process (ctx.rateLimits): one operation per user cluster-wide. */
+  perUser?: Limiter;
 }
 
 /** V8 heap of a keystore worker: the file is at most 64 KB. */
@@ -62,6 +68,17 @@ export class KeystoreOpener {
   async open(userId: string, job: KeystoreJob): Promise<OpenedKeystore> {
     if (this.users.has(userId)) throw busy();
     this.users.add(userId);
+    const { perUser } = this.opts;
+    try {
+      if (perUser && (await perUser.consume(userId)).limited) {
+        // A refused attempt still counted its point in the shared table: give it back.
+        await perUser.refund(userId);
+        throw busy();
+      }
+    } catch (err) {
+      this.users.delete(userId);
+      throw err;
+    }
     try {
       await this.slot();
       try {
@@ -72,6 +89,7 @@ export class KeystoreOpener {
       }
     } finally {
       this.users.delete(userId);
+      await perUser?.refund(userId).catch((err: unknown) => this.opts.logger.warn({ err }, 'keystore: could not free the per-user slot; it ends with its window'));
     }
   }
 
