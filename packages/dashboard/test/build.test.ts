@@ -25,6 +25,12 @@ describe('dashboard build', function () {
   it('indexHtml_setsThemeBeforeFirstPaint', () => {
     const html = readFileSync(join(dir, 'dist', 'index.html'), 'utf8');
     const head = html.slice(0, html.indexOf('</head>'));
-    expect(head).to.contain("localStorage.getItem('aabify-theme')").and.contain('prefers-color-scheme: dark');
+    // A blocking script file in <head>, before the stylesheet (the CSP allows no inline script).
+    const themeScript = head.indexOf('<script src="/theme.js"></script>');
+    expect(themeScript).to.be.greaterThan(-1);
+    expect(themeScript).to.be.lessThan(head.search(/<link rel="stylesheet"/));
+    expect(head).not.to.match(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const script = readFileSync(join(dir, 'dist', 'theme.js'), 'utf8');
+    expect(script).to.contain("localStorage.getItem('aabify-theme')").and.contain('prefers-color-scheme: dark');
   });
 });

@@ -34,9 +34,6 @@ describe('conversions: the bundled server', function () {
     expect(built.status).to.equal(0);
     expect(existsSync(join(outdir, 'conversionWorker.js'))).to.equal(true);
     expect(existsSync(join(outdir, 'keystoreWorker.js'))).to.equal(true);
-    // One JWT secret for both servers, so the observer's token also signs in on the bundled one.
-    const jwtSecret = 'segredo-de-teste-do-bundle-com-mais-de-32-caracteres';
-
     const databaseUrl = await createTestDatabase();
     const dataDir = join(outdir, 'data');
     const port = await freePort();
@@ -50,7 +47,8 @@ describe('conversions: the bundled server', function () {
       child!.once('exit', (code) => reject(new Error(`bundled server exited (${code})`)));
     });
     // Test data through an in-process server on the same database (web role: it runs no jobs).
-    observer = await startTestServer({ ROLE: 'web', STORAGE_DIR: join(dataDir, 'files'), JWT_SECRET: jwtSecret }, { databaseUrl });
+    // Both processes get TEST_SECRETS, so the observer's token also signs in on the bundled one.
+    observer = await startTestServer({ ROLE: 'web', STORAGE_DIR: join(dataDir, 'files') }, { databaseUrl });
     const user = await buildSubscriber(observer, 30);
     const bundled = { url: `http://127.0.0.1:${port}` };
     const token = tokenFor(observer, user);
