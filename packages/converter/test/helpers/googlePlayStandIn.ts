@@ -142,6 +142,11 @@ export class GooglePlayStandIn {
   readonly uploads: Array<{ editId: string; sha256: string; size: number; chunks: number }> = [];
   /** Bytes the first chunk PUT of each session acknowledges (the rest is asked again with 308). */
   partialFirstChunk?: number;
+  /**
+   * What Play reads in a bundle not announced with expectBundle (a test that cannot know the
+   * AAB's bytes beforehand compares `uploads[].sha256` with the AAB afterwards); unset: refused.
+   */
+  anyBundle?: Omit<ExpectedBundle, 'sha256'>;
   private readonly accounts = new Map<string, KeyObject>();
   private readonly bundles = new Map<string, ExpectedBundle>();
   private readonly tokens = new Map<string, { email: string; expiresAt: number }>();
@@ -215,7 +220,10 @@ export class GooglePlayStandIn {
     return [...this.edits.keys()];
   }
 
+  /** Forgets everything: apps, bundles, service accounts and their tokens, calls, edits. */
   reset(): void {
+    this.accounts.clear();
+    this.tokens.clear();
     this.apps.clear();
     this.bundles.clear();
     this.calls.length = 0;
@@ -226,6 +234,7 @@ export class GooglePlayStandIn {
     this.sessions.clear();
     this.injected.clear();
     this.partialFirstChunk = undefined;
+    this.anyBundle = undefined;
   }
 
   // ---- protocol ------------------------------------------------------------------------
@@ -395,7 +404,7 @@ export class GooglePlayStandIn {
     const edit = this.edits.get(s.editId);
     if (!edit) return this.json(req, res, 404, googleError(404, 'NOT_FOUND', 'Edit not found.', 'editNotFound'), {}, extra);
     const app = this.apps.get(edit.packageName)!;
-    const bundle = this.bundles.get(sha256);
+    const bundle = this.bundles.get(sha256) ?? (this.anyBundle ? { sha256, ...this.anyBundle } : undefined);
     if (!bundle) return this.json(req, res, 400, googleError(400, 'INVALID_ARGUMENT', 'The Android App Bundle is invalid.', 'apkInvalidFile'), {}, extra);
     if (bundle.packageName !== app.packageName) {
       return this.json(req, res, 403, googleError(403, 'PERMISSION_DENIED', `Package name in the bundle (${bundle.packageName}) does not match the app's package name (${app.packageName}).`, 'apkIncompatiblePackageName'), {}, extra);
