@@ -74,13 +74,25 @@ const local = flag('local') || serverUrl === '';
 const wait = input('wait') === '' || flag('wait');
 const output = input('output') || `${basename(files[0], extname(files[0]))}.aab`;
 const env = { AABIFY_KS_PASS: input('keystore-password'), AABIFY_KEY_PASS: input('key-password') };
+// Google Play (docs/play.md): the key travels in the environment, never on a command line.
+const track = input('publish-track');
+if (input('play-key')) env.AABIFY_PLAY_KEY = input('play-key');
+const releaseFlags = [
+  ...(input('release-status') ? ['--release-status', input('release-status')] : []),
+  ...(input('rollout') ? ['--rollout', input('rollout')] : []),
+  ...(input('release-name') ? ['--release-name', input('release-name')] : []),
+  ...input('release-notes').split(/\r?\n/).map((n) => n.trim()).filter(Boolean).flatMap((n) => ['--release-notes', n]),
+];
 if (!local) Object.assign(env, { AABIFY_URL: serverUrl, AABIFY_TOKEN: input('token') });
 
 const args = ['convert', ...files, '--json', '--overwrite'];
 for (const [option, file] of [['--github-output', process.env.GITHUB_OUTPUT], ['--summary', process.env.GITHUB_STEP_SUMMARY]]) if (file) args.push(option, file);
 if (local || wait) args.push('-o', resolve(output));
 if (local) args.push('--local');
-else if (wait) args.push('--wait');
+else if (wait || track) args.push('--wait');
+// Server mode publishes in the same run; local mode publishes the written AAB afterwards.
+if (track && !local) args.push('--publish', track, ...releaseFlags);
+if (track && local && (!input('play-key') || !input('package-name'))) fail('publish-track no modo local precisa de play-key e package-name.');
 
 // The keystore arrives base64-encoded (a secret); it lives on disk, mode 600, only for this step.
 const keystoreDir = mkdtempSync(join(process.env.RUNNER_TEMP || tmpdir(), 'aabify-ks-'));
@@ -108,6 +120,7 @@ try {
     }
   }
   status = aabify(args, env);
+  if (status === 0 && track && local) status = aabify(['publish', resolve(output), '--track', track, '--package', input('package-name'), ...releaseFlags], env);
 } finally {
   rmSync(keystoreDir, { recursive: true, force: true });
 }

@@ -15,6 +15,8 @@ import { register as registerHistory } from './commands/history.js';
 import { register as registerCancel } from './commands/cancel.js';
 import { register as registerUsage } from './commands/usage.js';
 import { register as registerKeystore } from './commands/keystore.js';
+import { register as registerPlay } from './commands/play.js';
+import { register as registerPublish } from './commands/publish.js';
 import { register as registerVersion, runVersion, type VersionFlags } from './commands/version.js';
 import { writeUsageErrorJson } from './output.js';
 
@@ -49,7 +51,7 @@ export function buildProgram(): Command {
   registerValidate(program);
   registerKeygen(program);
   registerVersion(program);
-  for (const registerRemote of [registerLogin, registerLogout, registerWhoami, registerStatus, registerLogs, registerDownload, registerHistory, registerCancel, registerUsage, registerKeystore]) {
+  for (const registerRemote of [registerLogin, registerLogout, registerWhoami, registerStatus, registerLogs, registerDownload, registerHistory, registerCancel, registerUsage, registerKeystore, registerPlay, registerPublish]) {
     registerRemote(program);
   }
   return program;

@@ -11,6 +11,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
+import { createHash } from 'node:crypto';
+import { GooglePlayStandIn, makeServiceAccount } from '../../converter/test/helpers/googlePlayStandIn.js';
 import { requireOracles } from '../../converter/test/helpers/oracles.js';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
 import { REPO_ROOT, startServer, type TestServer } from './helpers/server.js';
@@ -223,6 +225,41 @@ describe('pipelines: the packed CLI and the GitHub Action', function () {
       // The keystore never outlives the step, and its password never reaches the log.
       expect(readdirSync(join(work, `runner-temp-${runs}`)).filter((f) => f.startsWith('aabify-ks-'))).to.deep.equal([]);
       expect(result.steps.map((s) => s.stdout + s.stderr).join('')).to.not.contain('senha-do-ks');
+    });
+
+    it('action_localModePublishTrack_publishesTheWrittenAabToGooglePlay', async function () {
+      const { dir, packageName } = sandbox(this, 'gha-play');
+      const google = await new GooglePlayStandIn().start();
+      try {
+        const account = makeServiceAccount('acao');
+        google.addServiceAccount(account);
+        google.addApp(packageName);
+        google.anyBundle = { versionCode: 1, packageName };
+        const options = runnerOptions(dir);
+        const result = await runCompositeAction(
+          actionDir,
+          {
+            apk: 'app-release.apk',
+            local: 'true',
+            'publish-track': 'internal',
+            'release-notes': 'Correções\nen-US:Fixes',
+            'play-key': account.json,
+            'package-name': packageName,
+            'cli-tarball': tarball,
+          },
+          { ...options, env: { ...options.env, ...google.env } },
+        );
+        expect(result.status, JSON.stringify(result.steps, null, 2)).to.equal(0);
+        // The installed CLI published the AAB the action wrote, with both languages' notes.
+        expect(google.uploads.map((u) => u.sha256)).to.deep.equal([createHash('sha256').update(readFileSync(result.outputs.aab)).digest('hex')]);
+        expect(google.commits[0]!.tracks.internal!.releases[0]).to.deep.include({
+          status: 'draft',
+          releaseNotes: [{ language: 'pt-BR', text: 'Correções' }, { language: 'en-US', text: 'Fixes' }],
+        });
+        expect(JSON.stringify(result.steps)).to.not.contain('PRIVATE KEY');
+      } finally {
+        await google.stop();
+      }
     });
 
     it('action_serverMode_outputsConversionIdAndSummary', async function () {

@@ -19,6 +19,7 @@ const HistoryPage = lazy(() => import('./pages/HistoryPage'));
 const PlansPage = lazy(() => import('./pages/plans/PlansPage'));
 const PaymentStatusPage = lazy(() => import('./pages/PaymentStatusPage'));
 const KeystorePage = lazy(() => import('./pages/KeystorePage'));
+const PlayCredentialsPage = lazy(() => import('./pages/PlayCredentialsPage'));
 const PurchasesPage = lazy(() => import('./pages/PurchasesPage'));
 const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
 // The e-mailed links: open signed in or not.
@@ -75,6 +76,7 @@ export function App() {
             <Route path="/payment-status" element={<PaymentStatusPage />} />
             <Route path="/purchases" element={<PurchasesPage />} />
             <Route path="/account/keystore" element={<KeystorePage />} />
+            <Route path="/account/google-play" element={<PlayCredentialsPage />} />
             <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
             <Route path="*" element={<HomeRedirect />} />
           </Route>

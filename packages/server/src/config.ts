@@ -43,6 +43,8 @@ export interface Config {
   dashboardDir?: string;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address. */
   trustProxy: TrustProxy;
+  /** Google Play publishing (play/): Google's endpoints unless GOOGLE_OAUTH_TOKEN_URL / GOOGLE_PLAY_API_URL say otherwise (tests). */
+  googlePlay: { tokenUrl?: string; apiUrl?: string };
 }
 
 /** STORAGE=s3: the bucket and how to reach it (storage/s3.ts). */
@@ -242,5 +244,6 @@ export function loadConfig(env: Env = process.env): Config {
     mail: readMail(env, publicUrl),
     dashboardDir: env.DASHBOARD_DIR ? resolve(env.DASHBOARD_DIR) : undefined,
     trustProxy: readTrustProxy(env),
+    googlePlay: { tokenUrl: readUrl(env, 'GOOGLE_OAUTH_TOKEN_URL', ['http:', 'https:']), apiUrl: readUrl(env, 'GOOGLE_PLAY_API_URL', ['http:', 'https:']) },
   };
 }

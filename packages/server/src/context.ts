@@ -14,6 +14,7 @@ import type { LiveAccess } from './realtime/access.js';
 import type { KeystoreOpener } from './keystores/opener.js';
 import type { ServerInstance } from './jobs/instances.js';
 import type { Metrics } from './http/metrics.js';
+import type { PublicationService } from './play/service.js';
 
 /** What every route, command and job gets: built once at start, passed explicitly. */
 export interface AppContext {
@@ -39,6 +40,8 @@ export interface AppContext {
   keystores: KeystoreOpener;
   /** Conversions: storage, worker pool, job runner, live events (conversions/service.ts). */
   conversions?: ConversionService;
+  /** Publications to Google Play: jobs, live events, logs (play/service.ts). */
+  publications?: PublicationService;
   /** Closes live connections (sockets, event streams) when their user loses rights (realtime/access.ts). */
   liveAccess?: LiveAccess;
   version: string;

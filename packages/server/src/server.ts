@@ -39,6 +39,7 @@ import { Mailer } from './mail/notices.js';
 import { registerMailJobs } from './jobs/mail.js';
 import { LiveAccess } from './realtime/access.js';
 import { KeystoreOpener, type KeystoreOpenerOptions } from './keystores/opener.js';
+import { PublicationService } from './play/service.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -71,6 +72,8 @@ export interface StartOptions {
    * server lowers it so hundreds of sign-ins stay fast. Deliberately no environment variable.
    */
   passwordParams?: ScryptParams;
+  /** Google Play publishing tuning (tests: small upload chunks). */
+  play?: { uploadChunkBytes?: number };
 }
 
 /** A job lock not touched for this long belongs to a dead process (runners touch it every quarter). */
@@ -199,6 +202,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     });
     ctx.conversions = conversions;
     await conversions.register(queue, config.role !== 'web');
+    ctx.publications = new PublicationService(ctx, storage, realtime.io, { ...opts.play, lockLifetimeMs: opts.queue?.lockLifetimeMs ?? DEFAULT_LOCK_LIFETIME_MS });
+    ctx.publications.register(queue);
     if (config.role !== 'web') await queue.start();
     else await queue.ready;
     cleanups.push(closeQueue);
@@ -207,6 +212,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     cleanups.push(() => realtime.close());
     cleanups.push(() => conversions.close(opts.drainTimeoutMs));
     if (config.role !== 'web') await conversions.afterStart(queue);
+    if (config.role !== 'web') await ctx.publications.afterStart();
 
     let http: Server | undefined;
     let url: string | undefined;

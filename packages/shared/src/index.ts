@@ -15,3 +15,4 @@ export * from './numbers.js';
 export * from './playChecklist.js';
 export * from './emailMessages.js';
 export * from './email.js';
+export * from './play.js';

@@ -7,7 +7,7 @@
  *   5 rate limited · 6 network or server error
  */
 import { CONVERTER_ERRORS } from '@aabify/converter/errors';
-import { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, type ExitCode } from '../exitCodes.js';
+import { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, playExitCode, type ExitCode } from '../exitCodes.js';
 
 export { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, type ExitCode };
 
@@ -73,6 +73,8 @@ const FILE_REFUSED_CODES: ReadonlySet<string> = new Set([
 /** The one table from an error answer (HTTP status, error code) to exit code. */
 export function exitCodeFor(status: number, code?: string): ExitCode {
   if (code !== undefined && FILE_REFUSED_CODES.has(code)) return EXIT_FAILED;
+  const play = code !== undefined ? playExitCode(code) : undefined;
+  if (play !== undefined) return play;
   if (status === 401 || status === 403) return EXIT_AUTH;
   if (status === 402) return EXIT_PAYMENT;
   if (status === 429) return EXIT_RATE_LIMITED;

@@ -20,8 +20,11 @@ import { CONVERSION_MESSAGES, aabFileName, hasUploadExtension } from '@aabify/sh
 import type { UploadFile } from '../api/client.js';
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
 import { serverConvertResult } from '../convertResult.js';
+import { playKeyText, publicationLine, publishDirect, publishThroughServer, releaseFrom, withReleaseOptions, type PublicationResult, type ReleaseFlags } from '../publishing.js';
 
-export interface RemoteConvertFlags extends RemoteFlags, CiFileFlags {
+export interface RemoteConvertFlags extends RemoteFlags, CiFileFlags, ReleaseFlags {
+  /** After the download, publish the AAB to this Google Play track (docs/play.md). */
+  publish?: string;
   obb?: string[];
   assetPack?: AssetPackFlag[];
   assetDelivery?: AssetDeliveryFlag;
@@ -94,11 +97,14 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
   const bad = paths.find((p) => !hasUploadExtension(p));
   if (bad) throw usageError(`${CONVERSION_MESSAGES.uploadExtension} (${basename(bad)})`, 'INVALID_EXTENSION');
   const options = remoteOptions(flags);
+  // Checked before the upload, so a bad release flag costs no credit.
+  const release = flags.publish !== undefined ? releaseFrom(flags.publish, flags) : undefined;
+  const playKey = release ? await playKeyText(flags) : undefined;
   const files: UploadFile[] = [];
   for (const p of paths) files.push(await uploadFile(p));
   const size = files.reduce((n, f) => n + f.size, 0);
   requireToken(connection);
-  const wait = flags.wait === true || flags.output !== undefined;
+  const wait = flags.wait === true || flags.output !== undefined || release !== undefined;
   const out = resolve(flags.output ?? aabFileName(basename(inputs[0])));
   const overwrite = flags.overwrite === true;
   // Refused before the upload, so no credit is spent on a result that cannot be saved.
@@ -152,16 +158,23 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
     for (const line of downloadSizeLines(downloadSizesOfReport(conversion.raw.report))) output.info(line);
     const saved = await downloadAab(api, output, id, out, overwrite);
     const result = serverConvertResult(id, conversion.raw, saved);
+    let publication: PublicationResult | undefined;
+    if (release) {
+      const report = conversion.raw.report;
+      const packageName = isRecord(report) ? str(report.packageName) : undefined;
+      publication = playKey && packageName ? { ...(await publishDirect(output, saved.path, packageName, playKey, release)), conversionId: id } : await publishThroughServer(ctx, id, release);
+    }
     output.result(
       {
         ...result,
+        ...(publication ? { publication } : {}),
         status: conversion.status,
         resumedFrom: saved.resumedFrom,
         updates: transport,
         conversion: conversion.raw,
         logs,
       },
-      `AAB salvo em ${saved.path} (${formatBytes(saved.bytes)}).`,
+      [`AAB salvo em ${saved.path} (${formatBytes(saved.bytes)}).`, ...(publication ? [publicationLine(publication)] : [])],
     );
     await writeCiFiles(flags, { result });
     return EXIT_OK;
@@ -197,7 +210,8 @@ export function remoteOptions(flags: RemoteConvertFlags): string | undefined {
 
 /** Registers `convert` (local and server modes) with the server mode's extra flags. */
 export function register(program: Command): Command {
-  return registerConvertCommand(program, runConvert)
+  return withReleaseOptions(registerConvertCommand(program, runConvert))
+    .option('--publish <faixa>', 'depois de converter, publica o AAB nesta faixa do Google Play (internal, alpha, beta, production…)')
     .option('--wait', 'espera a conversão no servidor terminar e baixa o AAB (implícito com -o)')
     .option('--options <json>', 'opções da conversão no servidor, em JSON')
     .option('--sign', 'assina o AAB no servidor com a chave de upload da conta (aabify keystore upload)')

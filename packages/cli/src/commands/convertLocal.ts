@@ -226,6 +226,10 @@ export function register(program: Command, remote?: ConvertHandler): Command {
     .option('--summary <arquivo>', 'acrescenta um resumo em Markdown (app, versão, tamanhos, estimativa por dispositivo, avisos), ex.: $GITHUB_STEP_SUMMARY')
     .option('--dotenv <arquivo>', 'grava AABIFY_AAB, AABIFY_CONVERSION_ID e AABIFY_AAB_SIZE (relatório dotenv do GitLab CI)')
     .action(async (inputs: string[], options: ConvertOptions, command: Command) => {
+      // --publish (convert.ts) goes through the server; offline, the AAB is published with `aabify publish FILE.aab`.
+      if (options.local && (options as { publish?: string }).publish !== undefined) {
+        command.error('erro: --publish vale no modo servidor; com --local, publique depois com aabify publish app.aab --package PACOTE --play-key CHAVE --track FAIXA.', { exitCode: EXIT_USAGE, code: 'aabify.publishNeedsServer' });
+      }
       if (options.local) return runConvertLocal(inputs, options, command);
       if (remote) return remote(inputs, options, command);
       command.error('erro: a conversão pelo serviço aabify ainda não está disponível nesta versão; use --local para converter nesta máquina.', {

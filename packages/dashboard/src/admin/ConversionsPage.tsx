@@ -15,6 +15,7 @@ import { CONVERSION_STATUSES, HISTORY_STATUS_LABELS, STATUS_VARIANTS, clampProgr
 import { formatBytes, formatDateTime } from '../lib/format';
 import { toast } from '../stores/toasts';
 import { ConfirmModal, PageList, failureText, useDebounced, useLiveConversions } from './common';
+import { PublicationsList } from './PublicationsList';
 
 /** The statuses whose rows follow live updates. */
 const LIVE = new Set(['pending', 'queued', 'processing']);
@@ -173,6 +174,7 @@ export default function ConversionsPage() {
           <PageList page={data.page} totalPages={data.totalPages} onChange={setPage} />
         </div>
       )}
+      <PublicationsList />
       <ConfirmModal show={deleting !== null} title="Excluir conversão" confirmLabel="Excluir" busy={busy} onConfirm={() => void remove()} onHide={() => setDeleting(null)}>
         Excluir a conversão de <strong>{deleting?.fileName}</strong>? Os arquivos e os logs são apagados; uma conversão em andamento é cancelada e o crédito devolvido.
       </ConfirmModal>

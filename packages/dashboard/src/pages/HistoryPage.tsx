@@ -218,6 +218,12 @@ export default function HistoryPage() {
         actions={(c) => (
           <>
             {c.status === 'completed' && c.canDownload && <DownloadButton conversionId={c.id} size="sm" compact />}
+            {c.status === 'completed' && c.canDownload && (
+              <Link to={`/conversions/${c.id}?publicar=1`} className="btn btn-sm btn-outline-secondary" aria-label={`Publicar ${c.fileName} no Google Play`} data-testid="history-publish">
+                <Icon name="google-play" className="me-1" />
+                Publicar
+              </Link>
+            )}
             <Button size="sm" variant="outline-secondary" onClick={() => setLogsOf(c)} aria-label={`Ver logs de ${c.fileName}`}>
               <Icon name="file-earmark-text" className="me-1" />
               Logs

@@ -20,6 +20,8 @@ import { defineUserKeystore, type UserKeystore } from './UserKeystore.js';
 import { defineEmailMessage, type EmailMessage } from './EmailMessage.js';
 import { defineEmailLinkToken, type EmailLinkToken } from './EmailLinkToken.js';
 import { defineStreamTicket, type StreamTicket } from './StreamTicket.js';
+import { definePlayCredential, type PlayCredential } from './PlayCredential.js';
+import { definePublication, definePublicationLog, type Publication, type PublicationLog } from './Publication.js';
 
 export interface Models {
   User: typeof User;
@@ -36,6 +38,9 @@ export interface Models {
   EmailMessage: typeof EmailMessage;
   EmailLinkToken: typeof EmailLinkToken;
   StreamTicket: typeof StreamTicket;
+  PlayCredential: typeof PlayCredential;
+  Publication: typeof Publication;
+  PublicationLog: typeof PublicationLog;
 }
 
 export function initModels(sequelize: Sequelize): Models {
@@ -54,6 +59,9 @@ export function initModels(sequelize: Sequelize): Models {
     EmailMessage: defineEmailMessage(sequelize),
     EmailLinkToken: defineEmailLinkToken(sequelize),
     StreamTicket: defineStreamTicket(sequelize),
+    PlayCredential: definePlayCredential(sequelize),
+    Publication: definePublication(sequelize),
+    PublicationLog: definePublicationLog(sequelize),
   };
   associate(models);
   return models;
@@ -80,3 +88,5 @@ export { UserKeystore } from './UserKeystore.js';
 export { EmailMessage } from './EmailMessage.js';
 export { EmailLinkToken, type EmailLinkPurpose } from './EmailLinkToken.js';
 export { StreamTicket } from './StreamTicket.js';
+export { PlayCredential } from './PlayCredential.js';
+export { Publication, PublicationLog } from './Publication.js';

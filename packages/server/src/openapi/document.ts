@@ -11,9 +11,10 @@ import { conversionRoutes } from './paths/conversions.js';
 import { planRoutes } from './paths/plans.js';
 import { adminRoutes } from './paths/admin.js';
 import { emailRoutes } from './paths/email.js';
+import { playRoutes } from './paths/play.js';
 
 /** Every documented route, in the order the reference shows them. */
-export const API_ROUTES: readonly RouteDoc[] = [...accountRoutes, ...emailRoutes, ...conversionRoutes, ...planRoutes, ...adminRoutes];
+export const API_ROUTES: readonly RouteDoc[] = [...accountRoutes, ...emailRoutes, ...conversionRoutes, ...planRoutes, ...adminRoutes, ...playRoutes];
 
 /** `/conversion/status/:id` → `/api/conversion/status/{id}`. */
 export function openApiPath(expressPath: string): string {

@@ -16,6 +16,7 @@ import { createAuthRecoveryRouter } from './auth/recovery.js';
 import { createAccountPreferencesRouter } from './account/preferences.js';
 import { createAdminEmailsRouter } from './adminEmails/router.js';
 import { createOpenApiRouter } from './openapi/router.js';
+import { createAdminPublicationsRouter, createPlayCredentialsRouter, createPublicationsRouter } from './play/router.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
@@ -30,6 +31,8 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/conversion', createConversionRouter(ctx));
   api.use('/account', createAccountRouter(ctx));
   api.use('/account', createAccountPreferencesRouter(ctx));
+  api.use('/account', createPlayCredentialsRouter(ctx));
+  api.use('/publications', createPublicationsRouter(ctx));
   api.use('/download', createDownloadRouter(ctx));
   api.use('/plans', createPlansRouter(ctx));
   api.use('/payments', createPaymentsRouter(ctx));
@@ -39,6 +42,7 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/admin/plans', createAdminPlansRouter(ctx));
   api.use('/admin/payments', createAdminPaymentsRouter(ctx));
   api.use('/admin/emails', createAdminEmailsRouter(ctx));
+  api.use('/admin/publications', createAdminPublicationsRouter(ctx));
   // Admin calls (dashboard, users, admins, conversions, queue, system, config); /admin/plans is a separate sub-router.
   api.use('/admin', createAdminRouter(ctx));
   return api;

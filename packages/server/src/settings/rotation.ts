@@ -1,17 +1,18 @@
 /**
  * ENCRYPTION_KEY rotation: with ENCRYPTION_KEY_PREVIOUS set, every process still opens what
  * the previous key sealed (settings/crypto.ts openJson), and at start re-encrypts it with the
- * current key — secret settings and upload keystores. Each row is rewritten only if it still
+ * current key — secret settings, upload keystores and Google Play keys. Each row is rewritten only if it still
  * holds the ciphertext that was read, so processes starting together do it once and safely.
  * Once a start logs `reencrypted: 0`, ENCRYPTION_KEY_PREVIOUS can be removed (docs/deploy.md).
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Logger } from '../logger.js';
 import { keystoreAad } from '../keystores/service.js';
+import { playCredentialsAad } from '../play/credentials.js';
 import { encryptJson, isEncryptedValue, openJson, type KeyRing } from './crypto.js';
 
 interface Sealed {
-  table: 'settings' | 'user_keystores';
+  table: 'settings' | 'user_keystores' | 'play_credentials';
   column: 'value' | 'secret';
   idColumn: 'key' | 'userId';
   aad(id: string): string;
@@ -20,6 +21,7 @@ interface Sealed {
 const SEALED: Sealed[] = [
   { table: 'settings', column: 'value', idColumn: 'key', aad: (key) => key },
   { table: 'user_keystores', column: 'secret', idColumn: 'userId', aad: keystoreAad },
+  { table: 'play_credentials', column: 'secret', idColumn: 'userId', aad: playCredentialsAad },
 ];
 
 /** Returns how many values were re-encrypted; values neither key opens are left alone (and logged). */

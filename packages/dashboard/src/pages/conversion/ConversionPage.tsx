@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { conversionApi } from '../../api/conversions';
 import { isApiRequestError } from '../../api/client';
 import { Icon } from '../../components/Icon';
@@ -28,6 +28,7 @@ import { StatusCard } from '../converter/StatusCard';
 import { Tracker } from '../converter/Tracker';
 import { lastUpload } from '../converter/lastUpload';
 import { loadStoredLogs, useLiveConversion } from '../converter/useLiveConversion';
+import { Publications } from './Publications';
 
 export const CONVERSION_PAGE_TEXTS = {
   notFound: 'Conversão não encontrada',
@@ -44,6 +45,7 @@ export default function ConversionPage() {
   const { current, live, lastUpdateAt } = useConversions();
   const [load, setLoad] = useState<Load>(() => (useConversions.getState().current?.id === id ? 'ready' : 'loading'));
   const liveConn = useLiveConversion();
+  const [search] = useSearchParams();
 
   useEffect(() => {
     useConversions.getState().setOwner(user?.id ?? null);
@@ -154,6 +156,7 @@ export default function ConversionPage() {
       <QueueCard conversion={view} />
       {view.status === 'failed' && <FailedResult conversion={view} onRetry={retry} onNew={newConversion} />}
       {view.status === 'completed' && <CompletedResult conversion={view} onNew={newConversion} />}
+      {view.status === 'completed' && <Publications conversionId={view.id} canPublish={!view.support} openOnLoad={search.get('publicar') === '1'} />}
       <LogConsole conversionId={view.id} status={view.status} logs={view.logs} onClear={() => clearLogs(view.id)} />
     </div>
   );

@@ -1,0 +1,93 @@
+/**
+ * The Google Play service-account key kept in a user's account, stored like the upload
+ * keystore (keystores/service.ts): checked first (a JSON service-account key with an RSA
+ * private key), then sealed with AES-256-GCM under the data dir's key with the user id as
+ * additional data. Only the client e-mail, project and key id are kept in the clear and shown;
+ * nothing returns the key but `playKeyFor`, which hands it to one publication or test.
+ */
+import { isPlayError, parseServiceAccountKey, serviceAccountJson, testEditAccess, type PlayEndpoints, type PlayError, type ServiceAccountKey } from '@aabify/converter/play';
+import { PLAY_MESSAGES, type PlayCredentialsMetadata } from '@aabify/shared';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import type { PlayCredential } from '../models/index.js';
+import { encryptJson, keyRingOf, openJson } from '../settings/crypto.js';
+
+/** Additional data of a user's Play key ciphertext (also for re-encryption, settings/rotation.ts). */
+export const playCredentialsAad = (userId: string): string => `play-credentials:${userId}`;
+
+export function presentPlayCredentials(row: PlayCredential): PlayCredentialsMetadata {
+  return {
+    clientEmail: row.clientEmail,
+    projectId: row.projectId,
+    privateKeyId: row.privateKeyId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    lastTestedAt: row.lastTestedAt ? row.lastTestedAt.toISOString() : null,
+    lastTestedPackage: row.lastTestedPackage ?? null,
+  };
+}
+
+export function playEndpoints(ctx: AppContext): PlayEndpoints {
+  return { ...(ctx.config.googlePlay.tokenUrl ? { tokenUrl: ctx.config.googlePlay.tokenUrl } : {}), ...(ctx.config.googlePlay.apiUrl ? { apiUrl: ctx.config.googlePlay.apiUrl } : {}) };
+}
+
+/** A PlayError as the API's answer: 422 with its code and pt-BR message, 502 when Google did not answer. */
+export function playApiError(e: PlayError): ApiError {
+  return new ApiError(e.code === 'PLAY_UNAVAILABLE' ? 502 : 422, e.code, e.message);
+}
+
+export async function savePlayCredentials(ctx: AppContext, userId: string, keyText: string): Promise<PlayCredential> {
+  let key: ServiceAccountKey;
+  try {
+    key = parseServiceAccountKey(keyText);
+  } catch (e) {
+    if (isPlayError(e)) throw playApiError(e);
+    throw e;
+  }
+  const { PlayCredential } = ctx.models;
+  await PlayCredential.upsert({
+    userId,
+    // Only the fields the JWT-bearer flow needs are kept (serviceAccountJson), sealed.
+    secret: encryptJson(JSON.parse(serviceAccountJson(key)), ctx.secrets.encryptionKey, playCredentialsAad(userId)),
+    clientEmail: key.clientEmail,
+    projectId: key.projectId?.slice(0, 128) ?? null,
+    privateKeyId: key.privateKeyId?.slice(0, 128) ?? null,
+    lastTestedAt: null,
+    lastTestedPackage: null,
+  });
+  ctx.logger.info({ userId, clientEmail: key.clientEmail }, 'play credentials saved');
+  return (await PlayCredential.findByPk(userId))!;
+}
+
+export function findPlayCredentials(ctx: AppContext, userId: string): Promise<PlayCredential | null> {
+  return ctx.models.PlayCredential.findByPk(userId);
+}
+
+export async function deletePlayCredentials(ctx: AppContext, userId: string): Promise<boolean> {
+  const n = await ctx.models.PlayCredential.destroy({ where: { userId } });
+  if (n > 0) ctx.logger.info({ userId }, 'play credentials deleted');
+  return n > 0;
+}
+
+/** The key for one publication or test; null when the user has none. */
+export async function playKeyFor(ctx: AppContext, userId: string): Promise<ServiceAccountKey | null> {
+  const row = await findPlayCredentials(ctx, userId);
+  if (!row) return null;
+  const opened = openJson(row.secret, keyRingOf(ctx.secrets), playCredentialsAad(userId)).value;
+  return parseServiceAccountKey(JSON.stringify(opened));
+}
+
+/** 'Testar conexão': a token and an edit opened and deleted at once on `packageName`. */
+export async function testPlayAccess(ctx: AppContext, userId: string, packageName: string): Promise<PlayCredential> {
+  const key = await playKeyFor(ctx, userId);
+  if (!key) throw ApiError.notFound(PLAY_MESSAGES.notFound, 'PLAY_CREDENTIALS_NOT_FOUND');
+  try {
+    await testEditAccess(key, packageName, playEndpoints(ctx));
+  } catch (e) {
+    if (!isPlayError(e)) throw e;
+    ctx.logger.info({ userId, packageName, code: e.code, google: e.detail }, 'play connection test failed');
+    throw playApiError(e);
+  }
+  await ctx.models.PlayCredential.update({ lastTestedAt: new Date(), lastTestedPackage: packageName }, { where: { userId } });
+  return (await findPlayCredentials(ctx, userId))!;
+}
