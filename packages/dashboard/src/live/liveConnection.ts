@@ -8,7 +8,8 @@
  * is closed and reopened here with a new one. Disconnects when no subscription remains.
  */
 import { io, type Socket } from 'socket.io-client';
-import { conversionChannel, CONVERSION_MESSAGES, SOCKET_EVENTS as E } from '@aabify/shared';
+import { conversionChannel, CONVERSION_MESSAGES, PUBLICATION_SOCKET_EVENT, SOCKET_EVENTS as E, type PublicationUpdate } from '@aabify/shared';
+import { emitPublicationUpdate } from './publicationEvents';
 import type { ConversionUpdate } from '../lib/conversion';
 import { conversionApi } from '../api/conversions';
 
@@ -147,6 +148,9 @@ export class LiveConnection {
     socket.on(E.activeConversions, (list: unknown) => {
       const items = Array.isArray(list) ? list : typeof list === 'object' && list !== null && Array.isArray((list as { conversions?: unknown }).conversions) ? (list as { conversions: unknown[] }).conversions : [];
       this.handlers.onActiveConversions?.(items);
+    });
+    socket.on(PUBLICATION_SOCKET_EVENT, (u: PublicationUpdate) => {
+      if (u && typeof u.publication?.id === 'string') emitPublicationUpdate(u);
     });
     socket.on(E.conversionCreated, (c: { conversionId?: string; fileName?: string; fileSize?: number }) => {
       if (c && typeof c.conversionId === 'string') this.handlers.onCreated?.({ conversionId: c.conversionId, fileName: c.fileName, fileSize: c.fileSize });

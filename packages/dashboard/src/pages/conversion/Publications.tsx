@@ -3,7 +3,8 @@
  * release form (track — internal, alpha, beta, production or a closed track's name —, status,
  * rollout %, release name, notes per language, pt-BR first), and the publication history lists
  * every publication of this conversion (who/when, track, versionCode, status, Play's answer).
- * A publication in progress is followed (its state read every second) until it ends.
+ * A publication in progress is followed live (`publication-update` on the page's socket), and its
+ * state is read again every few seconds as a fallback while it runs.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { FieldArray, Form as FormikForm, Formik } from 'formik';
@@ -32,6 +33,7 @@ import { playApi } from '../../api/play';
 import { Icon } from '../../components/Icon';
 import { formatDateTime } from '../../lib/format';
 import { toast } from '../../stores/toasts';
+import { onPublicationUpdate } from '../../live/publicationEvents';
 
 interface FormValues {
   trackChoice: string;
@@ -179,10 +181,22 @@ export function Publications({ conversionId, canPublish, openOnLoad }: { convers
     );
   }, [conversionId]);
   useEffect(reload, [reload]);
+  useEffect(
+    () =>
+      onPublicationUpdate(({ publication }) => {
+        if (publication.conversionId !== conversionId) return;
+        setItems((prev) => {
+          const list = prev ?? [];
+          return list.some((p) => p.id === publication.id) ? list.map((p) => (p.id === publication.id ? publication : p)) : [publication, ...list];
+        });
+      }),
+    [conversionId],
+  );
   const active = items?.some((p) => p.status === 'queued' || p.status === 'processing') ?? false;
   useEffect(() => {
     if (!active) return;
-    const timer = setInterval(reload, 1000);
+    // Only a fallback: the socket's updates arrive as they happen.
+    const timer = setInterval(reload, 5000);
     return () => clearInterval(timer);
   }, [active, reload]);
 
