@@ -120,7 +120,9 @@ try {
     }
   }
   status = aabify(args, env);
-  if (status === 0 && track && local) status = aabify(['publish', resolve(output), '--track', track, '--package', input('package-name'), ...releaseFlags], env);
+  // The app is the AAB's own package; package-name, when given, only confirms it.
+  const packageFlags = input('package-name') ? ['--package', input('package-name')] : [];
+  if (status === 0 && track && local) status = aabify(['publish', resolve(output), '--track', track, ...packageFlags, ...releaseFlags], env);
 } finally {
   rmSync(keystoreDir, { recursive: true, force: true });
 }

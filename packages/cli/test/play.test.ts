@@ -149,6 +149,23 @@ describe('aabify publish / convert --publish / play credentials (Google Play)', 
     expect(fromEnv.status, fromEnv.stderr).to.equal(0);
   });
 
+  it('publishFile_packageReadFromTheBundle_aWrongPackageRefusedBeforeGoogle', async () => {
+    google.addApp(PKG);
+    google.expectBundle(aab, { versionCode: 9, packageName: PKG });
+    // No --package: the app is the AAB's own (its base manifest).
+    const r = await aabify(['publish', aabFile, '--play-key', keyFile, '--track', 'internal', '--json'], { AABIFY_TOKEN: undefined });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(json(r).publication).to.include({ mode: 'direct', packageName: PKG, versionCode: 9 });
+    // A --package that is not the bundle's: a usage error, and Google is never asked.
+    google.reset();
+    google.addServiceAccount(account);
+    const wrong = await aabify(['publish', aabFile, '--play-key', keyFile, '--package', 'com.outro.app', '--track', 'internal', '--json'], { AABIFY_TOKEN: undefined });
+    expect(wrong.status).to.equal(2);
+    expect(json(wrong)).to.deep.include({ ok: false });
+    expect(wrong.stdout + wrong.stderr).to.contain(`O AAB é do pacote ${PKG}, não de com.outro.app`);
+    expect(google.commits).to.deep.equal([]);
+  });
+
   const refusals: Array<[PlayErrorCode, number, () => void, string[]?]> = [
     ['PLAY_APP_NOT_FOUND', 7, () => undefined],
     ['PLAY_PERMISSION_DENIED', 8, () => google.addApp(PKG, { grantedTo: [] })],

@@ -37,6 +37,7 @@ export const CONVERTER_ERRORS = {
   OUTPUT_EXISTS: 'O arquivo de saída já existe.',
   ABORTED: 'A conversão foi cancelada.',
   INVALID_OPTIONS: 'Opções de conversão inválidas.',
+  BUNDLE_WITHOUT_MANIFEST: 'O AAB não tem um manifesto válido no módulo base (base/manifest/AndroidManifest.xml).',
   ...KEYSTORE_ERROR_MESSAGES,
   IO_ERROR: 'Erro de leitura ou escrita de arquivo durante a conversão.',
   INTERNAL: 'Erro interno do conversor.',

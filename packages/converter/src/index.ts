@@ -23,7 +23,7 @@ export { ASSET_DELIVERIES, type AssetDelivery, type AssetPackRule } from './bund
 export { PLAY_LIMITS, type PlayLimit } from './bundle/playLimits.js';
 export { estimateDownloadSizes, type DeviceDownloadSize, type EstimateOptions } from './size/estimate.js';
 export { DEVICE_PROFILES, type DeviceProfile } from './size/devices.js';
-export { validateBundle, runValidators, ALL_VALIDATORS, type BundleProblem, type BundleView, type BundleFile, type Validator } from './validate/index.js';
+export { validateBundle, readBundleIdentity, runValidators, ALL_VALIDATORS, type BundleIdentity, type BundleProblem, type BundleView, type BundleFile, type Validator } from './validate/index.js';
 export {
   CONVERSION_STAGES,
   WARNING_MESSAGES,

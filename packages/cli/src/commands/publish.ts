@@ -4,8 +4,8 @@
  *   - CONVERSION_ID: through the server, with the key stored in the account; the publication is
  *     recorded in the conversion's history. With --play-key, the AAB is downloaded and published
  *     from this machine instead (the key never reaches the server).
- *   - FILE.aab with --play-key (or AABIFY_PLAY_KEY) and --package: straight from the pipeline,
- *     no aabify server at all.
+ *   - FILE.aab with --play-key (or AABIFY_PLAY_KEY): straight from the pipeline, no aabify server
+ *     at all; the app is the bundle's own package (its base manifest), --package only confirms it.
  */
 import { basename, join } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -65,8 +65,14 @@ export async function runPublish(target: string, flags: PublishFlags): Promise<v
     const release = releaseFrom(track, flags);
     const key = await playKeyText(flags);
     if (!key) throw usageError(`Para publicar ${basename(target)} direto, passe a chave com --play-key ARQUIVO (ou AABIFY_PLAY_KEY).`, 'MISSING_PLAY_KEY');
-    if (!flags.package || !isPackageName(flags.package)) throw usageError('Informe o app com --package com.empresa.app.', 'MISSING_PACKAGE');
-    const result = await publishDirect(output, target, flags.package, key, release);
+    if (flags.package !== undefined && !isPackageName(flags.package)) throw usageError(`--package não é um nome de pacote válido (recebido ${flags.package}).`, 'INVALID_PACKAGE');
+    // The engine only on this path: the CLI's start stays light.
+    const { readBundleIdentity } = await import('@aabify/converter');
+    const { packageName } = await readBundleIdentity(target);
+    if (flags.package && flags.package !== packageName) {
+      throw usageError(`O AAB é do pacote ${packageName}, não de ${flags.package}: confira o arquivo ou o --package.`, 'PACKAGE_MISMATCH');
+    }
+    const result = await publishDirect(output, target, packageName, key, release);
     output.result({ publication: result, ...result }, publicationLine(result));
     process.exitCode = EXIT_OK;
   } catch (e) {
@@ -79,10 +85,10 @@ export function register(program: Command): Command {
     withRemoteOptions(
       program
         .command('publish')
-        .argument('<alvo>', 'id de uma conversão concluída, ou um arquivo .aab (com --play-key e --package)')
+        .argument('<alvo>', 'id de uma conversão concluída, ou um arquivo .aab (com --play-key)')
         .description('publica um AAB numa faixa do Google Play (veja docs/play.md)')
         .option('--track <faixa>', 'internal, alpha, beta, production ou o nome de uma faixa de teste fechado')
-        .option('--package <nome>', 'o app (obrigatório para um arquivo .aab)'),
+        .option('--package <nome>', 'confirma o app (para um arquivo .aab, o pacote vem do próprio AAB)'),
     ),
   ).action((target: string, flags: PublishFlags) => runPublish(target, flags));
 }

@@ -1,4 +1,7 @@
-import { isConverterError } from '../errors.js';
+import { ConverterError, isConverterError } from '../errors.js';
+import { AaptPb, type PbXmlNode } from '../proto/aapt.js';
+import { ATTR, BASE_MODULE, MANIFEST_PATH } from '../bundle/layout.js';
+import { attrById, attrByName, decimalValue, stringValue } from './xml.js';
 import { ZipReader } from '../zip/index.js';
 import { AAPT2_RULES } from './aapt2Rules.js';
 import { CONFIG_RULES } from './configRules.js';
@@ -62,6 +65,32 @@ export async function validateBundle(aab: string): Promise<BundleProblem[]> {
       .filter((e) => !e.isDirectory)
       .map((e) => ({ path: e.name, read: () => reader.read(e) }));
     return await runValidators({ files, zipNames: reader.entries.map((e) => e.rawName) });
+  } finally {
+    await reader.close();
+  }
+}
+
+/** What Google Play knows a bundle by: its base manifest's package name and versionCode. */
+export interface BundleIdentity {
+  packageName: string;
+  versionCode?: number;
+}
+
+/** Reads the package name and versionCode of an .aab's base module (BUNDLE_WITHOUT_MANIFEST when it has none). */
+export async function readBundleIdentity(aab: string): Promise<BundleIdentity> {
+  const reader = await ZipReader.open(aab);
+  try {
+    const entry = reader.entries.find((e) => e.name === `${BASE_MODULE}/${MANIFEST_PATH}`);
+    if (!entry) throw new ConverterError('BUNDLE_WITHOUT_MANIFEST', `${BASE_MODULE}/${MANIFEST_PATH} absent`);
+    let root: PbXmlNode;
+    try {
+      root = AaptPb.XmlNode.toObject(AaptPb.XmlNode.decode(await reader.read(entry)), { longs: Number, enums: Number }) as PbXmlNode;
+    } catch (e) {
+      throw new ConverterError('BUNDLE_WITHOUT_MANIFEST', (e as Error).message, { cause: e });
+    }
+    const packageName = stringValue(attrByName(root.element, 'package'));
+    if (root.element?.name !== 'manifest' || !packageName) throw new ConverterError('BUNDLE_WITHOUT_MANIFEST', 'no <manifest package=…>');
+    return { packageName, versionCode: decimalValue(attrById(root.element, ATTR.versionCode)) };
   } finally {
     await reader.close();
   }
