@@ -19,7 +19,8 @@ import { api } from './helpers/http.js';
 import { buildAdmin, buildCreditUser, buildSubscriber, buildUser, DEFAULT_PASSWORD, tokenFor, uniqueEmail } from './helpers/factories.js';
 import { buildPlan } from './helpers/planFactories.js';
 import { buildConversion } from './helpers/adminFactories.js';
-import { connected, socketFor, waitFor } from './helpers/conversions.js';
+import { connected, socketFor, uploadBytes, waitFor } from './helpers/conversions.js';
+import { buildZip, tinyApkEntries } from '../../converter/test/helpers/zipBuilder.js';
 import { linkToken, startTestSmtp, type ReceivedMail, type TestSmtp } from './helpers/smtpServer.js';
 import { expirePendingPayments } from '../src/commands/paymentExpirer.js';
 import { hashLinkToken } from '../src/mail/links.js';
@@ -349,13 +350,19 @@ describe('email (SMTP on loopback)', function () {
 
     it('creditsDownToOne_conversionNotices_apiToken', async () => {
       const user = await buildCreditUser(server, 2);
-      await server.ctx.sequelize.transaction(async (transaction) => {
-        const locked = await server.ctx.models.User.findByPk(user.id, { transaction, lock: transaction.LOCK.UPDATE });
-        const { reserveCredit } = await import('../src/conversions/credits.js');
-        await reserveCredit(locked!, transaction);
-        if (locked!.credits === 1) await server.ctx.mail.creditsLow(locked!, { transaction });
-      });
+      // A real conversion through the API takes the second-to-last credit: the notice follows.
+      const submitted = await uploadBytes(server, tokenFor(server, user), buildZip(tinyApkEntries()));
+      expect(submitted.status, JSON.stringify(submitted.body)).to.equal(201);
       await smtp.waitFor(to(user.email, /1 crédito/));
+
+      // Through the queue and the engine: an upload that waited two minutes before it was started.
+      const pending = await uploadBytes(server, tokenFor(server, user), buildZip(tinyApkEntries()), { path: '/conversion/upload', fileName: 'esperou.apk' });
+      expect(pending.status, JSON.stringify(pending.body)).to.equal(201);
+      const pendingId = String((pending.body as { conversionId: string }).conversionId);
+      await server.ctx.models.Conversion.update({ createdAt: new Date(Date.now() - 120_000) }, { where: { id: pendingId }, silent: true });
+      expect((await api(server).post(`/conversion/start/${pendingId}`, undefined, tokenFor(server, user))).status).to.equal(200);
+      const waited = await smtp.waitFor(to(user.email, /Conversão concluída: esperou.apk/));
+      expect(waited.text).to.include(`http://aabify.test/conversions/${pendingId}`);
 
       const twoMinutesAgo = new Date(Date.now() - 120_000);
       const slow = await buildConversion(server, user, { fileName: 'lento.apk', status: 'completed', completedAt: new Date(), createdAt: twoMinutesAgo });
