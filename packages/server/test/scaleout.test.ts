@@ -127,7 +127,7 @@ describe('scale-out: servers sharing one database', function () {
     let peak = 0;
     let unnamed: string[] = [];
     const sample = async () => {
-      const { rows } = await watcher.query<{ application_name: string }>(`SELECT application_name FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]);
+      const { rows } = await watcher.query<{ application_name: string }>(`SELECT application_name FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`, [dbName]);
       peak = Math.max(peak, rows.filter((r) => r.application_name.startsWith(prefix)).length);
       unnamed = unnamed.concat(rows.map((r) => r.application_name).filter((n) => !n.startsWith(prefix)));
     };

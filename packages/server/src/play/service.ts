@@ -197,6 +197,9 @@ export class PublicationService {
     if (!aabKey || size === undefined) return this.fail(p, 'CONVERSION_NOT_PUBLISHABLE', PLAY_MESSAGES.conversionNotReady);
 
     let lastWrite = 0;
+    // Progress rows are written without waiting; the final state waits for the last of them, or
+    // a late progress write would land after it (a completed publication shown at 95 %).
+    let progressWrite: Promise<unknown> = Promise.resolve();
     try {
       const result = await publishBundle({
         key,
@@ -222,11 +225,12 @@ export class PublicationService {
           const now = Date.now();
           if (stepChanged || now - lastWrite >= PROGRESS_WRITE_MS) {
             lastWrite = now;
-            void p.save({ fields: ['step', 'progress', 'editId'] }).catch(() => undefined);
+            progressWrite = progressWrite.then(() => p.save({ fields: ['step', 'progress', 'editId'] })).catch(() => undefined);
           }
         },
         onLog: (level, message, step) => void this.log(p, level, message, step).catch((err: unknown) => this.ctx.logger.warn({ err }, 'publication log not written')),
       });
+      await progressWrite;
       await p.update({
         status: 'completed',
         progress: 100,
@@ -239,6 +243,7 @@ export class PublicationService {
       this.emit(p);
       this.ctx.logger.info({ publicationId: p.id, versionCode: result.versionCode, track: p.track }, 'publication completed');
     } catch (err) {
+      await progressWrite;
       if (isPlayError(err)) {
         this.ctx.logger.info({ publicationId: p.id, code: err.code, google: err.detail }, 'publication refused by Google Play');
         return this.fail(p, err.code, err.message, err.detail);
