@@ -18,10 +18,11 @@ import { workerInstances } from './0095-worker-instances.js';
 import { emailMessages } from './0100-email-messages.js';
 import { emailLinkTokens } from './0101-email-link-tokens.js';
 import { userEmailFields } from './0102-user-email-fields.js';
+import { invalidationTriggers } from './0120-invalidation-triggers.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
   settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens,
   socketIoAttachments, userKeystores, conversionInputFiles, rateLimits, streamTickets, workerInstances, emailMessages,
-  emailLinkTokens, userEmailFields,
+  emailLinkTokens, userEmailFields, invalidationTriggers,
 ];
