@@ -32,9 +32,9 @@ export interface Notifier {
    * Resolves once every listening process (this one included) has handled everything
    * committed before the call: a sync message goes out, each process answers it from its
    * listener, and Postgres delivers in commit order on each connection, so an answer means
-   * the earlier notifications were handled there. Writers of auth-relevant rows (and routes
-   * that change a conversion for its user) await it before answering, so no process can
-   * serve the old state to a request made after the answer. Gives up after SYNC_TIMEOUT_MS
+   * the earlier notifications were handled there. Writers of auth-relevant rows await it
+   * before answering (realtime/access.ts accessChanged), so no process can serve the old
+   * state to a request made after the answer. Gives up after SYNC_TIMEOUT_MS
    * (a process that does not answer is reconnecting, and serves nothing from memory then).
    */
   sync(): Promise<void>;
