@@ -1,21 +1,31 @@
 /**
  * Server benchmark: a real server (embedded test Postgres, worker threads) measured through
- * HTTP. Prints
- *   1. status reads per second and latency percentiles (autocannon on GET /api/conversion/status/{id}),
- *      first on an idle server, then while conversions run (the engine is off the main thread,
- *      so the API should stay responsive);
- *   2. end-to-end throughput of N parallel conversions of corpus APKs (upload → completed).
+ * HTTP, with autocannon in a separate process (the server's main thread is what is measured,
+ * not the load generator). Prints, each with the load average of the machine at the time:
+ *   1. GET /api/health and GET /api/conversion/status/{id} (a bearer token; a completed
+ *      conversion of its user), same autocannon settings, one after the other, and the ratio
+ *      status / health of their throughputs — on an idle server;
+ *   2. the same while N conversions are in flight (each one that ends is replaced by a new
+ *      upload until both runs are over), then how many conversions completed meanwhile.
  *
  *   npx tsx bench/server-api.ts [--conversions 20] [--max-concurrent 3] [--duration 10] [--connections 20]
+ *                               [--credential jwt|api-token] [--log info|silent] [--rounds 1]
+ *
+ * --log info (the default, as in production) writes the request log to /dev/null through the
+ * server's own logger (redaction included); --log silent measures without it.
  */
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFile, readdir } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
+import { createLogger } from '../packages/server/src/logger.js';
 import { startTestCluster, stopTestCluster } from '../packages/server/test/helpers/postgres.js';
-import { startTestServer } from '../packages/server/test/helpers/server.js';
-import { buildSubscriber, tokenFor } from '../packages/server/test/helpers/factories.js';
-import { CORPUS_DIR, conversionIdOf, uploadBytes, waitForStatus } from '../packages/server/test/helpers/conversions.js';
+import { startTestServer, type TestServer } from '../packages/server/test/helpers/server.js';
+import { buildAdmin, buildSubscriber, tokenFor } from '../packages/server/test/helpers/factories.js';
+import { CORPUS_DIR, conversionIdOf, sleep, statusOf, uploadBytes, waitForStatus } from '../packages/server/test/helpers/conversions.js';
+import { api } from '../packages/server/test/helpers/http.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -23,67 +33,105 @@ interface AutocannonResult {
   non2xx: number;
   errors: number;
 }
-type Autocannon = (opts: { url: string; connections: number; duration: number; headers: Record<string, string> }) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-function arg(name: string, fallback: number): number {
+function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return i >= 0 ? process.argv[i + 1]! : fallback;
 }
 
-const conversions = arg('conversions', 20);
-const maxConcurrent = arg('max-concurrent', 3);
-const duration = arg('duration', 10);
-const connections = arg('connections', 20);
+const conversions = Number(arg('conversions', '20'));
+const maxConcurrent = Number(arg('max-concurrent', '3'));
+const duration = Number(arg('duration', '10'));
+const connections = Number(arg('connections', '20'));
+const credential = arg('credential', 'jwt');
+const logLevel = arg('log', 'info');
+const rounds = Number(arg('rounds', '1'));
 
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon');
+/** One autocannon run in its own process; its JSON result. */
+function autocannon(url: string, headers: Record<string, string>): Promise<AutocannonResult> {
+  const script = `const r = require(${JSON.stringify(AUTOCANNON)})(JSON.parse(process.argv[1]), (err, res) => { if (err) throw err; process.stdout.write(JSON.stringify(res)); });`;
+  const child = spawn(process.execPath, ['-e', script, JSON.stringify({ url, connections, duration, headers })], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as AutocannonResult) : reject(new Error(`autocannon exited ${code}`)))));
+}
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 function line(label: string, r: AutocannonResult): void {
   console.log(
-    `${label.padEnd(34)} ${r.requests.average.toFixed(0).padStart(6)} req/s  p50 ${r.latency.p50} ms  p90 ${r.latency.p90} ms  p99 ${r.latency.p99} ms  max ${r.latency.max} ms  (non-2xx ${r.non2xx}, errors ${r.errors})`,
+    `${label.padEnd(30)} ${r.requests.average.toFixed(0).padStart(6)} req/s  p50 ${r.latency.p50} ms  p90 ${r.latency.p90} ms  p99 ${r.latency.p99} ms  max ${r.latency.max} ms  (non-2xx ${r.non2xx}, errors ${r.errors})  load ${load()}`,
   );
 }
 
+/** Health, then status, with the same settings; prints both and the ratio. */
+async function pair(label: string, server: TestServer, statusUrl: string, headers: Record<string, string>): Promise<void> {
+  const health = await autocannon(`${server.url}/api/health`, {});
+  line(`health, ${label}`, health);
+  const status = await autocannon(statusUrl, headers);
+  line(`status, ${label}`, status);
+  console.log(`${'status / health'.padEnd(30)} ${((100 * status.requests.average) / health.requests.average).toFixed(0).padStart(5)} %`);
+}
+
 await startTestCluster();
-const server = await startTestServer({}, { queue: { processEvery: 200 } });
+// The request log as production writes it (the server's logger: JSON, redaction), into /dev/null.
+const logger = logLevel === 'silent' ? pino({ level: 'silent' }) : createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
+const server = await startTestServer({}, { logger, queue: { processEvery: 200 }, conversions: { submitRateLimit: { points: 1_000_000, windowMs: 60_000 } } });
 try {
   await server.ctx.settings.set('conversions.maxConcurrent', maxConcurrent);
   await server.ctx.settings.set('conversions.concurrentPerUser', 0);
   const user = await buildSubscriber(server, 30);
-  const token = tokenFor(server, user);
-  const headers = { authorization: `Bearer ${token}` };
+  const session = tokenFor(server, user);
+  const admin = await buildAdmin(server);
+  const adminToken = tokenFor(server, admin);
+  const bearer =
+    credential === 'api-token'
+      ? ((await api(server).post<{ token: string }>('/auth/tokens', { name: 'bench' }, session)).body.token)
+      : session;
+  const headers = { authorization: `Bearer ${bearer}` };
   const apks = (await readdir(CORPUS_DIR)).filter((f) => f.endsWith('.apk')).sort();
   if (!apks.length) throw new Error(`no APKs in ${CORPUS_DIR} (set AABIFY_CORPUS)`);
   const files = await Promise.all(apks.map(async (name) => ({ name, bytes: await readFile(join(CORPUS_DIR, name)) })));
 
-  console.log(`aabify server benchmark — ${cpus().length} CPUs, maxConcurrent ${maxConcurrent}, ${connections} connections, ${duration}s per run`);
-  const warm = conversionIdOf(await uploadBytes(server, token, files.find((f) => f.name === 'jx-small.apk')?.bytes ?? files[0]!.bytes, { fileName: 'aquecimento.apk' }));
-  await waitForStatus(server, token, warm, ['completed', 'failed'], 120000);
+  console.log(
+    `aabify server benchmark — ${cpus().length} CPUs, maxConcurrent ${maxConcurrent}, ${connections} connections, ${duration}s per run, ` +
+      `credential ${credential}, request log ${logLevel}, autocannon in its own process`,
+  );
+  const warm = conversionIdOf(await uploadBytes(server, session, files.find((f) => f.name === 'jx-small.apk')?.bytes ?? files[0]!.bytes, { fileName: 'aquecimento.apk' }));
+  await waitForStatus(server, session, warm, ['completed', 'failed'], 120000);
   const statusUrl = `${server.url}/api/conversion/status/${warm}`;
 
-  line('status reads, idle', await autocannon({ url: statusUrl, connections, duration, headers }));
+  for (let round = 1; round <= rounds; round++) await pair('idle', server, statusUrl, headers);
 
-  // N parallel uploads of corpus APKs, with status reads hammering the API meanwhile.
-  const picked = Array.from({ length: conversions }, (_, i) => files[i % files.length]!);
-  const totalBytes = picked.reduce((n, f) => n + f.bytes.length, 0);
+  // `conversions` in flight for the whole measurement: each one that ends is replaced.
+  let stop = false;
+  let completed = 0;
+  let failed = 0;
+  let next = 0;
   const started = performance.now();
-  const load = autocannon({ url: statusUrl, connections, duration, headers });
-  const ids = await Promise.all(picked.map(async (f) => conversionIdOf(await uploadBytes(server, token, f.bytes, { fileName: f.name }))));
-  const uploaded = performance.now();
-  const results = await Promise.all(ids.map((id) => waitForStatus(server, token, id, ['completed', 'failed'], 600000)));
-  const finished = performance.now();
-  line('status reads, during conversions', await load);
-
-  const ok = results.filter((r) => r.status === 'completed').length;
-  const engineMs = results.map((r) => r.duration ?? 0);
-  const seconds = (finished - started) / 1000;
-  console.log(
-    `${conversions} parallel conversions            ${ok}/${conversions} completed in ${seconds.toFixed(1)} s ` +
-      `(uploads ${((uploaded - started) / 1000).toFixed(1)} s) — ${(ok / seconds).toFixed(2)} conversions/s, ` +
-      `${(totalBytes / 1048576 / seconds).toFixed(1)} MB/s of APK, mean processing ${(engineMs.reduce((a, b) => a + b, 0) / engineMs.length).toFixed(0)} ms`,
-  );
-  for (const r of results.filter((x) => x.status !== 'completed')) console.log(`  failed: ${r.fileName}: ${r.errorCode} ${r.error}`);
+  const lanes = Array.from({ length: conversions }, async () => {
+    while (!stop) {
+      const f = files[next++ % files.length]!;
+      const id = conversionIdOf(await uploadBytes(server, adminToken, f.bytes, { fileName: f.name }));
+      for (;;) {
+        await sleep(250);
+        const c = await statusOf(server, adminToken, id);
+        if (c.status === 'completed') completed++;
+        else if (c.status === 'failed') failed++;
+        else continue;
+        break;
+      }
+    }
+  });
+  await sleep(2000);
+  for (let round = 1; round <= rounds; round++) await pair(`${conversions} conversions`, server, statusUrl, headers);
+  stop = true;
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(lanes);
+  console.log(`${'conversions meanwhile'.padEnd(30)} ${completed} completed, ${failed} failed in ${seconds.toFixed(1)} s (${(completed / seconds).toFixed(2)} /s)`);
 } finally {
   await server.stop();
   await stopTestCluster();
 }
-// autocannon and the keep-alive HTTP clients leave timers behind for minutes; the figures are printed, so end now.
+// Keep-alive HTTP clients leave timers behind for minutes; the figures are printed, so end now.
 process.exit(process.exitCode ?? 0);

@@ -1,9 +1,11 @@
 // Bundles the dashboard: hashed, code-split ESM + CSS into dist/, and an index.html that
 // references them. `--watch` rebuilds on change.
 import { build, context } from 'esbuild';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { writeIconModule } from './scripts/icons.mjs';
 
 // react-router's package exports only point at its development build; the production build
@@ -47,11 +49,56 @@ async function writeIndex(metafile) {
   const css = outputs.find(([file, o]) => file.endsWith('.css') && o.entryPoint === 'src/main.tsx')?.[0]
     ?? outputs.find(([file]) => file.endsWith('.css'))?.[0];
   const template = await readFile('index.html', 'utf8');
+  // Every chunk the entry imports statically, announced up front: the browser fetches them in
+  // parallel with the entry instead of one import level at a time.
+  const preloads = staticImports(metafile, js)
+    .map((chunk) => `<link rel="modulepreload" href="/assets/${basename(chunk)}">`)
+    .join('\n    ');
   const html = template
-    .replace('<!--css-->', css ? `<link rel="stylesheet" href="/assets/${basename(css)}">` : '')
+    .replace('<!--css-->', (css ? `<link rel="stylesheet" href="/assets/${basename(css)}">` : '') + (preloads ? `\n    ${preloads}` : ''))
     .replace('<!--js-->', `<script type="module" src="/assets/${basename(js)}"></script>`);
   await writeFile(`${outdir}/index.html`, html);
   await writePage(metafile, 'src/apiDocs/main.tsx', 'api-docs.html');
+}
+
+/** The chunks `entry` needs before it runs (its static imports, transitively), entry excluded. */
+function staticImports(metafile, entry) {
+  const seen = new Set([entry]);
+  const visit = (file) => {
+    for (const i of metafile.outputs[file]?.imports ?? []) {
+      if (i.kind !== 'import-statement' || seen.has(i.path)) continue;
+      seen.add(i.path);
+      visit(i.path);
+    }
+  };
+  visit(entry);
+  seen.delete(entry);
+  return [...seen];
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+const COMPRESSIBLE = /\.(js|css|svg|html)$/;
+
+/**
+ * file.br and file.gz beside every text asset, compressed once here at their best levels; the
+ * server sends them to clients that accept them (http/static.ts), with no work per request.
+ */
+async function precompress(dir) {
+  const files = (await readdir(dir, { recursive: true })).filter((f) => COMPRESSIBLE.test(f));
+  await Promise.all(
+    files.map(async (f) => {
+      const path = join(dir, f);
+      const raw = await readFile(path);
+      if (raw.length < 1024) return;
+      const [br, gz] = await Promise.all([
+        brotliAsync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+        gzipAsync(raw, { level: 9 }),
+      ]);
+      if (br.length < raw.length) await writeFile(`${path}.br`, br);
+      if (gz.length < raw.length) await writeFile(`${path}.gz`, gz);
+    }),
+  );
 }
 
 /** A page of its own entry point: its script and its CSS bundle, no inline script (CSP `script-src 'self'`). */
@@ -76,4 +123,5 @@ if (process.argv.includes('--watch')) {
   const result = await build(options);
   await writeIndex(result.metafile);
   await writeFile(`${outdir}/meta.json`, JSON.stringify(result.metafile));
+  await precompress(outdir);
 }

@@ -138,9 +138,12 @@ export async function downloadAab(api: ApiClient, output: Output, conversionId: 
 
     const progress = output.progress('Baixando', total, offset);
     let written = offset;
+    // The whole file in this answer: hashed on the way, not read again afterwards.
+    const hash = offset === 0 ? createHash('sha256') : undefined;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         written += chunk.length;
+        hash?.update(chunk);
         progress.update(written);
         cb(null, chunk);
       },
@@ -161,13 +164,13 @@ export async function downloadAab(api: ApiClient, output: Output, conversionId: 
       if (attempt >= ATTEMPTS) throw new CliError('DOWNLOAD_INCOMPLETE', `Download incompleto: ${written} de ${total} bytes.`, EXIT_NETWORK);
       continue;
     }
-    return finish(part, metaPath, out, firstResume);
+    return finish(part, metaPath, out, firstResume, hash?.digest('hex'));
   }
 }
 
-async function finish(part: string, metaPath: string, out: string, resumedFrom: number): Promise<DownloadResult> {
+async function finish(part: string, metaPath: string, out: string, resumedFrom: number, sha256?: string): Promise<DownloadResult> {
   await rename(part, out);
   await rm(metaPath, { force: true });
   const bytes = (await stat(out)).size;
-  return { path: out, bytes, resumedFrom, sha256: await fileSha256(out) };
+  return { path: out, bytes, resumedFrom, sha256: sha256 ?? (await fileSha256(out)) };
 }

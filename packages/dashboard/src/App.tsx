@@ -11,21 +11,24 @@ import { SetupPage } from './pages/SetupPage';
 import { usePlanRefreshOnFocus } from './stores/planAccess';
 import { useSession } from './stores/session';
 
-// Signed-in screens load on demand; the admin screens are their own chunk.
-const DashboardPage = lazy(() => import('./pages/DashboardPage'));
+// Signed-in screens load on demand: the converter (the screen customers land on) alone, the
+// others as one chunk (pages/customerScreens.ts), the admin screens as their own.
+const customerScreens = () => import('./pages/customerScreens');
+const DashboardPage = lazy(() => customerScreens().then((m) => ({ default: m.DashboardPage })));
 const ConverterPage = lazy(() => import('./pages/converter/ConverterPage'));
-const ConversionPage = lazy(() => import('./pages/conversion/ConversionPage'));
-const HistoryPage = lazy(() => import('./pages/HistoryPage'));
-const PlansPage = lazy(() => import('./pages/plans/PlansPage'));
-const PaymentStatusPage = lazy(() => import('./pages/PaymentStatusPage'));
-const KeystorePage = lazy(() => import('./pages/KeystorePage'));
-const PlayCredentialsPage = lazy(() => import('./pages/PlayCredentialsPage'));
-const PurchasesPage = lazy(() => import('./pages/PurchasesPage'));
+const ConversionPage = lazy(() => customerScreens().then((m) => ({ default: m.ConversionPage })));
+const HistoryPage = lazy(() => customerScreens().then((m) => ({ default: m.HistoryPage })));
+const PlansPage = lazy(() => customerScreens().then((m) => ({ default: m.PlansPage })));
+const PaymentStatusPage = lazy(() => customerScreens().then((m) => ({ default: m.PaymentStatusPage })));
+const KeystorePage = lazy(() => customerScreens().then((m) => ({ default: m.KeystorePage })));
+const PurchasesPage = lazy(() => customerScreens().then((m) => ({ default: m.PurchasesPage })));
+const PlayCredentialsPage = lazy(() => customerScreens().then((m) => ({ default: m.PlayCredentialsPage })));
 const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
 // The e-mailed links: open signed in or not.
-const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage'));
-const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));
-const VerifyEmailPage = lazy(() => import('./pages/VerifyEmailPage'));
+const emailLinkScreens = () => import('./pages/emailLinkScreens');
+const ForgotPasswordPage = lazy(() => emailLinkScreens().then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => emailLinkScreens().then((m) => ({ default: m.ResetPasswordPage })));
+const VerifyEmailPage = lazy(() => emailLinkScreens().then((m) => ({ default: m.VerifyEmailPage })));
 
 type SetupState = 'checking' | 'required' | 'done';
 

@@ -15,6 +15,7 @@ import type { KeystoreOpener } from './keystores/opener.js';
 import type { ServerInstance } from './jobs/instances.js';
 import type { Metrics } from './http/metrics.js';
 import type { PublicationService } from './play/service.js';
+import type { Notifier } from './db/notifications.js';
 
 /** What every route, command and job gets: built once at start, passed explicitly. */
 export interface AppContext {
@@ -28,6 +29,8 @@ export interface AppContext {
   auth: AuthService;
   /** Every rate limiter, counted in Postgres across processes (auth/rateLimiter.ts). */
   rateLimits: RateLimits;
+  /** Cross-process invalidation of what processes cache (db/notifications.ts). */
+  notifier?: Notifier;
   /** Typed runtime settings; secrets encrypted at rest (settings/service.ts). */
   settings: SettingsService;
   /** Payment providers: the active one for new charges, and each by name (payments/gateway.ts). */

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
 
 export type { Logger };
@@ -16,6 +16,7 @@ const REDACT = [
   '*.keystorePassword',
 ];
 
-export function createLogger(level: LogLevel): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[oculto]' }, base: { pid: process.pid } });
+/** The process's logger (stdout unless a destination is given: benchmarks write to /dev/null). */
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  return pino({ level, redact: { paths: REDACT, censor: '[oculto]' }, base: { pid: process.pid } }, destination);
 }

@@ -162,7 +162,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       sequelize,
       secrets,
       models,
-      auth: createAuthService({ models, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits }),
+      auth: createAuthService({ models, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits, notifier }),
+      notifier,
       rateLimits,
       settings,
       payments: createPaymentGateway({

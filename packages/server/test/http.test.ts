@@ -2,7 +2,24 @@ import { expect } from 'chai';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'node:http';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from './helpers/server.js';
+
+const BIG_SCRIPT = `export const words = ${JSON.stringify('aabify '.repeat(2000))};\n`;
+
+/** A GET whose body is not decoded (fetch would undo the Content-Encoding). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 
 describe('http skeleton', () => {
   let server: TestServer;
@@ -13,6 +30,10 @@ describe('http skeleton', () => {
     await mkdir(join(dashboard, 'assets'));
     await writeFile(join(dashboard, 'index.html'), '<!doctype html><title>aabify</title>');
     await writeFile(join(dashboard, 'assets', 'main-ABCDEFGH12.js'), 'console.log(1)');
+    // What the dashboard build writes beside a text asset.
+    await writeFile(join(dashboard, 'assets', 'chunk-ABCDEFGH34.js'), BIG_SCRIPT);
+    await writeFile(join(dashboard, 'assets', 'chunk-ABCDEFGH34.js.br'), brotliCompressSync(BIG_SCRIPT));
+    await writeFile(join(dashboard, 'assets', 'chunk-ABCDEFGH34.js.gz'), gzipSync(BIG_SCRIPT));
     server = await startTestServer({ DASHBOARD_DIR: dashboard });
   });
   after(async () => {
@@ -56,5 +77,29 @@ describe('http skeleton', () => {
     const res = await fetch(`${server.url}/assets/main-ABCDEFGH12.js`);
     expect(res.status).to.equal(200);
     expect(res.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+  });
+
+  it('precompressedAsset_servedByAcceptEncoding_brotliFirst_sameCacheAndCsp', async () => {
+    const url = `${server.url}/assets/chunk-ABCDEFGH34.js`;
+    const br = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.status).to.equal(200);
+    expect(br.headers['content-encoding']).to.equal('br');
+    expect(br.headers['content-type']).to.match(/^text\/javascript/);
+    expect(br.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+    expect(br.headers['content-security-policy']).to.contain("script-src 'self'");
+    expect(br.headers.vary).to.match(/Accept-Encoding/i);
+    expect(brotliDecompressSync(br.body).toString()).to.equal(BIG_SCRIPT);
+
+    const gz = await rawGet(url, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).to.equal('gzip');
+    expect(gunzipSync(gz.body).toString()).to.equal(BIG_SCRIPT);
+
+    const refusals: Array<Record<string, string>> = [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }];
+    for (const refused of refusals) {
+      const plain = await rawGet(url, refused);
+      expect(plain.headers['content-encoding'], JSON.stringify(refused)).to.equal(undefined);
+      expect(plain.body.toString()).to.equal(BIG_SCRIPT);
+      expect(plain.headers.vary).to.match(/Accept-Encoding/i);
+    }
   });
 });

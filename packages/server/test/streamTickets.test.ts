@@ -178,6 +178,29 @@ describe('stream tickets (/api/conversion/updates/{id}/ticket)', function () {
     expect(urls).to.include(`/api/conversion/temp-download/${done.id}?token=[redacted]`);
   });
 
+  it('requestLog_followsTheLevelSetAtRunTime', async () => {
+    const { token, id } = await ownerWithConversion();
+    const requestLines = () => logLines.filter((l) => l.includes('"msg":"request"'));
+    try {
+      server.ctx.logger.level = 'warn';
+      logLines.length = 0;
+      expect((await api(server).get(`/conversion/status/${id}`, token)).status).to.equal(200);
+      await api(server).get('/health');
+      // A line is written when the answer's connection side closes, just after the client has it.
+      await new Promise((r) => setTimeout(r, 200));
+      server.ctx.logger.level = 'info';
+      expect((await api(server).get(`/conversion/status/${id}`, token)).status).to.equal(200);
+      await api(server).get('/health');
+      const lines = await waitForLines(requestLines, 1);
+      await new Promise((r) => setTimeout(r, 200));
+      // Only the status read at info: the one at warn and both health probes (debug) are not logged.
+      expect(requestLines().map((l) => (JSON.parse(l) as { url: string; status: number }).url)).to.deep.equal([`/api/conversion/status/${id}`]);
+      expect(JSON.parse(lines[0]!)).to.include({ method: 'GET', status: 200, level: 30 });
+    } finally {
+      server.ctx.logger.level = 'debug';
+    }
+  });
+
   it('redactUrl_censorsSecretParametersWhateverTheirCaseOrEncoding', () => {
     expect(redactUrl('/api/x?Token=abc&page=2&ticket=t&%74oken=e')).to.equal('/api/x?Token=[redacted]&page=2&ticket=[redacted]&%74oken=[redacted]');
     expect(redactUrl('/api/download/file/abc?token=1')).to.equal('/api/download/file/[redacted]?token=[redacted]');

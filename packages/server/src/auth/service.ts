@@ -8,7 +8,9 @@ import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { Op } from 'sequelize';
 import { ACCOUNT_MESSAGES } from '@aabify/shared';
 import type { Logger } from '../logger.js';
+import type { Notifier } from '../db/notifications.js';
 import type { Models, User } from '../models/index.js';
+import { PrincipalCache } from './principalCache.js';
 import type { Limiter, RateLimiterOptions, RateLimits } from './rateLimiter.js';
 import {
   JWT_ALGORITHM,
@@ -94,6 +96,13 @@ export interface AuthService {
    * token not revoked. The user in the answer is the current row (role included).
    */
   recheck(credential: Credential): Promise<AuthResult>;
+  /**
+   * Resolves once this process has seen every change committed before the call (the caches'
+   * notifications): writers of auth-relevant rows await it before answering.
+   */
+  changesSettled(): Promise<void>;
+  /** Users and API tokens in memory (auth/principalCache.ts). */
+  readonly principals: PrincipalCache;
 }
 
 const invalid: AuthResult = { ok: false, code: 'TOKEN_INVALID', message: ACCOUNT_MESSAGES.tokenInvalid };
@@ -108,8 +117,11 @@ export function createAuthService(opts: {
   rateLimits: RateLimits;
   limits?: Partial<AuthLimits>;
   sessionTtlSeconds?: number;
+  /** Cross-process invalidation of the principal cache; without it nothing is cached. */
+  notifier?: Notifier;
 }): AuthService {
-  const { models, jwtSecret, logger } = opts;
+  const { models, jwtSecret, logger, notifier } = opts;
+  const principals = new PrincipalCache(models, notifier);
   const limits = { ...DEFAULT_AUTH_LIMITS, ...opts.limits };
   const sessionTtlSeconds = opts.sessionTtlSeconds ?? SESSION_TTL_SECONDS;
   const jwtKey = sessionKey(jwtSecret);
@@ -117,8 +129,12 @@ export function createAuthService(opts: {
   /** The key a token verifies with: the current one, else the previous one during a rotation. */
   const keyFor = (raw: string) => (previousKey && !verifySessionToken(jwtKey, raw) ? previousKey : jwtKey);
 
-  async function userForSession(session: VerifiedSession): Promise<AuthResult> {
-    const user = await models.User.findByPk(session.userId).catch(() => null);
+  /**
+   * `fresh`: read the row now, not the cache (rechecks after an access change, whose
+   * serverSideEmit may outrun the row's notification).
+   */
+  async function userForSession(session: VerifiedSession, fresh = false): Promise<AuthResult> {
+    const user = await (fresh ? models.User.findByPk(session.userId) : principals.userById(session.userId)).catch(() => null);
     if (!user || user.tokenVersion !== session.tokenVersion) return invalid;
     if (!user.isActive) return disabled;
     const credential: Credential = { method: 'jwt', userId: user.id, tokenVersion: session.tokenVersion, expiresAt: session.expiresAt };
@@ -128,7 +144,7 @@ export function createAuthService(opts: {
   async function recheck(credential: Credential): Promise<AuthResult> {
     if (credential.method === 'jwt') {
       if (credential.expiresAt && credential.expiresAt.getTime() <= Date.now()) return invalid;
-      return userForSession(credential);
+      return userForSession(credential, true);
     }
     const token = await models.ApiToken.findByPk(credential.apiTokenId, { include: [{ model: models.User, as: 'user', required: true }] }).catch(() => null);
     if (!token?.user || token.user.id !== credential.userId) return invalid;
@@ -137,21 +153,22 @@ export function createAuthService(opts: {
   }
 
   async function userForApiToken(raw: string): Promise<AuthResult> {
-    const token = await models.ApiToken.findOne({
-      where: { tokenHash: hashApiToken(raw) },
-      include: [{ model: models.User, as: 'user', required: true }],
-    });
-    if (!token?.user) return invalid;
-    if (!token.user.isActive) return disabled;
+    const token = await principals.tokenByHash(hashApiToken(raw));
+    const user = token && (await principals.userById(token.userId));
+    if (!token || !user) return invalid;
+    if (!user.isActive) return disabled;
     const now = new Date();
     if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= API_TOKEN_TOUCH_INTERVAL_MS) {
       const staleBefore = new Date(now.getTime() - API_TOKEN_TOUCH_INTERVAL_MS);
+      // Another process may have written it already (its own cache was as old): one write a minute at most.
+      token.lastUsedAt = now;
       await models.ApiToken.update(
         { lastUsedAt: now },
-        { where: { id: token.id, [Op.or]: [{ lastUsedAt: null }, { lastUsedAt: { [Op.lt]: staleBefore } }] } },
+        // No hooks: the cached entry is current already (a bulk write's hook would drop every token).
+        { where: { id: token.id, [Op.or]: [{ lastUsedAt: null }, { lastUsedAt: { [Op.lt]: staleBefore } }] }, hooks: false },
       ).catch((err: unknown) => logger.warn({ err }, 'api token lastUsedAt not written'));
     }
-    return { ok: true, user: token.user, method: 'api_token', apiTokenId: token.id, credential: { method: 'api_token', userId: token.user.id, apiTokenId: token.id } };
+    return { ok: true, user, method: 'api_token', apiTokenId: token.id, credential: { method: 'api_token', userId: user.id, apiTokenId: token.id } };
   }
 
   const authenticator = new passport.Passport();
@@ -202,5 +219,9 @@ export function createAuthService(opts: {
       return session ? userForSession(session) : invalid;
     },
     recheck,
+    changesSettled: async () => {
+      await notifier?.sync();
+    },
+    principals,
   };
 }

@@ -3,7 +3,7 @@
  * job runner, live events, queue figures, log writing, cancel and retention. Built before the
  * queue starts (its job definitions must exist by then) and closed before the queue drains.
  */
-import { Op, QueryTypes } from 'sequelize';
+import { Op, QueryTypes, type InferAttributes } from 'sequelize';
 import type { Server } from 'socket.io';
 import {
   CONVERSION_LIMITS,
@@ -28,8 +28,12 @@ import { settleCredit } from './credits.js';
 import { purgeAbandonedUploads } from './pendingUploads.js';
 import { WorkerPool } from './workerPool.js';
 import { ServerInstance } from '../jobs/instances.js';
+import { NotifiedCache } from '../db/notifiedCache.js';
 
 export const CONVERSION_JOB = 'conversion';
+/** Conversions kept in memory for status reads (least recently read go first), and a safety-net age. */
+const LAST_KNOWN_MAX = 10_000;
+const LAST_KNOWN_MAX_AGE_MS = 60_000;
 export const RETENTION_JOB = 'conversion-retention';
 export const ABANDONED_UPLOADS_JOB = 'conversion-abandoned-uploads';
 
@@ -58,6 +62,8 @@ export class ConversionService {
   readonly pool: WorkerPool;
   readonly submitLimiter: Limiter;
   private readonly runner: ConversionRunner;
+  /** Rows as last committed, by id; their trigger (migration 0120) drops them on every change. */
+  private readonly lastKnown: NotifiedCache<InferAttributes<Conversion>>;
   private readonly logChains = new Map<string, Promise<unknown>>();
   private broadcastTimer?: NodeJS.Timeout;
   private periodicTimer?: NodeJS.Timeout;
@@ -73,6 +79,8 @@ export class ConversionService {
   ) {
     this.events = new ConversionEvents(io, ctx.logger);
     this.stats = new QueueStats(ctx.sequelize);
+    this.lastKnown = new NotifiedCache(ctx.notifier, { topic: 'conversion', max: LAST_KNOWN_MAX, maxAgeMs: LAST_KNOWN_MAX_AGE_MS });
+    this.lastKnown.dropOnWrite(ctx.models.Conversion, 'id');
     this.submitLimiter = ctx.rateLimits.limiter('conversion-submit', opts.submitRateLimit ?? { points: 30, windowMs: 60_000 });
     this.pool = new WorkerPool({ size: () => this.maxConcurrentHint, engine: opts.engine, logger: ctx.logger, abortGraceMs: opts.abortGraceMs, heapLimitMb: opts.workerHeapLimitMb });
     this.runner = new ConversionRunner(ctx, this, {
@@ -86,6 +94,15 @@ export class ConversionService {
 
   conversionById(id: string): Promise<Conversion | null> {
     return this.ctx.models.Conversion.findByPk(id);
+  }
+
+  /**
+   * The conversion as last committed, from memory while its row is unchanged (no query; see
+   * db/notifiedCache.ts), for reads that present it (GET /status). A new instance per call.
+   */
+  async lastKnownById(id: string): Promise<Conversion | null> {
+    const values = await this.lastKnown.get(id, async () => (await this.conversionById(id))?.get({ plain: true }));
+    return values ? this.ctx.models.Conversion.build(values, { isNewRecord: false, raw: true }) : null;
   }
 
   settings(): Promise<ConversionSettings> {

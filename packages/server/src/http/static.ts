@@ -1,10 +1,12 @@
 /**
  * Serves the built dashboard at / with an SPA fallback: any GET outside /api answers
  * index.html. Hashed assets get a year of immutable caching; index.html is never cached.
+ * Text assets go out compressed: the build writes file.br and file.gz beside them, and a
+ * client that accepts one gets it (Vary: Accept-Encoding), with no compression per request.
  */
 import express, { type RequestHandler, type Router } from 'express';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Finds packages/dashboard/dist from the server's sources or from its bundle in dist/. */
@@ -22,6 +24,39 @@ export function findDashboardDir(explicit?: string): string | undefined {
 
 const HASHED_ASSET = /-[A-Z0-9]{8,}\.(js|css|woff2?|svg|png|map)$/i;
 
+const cacheControlOf = (path: string) => (HASHED_ASSET.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+
+/** Encodings the build writes beside text assets, the better first. */
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+] as const;
+
+/** file.br / file.gz of the build for clients that accept them; the set of them is read once, at start. */
+function precompressed(dir: string): RequestHandler {
+  const available = new Set(
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => ENCODINGS.some((e) => f.endsWith(e.suffix)))
+      .map((f) => `/${f.split(sep).join('/')}`),
+  );
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const variants = ENCODINGS.filter((e) => available.has(req.path + e.suffix));
+    if (!variants.length) return next();
+    res.vary('Accept-Encoding');
+    // Ours is the preference (brotli is smaller); the client's header only says what it accepts.
+    const encoding = variants.find((e) => req.acceptsEncodings(e.name) === e.name);
+    if (!encoding) return next();
+    res.type(extname(req.path));
+    res.setHeader('Content-Encoding', encoding.name);
+    res.setHeader('Cache-Control', cacheControlOf(req.path));
+    // Only names from the build's own listing reach the disk here.
+    res.sendFile(join(dir, req.path + encoding.suffix), (err) => {
+      if (err && !res.headersSent) next(err);
+    });
+  };
+}
+
 export function dashboardRouter(dir: string | undefined): Router {
   const router = express.Router();
   if (!dir) {
@@ -30,11 +65,12 @@ export function dashboardRouter(dir: string | undefined): Router {
     });
     return router;
   }
+  router.use(precompressed(dir));
   router.use(
     express.static(dir, {
       index: false,
       setHeaders(res, path) {
-        res.setHeader('Cache-Control', HASHED_ASSET.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader('Cache-Control', cacheControlOf(path));
       },
     }),
   );

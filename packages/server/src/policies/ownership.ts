@@ -56,3 +56,21 @@ export async function findOwned<M extends Model>(
   if (!found) throw ApiError.notFound(options.notFoundMessage, options.notFoundCode);
   return found;
 }
+
+/**
+ * findOwned for a resource read through `load` (a cache of the whole row, e.g.
+ * ConversionService.lastKnownById) instead of a query with the owner in its conditions:
+ * the same rules and the same 404 for a malformed id, a missing row or another user's.
+ */
+export async function findOwnedThrough<M extends Model>(
+  model: ModelStatic<M>,
+  id: unknown,
+  user: User,
+  load: (id: string) => Promise<M | null>,
+  options: Pick<FindOwnedOptions<M>, 'ownerKey' | 'notFoundMessage' | 'notFoundCode' | 'adminBypass'> = {},
+): Promise<M> {
+  const { ownerKey = 'userId', adminBypass = true } = options;
+  const found = typeof id === 'string' && idIsWellFormed(model, id) ? await load(id) : null;
+  if (found && ((adminBypass && user.isAdmin()) || found.get(ownerKey) === user.id)) return found;
+  throw ApiError.notFound(options.notFoundMessage, options.notFoundCode);
+}

@@ -52,6 +52,9 @@ export class LiveAccess {
    * connections on every process are checked again. Resolves once this process's are done.
    */
   async accessChanged(userId: string): Promise<void> {
+    // The change's notification has reached this process (and was sent to every other one)
+    // before the caller answers: the principal caches no longer hold what was changed.
+    await this.ctx.auth.changesSettled();
     this.io.serverSideEmit(REMOTE_ACCESS_CHANGED, userId);
     await this.checkLocal(userId);
   }

@@ -18,7 +18,7 @@ import { authUser, bearerToken, requireAdmin, requireAuth } from '../../http/aut
 import { requireVerifiedEmail } from '../../http/verifiedEmail.js';
 import { inputOf, validate } from '../../http/validate.js';
 import { clientKey, rateLimit } from '../../http/rateLimit.js';
-import { findOwned } from '../../policies/ownership.js';
+import { findOwned, findOwnedThrough } from '../../policies/ownership.js';
 import { presentConversion, presentStart } from '../../presenters/conversion.js';
 import { presentUsage } from '../../presenters/usage.js';
 import { startConversion, submitConversion } from '../../commands/conversionSubmitter.js';
@@ -149,7 +149,11 @@ export function createConversionRouter(ctx: AppContext): Router {
   });
 
   router.get('/status/:id', auth, async (req, res) => {
-    const c = await owned(req);
+    // The most polled route: the row from memory while it is unchanged (no query).
+    const c = await findOwnedThrough(ctx.models.Conversion, req.params.id, authUser(req), (id) => svc().lastKnownById(id), {
+      notFoundMessage: CONVERSION_MESSAGES.notFound,
+      notFoundCode: 'CONVERSION_NOT_FOUND',
+    });
     res.json(await presentForViewer(ctx, c, authUser(req), await svc().describe(c)));
   });
 

@@ -1,0 +1,121 @@
+/**
+ * A bounded in-memory cache of rows that announce their own changes (database triggers of
+ * migration 0120 → db/notifications.ts): a hit costs no query, and any process's write drops
+ * the entry on every process when it commits.
+ *
+ * What keeps it from serving a stale row:
+ * - an entry lives until its row's notification arrives (or maxAgeMs, a safety net, passes);
+ * - a load that overlapped any invalidation is not stored (it may have read the row before
+ *   the change committed);
+ * - while the LISTEN connection is down nothing is served from or put in memory, and the whole
+ *   cache is dropped when it goes down and again when it is back (the notifier runs every
+ *   handler then);
+ * - a hit is answered only after the event loop's pending I/O has run (setImmediate): a
+ *   notification that reached this process before the request is applied before the lookup.
+ * - writes made through this process's models drop their entries here at once (dropOnWrite),
+ *   and again when their transaction commits, without waiting for the notification.
+ * Least recently used entries go first beyond `max`.
+ */
+import type { Model, ModelStatic, Transaction } from 'sequelize';
+import type { Notifier } from './notifications.js';
+
+export interface NotifiedCacheOptions {
+  /** The notifier topic whose payload is the key of a changed row. */
+  topic: string;
+  /** Entries kept at most; the least recently used go first. */
+  max: number;
+  /** Longest an entry is served without a reload, notification or not. */
+  maxAgeMs: number;
+}
+
+interface Entry<V> {
+  value: V;
+  at: number;
+}
+
+const afterPendingIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class NotifiedCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  /** Raised by every invalidation: a load that saw it change is not stored. */
+  private generation = 0;
+  hits = 0;
+  misses = 0;
+
+  /** Without a notifier (or while it is not listening) every get loads. */
+  constructor(
+    private readonly notifier: Notifier | undefined,
+    private readonly opts: NotifiedCacheOptions,
+  ) {
+    notifier?.on(opts.topic, (key) => (key === undefined ? this.clear() : this.delete(key)));
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The cached value, or load()'s (stored when nothing changed meanwhile); undefined is never stored. */
+  async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    if (!this.notifier?.listening) return load();
+    if (this.entries.has(key)) {
+      await afterPendingIo();
+      const entry = this.entries.get(key);
+      if (entry && Date.now() - entry.at < this.opts.maxAgeMs && this.notifier.listening) {
+        // Most recently used last: Map keeps insertion order.
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+        this.hits++;
+        return entry.value;
+      }
+    }
+    this.misses++;
+    const generation = this.generation;
+    const value = await load();
+    if (value !== undefined && generation === this.generation && this.notifier.listening) this.set(key, value);
+    return value;
+  }
+
+  /**
+   * Writes through `model` in this process drop their rows' entries at once and when their
+   * transaction commits (the trigger's notification follows; this only closes the gap for
+   * requests this process serves meanwhile). A bulk write drops the keys its `where` names by
+   * `keyAttribute`, or everything when it names none.
+   */
+  dropOnWrite<M extends Model>(model: ModelStatic<M>, keyAttribute: string): void {
+    const dropNow = (keys: string[] | 'all', transaction: Transaction | null | undefined) => {
+      const drop = () => (keys === 'all' ? this.clear() : keys.forEach((k) => this.delete(k)));
+      drop();
+      transaction?.afterCommit(drop);
+    };
+    const keyOf = (instance: M) => {
+      const value = instance.previous(keyAttribute as keyof M['_attributes']) ?? instance.get(keyAttribute);
+      return typeof value === 'string' ? [value] : 'all';
+    };
+    const keysOfWhere = (where: unknown): string[] | 'all' => {
+      const value = where && typeof where === 'object' ? (where as Record<string, unknown>)[keyAttribute] : undefined;
+      if (typeof value === 'string') return [value];
+      if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+      return 'all';
+    };
+    model.addHook('afterSave', (instance: M, options: { transaction?: Transaction | null }) => dropNow(keyOf(instance), options.transaction));
+    model.addHook('afterDestroy', (instance: M, options: { transaction?: Transaction | null }) => dropNow(keyOf(instance), options.transaction));
+    model.addHook('afterBulkUpdate', (options: { where?: unknown; transaction?: Transaction | null }) => dropNow(keysOfWhere(options.where), options.transaction));
+    model.addHook('afterBulkDestroy', (options: { where?: unknown; transaction?: Transaction | null }) => dropNow(keysOfWhere(options.where), options.transaction));
+  }
+
+  private set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, { value, at: Date.now() });
+    while (this.entries.size > this.opts.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  delete(key: string): void {
+    this.generation++;
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+}

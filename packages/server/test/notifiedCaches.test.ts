@@ -1,0 +1,176 @@
+/**
+ * The principal cache (users, API tokens) and the conversion state cache across two servers
+ * on one database: what one process changes, the other refuses or shows at once; repeated
+ * reads cost no query; a lost LISTEN connection never leaves a stale entry behind.
+ */
+import { expect } from 'chai';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { createTestDatabase } from './helpers/postgres.js';
+import { api } from './helpers/http.js';
+import { DEFAULT_PASSWORD, buildAdmin, buildSubscriber, tokenFor } from './helpers/factories.js';
+import { buildConversion } from './helpers/adminFactories.js';
+import { waitFor } from './helpers/conversions.js';
+import { NotifiedCache } from '../src/db/notifiedCache.js';
+
+describe('caches invalidated across processes (principals, conversion state)', function () {
+  this.timeout(120000);
+  let a: TestServer;
+  let b: TestServer;
+
+  before(async () => {
+    const databaseUrl = await createTestDatabase();
+    a = await startTestServer({ ROLE: 'all' }, { databaseUrl });
+    b = await startTestServer({ ROLE: 'web' }, { databaseUrl });
+  });
+  after(async () => {
+    await Promise.allSettled([a?.stop(), b?.stop()]);
+  });
+
+  /** SQL statements server `s` runs on `tables` while fn runs. */
+  async function queriesDuring(s: TestServer, tables: RegExp, fn: () => Promise<void>): Promise<string[]> {
+    const seen: string[] = [];
+    const hook = (_options: unknown, query: object) => {
+      const sql = (query as { sql?: string }).sql;
+      if (sql && tables.test(sql)) seen.push(sql);
+    };
+    s.ctx.sequelize.addHook('beforeQuery', 'count', hook);
+    try {
+      await fn();
+    } finally {
+      s.ctx.sequelize.removeHook('beforeQuery', 'count');
+    }
+    return seen;
+  }
+
+  it('statusReads_repeated_noQueryOnceCached', async () => {
+    const user = await buildSubscriber(a);
+    const c = await buildConversion(a, user, { status: 'completed', progress: 100 });
+    const token = tokenFor(b, user);
+    expect((await api(b).get(`/conversion/status/${c.id}`, token)).status).to.equal(200);
+    const sql = await queriesDuring(b, /"(users|conversions|api_tokens)"/, async () => {
+      for (let i = 0; i < 20; i++) expect((await api(b).get(`/conversion/status/${c.id}`, token)).status).to.equal(200);
+    });
+    expect(sql).to.deep.equal([]);
+    const created = await api(b).post<{ token: string }>('/auth/tokens', { name: 'ci' }, token);
+    expect((await api(b).get(`/conversion/status/${c.id}`, created.body.token)).status).to.equal(200);
+    const viaApiToken = await queriesDuring(b, /"(users|conversions|api_tokens)"/, async () => {
+      for (let i = 0; i < 20; i++) expect((await api(b).get(`/conversion/status/${c.id}`, created.body.token)).status).to.equal(200);
+    });
+    expect(viaApiToken).to.deep.equal([]);
+  });
+
+  it('apiTokenRevokedOnA_refusedOnBAtOnce', async () => {
+    const user = await buildSubscriber(a);
+    const session = tokenFor(a, user);
+    for (let round = 0; round < 5; round++) {
+      const created = await api(a).post<{ token: string; id: string }>('/auth/tokens', { name: `ci-${round}` }, session);
+      expect(created.status).to.equal(201);
+      // Cached on B (twice: the second is a hit).
+      for (let i = 0; i < 2; i++) expect((await api(b).get('/auth/me', created.body.token)).status).to.equal(200);
+      expect((await api(a).delete(`/auth/tokens/${created.body.id}`, session)).status).to.equal(204);
+      const after = await api(b).get('/auth/me', created.body.token);
+      expect(after.status, `round ${round}`).to.equal(401);
+      expect(after.body.code).to.equal('TOKEN_INVALID');
+    }
+  });
+
+  it('userDeactivatedOnA_sessionAndApiTokenRefusedOnBAtOnce', async () => {
+    const admin = await buildAdmin(a);
+    const user = await buildSubscriber(a);
+    const session = tokenFor(a, user);
+    const apiToken = (await api(a).post<{ token: string }>('/auth/tokens', { name: 'ci' }, session)).body.token;
+    for (const t of [session, apiToken, session, apiToken]) expect((await api(b).get('/auth/me', t)).status).to.equal(200);
+    expect((await api(a).patch(`/admin/users/${user.id}/toggle-status`, {}, tokenFor(a, admin))).status).to.equal(200);
+    for (const t of [session, apiToken]) {
+      const res = await api(b).get('/auth/me', t);
+      expect(res.status).to.equal(401);
+      // Deactivation also ends the sessions (tokenVersion), so a session may read TOKEN_INVALID.
+      expect(res.body.code).to.be.oneOf(t === apiToken ? ['ACCOUNT_DISABLED'] : ['ACCOUNT_DISABLED', 'TOKEN_INVALID']);
+    }
+  });
+
+  it('passwordChangedOnA_olderSessionRefusedOnBAtOnce', async () => {
+    const user = await buildSubscriber(a);
+    const old = tokenFor(a, user);
+    for (let i = 0; i < 2; i++) expect((await api(b).get('/auth/me', old)).status).to.equal(200);
+    const changed = await api(a).patch<{ token: string }>('/auth/change-password', { currentPassword: DEFAULT_PASSWORD, newPassword: 'outra-senha-forte-456', confirmPassword: 'outra-senha-forte-456' }, old);
+    expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
+    expect((await api(b).get('/auth/me', old)).status).to.equal(401);
+    expect((await api(b).get('/auth/me', changed.body.token)).status).to.equal(200);
+  });
+
+  it('adminDemotedOnA_adminRoutesRefusedOnBAtOnce', async () => {
+    const root = await buildAdmin(a);
+    const other = await buildAdmin(a);
+    const token = tokenFor(a, other);
+    for (let i = 0; i < 2; i++) expect((await api(b).get('/admin/users', token)).status).to.equal(200);
+    expect((await api(a).patch(`/admin/users/${other.id}/demote`, {}, tokenFor(a, root))).status).to.equal(200);
+    expect((await api(b).get('/admin/users', token)).status).to.be.oneOf([401, 403]);
+  });
+
+  it('statusChangedByOneProcess_readOnEitherNeverStale', async () => {
+    const user = await buildSubscriber(a);
+    const token = tokenFor(a, user);
+    const c = await buildConversion(a, user, { status: 'processing', progress: 0, processingStartedAt: new Date() });
+    const row = await a.ctx.models.Conversion.findByPk(c.id);
+    for (let progress = 5; progress <= 100; progress += 5) {
+      // Both processes hold the previous state now.
+      for (const s of [a, b]) expect((await api(s).get<{ progress: number }>(`/conversion/status/${c.id}`, token)).body.progress).to.equal(progress - 5);
+      // As the runner writes it; then the point every answering writer waits for.
+      if (progress < 100) await row!.update({ progress });
+      else await row!.update({ progress, status: 'completed', completedAt: new Date() });
+      await a.ctx.notifier!.sync();
+      for (const s of [b, a]) {
+        const read = await api(s).get<{ progress: number; status: string }>(`/conversion/status/${c.id}`, token);
+        expect(read.body.progress, `progress ${progress} on ${s === a ? 'A' : 'B'}`).to.equal(progress);
+      }
+    }
+    expect((await api(b).get<{ status: string }>(`/conversion/status/${c.id}`, token)).body.status).to.equal('completed');
+  });
+
+  it('listenConnectionLost_nothingServedFromMemoryUntilBack_thenCachesAgain', async () => {
+    const user = await buildSubscriber(a);
+    const token = tokenFor(a, user);
+    const c = await buildConversion(a, user, { status: 'queued', queuedAt: new Date() });
+    for (let i = 0; i < 2; i++) expect((await api(b).get(`/conversion/status/${c.id}`, token)).status).to.equal(200);
+    // B's LISTEN connection dies; a change committed meanwhile is never announced to B.
+    const [rows] = await a.ctx.sequelize.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE '%${b.ctx.instance.short}-notifications'`,
+    );
+    expect(rows).to.have.length(1);
+    await waitFor(() => (b.ctx.notifier!.listening ? undefined : true), 10000, "B's notifier to notice");
+    await a.ctx.models.Conversion.update({ status: 'cancelled', cancelledAt: new Date() }, { where: { id: c.id } });
+    expect((await api(b).get<{ status: string }>(`/conversion/status/${c.id}`, token)).body.status).to.equal('cancelled');
+    await a.ctx.models.User.update({ isActive: false }, { where: { id: user.id } });
+    expect((await api(b).get('/auth/me', token)).status).to.equal(401);
+    await a.ctx.models.User.update({ isActive: true }, { where: { id: user.id } });
+    // Back: caching again, and changes announced again.
+    await waitFor(() => (b.ctx.notifier!.listening ? true : undefined), 10000, "B's notifier to reconnect");
+    for (let i = 0; i < 2; i++) expect((await api(b).get('/auth/me', token)).status).to.equal(200);
+    const sql = await queriesDuring(b, /"users"/, async () => {
+      expect((await api(b).get('/auth/me', token)).status).to.equal(200);
+    });
+    expect(sql).to.deep.equal([]);
+    await a.ctx.models.User.update({ isActive: false }, { where: { id: user.id } });
+    await a.ctx.notifier!.sync();
+    expect((await api(b).get('/auth/me', token)).status).to.equal(401);
+  });
+
+  it('notifiedCache_boundedLeastRecentlyUsedFirst_loadOverlappingAChangeNotStored', async () => {
+    const cache = new NotifiedCache<number>(a.ctx.notifier, { topic: 'test-cache', max: 3, maxAgeMs: 60_000 });
+    for (const k of ['1', '2', '3']) await cache.get(k, async () => Number(k));
+    await cache.get('1', async () => -1); // a hit: '1' is now the most recent
+    await cache.get('4', async () => 4); // '2' goes
+    expect(cache.size).to.equal(3);
+    expect(await cache.get('2', async () => 20)).to.equal(20);
+    expect(await cache.get('1', async () => -1)).to.equal(1);
+    // A change announced while a load is under way: that load may have read the old row.
+    const stale = await cache.get('5', async () => {
+      await a.ctx.notifier!.notify('test-cache', '5');
+      await a.ctx.notifier!.sync();
+      return 5;
+    });
+    expect(stale).to.equal(5);
+    expect(await cache.get('5', async () => 50)).to.equal(50);
+  });
+});
