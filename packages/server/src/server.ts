@@ -146,12 +146,16 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     cleanups.push(() => rateLimits.close());
     const models = initModels(sequelize);
     const settings = createSettingsService({ sequelize, config, keys: keyRingOf(secrets), logger, notifier });
-    // A level an admin sets on any process applies on all.
+    // A level an admin sets on any process applies on all. Without a stored one the start level
+    // (LOG_LEVEL) stays: a reload of every setting (e.g. after a reconnect) must not impose the
+    // setting's default.
+    const startLevel = logger.level;
     settings.onChange((key) => {
       if (key !== undefined && key !== 'logging.level') return;
-      void settings.get('logging.level').then((level) => {
-        if (level) logger.level = level;
-      });
+      void (async () => {
+        const stored = (await settings.stored('logging.level')) === 'ok';
+        logger.level = (stored ? await settings.get('logging.level') : null) ?? startLevel;
+      })().catch((err: unknown) => logger.warn({ err }, 'logging level not reloaded'));
     });
     const outbox = new Outbox({ config, models, sequelize, logger, keys: keyRingOf(secrets) }, opts.mail);
     cleanups.push(() => outbox.close());

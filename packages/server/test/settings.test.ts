@@ -82,3 +82,28 @@ describe('settings service', () => {
     expect(await server.ctx.payments.mode()).to.equal('sandbox');
   });
 });
+
+describe('settings service: the log level', () => {
+  it('otherSettingChanged_startLevelKept_adminLevelAppliedThenItsRemovalRestoresTheStartLevel', async () => {
+    const { pino } = await import('pino');
+    const logger = pino({ level: 'warn' });
+    const server = await startTestServer({}, { logger });
+    try {
+      const settle = () => new Promise((r) => setTimeout(r, 300));
+      // Any other setting (and a reload of all of them) leaves the start level alone.
+      await server.ctx.settings.set('upload.maxFileSize', 200 * 1024 * 1024);
+      await settle();
+      expect(logger.level).to.equal('warn');
+      // An admin's level applies…
+      await server.ctx.settings.set('logging.level', 'debug');
+      await settle();
+      expect(logger.level).to.equal('debug');
+      // …and without it the start level is back, not the setting's default ('info').
+      await server.ctx.settings.unset('logging.level');
+      await settle();
+      expect(logger.level).to.equal('warn');
+    } finally {
+      await server.stop();
+    }
+  });
+});
