@@ -230,7 +230,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
       log('info', 'writing', `AAB assinado com a chave "${key.alias}" (${sig.algorithm}, SHA-256 ${key.chain[0].sha256})`);
     }
     const moduleReports = moduleSizes(plan, writer.compressedSizes());
-    const sizeOut = await writer.finish();
+    const { size: sizeOut, sha256: sha256Out } = await writer.finish();
     writer = undefined;
     await checkWritten(partial, written);
     if (!options.overwrite && (await exists(output))) throw new ConverterError('OUTPUT_EXISTS', output);
@@ -256,6 +256,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
       splits: opened.apks.length > 1 ? merged : [],
       sizeIn: plan.info.sizeBytes,
       sizeOut,
+      sha256Out,
       entries: plan.counts,
       durations: { ...progress.durations, total: Math.round(performance.now() - started) },
       warnings: plan.warnings,
