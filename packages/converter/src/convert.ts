@@ -57,8 +57,8 @@ export interface SignOptions {
 }
 
 const MAX_VERSION_CODE = 2_100_000_000;
-/** Generated files deflated ahead of the one being written (each holds a zlib stream meanwhile). */
-const DEFLATE_AHEAD = 4;
+/** Generated files deflated at once on the thread pool (each holds a zlib stream meanwhile). */
+const DEFLATES_IN_FLIGHT = 4;
 
 /** Most asset-pack rules one conversion takes (Play allows at most 100 asset packs per app). */
 export const MAX_ASSET_PACK_RULES = 100;
@@ -181,6 +181,8 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     step = 'validating';
     progress.report('validating', 0);
     checkAbort(signal);
+    // The generated files deflate on the thread pool while the plan is validated here.
+    const prepared = prepareGenerated(plan, signal);
     await validatePlan(plan, signal);
     progress.report('validating', 1);
     log('info', 'validating', `AAB validado: ${plan.files.length} arquivos em ${plan.modules.length} módulo(s)`);
@@ -189,35 +191,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     progress.report('writing', 0);
     await rm(partial, { force: true });
     writer = await ZipWriter.create(partial, { digest: key !== undefined });
-    const total = plan.files.reduce((n, f) => n + (f.data?.length ?? f.source?.compressedSize ?? f.file?.size ?? 0), 0) || 1;
-    let done = 0;
-    // Generated files are deflated a few entries ahead, so deflating overlaps writing.
-    const prepared = new Map<number, Promise<PreparedBuffer>>();
-    let preparedUpTo = 0;
-    for (const [i, f] of plan.files.entries()) {
-      checkAbort(signal);
-      for (; preparedUpTo < plan.files.length && preparedUpTo <= i + DEFLATE_AHEAD; preparedUpTo++) {
-        const data = plan.files[preparedUpTo].data;
-        if (!data) continue;
-        const p = prepareBuffer(data);
-        p.catch(() => undefined); // awaited in order below; never an unhandled rejection meanwhile
-        prepared.set(preparedUpTo, p);
-      }
-      const onBytes = (n: number): void => progress.report('writing', (done + n) / total);
-      if (f.data) {
-        await writer.addBuffer(f.path, f.data, { prepared: prepared.get(i) });
-        prepared.delete(i);
-        done += f.data.length;
-      } else if (f.source && f.reader) {
-        const proven = (await verifiers.get(f.reader)?.settle(f.source)) === true || f.reader.isVerified(f.source);
-        await writer.addRaw(f.path, f.reader, f.source, { signal, verify: !proven, onBytes });
-        done += f.source.compressedSize;
-      } else if (f.file) {
-        await writer.addFile(f.path, f.file.path, f.file.size, { signal, onBytes });
-        done += f.file.size;
-      }
-      progress.report('writing', done / total);
-    }
+    await writeFiles(plan, writer, verifiers, prepared, (f) => progress.report('writing', f), signal);
     let signature: SignatureReport | undefined;
     let written = plan.files.length;
     if (key) {
@@ -273,6 +247,65 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     handTable(undefined); // a failed plan never handed it: the estimate must not wait forever
     await Promise.all([...verifiers.values()].map((v) => v.cancel()));
     await opened?.close();
+  }
+}
+
+/**
+ * Starts deflating the plan's generated files, in order, at most DEFLATES_IN_FLIGHT at once (each
+ * deflate is one thread-pool job, so they go on while the main thread validates). One promise per
+ * generated file's index; after an abort the rest are left to `addBuffer` (never needed then).
+ */
+function prepareGenerated(plan: BundlePlan, signal?: AbortSignal): Map<number, Promise<PreparedBuffer>> {
+  const pending: { data: Uint8Array; resolve: (p: Promise<PreparedBuffer>) => void }[] = [];
+  const prepared = new Map<number, Promise<PreparedBuffer>>();
+  plan.files.forEach((f, i) => {
+    if (!f.data) return;
+    const data = f.data;
+    prepared.set(i, new Promise<Promise<PreparedBuffer>>((resolve) => pending.push({ data, resolve })).then((p) => p));
+  });
+  let next = 0;
+  const startNext = (): void => {
+    if (next >= pending.length) return;
+    const { data, resolve } = pending[next++];
+    const p = signal?.aborted ? Promise.reject(new ConverterError('ABORTED')) : prepareBuffer(data);
+    p.then(startNext, startNext);
+    resolve(p);
+  };
+  for (let k = 0; k < DEFLATES_IN_FLIGHT; k++) startNext();
+  for (const p of prepared.values()) p.catch(() => undefined); // awaited in order when written; never an unhandled rejection
+  return prepared;
+}
+
+/**
+ * Writes the planned files in order: generated ones as `prepareGenerated` deflated them, raw
+ * copies once their CRC is proven (in the background, or while copying). A function of its own:
+ * the hot loop is what V8 optimises, not all of convertApk.
+ */
+async function writeFiles(
+  plan: BundlePlan,
+  writer: ZipWriter,
+  verifiers: ReadonlyMap<ZipReader, BackgroundVerifier>,
+  prepared: ReadonlyMap<number, Promise<PreparedBuffer>>,
+  report: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const total = plan.files.reduce((n, f) => n + (f.data?.length ?? f.source?.compressedSize ?? f.file?.size ?? 0), 0) || 1;
+  let done = 0;
+  const onBytes = (n: number): void => report((done + n) / total);
+  for (const [i, f] of plan.files.entries()) {
+    checkAbort(signal);
+    if (f.data) {
+      await writer.addBuffer(f.path, f.data, { prepared: prepared.get(i) });
+      done += f.data.length;
+    } else if (f.source && f.reader) {
+      const proven = (await verifiers.get(f.reader)?.settle(f.source)) === true || f.reader.isVerified(f.source);
+      await writer.addRaw(f.path, f.reader, f.source, { signal, verify: !proven, onBytes });
+      done += f.source.compressedSize;
+    } else if (f.file) {
+      await writer.addFile(f.path, f.file.path, f.file.size, { signal, onBytes });
+      done += f.file.size;
+    }
+    report(done / total);
   }
 }
 

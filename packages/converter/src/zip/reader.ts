@@ -105,6 +105,11 @@ export class ZipReader {
     }
   }
 
+  /** The open file's descriptor and where the entry's data starts in that file (a slice's offset added), for a reader in another thread. */
+  fileRange(entry: ZipEntry): { fd: number; start: number } {
+    return { fd: this.handle.fd, start: this.base + this.dataOffsetSync(entry) };
+  }
+
   /** Whether the entry's CRC and sizes were already proven (a full read, or `markVerified`). */
   isVerified(entry: ZipEntry): boolean {
     return this.verified.has(entry.index);
