@@ -184,6 +184,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     // The generated files deflate on the thread pool while the plan is validated here.
     const prepared = prepareGenerated(plan, signal);
     await validatePlan(plan, signal);
+    for (const f of plan.files) delete f.message; // only the validators read them: the heap may shrink while writing
     progress.report('validating', 1);
     log('info', 'validating', `AAB validado: ${plan.files.length} arquivos em ${plan.modules.length} módulo(s)`);
 

@@ -166,7 +166,8 @@ async function verify([, name, method, start, csize, usize, crc]) {
   if (method === 0) {
     for (let done = 0; done < csize; done += CHUNK) add(read(start + done, Math.min(CHUNK, csize - done)));
   } else {
-    const inflater = zlib.createInflateRaw({ chunkSize: CHUNK });
+    // Output chunks no larger than the entry: a stream allocates one as it starts.
+    const inflater = zlib.createInflateRaw({ chunkSize: Math.max(64, Math.min(usize + 1, CHUNK)) });
     const finished = new Promise((resolve, reject) => {
       inflater.on('data', (c) => {
         try {
