@@ -136,7 +136,8 @@ type WorkerVerdict = [index: number, code?: 'CORRUPT_ENTRY' | 'SIZE_MISMATCH' | 
  * `toString()` under tsx or esbuild's keepNames calls `__name`, undefined in the worker). It reads
  * each entry from the file descriptor it was given (the process's own open file), inflates it
  * (deflated) or not (stored), checks the size and CRC as EntryVerifier does, with the same
- * messages, and posts one WorkerVerdict per entry, in order.
+ * messages, and posts one WorkerVerdict per entry, in order. Entries up to 8 MiB are inflated
+ * synchronously on the worker's own thread; larger ones stream through zlib (the thread pool).
  */
 const VERIFIER_THREAD = `
 const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
@@ -144,17 +145,20 @@ const { readSync } = process.getBuiltinModule('node:fs');
 const zlib = process.getBuiltinModule('node:zlib');
 const { fd, entries } = workerData;
 const CHUNK = 1024 * 1024;
+const SYNC_INFLATE = 8 * CHUNK;
 const fail = (failure, detail) => ({ failure, detail });
 const isFailure = (e) => typeof e === 'object' && e !== null && 'failure' in e;
-function read(start, len) {
-  const buf = Buffer.allocUnsafe(len);
+/** Reads into \`buf\` (or a new buffer) \`len\` bytes at \`start\`. */
+function read(start, len, buf = Buffer.allocUnsafe(len)) {
   for (let got = 0; got < len; ) {
     const n = readSync(fd, buf, got, len - got, start + got);
     if (n === 0) throw fail('IO_ERROR', 'leitura além do fim em ' + (start + got));
     got += n;
   }
-  return buf;
+  return buf.subarray(0, len);
 }
+/** Input buffer reused from entry to entry (read synchronously, inflated synchronously). */
+let input = Buffer.allocUnsafe(CHUNK);
 async function verify([, name, method, start, csize, usize, crc]) {
   let count = 0;
   let sum = 0;
@@ -164,7 +168,18 @@ async function verify([, name, method, start, csize, usize, crc]) {
     sum = zlib.crc32(c, sum);
   };
   if (method === 0) {
-    for (let done = 0; done < csize; done += CHUNK) add(read(start + done, Math.min(CHUNK, csize - done)));
+    for (let done = 0; done < csize; done += CHUNK) add(read(start + done, Math.min(CHUNK, csize - done), input));
+  } else if (csize <= SYNC_INFLATE && usize <= SYNC_INFLATE) {
+    // On this thread, in one call: the thread pool stays free for the conversion's own zlib work.
+    if (input.length < csize) input = Buffer.allocUnsafe(csize);
+    let out;
+    try {
+      out = zlib.inflateRawSync(read(start, csize, input), { chunkSize: Math.max(64, usize + 1), maxOutputLength: usize + 1 });
+    } catch (e) {
+      if (e && e.code === 'ERR_BUFFER_TOO_LARGE') throw fail('SIZE_MISMATCH', name + ': descompacta além de ' + usize + ' bytes');
+      throw fail('CORRUPT_ENTRY', name + ': ' + e.message);
+    }
+    add(out);
   } else {
     // Output chunks no larger than the entry: a stream allocates one as it starts.
     const inflater = zlib.createInflateRaw({ chunkSize: Math.max(64, Math.min(usize + 1, CHUNK)) });
