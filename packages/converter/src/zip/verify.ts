@@ -1,5 +1,5 @@
 import type { Hash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { createInflateRaw } from 'node:zlib';
 import { ConverterError, isConverterError } from '../errors.js';
 import { METHOD_STORED, type ZipEntry } from './central.js';
@@ -291,6 +291,8 @@ export class BackgroundVerifier {
       this.resolvers.clear();
     };
     if (list.length === 0 || this.stop.signal.aborted) return settleRest();
+    // Loaded here, not imported: every CLI command would load it at start otherwise (the bundle hoists imports).
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(VERIFIER_THREAD, { eval: true, workerData: { fd, entries: list } });
     this.worker = worker;
     const onAbort = (): void => void this.cancel();
