@@ -8,7 +8,8 @@
  *   npx tsx bench/compare.ts --against HEAD~3 --inputs a.apk,b.apks --runs 5
  *
  * Prints per input and side the min and median wall time, CPU time (user + sys) and peak RSS,
- * and whether the AABs are byte-identical (exit 1 when any differs or a conversion fails).
+ * and whether the AABs are byte-identical and the download-size estimates equal (exit 1 when
+ * either differs or a conversion fails).
  */
 import { statSync, mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -31,6 +32,15 @@ const inputs = explicit ? explicit.split(',') : only === 'corpus' ? (listCorpus(
 const outDir = join(BENCH_OUT, 'compare');
 mkdirSync(outDir, { recursive: true });
 
+/** The report's download-size estimate, as JSON text: it must not move either. */
+function downloadSizes(stdout: string): string {
+  try {
+    return JSON.stringify((JSON.parse(stdout) as { report?: { downloadSizes?: unknown } }).report?.downloadSizes ?? null);
+  } catch {
+    return 'unreadable';
+  }
+}
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number[]): string => `${(Math.min(...ms) / 1000).toFixed(2)}/${(median(ms) / 1000).toFixed(2)}`;
 
@@ -40,20 +50,22 @@ let failed = false;
 for (const input of inputs) {
   const mb = statSync(input).size / 1e6;
   const sides = [
-    { label: 'before', bundle: old.bundle, runs: [] as Measure[], hash: '' },
-    { label: 'after', bundle: current, runs: [] as Measure[], hash: '' },
+    { label: 'before', bundle: old.bundle, runs: [] as Measure[], hash: '', sizes: '' },
+    { label: 'after', bundle: current, runs: [] as Measure[], hash: '', sizes: '' },
   ];
   for (let r = 0; r < runs; r++) {
     for (const side of sides) {
       const out = join(outDir, `${side.label}.aab`);
       const m = await measureNode(side.bundle, ['convert', '--local', input, '-o', out, '--overwrite', '--json']);
       side.runs.push(m);
-      if (m.status === 0) side.hash = sha256File(out);
-      else failed = true;
+      if (m.status === 0) {
+        side.hash = sha256File(out);
+        side.sizes = downloadSizes(m.stdout);
+      } else failed = true;
       rmSync(out, { force: true });
     }
   }
-  const same = sides[0].hash !== '' && sides[0].hash === sides[1].hash;
+  const same = sides[0].hash !== '' && sides[0].hash === sides[1].hash && sides[0].sizes === sides[1].sizes;
   if (!same) failed = true;
   for (const side of sides) {
     const ok = side.runs.every((m) => m.status === 0);
