@@ -364,9 +364,14 @@ async function validatePlan(plan: BundlePlan, signal?: AbortSignal): Promise<voi
   }
 }
 
-/** Re-reads the central directory just written: names, sizes and count must be sound. */
+/**
+ * Re-reads the central directory just written: names, sizes and count must be sound. The size
+ * limits meant for uploaded archives do not apply to our own output (an OBB of 1.5 GB is one
+ * entry of a valid bundle; Play takes OBB files up to 2 GB).
+ */
 async function checkWritten(path: string, expected: number): Promise<void> {
-  const r = await ZipReader.open(path).catch((e: unknown) => {
+  const unbounded = { maxEntryInflatedBytes: Number.MAX_SAFE_INTEGER, maxTotalInflatedBytes: Number.MAX_SAFE_INTEGER };
+  const r = await ZipReader.open(path, unbounded).catch((e: unknown) => {
     throw new ConverterError('INTERNAL', `AAB gravado ilegível: ${(e as Error).message}`, { cause: e });
   });
   const count = r.entries.length;
