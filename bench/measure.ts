@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_OUT } from './grow-apk.js';
@@ -89,12 +89,13 @@ function git(args: string[]): string {
 
 /**
  * The release CLI bundle of an older revision, built from `git archive` of its sources in
- * bench/out/rev-<commit>/ (kept for later runs). Its node_modules links to the working tree's
+ * <tmpdir>/aabify-bench-rev-<commit>/ (kept for later runs; outside the repository, so the linter
+ * never sees it). Its node_modules links to the working tree's
  * packages, except @aabify/*, which link to the revision's own sources.
  */
 export function buildRevisionCli(rev: string): { commit: string; bundle: string } {
   const commit = git(['rev-parse', '--verify', `${rev}^{commit}`]);
-  const dir = join(BENCH_OUT, `rev-${commit.slice(0, 12)}`);
+  const dir = join(tmpdir(), `aabify-bench-rev-${commit.slice(0, 12)}`);
   const bundle = join(dir, 'packages', 'cli', 'dist', 'aabify.js');
   if (existsSync(bundle)) return { commit, bundle };
   rmSync(dir, { recursive: true, force: true });

@@ -41,7 +41,7 @@ export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies 
     for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'))) {
       const text = readFileSync(file, 'utf8');
       // \uXXXX means the same character in a string, a template, a regular expression or a comment.
-      const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
       if (ascii !== text) writeFileSync(file, ascii);
     }
   }
