@@ -14,7 +14,7 @@ import { estimateDownloadSizes, type ParsedTable } from './size/estimate.js';
 import { ProgressTracker } from './progress.js';
 import { warning, type ConversionReport, type ConversionStage, type ModuleReport, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
-import { BackgroundVerifier, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
+import { BackgroundVerifier, METHOD_STORED, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
 
 export interface ConversionLogEntry {
   level: 'info' | 'warn' | 'error';
@@ -154,9 +154,15 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     const fileCount = splits.reduce((n, s) => n + s.routed.fileCount, 0);
     log('info', 'reading', opened.apks.length === 1 ? `APK aberto: ${fileCount} arquivos, ${opened.sizeBytes} bytes` : `Conjunto de ${opened.apks.length} APKs aberto (${opened.container}): ${fileCount} arquivos, ${opened.sizeBytes} bytes`);
     for (const s of merged) if (opened.apks.length > 1) log('info', 'reading', `${s.source} → módulo "${s.module}" (${s.role})`);
-    // What is copied raw gets its CRC proven on the thread pool while the resources convert
-    // (a signed bundle inflates the copies anyway, for their digests, while writing).
-    if (!key) for (const s of splits) verifiers.set(s.part.reader, new BackgroundVerifier(s.part.reader, rawCopyOrder(s.routed), signal));
+    // What is copied deflated gets its CRC proven (inflated) in the background while the resources
+    // convert; stored entries are checksummed as they are copied, which reads them anyway (a
+    // signed bundle inflates the copies anyway, for their digests, while writing).
+    if (!key) {
+      for (const s of splits) {
+        const deflated = rawCopyOrder(s.routed).filter((e) => e.method !== METHOD_STORED);
+        verifiers.set(s.part.reader, new BackgroundVerifier(s.part.reader, deflated, signal));
+      }
+    }
 
     // The download-size estimate (one APK only) deflates on zlib's thread pool while the resources
     // convert here; it takes the resource table the plan parses instead of parsing its own.

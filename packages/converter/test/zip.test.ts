@@ -267,6 +267,17 @@ describe('zip', () => {
       await w.destroy();
       await src.close();
     });
+    it('addRaw_storedEntryCrcOrSizeLies_checkedWhileCopied', async () => {
+      const src = await openZip([
+        { name: 'crc', data: randomBytes(3_000_000), method: 0, cd: { crc: 7 }, local: { crc: 7 } },
+        { name: 'good', data: randomBytes(2_500_000), method: 0 },
+      ]);
+      const w = await ZipWriter.create(tmp.file('s.zip'));
+      await expectCode(w.addRaw('crc', src, src.entries[0]), 'CORRUPT_ENTRY');
+      await w.addRaw('good', src, src.entries[1]);
+      await w.destroy();
+      await src.close();
+    });
     it('finish_sha256_isTheArchiveFilesDigest', async () => {
       const src = await openZip([{ name: 'big', data: randomBytes(3_000_000), method: 0 }, { name: 'd', data: 'd'.repeat(5000) }]);
       const out = tmp.file('h.zip');

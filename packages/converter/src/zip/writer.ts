@@ -18,7 +18,7 @@ import {
   type ZipEntry,
 } from './central.js';
 import { Crc32, crc32 } from './crc32.js';
-import { type ZipReader } from './reader.js';
+import { EntryVerifier, type ZipReader } from './reader.js';
 import { sideVerifier } from './verify.js';
 
 const deflateRawAsync = promisify(deflateRaw);
@@ -199,26 +199,36 @@ export class ZipWriter {
 
   /**
    * Copies an entry of `source` as its compressed bytes: same method, CRC and sizes. With
-   * `verify`, the bytes are also inflated on the side and checked, never re-deflated.
+   * `verify`, the bytes are also checked: a stored entry's CRC taken as it is copied, a deflated
+   * one inflated on the side (never re-deflated).
    */
   async addRaw(name: string, source: ZipReader, entry: ZipEntry, opts: AddRawOptions = {}): Promise<void> {
     const hash = this.options.digest ? createHash('sha256') : undefined;
     const verify = opts.verify !== false || hash !== undefined;
     source.dataOffsetSync(entry); // the local header is checked before anything is written
     this.writeLocalHeader(name, entry.method, entry.crc32, entry.compressedSize, entry.uncompressedSize);
-    if (!verify) {
-      // Straight from the source file into the output buffer.
+    if (!verify || entry.method === METHOD_STORED) {
+      // Straight from the source file into the output buffer; a stored entry is checksummed
+      // there on the way (its bytes are its content: nothing to inflate).
+      const check = verify ? new EntryVerifier(entry) : undefined;
       for (let done = 0; done < entry.compressedSize; ) {
         if (opts.signal?.aborted) throw new ConverterError('ABORTED');
         if (this.buffered === OUT_BUFFER) this.flush();
         const n = Math.min(entry.compressedSize - done, OUT_BUFFER - this.buffered);
         source.readRawSync(entry, done, this.buffer, this.buffered, n);
+        if (check) {
+          const bytes = this.buffer.subarray(this.buffered, this.buffered + n);
+          check.add(bytes);
+          hash?.update(bytes);
+        }
         this.buffered += n;
         this.offset += n;
         done += n;
         opts.onBytes?.(n);
         await this.yieldNow(n);
       }
+      check?.finish();
+      if (hash) this.digestsByName.set(name, hash.digest());
       return;
     }
     const check = sideVerifier(entry, hash);
