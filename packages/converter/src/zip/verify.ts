@@ -123,7 +123,7 @@ interface Verdict {
 }
 
 /**
- * Above this many stored bytes to prove, the background verification runs in a worker thread of
+ * Above this many compressed bytes to prove, the background verification runs in a worker thread of
  * its own (~30 ms of CPU and ~10 MB to start): on the main thread it only advances between the
  * resource conversion's synchronous stretches (each inflated chunk needs a callback there), so a
  * large APK's raw copies would still be unproven when writing starts. Below it, the main thread
