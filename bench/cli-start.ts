@@ -1,41 +1,59 @@
 /**
- * Start-up of the CLI: `aabify --help` (and `--version`) run as a new process, against bare
- * `node -e 0`, on the bundle `npm run pack:cli` ships (packages/cli/dist/aabify.js, rebuilt
- * first). Target: `aabify --help` under 150 ms for the whole process. Prints min, median and
- * mean wall time and the load average (on a busy machine the minimum is the steadier figure;
- * `hyperfine -N 'node packages/cli/dist/aabify.js --help'` gives the same with CPU times).
+ * Start-up of the CLI as the published package runs it (the release bundle `npm run pack:cli`
+ * ships, packages/cli/dist/aabify.js, rebuilt first): `aabify --help`, `aabify --version` and
+ * `aabify convert --local` of the corpus APKs of about 1 MB, each a new process, against bare
+ * `node -e 0`. Targets (issue 21): `--help` under 150 ms and `convert --local` of a 1 MB APK
+ * under 250 ms, whole process. Prints min and median wall time and CPU time (user + sys, from
+ * `/usr/bin/time`, 10 ms steps) and the load average: on a busy machine the minimum and the CPU
+ * time are the steadier figures. With `--against REV`, the same commands of that git revision's
+ * release bundle run alternately with the working tree's.
  *
- *   npx tsx bench/cli-start.ts [--runs 30]
+ *   npx tsx bench/cli-start.ts [--runs 20] [--against HEAD~5]
  */
-import { spawnSync } from 'node:child_process';
-import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { listCorpus } from '../packages/converter/test/helpers/corpus.js';
+import { BENCH_OUT, argValue, buildCli, buildRevisionCli, loadLine, measureNode } from './measure.js';
 
-const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const CLI_DIR = join(REPO, 'packages', 'cli');
-const BUNDLE = join(CLI_DIR, 'dist', 'aabify.js');
-const at = process.argv.indexOf('--runs');
-const runs = at > 0 ? Number(process.argv[at + 1]) : 30;
+const runs = Number(argValue('--runs', '20'));
+const against = argValue('--against');
+const bundles: { label: string; bundle: string }[] = [{ label: against ? 'after' : '', bundle: buildCli() }];
+if (against) bundles.unshift({ label: 'before', bundle: buildRevisionCli(against).bundle });
 
-const built = spawnSync(process.execPath, ['build.mjs', '--release'], { cwd: CLI_DIR, stdio: 'inherit' });
-if (built.status !== 0) process.exit(1);
+/** Corpus APKs of 0.8 to 1.5 MB: "a 1 MB APK". */
+const smallApks = (listCorpus() ?? []).filter((a) => a.bytes >= 800_000 && a.bytes <= 1_500_000).sort((a, b) => a.bytes - b.bytes);
+const out = join(BENCH_OUT, 'cli-start.aab');
+const env = { ...process.env, AABIFY_URL: '' };
 
-function measure(label: string, args: string[]): void {
-  const times: number[] = [];
-  for (let i = 0; i < runs + 3; i++) {
-    const start = performance.now();
-    const r = spawnSync(process.execPath, args, { stdio: 'ignore', env: { ...process.env, AABIFY_URL: '' } });
-    const ms = performance.now() - start;
-    if (r.status !== 0) throw new Error(`${label} exited ${r.status}`);
-    if (i >= 3) times.push(ms); // three warm-up runs fill the file cache
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Runs each side's command `runs` times, the sides alternating, and prints each side's figures. */
+async function measure(what: string, sides: { label: string; script?: string }[], args: string[]): Promise<void> {
+  const wall = sides.map((): number[] => []);
+  const cpu = sides.map((): number[] => []);
+  for (let i = 0; i < runs + 2; i++) {
+    for (const [k, side] of sides.entries()) {
+      const m = side.script ? await measureNode(side.script, args, env) : await measureNode('-e', ['0'], env);
+      if (m.status !== 0) throw new Error(`${what} exited ${m.status}: ${m.stderr.slice(-400)}`);
+      if (i < 2) continue; // two warm-up runs fill the file cache
+      wall[k].push(m.wallMs);
+      if (m.cpuMs !== undefined) cpu[k].push(m.cpuMs);
+    }
   }
-  times.sort((a, b) => a - b);
-  const mean = times.reduce((a, b) => a + b, 0) / times.length;
-  console.log(`${label.padEnd(22)} min ${times[0].toFixed(0)} ms · median ${times[Math.floor(times.length / 2)].toFixed(0)} ms · mean ${mean.toFixed(0)} ms (${runs} runs)`);
+  for (const [k, side] of sides.entries()) {
+    const c = cpu[k];
+    const cpuText = c.length ? ` · CPU min ${Math.min(...c).toFixed(0)} / median ${median(c).toFixed(0)} ms` : '';
+    console.log(`${`${side.label} ${what}`.trim().padEnd(52)} wall min ${Math.min(...wall[k]).toFixed(0)} / median ${median(wall[k]).toFixed(0)} ms${cpuText}`);
+  }
 }
 
-console.log(`node ${process.versions.node}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-measure('node -e 0', ['-e', '0']);
-measure('aabify --help', [BUNDLE, '--help']);
-measure('aabify --version', [BUNDLE, '--version']);
+const sides = bundles.map(({ label, bundle }) => ({ label, script: bundle }));
+console.log(`node ${process.versions.node}, ${loadLine()}; ${runs} runs each`);
+await measure('node -e 0', [{ label: '' }], []);
+await measure('aabify --help', sides, ['--help']);
+await measure('aabify --version', sides, ['--version']);
+for (const apk of smallApks) {
+  await measure(`convert --local ${apk.file} (${(apk.bytes / 1e6).toFixed(1)} MB)`, sides, ['convert', '--local', apk.path, '-o', out, '--overwrite', '--json']);
+}
+rmSync(out, { force: true });
+console.log(loadLine());

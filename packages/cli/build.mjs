@@ -1,6 +1,7 @@
 // The CLI as one self-contained ESM file, dist/aabify.js: the engine, the shared code and every
 // npm dependency inlined, so the published package has no runtime dependencies. Commands load
 // their heavy parts (engine, HTTP client) with import(), which esbuild keeps lazy inside the file.
+// `--release` (what `npm run pack:cli` ships): no source map, and an output made to start fast.
 import { buildNodeBundle } from '../../scripts/esbuild-node.mjs';
 
 await buildNodeBundle({
@@ -8,5 +9,6 @@ await buildNodeBundle({
   outdir: 'dist',
   inlineDependencies: true,
   banner: '#!/usr/bin/env node\n',
-  sourcemap: process.argv.includes('--release') ? false : true,
+  sourcemap: !process.argv.includes('--release'),
+  startup: process.argv.includes('--release'),
 });

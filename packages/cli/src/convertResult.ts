@@ -4,7 +4,7 @@
  * summary, the GitLab template's dotenv report (ciFiles.ts). docs/cli.md "JSON output" documents it.
  */
 import type { ConversionReport } from '@aabify/converter';
-import type { DeviceDownloadSizeJson } from '@aabify/shared';
+import type { DeviceDownloadSizeJson } from '@aabify/shared/downloadSizes';
 import { isRecord, num, str } from './api/types.js';
 import { downloadSizesOfReport } from './signing.js';
 

@@ -7,7 +7,7 @@
  * last word on the outcome.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CONVERSION_STEP_LABELS } from '@aabify/shared';
+import { CONVERSION_STEP_LABELS } from '@aabify/shared/conversions';
 import type { ApiClient } from './api/client.js';
 import { CliError } from './api/errors.js';
 import { readServerEvents } from './api/sse.js';

@@ -14,7 +14,7 @@ import { estimateDownloadSizes, type ParsedTable } from './size/estimate.js';
 import { ProgressTracker } from './progress.js';
 import { warning, type ConversionReport, type ConversionStage, type ModuleReport, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
-import { BackgroundVerifier, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
+import { BackgroundVerifier, METHOD_STORED, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
 
 export interface ConversionLogEntry {
   level: 'info' | 'warn' | 'error';
@@ -57,8 +57,8 @@ export interface SignOptions {
 }
 
 const MAX_VERSION_CODE = 2_100_000_000;
-/** Generated files deflated ahead of the one being written (each holds a zlib stream meanwhile). */
-const DEFLATE_AHEAD = 4;
+/** Generated files deflated at once on the thread pool (each holds a zlib stream meanwhile). */
+const DEFLATES_IN_FLIGHT = 4;
 
 /** Most asset-pack rules one conversion takes (Play allows at most 100 asset packs per app). */
 export const MAX_ASSET_PACK_RULES = 100;
@@ -154,9 +154,15 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     const fileCount = splits.reduce((n, s) => n + s.routed.fileCount, 0);
     log('info', 'reading', opened.apks.length === 1 ? `APK aberto: ${fileCount} arquivos, ${opened.sizeBytes} bytes` : `Conjunto de ${opened.apks.length} APKs aberto (${opened.container}): ${fileCount} arquivos, ${opened.sizeBytes} bytes`);
     for (const s of merged) if (opened.apks.length > 1) log('info', 'reading', `${s.source} → módulo "${s.module}" (${s.role})`);
-    // What is copied raw gets its CRC proven on the thread pool while the resources convert
-    // (a signed bundle inflates the copies anyway, for their digests, while writing).
-    if (!key) for (const s of splits) verifiers.set(s.part.reader, new BackgroundVerifier(s.part.reader, rawCopyOrder(s.routed), signal));
+    // What is copied deflated gets its CRC proven (inflated) in the background while the resources
+    // convert; stored entries are checksummed as they are copied, which reads them anyway (a
+    // signed bundle inflates the copies anyway, for their digests, while writing).
+    if (!key) {
+      for (const s of splits) {
+        const deflated = rawCopyOrder(s.routed).filter((e) => e.method !== METHOD_STORED);
+        verifiers.set(s.part.reader, new BackgroundVerifier(s.part.reader, deflated, signal));
+      }
+    }
 
     // The download-size estimate (one APK only) deflates on zlib's thread pool while the resources
     // convert here; it takes the resource table the plan parses instead of parsing its own.
@@ -181,7 +187,10 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     step = 'validating';
     progress.report('validating', 0);
     checkAbort(signal);
+    // The generated files deflate on the thread pool while the plan is validated here.
+    const prepared = prepareGenerated(plan, signal);
     await validatePlan(plan, signal);
+    for (const f of plan.files) delete f.message; // only the validators read them: the heap may shrink while writing
     progress.report('validating', 1);
     log('info', 'validating', `AAB validado: ${plan.files.length} arquivos em ${plan.modules.length} módulo(s)`);
 
@@ -189,35 +198,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     progress.report('writing', 0);
     await rm(partial, { force: true });
     writer = await ZipWriter.create(partial, { digest: key !== undefined });
-    const total = plan.files.reduce((n, f) => n + (f.data?.length ?? f.source?.compressedSize ?? f.file?.size ?? 0), 0) || 1;
-    let done = 0;
-    // Generated files are deflated a few entries ahead, so deflating overlaps writing.
-    const prepared = new Map<number, Promise<PreparedBuffer>>();
-    let preparedUpTo = 0;
-    for (const [i, f] of plan.files.entries()) {
-      checkAbort(signal);
-      for (; preparedUpTo < plan.files.length && preparedUpTo <= i + DEFLATE_AHEAD; preparedUpTo++) {
-        const data = plan.files[preparedUpTo].data;
-        if (!data) continue;
-        const p = prepareBuffer(data);
-        p.catch(() => undefined); // awaited in order below; never an unhandled rejection meanwhile
-        prepared.set(preparedUpTo, p);
-      }
-      const onBytes = (n: number): void => progress.report('writing', (done + n) / total);
-      if (f.data) {
-        await writer.addBuffer(f.path, f.data, { prepared: prepared.get(i) });
-        prepared.delete(i);
-        done += f.data.length;
-      } else if (f.source && f.reader) {
-        const proven = (await verifiers.get(f.reader)?.settle(f.source)) === true || f.reader.isVerified(f.source);
-        await writer.addRaw(f.path, f.reader, f.source, { signal, verify: !proven, onBytes });
-        done += f.source.compressedSize;
-      } else if (f.file) {
-        await writer.addFile(f.path, f.file.path, f.file.size, { signal, onBytes });
-        done += f.file.size;
-      }
-      progress.report('writing', done / total);
-    }
+    await writeFiles(plan, writer, verifiers, prepared, (f) => progress.report('writing', f), signal);
     let signature: SignatureReport | undefined;
     let written = plan.files.length;
     if (key) {
@@ -230,7 +211,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
       log('info', 'writing', `AAB assinado com a chave "${key.alias}" (${sig.algorithm}, SHA-256 ${key.chain[0].sha256})`);
     }
     const moduleReports = moduleSizes(plan, writer.compressedSizes());
-    const sizeOut = await writer.finish();
+    const { size: sizeOut, sha256: sha256Out } = await writer.finish();
     writer = undefined;
     await checkWritten(partial, written);
     if (!options.overwrite && (await exists(output))) throw new ConverterError('OUTPUT_EXISTS', output);
@@ -256,6 +237,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
       splits: opened.apks.length > 1 ? merged : [],
       sizeIn: plan.info.sizeBytes,
       sizeOut,
+      sha256Out,
       entries: plan.counts,
       durations: { ...progress.durations, total: Math.round(performance.now() - started) },
       warnings: plan.warnings,
@@ -272,6 +254,65 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     handTable(undefined); // a failed plan never handed it: the estimate must not wait forever
     await Promise.all([...verifiers.values()].map((v) => v.cancel()));
     await opened?.close();
+  }
+}
+
+/**
+ * Starts deflating the plan's generated files, in order, at most DEFLATES_IN_FLIGHT at once (each
+ * deflate is one thread-pool job, so they go on while the main thread validates). One promise per
+ * generated file's index; after an abort the rest are left to `addBuffer` (never needed then).
+ */
+function prepareGenerated(plan: BundlePlan, signal?: AbortSignal): Map<number, Promise<PreparedBuffer>> {
+  const pending: { data: Uint8Array; resolve: (p: Promise<PreparedBuffer>) => void }[] = [];
+  const prepared = new Map<number, Promise<PreparedBuffer>>();
+  plan.files.forEach((f, i) => {
+    if (!f.data) return;
+    const data = f.data;
+    prepared.set(i, new Promise<Promise<PreparedBuffer>>((resolve) => pending.push({ data, resolve })).then((p) => p));
+  });
+  let next = 0;
+  const startNext = (): void => {
+    if (next >= pending.length) return;
+    const { data, resolve } = pending[next++];
+    const p = signal?.aborted ? Promise.reject(new ConverterError('ABORTED')) : prepareBuffer(data);
+    p.then(startNext, startNext);
+    resolve(p);
+  };
+  for (let k = 0; k < DEFLATES_IN_FLIGHT; k++) startNext();
+  for (const p of prepared.values()) p.catch(() => undefined); // awaited in order when written; never an unhandled rejection
+  return prepared;
+}
+
+/**
+ * Writes the planned files in order: generated ones as `prepareGenerated` deflated them, raw
+ * copies once their CRC is proven (in the background, or while copying). A function of its own:
+ * the hot loop is what V8 optimises, not all of convertApk.
+ */
+async function writeFiles(
+  plan: BundlePlan,
+  writer: ZipWriter,
+  verifiers: ReadonlyMap<ZipReader, BackgroundVerifier>,
+  prepared: ReadonlyMap<number, Promise<PreparedBuffer>>,
+  report: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const total = plan.files.reduce((n, f) => n + (f.data?.length ?? f.source?.compressedSize ?? f.file?.size ?? 0), 0) || 1;
+  let done = 0;
+  const onBytes = (n: number): void => report((done + n) / total);
+  for (const [i, f] of plan.files.entries()) {
+    checkAbort(signal);
+    if (f.data) {
+      await writer.addBuffer(f.path, f.data, { prepared: prepared.get(i) });
+      done += f.data.length;
+    } else if (f.source && f.reader) {
+      const proven = (await verifiers.get(f.reader)?.settle(f.source)) === true || f.reader.isVerified(f.source);
+      await writer.addRaw(f.path, f.reader, f.source, { signal, verify: !proven, onBytes });
+      done += f.source.compressedSize;
+    } else if (f.file) {
+      await writer.addFile(f.path, f.file.path, f.file.size, { signal, onBytes });
+      done += f.file.size;
+    }
+    report(done / total);
   }
 }
 
@@ -329,9 +370,14 @@ async function validatePlan(plan: BundlePlan, signal?: AbortSignal): Promise<voi
   }
 }
 
-/** Re-reads the central directory just written: names, sizes and count must be sound. */
+/**
+ * Re-reads the central directory just written: names, sizes and count must be sound. The size
+ * limits meant for uploaded archives do not apply to our own output (an OBB of 1.5 GB is one
+ * entry of a valid bundle; Play takes OBB files up to 2 GB).
+ */
 async function checkWritten(path: string, expected: number): Promise<void> {
-  const r = await ZipReader.open(path).catch((e: unknown) => {
+  const unbounded = { maxEntryInflatedBytes: Number.MAX_SAFE_INTEGER, maxTotalInflatedBytes: Number.MAX_SAFE_INTEGER };
+  const r = await ZipReader.open(path, unbounded).catch((e: unknown) => {
     throw new ConverterError('INTERNAL', `AAB gravado ilegível: ${(e as Error).message}`, { cause: e });
   });
   const count = r.entries.length;

@@ -4,7 +4,7 @@
  * for logs. Codes and their messages live only here, but for the keystore's, which the
  * dashboard and the CLI show too: they live in @aabify/shared (KEYSTORE_ERROR_MESSAGES).
  */
-import { KEYSTORE_ERROR_MESSAGES } from '@aabify/shared';
+import { KEYSTORE_ERROR_MESSAGES } from '@aabify/shared/keystores';
 
 export const CONVERTER_ERRORS = {
   NOT_A_ZIP: 'O arquivo não é um APK válido (não é um arquivo ZIP).',

@@ -130,6 +130,8 @@ export interface ConversionReport extends ApkInfo {
   /** Size of the APK (same as sizeBytes) and of the AAB. */
   sizeIn: number;
   sizeOut: number;
+  /** SHA-256 of the AAB (hex), taken while it was written. */
+  sha256Out: string;
   entries: EntryCounts;
   /** Milliseconds per stage, and in total. */
   durations: Partial<Record<ConversionStage, number>> & { total: number };

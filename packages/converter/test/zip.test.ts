@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync, deflateRawSync } from 'node:zlib';
 import { ConverterError, type ConverterErrorCode } from '../src/errors.js';
-import { ZipReader, ZipWriter, crc32, crc32Update, normaliseEntryName } from '../src/zip/index.js';
+import { BackgroundVerifier, ZipReader, ZipWriter, crc32, crc32Update, normaliseEntryName } from '../src/zip/index.js';
 import { buildZip, TempDir, type BuildEntry, type BuildOptions } from './helpers/zipBuilder.js';
 import type { ZipLimits } from '../src/zip/limits.js';
 
@@ -266,6 +266,107 @@ describe('zip', () => {
       await expectCode(w.addRaw('a', src, src.entries[0]), 'SIZE_MISMATCH');
       await w.destroy();
       await src.close();
+    });
+    it('addRaw_storedEntryCrcOrSizeLies_checkedWhileCopied', async () => {
+      const src = await openZip([
+        { name: 'crc', data: randomBytes(3_000_000), method: 0, cd: { crc: 7 }, local: { crc: 7 } },
+        { name: 'good', data: randomBytes(2_500_000), method: 0 },
+      ]);
+      const w = await ZipWriter.create(tmp.file('s.zip'));
+      await expectCode(w.addRaw('crc', src, src.entries[0]), 'CORRUPT_ENTRY');
+      await w.addRaw('good', src, src.entries[1]);
+      await w.destroy();
+      await src.close();
+    });
+    it('finish_sha256_isTheArchiveFilesDigest', async () => {
+      const src = await openZip([{ name: 'big', data: randomBytes(3_000_000), method: 0 }, { name: 'd', data: 'd'.repeat(5000) }]);
+      const out = tmp.file('h.zip');
+      const w = await ZipWriter.create(out);
+      await w.addBuffer('a', Buffer.from('a'.repeat(2000)));
+      for (const e of src.entries) await w.addRaw(e.name, src, e, { verify: false });
+      const { size, sha256 } = await w.finish();
+      const bytes = readFileSync(out);
+      expect(size).to.equal(bytes.length);
+      expect(sha256).to.equal(createHash('sha256').update(bytes).digest('hex'));
+      await src.close();
+    });
+    it('addFile_crcPatchedAfterwards_sha256StillTheFilesDigest', async () => {
+      const file = tmp.file('obb.bin', randomBytes(2_500_000));
+      const out = tmp.file('f.zip');
+      const w = await ZipWriter.create(out);
+      await w.addBuffer('first', Buffer.from('first'));
+      await w.addFile('obb', file, 2_500_000);
+      await w.addBuffer('last', Buffer.from('last'));
+      const { sha256 } = await w.finish();
+      expect(sha256).to.equal(createHash('sha256').update(readFileSync(out)).digest('hex'));
+      const r = await ZipReader.open(out);
+      expect((await r.read(r.get('obb')!)).equals(readFileSync(file))).to.equal(true);
+      await r.close();
+    });
+    it('addFile_fileGrewSinceItsSizeWasTaken_ioError', async () => {
+      const file = tmp.file('grown.bin', randomBytes(1000));
+      const w = await ZipWriter.create(tmp.file('g.zip'));
+      await expectCode(w.addFile('obb', file, 999), 'IO_ERROR');
+      await w.destroy();
+    });
+  });
+
+  describe('background verifier in a worker thread', () => {
+    const inWorker = { workerFrom: 0 };
+    async function verdicts(r: ZipReader): Promise<(boolean | string)[]> {
+      const v = new BackgroundVerifier(r, r.entries, undefined, inWorker);
+      const out = await Promise.all(r.entries.map((e) => v.settle(e).catch((err: unknown) => (err instanceof ConverterError ? err.code : String(err)))));
+      await v.cancel();
+      return out;
+    }
+    it('goodStoredAndDeflatedEntries_provenAndMarkedVerified', async () => {
+      const r = await openZip([
+        { name: 'stored', data: randomBytes(2_200_000), method: 0 },
+        { name: 'deflated', data: Buffer.concat([randomBytes(1_500_000), Buffer.alloc(2_000_000)]) },
+        { name: 'empty', data: '' },
+      ]);
+      expect(await verdicts(r)).to.deep.equal([true, true, true]);
+      expect(r.entries.map((e) => r.isVerified(e))).to.deep.equal([true, true, true]);
+      await r.close();
+    });
+    it('lyingCrcSizeOrData_theSameCodesAsTheCopy', async () => {
+      const r = await openZip([
+        { name: 'crc', data: randomBytes(5000), cd: { crc: 7 }, local: { crc: 7 } },
+        { name: 'stored-crc', data: 'abc', method: 0, cd: { crc: 7 }, local: { crc: 7 } },
+        { name: 'size', data: Buffer.alloc(200_000), cd: { usize: 10 }, local: { usize: 10 } },
+        { name: 'short', data: 'x'.repeat(100), cd: { usize: 1000 }, local: { usize: 1000 } },
+        { name: 'garbage', data: 'hello', body: Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff]) },
+        { name: 'good', data: 'fine' },
+      ]);
+      expect(await verdicts(r)).to.deep.equal(['CORRUPT_ENTRY', 'CORRUPT_ENTRY', 'SIZE_MISMATCH', 'SIZE_MISMATCH', 'CORRUPT_ENTRY', true]);
+      expect(r.isVerified(r.entries[0])).to.equal(false);
+      await r.close();
+    });
+    it('zipInsideAnotherFile_readsAtTheSlicesOffset', async () => {
+      const zip = buildZip([{ name: 'a', data: randomBytes(300_000) }, { name: 'b', data: 'b'.repeat(70_000), method: 0 }]);
+      const path = tmp.file('outer.bin');
+      writeFileSync(path, Buffer.concat([randomBytes(12_345), zip, randomBytes(99)]));
+      const r = await ZipReader.open(path, {}, { offset: 12_345, length: zip.length });
+      expect(await verdicts(r)).to.deep.equal([true, true]);
+      await r.close();
+    });
+    it('cancelBeforeTheVerdicts_unverifiedNotFailed', async () => {
+      const r = await openZip([{ name: 'a', data: randomBytes(4_000_000) }, { name: 'b', data: randomBytes(4_000_000) }]);
+      const v = new BackgroundVerifier(r, r.entries, undefined, inWorker);
+      await v.cancel();
+      const settled = await Promise.all(r.entries.map((e) => v.settle(e)));
+      expect(settled.every((x) => x === false || x === true)).to.equal(true);
+      await r.close();
+    });
+    it('callersSignalAborted_abortedForWhatWasNotProven', async () => {
+      const r = await openZip([{ name: 'a', data: randomBytes(3_000_000) }, { name: 'b', data: randomBytes(3_000_000) }]);
+      const ctl = new AbortController();
+      const v = new BackgroundVerifier(r, r.entries, ctl.signal, inWorker);
+      ctl.abort();
+      const settled = await Promise.all(r.entries.map((e) => v.settle(e).catch((err: unknown) => (err as ConverterError).code)));
+      expect(settled.every((x) => x === true || x === 'ABORTED')).to.equal(true);
+      await v.cancel();
+      await r.close();
     });
   });
 });

@@ -16,7 +16,7 @@ import { downloadSizeLines, downloadSizesOfReport } from '../signing.js';
 import { formatBytes } from '../output.js';
 import { requireToken, runRemote, type RemoteContext, type RemoteFlags } from '../remote.js';
 import { register as registerConvertCommand, type AssetDeliveryFlag, type AssetPackFlag, type ConvertOptions } from './convertLocal.js';
-import { CONVERSION_MESSAGES, aabFileName, hasUploadExtension } from '@aabify/shared';
+import { CONVERSION_MESSAGES, aabFileName, hasUploadExtension } from '@aabify/shared/conversions';
 import type { UploadFile } from '../api/client.js';
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
 import { serverConvertResult } from '../convertResult.js';

@@ -16,7 +16,6 @@ import { downloadSizeLines, parsePasswordSpec, signOptionsFrom, signatureLines, 
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
 import { localConvertResult } from '../convertResult.js';
 import { writeJsonDocument } from '../jsonDocument.js';
-import { fileSha256 } from '../aabDownload.js';
 
 export interface ConvertOptions extends SigningFlags, CiFileFlags {
   local?: boolean;
@@ -190,7 +189,7 @@ export async function runConvertLocal(inputs: string[], options: ConvertOptions,
       onProgress: (stage, fraction) => progress?.update(stage, fraction),
     });
     progress?.finish();
-    const result = localConvertResult(report, { output: resolve(report.output), sha256: await fileSha256(report.output) });
+    const result = localConvertResult(report, { output: resolve(report.output), sha256: report.sha256Out });
     if (json) writeJsonDocument({ ok: true, ...result, report });
     else process.stdout.write(`${formatReportSummary(report)}\n`);
     await writeCiFiles(options, { result });

@@ -13,7 +13,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { KEYSTORE_LIMITS } from '@aabify/shared';
+import { KEYSTORE_LIMITS } from '@aabify/shared/keystores';
 import { EXIT_OK, usageError } from '../api/errors.js';
 import { expectRecord, formatDate, num, str, unexpected } from '../api/types.js';
 import { requireToken, runRemote, withRemoteOptions, type RemoteContext, type RemoteFlags } from '../remote.js';

@@ -4,7 +4,7 @@
  * unreachable is a warning, not a failure: the token is removed locally all the same.
  */
 import type { Command } from 'commander';
-import { API_TOKEN_PREFIX } from '@aabify/shared';
+import { API_TOKEN_PREFIX } from '@aabify/shared/accounts';
 import { writeConfig } from '../config.js';
 import { ApiClient } from '../api/client.js';
 import { EXIT_OK, toCliError } from '../api/errors.js';

@@ -7,7 +7,7 @@
  */
 import protobuf from 'protobufjs';
 import { AAPT_PROTO } from './aapt-schema.js';
-import { fastEncode } from './fast-encode.js';
+import { encodeChecked } from './fast-encode.js';
 
 export const aaptRoot: protobuf.Root = protobuf.parse(AAPT_PROTO, { keepCase: true }).root;
 
@@ -184,17 +184,9 @@ export interface PbXmlNode {
   source?: PbSourcePosition;
 }
 
-/** AABIFY_CHECK_ENCODE=1: every encode is also done by protobufjs and must give the same bytes. */
-const CHECK_ENCODE = process.env.AABIFY_CHECK_ENCODE === '1';
-
 /** `type.encode(value).finish()`, byte for byte, through the fast encoder (fast-encode.ts). */
 export function encodeAapt(type: protobuf.Type, value: object): Uint8Array {
-  const fast = fastEncode(type, value);
-  if (CHECK_ENCODE) {
-    const slow = type.encode(value).finish();
-    if (Buffer.compare(Buffer.from(slow), fast) !== 0) throw new Error(`fast-encode differs for ${type.name}`);
-  }
-  return fast;
+  return encodeChecked(type, value);
 }
 
 /** Decodes to a plain object (enums as numbers, 64-bit as numbers, defaults left out). */

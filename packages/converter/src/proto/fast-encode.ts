@@ -320,3 +320,22 @@ export function fastEncode(type: protobuf.Type, message: object): Buffer {
   if (scratch.buf.length > 4 * 1024 * 1024) scratch.buf = Buffer.allocUnsafe(64 * 1024);
   return out;
 }
+
+/** AABIFY_CHECK_ENCODE=1: every encode is also checked by protobufjs (verify, encode) and must give the same bytes. */
+const CHECK_ENCODE = process.env.AABIFY_CHECK_ENCODE === '1';
+
+/**
+ * `type.encode(message).finish()`, byte for byte, through the fast encoder. The message is a plain
+ * object with the schema's types (numbers for enums and integers); with AABIFY_CHECK_ENCODE=1 it
+ * is also verified and encoded by protobufjs, and any difference fails.
+ */
+export function encodeChecked(type: protobuf.Type, message: object): Buffer {
+  const fast = fastEncode(type, message);
+  if (CHECK_ENCODE) {
+    const err = type.verify(message);
+    if (err) throw new Error(`${type.name}: ${err}`);
+    const slow = type.encode(type.fromObject(message)).finish();
+    if (Buffer.compare(Buffer.from(slow), fast) !== 0) throw new Error(`fast-encode differs for ${type.name}`);
+  }
+  return fast;
+}

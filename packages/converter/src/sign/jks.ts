@@ -4,7 +4,7 @@
  * Sun's KeyProtector (a SHA-1 keystream XOR with a SHA-1 check of the plaintext).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { KEYSTORE_LIMITS } from '@aabify/shared';
+import { KEYSTORE_LIMITS } from '@aabify/shared/keystores';
 import { ConverterError } from '../errors.js';
 import { parseDer, readOctets, readOid, seq } from './der.js';
 import { OID } from './oids.js';

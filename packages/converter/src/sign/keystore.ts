@@ -4,7 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { KEYSTORE_LIMITS } from '@aabify/shared';
+import { KEYSTORE_LIMITS } from '@aabify/shared/keystores';
 import { ConverterError, isConverterError } from '../errors.js';
 import { JCEKS_MAGIC, JKS_MAGIC, decryptJksKey, readJks } from './jks.js';
 import { KdfBudget } from './pbe.js';

@@ -4,7 +4,7 @@
  * plus the PKCS#12 key derivation used by those schemes and by the store's MAC.
  */
 import { createCipheriv, createDecipheriv, createHash, pbkdf2Sync, randomBytes } from 'node:crypto';
-import { KEYSTORE_LIMITS } from '@aabify/shared';
+import { KEYSTORE_LIMITS } from '@aabify/shared/keystores';
 import { ConverterError } from '../errors.js';
 import { derAlg, derInt, derOctets, derOid, derSeq, readOctets, readOid, readSmallInt, seq, type Der } from './der.js';
 import { OID, PBES2_CIPHERS, PRFS } from './oids.js';

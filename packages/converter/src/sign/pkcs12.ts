@@ -3,7 +3,7 @@
  * checked first (a mismatch means a wrong store password), then the bags are decrypted.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { KEYSTORE_LIMITS } from '@aabify/shared';
+import { KEYSTORE_LIMITS } from '@aabify/shared/keystores';
 import { ConverterError } from '../errors.js';
 import {
   TAG,

@@ -7,7 +7,7 @@
  * entries count with their deflated size, and each split's resources.arsc is estimated from the
  * values it receives, calibrated against the real table's deflated size.
  */
-import { createDeflateRaw } from 'node:zlib';
+import { deflateRaw, deflateRawSync } from 'node:zlib';
 import { parseResourceTable } from '../arsc/table.js';
 import type { ResourceTable } from '../arsc/model.js';
 import { isConverterError } from '../errors.js';
@@ -90,8 +90,10 @@ const SAMPLE_WINDOWS = 16;
  * while leaving the other threads to the conversion's reads, inflates and deflates.
  */
 const DEFLATE_JOBS = 2;
-/** Deflate output chunk: one thread-pool round trip per 128 KiB instead of zlib's 16 KiB. */
-const DEFLATE_CHUNK = 128 * 1024;
+/** Inputs up to this size are deflated on the main thread (see deflatedSize). */
+const DEFLATE_HERE = 16 * 1024;
+/** Most output space one thread-pool deflate gets (beyond it, one more round trip per chunk). */
+const DEFLATE_CHUNK = 8 * 1024 * 1024;
 /** Entries measured at once (bounds the sample buffers held while an entry is inflated). */
 const PARALLEL_ENTRIES = 4;
 
@@ -364,16 +366,15 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
   });
 }
 
-/** Length of `b` deflated at level 6 (on the thread pool), counted as it comes: nothing is kept. */
+/**
+ * Length of `b` deflated at level 6. A small input is deflated here, synchronously: a zlib stream
+ * (its ~260 KB of state, a thread-pool round trip, stream events) costs more than the deflating,
+ * and the state is freed at once instead of waiting for a GC. A larger one is deflated on the
+ * thread pool in one job (output space for all of it), counted, and dropped.
+ */
 function deflatedSize(b: Uint8Array): Promise<number> {
+  if (b.length <= DEFLATE_HERE) return Promise.resolve(deflateRawSync(b, { level: 6 }).length);
   return new Promise((resolve, reject) => {
-    const z = createDeflateRaw({ level: 6, chunkSize: DEFLATE_CHUNK });
-    let n = 0;
-    z.on('data', (c: Buffer) => {
-      n += c.length;
-    });
-    z.on('end', () => resolve(n));
-    z.on('error', reject);
-    z.end(b);
+    deflateRaw(b, { level: 6, chunkSize: Math.min(b.length + 1024, DEFLATE_CHUNK) }, (err, out) => (err ? reject(err) : resolve(out.length)));
   });
 }

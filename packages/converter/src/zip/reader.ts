@@ -1,3 +1,4 @@
+import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
@@ -19,6 +20,13 @@ import { decodeEntryName } from './names.js';
 
 const CHUNK = 1024 * 1024;
 const SMALL_ENTRY = 1024 * 1024;
+/**
+ * Reads up to this size are made synchronously (pread on the handle's descriptor): a header or a
+ * small entry comes from the page cache in microseconds, while an async read is a thread-pool
+ * round trip queued behind the inflating and deflating that run there. The engine runs in the
+ * CLI's own process or in a server worker thread, so no event loop that serves requests waits.
+ */
+const SYNC_READ = SMALL_ENTRY + 64 * 1024;
 /** Inflated chunk size of `chunks()`: zlib's default (16 KiB) costs one event and one CRC call per 16 KiB. */
 const INFLATE_CHUNK = 256 * 1024;
 /** Bytes read past a small entry's fixed local header for its name and extra field. */
@@ -97,6 +105,11 @@ export class ZipReader {
     }
   }
 
+  /** The open file's descriptor and where the entry's data starts in that file (a slice's offset added), for a reader in another thread. */
+  fileRange(entry: ZipEntry): { fd: number; start: number } {
+    return { fd: this.handle.fd, start: this.base + this.dataOffsetSync(entry) };
+  }
+
   /** Whether the entry's CRC and sizes were already proven (a full read, or `markVerified`). */
   isVerified(entry: ZipEntry): boolean {
     return this.verified.has(entry.index);
@@ -116,11 +129,31 @@ export class ZipReader {
 
   /** Checks the local header against the central directory; returns where the data starts. */
   async dataOffset(entry: ZipEntry): Promise<number> {
+    return this.dataOffsetSync(entry);
+  }
+
+  /** `dataOffset`, read synchronously (a local header is a few dozen bytes). */
+  dataOffsetSync(entry: ZipEntry): number {
     const cached = this.dataOffsets.get(entry.index);
     if (cached !== undefined) return cached;
-    const h = await this.readAt(entry.localHeaderOffset, LOCAL_HEADER_SIZE);
-    const nameAndExtra = await this.readAt(entry.localHeaderOffset + LOCAL_HEADER_SIZE, h.readUInt16LE(26) + h.readUInt16LE(28));
-    return this.checkLocalHeader(entry, h, nameAndExtra);
+    const head = this.readAtSync(entry.localHeaderOffset, Math.min(LOCAL_HEADER_SIZE + HEADER_SLACK, this.fileSize - entry.localHeaderOffset));
+    if (head.length < LOCAL_HEADER_SIZE) throw new ConverterError('TRUNCATED_ZIP', `leitura além do fim em ${entry.localHeaderOffset}`);
+    const varLen = head.readUInt16LE(26) + head.readUInt16LE(28);
+    const nameAndExtra =
+      LOCAL_HEADER_SIZE + varLen <= head.length ? head.subarray(LOCAL_HEADER_SIZE, LOCAL_HEADER_SIZE + varLen) : this.readAtSync(entry.localHeaderOffset + LOCAL_HEADER_SIZE, varLen);
+    return this.checkLocalHeader(entry, head.subarray(0, LOCAL_HEADER_SIZE), nameAndExtra);
+  }
+
+  /**
+   * Copies `length` stored (compressed) bytes of the entry, from `start` within its data, into
+   * `target` at `targetOffset`, synchronously: the writer's raw copies go straight from the
+   * file into its output buffer, with no Buffer made per chunk.
+   */
+  readRawSync(entry: ZipEntry, start: number, target: Buffer, targetOffset: number, length: number): void {
+    if (start < 0 || length < 0 || start + length > entry.compressedSize) {
+      throw new ConverterError('INTERNAL', `${entry.rawName}: faixa ${start}+${length} fora da entrada`);
+    }
+    readExactlySync(this.handle.fd, target, targetOffset, length, this.base + this.dataOffsetSync(entry) + start);
   }
 
   /** `dataOffset` for a header already read: `h` its fixed 30 bytes, then its name and extra field. */
@@ -159,12 +192,12 @@ export class ZipReader {
    * (one read instead of three); a header whose name and extra field are longer than guessed is
    * read the ordinary way.
    */
-  private async smallRaw(entry: ZipEntry): Promise<Buffer> {
+  private smallRaw(entry: ZipEntry): Buffer {
     const cached = this.dataOffsets.get(entry.index);
-    if (cached !== undefined) return this.readAt(cached, entry.compressedSize);
+    if (cached !== undefined) return this.readAtSync(cached, entry.compressedSize);
     const span = Math.min(LOCAL_HEADER_SIZE + HEADER_SLACK + entry.compressedSize, this.fileSize - entry.localHeaderOffset);
     if (span >= LOCAL_HEADER_SIZE) {
-      const buf = await this.readAt(entry.localHeaderOffset, span);
+      const buf = this.readAtSync(entry.localHeaderOffset, span);
       const varLen = buf.readUInt16LE(26) + buf.readUInt16LE(28);
       const at = LOCAL_HEADER_SIZE + varLen;
       if (at + entry.compressedSize <= buf.length) {
@@ -172,17 +205,24 @@ export class ZipReader {
         return buf.subarray(at, at + entry.compressedSize);
       }
     }
-    return this.readAt(await this.dataOffset(entry), entry.compressedSize);
+    return this.readAtSync(this.dataOffsetSync(entry), entry.compressedSize);
   }
 
   /** `len` bytes at `pos` of the zip (the file, shifted by the slice's offset). */
   private readAt(pos: number, len: number): Promise<Buffer> {
+    if (len <= SYNC_READ) return Promise.resolve(this.readAtSync(pos, len));
     return readExactly(this.handle, this.base + pos, len);
+  }
+
+  private readAtSync(pos: number, len: number): Buffer {
+    const buf = Buffer.allocUnsafe(len);
+    readExactlySync(this.handle.fd, buf, 0, len, this.base + pos);
+    return buf;
   }
 
   /** The entry's stored (compressed) bytes, chunk by chunk, straight from the file. */
   async *rawChunks(entry: ZipEntry, opts: ReadOptions = {}): AsyncGenerator<Buffer> {
-    const start = await this.dataOffset(entry);
+    const start = this.dataOffsetSync(entry);
     let done = 0;
     while (done < entry.compressedSize) {
       throwIfAborted(opts.signal);
@@ -202,7 +242,7 @@ export class ZipReader {
       throw new ConverterError('INTERNAL', `${entry.rawName}: faixa ${start}+${length} fora da entrada`);
     }
     throwIfAborted(opts.signal);
-    return this.readAt((await this.dataOffset(entry)) + start, length);
+    return this.readAt(this.dataOffsetSync(entry) + start, length);
   }
 
   /**
@@ -246,7 +286,7 @@ export class ZipReader {
     }
     throwIfAborted(opts.signal);
     if (entry.compressedSize <= SMALL_ENTRY) {
-      const raw = await this.smallRaw(entry);
+      const raw = this.smallRaw(entry);
       let out: Buffer = raw;
       if (entry.method !== METHOD_STORED) {
         try {
@@ -314,4 +354,13 @@ async function readExactly(handle: FileHandle, pos: number, len: number): Promis
     got += bytesRead;
   }
   return buf;
+}
+
+function readExactlySync(fd: number, buf: Buffer, offset: number, len: number, pos: number): void {
+  let got = 0;
+  while (got < len) {
+    const n = readSync(fd, buf, offset + got, len - got, pos + got);
+    if (n === 0) throw new ConverterError('TRUNCATED_ZIP', `leitura além do fim em ${pos + got}`);
+    got += n;
+  }
 }

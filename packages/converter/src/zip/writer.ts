@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { once } from 'node:events';
+import { readSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { deflateRaw } from 'node:zlib';
 import { promisify } from 'node:util';
 import { ConverterError } from '../errors.js';
@@ -19,12 +18,14 @@ import {
   type ZipEntry,
 } from './central.js';
 import { Crc32, crc32 } from './crc32.js';
-import { type ZipReader } from './reader.js';
+import { EntryVerifier, type ZipReader } from './reader.js';
 import { sideVerifier } from './verify.js';
 
 const deflateRawAsync = promisify(deflateRaw);
-/** Bytes the file stream buffers before a write waits for it: reads and writes overlap. */
-const WRITE_HIGH_WATER = 4 * 1024 * 1024;
+/** The output buffer: small entries and headers gather in it, raw copies are read into it. */
+const OUT_BUFFER = 1024 * 1024;
+/** A long copy lets the event loop run this often (abort signals, progress). */
+const YIELD_EVERY = 8 * 1024 * 1024;
 
 /** 1981-01-01 00:00:00, as bundletool and AGP stamp every entry: output bytes never depend on the clock. */
 export const FIXED_DOS_TIME = 0;
@@ -61,7 +62,9 @@ export interface PreparedBuffer {
 export async function prepareBuffer(data: Uint8Array, opts: AddBufferOptions = {}): Promise<PreparedBuffer> {
   const crc = crc32(data);
   if (opts.compress !== false && data.length > 0) {
-    const deflated = await deflateRawAsync(data, { level: 6 });
+    // Output space for the whole result in one go: zlib then deflates the entry in one thread-pool
+    // job, without a main-thread callback per 16 KiB (the bytes are the same whatever the chunking).
+    const deflated = await deflateRawAsync(data, { level: 6, chunkSize: Math.min(Math.max(data.length + 1024, 16 * 1024), 8 * 1024 * 1024) });
     if (deflated.length < data.length) return { crc, method: METHOD_DEFLATED, body: deflated };
   }
   return { crc, method: METHOD_STORED, body: data };
@@ -85,8 +88,12 @@ export interface ZipWriterOptions {
 }
 
 /**
- * Writes a zip front to back through a file stream: local header, data, and at the end the
- * central directory. Sizes are known before each entry, so no data descriptors are needed.
+ * Writes a zip front to back: local header, data, and at the end the central directory. Sizes
+ * are known before each entry, so no data descriptors are needed. Bytes go through one reused
+ * output buffer written with pwrite (synchronously: the engine runs in the CLI's process or a
+ * server worker thread, and a write to the page cache costs less than a thread-pool round trip);
+ * raw copies are read from the source straight into that buffer, so copying an entry makes no
+ * Buffer per chunk. The SHA-256 of the archive is taken from the same buffer as it is written.
  */
 export class ZipWriter {
   private offset = 0;
@@ -95,28 +102,32 @@ export class ZipWriter {
   private readonly digestsByName = new Map<string, Buffer>();
   /** Local headers written before their CRC was known (whole files streamed in): patched at the end. */
   private readonly crcPatches: WrittenEntry[] = [];
-  private failure: Error | undefined;
-
+  private readonly buffer = Buffer.allocUnsafe(OUT_BUFFER);
+  private buffered = 0;
+  /** Where the buffer's bytes go in the file (everything before is written). */
+  private flushedTo = 0;
+  /** The archive's SHA-256, over the bytes written so far (`hashed` of them: see `finish`). */
+  private readonly archiveHash = createHash('sha256');
+  private hashed = 0;
+  private sinceYield = 0;
+  private closed = false;
 
   private constructor(
-    private readonly out: WriteStream,
+    private readonly out: FileHandle,
     private readonly options: ZipWriterOptions,
     private readonly path: string,
-  ) {
-    out.on('error', (e) => {
-      this.failure = e;
-    });
-  }
+  ) {}
 
-  /** Creates `path`; fails if it exists (`wx`), so a concurrent writer is never clobbered. */
+  /**
+   * Creates `path`; fails if it exists (`wx`), so a concurrent writer is never clobbered. Opened
+   * for reading too: `finish` reads back what it could not hash on the way (after a CRC patch).
+   */
   static async create(path: string, options: ZipWriterOptions = {}): Promise<ZipWriter> {
-    const out = createWriteStream(path, { flags: 'wx', highWaterMark: WRITE_HIGH_WATER });
     try {
-      await once(out, 'open');
+      return new ZipWriter(await open(path, 'wx+'), options, path);
     } catch (e) {
       throw new ConverterError('IO_ERROR', `criar ${path}: ${(e as Error).message}`, { cause: e });
     }
-    return new ZipWriter(out, options, path);
   }
 
   /** Compressed size of each entry written so far (what it weighs in the archive). */
@@ -129,23 +140,40 @@ export class ZipWriter {
    * into the local header when the archive is finished (the central directory has it anyway).
    */
   async addFile(name: string, path: string, size: number, opts: { signal?: AbortSignal; onBytes?(n: number): void } = {}): Promise<void> {
-    await this.writeLocalHeader(name, METHOD_STORED, 0, size, size);
+    this.writeLocalHeader(name, METHOD_STORED, 0, size, size);
     const entry = this.written[this.written.length - 1];
+    this.crcPatches.push(entry);
     const crc = new Crc32();
     const hash = this.options.digest ? createHash('sha256') : undefined;
-    let count = 0;
-    for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
-      if (opts.signal?.aborted) throw new ConverterError('ABORTED');
-      count += chunk.length;
-      if (count > size) break;
-      crc.update(chunk);
-      hash?.update(chunk);
-      await this.write(chunk);
-      opts.onBytes?.(chunk.length);
+    const changed = (count: number): ConverterError =>
+      new ConverterError('IO_ERROR', `${path}: o arquivo mudou de tamanho durante a conversão (${size} → ${count} bytes)`);
+    let input: FileHandle;
+    try {
+      input = await open(path, 'r');
+    } catch (e) {
+      throw new ConverterError('IO_ERROR', `abrir ${path}: ${(e as Error).message}`, { cause: e });
     }
-    if (count !== size) throw new ConverterError('IO_ERROR', `${path}: o arquivo mudou de tamanho durante a conversão (${size} → ${count} bytes)`);
+    try {
+      // Read straight into the output buffer, like a raw copy.
+      for (let done = 0; done < size; ) {
+        if (opts.signal?.aborted) throw new ConverterError('ABORTED');
+        if (this.buffered === OUT_BUFFER) this.flush();
+        const got = readSync(input.fd, this.buffer, this.buffered, Math.min(size - done, OUT_BUFFER - this.buffered), done);
+        if (got === 0) throw changed(done);
+        const bytes = this.buffer.subarray(this.buffered, this.buffered + got);
+        crc.update(bytes);
+        hash?.update(bytes);
+        this.buffered += got;
+        this.offset += got;
+        done += got;
+        opts.onBytes?.(got);
+        await this.yieldNow(got);
+      }
+      if (readSync(input.fd, Buffer.alloc(1), 0, 1, size) !== 0) throw changed((await input.stat()).size);
+    } finally {
+      await input.close();
+    }
     entry.crc = crc.digest();
-    this.crcPatches.push(entry);
     if (hash) this.digestsByName.set(name, hash.digest());
   }
 
@@ -164,38 +192,67 @@ export class ZipWriter {
 
   async addBuffer(name: string, data: Uint8Array, opts: AddBufferOptions = {}): Promise<void> {
     const { crc, method, body } = await (opts.prepared ?? prepareBuffer(data, opts));
-    await this.writeLocalHeader(name, method, crc, body.length, data.length);
-    await this.write(body);
+    this.writeLocalHeader(name, method, crc, body.length, data.length);
+    this.write(body);
     if (this.options.digest) this.digestsByName.set(name, createHash('sha256').update(data).digest());
   }
 
   /**
    * Copies an entry of `source` as its compressed bytes: same method, CRC and sizes. With
-   * `verify`, the bytes are also inflated on the side and checked, never re-deflated.
+   * `verify`, the bytes are also checked: a stored entry's CRC taken as it is copied, a deflated
+   * one inflated on the side (never re-deflated).
    */
   async addRaw(name: string, source: ZipReader, entry: ZipEntry, opts: AddRawOptions = {}): Promise<void> {
     const hash = this.options.digest ? createHash('sha256') : undefined;
     const verify = opts.verify !== false || hash !== undefined;
-    await this.writeLocalHeader(name, entry.method, entry.crc32, entry.compressedSize, entry.uncompressedSize);
-    const check = verify ? sideVerifier(entry, hash) : undefined;
+    source.dataOffsetSync(entry); // the local header is checked before anything is written
+    this.writeLocalHeader(name, entry.method, entry.crc32, entry.compressedSize, entry.uncompressedSize);
+    if (!verify || entry.method === METHOD_STORED) {
+      // Straight from the source file into the output buffer; a stored entry is checksummed
+      // there on the way (its bytes are its content: nothing to inflate).
+      const check = verify ? new EntryVerifier(entry) : undefined;
+      for (let done = 0; done < entry.compressedSize; ) {
+        if (opts.signal?.aborted) throw new ConverterError('ABORTED');
+        if (this.buffered === OUT_BUFFER) this.flush();
+        const n = Math.min(entry.compressedSize - done, OUT_BUFFER - this.buffered);
+        source.readRawSync(entry, done, this.buffer, this.buffered, n);
+        if (check) {
+          const bytes = this.buffer.subarray(this.buffered, this.buffered + n);
+          check.add(bytes);
+          hash?.update(bytes);
+        }
+        this.buffered += n;
+        this.offset += n;
+        done += n;
+        opts.onBytes?.(n);
+        await this.yieldNow(n);
+      }
+      check?.finish();
+      if (hash) this.digestsByName.set(name, hash.digest());
+      return;
+    }
+    const check = sideVerifier(entry, hash);
     try {
       for await (const chunk of source.rawChunks(entry, { signal: opts.signal })) {
-        const backlog = check?.push(chunk);
-        await this.write(chunk);
+        const backlog = check.push(chunk);
+        this.write(chunk);
         if (backlog) await backlog;
         opts.onBytes?.(chunk.length);
       }
-      await check?.end();
+      await check.end();
     } finally {
-      check?.dispose();
+      check.dispose();
     }
     if (hash) this.digestsByName.set(name, hash.digest());
   }
 
-  /** Writes the central directory and end records, then closes the file. Returns the archive size. */
-  async finish(): Promise<number> {
+  /**
+   * Writes the central directory and end records, then closes the file. Returns the archive's
+   * size and SHA-256.
+   */
+  async finish(): Promise<{ size: number; sha256: string }> {
     const cdStart = this.offset;
-    for (const w of this.written) await this.write(centralHeader(w));
+    for (const w of this.written) this.write(centralHeader(w));
     const cdSize = this.offset - cdStart;
     const count = this.written.length;
     const zip64 = this.options.forceZip64 === true || count >= MAX16 || cdStart >= MAX32 || cdSize >= MAX32;
@@ -214,7 +271,7 @@ export class ZipWriter {
       loc.writeUInt32LE(SIG_EOCD64_LOCATOR, 0);
       loc.writeBigUInt64LE(BigInt(recStart), 8);
       loc.writeUInt32LE(1, 16);
-      await this.write(Buffer.concat([rec, loc]));
+      this.write(Buffer.concat([rec, loc]));
     }
     const eocd = Buffer.alloc(22);
     eocd.writeUInt32LE(SIG_EOCD, 0);
@@ -222,36 +279,38 @@ export class ZipWriter {
     eocd.writeUInt16LE(zip64 ? MAX16 : count, 10);
     eocd.writeUInt32LE(zip64 ? MAX32 : cdSize, 12);
     eocd.writeUInt32LE(zip64 ? MAX32 : cdStart, 16);
-    await this.write(eocd);
-    this.out.end();
-    await once(this.out, 'close').catch((e: unknown) => {
-      this.failure ??= e as Error;
-    });
-    if (this.failure) throw new ConverterError('IO_ERROR', this.failure.message, { cause: this.failure });
-    if (this.crcPatches.length > 0) {
-      const h = await open(this.path, 'r+');
-      try {
-        for (const e of this.crcPatches) {
-          const b = Buffer.alloc(4);
-          b.writeUInt32LE(e.crc >>> 0, 0);
-          await h.write(b, 0, 4, e.offset + 14);
-        }
-      } finally {
-        await h.close();
-      }
+    this.write(eocd);
+    this.flush();
+    for (const e of this.crcPatches) {
+      const b = Buffer.alloc(4);
+      b.writeUInt32LE(e.crc >>> 0, 0);
+      this.pwrite(b, 0, 4, e.offset + 14);
     }
-    return this.offset;
+    // Bytes after the first patched header were not hashed as they went by: read back once.
+    for (let at = this.hashed; at < this.offset; ) {
+      const n = Math.min(OUT_BUFFER, this.offset - at);
+      const got = readSync(this.out.fd, this.buffer, 0, n, at);
+      if (got === 0) throw new ConverterError('IO_ERROR', `${this.path}: arquivo gravado menor que ${this.offset} bytes`);
+      this.archiveHash.update(this.buffer.subarray(0, got));
+      at += got;
+    }
+    this.closed = true;
+    try {
+      await this.out.close();
+    } catch (e) {
+      throw new ConverterError('IO_ERROR', (e as Error).message, { cause: e });
+    }
+    return { size: this.offset, sha256: this.archiveHash.digest('hex') };
   }
 
   /** Stops writing and closes the file (the caller removes it). */
   async destroy(): Promise<void> {
-    if (this.out.closed) return;
-    const closed = once(this.out, 'close').catch(() => undefined);
-    this.out.destroy();
-    await closed;
+    if (this.closed) return;
+    this.closed = true;
+    await this.out.close().catch(() => undefined);
   }
 
-  private async writeLocalHeader(name: string, method: number, crc: number, csize: number, usize: number): Promise<void> {
+  private writeLocalHeader(name: string, method: number, crc: number, csize: number, usize: number): void {
     if (this.names.has(name)) throw new ConverterError('INTERNAL', `entrada duplicada na saída: ${name}`);
     this.names.add(name);
     const nameBytes = Buffer.from(name, 'utf8');
@@ -278,19 +337,57 @@ export class ZipWriter {
       h.writeBigUInt64LE(BigInt(csize), x + 12);
     }
     this.written.push({ nameBytes, flags, method, crc, csize, usize, offset: this.offset });
-    await this.write(h);
+    this.write(h);
   }
 
-  private async write(buf: Uint8Array): Promise<void> {
-    if (this.failure) throw new ConverterError('IO_ERROR', this.failure.message, { cause: this.failure });
-    this.offset += buf.length;
-    if (!this.out.write(buf)) {
-      try {
-        await once(this.out, 'drain');
-      } catch (e) {
-        throw new ConverterError('IO_ERROR', (e as Error).message, { cause: e });
+  /** Appends bytes: into the output buffer, or (a large chunk, the buffer flushed first) straight to the file. */
+  private write(buf: Uint8Array): void {
+    if (this.closed) throw new ConverterError('IO_ERROR', `${this.path}: arquivo já fechado`);
+    if (this.buffered + buf.length > OUT_BUFFER) {
+      this.flush();
+      if (buf.length >= OUT_BUFFER / 2) {
+        this.pwrite(buf, 0, buf.length, this.flushedTo);
+        this.hash(buf);
+        this.flushedTo += buf.length;
+        this.offset += buf.length;
+        return;
       }
     }
+    this.buffer.set(buf, this.buffered);
+    this.buffered += buf.length;
+    this.offset += buf.length;
+  }
+
+  private flush(): void {
+    if (this.buffered === 0) return;
+    const bytes = this.buffer.subarray(0, this.buffered);
+    this.pwrite(bytes, 0, bytes.length, this.flushedTo);
+    this.hash(bytes);
+    this.flushedTo += bytes.length;
+    this.buffered = 0;
+  }
+
+  /** Hashes bytes as they reach the file, until a header waits for its CRC (then `finish` reads the rest back). */
+  private hash(bytes: Uint8Array): void {
+    if (this.crcPatches.length > 0 || this.hashed !== this.flushedTo) return;
+    this.archiveHash.update(bytes);
+    this.hashed += bytes.length;
+  }
+
+  private pwrite(buf: Uint8Array, offset: number, length: number, position: number): void {
+    try {
+      for (let done = 0; done < length; ) done += writeSync(this.out.fd, buf, offset + done, length - done, position + done);
+    } catch (e) {
+      throw new ConverterError('IO_ERROR', `${this.path}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  /** Lets the event loop run (abort signals, progress) every few MiB of a long copy. */
+  private async yieldNow(bytes: number): Promise<void> {
+    this.sinceYield += bytes;
+    if (this.sinceYield < YIELD_EVERY) return;
+    this.sinceYield = 0;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
