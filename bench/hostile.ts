@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Pool, request } from 'undici';
+import { worstHealthDuring } from '../packages/server/test/helpers/healthProbe.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -63,27 +64,6 @@ async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
-}
-
-/** Polls /api/health every 100 ms while `work` runs; the slowest answer (ms). */
-async function worstHealthDuring<T>(url: string, work: () => Promise<T>): Promise<{ result: T; worstMs: number }> {
-  let worstMs = 0;
-  let running = true;
-  const probe = (async () => {
-    while (running) {
-      const started = performance.now();
-      const res = await request(`${url}/api/health`);
-      await res.body.dump();
-      worstMs = Math.max(worstMs, performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  })();
-  try {
-    return { result: await work(), worstMs };
-  } finally {
-    running = false;
-    await probe;
-  }
 }
 
 function tally(statuses: number[]): string {

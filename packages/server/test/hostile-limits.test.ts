@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
-import { Pool, request } from 'undici';
+import { Pool } from 'undici';
 import { generateUploadKeystore } from '@aabify/converter';
 import { ACCOUNT_MESSAGES } from '@aabify/shared';
 import { startTestServer, TEST_PASSWORD_PARAMS, type TestServer } from './helpers/server.js';
@@ -18,6 +18,7 @@ import { ensureDashboardBuilt } from './helpers/browser.js';
 import { CURRENT_PARAMS, hashPassword, passwordKdfRuns, usePasswordParams } from '../src/auth/password.js';
 import { RateLimits } from '../src/auth/rateLimiter.js';
 import { freePort } from './helpers/postgres.js';
+import { worstHealthDuring } from './helpers/healthProbe.js';
 
 type Err = { message: string; code: string; retryAfter?: number };
 
@@ -28,27 +29,6 @@ function heapAfterGc(): number {
   gc();
   gc();
   return process.memoryUsage().heapUsed;
-}
-
-/** Polls /api/health every 100 ms while `work` runs; answers the slowest answer time (ms). */
-async function worstHealthDuring<T>(url: string, work: () => Promise<T>): Promise<{ result: T; worstMs: number }> {
-  let worstMs = 0;
-  let running = true;
-  const probe = (async () => {
-    while (running) {
-      const started = performance.now();
-      const res = await request(`${url}/api/health`);
-      await res.body.dump();
-      worstMs = Math.max(worstMs, performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  })();
-  try {
-    return { result: await work(), worstMs };
-  } finally {
-    running = false;
-    await probe;
-  }
 }
 
 const login = (server: TestServer, email: string, password: string, from?: string) =>

@@ -48,3 +48,15 @@ export function probeStalls(baseUrl: string, pauseMs = 50): { stop(): Promise<St
     },
   };
 }
+
+/** Runs `work` while a client polls /api/health every `pauseMs`: its result and the slowest health answer (ms). */
+export async function worstHealthDuring<T>(baseUrl: string, work: () => Promise<T>, pauseMs = 100): Promise<{ result: T; worstMs: number }> {
+  const probe = probeStalls(baseUrl, pauseMs);
+  try {
+    const result = await work();
+    return { result, worstMs: (await probe.stop()).worstHealthMs };
+  } catch (err) {
+    await probe.stop();
+    throw err;
+  }
+}
