@@ -15,12 +15,27 @@ const keepWorkspaceInline = {
 };
 
 /**
+ * Bare imports of each named package resolve to the one copy `fromDir` resolves, whichever
+ * workspace package imports it: npm may install a copy per workspace (undici 7 under both cli/
+ * and converter/ while the root holds undici 6), and an inlined bundle would carry both.
+ */
+function onePackageCopy(packages, fromDir) {
+  return {
+    name: 'one-package-copy',
+    setup(b) {
+      const filter = new RegExp(`^(${packages.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
+      b.onResolve({ filter }, (args) => (args.pluginData === onePackageCopy ? undefined : b.resolve(args.path, { kind: args.kind, resolveDir: fromDir, pluginData: onePackageCopy })));
+    },
+  };
+}
+
+/**
  * `startup: true` (the published CLI) makes an output Node starts faster: whitespace and comments
  * removed (less to scan), and every character outside ASCII escaped. esbuild already escapes
  * strings, but comments and regular expressions (one in yup's tiny-case) keep theirs, and one
  * character above U+00FF makes V8 hold and scan the whole 2 MB source as two-byte text.
  */
-export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies = false, define = {}, banner = '', sourcemap = true, metafile = false, startup = false }) {
+export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies = false, define = {}, banner = '', sourcemap = true, metafile = false, startup = false, onePackageCopy: single }) {
   const result = await build({
     entryPoints,
     outdir,
@@ -33,7 +48,7 @@ export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies 
     define,
     minifyWhitespace: startup,
     legalComments: startup ? 'none' : 'eof',
-    plugins: inlineDependencies ? [] : [keepWorkspaceInline],
+    plugins: [...(inlineDependencies ? [] : [keepWorkspaceInline]), ...(single ? [onePackageCopy(single.packages, single.fromDir)] : [])],
     logLevel: 'warning',
     banner: { js: `${banner}import { createRequire as __aabifyCreateRequire } from 'node:module'; const require = __aabifyCreateRequire(import.meta.url);` },
   });

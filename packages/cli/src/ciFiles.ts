@@ -9,7 +9,7 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ConvertResult } from './convertResult.js';
-import { formatBytes } from './format.js';
+import { formatBytes, formatDecimal } from './format.js';
 import { jsonDocument } from './jsonDocument.js';
 
 export interface CiFileFlags {
@@ -25,7 +25,6 @@ export interface CiFailure {
 }
 
 const escapeCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-const percent = { format: (n: number): string => new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 }).format(n) };
 
 /** `key=value` lines of GitHub's output file; a value with a newline uses the delimiter form. */
 export function githubOutputLines(values: Record<string, string>): string {
@@ -56,7 +55,7 @@ export function summaryMarkdown(r: ConvertResult): string {
     for (const d of r.downloadSizes) {
       lines.push(
         d.compatible
-          ? `| ${escapeCell(d.label)} | ${formatBytes(d.apkBytes)} | ${formatBytes(d.bundleBytes)} | ${d.savedBytes >= 0 ? '−' : '+'}${percent.format(Math.abs(d.savedPercent))}% |`
+          ? `| ${escapeCell(d.label)} | ${formatBytes(d.apkBytes)} | ${formatBytes(d.bundleBytes)} | ${d.savedBytes >= 0 ? '−' : '+'}${formatDecimal(Math.abs(d.savedPercent))}% |`
           : `| ${escapeCell(d.label)} | — | — | incompatível |`,
       );
     }

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import type { DeviceDownloadSize, SignatureReport } from '@aabify/converter';
-import { formatBytes, formatRows } from './format.js';
+import { formatBytes, formatDecimal, formatRows } from './format.js';
 
 export interface SigningFlags {
   ks?: string;
@@ -95,14 +95,13 @@ export function downloadSizesOfReport(report: unknown): DownloadSizeRow[] {
 
 export function downloadSizeLines(sizes: readonly DownloadSizeRow[] | undefined): string[] {
   if (!sizes || sizes.length === 0) return [];
-  const pct = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
   return [
     'Economia estimada por dispositivo (download pelo Google Play):',
     ...formatRows(
       sizes.map((s) => [
         s.device.label,
         s.compatible
-          ? `${formatBytes(s.bundleBytes)} com o AAB × ${formatBytes(s.apkBytes)} com o APK (${s.savedBytes >= 0 ? '−' : '+'}${pct.format(Math.abs(s.savedPercent))}%)`
+          ? `${formatBytes(s.bundleBytes)} com o AAB × ${formatBytes(s.apkBytes)} com o APK (${s.savedBytes >= 0 ? '−' : '+'}${formatDecimal(Math.abs(s.savedPercent))}%)`
           : 'incompatível (o app não tem bibliotecas nativas para esta ABI)',
       ]),
     ),

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { InvalidArgumentError } from 'commander';
 import { createProgress, parseVersionCode } from '../src/commands/convertLocal.js';
-import { describeFailure, formatBytes, formatDensity, formatRows } from '../src/format.js';
+import { describeFailure, formatBytes, formatDecimal, formatDensity, formatRows, formatSeconds } from '../src/format.js';
 import { ConverterError } from '@aabify/converter';
 
 /** Collects what a Progress writes. */
@@ -16,6 +16,24 @@ describe('offline command output', () => {
     expect(formatBytes(512)).to.equal('512 B');
     expect(formatBytes(9886)).to.equal('9,9 kB');
     expect(formatBytes(6_419_064)).to.equal('6,4 MB');
+  });
+
+  it('formatDecimal_sameTextAsIntlPtBr', () => {
+    // Byte sizes over 1000 and 1e6, percentages, durations, rounding ties, carries into a new
+    // group, negatives (and -0), and values in exponent notation: all as ICU writes them.
+    const values = [0, -0, 0.05, 0.04999, -0.01, 0.15, 0.25, 1.25, 1.35, 2.675, 9.95, 99.95, 999.95, 999.949, 1234, 1234.56, 1e-7, -1e-7, 5e-324, 1e21, 1.5e22, 123456789.05, -98765.45];
+    let seed = 21;
+    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 3000; i++) {
+      const bytes = Math.floor(random() * 10 ** (1 + (i % 12)));
+      values.push(bytes / 1000, bytes / 1_000_000, bytes / 1_000_000_000, Math.round(random() * 1000) / 10, random() * 200 - 100);
+    }
+    for (const minimumFractionDigits of [0, 1] as const) {
+      const intl = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1, minimumFractionDigits });
+      for (const v of values) expect(formatDecimal(v, minimumFractionDigits), String(v)).to.equal(intl.format(v));
+    }
+    expect(formatSeconds(1234)).to.equal('1,2 s');
+    expect(formatBytes(1_234_567_890_123)).to.equal('1.234,6 GB');
   });
 
   it('formatDensity_knownAndUnnamed', () => {

@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import type { PlayReleaseStatus, ReleaseNote } from '@aabify/shared';
+import type { PlayReleaseStatus, ReleaseNote } from '@aabify/shared/play';
 import { ANDROID_PUBLISHER_SCOPE, apiBaseFor, tokenUrlFor, type PlayEndpoints } from './endpoints.js';
 import { PlayError, playErrorFrom, playNetworkError, type PlayStage } from './errors.js';
 import { signAssertion } from './jwt.js';

@@ -5,7 +5,7 @@
  * `{ error: { code, message, status, errors: [{ reason, message, domain }] } }`; the token
  * endpoint answers OAuth's `{ error, error_description }`.
  */
-import { PLAY_ERROR_MESSAGES, type PlayErrorCode } from '@aabify/shared';
+import { PLAY_ERROR_MESSAGES, type PlayErrorCode } from '@aabify/shared/play';
 
 /** Which call failed: the same status means different things on different calls. */
 export type PlayStage = 'token' | 'edit' | 'upload' | 'track' | 'commit' | 'delete';

@@ -4,8 +4,8 @@
  * edit was opened deletes the edit (nothing half-done stays in Play Console) and is thrown as
  * a PlayError; progress and log lines go to the caller (live events, a terminal).
  */
-import type { PlayPublishStatus, PublicationStep, ReleaseNote } from '@aabify/shared';
-import { PLAY_MESSAGES, PUBLICATION_STEP_LABELS } from '@aabify/shared';
+import type { PlayPublishStatus, PublicationStep, ReleaseNote } from '@aabify/shared/play';
+import { PLAY_MESSAGES, PUBLICATION_STEP_LABELS } from '@aabify/shared/play';
 import { PlayClient, type BundleSource, type PlayBundle, type TrackRelease } from './client.js';
 import type { PlayEndpoints } from './endpoints.js';
 import { isPlayError } from './errors.js';

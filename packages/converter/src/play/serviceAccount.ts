@@ -4,7 +4,7 @@
  * object except to sign (jwt.ts); what may be shown is the client e-mail and the project.
  */
 import { createPrivateKey } from 'node:crypto';
-import { PLAY_LIMITS } from '@aabify/shared';
+import { PLAY_LIMITS } from '@aabify/shared/play';
 import { PlayError } from './errors.js';
 
 export interface ServiceAccountKey {
