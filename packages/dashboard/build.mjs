@@ -43,6 +43,17 @@ const options = {
   plugins: [reactRouterProduction],
 };
 
+/**
+ * Screens people land on whose lazy chunk is worth fetching with the entry's: the build writes
+ * dist/routes/NAME.html for each, preloading that chunk too, and the server answers it for
+ * /NAME (packages/server/src/http/static.ts) — the screen then renders without a second round
+ * of requests after main runs. Other paths get index.html, without them.
+ */
+const LANDING_ROUTES = {
+  converter: 'src/pages/converter/ConverterPage.tsx',
+  dashboard: 'src/pages/customerScreens.ts',
+};
+
 async function writeIndex(metafile) {
   const outputs = Object.entries(metafile.outputs);
   const js = outputs.find(([, o]) => o.entryPoint === 'src/main.tsx')?.[0];
@@ -51,13 +62,19 @@ async function writeIndex(metafile) {
   const template = await readFile('index.html', 'utf8');
   // Every chunk the entry imports statically, announced up front: the browser fetches them in
   // parallel with the entry instead of one import level at a time.
-  const preloads = staticImports(metafile, js)
-    .map((chunk) => `<link rel="modulepreload" href="/assets/${basename(chunk)}">`)
-    .join('\n    ');
-  const html = template
-    .replace('<!--css-->', (css ? `<link rel="stylesheet" href="/assets/${basename(css)}">` : '') + (preloads ? `\n    ${preloads}` : ''))
-    .replace('<!--js-->', `<script type="module" src="/assets/${basename(js)}"></script>`);
-  await writeFile(`${outdir}/index.html`, html);
+  const entryChunks = staticImports(metafile, js);
+  const page = (preloaded) =>
+    template
+      .replace('<!--css-->', (css ? `<link rel="stylesheet" href="/assets/${basename(css)}">` : '') + preloaded.map((chunk) => `\n    <link rel="modulepreload" href="/assets/${basename(chunk)}">`).join(''))
+      .replace('<!--js-->', `<script type="module" src="/assets/${basename(js)}"></script>`);
+  await writeFile(`${outdir}/index.html`, page(entryChunks));
+  await mkdir(`${outdir}/routes`, { recursive: true });
+  for (const [name, entryPoint] of Object.entries(LANDING_ROUTES)) {
+    const chunk = outputs.find(([file, o]) => o.entryPoint === entryPoint && file.endsWith('.js'))?.[0];
+    if (!chunk) throw new Error(`${entryPoint}: no chunk (is it still imported lazily?)`);
+    const extra = [chunk, ...staticImports(metafile, chunk)].filter((c) => !entryChunks.includes(c));
+    await writeFile(`${outdir}/routes/${name}.html`, page([...entryChunks, ...extra]));
+  }
   await writePage(metafile, 'src/apiDocs/main.tsx', 'api-docs.html');
 }
 

@@ -32,15 +32,25 @@ const VerifyEmailPage = lazy(() => emailLinkScreens().then((m) => ({ default: m.
 
 type SetupState = 'checking' | 'required' | 'done';
 
-/** GET /setup/status once; a failed check counts as no setup needed (spec §2.1). */
+/**
+ * GET /setup/status, asked once at boot beside the session check (no request waits for the
+ * other); a failed check counts as no setup needed (spec §2.1).
+ */
+const setupCheck: Promise<SetupState> = authApi
+  .setupStatus()
+  .then((r): SetupState => (r.requiresSetup ? 'required' : 'done'))
+  .catch((): SetupState => 'done');
+
+/**
+ * The setup state for rendering. A stored session means an account exists, so its screens
+ * render at once and the check, still made, only turns them into the setup screen should the
+ * server say otherwise; a visitor without one waits for the answer (no login flash on a first run).
+ */
 function useSetupState(): SetupState {
-  const [state, setState] = useState<SetupState>('checking');
+  const [state, setState] = useState<SetupState>(() => (useSession.getState().token ? 'done' : 'checking'));
   useEffect(() => {
     let live = true;
-    authApi
-      .setupStatus()
-      .then((r) => live && setState(r.requiresSetup ? 'required' : 'done'))
-      .catch(() => live && setState('done'));
+    void setupCheck.then((s) => live && setState(s));
     return () => {
       live = false;
     };
@@ -51,10 +61,6 @@ function useSetupState(): SetupState {
 export function App() {
   const setup = useSetupState();
   usePlanRefreshOnFocus();
-  useEffect(() => {
-    // A stored token is confirmed against the server; a failure ends the session.
-    if (useSession.getState().token) void useSession.getState().refreshUser();
-  }, []);
 
   let content;
   if (setup === 'checking') content = <Loading />;

@@ -15,6 +15,9 @@ configureApi({
   onUnauthorized: () => signOutEverywhere(),
   onError: (title, message) => toast.error(message, title),
 });
+// A stored token is confirmed against the server (a failure ends the session), asked at boot
+// beside the setup check rather than after the first render.
+if (useSession.getState().token) void useSession.getState().refreshUser();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,6 +1,7 @@
 /**
  * Serves the built dashboard at / with an SPA fallback: any GET outside /api answers
- * index.html. Hashed assets get a year of immutable caching; index.html is never cached.
+ * index.html (for a landing screen's path, its variant that also preloads that screen). Hashed
+ * assets get a year of immutable caching; index.html is never cached.
  * Text assets go out compressed: the build writes file.br and file.gz beside them, and a
  * client that accepts one gets it (Vary: Accept-Encoding), with no compression per request.
  */
@@ -57,6 +58,20 @@ function precompressed(dir: string): RequestHandler {
   };
 }
 
+/**
+ * The build's dist/routes/NAME.html: index.html that also preloads the lazy chunk of the screen
+ * at /NAME (packages/dashboard/build.mjs), answered for that path. Listed once, at start.
+ */
+function landingPages(dir: string): Map<string, string> {
+  const routes = join(dir, 'routes');
+  if (!existsSync(routes)) return new Map();
+  return new Map(
+    readdirSync(routes)
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => [`/${f.slice(0, -'.html'.length)}`, join(routes, f)]),
+  );
+}
+
 export function dashboardRouter(dir: string | undefined): Router {
   const router = express.Router();
   if (!dir) {
@@ -74,9 +89,10 @@ export function dashboardRouter(dir: string | undefined): Router {
       },
     }),
   );
-  const index: RequestHandler = (_req, res) => {
+  const landing = landingPages(dir);
+  const index: RequestHandler = (req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(join(dir, 'index.html'));
+    res.sendFile(landing.get(req.path.replace(/\/+$/, '')) ?? join(dir, 'index.html'));
   };
   router.get(/^(?!\/api(\/|$)).*/, index);
   return router;
