@@ -287,11 +287,14 @@ async function measure(url: string, session: { token: string; user: unknown }, p
       best = Math.max(best, windowSum);
     }
     result.cls = best;
-    // Speed Index: ∫ (1 − visual progress) dt from navigation start.
+    // Speed Index: ∫ (1 − visual progress) dt from navigation start. Progress is measured from
+    // what the screen showed at navigation start (the last frame before it: the blank page), as
+    // speedline's first frame is; the first frame after it may already be the painted page.
+    const atStart = frames.filter((f) => f.at < timeOrigin).at(-1);
     const shown = frames.filter((f) => f.at >= timeOrigin);
     if (shown.length >= 2) {
       const hists = shown.map((f) => pngHistogram(f.png));
-      const first = hists[0]!;
+      const first = atStart ? pngHistogram(atStart.png) : hists[0]!;
       const last = hists.at(-1)!;
       let si = 0;
       let prevAt = timeOrigin;
