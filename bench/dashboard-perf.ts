@@ -6,9 +6,11 @@
  * The `lighthouse` package itself is not used: this keeps the bench free of a large dependency
  * and runs offline with the system Chromium.
  *
- *   npx tsx bench/dashboard-perf.ts [--preset desktop|mobile|both] [--runs 3] [--path /converter] [--dashboard-dir DIR]
+ *   npx tsx bench/dashboard-perf.ts [--preset desktop|mobile|both] [--runs 3] [--path /converter] [--dashboard-dir DIR] [--waterfall]
  *
  * --dashboard-dir serves another build (e.g. a copy of an older dist/) instead of packages/dashboard/dist.
+ * --waterfall prints each run's requests (start and end from the navigation, bytes on the wire),
+ * its long tasks and its LCP element: what the first paint and the largest one waited for.
  *
  * Throttling is applied (DevTools), with the figures Lighthouse itself applies in its
  * "devtools" mode: mobile = slow 4G (562.5 ms request latency, 1.47 Mbps down, 675 kbps up) and
@@ -36,6 +38,7 @@ const presetArg = arg('preset', 'both');
 const runs = Number(arg('runs', '3'));
 const path = arg('path', '/converter');
 const dashboardDir = arg('dashboard-dir', '');
+const waterfall = process.argv.includes('--waterfall');
 
 interface Curve {
   p10: number;
@@ -172,7 +175,7 @@ function visualProgress(frame: number[][], first: number[][], last: number[][]):
 const OBSERVERS = `(() => {
   const m = (window.__perf = { fcp: 0, lcp: 0, shifts: [], longTasks: [] });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === 'first-contentful-paint') m.fcp = e.startTime; }).observe({ type: 'paint', buffered: true });
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) m.lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) { m.lcp = e.startTime; m.lcpElement = e.element ? e.element.tagName + '.' + e.element.className + ' "' + (e.element.textContent || '').slice(0, 40) + '"' : '?'; } }).observe({ type: 'largest-contentful-paint', buffered: true });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) m.shifts.push([e.startTime, e.value]); }).observe({ type: 'layout-shift', buffered: true });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) m.longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
 })();`;
@@ -191,6 +194,8 @@ interface RunResult {
   scores: Record<string, number>;
   headers: { csp?: string; scriptCache: Set<string>; scriptEncoding: Set<string> };
   violations: string[];
+  /** --waterfall: the requests, long tasks and LCP element, as printable lines. */
+  timeline: string[];
 }
 
 async function measure(url: string, session: { token: string; user: unknown }, preset: Preset): Promise<RunResult> {
@@ -215,7 +220,9 @@ async function measure(url: string, session: { token: string; user: unknown }, p
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: preset.cpuSlowdown });
     const types = new Map<string, string>();
-    const result: RunResult = { fcp: 0, lcp: 0, tbt: 0, cls: 0, si: 0, jsWire: 0, jsDecoded: 0, jsRequests: 0, requests: 0, score: 0, scores: {}, headers: { scriptCache: new Set(), scriptEncoding: new Set() }, violations };
+    const result: RunResult = { fcp: 0, lcp: 0, tbt: 0, cls: 0, si: 0, jsWire: 0, jsDecoded: 0, jsRequests: 0, requests: 0, score: 0, scores: {}, headers: { scriptCache: new Set(), scriptEncoding: new Set() }, violations, timeline: [] };
+    const requests = new Map<string, { url: string; start: number; end?: number; bytes?: number }>();
+    cdp.on('Network.requestWillBeSent', (e) => requests.set(e.requestId, { url: e.request.url.replace(/^https?:\/\/[^/]+/, ''), start: e.timestamp }));
     cdp.on('Network.responseReceived', (e) => {
       types.set(e.requestId, e.type);
       const h = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
@@ -226,6 +233,8 @@ async function measure(url: string, session: { token: string; user: unknown }, p
       }
     });
     cdp.on('Network.loadingFinished', (e) => {
+      const r = requests.get(e.requestId);
+      if (r) Object.assign(r, { end: e.timestamp, bytes: e.encodedDataLength });
       result.requests++;
       if (types.get(e.requestId) !== 'Script') return;
       result.jsRequests++;
@@ -252,10 +261,16 @@ async function measure(url: string, session: { token: string; user: unknown }, p
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(3000);
     await cdp.send('Page.stopScreencast');
-    const m = (await page.evaluate('window.__perf')) as { fcp: number; lcp: number; shifts: Array<[number, number]>; longTasks: Array<[number, number]> };
+    const m = (await page.evaluate('window.__perf')) as { fcp: number; lcp: number; lcpElement?: string; shifts: Array<[number, number]>; longTasks: Array<[number, number]> };
     const timeOrigin = (await page.evaluate('performance.timeOrigin')) as number;
     result.fcp = m.fcp;
     result.lcp = m.lcp || m.fcp;
+    if (waterfall) {
+      const t0 = Math.min(...[...requests.values()].map((r) => r.start));
+      const ms = (t: number | undefined) => (t === undefined ? '…' : ((t - t0) * 1000).toFixed(0)).padStart(6);
+      for (const r of [...requests.values()].sort((a, b) => a.start - b.start)) result.timeline.push(`${ms(r.start)} ${ms(r.end)} ms ${String(r.bytes ?? '').padStart(7)} B  ${r.url.slice(0, 90)}`);
+      result.timeline.push(`long tasks (start, ms): ${m.longTasks.map(([at, d]) => `${at.toFixed(0)}+${d.toFixed(0)}`).join(' ')}; LCP element ${m.lcpElement ?? '?'}`);
+    }
     result.tbt = m.longTasks.filter(([start]) => start >= m.fcp).reduce((n, [, d]) => n + Math.max(0, d - 50), 0);
     // Session windows: shifts less than 1 s apart, a window at most 5 s long; the largest counts.
     let best = 0;
@@ -272,11 +287,14 @@ async function measure(url: string, session: { token: string; user: unknown }, p
       best = Math.max(best, windowSum);
     }
     result.cls = best;
-    // Speed Index: ∫ (1 − visual progress) dt from navigation start.
+    // Speed Index: ∫ (1 − visual progress) dt from navigation start. Progress is measured from
+    // what the screen showed at navigation start (the last frame before it: the blank page), as
+    // speedline's first frame is; the first frame after it may already be the painted page.
+    const atStart = frames.filter((f) => f.at < timeOrigin).at(-1);
     const shown = frames.filter((f) => f.at >= timeOrigin);
     if (shown.length >= 2) {
       const hists = shown.map((f) => pngHistogram(f.png));
-      const first = hists[0]!;
+      const first = atStart ? pngHistogram(atStart.png) : hists[0]!;
       const last = hists.at(-1)!;
       let si = 0;
       let prevAt = timeOrigin;
@@ -322,6 +340,7 @@ try {
           `LCP ${r.lcp.toFixed(0)} ms (${r.scores.lcp})  TBT ${r.tbt.toFixed(0)} ms (${r.scores.tbt})  CLS ${r.cls.toFixed(3)} (${r.scores.cls})  ` +
           `JS ${kb(r.jsWire)} on the wire (${kb(r.jsDecoded)} decoded, ${r.jsRequests} files), ${r.requests} requests  load ${load()}`,
       );
+      for (const line of r.timeline) console.log(`  ${line}`);
     }
     const median = [...results].sort((a, b) => a.score - b.score)[Math.floor(results.length / 2)]!;
     console.log(`${preset.name}: median score ${median.score}; JS on the wire ${kb(median.jsWire)} (target < 200 KB)`);

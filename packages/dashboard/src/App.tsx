@@ -1,46 +1,80 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { authApi } from './api/auth';
 import { HomeRedirect, PlansGuard, PublicOnly, RequireAdmin, RequireAuth, RequirePlan } from './components/guards';
 import { Loading } from './components/Loading';
 import { Shell } from './components/Shell';
 import { Toasts } from './components/Toasts';
-import { LoginPage } from './pages/LoginPage';
-import { RegisterPage } from './pages/RegisterPage';
-import { SetupPage } from './pages/SetupPage';
+import { lazyChunk, type LazyChunk } from './lib/lazyChunk';
 import { usePlanRefreshOnFocus } from './stores/planAccess';
 import { useSession } from './stores/session';
 
-// Signed-in screens load on demand: the converter (the screen customers land on) alone, the
-// others as one chunk (pages/customerScreens.ts), the admin screens as their own.
-const customerScreens = () => import('./pages/customerScreens');
-const DashboardPage = lazy(() => customerScreens().then((m) => ({ default: m.DashboardPage })));
-const ConverterPage = lazy(() => import('./pages/converter/ConverterPage'));
-const ConversionPage = lazy(() => customerScreens().then((m) => ({ default: m.ConversionPage })));
-const HistoryPage = lazy(() => customerScreens().then((m) => ({ default: m.HistoryPage })));
-const PlansPage = lazy(() => customerScreens().then((m) => ({ default: m.PlansPage })));
-const PaymentStatusPage = lazy(() => customerScreens().then((m) => ({ default: m.PaymentStatusPage })));
-const KeystorePage = lazy(() => customerScreens().then((m) => ({ default: m.KeystorePage })));
-const PurchasesPage = lazy(() => customerScreens().then((m) => ({ default: m.PurchasesPage })));
-const PlayCredentialsPage = lazy(() => customerScreens().then((m) => ({ default: m.PlayCredentialsPage })));
-const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
-// The e-mailed links: open signed in or not.
-const emailLinkScreens = () => import('./pages/emailLinkScreens');
-const ForgotPasswordPage = lazy(() => emailLinkScreens().then((m) => ({ default: m.ForgotPasswordPage })));
-const ResetPasswordPage = lazy(() => emailLinkScreens().then((m) => ({ default: m.ResetPasswordPage })));
-const VerifyEmailPage = lazy(() => emailLinkScreens().then((m) => ({ default: m.VerifyEmailPage })));
+// Screens load on demand: the converter (the screen customers land on) alone, the customer's
+// others as one chunk (pages/customerScreens.ts), the admin screens as their own, and those of
+// visitors without a session with the e-mailed links' (pages/publicScreens.ts: the forms' code).
+const converterScreen = lazyChunk(() => import('./pages/converter/ConverterPage'));
+const customerScreens = lazyChunk(() => import('./pages/customerScreens'));
+const publicScreens = lazyChunk(() => import('./pages/publicScreens'));
+const DashboardPage = customerScreens.screen((m) => m.DashboardPage);
+const ConverterPage = converterScreen.screen((m) => m.default);
+const ConversionPage = customerScreens.screen((m) => m.ConversionPage);
+const HistoryPage = customerScreens.screen((m) => m.HistoryPage);
+const PlansPage = customerScreens.screen((m) => m.PlansPage);
+const PaymentStatusPage = customerScreens.screen((m) => m.PaymentStatusPage);
+const KeystorePage = customerScreens.screen((m) => m.KeystorePage);
+const PurchasesPage = customerScreens.screen((m) => m.PurchasesPage);
+const PlayCredentialsPage = customerScreens.screen((m) => m.PlayCredentialsPage);
+const AdminRoutes = lazyChunk(() => import('./admin/AdminRoutes')).screen((m) => m.default);
+const LoginPage = publicScreens.screen((m) => m.LoginPage);
+const RegisterPage = publicScreens.screen((m) => m.RegisterPage);
+const SetupPage = publicScreens.screen((m) => m.SetupPage);
+const ForgotPasswordPage = publicScreens.screen((m) => m.ForgotPasswordPage);
+const ResetPasswordPage = publicScreens.screen((m) => m.ResetPasswordPage);
+const VerifyEmailPage = publicScreens.screen((m) => m.VerifyEmailPage);
+
+/**
+ * The chunks of the screens people land on, by path: the server's HTML for these paths
+ * preloads their files already (LANDING_ROUTES in build.mjs).
+ */
+const LANDING_SCREENS: Record<string, LazyChunk<unknown>> = {
+  '/converter': converterScreen,
+  '/dashboard': customerScreens,
+  '/login': publicScreens,
+  '/register': publicScreens,
+};
+
+/**
+ * Loads the chunk the first screen needs, so that the first render shows it without a fallback
+ * in between: the landing screen's at its path, else, without a stored session, the public
+ * screens' (the visit ends on one of them: sign-in, or setup on a first run). Never fails (the
+ * lazy screen then retries).
+ */
+export async function loadFirstScreen(path: string, signedIn: boolean): Promise<void> {
+  const chunk = LANDING_SCREENS[path.replace(/\/+$/, '')] ?? (signedIn ? undefined : publicScreens);
+  await chunk?.load().catch(() => undefined);
+}
 
 type SetupState = 'checking' | 'required' | 'done';
 
-/** GET /setup/status once; a failed check counts as no setup needed (spec §2.1). */
+/**
+ * GET /setup/status, asked once at boot beside the session check (no request waits for the
+ * other); a failed check counts as no setup needed (spec §2.1).
+ */
+const setupCheck: Promise<SetupState> = authApi
+  .setupStatus()
+  .then((r): SetupState => (r.requiresSetup ? 'required' : 'done'))
+  .catch((): SetupState => 'done');
+
+/**
+ * The setup state for rendering. A stored session means an account exists, so its screens
+ * render at once and the check, still made, only turns them into the setup screen should the
+ * server say otherwise; a visitor without one waits for the answer (no login flash on a first run).
+ */
 function useSetupState(): SetupState {
-  const [state, setState] = useState<SetupState>('checking');
+  const [state, setState] = useState<SetupState>(() => (useSession.getState().token ? 'done' : 'checking'));
   useEffect(() => {
     let live = true;
-    authApi
-      .setupStatus()
-      .then((r) => live && setState(r.requiresSetup ? 'required' : 'done'))
-      .catch(() => live && setState('done'));
+    void setupCheck.then((s) => live && setState(s));
     return () => {
       live = false;
     };
@@ -51,44 +85,38 @@ function useSetupState(): SetupState {
 export function App() {
   const setup = useSetupState();
   usePlanRefreshOnFocus();
-  useEffect(() => {
-    // A stored token is confirmed against the server; a failure ends the session.
-    if (useSession.getState().token) void useSession.getState().refreshUser();
-  }, []);
 
   let content;
   if (setup === 'checking') content = <Loading />;
   else if (setup === 'required') content = <SetupPage />;
   else
     content = (
-      <Suspense fallback={<Loading />}>
-        <Routes>
-          <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />
-          <Route path="/register" element={<PublicOnly><RegisterPage /></PublicOnly>} />
-          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-          <Route path="/reset-password" element={<ResetPasswordPage />} />
-          <Route path="/verify-email" element={<VerifyEmailPage />} />
-          <Route element={<RequireAuth><Shell /></RequireAuth>}>
-            <Route path="/" element={<HomeRedirect />} />
-            <Route path="/dashboard" element={<RequirePlan adminTo="/admin"><DashboardPage /></RequirePlan>} />
-            <Route path="/converter" element={<RequirePlan><ConverterPage /></RequirePlan>} />
-            {/* Own conversion (or any, for an admin): no plan needed to see what one already converted. */}
-            <Route path="/conversions/:id" element={<ConversionPage />} />
-            <Route path="/history" element={<RequirePlan fallback="/dashboard"><HistoryPage /></RequirePlan>} />
-            <Route path="/plans" element={<PlansGuard><PlansPage /></PlansGuard>} />
-            <Route path="/payment-status" element={<PaymentStatusPage />} />
-            <Route path="/purchases" element={<PurchasesPage />} />
-            <Route path="/account/keystore" element={<KeystorePage />} />
-            <Route path="/account/google-play" element={<PlayCredentialsPage />} />
-            <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
-            <Route path="*" element={<HomeRedirect />} />
-          </Route>
-        </Routes>
-      </Suspense>
+      <Routes>
+        <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />
+        <Route path="/register" element={<PublicOnly><RegisterPage /></PublicOnly>} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/verify-email" element={<VerifyEmailPage />} />
+        <Route element={<RequireAuth><Shell /></RequireAuth>}>
+          <Route path="/" element={<HomeRedirect />} />
+          <Route path="/dashboard" element={<RequirePlan adminTo="/admin"><DashboardPage /></RequirePlan>} />
+          <Route path="/converter" element={<RequirePlan><ConverterPage /></RequirePlan>} />
+          {/* Own conversion (or any, for an admin): no plan needed to see what one already converted. */}
+          <Route path="/conversions/:id" element={<ConversionPage />} />
+          <Route path="/history" element={<RequirePlan fallback="/dashboard"><HistoryPage /></RequirePlan>} />
+          <Route path="/plans" element={<PlansGuard><PlansPage /></PlansGuard>} />
+          <Route path="/payment-status" element={<PaymentStatusPage />} />
+          <Route path="/purchases" element={<PurchasesPage />} />
+          <Route path="/account/keystore" element={<KeystorePage />} />
+          <Route path="/account/google-play" element={<PlayCredentialsPage />} />
+          <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
+          <Route path="*" element={<HomeRedirect />} />
+        </Route>
+      </Routes>
     );
   return (
     <>
-      {content}
+      <Suspense fallback={<Loading />}>{content}</Suspense>
       <Toasts />
     </>
   );

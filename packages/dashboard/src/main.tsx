@@ -1,25 +1,10 @@
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
-import { App } from './App';
-import { configureApi } from './api/client';
-import { useSession } from './stores/session';
-import { signOutEverywhere } from './stores/signOut';
-import { toast } from './stores/toasts';
 
-configureApi({
-  getToken: () => useSession.getState().token,
-  // The guards see the session end and send the browser to /login.
-  onUnauthorized: () => signOutEverywhere(),
-  onError: (title, message) => toast.error(message, title),
-});
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <BrowserRouter>
-      <App />
-    </BrowserRouter>
-  </StrictMode>,
-);
+// The app starts in two stages, React's code first, then the app's (boot.tsx, which renders):
+// each is compiled and run in a task of its own, not in one long task that keeps the page from
+// answering input on a slow phone. The build preloads both (build.mjs), so neither waits for the
+// network. (A stage is a whole module's namespace, which the bundler cannot trim: only modules
+// used whole, like react-dom/client, make good stages.)
+await import('react-dom/client');
+await import('./boot');

@@ -33,4 +33,21 @@ describe('dashboard build', function () {
     const script = readFileSync(join(dir, 'dist', 'theme.js'), 'utf8');
     expect(script).to.contain("localStorage.getItem('aabify-theme')").and.contain('prefers-color-scheme: dark');
   });
+
+  it('landingRoutes_ownHtml_preloadTheScreensChunk_converterPaintedWithoutTestIds', () => {
+    for (const name of ['converter', 'dashboard', 'login', 'register']) {
+      const html = readFileSync(join(dir, 'dist', 'routes', `${name}.html`), 'utf8');
+      const preloads = [...html.matchAll(/<link rel="modulepreload" fetchpriority="low" href="\/assets\/([^"]+)">/g)].map((m) => m[1]!);
+      for (const ref of preloads) expect(existsSync(join(dir, 'dist', 'assets', ref)), `${name}: ${ref}`).to.equal(true);
+      const screenChunk = { converter: /^ConverterPage-/, dashboard: /^customerScreens-/, login: /^publicScreens-/, register: /^publicScreens-/ }[name]!;
+      expect(preloads.some((r) => screenChunk.test(r)), name).to.equal(true);
+    }
+    const converter = readFileSync(join(dir, 'dist', 'routes', 'converter.html'), 'utf8');
+    const screen = converter.slice(converter.indexOf('<div class="boot-screen">'), converter.indexOf('<div class="boot-loading'));
+    expect(screen).to.contain('<h1 class="h3 mb-1">Converter APK em AAB</h1>').and.contain('Arraste e solte seu APK aqui');
+    // Tests wait for the app's own elements, never the painted copy's.
+    expect(screen).not.to.contain('data-testid');
+    // The signed-in first load carries no form code: the public screens are their own chunk.
+    expect(converter).not.to.match(/publicScreens-/);
+  });
 });

@@ -7,6 +7,8 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const BIG_SCRIPT = `export const words = ${JSON.stringify('aabify '.repeat(2000))};\n`;
+/** A landing route's HTML as the dashboard build writes it (dist/routes/NAME.html, with its screen painted). */
+const CONVERTER_PAGE = `<!doctype html><title>aabify</title><div id="root"><div class="boot-screen">${'<p>Converter APK em AAB</p>'.repeat(100)}</div></div>`;
 
 /** A GET whose body is not decoded (fetch would undo the Content-Encoding). */
 function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
@@ -34,6 +36,9 @@ describe('http skeleton', () => {
     await writeFile(join(dashboard, 'assets', 'chunk-ABCDEFGH34.js'), BIG_SCRIPT);
     await writeFile(join(dashboard, 'assets', 'chunk-ABCDEFGH34.js.br'), brotliCompressSync(BIG_SCRIPT));
     await writeFile(join(dashboard, 'assets', 'chunk-ABCDEFGH34.js.gz'), gzipSync(BIG_SCRIPT));
+    await mkdir(join(dashboard, 'routes'));
+    await writeFile(join(dashboard, 'routes', 'converter.html'), CONVERTER_PAGE);
+    await writeFile(join(dashboard, 'routes', 'converter.html.br'), brotliCompressSync(CONVERTER_PAGE));
     server = await startTestServer({ DASHBOARD_DIR: dashboard });
   });
   after(async () => {
@@ -101,5 +106,27 @@ describe('http skeleton', () => {
       expect(plain.body.toString()).to.equal(BIG_SCRIPT);
       expect(plain.headers.vary).to.match(/Accept-Encoding/i);
     }
+  });
+
+  it('landingRoute_getsItsOwnPage_compressed_noCache_sameCsp_otherPathsTheIndex', async () => {
+    const index = await fetch(`${server.url}/history`);
+    const indexCsp = index.headers.get('content-security-policy');
+    expect(await index.text()).to.equal('<!doctype html><title>aabify</title>');
+    for (const path of ['/converter', '/converter/']) {
+      const br = await rawGet(`${server.url}${path}`, { 'accept-encoding': 'gzip, br' });
+      expect(br.status, path).to.equal(200);
+      expect(br.headers['content-encoding'], path).to.equal('br');
+      expect(br.headers['content-type'], path).to.match(/^text\/html/);
+      expect(br.headers['cache-control'], path).to.equal('no-cache');
+      expect(br.headers['content-security-policy'], path).to.equal(indexCsp);
+      expect(brotliDecompressSync(br.body).toString(), path).to.equal(CONVERTER_PAGE);
+    }
+    // No gzip file beside it: a client without brotli gets it plain.
+    const plain = await rawGet(`${server.url}/converter`, { 'accept-encoding': 'gzip' });
+    expect(plain.headers['content-encoding']).to.equal(undefined);
+    expect(plain.headers['cache-control']).to.equal('no-cache');
+    expect(plain.body.toString()).to.equal(CONVERTER_PAGE);
+    // Only the route itself: a path below it is another screen.
+    expect(await (await fetch(`${server.url}/converter/other`)).text()).to.equal('<!doctype html><title>aabify</title>');
   });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Container from 'react-bootstrap/Container';
 import Dropdown from 'react-bootstrap/Dropdown';
@@ -11,9 +11,11 @@ import { ROLE_LABELS, useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
 import { emailApi } from '../api/email';
 import { toast } from '../stores/toasts';
-import { ChangePasswordModal } from './ChangePasswordModal';
 import { Icon } from './Icon';
 import { ThemeToggle } from './ThemeToggle';
+
+// Its form code (formik, yup) loads when it is first opened, not with every screen.
+const ChangePasswordModal = lazy(() => import('./ChangePasswordModal').then((m) => ({ default: m.ChangePasswordModal })));
 
 /** Main links, theme switch, the user's name (or email), role label, and the data-driven account menu. */
 export function TopBar() {
@@ -111,7 +113,11 @@ export function TopBar() {
           </Navbar.Collapse>
         </Container>
       </Navbar>
-      <ChangePasswordModal show={changing} onHide={() => setChanging(false)} />
+      {changing && (
+        <Suspense fallback={null}>
+          <ChangePasswordModal show onHide={() => setChanging(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

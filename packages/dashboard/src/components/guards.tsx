@@ -8,6 +8,7 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { planAccessMessage, type PlanAccessState } from '@aabify/shared';
 import { isAdmin, useSession } from '../stores/session';
 import { usePlanAccess } from '../stores/planAccess';
+import { planAccessOf } from '../lib/planStatus';
 import { pendingPayment, plansOpenWithAccess } from '../pages/plans/pendingPayment';
 import { Loading } from './Loading';
 
@@ -27,14 +28,18 @@ export function homePath(role: string | undefined): string {
   return role === 'admin' ? '/admin' : '/dashboard';
 }
 
-/** A decision made once per navigation (location.key), once it no longer depends on loading data. */
-function useEntryDecision<T>(compute: () => T | undefined): T | undefined {
+/**
+ * A decision made once per navigation (location.key), once it no longer depends on loading
+ * data. One marked provisional (taken on the stored user while the session is being
+ * confirmed) is taken again once it is not.
+ */
+function useEntryDecision<T>(compute: () => T | undefined, provisional = false): T | undefined {
   const location = useLocation();
-  const ref = useRef<{ key: string; value: T } | null>(null);
-  if (ref.current?.key !== location.key) {
+  const ref = useRef<{ key: string; value: T; provisional: boolean } | null>(null);
+  if (ref.current?.key !== location.key || (ref.current.provisional && !provisional)) {
     const value = compute();
     if (value === undefined) return undefined;
-    ref.current = { key: location.key, value };
+    ref.current = { key: location.key, value, provisional };
   }
   return ref.current.value;
 }
@@ -80,13 +85,17 @@ export function RequirePlan({ children, fallback, adminTo }: { children: ReactNo
   const user = useSession((s) => s.user);
   const access = usePlanAccess();
   const location = useLocation();
+  // A stored user with an active plan opens the screen at once, without waiting for the
+  // session check (a round trip on first load); the confirmed user decides again.
+  const provisional = access === 'loading' && user !== null && planAccessOf(user) === 'active';
   const decision = useEntryDecision<Decision>(() => {
     if (user && isAdmin(user)) return adminTo ? { go: adminTo } : 'allow';
+    if (provisional) return 'allow';
     if (access === 'loading' || !user) return undefined;
     if (access === 'active') return 'allow';
     if (fallback) return { go: fallback };
     return { go: '/plans', state: { from: location.pathname + location.search, reason: planAccessMessage(access), status: access } };
-  });
+  }, provisional);
   if (decision === undefined) return <Loading />;
   if (decision === 'allow') return children;
   return <Navigate to={decision.go} replace state={decision.state} />;

@@ -51,7 +51,11 @@ export const useSession = create<SessionState>((set, get) => ({
   },
   setUser: (user) => {
     write(USER_KEY, user);
-    set({ user, userFetchedAt: Date.now(), verifying: false });
+    // The user already shown (the usual answer to the start-up check) keeps its object: the
+    // screens reading it do not all render again.
+    const shown = get().user;
+    const same = shown !== null && JSON.stringify(shown) === JSON.stringify(user);
+    set({ user: same ? shown : user, userFetchedAt: Date.now(), verifying: false });
   },
   refreshUser: async () => {
     if (!get().token) return undefined;

@@ -1,10 +1,11 @@
 /**
  * Serves the built dashboard at / with an SPA fallback: any GET outside /api answers
- * index.html. Hashed assets get a year of immutable caching; index.html is never cached.
+ * index.html (for a landing screen's path, its variant that also preloads that screen). Hashed
+ * assets get a year of immutable caching; index.html is never cached.
  * Text assets go out compressed: the build writes file.br and file.gz beside them, and a
  * client that accepts one gets it (Vary: Accept-Encoding), with no compression per request.
  */
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,29 +33,55 @@ const ENCODINGS = [
   { name: 'gzip', suffix: '.gz' },
 ] as const;
 
-/** file.br / file.gz of the build for clients that accept them; the set of them is read once, at start. */
-function precompressed(dir: string): RequestHandler {
-  const available = new Set(
+/** The build's files with a .br or .gz beside them (paths from `dir`, /-separated); listed once, at start. */
+function compressedFiles(dir: string): Set<string> {
+  return new Set(
     readdirSync(dir, { recursive: true, encoding: 'utf8' })
       .filter((f) => ENCODINGS.some((e) => f.endsWith(e.suffix)))
       .map((f) => `/${f.split(sep).join('/')}`),
   );
+}
+
+/**
+ * Sends `/file` of the build (from its listing: only those names reach the disk) as the best
+ * encoding the client accepts; false when there is none to send, for the caller to send it plain.
+ */
+function sendCompressed(dir: string, available: Set<string>, file: string, req: Request, res: Response, next: NextFunction): boolean {
+  const variants = ENCODINGS.filter((e) => available.has(file + e.suffix));
+  if (!variants.length) return false;
+  res.vary('Accept-Encoding');
+  // Ours is the preference (brotli is smaller); the client's header only says what it accepts.
+  const encoding = variants.find((e) => req.acceptsEncodings(e.name) === e.name);
+  if (!encoding) return false;
+  res.type(extname(file));
+  res.setHeader('Content-Encoding', encoding.name);
+  res.setHeader('Cache-Control', cacheControlOf(file));
+  res.sendFile(join(dir, file + encoding.suffix), (err) => {
+    if (err && !res.headersSent) next(err);
+  });
+  return true;
+}
+
+/** file.br / file.gz of the build for clients that accept them. */
+function precompressed(dir: string, available: Set<string>): RequestHandler {
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const variants = ENCODINGS.filter((e) => available.has(req.path + e.suffix));
-    if (!variants.length) return next();
-    res.vary('Accept-Encoding');
-    // Ours is the preference (brotli is smaller); the client's header only says what it accepts.
-    const encoding = variants.find((e) => req.acceptsEncodings(e.name) === e.name);
-    if (!encoding) return next();
-    res.type(extname(req.path));
-    res.setHeader('Content-Encoding', encoding.name);
-    res.setHeader('Cache-Control', cacheControlOf(req.path));
-    // Only names from the build's own listing reach the disk here.
-    res.sendFile(join(dir, req.path + encoding.suffix), (err) => {
-      if (err && !res.headersSent) next(err);
-    });
+    if (!sendCompressed(dir, available, req.path, req, res, next)) next();
   };
+}
+
+/**
+ * The build's dist/routes/NAME.html: index.html that also preloads the lazy chunk of the screen
+ * at /NAME (packages/dashboard/build.mjs), answered for that path. Listed once, at start.
+ */
+function landingPages(dir: string): Map<string, string> {
+  const routes = join(dir, 'routes');
+  if (!existsSync(routes)) return new Map();
+  return new Map(
+    readdirSync(routes)
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => [`/${f.slice(0, -'.html'.length)}`, `/routes/${f}`]),
+  );
 }
 
 export function dashboardRouter(dir: string | undefined): Router {
@@ -65,7 +92,8 @@ export function dashboardRouter(dir: string | undefined): Router {
     });
     return router;
   }
-  router.use(precompressed(dir));
+  const compressed = compressedFiles(dir);
+  router.use(precompressed(dir, compressed));
   router.use(
     express.static(dir, {
       index: false,
@@ -74,9 +102,12 @@ export function dashboardRouter(dir: string | undefined): Router {
       },
     }),
   );
-  const index: RequestHandler = (_req, res) => {
+  const landing = landingPages(dir);
+  const index: RequestHandler = (req, res, next) => {
+    const page = landing.get(req.path.replace(/\/+$/, '')) ?? '/index.html';
+    if (sendCompressed(dir, compressed, page, req, res, next)) return;
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(join(dir, 'index.html'));
+    res.sendFile(join(dir, page));
   };
   router.get(/^(?!\/api(\/|$)).*/, index);
   return router;

@@ -458,6 +458,33 @@ describe('dashboard: user flows in a real browser', function () {
     await context.close();
   });
 
+  it('converterLanding_paintedBeforeScripts_onlyWithAStoredSession_invalidSessionEndsOnLogin', async () => {
+    const u = await buildSubscriber(server, 30);
+    const heading = (page: Page) => page.getByRole('heading', { name: 'Converter APK em AAB' });
+    // Scripts held back: what the HTML and the stylesheet paint by themselves.
+    for (const session of [sessionOf(server, u), undefined]) {
+      const { page, context } = await openPage(browser, { session, width: 412 });
+      await page.route('**/assets/*.js', (route) => route.abort());
+      await page.goto(`${server.url}/converter`);
+      if (session) {
+        await heading(page).waitFor({ state: 'visible' });
+        expect(await page.getByText('Carregando…').isVisible()).to.equal(false);
+      } else {
+        await page.getByText('Carregando…').waitFor({ state: 'visible' });
+        expect(await heading(page).isVisible()).to.equal(false);
+      }
+      await context.close();
+    }
+    // A stored user with an active plan but a token the server refuses: the painted screen goes,
+    // the visit ends on the login screen.
+    const { page, context } = await openPage(browser, { session: { ...sessionOf(server, u), token: 'token-invalido' } });
+    await page.goto(`${server.url}/converter`);
+    await waitForPath(page, '/login');
+    await page.getByRole('button', { name: 'Entrar' }).waitFor({ state: 'visible' });
+    expect(await heading(page).count()).to.equal(0);
+    await context.close();
+  });
+
   it('session_401_clearsTheSessionAndGoesToLogin', async () => {
     const u = await buildCreditUser(server, 2);
     const { page, context } = await openPage(browser, { session: { ...sessionOf(server, u), token: 'token-invalido' } });

@@ -47,15 +47,21 @@ function SignOption({ checked, onChange, disabled }: { checked: boolean; onChang
         onChange={(e) => onChange(e.currentTarget.checked)}
         aria-describedby="sign-aab-help"
       />
-      <Form.Text id="sign-aab-help" muted data-testid="sign-hint">
-        {available ? (
-          SIGN_TEXTS.stored(keystore.alias)
-        ) : status === 'ready' || status === 'error' ? (
-          <>
-            {SIGN_TEXTS.missing} <Link to="/account/keystore">{SIGN_TEXTS.missingLink}</Link>
-          </>
-        ) : null}
-      </Form.Text>
+      {available ? (
+        <Form.Text id="sign-aab-help" muted data-testid="sign-hint">
+          {SIGN_TEXTS.stored(keystore.alias)}
+        </Form.Text>
+      ) : status === 'ready' || status === 'error' ? (
+        <Form.Text id="sign-aab-help" muted data-testid="sign-hint">
+          {SIGN_TEXTS.missing} <Link to="/account/keystore">{SIGN_TEXTS.missingLink}</Link>
+        </Form.Text>
+      ) : (
+        // While the keystore is asked for, the commoner hint's room, unseen: the button below
+        // does not move when the answer comes (no layout shift, and the first paint is the final one).
+        <Form.Text muted className="invisible" aria-hidden="true">
+          {SIGN_TEXTS.missing} <span className="text-decoration-underline">{SIGN_TEXTS.missingLink}</span>
+        </Form.Text>
+      )}
     </div>
   );
 }
