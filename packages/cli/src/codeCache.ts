@@ -4,7 +4,7 @@
  * config file's directory, config.ts). `AABIFY_CODE_CACHE=0` turns it off. Every failure is
  * silent: the cache only saves compile time.
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -41,9 +41,15 @@ export function readCodeCache(file: string): Buffer | undefined {
   }
 }
 
+/** Another bundle's cache is removed once unwritten this long (an upgraded CLI's old caches)... */
+const OTHER_BUNDLE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** ...and the oldest beyond this many files (a checkout rebuilt all day). */
+const MAX_FILES = 24;
+
 /**
  * Writes the cache atomically (a concurrent run reads the old file or the new one, never half of
- * one) and removes the files of other bundles (an upgraded CLI's old caches).
+ * one) and prunes the directory. Other bundles' recent files stay: two installed versions used in
+ * turn (a global one and `npx`, or a before/after benchmark) would otherwise evict each other.
  */
 export function writeCodeCache(file: string, data: () => Buffer): void {
   const dir = dirname(file);
@@ -53,9 +59,14 @@ export function writeCodeCache(file: string, data: () => Buffer): void {
     writeFileSync(temp, data(), { mode: 0o600 });
     renameSync(temp, file);
     const bundle = basename(file).slice(0, basename(file).indexOf('-') + 1);
-    for (const name of readdirSync(dir)) {
-      if (!name.startsWith(bundle) && name.endsWith('.bin')) rmSync(join(dir, name), { force: true });
-    }
+    const now = Date.now();
+    const files = readdirSync(dir)
+      .filter((name) => name.endsWith('.bin'))
+      .map((name) => ({ name, mtime: statSync(join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+    files.forEach(({ name, mtime }, i) => {
+      if (i >= MAX_FILES || (!name.startsWith(bundle) && now - mtime > OTHER_BUNDLE_MAX_AGE_MS)) rmSync(join(dir, name), { force: true });
+    });
   } catch {
     try {
       rmSync(temp, { force: true });

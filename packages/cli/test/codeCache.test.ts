@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codeCacheFile } from '../src/codeCache.js';
@@ -85,14 +85,36 @@ describe('CLI code cache', function () {
     expect(statSync(file).mtimeMs).to.equal(mtime);
   });
 
-  it('staleCacheOfAnotherBuild_ignoredAndRemoved', () => {
+  it('anotherBuildsCache_ignored_removedOnlyOnceOld', () => {
     versionRuns();
     const [current] = cacheFiles();
-    const stale = `${'0'.repeat(16)}${current.slice(16)}`;
-    writeFileSync(join(cacheDir, stale), 'not a cache');
+    const other = (digit: string): string => `${digit.repeat(16)}${current.slice(16)}`;
+    // Another build's file under this build's name would be rejected by V8; under its own name
+    // it is never read. One in use lately stays (two CLIs used in turn must not evict each
+    // other); one unwritten for two days goes when this build writes its own.
+    writeFileSync(join(cacheDir, other('0')), 'not a cache');
+    writeFileSync(join(cacheDir, other('1')), 'not a cache either');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    utimesSync(join(cacheDir, other('1')), twoDaysAgo, twoDaysAgo);
     rmSync(join(cacheDir, current));
     versionRuns();
-    expect(cacheFiles()).to.deep.equal([current]);
+    expect(cacheFiles()).to.deep.equal([other('0'), current].sort());
+  });
+
+  it('manyCacheFiles_oldestRemoved', () => {
+    versionRuns();
+    const [current] = cacheFiles();
+    for (let i = 0; i < 30; i++) {
+      const name = `${i.toString(16).padStart(16, 'f')}${current.slice(16)}`;
+      writeFileSync(join(cacheDir, name), 'x');
+      const when = new Date(Date.now() - (i + 1) * 60_000);
+      utimesSync(join(cacheDir, name), when, when);
+    }
+    rmSync(join(cacheDir, current));
+    versionRuns();
+    const left = cacheFiles();
+    expect(left).to.have.length(24);
+    expect(left).to.include(current);
   });
 
   it('emptyCacheFile_ignoredAndReplaced', () => {
