@@ -35,13 +35,19 @@ function onePackageCopy(packages, fromDir) {
  * strings, but comments and regular expressions (one in yup's tiny-case) keep theirs, and one
  * character above U+00FF makes V8 hold and scan the whole 2 MB source as two-byte text.
  */
-export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies = false, define = {}, banner = '', sourcemap = true, metafile = false, startup = false, onePackageCopy: single }) {
+/**
+ * `format: 'cjs'` writes `.cjs` files (for a loader that runs them through `vm.Script`, whose code
+ * cache Node's ES module loader does not offer); ES modules get a `require` for inlined CommonJS
+ * dependencies.
+ */
+export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies = false, define = {}, banner = '', sourcemap = true, metafile = false, startup = false, onePackageCopy: single, format = 'esm' }) {
   const result = await build({
     entryPoints,
     outdir,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format,
+    ...(format === 'cjs' ? { outExtension: { '.js': '.cjs' } } : {}),
     target: 'node20',
     sourcemap,
     metafile: metafile || startup,
@@ -50,10 +56,10 @@ export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies 
     legalComments: startup ? 'none' : 'eof',
     plugins: [...(inlineDependencies ? [] : [keepWorkspaceInline]), ...(single ? [onePackageCopy(single.packages, single.fromDir)] : [])],
     logLevel: 'warning',
-    banner: { js: `${banner}import { createRequire as __aabifyCreateRequire } from 'node:module'; const require = __aabifyCreateRequire(import.meta.url);` },
+    banner: { js: format === 'cjs' ? banner : `${banner}import { createRequire as __aabifyCreateRequire } from 'node:module'; const require = __aabifyCreateRequire(import.meta.url);` },
   });
   if (startup) {
-    for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'))) {
+    for (const file of Object.keys(result.metafile.outputs).filter((f) => /\.c?js$/.test(f))) {
       const text = readFileSync(file, 'utf8');
       // \uXXXX means the same character in a string, a template, a regular expression or a comment.
       const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

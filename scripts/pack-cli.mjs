@@ -1,6 +1,7 @@
 // `npm run pack:cli`: the publishable CLI package, dist/aabify-cli-<version>.tgz. Its package.json
 // is written here from packages/cli/package.json (the one place for name and version): `bin` is
-// the self-contained esbuild bundle (engine, shared code and npm dependencies inlined), so it has
+// the entry that runs the self-contained esbuild bundle bin/aabify-main.cjs beside it with V8's
+// code cache (engine, shared code and npm dependencies inlined in the bundle), so it has
 // no runtime dependencies, no TypeScript and no tsx; with the README for the registry's page and
 // the licence. Prints the tarball's path.
 //
@@ -38,7 +39,7 @@ const manifest = {
   license: 'MIT',
   type: 'module',
   bin: { aabify: 'bin/aabify.js' },
-  files: ['bin/aabify.js', 'README.md', 'LICENSE'],
+  files: ['bin/aabify.js', 'bin/aabify-main.cjs', 'README.md', 'LICENSE'],
   engines: { node: '>=20.19' },
   // Everything the CLI runs is inlined in bin/aabify.js.
   dependencies: {},
@@ -48,6 +49,7 @@ const stage = mkdtempSync(join(tmpdir(), 'aabify-cli-pack-'));
 try {
   mkdirSync(join(stage, 'bin'));
   copyFileSync(join(cliDir, 'dist', 'aabify.js'), join(stage, 'bin', 'aabify.js'));
+  copyFileSync(join(cliDir, 'dist', 'aabify-main.cjs'), join(stage, 'bin', 'aabify-main.cjs'));
   chmodSync(join(stage, 'bin', 'aabify.js'), 0o755);
   copyFileSync(join(cliDir, 'README.md'), join(stage, 'README.md'));
   copyFileSync(join(repo, 'LICENSE'), join(stage, 'LICENSE'));

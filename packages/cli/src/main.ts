@@ -1,3 +1,4 @@
 import { buildProgram } from './program.js';
 
-await buildProgram().parseAsync(process.argv);
+// Not awaited: the release bundle is CommonJS (start.ts), where a failure is an unhandled rejection all the same.
+void buildProgram().parseAsync(process.argv);

@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
@@ -115,7 +116,7 @@ describe('pipelines: the packed CLI and the GitHub Action', function () {
 
     it('tarball_oneBundleNoDependencies_manifestFromCliPackage', () => {
       const files = spawnSync('tar', ['tzf', tarball], { encoding: 'utf8' }).stdout.trim().split('\n').sort();
-      expect(files).to.deep.equal(['package/LICENSE', 'package/README.md', 'package/bin/aabify.js', 'package/package.json']);
+      expect(files).to.deep.equal(['package/LICENSE', 'package/README.md', 'package/bin/aabify-main.cjs', 'package/bin/aabify.js', 'package/package.json']);
       const installed = join(prefix, 'lib', 'node_modules', ...CLI_PACKAGE.name.split('/'));
       const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Doc;
       expect(manifest).to.include({ name: CLI_PACKAGE.name, version: CLI_PACKAGE.version, license: 'MIT' });
@@ -124,12 +125,14 @@ describe('pipelines: the packed CLI and the GitHub Action', function () {
       expect(manifest.bin).to.deep.equal({ aabify: 'bin/aabify.js' });
       expect(existsSync(join(installed, 'node_modules')), 'nothing installed beside the bundle').to.equal(false);
       expect(realpathSync(join(prefix, 'bin', 'aabify'))).to.equal(join(installed, 'bin', 'aabify.js'));
-      const bundle = readFileSync(join(installed, 'bin', 'aabify.js'), 'utf8');
-      expect(bundle.startsWith('#!/usr/bin/env node\n')).to.equal(true);
+      const entry = readFileSync(join(installed, 'bin', 'aabify.js'), 'utf8');
+      expect(entry.startsWith('#!/usr/bin/env node\n')).to.equal(true);
+      const bundle = readFileSync(join(installed, 'bin', 'aabify-main.cjs'), 'utf8');
       // Only Node's own modules are imported: the engine, shared code and npm packages are inlined.
-      const imports = [...bundle.matchAll(/^import .* from ["']([^"']+)["'];?$/gm)].map((m) => m[1]);
-      expect(imports.filter((i) => !i.startsWith('node:'))).to.deep.equal([]);
-      expect(bundle).to.not.match(/["']tsx(\/[^"']*)?["']/);
+      const imports = [...entry.matchAll(/(?:^|;)import\s*(?:[^'"]*?from\s*)?["']([^"']+)["']/g), ...bundle.matchAll(/\brequire\(["']([^"']+)["']\)/g)].map((m) => m[1]);
+      expect(imports.length).to.be.greaterThan(0);
+      expect(imports.filter((i) => !i.startsWith('node:') && !builtinModules.includes(i))).to.deep.equal([]);
+      expect(entry + bundle).to.not.match(/["']tsx(\/[^"']*)?["']/);
     });
 
     it('installed_version_printsPackageVersionAndServers', async () => {

@@ -39,7 +39,9 @@ describe('fast-encode', () => {
   it('fastEncode_awkwardStrings_sameBytesAsProtobufjs', () => {
     // Short strings go through protobufjs's own UTF-8 writer, long ones through Buffer's:
     // lone surrogates come out differently in each, and both must be matched.
-    for (const s of ['', 'é', '日本', '😀', '\ud800', 'a\udc00b', `${'x'.repeat(38)}\ud800`, `${'x'.repeat(39)}\ud800`, `${'é'.repeat(100)}\udfff😀`]) {
+    // ASCII below 128 characters takes a path of its own (one-byte length): its edges too.
+    const ascii = ['\u0000\u007f', 'a'.repeat(127), 'a'.repeat(128), `${'a'.repeat(126)}é`, `${'a'.repeat(127)}é`, `é${'a'.repeat(126)}`];
+    for (const s of ['', 'é', '日本', '😀', '\ud800', 'a\udc00b', `${'x'.repeat(38)}\ud800`, `${'x'.repeat(39)}\ud800`, `${'é'.repeat(100)}\udfff😀`, ...ascii]) {
       same(AaptPb.XmlNode, { text: s });
     }
   });

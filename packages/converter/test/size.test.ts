@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { deflateRawSync } from 'node:zlib';
 import { convertApk, DEVICE_PROFILES, estimateDownloadSizes, type DeviceDownloadSize } from '../src/index.js';
 import { routeEntries } from '../src/bundle/collect.js';
 import { densityBetter, densityBucket, languageOf } from '../src/size/devices.js';
@@ -10,7 +11,7 @@ import { ZipReader, type ZipEntry } from '../src/zip/index.js';
 import { sampledBytes, samplingPlan } from '../src/size/estimate.js';
 import { listCorpus, type CorpusApk } from './helpers/corpus.js';
 import { missingPrerequisite, requireOracles } from './helpers/oracles.js';
-import { TempDir, buildZip, tinyApkEntries } from './helpers/zipBuilder.js';
+import { TempDir, buildZip, randomish, tinyApkEntries } from './helpers/zipBuilder.js';
 
 const run = promisify(execFile);
 /** How far the estimate may be from `bundletool get-size total` (fraction). */
@@ -111,6 +112,35 @@ describe('size: estimate on built APKs', () => {
       expect(Math.abs(sampled[0].bundleBytes / exact[0].bundleBytes - 1)).to.be.below(0.01);
     } finally {
       await r.close();
+    }
+  });
+
+  it('estimateDownloadSizes_deflatedDex_countsItsBytesDeflatedWholeAndProvesTheCrc', async () => {
+    // A deflated dex under 8 MiB is inflated in one job and deflated whole: the universal APK's
+    // figure is its deflated size, as when it was inflated as a stream. A wrong CRC fails the
+    // estimate (no figures), as any unreadable entry does.
+    const dex = Buffer.concat([Buffer.from('dex\n035\0'), randomish(300_000, 7), Buffer.alloc(200_000, 0x41)]);
+    const build = (crc?: number): Promise<ZipReader> =>
+      ZipReader.open(tmp.file(`dex${crc ?? ''}.apk`, buildZip([...tinyApkEntries(), { name: 'classes2.dex', data: dex, method: 8, ...(crc === undefined ? {} : { cd: { crc }, local: { crc } }) }])));
+    const good = await build();
+    const without = await ZipReader.open(tmp.file('nodex.apk', buildZip(tinyApkEntries())));
+    try {
+      const dexEntry = good.get('classes2.dex')!;
+      const [withDex] = await estimateDownloadSizes(good, routeEntries(good));
+      const [noDex] = await estimateDownloadSizes(without, routeEntries(without));
+      const deflated = Math.min(Math.round(deflateRawSync(dex, { level: 6 }).length * 0.96), dexEntry.compressedSize);
+      // The dex's figure plus its zip overhead: 48 bytes and 0.6 per name character, rounded up.
+      expect(withDex.apkBytes - noDex.apkBytes).to.equal(deflated + 48 + Math.ceil(0.6 * 'classes2.dex'.length));
+      expect(good.isVerified(dexEntry)).to.equal(true);
+    } finally {
+      await good.close();
+      await without.close();
+    }
+    const bad = await build(0x12345678);
+    try {
+      expect(await estimateDownloadSizes(bad, routeEntries(bad))).to.deep.equal([]);
+    } finally {
+      await bad.close();
     }
   });
 

@@ -86,34 +86,38 @@ export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
     if (decoded > decodeBudget) throw new ConverterError('STRING_POOL_TOO_LARGE', `${at}: strings overlap (${decoded} bytes decoded from ${decodeBudget - STRING_POOL_DECODE_SLACK})`);
   };
 
+  // The name of a string for errors, made only when one is thrown (decoding is hot).
+  const what = (i: number, start: number): string => `${at}: string #${i} at offset ${start}`;
+  /** Bytes taken by the UTF-8 header length at `p` (1, or 2 when its high bit is set). */
+  const utf8LengthSize = (p: number, i: number, start: number): number => {
+    if (p >= stringsEnd) r.fail(`${what(i, start)}: truncated length`);
+    if ((r.u8(p) & 0x80) === 0) return 1;
+    if (p + 1 >= stringsEnd) r.fail(`${what(i, start)}: truncated length`);
+    return 2;
+  };
+
   const decodeAt = (start: number, i: number): string => {
-    const what = `${at}: string #${i} at offset ${start}`;
-    if (start >= stringsEnd) r.fail(`${what} is outside the string data`);
+    if (start >= stringsEnd) r.fail(`${what(i, start)} is outside the string data`);
     if (utf8) {
-      let p = start;
-      const lenByte = (): number => {
-        if (p >= stringsEnd) r.fail(`${what}: truncated length`);
-        const b0 = r.u8(p++);
-        if ((b0 & 0x80) === 0) return b0;
-        if (p >= stringsEnd) r.fail(`${what}: truncated length`);
-        return ((b0 & 0x7f) << 8) | r.u8(p++);
-      };
-      lenByte(); // UTF-16 length, unused: the byte length below is authoritative
-      const byteLen = lenByte();
-      if (p + byteLen > stringsEnd) r.fail(`${what}: ${byteLen} bytes run past the string data`);
+      // The UTF-16 length first, unused: the byte length after it is authoritative.
+      let p = start + utf8LengthSize(start, i, start);
+      const size = utf8LengthSize(p, i, start);
+      const byteLen = size === 1 ? r.u8(p) : ((r.u8(p) & 0x7f) << 8) | r.u8(p + 1);
+      p += size;
+      if (p + byteLen > stringsEnd) r.fail(`${what(i, start)}: ${byteLen} bytes run past the string data`);
       spend(p + byteLen - start);
       return decodeUtf8(r.bytes(p, byteLen));
     }
     let p = start;
-    if (p + 2 > stringsEnd) r.fail(`${what}: truncated length`);
+    if (p + 2 > stringsEnd) r.fail(`${what(i, start)}: truncated length`);
     let len = r.u16(p);
     p += 2;
     if (len & 0x8000) {
-      if (p + 2 > stringsEnd) r.fail(`${what}: truncated length`);
+      if (p + 2 > stringsEnd) r.fail(`${what(i, start)}: truncated length`);
       len = ((len & 0x7fff) << 16) | r.u16(p);
       p += 2;
     }
-    if (p + len * 2 > stringsEnd) r.fail(`${what}: ${len} code units run past the string data`);
+    if (p + len * 2 > stringsEnd) r.fail(`${what(i, start)}: ${len} code units run past the string data`);
     spend(p + len * 2 - start);
     const units = new Uint16Array(len);
     for (let k = 0; k < len; k++) units[k] = r.u16(p + k * 2);

@@ -114,6 +114,25 @@ class Writer {
   }
 
   string(value: string): void {
+    // Most strings (names, paths, attribute values) are short ASCII: their length is their byte
+    // count and a one-byte varint, and their bytes are their char codes (what utf8Write writes).
+    const n = value.length;
+    if (n < 128) {
+      this.ensure(n + 1);
+      const b = this.buf;
+      let p = this.pos + 1;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = value.charCodeAt(i);
+        if (c >= 128) break;
+        b[p++] = c;
+      }
+      if (i === n) {
+        b[this.pos] = n;
+        this.pos = p;
+        return;
+      }
+    }
     const len = Buffer.byteLength(value);
     this.uint32(len);
     if (!len) return;

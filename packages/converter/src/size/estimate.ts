@@ -7,13 +7,14 @@
  * entries count with their deflated size, and each split's resources.arsc is estimated from the
  * values it receives, calibrated against the real table's deflated size.
  */
-import { deflateRaw, deflateRawSync } from 'node:zlib';
+import { deflateRaw, deflateRawSync, inflateRaw } from 'node:zlib';
 import { parseResourceTable } from '../arsc/table.js';
 import type { ResourceTable } from '../arsc/model.js';
 import { isConverterError } from '../errors.js';
 import type { RoutedEntries } from '../bundle/collect.js';
 import type { SplitOptions } from '../bundle/bundleConfig.js';
-import { METHOD_STORED, type ZipEntry, type ZipReader } from '../zip/index.js';
+import { ConverterError } from '../errors.js';
+import { EntryVerifier, METHOD_STORED, type ZipEntry, type ZipReader } from '../zip/index.js';
 import { DEVICE_PROFILES, densityBucket, languageOf, type DeviceProfile } from './devices.js';
 import { MASTER, allValues, modelTableBytes, splitTable } from './tableSplit.js';
 
@@ -94,6 +95,13 @@ const DEFLATE_JOBS = 2;
 const DEFLATE_HERE = 16 * 1024;
 /** Most output space one thread-pool deflate gets (beyond it, one more round trip per chunk). */
 const DEFLATE_CHUNK = 8 * 1024 * 1024;
+/**
+ * A deflated entry sampled whole (one window) and no larger than this is inflated in one
+ * thread-pool job. Inflated as a stream, each of its chunks waits for a turn of the main thread,
+ * which the conversion keeps busy: the estimate of a 2 MB dex then finished after the AAB was
+ * written, and the CLI waited for it.
+ */
+const INFLATE_WHOLE = DEFLATE_CHUNK;
 /** Entries measured at once (bounds the sample buffers held while an entry is inflated). */
 const PARALLEL_ENTRIES = 4;
 
@@ -214,6 +222,10 @@ async function deflatedLength(reader: ZipReader, e: ZipEntry, plan: SamplingPlan
       }
     }
     lengths = probed ?? (await measure(windows));
+  } else if (windows.length === 1 && size <= INFLATE_WHOLE) {
+    const whole = await inflateWhole(reader, e, signal);
+    sampled = whole.length;
+    lengths = [await limit(() => deflatedSize(whole))];
   } else {
     // One pass over the entry (inflating it once), copying each window out; the windows are then
     // deflated on zlib's thread pool.
@@ -243,6 +255,24 @@ async function deflatedLength(reader: ZipReader, e: ZipEntry, plan: SamplingPlan
   return Math.min(Math.round(estimate * nodeZlibCorrection(e.name)), size, e.method === METHOD_STORED ? Infinity : e.compressedSize);
 }
 
+/** A deflated entry's content, inflated in one thread-pool job and checked as `reader.read` checks it. */
+async function inflateWhole(reader: ZipReader, e: ZipEntry, signal?: AbortSignal): Promise<Buffer> {
+  const raw: Buffer[] = [];
+  for await (const c of reader.rawChunks(e, { signal })) raw.push(c);
+  const out = await new Promise<Buffer>((resolve, reject) => {
+    const options = { chunkSize: Math.max(e.uncompressedSize + 1024, 16 * 1024), maxOutputLength: e.uncompressedSize + 1 };
+    inflateRaw(raw.length === 1 ? raw[0]! : Buffer.concat(raw), options, (err, data) => {
+      if (!err) resolve(data);
+      else reject(new ConverterError((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? 'SIZE_MISMATCH' : 'CORRUPT_ENTRY', `${e.rawName}: ${err.message}`, { cause: err }));
+    });
+  });
+  const verifier = new EntryVerifier(e);
+  verifier.add(out);
+  verifier.finish();
+  reader.markVerified(e);
+  return out;
+}
+
 interface Part {
   /** Name inside the APK, for the header estimate. */
   name: string;
@@ -253,6 +283,16 @@ function apkBytes(parts: readonly Part[]): number {
   let total = APK_FIXED;
   for (const p of parts) total += p.bytes + ENTRY_OVERHEAD + Math.ceil(p.name.length * 0.6);
   return Math.round(total);
+}
+
+/** The parsed table and its deflated size. The conversion hands over the table it parsed anyway; alone (inspect), it is read here. */
+async function measureTable(reader: ZipReader, entry: ZipEntry, o: EstimateOptions): Promise<{ table: ResourceTable; deflated: number }> {
+  let parsed = await o.resourceTable;
+  if (!parsed) {
+    const bytes = await reader.read(entry, { signal: o.signal });
+    parsed = { table: parseResourceTable(bytes), bytes };
+  }
+  return { table: parsed.table, deflated: Math.round((await deflatedSize(parsed.bytes)) * nodeZlibCorrection('resources.arsc')) };
 }
 
 /**
@@ -281,8 +321,16 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
     }
     return n;
   };
-  // Every entry's size is needed for the universal APK: measure them all up front, a few at a time.
-  const measured = reader.entries.filter((e) => !e.isDirectory && e !== routed.resourceTable);
+  // The table (handed over by the conversion once parsed; alone, read here) deflates alongside the entries.
+  const tablePart = routed.resourceTable ? measureTable(reader, routed.resourceTable, o) : Promise.resolve(undefined);
+  tablePart.catch(() => undefined); // awaited below; a failure there fails the estimate
+  // Every entry's size is needed for the universal APK: measure them all up front, a few at a
+  // time, those deflated on the thread pool first (largest first) so their jobs run meanwhile.
+  const poolWork = (e: ZipEntry): number => {
+    const n = sampledBytes(e, plan);
+    return n > DEFLATE_HERE ? n : 0;
+  };
+  const measured = reader.entries.filter((e) => !e.isDirectory && e !== routed.resourceTable).sort((a, b) => poolWork(b) - poolWork(a));
   let next = 0;
   await Promise.all(
     Array.from({ length: PARALLEL_ENTRIES }, async () => {
@@ -301,18 +349,9 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
     else master.push(part);
   }
 
-  let table: ResourceTable | undefined;
-  let tableDeflated = 0;
-  if (routed.resourceTable) {
-    // The conversion hands over the table it parsed anyway; alone (inspect), it is read here.
-    let parsed = await o.resourceTable;
-    if (!parsed) {
-      const bytes = await reader.read(routed.resourceTable, { signal: o.signal });
-      parsed = { table: parseResourceTable(bytes), bytes };
-    }
-    table = parsed.table;
-    tableDeflated = Math.round((await deflatedSize(parsed.bytes)) * nodeZlibCorrection('resources.arsc'));
-  }
+  const measuredTable = await tablePart;
+  const table = measuredTable?.table;
+  const tableDeflated = measuredTable?.deflated ?? 0;
   const splitParts = new Map<string, Part[]>();
   if (table) {
     const calibration = tableDeflated / Math.max(1, modelTableBytes(table, allValues(table), true));

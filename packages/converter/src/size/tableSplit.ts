@@ -54,18 +54,24 @@ export function splitTable(table: ResourceTable, dims: SplitDimensions): TableSp
   for (const p of table.packages) {
     // Values with no locale, grouped per resource and per configuration apart from density.
     const groups = new Map<string, Placed[]>();
+    // Each distinct configuration (apart from density) as a number: group keys stay short.
+    const configIds = new Map<string, number>();
     for (const chunk of p.types) {
       const lang = configLanguage(chunk.config);
       // Per chunk, not per entry: every entry of a chunk shares its configuration.
-      let configKey: string | undefined;
+      let configId: number | undefined;
       for (const entry of chunk.entries) {
         const v: Placed = { pkg: p.id, chunk, entry };
         if (lang !== '' && dims.language) put(languageOf(lang), v);
         // bundletool never splits mipmaps by density: launchers may ask for any density of the icon.
         else if (!dims.density || chunk.name === 'mipmap') put(MASTER, v);
         else {
-          configKey ??= configKeyWithoutDensity(chunk.config);
-          const key = `${chunk.id}/${entry.index}/${configKey}`;
+          if (configId === undefined) {
+            const configKey = configKeyWithoutDensity(chunk.config);
+            configId = configIds.get(configKey);
+            if (configId === undefined) configIds.set(configKey, (configId = configIds.size));
+          }
+          const key = `${configId}/${chunk.id}/${entry.index}`;
           const g = groups.get(key) ?? [];
           g.push(v);
           groups.set(key, g);
@@ -101,22 +107,22 @@ function stringCost(s: string): number {
 /** Modelled deflated size of a table holding `placed` values (before calibration). */
 export function modelTableBytes(table: ResourceTable, placed: readonly Placed[], wholeTypes = false): number {
   const strings = new Set<number>();
-  const keys = new Map<string, string>();
-  const typeMax = new Map<string, number>();
-  const chunks = new Map<string, { type: string; present: number }>();
+  // Keys are numbers (package id above a type id or key index), chunks themselves: no string per value.
+  const keys = new Map<number, string>();
+  const typeMax = new Map<number, number>();
+  const chunks = new Map<ResTypeChunk, { type: number; present: number }>();
   let entryBytes = 0;
   const addString = (dataType: number, data: number): void => {
     if (dataType === DataType.STRING) strings.add(data >>> 0);
   };
   for (const v of placed) {
-    const typeKey = `${v.pkg}/${v.chunk.id}`;
+    const typeKey = v.pkg * 256 + v.chunk.id;
     const count = wholeTypes ? v.chunk.entryCount : v.entry.index + 1;
     typeMax.set(typeKey, Math.max(typeMax.get(typeKey) ?? 0, count));
-    const chunkKey = `${typeKey}/${v.chunk.offset}`;
-    const c = chunks.get(chunkKey) ?? { type: typeKey, present: 0 };
+    let c = chunks.get(v.chunk);
+    if (!c) chunks.set(v.chunk, (c = { type: typeKey, present: 0 }));
     c.present++;
-    chunks.set(chunkKey, c);
-    keys.set(`${v.pkg}/${v.entry.keyIndex}`, v.entry.name);
+    keys.set(v.pkg * 2 ** 32 + (v.entry.keyIndex >>> 0), v.entry.name);
     if (v.entry.value.kind === 'simple') {
       entryBytes += 16;
       addString(v.entry.value.value.dataType, v.entry.value.value.data);

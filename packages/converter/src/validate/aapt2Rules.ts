@@ -21,9 +21,17 @@ export const aapt2TypeNames: ModuleValidator = {
   },
 };
 
+/** Keys by Configuration object: the converter shares one object among a type chunk's entries. */
+const configKeys = new WeakMap<PbConfiguration, string>();
+
 function configKey(c: PbConfiguration | undefined): string {
-  const o = (c ?? {}) as Record<string, unknown>;
-  return JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+  let key = c ? configKeys.get(c) : undefined;
+  if (key === undefined) {
+    const o = (c ?? {}) as Record<string, unknown>;
+    key = JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+    if (c) configKeys.set(c, key);
+  }
+  return key;
 }
 
 export const aapt2UniqueConfigs: ModuleValidator = {
@@ -135,7 +143,7 @@ export const aapt2References: ModuleValidator = {
     for (const { pkg, type, entry, cv } of configValues(await table(m))) {
       for (const { ref, role } of references(cv.value)) {
         const name = ref.name ?? '';
-        const match = REFERENCE_NAME.exec(name);
+        const match = name !== '' ? REFERENCE_NAME.exec(name) : null;
         if (name !== '' && (!match || !AAPT2_RESOURCE_TYPES.has(match[1]))) {
           out.push(problem(this.rule, `Reference in ${describe(pkg, type, entry)} has invalid resource name '${name}'.`));
         }
