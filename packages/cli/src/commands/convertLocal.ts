@@ -176,8 +176,8 @@ export async function runConvertLocal(inputs: string[], options: ConvertOptions,
   const onSigint = (): void => abort.abort();
   process.once('SIGINT', onSigint);
   try {
-    const { convertApk, keepYoungGenerationSmall } = await import('@aabify/converter');
-    keepYoungGenerationSmall(); // this process exists to convert: ~25 MB less peak RSS for a large APK (converter/src/heap.ts)
+    const { convertApk, tuneV8ForConversion } = await import('@aabify/converter');
+    tuneV8ForConversion(); // this process exists to convert: less peak RSS and CPU (converter/src/v8flags.ts)
     const report = await convertApk(inputs, options.output, {
       ...(options.obb ? { obb: options.obb } : {}),
       ...(options.assetDelivery ? { assetDelivery: options.assetDelivery } : {}),

@@ -2,7 +2,7 @@ import type { Hash } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { createInflateRaw } from 'node:zlib';
 import { ConverterError, isConverterError } from '../errors.js';
-import { heapFlags } from '../heap.js';
+import { v8FlagsToReapply } from '../v8flags.js';
 import { METHOD_STORED, type ZipEntry } from './central.js';
 import { EntryVerifier, type ZipReader } from './reader.js';
 
@@ -166,8 +166,8 @@ const { readSync } = process.getBuiltinModule('node:fs');
 const zlib = process.getBuiltinModule('node:zlib');
 const { Z_NO_FLUSH, Z_FINISH } = zlib.constants;
 const { fd, entries } = workerData;
-// This thread's heap set-up reset the process's V8 flags: set again what the engine was asked to keep.
-if (workerData.heapFlags) process.getBuiltinModule('node:v8').setFlagsFromString(workerData.heapFlags);
+// This thread's heap set-up reset some of the process's V8 flags: set again what the conversion asked for.
+if (workerData.v8Flags) process.getBuiltinModule('node:v8').setFlagsFromString(workerData.v8Flags);
 const CHUNK = 1024 * 1024;
 const input = Buffer.allocUnsafe(CHUNK);
 const output = Buffer.allocUnsafe(CHUNK / 4);
@@ -315,7 +315,7 @@ export class BackgroundVerifier {
     if (list.length === 0 || this.stop.signal.aborted) return settleRest();
     // Loaded here, not imported: every CLI command would load it at start otherwise (the bundle hoists imports).
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const worker = new Worker(VERIFIER_THREAD, { eval: true, workerData: { fd, entries: list, heapFlags: heapFlags() } });
+    const worker = new Worker(VERIFIER_THREAD, { eval: true, workerData: { fd, entries: list, v8Flags: v8FlagsToReapply() } });
     this.worker = worker;
     const onAbort = (): void => void this.cancel();
     this.signal?.addEventListener('abort', onAbort, { once: true });

@@ -14,9 +14,9 @@ const src = (p: string): string => pathToFileURL(fileURLToPath(new URL(`../src/$
 function newSpaceMbAfterChurn(zip: string, keep: boolean): number {
   const script = `
     import { getHeapSpaceStatistics } from 'node:v8';
-    import { keepYoungGenerationSmall } from '${src('heap.ts')}';
+    import { tuneV8ForConversion } from '${src('v8flags.ts')}';
     import { BackgroundVerifier, ZipReader } from '${src('zip/index.ts')}';
-    if (${keep}) keepYoungGenerationSmall();
+    if (${keep}) tuneV8ForConversion();
     const r = await ZipReader.open(${JSON.stringify(zip)});
     const v = new BackgroundVerifier(r, r.entries, undefined, { workerFrom: 0 });
     if (!(await Promise.all(r.entries.map((e) => v.settle(e)))).every(Boolean)) throw new Error('not proven');
@@ -34,14 +34,14 @@ function newSpaceMbAfterChurn(zip: string, keep: boolean): number {
   return Number(res.stdout.trim());
 }
 
-describe('heap', () => {
+describe('v8flags', () => {
   let tmp: TempDir;
   beforeEach(() => {
     tmp = new TempDir();
   });
   afterEach(() => tmp.cleanup());
 
-  it('keepYoungGenerationSmall_newSpaceStaysSmallAfterTheVerifierThreadStarts', function () {
+  it('tuneV8ForConversion_newSpaceStaysSmallAfterTheVerifierThreadStarts', function () {
     this.timeout(60_000);
     const zip = tmp.file('a.zip', buildZip([{ name: 'a', data: randomBytes(300_000) }]));
     expect(newSpaceMbAfterChurn(zip, true)).to.be.at.most(8);
