@@ -9,7 +9,8 @@
  *   grow all the way: ~25 MB of peak RSS that the heap's live data never needs. Its maximum can
  *   only be given at start (`--max-semi-space-size`), but the growth factor is read each time the
  *   new space grows (V8's NewSpace::Grow): 1 stops the growth. Setting up a new isolate's heap (a
- *   worker thread's, on that thread) raises the factor back to 2 (Heap::ConfigureHeap), so a
+ *   worker thread's, on that thread) raises the factor back to 2 (seen; most likely
+ *   Heap::ConfigureHeap's clamp), so a
  *   worker the engine starts sets the flags again as its first statement (`v8FlagsToReapply()`,
  *   handed in its workerData).
  * - `--interrupt-budget=270336` (4 × the default): how much a function must run before V8 tiers
