@@ -10,9 +10,8 @@
  *   only be given at start (`--max-semi-space-size`), but the growth factor is read each time the
  *   new space grows (V8's NewSpace::Grow): 1 stops the growth. Setting up a new isolate's heap (a
  *   worker thread's, on that thread) raises the factor back to 2 (seen; most likely
- *   Heap::ConfigureHeap's clamp), so a
- *   worker the engine starts sets the flags again as its first statement (`v8FlagsToReapply()`,
- *   handed in its workerData).
+ *   Heap::ConfigureHeap's clamp), so a worker the engine starts sets the flags again as its
+ *   first statement (`v8FlagsToReapply()`, handed in its workerData).
  * - `--interrupt-budget=270336` (4 × the default): how much a function must run before V8 tiers
  *   it up. A conversion runs much of its code hot for a moment only (each parser and encoder
  *   over one table); TurboFan compiled ~140 functions for the 100 MB APK, ~0.3 s of CPU on the
