@@ -2,6 +2,7 @@ export { ConverterError, CONVERTER_ERRORS, isConverterError } from './errors.js'
 export type { ConverterErrorCode } from './errors.js';
 
 export { convertApk, type ConvertOptions, type ConversionLogEntry, type SignOptions } from './convert.js';
+export { tuneV8ForConversion } from './v8flags.js';
 export {
   loadSigningKey,
   openKeystore,

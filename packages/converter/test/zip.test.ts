@@ -342,6 +342,19 @@ describe('zip', () => {
       expect(r.isVerified(r.entries[0])).to.equal(false);
       await r.close();
     });
+    it('entriesOverSeveralReadChunks_truncatedOrLyingCaughtAndTheNextStillProven', async () => {
+      // Over 1 MiB compressed: inflated across several reads and many output chunks by one reused inflater.
+      const big = Buffer.concat([randomBytes(2_500_000), Buffer.alloc(3_000_000, 1)]);
+      const deflated = deflateRawSync(big);
+      const r = await openZip([
+        { name: 'truncated', data: big, body: deflated.subarray(0, deflated.length - 1000) },
+        { name: 'longer', data: big, cd: { usize: big.length - 1 }, local: { usize: big.length - 1 } },
+        { name: 'good', data: big },
+        { name: 'exactChunk', data: randomBytes(256 * 1024) },
+      ]);
+      expect(await verdicts(r)).to.deep.equal(['CORRUPT_ENTRY', 'SIZE_MISMATCH', true, true]);
+      await r.close();
+    });
     it('zipInsideAnotherFile_readsAtTheSlicesOffset', async () => {
       const zip = buildZip([{ name: 'a', data: randomBytes(300_000) }, { name: 'b', data: 'b'.repeat(70_000), method: 0 }]);
       const path = tmp.file('outer.bin');

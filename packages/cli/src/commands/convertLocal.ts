@@ -176,7 +176,8 @@ export async function runConvertLocal(inputs: string[], options: ConvertOptions,
   const onSigint = (): void => abort.abort();
   process.once('SIGINT', onSigint);
   try {
-    const { convertApk } = await import('@aabify/converter');
+    const { convertApk, tuneV8ForConversion } = await import('@aabify/converter');
+    tuneV8ForConversion(); // this process exists to convert: less peak RSS and CPU (converter/src/v8flags.ts)
     const report = await convertApk(inputs, options.output, {
       ...(options.obb ? { obb: options.obb } : {}),
       ...(options.assetDelivery ? { assetDelivery: options.assetDelivery } : {}),

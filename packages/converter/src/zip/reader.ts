@@ -1,4 +1,4 @@
-import { readSync } from 'node:fs';
+import { fstatSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
@@ -80,13 +80,13 @@ export class ZipReader {
       throw new ConverterError('IO_ERROR', `abrir ${path}: ${(e as Error).message}`, { cause: e });
     }
     try {
-      const fileSize = (await handle.stat()).size;
+      const fileSize = fstatSync(handle.fd).size;
       const base = slice?.offset ?? 0;
       if (slice && (slice.offset < 0 || slice.length < 0 || slice.offset + slice.length > fileSize)) {
         throw new ConverterError('TRUNCATED_ZIP', `${path}: trecho ${slice.offset}+${slice.length} além de ${fileSize} bytes`);
       }
       const size = slice?.length ?? fileSize;
-      const readAt = (pos: number, len: number): Promise<Buffer> => readExactly(handle, base + pos, len);
+      const readAt = (pos: number, len: number): Promise<Buffer> => readRange(handle, base + pos, len);
       const head = await readAt(0, Math.min(4, size));
       const looksLikeZip = head.length === 4 && head.readUInt32LE(0) === SIG_LOCAL;
       if (size < EOCD_SIZE) throw new ConverterError(looksLikeZip ? 'TRUNCATED_ZIP' : 'NOT_A_ZIP', `${size} bytes`);
@@ -210,8 +210,7 @@ export class ZipReader {
 
   /** `len` bytes at `pos` of the zip (the file, shifted by the slice's offset). */
   private readAt(pos: number, len: number): Promise<Buffer> {
-    if (len <= SYNC_READ) return Promise.resolve(this.readAtSync(pos, len));
-    return readExactly(this.handle, this.base + pos, len);
+    return readRange(this.handle, this.base + pos, len);
   }
 
   private readAtSync(pos: number, len: number): Buffer {
@@ -343,6 +342,18 @@ function zip64LocalSizes(extra: Buffer, usize: number, csize: number): { usize: 
     p += 4 + len;
   }
   return { usize, csize };
+}
+
+/**
+ * `len` bytes at `pos` of the file: up to SYNC_READ synchronously (microseconds from the page
+ * cache, where a thread-pool round trip could wait behind the conversion's zlib jobs: reopening
+ * the written AAB to check it took ~50 ms so), larger reads on the thread pool.
+ */
+function readRange(handle: FileHandle, pos: number, len: number): Promise<Buffer> {
+  if (len > SYNC_READ) return readExactly(handle, pos, len);
+  const buf = Buffer.allocUnsafe(len);
+  readExactlySync(handle.fd, buf, 0, len, pos);
+  return Promise.resolve(buf);
 }
 
 async function readExactly(handle: FileHandle, pos: number, len: number): Promise<Buffer> {
