@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildZip, tinyApkEntries } from '../../converter/test/helpers/zipBuilder.js';
 import { codeCacheFile } from '../src/codeCache.js';
 import { CLI_BIN, cliEnv } from './helpers/cli.js';
 
@@ -61,6 +62,27 @@ describe('CLI code cache', function () {
     versionRuns();
     // V8 accepted it: nothing rewritten.
     expect(statSync(file).mtimeMs).to.equal(mtime);
+    expect(readFileSync(file).equals(written)).to.equal(true);
+  });
+
+  it('convertLocal_cacheWrittenOnce_acceptedByTheNextConversion', () => {
+    // convert --local changes V8 flags for the conversion (converter/src/v8flags.ts); V8 keys a
+    // code cache by the flags, so they must be V8's defaults again when the cache is written.
+    const apk = join(home, 'app.apk');
+    writeFileSync(apk, buildZip(tinyApkEntries()));
+    const convert = (): void => {
+      const r = aabify(['convert', '--local', apk, '-o', join(home, 'app.aab'), '--overwrite']);
+      expect(r.status, r.stderr).to.equal(0);
+    };
+    convert();
+    expect(cacheFiles()).to.have.length(1);
+    const file = join(cacheDir, cacheFiles()[0]);
+    expect(file).to.match(/-convert\.bin$/);
+    const written = readFileSync(file);
+    const mtime = statSync(file).mtimeMs;
+    convert();
+    convert();
+    expect(statSync(file).mtimeMs, 'rewritten: V8 rejected the cache').to.equal(mtime);
     expect(readFileSync(file).equals(written)).to.equal(true);
   });
 

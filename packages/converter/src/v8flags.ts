@@ -17,13 +17,24 @@
  *   over one table); TurboFan compiled ~140 functions for the 100 MB APK, ~0.3 s of CPU on the
  *   other core. With 4× the budget, only the long-running loops get there: ~0.15–0.2 s less CPU,
  *   the main thread's time unchanged.
+ *
+ * At exit the flags go back to V8's defaults: V8 keys a code cache by a hash of every flag that
+ * differs from its default, so a cache the release CLI writes at exit (cli/src/start.ts) after a
+ * conversion would otherwise be rejected at the next start and rewritten at every run.
  */
 const CONVERSION_FLAGS = '--semi-space-growth-factor=1 --interrupt-budget=270336';
+/** V8's defaults for the same flags (`node --v8-options`, V8 11–12 in Node 20–22). */
+const DEFAULT_FLAGS = '--semi-space-growth-factor=2 --interrupt-budget=67584';
 let applied: string | undefined;
 
 export function tuneV8ForConversion(): void {
+  const v8 = process.getBuiltinModule('node:v8');
+  if (applied === undefined) {
+    // Before any other 'exit' listener, so the code cache written at exit sees the defaults.
+    process.prependOnceListener('exit', () => v8.setFlagsFromString(DEFAULT_FLAGS));
+  }
   applied = CONVERSION_FLAGS;
-  process.getBuiltinModule('node:v8').setFlagsFromString(applied);
+  v8.setFlagsFromString(applied);
 }
 
 /** The flags a new worker thread must set again once its heap is set up (undefined: none). */
