@@ -18,6 +18,7 @@ import { connected, conversionIdOf, socketFor, uploadBytes, waitFor, waitForStat
 import { openJson } from '../src/settings/crypto.js';
 import { reencryptWithCurrentKey } from '../src/settings/rotation.js';
 import { playCredentialsAad } from '../src/play/credentials.js';
+import { recordCompleted } from '../src/play/service.js';
 
 type Err = { message: string; code: string; fields?: Record<string, string> };
 const PKG = 'com.aabify.play';
@@ -139,6 +140,23 @@ describe('Google Play publishing (/api/account/play-credentials, /api/publicatio
     const res2 = await api(server).post<Err>('/account/play-credentials/test', { packageName: 'not a package' }, token);
     expect(res2.status).to.equal(400);
     expect(res2.body.fields).to.deep.equal({ packageName: PLAY_MESSAGES.packageNameInvalid });
+  });
+
+  it('recordCompleted_progressSaveStillInFlightWhenTheLastProgressCame_rowSaysCompletedAt100', async () => {
+    // The race behind a row once read as completed at 90 %: a progress save sent with 90 returns
+    // after the last progress (100) was set, and Sequelize then takes 100 as saved.
+    const { id: userId, token } = await customer();
+    const { id: conversionId } = await completedConversion(token);
+    const { Publication } = server.ctx.models;
+    const created = await Publication.create({ userId, conversionId, packageName: PKG, track: 'internal', releaseStatus: 'draft', releaseNotes: [], status: 'processing', progress: 80 });
+    const p = (await Publication.findByPk(created.id))!;
+    p.progress = 90;
+    // `logging` runs once the UPDATE (with 90) is built and sent: the last progress arrives then.
+    await p.save({ fields: ['progress'], logging: () => void (p.progress = 100) });
+    expect((await Publication.findByPk(created.id))!.progress, 'the race reproduced').to.equal(90);
+    await recordCompleted(p, { versionCode: 42, editId: 'edit-1', playResponse: { bundle: { versionCode: 42 } } });
+    const stored = (await Publication.findByPk(created.id))!;
+    expect([stored.status, stored.progress, stored.step, stored.versionCode]).to.deep.equal(['completed', 100, 'done', 42]);
   });
 
   it('publish_completedConversion_runsAsAJobWithLiveProgressAndIsRecorded', async () => {

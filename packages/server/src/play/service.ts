@@ -70,6 +70,17 @@ function presentLog(row: PublicationLog): PublicationLogEntry {
   return { id: String(row.id), timestamp: row.timestamp.toISOString(), level: row.level, message: row.message, step: row.step };
 }
 
+/**
+ * Writes a publication's completed state. Every field is written by name: a progress save still
+ * in flight when the last progress arrived marks `progress` as saved at its newer value (Sequelize
+ * records the values it holds when the query returns, not those it sent), so an update of changed
+ * fields alone would leave the row completed at 90 %.
+ */
+export async function recordCompleted(p: Publication, outcome: { versionCode: number; editId: string; playResponse: Publication['playResponse'] }): Promise<void> {
+  const values = { status: 'completed' as const, progress: 100, step: 'done', ...outcome, completedAt: new Date() };
+  await p.update(values, { fields: Object.keys(values) as (keyof typeof values)[] });
+}
+
 export class PublicationService {
   readonly publishLimiter: Limiter;
   readonly testLimiter: Limiter;
@@ -231,14 +242,10 @@ export class PublicationService {
         onLog: (level, message, step) => void this.log(p, level, message, step).catch((err: unknown) => this.ctx.logger.warn({ err }, 'publication log not written')),
       });
       await progressWrite;
-      await p.update({
-        status: 'completed',
-        progress: 100,
-        step: 'done',
+      await recordCompleted(p, {
         versionCode: result.versionCode,
         editId: result.editId,
         playResponse: { bundle: result.bundle, track: result.trackResponse, commit: result.commitResponse },
-        completedAt: new Date(),
       });
       this.emit(p);
       this.ctx.logger.info({ publicationId: p.id, versionCode: result.versionCode, track: p.track }, 'publication completed');
