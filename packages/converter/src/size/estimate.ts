@@ -7,14 +7,13 @@
  * entries count with their deflated size, and each split's resources.arsc is estimated from the
  * values it receives, calibrated against the real table's deflated size.
  */
-import { deflateRaw, deflateRawSync, inflateRaw } from 'node:zlib';
+import { deflateRaw, deflateRawSync } from 'node:zlib';
 import { parseResourceTable } from '../arsc/table.js';
 import type { ResourceTable } from '../arsc/model.js';
 import { isConverterError } from '../errors.js';
 import type { RoutedEntries } from '../bundle/collect.js';
 import type { SplitOptions } from '../bundle/bundleConfig.js';
-import { ConverterError } from '../errors.js';
-import { EntryVerifier, METHOD_STORED, type ZipEntry, type ZipReader } from '../zip/index.js';
+import { METHOD_STORED, type ZipEntry, type ZipReader } from '../zip/index.js';
 import { DEVICE_PROFILES, densityBucket, languageOf, type DeviceProfile } from './devices.js';
 import { MASTER, allValues, modelTableBytes, splitTable } from './tableSplit.js';
 
@@ -95,12 +94,7 @@ const DEFLATE_JOBS = 2;
 const DEFLATE_HERE = 16 * 1024;
 /** Most output space one thread-pool deflate gets (beyond it, one more round trip per chunk). */
 const DEFLATE_CHUNK = 8 * 1024 * 1024;
-/**
- * A deflated entry sampled whole (one window) and no larger than this is inflated in one
- * thread-pool job. Inflated as a stream, each of its chunks waits for a turn of the main thread,
- * which the conversion keeps busy: the estimate of a 2 MB dex then finished after the AAB was
- * written, and the CLI waited for it.
- */
+/** A deflated entry sampled whole (one window) and no larger than this is read whole (`reader.read`). */
 const INFLATE_WHOLE = DEFLATE_CHUNK;
 /** Entries measured at once (bounds the sample buffers held while an entry is inflated). */
 const PARALLEL_ENTRIES = 4;
@@ -223,7 +217,7 @@ async function deflatedLength(reader: ZipReader, e: ZipEntry, plan: SamplingPlan
     }
     lengths = probed ?? (await measure(windows));
   } else if (windows.length === 1 && size <= INFLATE_WHOLE) {
-    const whole = await inflateWhole(reader, e, signal);
+    const whole = await reader.read(e, { signal }); // one thread-pool job (INFLATE_IN_ONE_JOB), the CRC proven
     sampled = whole.length;
     lengths = [await limit(() => deflatedSize(whole))];
   } else {
@@ -253,24 +247,6 @@ async function deflatedLength(reader: ZipReader, e: ZipEntry, plan: SamplingPlan
   const out = lengths.reduce((a, b) => a + b, 0);
   const estimate = sampled > 0 ? (out / sampled) * size : 0;
   return Math.min(Math.round(estimate * nodeZlibCorrection(e.name)), size, e.method === METHOD_STORED ? Infinity : e.compressedSize);
-}
-
-/** A deflated entry's content, inflated in one thread-pool job and checked as `reader.read` checks it. */
-async function inflateWhole(reader: ZipReader, e: ZipEntry, signal?: AbortSignal): Promise<Buffer> {
-  const raw: Buffer[] = [];
-  for await (const c of reader.rawChunks(e, { signal })) raw.push(c);
-  const out = await new Promise<Buffer>((resolve, reject) => {
-    const options = { chunkSize: Math.max(e.uncompressedSize + 1024, 16 * 1024), maxOutputLength: e.uncompressedSize + 1 };
-    inflateRaw(raw.length === 1 ? raw[0]! : Buffer.concat(raw), options, (err, data) => {
-      if (!err) resolve(data);
-      else reject(new ConverterError((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? 'SIZE_MISMATCH' : 'CORRUPT_ENTRY', `${e.rawName}: ${err.message}`, { cause: err }));
-    });
-  });
-  const verifier = new EntryVerifier(e);
-  verifier.add(out);
-  verifier.finish();
-  reader.markVerified(e);
-  return out;
 }
 
 interface Part {

@@ -1,7 +1,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { createInflateRaw, inflateRaw, inflateRawSync } from 'node:zlib';
 import { ConverterError, isConverterError } from '../errors.js';
 import {
   EOCD_SIZE,
@@ -20,6 +20,20 @@ import { decodeEntryName } from './names.js';
 
 const CHUNK = 1024 * 1024;
 const SMALL_ENTRY = 1024 * 1024;
+/**
+ * A deflated entry up to this size (inflated) is inflated in one thread-pool job by `read`: as a
+ * stream, each of its chunks waits for a turn of the main thread, which a conversion keeps busy
+ * (a 2 MB dex read for the estimate then finished after the AAB was written).
+ */
+const INFLATE_IN_ONE_JOB = 8 * 1024 * 1024;
+
+/** zlib's failure inflating `entry`, as the coded error a full read gives. */
+function inflateError(entry: ZipEntry, e: unknown): ConverterError {
+  if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+    return new ConverterError('SIZE_MISMATCH', `${entry.rawName}: descompacta além de ${entry.uncompressedSize} bytes`);
+  }
+  return new ConverterError('CORRUPT_ENTRY', `${entry.rawName}: ${(e as Error).message}`, { cause: e });
+}
 /**
  * Reads up to this size are made synchronously (pread on the handle's descriptor): a header or a
  * small entry comes from the page cache in microseconds, while an async read is a thread-pool
@@ -284,28 +298,32 @@ export class ZipReader {
       throw new ConverterError('INFLATED_TOO_LARGE', `${entry.rawName}: ${entry.uncompressedSize} bytes`);
     }
     throwIfAborted(opts.signal);
+    const deflated = entry.method !== METHOD_STORED;
+    let out: Buffer;
     if (entry.compressedSize <= SMALL_ENTRY) {
       const raw = this.smallRaw(entry);
-      let out: Buffer = raw;
-      if (entry.method !== METHOD_STORED) {
-        try {
-          out = inflateRawSync(raw, { maxOutputLength: entry.uncompressedSize + 1 });
-        } catch (e) {
-          if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-            throw new ConverterError('SIZE_MISMATCH', `${entry.rawName}: descompacta além de ${entry.uncompressedSize} bytes`);
-          }
-          throw new ConverterError('CORRUPT_ENTRY', `${entry.rawName}: ${(e as Error).message}`, { cause: e });
-        }
+      try {
+        out = deflated ? inflateRawSync(raw, { maxOutputLength: entry.uncompressedSize + 1 }) : raw;
+      } catch (e) {
+        throw inflateError(entry, e);
       }
-      const v = new EntryVerifier(entry);
-      v.add(out);
-      v.finish();
-      this.verified.add(entry.index);
-      return out;
+    } else if (deflated && entry.uncompressedSize <= INFLATE_IN_ONE_JOB) {
+      const raw: Buffer[] = [];
+      for await (const c of this.rawChunks(entry, opts)) raw.push(c);
+      const options = { chunkSize: Math.max(entry.uncompressedSize + 1024, 16 * 1024), maxOutputLength: entry.uncompressedSize + 1 };
+      out = await new Promise<Buffer>((resolve, reject) => {
+        inflateRaw(raw.length === 1 ? raw[0]! : Buffer.concat(raw), options, (err, data) => (err ? reject(inflateError(entry, err)) : resolve(data)));
+      });
+    } else {
+      const parts: Buffer[] = [];
+      for await (const c of this.chunks(entry, opts)) parts.push(c);
+      return Buffer.concat(parts);
     }
-    const parts: Buffer[] = [];
-    for await (const c of this.chunks(entry, opts)) parts.push(c);
-    return Buffer.concat(parts);
+    const v = new EntryVerifier(entry);
+    v.add(out);
+    v.finish();
+    this.verified.add(entry.index);
+    return out;
   }
 }
 
