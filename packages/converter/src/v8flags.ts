@@ -9,9 +9,10 @@
  *   grow all the way: ~25 MB of peak RSS that the heap's live data never needs. Its maximum can
  *   only be given at start (`--max-semi-space-size`), but the growth factor is read each time the
  *   new space grows (V8's NewSpace::Grow): 1 stops the growth. Setting up a new isolate's heap (a
- *   worker thread's, on that thread) raises the factor back to 2 (seen; most likely
- *   Heap::ConfigureHeap's clamp), so a worker the engine starts sets the flags again as its
- *   first statement (`v8FlagsToReapply()`, handed in its workerData).
+ *   worker thread's, on that thread) raises the factor back to 2 (V8 gives the flag a minimum
+ *   value of 2, enforced then), so the engine sets the flags again as soon as a worker's heap is
+ *   set up (`keepFlagsAcrossWorkerStart`), and the worker as its first statement
+ *   (`v8FlagsToReapply()`, handed in its workerData).
  * - `--interrupt-budget=270336` (4 × the default): how much a function must run before V8 tiers
  *   it up. A conversion runs much of its code hot for a moment only (each parser and encoder
  *   over one table); TurboFan compiled ~140 functions for the 100 MB APK, ~0.3 s of CPU on the
@@ -36,6 +37,27 @@ export function tuneV8ForConversion(): void {
   applied = CONVERSION_FLAGS;
   v8.setFlagsFromString(applied);
 }
+
+/**
+ * Call right after `new Worker(...)`: sets the flags again once the worker's heap is set up.
+ * That set-up, on the worker's thread, puts the growth factor back to 2 for the whole process
+ * (V8's minimum-value implication for the flag) a few milliseconds after `new Worker`, and the
+ * worker's own first statement sets it to 1 again only after Node's bootstrap, ~35 ms later:
+ * in between, the main thread's scavenges doubled its new space once or twice (8–16 MB of peak
+ * RSS on the 100 MB APK). The worker's resource limits are filled in just before its heap is
+ * set up, so this waits for them (a few ms, bounded), then for the set-up itself (a margin of
+ * 1 ms; the reset was seen within 0.2 ms of them), and sets the flags. If the thread comes
+ * later than the bound (a starved machine), the worker's own statement still puts them back.
+ */
+export function keepFlagsAcrossWorkerStart(worker: { readonly resourceLimits?: { maxYoungGenerationSizeMb?: number } }): void {
+  if (applied === undefined) return;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = performance.now() + WORKER_SETUP_BOUND_MS;
+  while (!((worker.resourceLimits?.maxYoungGenerationSizeMb ?? 0) > 0) && performance.now() < deadline) Atomics.wait(pause, 0, 0, 0.1);
+  Atomics.wait(pause, 0, 0, 1);
+  process.getBuiltinModule('node:v8').setFlagsFromString(applied);
+}
+const WORKER_SETUP_BOUND_MS = 30;
 
 /** The flags a new worker thread must set again once its heap is set up (undefined: none). */
 export function v8FlagsToReapply(): string | undefined {

@@ -2,7 +2,7 @@ import type { Hash } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { createInflateRaw } from 'node:zlib';
 import { ConverterError, isConverterError } from '../errors.js';
-import { v8FlagsToReapply } from '../v8flags.js';
+import { keepFlagsAcrossWorkerStart, v8FlagsToReapply } from '../v8flags.js';
 import { METHOD_STORED, type ZipEntry } from './central.js';
 import { EntryVerifier, type ZipReader } from './reader.js';
 
@@ -316,6 +316,7 @@ export class BackgroundVerifier {
     // Loaded here, not imported: every CLI command would load it at start otherwise (the bundle hoists imports).
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(VERIFIER_THREAD, { eval: true, workerData: { fd, entries: list, v8Flags: v8FlagsToReapply() } });
+    keepFlagsAcrossWorkerStart(worker);
     this.worker = worker;
     const onAbort = (): void => void this.cancel();
     this.signal?.addEventListener('abort', onAbort, { once: true });
