@@ -82,4 +82,23 @@ describe('fast-encode', () => {
     expect(() => AaptPb.XmlNode.encode(nested(50))).to.throw('max depth exceeded');
     expect(() => fastEncode(AaptPb.XmlNode, nested(50))).to.throw('max depth exceeded');
   });
+
+  it('fastEncode_mapFieldsOddNamesAndSelfReference_sameBytesAsProtobufjs', () => {
+    // Each type's encoder is generated code: names that are not identifiers must still be read,
+    // a map falls back to protobufjs for its type only, and a type may hold itself.
+    const root = protobuf.parse(
+      `syntax = "proto3";
+       message Tree { string label = 1; repeated Tree kids = 2; Tree first = 3; map<string, int32> counts = 4; Leaf leaf = 5; }
+       message Leaf { sint32 delta = 1; repeated double weights = 2; bytes raw = 3; bool on = 4; int64 big = 5; }`,
+      { keepCase: true },
+    ).root;
+    const leaf = root.lookupType('Leaf');
+    const tree = root.lookupType('Tree');
+    const leafValue = { delta: -3, weights: [0.5, -1, 1e300], raw: Buffer.from([0, 255]), on: false, big: -2 };
+    same(leaf, leafValue);
+    same(tree, { label: 'raiz', kids: [{ label: 'a', counts: { x: 1, y: -2 } }, { leaf: leafValue }], first: { kids: [{ label: 'ção' }] } });
+    same(tree, {});
+    const odd = protobuf.Root.fromJSON({ nested: { Odd: { fields: { "a-b 'c'": { type: 'string', id: 9 }, delta: { type: 'sint32', id: 1 } } } } }).lookupType('Odd');
+    same(odd, { "a-b 'c'": 'x', delta: 1 });
+  });
 });
