@@ -1,4 +1,5 @@
-import { rename, rm, stat } from 'node:fs/promises';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ASSET_DELIVERIES, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
 import { rawCopyOrder } from './bundle/collect.js';
@@ -196,7 +197,9 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
 
     step = 'writing';
     progress.report('writing', 0);
-    await rm(partial, { force: true });
+    // File operations from here on are synchronous (each takes microseconds): as thread-pool
+    // jobs they waited behind the estimate's and the generated files' deflates queued there.
+    rmSync(partial, { force: true });
     writer = await ZipWriter.create(partial, { digest: key !== undefined });
     await writeFiles(plan, writer, verifiers, prepared, (f) => progress.report('writing', f), signal);
     let signature: SignatureReport | undefined;
@@ -214,8 +217,8 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     const { size: sizeOut, sha256: sha256Out } = await writer.finish();
     writer = undefined;
     await checkWritten(partial, written);
-    if (!options.overwrite && (await exists(output))) throw new ConverterError('OUTPUT_EXISTS', output);
-    await rename(partial, output);
+    if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output);
+    renameSync(partial, output);
     progress.report('writing', 1);
     log('info', 'writing', `AAB gravado: ${sizeOut} bytes`);
     for (const w of playLimitWarnings(moduleReports)) {
@@ -305,7 +308,8 @@ async function writeFiles(
       await writer.addBuffer(f.path, f.data, { prepared: prepared.get(i) });
       done += f.data.length;
     } else if (f.source && f.reader) {
-      const proven = (await verifiers.get(f.reader)?.settle(f.source)) === true || f.reader.isVerified(f.source);
+      // Already proven by a whole read (the estimate's of a dex): no wait for the verifier's turn.
+      const proven = f.reader.isVerified(f.source) || (await verifiers.get(f.reader)?.settle(f.source)) === true;
       await writer.addRaw(f.path, f.reader, f.source, { signal, verify: !proven, onBytes });
       done += f.source.compressedSize;
     } else if (f.file) {

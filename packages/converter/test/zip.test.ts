@@ -149,6 +149,35 @@ describe('zip', () => {
     it('read_wrongCrc_corruptEntry', async () => {
       await expectCode(readAll([{ name: 'a', data: 'hello', cd: { crc: 1 }, local: { crc: 1 } }]), 'CORRUPT_ENTRY');
     });
+    it('read_midSizeDeflatedEntries_provenOnThePoolWithTheSameCodes', async () => {
+      // Between 256 KiB and 8 MiB inflated (a dex), a deflated entry is inflated in one thread-pool
+      // job, even when its compressed bytes are read at once: the same checks as any read.
+      const dex = Buffer.concat([randomBytes(300_000), Buffer.alloc(1_500_000, 7)]);
+      const r = await openZip([
+        { name: 'classes.dex', data: dex },
+        { name: 'crc', data: dex, cd: { crc: 7 }, local: { crc: 7 } },
+        { name: 'long', data: dex, cd: { usize: 400_000 }, local: { usize: 400_000 } },
+        { name: 'short', data: dex, cd: { usize: 2_000_000 }, local: { usize: 2_000_000 } },
+      ]);
+      const [ok, crc, long, short] = r.entries;
+      expect((await r.read(ok!)).equals(dex)).to.equal(true);
+      expect(r.isVerified(ok!)).to.equal(true);
+      await expectCode(r.read(crc!), 'CORRUPT_ENTRY');
+      await expectCode(r.read(long!), 'SIZE_MISMATCH');
+      await expectCode(r.read(short!), 'SIZE_MISMATCH');
+      expect([crc, long, short].map((e) => r.isVerified(e!))).to.deep.equal([false, false, false]);
+      await r.close();
+    });
+    it('read_sameEntryTwiceAtOnce_oneInflatingSharedThenReadAgain', async () => {
+      const dex = Buffer.concat([randomBytes(300_000), Buffer.alloc(1_500_000, 7)]);
+      const r = await openZip([{ name: 'classes.dex', data: dex }]);
+      const [a, b] = await Promise.all([r.read(r.entries[0]!), r.read(r.entries[0]!)]);
+      expect(a).to.equal(b); // the same bytes, inflated once
+      const again = await r.read(r.entries[0]!);
+      expect(again).to.not.equal(a);
+      expect(again.equals(dex)).to.equal(true);
+      await r.close();
+    });
     it('read_garbageDeflateData_corruptEntry', async () => {
       await expectCode(readAll([{ name: 'a', data: 'hello', body: Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff]) }]), 'CORRUPT_ENTRY');
     });

@@ -297,8 +297,17 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
     }
     return n;
   };
-  // The table (handed over by the conversion once parsed; alone, read here) deflates alongside the entries.
-  const tablePart = routed.resourceTable ? measureTable(reader, routed.resourceTable, o) : Promise.resolve(undefined);
+  // The table (handed over by the conversion once parsed; alone, read here) deflates alongside the
+  // entries, and is modelled and split as soon as it is there, while the entries' deflates go on.
+  const tablePart = routed.resourceTable
+    ? measureTable(reader, routed.resourceTable, o).then(({ table, deflated }) => {
+        const calibration = deflated / Math.max(1, modelTableBytes(table, allValues(table), true));
+        const split = splitTable(table, dims);
+        const valueParts = new Map<string, Part[]>();
+        for (const [name, values] of split.values) valueParts.set(name, [{ name: 'resources.arsc', bytes: modelTableBytes(table, values) * calibration }]);
+        return { deflated, split, valueParts };
+      })
+    : Promise.resolve(undefined);
   tablePart.catch(() => undefined); // awaited below; a failure there fails the estimate
   // Every entry's size is needed for the universal APK: measure them all up front, a few at a
   // time, those deflated on the thread pool first (largest first) so their jobs run meanwhile.
@@ -326,18 +335,10 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
   }
 
   const measuredTable = await tablePart;
-  const table = measuredTable?.table;
   const tableDeflated = measuredTable?.deflated ?? 0;
-  const splitParts = new Map<string, Part[]>();
-  if (table) {
-    const calibration = tableDeflated / Math.max(1, modelTableBytes(table, allValues(table), true));
-    const split = splitTable(table, dims);
-    for (const [name, values] of split.values) {
-      const parts = splitParts.get(name) ?? [];
-      parts.push({ name: 'resources.arsc', bytes: modelTableBytes(table, values) * calibration });
-      splitParts.set(name, parts);
-    }
-    for (const [path, splits] of split.files) {
+  const splitParts = measuredTable?.valueParts ?? new Map<string, Part[]>();
+  if (measuredTable) {
+    for (const [path, splits] of measuredTable.split.files) {
       const e = routed.res.get(path);
       if (!e) continue;
       const bytes = await sizeOf(e);

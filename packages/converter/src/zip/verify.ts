@@ -4,7 +4,7 @@ import { createInflateRaw } from 'node:zlib';
 import { ConverterError, isConverterError } from '../errors.js';
 import { keepFlagsAcrossWorkerStart, v8FlagsToReapply } from '../v8flags.js';
 import { METHOD_STORED, type ZipEntry } from './central.js';
-import { EntryVerifier, type ZipReader } from './reader.js';
+import { EntryVerifier, INFLATE_IN_ONE_JOB, type ZipReader } from './reader.js';
 
 export interface SideVerifier {
   /** Feeds a chunk; returns a promise only when the inflater's backlog must drain first. */
@@ -93,15 +93,18 @@ export function sideVerifier(entry: ZipEntry, hash?: Hash): SideVerifier {
 }
 
 /**
- * Entries up to this size (compressed and inflated) are proven by one whole read (`ZipReader.read`:
- * a synchronous read and inflate, microseconds for most): a zlib stream per entry costs more in
- * set-up and thread-pool round trips than inflating a small entry does.
+ * Entries up to this size (compressed) are proven by one whole read (`ZipReader.read`): a
+ * synchronous read, and the inflating synchronous for a small entry (microseconds) or one
+ * thread-pool job up to INFLATE_IN_ONE_JOB inflated. A zlib stream per entry costs more in set-up,
+ * and each of its chunks waits for a turn of the main thread, which the resource conversion
+ * keeps busy: a 1 MB APK's dex was proven only once writing waited for it (~17 ms).
  */
-const VERIFY_WHOLE = 256 * 1024;
+const VERIFY_WHOLE = 1024 * 1024;
 
 /** Proves one entry's CRC and sizes from its stored bytes (inflating them on the side). */
 export async function verifyEntry(reader: ZipReader, entry: ZipEntry, signal?: AbortSignal): Promise<void> {
-  if (entry.compressedSize <= VERIFY_WHOLE && entry.uncompressedSize <= VERIFY_WHOLE) {
+  if (reader.isVerified(entry)) return; // read whole meanwhile (the estimate reads a dex whole)
+  if (entry.compressedSize <= VERIFY_WHOLE && entry.uncompressedSize <= INFLATE_IN_ONE_JOB) {
     await reader.read(entry, { signal }); // verifies and marks the entry
     return;
   }
