@@ -151,6 +151,9 @@ async function planManifest(
 
 export async function planCodeModule(m: ModuleParts, options: ModuleOptions, hooks: ModuleHooks): Promise<ModulePlan> {
   const { signal } = hooks;
+  // Turns of the event loop between units of work (eventLoop.ts): the estimate and the verifier
+  // advance on the thread pool only through callbacks on this thread.
+  const turn = eventLoopTurns();
   const parts: SplitApk[] = [m.master, ...m.configs];
   const at = (p: string): string => `${m.name}/${p}`;
   const files: PlannedFile[] = [];
@@ -199,10 +202,10 @@ export async function planCodeModule(m: ModuleParts, options: ModuleOptions, hoo
     locales = new Set([...locales, ...summary.locales]);
     densities = new Set([...densities, ...summary.densities]);
     const skip = splitsXml ? splitsXml.pathIn(table) : undefined;
+    await turn();
     const referenced = listReferencedFiles(table).filter((f) => f !== skip);
     const candidates = protoXmlCandidates(table);
     const xmlFilePaths = new Set<string>();
-    const turn = eventLoopTurns();
     for (let i = 0; i < referenced.length; i++) {
       await turn();
       if (signal?.aborted) throw new ConverterError('ABORTED');
@@ -231,6 +234,7 @@ export async function planCodeModule(m: ModuleParts, options: ModuleOptions, hoo
       hooks.stage('resources', (pi + (i + 1) / (referenced.length + 1)) / tableParts.length);
     }
     const tableWarnings: { code: string; message: string }[] = [];
+    await turn();
     let built = await guarded('BAD_RESOURCE_TABLE', `${p.part.label}: resources.arsc → proto`, () =>
       buildResourceTableProto(table, { xmlFilePaths, warnings: tableWarnings }),
     );
@@ -247,6 +251,7 @@ export async function planCodeModule(m: ModuleParts, options: ModuleOptions, hoo
   }
   if (tables.length > 0) {
     let message: object | undefined = tables.length === 1 ? tables[0] : mergeResourceTables(tables, labels);
+    await turn();
     let tablePb = await guarded('BAD_RESOURCE_TABLE', 'resources.arsc → proto', () => encodeAapt(AaptPb.ResourceTable, message!));
     const stillMissing = missing.filter((f) => !resPlanned.byPath.has(f));
     if (stillMissing.length > 0) {

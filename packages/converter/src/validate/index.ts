@@ -11,6 +11,7 @@ import { MODULE_RULES } from './moduleRules.js';
 import { RESOURCE_RULES } from './resourceRules.js';
 import type { BundleFile, BundleProblem, BundleView, Validator } from './types.js';
 import { ZIP_RULES } from './zipRules.js';
+import { eventLoopTurns } from '../eventLoop.js';
 
 export * from './types.js';
 export * from './zipRules.js';
@@ -30,7 +31,9 @@ export async function runValidators(view: BundleView, validators: readonly Valid
   const ctx = bundleContext(view);
   const out: BundleProblem[] = [];
   const names = view.zipNames ?? view.files.map((f) => f.path);
+  const turn = eventLoopTurns(); // the checks of a large table run long: the thread pool's work goes on
   for (const v of validators) {
+    await turn();
     if (v.kind === 'entry') {
       for (const name of names) {
         const message = v.check(name);
