@@ -7,13 +7,13 @@
  * entries count with their deflated size, and each split's resources.arsc is estimated from the
  * values it receives, calibrated against the real table's deflated size.
  */
-import { deflateRaw, deflateRawSync } from 'node:zlib';
+import { deflateRaw } from 'node:zlib';
 import { parseResourceTable } from '../arsc/table.js';
 import type { ResourceTable } from '../arsc/model.js';
 import { isConverterError } from '../errors.js';
 import type { RoutedEntries } from '../bundle/collect.js';
 import type { SplitOptions } from '../bundle/bundleConfig.js';
-import { METHOD_STORED, type ZipEntry, type ZipReader } from '../zip/index.js';
+import { METHOD_STORED, deflatedLengthSmall, type ZipEntry, type ZipReader } from '../zip/index.js';
 import { DEVICE_PROFILES, densityBucket, languageOf, type DeviceProfile } from './devices.js';
 import { MASTER, allValues, modelTableBytes, splitTable } from './tableSplit.js';
 
@@ -389,7 +389,7 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
  * thread pool in one job (output space for all of it), counted, and dropped.
  */
 function deflatedSize(b: Uint8Array): Promise<number> {
-  if (b.length <= DEFLATE_HERE) return Promise.resolve(deflateRawSync(b, { level: 6 }).length);
+  if (b.length <= DEFLATE_HERE) return Promise.resolve(deflatedLengthSmall(b));
   return new Promise((resolve, reject) => {
     deflateRaw(b, { level: 6, chunkSize: Math.min(b.length + 1024, DEFLATE_CHUNK) }, (err, out) => (err ? reject(err) : resolve(out.length)));
   });

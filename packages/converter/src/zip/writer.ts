@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { deflateRaw, deflateRawSync } from 'node:zlib';
+import { deflateRaw } from 'node:zlib';
 import { promisify } from 'node:util';
 import { ConverterError } from '../errors.js';
 import {
@@ -18,6 +18,7 @@ import {
   type ZipEntry,
 } from './central.js';
 import { Crc32, crc32 } from './crc32.js';
+import { deflateRawSmall } from './deflate.js';
 import { EntryVerifier, type ZipReader } from './reader.js';
 import { sideVerifier } from './verify.js';
 
@@ -72,7 +73,7 @@ export async function prepareBuffer(data: Uint8Array, opts: AddBufferOptions = {
     // job, without a main-thread callback per 16 KiB. The bytes are the same either way.
     const deflated =
       data.length <= DEFLATE_HERE
-        ? deflateRawSync(data, { level: 6 })
+        ? deflateRawSmall(data)
         : await deflateRawAsync(data, { level: 6, chunkSize: Math.min(Math.max(data.length + 1024, 16 * 1024), 8 * 1024 * 1024) });
     if (deflated.length < data.length) return { crc, method: METHOD_DEFLATED, body: deflated };
   }
