@@ -144,7 +144,7 @@ describe('bundle', () => {
 
   describe('repairs', () => {
     it('ensureNoCode_applicationWithoutHasCode_addsFalseInIdOrder', () => {
-      const pb = encodeAapt(AaptPb.XmlNode, {
+      const pb = encodeAapt('XmlNode', {
         element: {
           name: 'manifest',
           child: [{ element: { name: 'application', attribute: [{ name: 'label', resource_id: 0x01010001, value: 'x' }, { name: 'process', resource_id: 0x01010011, value: 'y' }] } }],
@@ -152,22 +152,22 @@ describe('bundle', () => {
       });
       const node = decodeXmlNode(pb);
       expect(ensureNoCode(node)).to.equal(true);
-      const app = application(decodeXmlNode(encodeAapt(AaptPb.XmlNode, node)));
+      const app = application(decodeXmlNode(encodeAapt('XmlNode', node)));
       expect(app?.attribute?.map((a) => a.name)).to.deep.equal(['label', 'hasCode', 'process']);
       expect(booleanValue(attrById(app, 0x0101000c))).to.equal(false);
     });
     it('ensureNoCode_alreadyFalse_unchanged', () => {
-      const pb = encodeAapt(AaptPb.XmlNode, {
+      const pb = encodeAapt('XmlNode', {
         element: { name: 'manifest', child: [{ element: { name: 'application', attribute: [{ name: 'hasCode', resource_id: 0x0101000c, compiled_item: { prim: { boolean_value: false } } }] } }] },
       });
       const node = decodeXmlNode(pb);
       expect(ensureNoCode(node)).to.equal(false);
-      expect(Buffer.from(encodeAapt(AaptPb.XmlNode, node)).equals(Buffer.from(pb))).to.equal(true);
+      expect(Buffer.from(encodeAapt('XmlNode', node)).equals(Buffer.from(pb))).to.equal(true);
     });
     it('ensureNoCode_noApplication_addsOne', () => {
-      const node = decodeXmlNode(encodeAapt(AaptPb.XmlNode, { element: { name: 'manifest' } }));
+      const node = decodeXmlNode(encodeAapt('XmlNode', { element: { name: 'manifest' } }));
       expect(ensureNoCode(node)).to.equal(true);
-      const app = application(decodeXmlNode(encodeAapt(AaptPb.XmlNode, node)));
+      const app = application(decodeXmlNode(encodeAapt('XmlNode', node)));
       expect(booleanValue(attrById(app, 0x0101000c))).to.equal(false);
     });
     it('dropDanglingFileReferences_missingFile_valueAndEmptyEntryRemoved', () => {
@@ -188,7 +188,7 @@ describe('bundle', () => {
           }],
         }],
       };
-      const out = dropDanglingFileReferences(encodeAapt(AaptPb.ResourceTable, table), new Set(['res/drawable/gone.png', 'res/drawable-xxhdpi/gone.png']));
+      const out = dropDanglingFileReferences(encodeAapt('ResourceTable', table), new Set(['res/drawable/gone.png', 'res/drawable-xxhdpi/gone.png']));
       const decoded = AaptPb.ResourceTable.toObject(AaptPb.ResourceTable.decode(out)) as PbResourceTable;
       const entries = decoded.package[0].type[0].entry;
       expect(entries.map((e) => e.name)).to.deep.equal(['kept']);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { ConverterError, convertApk, validateBundle, type ConversionStage, type ConverterErrorCode } from '../src/index.js';
-import { BundleConfigType, NativeLibrariesType, AssetsType, decodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrariesMsg } from '../src/proto/bundle.js';
+import { decodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrariesMsg } from '../src/proto/bundle.js';
 import { ATTR } from '../src/bundle/layout.js';
 import { attrById, decimalValue, decodeXmlNode } from '../src/validate/xml.js';
 import { ZipReader } from '../src/zip/index.js';
@@ -54,7 +54,7 @@ describe('convertApk', () => {
       'base/root/META-INF/services/com.example.Service',
       'base/root/kotlin/collections/x.kotlin_builtins',
     ]);
-    const config = decodeMessage<BundleConfigMsg>(BundleConfigType, await entryBytes(r, 'BundleConfig.pb'));
+    const config = decodeMessage<BundleConfigMsg>('BundleConfig', await entryBytes(r, 'BundleConfig.pb'));
     expect(config.bundletool?.version).to.equal('1.18.1');
     expect(config.compression?.uncompressed_glob).to.deep.equal(['assets/sound.mp3']);
     expect(config.optimizations?.splits_config?.split_dimension).to.deep.equal([
@@ -63,9 +63,9 @@ describe('convertApk', () => {
       { value: 3, negate: false },
     ]);
     expect(config.optimizations?.uncompress_native_libraries).to.equal(undefined);
-    const native = decodeMessage<NativeLibrariesMsg>(NativeLibrariesType, await entryBytes(r, 'base/native.pb'));
+    const native = decodeMessage<NativeLibrariesMsg>('NativeLibraries', await entryBytes(r, 'base/native.pb'));
     expect(native).to.deep.equal({ directory: [{ path: 'lib/arm64-v8a', targeting: { abi: { alias: 3 } } }] });
-    const assets = decodeMessage<AssetsMsg>(AssetsType, await entryBytes(r, 'base/assets.pb'));
+    const assets = decodeMessage<AssetsMsg>('Assets', await entryBytes(r, 'base/assets.pb'));
     expect(assets).to.deep.equal({
       directory: [
         { path: 'assets', targeting: {} },
@@ -162,12 +162,12 @@ describe('convertApk', () => {
         expect(Buffer.concat(rb).equals(Buffer.concat(ra)), to).to.equal(true);
       }
       expect((await entryBytes(dst, 'base/assets/lib/x86/clash.txt')).toString()).to.equal('from assets');
-      const config = decodeMessage<BundleConfigMsg>(BundleConfigType, await entryBytes(dst, 'BundleConfig.pb'));
+      const config = decodeMessage<BundleConfigMsg>('BundleConfig', await entryBytes(dst, 'BundleConfig.pb'));
       // Stored in the APK, so its new name must be protected from compression.
       expect(config.compression?.uncompressed_glob).to.include('assets/lib/arm64-v8a/libfoo.so.1');
-      const assets = decodeMessage<AssetsMsg>(AssetsType, await entryBytes(dst, 'base/assets.pb'));
+      const assets = decodeMessage<AssetsMsg>('Assets', await entryBytes(dst, 'base/assets.pb'));
       expect(assets.directory?.map((d) => d.path)).to.include.members(['assets/lib/arm64-v8a', 'assets/lib/x86']);
-      const native = decodeMessage<NativeLibrariesMsg>(NativeLibrariesType, await entryBytes(dst, 'base/native.pb'));
+      const native = decodeMessage<NativeLibrariesMsg>('NativeLibraries', await entryBytes(dst, 'base/native.pb'));
       expect(native.directory?.map((d) => d.path)).to.deep.equal(['lib/arm64-v8a']);
       await src.close();
       await dst.close();
@@ -275,7 +275,7 @@ describe('convertApk', () => {
     const z = await ZipReader.open(out);
     const manifest = decodeXmlNode(await entryBytes(z, 'base/manifest/AndroidManifest.xml'));
     expect(decimalValue(attrById(manifest.element, ATTR.versionCode))).to.equal(42);
-    const config = decodeMessage<BundleConfigMsg>(BundleConfigType, await entryBytes(z, 'BundleConfig.pb'));
+    const config = decodeMessage<BundleConfigMsg>('BundleConfig', await entryBytes(z, 'BundleConfig.pb'));
     expect(config.optimizations?.splits_config?.split_dimension?.[2]).to.deep.equal({ value: 3, negate: true });
     await z.close();
   });
@@ -326,7 +326,7 @@ describe('convertApk', () => {
     writeFileSync(tmp.file('so.apk'), buildZip(entries));
     await convertApk(tmp.file('so.apk'), out);
     const z = await ZipReader.open(out);
-    const config = decodeMessage<BundleConfigMsg>(BundleConfigType, await entryBytes(z, 'BundleConfig.pb'));
+    const config = decodeMessage<BundleConfigMsg>('BundleConfig', await entryBytes(z, 'BundleConfig.pb'));
     expect(config.optimizations?.uncompress_native_libraries).to.deep.equal({ enabled: false });
     await z.close();
   });

@@ -1,14 +1,28 @@
 import { expect } from 'chai';
 import protobuf from 'protobufjs';
-import { AaptPb } from '../src/proto/aapt.js';
-import { BundleConfigType } from '../src/proto/bundle.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MESSAGE_DESCRIPTORS } from '../src/proto/descriptors.js';
+import { AaptPb, encodeAapt, type AaptMessage } from '../src/proto/aapt.js';
+import { AAPT_PROTO } from '../src/proto/aapt-schema.js';
+import { BUNDLE_PROTO } from '../src/proto/bundle-schema.js';
+import { converterDescriptors, descriptorsSource } from '../src/proto/describe.js';
+import { BundlePb, encodeMessage, type BundleMessage } from '../src/proto/bundle.js';
 import { fastEncode } from '../src/proto/fast-encode.js';
 
-/** fastEncode must give exactly protobufjs's bytes (the AAB's bytes depend on it). */
+/**
+ * fastEncode must give exactly protobufjs's bytes (the AAB's bytes depend on it); for the
+ * converter's own types, so must the conversion's path, from the descriptors kept as source
+ * (encodeAapt, encodeMessage).
+ */
 function same(type: protobuf.Type, value: object): void {
   const slow = Buffer.from(type.encode(value).finish());
   const fast = fastEncode(type, value);
   expect(fast.toString('hex')).to.equal(slow.toString('hex'));
+  const aapt = (Object.keys(AaptPb) as AaptMessage[]).find((name) => AaptPb[name] === type);
+  if (aapt) expect(Buffer.from(encodeAapt(aapt, value)).toString('hex')).to.equal(slow.toString('hex'));
+  const bundle = (Object.keys(BundlePb) as BundleMessage[]).find((name) => BundlePb[name] === type);
+  if (bundle) expect(Buffer.from(encodeMessage(bundle, value)).toString('hex')).to.equal(slow.toString('hex'));
 }
 
 function nested(depth: number): object {
@@ -74,7 +88,7 @@ describe('fast-encode', () => {
       ],
     });
     same(AaptPb.Configuration, {});
-    same(BundleConfigType, { master_resources: { resource_ids: [0x7f010000, -1, 0], resource_names: ['a'] } });
+    same(BundlePb.BundleConfig, { master_resources: { resource_ids: [0x7f010000, -1, 0], resource_names: ['a'] } });
   });
 
   it('fastEncode_tooDeep_failsLikeProtobufjs', () => {
@@ -100,5 +114,15 @@ describe('fast-encode', () => {
     same(tree, {});
     const odd = protobuf.Root.fromJSON({ nested: { Odd: { fields: { "a-b 'c'": { type: 'string', id: 9 }, delta: { type: 'sint32', id: 1 } } } } }).lookupType('Odd');
     same(odd, { "a-b 'c'": 'x', delta: 1 });
+  });
+
+  it('descriptors_matchTheSchemas_fileCurrent', () => {
+    // descriptors.ts is source generated from the two schemas: an edit to either must regenerate
+    // it (npx tsx packages/converter/scripts/proto-descriptors.ts).
+    const described = converterDescriptors([AAPT_PROTO, BUNDLE_PROTO]);
+    expect(MESSAGE_DESCRIPTORS).to.deep.equal(described);
+    const file = readFileSync(fileURLToPath(new URL('../src/proto/descriptors.ts', import.meta.url)), 'utf8');
+    expect(file).to.equal(descriptorsSource(described));
+    expect(Object.keys(MESSAGE_DESCRIPTORS)).to.include.members(['aapt.pb.ResourceTable', 'aapt.pb.XmlNode', 'android.bundle.BundleConfig', 'android.bundle.Assets']);
   });
 });

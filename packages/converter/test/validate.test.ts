@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { ALL_VALIDATORS, runValidators, validateBundle, type BundleView, type Validator } from '../src/validate/index.js';
 import * as v from '../src/validate/index.js';
-import { AaptPb, encodeAapt, type PbEntry, type PbResourceTable, type PbValue, type PbXmlAttribute, type PbXmlNode } from '../src/proto/aapt.js';
-import { AssetsType, BundleConfigType, NativeLibrariesType, encodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrariesMsg } from '../src/proto/bundle.js';
+import { encodeAapt, type PbEntry, type PbResourceTable, type PbValue, type PbXmlAttribute, type PbXmlNode } from '../src/proto/aapt.js';
+import { BundlePb, encodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrariesMsg } from '../src/proto/bundle.js';
 import { ZipWriter } from '../src/zip/index.js';
 import { TempDir } from './helpers/zipBuilder.js';
 
@@ -24,10 +24,10 @@ const el = (name: string, attribute: PbXmlAttribute[] = [], child: PbXmlNode[] =
 });
 
 function manifest(rootAttrs: PbXmlAttribute[] = [intAttr('versionCode', 0x0101021b, 1)], children: PbXmlNode[] = []): Uint8Array {
-  return encodeAapt(AaptPb.XmlNode, el('manifest', [{ name: 'package', value: 'com.example' }, ...rootAttrs], children));
+  return encodeAapt('XmlNode', el('manifest', [{ name: 'package', value: 'com.example' }, ...rootAttrs], children));
 }
-const config = (c: BundleConfigMsg = { bundletool: { version: '1.18.1' } }): Uint8Array => encodeMessage(BundleConfigType, c);
-const table = (t: PbResourceTable): Uint8Array => encodeAapt(AaptPb.ResourceTable, t);
+const config = (c: BundleConfigMsg = { bundletool: { version: '1.18.1' } }): Uint8Array => encodeMessage('BundleConfig', c);
+const table = (t: PbResourceTable): Uint8Array => encodeAapt('ResourceTable', t);
 
 function entry(id: number, name: string, values: PbValue[], configs: object[] = values.map(() => ({}))): PbEntry {
   return { entry_id: { id }, name, visibility: {}, config_value: values.map((value, i) => ({ config: configs[i], value })) };
@@ -91,7 +91,7 @@ describe('validate', () => {
       expect(await messages(v.moduleManifestPresent, minimal({ 'other/dex/classes.dex': 'x' }))).to.deep.equal([
         "Module 'other' is missing mandatory file 'manifest/AndroidManifest.xml'.",
       ]);
-      expect(await messages(v.moduleManifestPresent, minimal({ 'base/manifest/AndroidManifest.xml': encodeAapt(AaptPb.XmlNode, { text: 'x' }) }))).to.deep.equal([
+      expect(await messages(v.moduleManifestPresent, minimal({ 'base/manifest/AndroidManifest.xml': encodeAapt('XmlNode', { text: 'x' }) }))).to.deep.equal([
         "The manifest of module 'base' has no root element.",
       ]);
     });
@@ -204,7 +204,7 @@ describe('validate', () => {
     });
     it('splitDimensions_duplicateUnknownAndStripping_reported', async () => {
       // Unknown enum numbers cannot pass encodeMessage's verify: encode the plain object directly.
-      const c = BundleConfigType.encode({
+      const c = BundlePb.BundleConfig.encode({
         bundletool: { version: '1.18.1' },
         optimizations: { splits_config: { split_dimension: [{ value: 1 }, { value: 1 }, { value: 42 }, { value: 43, negate: true }, { value: 3, suffix_stripping: { enabled: true } }] } },
       }).finish();
@@ -241,7 +241,7 @@ describe('validate', () => {
     });
     it('nativeTargeting_unlistedEmptyAndWrongAbi_reported', async () => {
       const n: NativeLibrariesMsg = { directory: [{ path: 'lib/x86', targeting: { abi: { alias: 5 } } }, { path: 'lib/mips', targeting: { abi: { alias: 6 } } }, { path: 'lib/x86_64', targeting: {} }] };
-      const files = minimal({ 'base/native.pb': encodeMessage(NativeLibrariesType, n), 'base/lib/x86/a.so': 'x', 'base/lib/x86_64/a.so': 'x', 'base/lib/armeabi/a.so': 'x' });
+      const files = minimal({ 'base/native.pb': encodeMessage('NativeLibraries', n), 'base/lib/x86/a.so': 'x', 'base/lib/x86_64/a.so': 'x', 'base/lib/armeabi/a.so': 'x' });
       expect(await messages(v.nativeTargeting, files)).to.deep.equal([
         "Native directory 'lib/x86' is targeted at ABI 5, which is not its ABI.",
         "Native directory 'lib/mips' is listed in native.pb but holds no files.",
@@ -252,7 +252,7 @@ describe('validate', () => {
     it('assetsTargeting_badDirectoriesAndAssetsPb_reported', async () => {
       const a: AssetsMsg = { directory: [{ path: 'assets', targeting: {} }, { path: 'other', targeting: {} }, { path: 'assets/empty', targeting: {} }] };
       const files = minimal({
-        'base/assets.pb': encodeMessage(AssetsType, a),
+        'base/assets.pb': encodeMessage('Assets', a),
         'base/assets/a.txt': 'x',
         'base/assets/tex#tcf_astc/a.ktx': 'x',
         'base/assets/tex#foo_bar/a.ktx': 'x',
@@ -311,7 +311,7 @@ describe('validate', () => {
     });
     it('protoXmlFiles_binaryXmlAndUnparsable_reported', async () => {
       const t = table(oneType('layout', [entry(0, 'a', [fileValue('res/layout/a.xml')]), entry(1, 'b', [fileValue('res/layout/b.xml', 2)])]));
-      const files = minimal({ 'base/resources.pb': t, 'base/res/layout/a.xml': encodeAapt(AaptPb.XmlNode, { text: 'only text' }), 'base/res/layout/b.xml': 'x' });
+      const files = minimal({ 'base/resources.pb': t, 'base/res/layout/a.xml': encodeAapt('XmlNode', { text: 'only text' }), 'base/res/layout/b.xml': 'x' });
       expect(await messages(v.protoXmlFiles, files)).to.deep.equal([
         "'res/layout/a.xml' has no root element.",
         "Resource layout/b (0x7f010001) references 'res/layout/b.xml' as BINARY_XML, which a bundle cannot hold.",

@@ -6,7 +6,7 @@
  */
 import { ConverterError } from '../errors.js';
 import type { ObbInput } from '../input/open.js';
-import { AaptPb, encodeAapt, type PbXmlAttribute, type PbXmlElement, type PbXmlNode } from '../proto/aapt.js';
+import { encodeAapt, type PbXmlAttribute, type PbXmlElement, type PbXmlNode } from '../proto/aapt.js';
 import { xmlToProtoNode } from '../resources/index.js';
 import type { ModuleParts } from '../splits/classify.js';
 import { METHOD_STORED } from '../zip/index.js';
@@ -101,7 +101,7 @@ export function checkPackName(name: string, taken: ReadonlySet<string>): void {
 }
 
 function manifestFile(name: string, node: PbXmlNode): PlannedFile {
-  return { path: `${name}/${MANIFEST_PATH}`, data: encodeAapt(AaptPb.XmlNode, node), message: node };
+  return { path: `${name}/${MANIFEST_PATH}`, data: encodeAapt('XmlNode', node), message: node };
 }
 
 /** An asset-pack split of a split set, back to its module: its manifest, its assets. */

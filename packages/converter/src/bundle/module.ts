@@ -19,7 +19,7 @@ import {
   type ManifestInfo,
   type ResourceTable,
 } from '../resources/index.js';
-import { AaptPb, encodeAapt, type PbResourceTable, type PbXmlNode } from '../proto/aapt.js';
+import { encodeAapt, type PbResourceTable, type PbXmlNode } from '../proto/aapt.js';
 import { warning, type ConversionWarning, type ConverterWarningCode } from '../report.js';
 import type { ModuleParts, SplitApk } from '../splits/classify.js';
 import { mergeResourceTables } from '../splits/mergeTables.js';
@@ -145,7 +145,7 @@ async function planManifest(
   if (extractNativeLibs === undefined) delete manifest.extractNativeLibs;
   else manifest.extractNativeLibs = extractNativeLibs;
   if (!hasDex && ensureNoCode(node)) hooks.warn('manifest', warning('HAS_CODE_SET_FALSE', m.name === 'base' ? [] : [m.name]));
-  const bytes = await guarded('BAD_MANIFEST', 'manifesto → proto', () => encodeAapt(AaptPb.XmlNode, node));
+  const bytes = await guarded('BAD_MANIFEST', 'manifesto → proto', () => encodeAapt('XmlNode', node));
   return { file: { path: `${m.name}/${MANIFEST_PATH}`, data: bytes, message: node }, manifest, node };
 }
 
@@ -224,7 +224,7 @@ export async function planCodeModule(m: ModuleParts, options: ModuleOptions, hoo
       const bytes = await p.part.reader.read(entry, { signal });
       if (candidates.has(path) && isBinaryXml(bytes)) {
         const message = await guarded('BAD_BINARY_XML', `${p.part.label}: ${path}`, () => xmlToProtoNode(parseBinaryXml(bytes)));
-        const data = await guarded('BAD_BINARY_XML', path, () => encodeAapt(AaptPb.XmlNode, message));
+        const data = await guarded('BAD_BINARY_XML', path, () => encodeAapt('XmlNode', message));
         files.push({ path: at(path), data, message });
         xmlFilePaths.add(path);
         converted++;
@@ -252,7 +252,7 @@ export async function planCodeModule(m: ModuleParts, options: ModuleOptions, hoo
   if (tables.length > 0) {
     let message: object | undefined = tables.length === 1 ? tables[0] : mergeResourceTables(tables, labels);
     await turn();
-    let tablePb = await guarded('BAD_RESOURCE_TABLE', 'resources.arsc → proto', () => encodeAapt(AaptPb.ResourceTable, message!));
+    let tablePb = await guarded('BAD_RESOURCE_TABLE', 'resources.arsc → proto', () => encodeAapt('ResourceTable', message!));
     const stillMissing = missing.filter((f) => !resPlanned.byPath.has(f));
     if (stillMissing.length > 0) {
       tablePb = dropDanglingFileReferences(tablePb, new Set(stillMissing));

@@ -6,7 +6,7 @@
  */
 import { ConverterError } from '../errors.js';
 import type { ObbInput } from '../input/open.js';
-import { AssetsType, BundleConfigType, NativeLibrariesType, encodeMessage } from '../proto/bundle.js';
+import { encodeMessage } from '../proto/bundle.js';
 import { warning, type ApkInfo, type ConversionWarning, type EntryCounts } from '../report.js';
 import type { MergedSplit, ModuleParts } from '../splits/classify.js';
 import { assetPackOf, checkPackName, obbKind, planGeneratedPack, planSplitAssetPack, type AssetDelivery, type AssetPackPlan, type AssetPackRule } from './assetPacks.js';
@@ -143,12 +143,12 @@ export async function planBundle(input: PlanInput, options: PlanOptions, hooks: 
     storedPaths.push(...m.storedPaths);
     const assets = buildAssetsConfig(m.assetPaths);
     if (assets) {
-      files.push({ path: `${m.name}/${ASSETS_PB}`, data: encodeMessage(AssetsType, assets), message: assets });
+      files.push({ path: `${m.name}/${ASSETS_PB}`, data: encodeMessage('Assets', assets), message: assets });
       generated++;
     }
     const native = buildNativeConfig([...m.abis]);
     if (native) {
-      files.push({ path: `${m.name}/${NATIVE_PB}`, data: encodeMessage(NativeLibrariesType, native), message: native });
+      files.push({ path: `${m.name}/${NATIVE_PB}`, data: encodeMessage('NativeLibraries', native), message: native });
       generated++;
     }
   }
@@ -157,7 +157,7 @@ export async function planBundle(input: PlanInput, options: PlanOptions, hooks: 
     storedPaths.push(...p.storedPaths);
     const assets = buildAssetsConfig(p.assetPaths);
     if (assets) {
-      files.push({ path: `${p.name}/${ASSETS_PB}`, data: encodeMessage(AssetsType, assets), message: assets });
+      files.push({ path: `${p.name}/${ASSETS_PB}`, data: encodeMessage('Assets', assets), message: assets });
       generated++;
     }
     if (p.origin !== 'split') generated++; // the manifest written here
@@ -175,7 +175,7 @@ export async function planBundle(input: PlanInput, options: PlanOptions, hooks: 
   files.sort(byPath);
   // The messages go with the bytes: the validators read them instead of decoding the bytes back
   // (protobufjs would generate its decoders for it, ~20 ms of a small conversion).
-  files.unshift({ path: BUNDLE_CONFIG, data: encodeMessage(BundleConfigType, config), message: config });
+  files.unshift({ path: BUNDLE_CONFIG, data: encodeMessage('BundleConfig', config), message: config });
 
   const converted = codeModules.reduce((n, m) => n + m.converted, 0) + packs.filter((p) => p.origin === 'split').length;
   const modules: ModuleSummary[] = [

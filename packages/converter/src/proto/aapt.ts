@@ -1,23 +1,58 @@
 /**
- * The aapt.pb schema parsed once with protobufjs (snake_case names kept), plus the plain-object
- * shapes the converter builds. Builders must omit proto3 scalars equal to their default and
- * must always set oneof members and presence-bearing sub-messages (AAB-FORMAT.md §3.0): the
- * protobufjs encoder writes every own, non-null property, in field-number order, so the same
- * object always gives the same bytes.
+ * The aapt.pb schema (snake_case names kept), plus the plain-object shapes the converter builds.
+ * Builders must omit proto3 scalars equal to their default and must always set oneof members and
+ * presence-bearing sub-messages (AAB-FORMAT.md §3.0): the protobufjs encoder writes every own,
+ * non-null property, in field-number order, so the same object always gives the same bytes.
+ *
+ * A conversion only encodes, from the schema's descriptors kept as source (descriptors.ts):
+ * the schema itself is parsed by protobufjs on first use of `AaptPb` (decoding, validating a
+ * bundle, checking encodes), not at start (~5 ms of every conversion's start).
  */
 import protobuf from 'protobufjs';
+import { MESSAGE_DESCRIPTORS } from './descriptors.js';
 import { AAPT_PROTO } from './aapt-schema.js';
-import { encodeChecked } from './fast-encode.js';
+import { encodeChecked, type MessageRef } from './fast-encode.js';
 
-export const aaptRoot: protobuf.Root = protobuf.parse(AAPT_PROTO, { keepCase: true }).root;
+let root: protobuf.Root | undefined;
+/** The parsed schema (parsed on the first call). */
+export function aaptRoot(): protobuf.Root {
+  return (root ??= protobuf.parse(AAPT_PROTO, { keepCase: true }).root);
+}
 
-export const AaptPb = {
-  ResourceTable: aaptRoot.lookupType('aapt.pb.ResourceTable'),
-  XmlNode: aaptRoot.lookupType('aapt.pb.XmlNode'),
-  Configuration: aaptRoot.lookupType('aapt.pb.Configuration'),
-  Item: aaptRoot.lookupType('aapt.pb.Item'),
-  Value: aaptRoot.lookupType('aapt.pb.Value'),
-} as const;
+/** The messages the converter writes and reads, by short name. */
+export type AaptMessage = 'ResourceTable' | 'XmlNode' | 'Configuration' | 'Item' | 'Value';
+
+const types = new Map<AaptMessage, protobuf.Type>();
+const typeOf = (name: AaptMessage): protobuf.Type => {
+  let t = types.get(name);
+  if (!t) {
+    t = aaptRoot().lookupType(`aapt.pb.${name}`);
+    types.set(name, t);
+  }
+  return t;
+};
+
+/** protobufjs's types of the schema (decoding, reflection), looked up on first use. */
+export const AaptPb: { readonly [name in AaptMessage]: protobuf.Type } = {
+  get ResourceTable() {
+    return typeOf('ResourceTable');
+  },
+  get XmlNode() {
+    return typeOf('XmlNode');
+  },
+  get Configuration() {
+    return typeOf('Configuration');
+  },
+  get Item() {
+    return typeOf('Item');
+  },
+  get Value() {
+    return typeOf('Value');
+  },
+};
+
+const lookup = (name: string): protobuf.Type => aaptRoot().lookupType(name);
+const refs = new Map<AaptMessage, MessageRef>();
 
 export type Empty = Record<string, never>;
 
@@ -184,9 +219,14 @@ export interface PbXmlNode {
   source?: PbSourcePosition;
 }
 
-/** `type.encode(value).finish()`, byte for byte, through the fast encoder (fast-encode.ts). */
-export function encodeAapt(type: protobuf.Type, value: object): Uint8Array {
-  return encodeChecked(type, value);
+/** `AaptPb[name].encode(value).finish()`, byte for byte, through the fast encoder (fast-encode.ts), without parsing the schema. */
+export function encodeAapt(name: AaptMessage, value: object): Uint8Array {
+  let ref = refs.get(name);
+  if (!ref) {
+    ref = { name: `aapt.pb.${name}`, descriptors: MESSAGE_DESCRIPTORS, lookup };
+    refs.set(name, ref);
+  }
+  return encodeChecked(ref, value);
 }
 
 /** Decodes to a plain object (enums as numbers, 64-bit as numbers, defaults left out). */

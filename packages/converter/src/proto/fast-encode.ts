@@ -13,6 +13,7 @@
  * Anything this encoder does not know (maps, groups) falls back to protobufjs for that type.
  */
 import protobuf from 'protobufjs';
+import { describeMessages, type MessageDescriptors } from './describe.js';
 
 type Message = Record<string, unknown>;
 type Encode = (w: Writer, m: Message, q: number) => void;
@@ -224,7 +225,31 @@ const SCALARS: Readonly<Record<string, [number, string]>> = {
 
 const hasOwn = (m: object, k: string): boolean => Object.prototype.hasOwnProperty.call(m, k);
 
-const compiled = new Map<protobuf.Type, Encode>();
+/**
+ * A message type as the encoder takes it: its full name, the descriptors it is compiled from, and
+ * how to get a protobufjs type of the same schema by name, only when needed (a field left to
+ * protobufjs; AABIFY_CHECK_ENCODE).
+ */
+export interface MessageRef {
+  readonly name: string;
+  readonly descriptors: MessageDescriptors;
+  lookup(name: string): protobuf.Type;
+}
+
+/** Compiled encoders, by descriptor set and full name. */
+const compiled = new Map<MessageDescriptors, Map<string, Encode>>();
+/** Descriptors of the schemas met as protobufjs types (tests, the bundle schema). */
+const described = new WeakMap<protobuf.Root, MessageDescriptors>();
+
+/** The reference to a protobufjs type: described from its schema once. */
+function refOf(type: protobuf.Type): MessageRef {
+  let descriptors = described.get(type.root);
+  if (!descriptors) {
+    descriptors = describeMessages(type.root);
+    described.set(type.root, descriptors);
+  }
+  return { name: type.fullName.slice(1), descriptors, lookup: (name) => type.root.lookupType(name) };
+}
 
 /**
  * One function per message type, generated from its fields (`new Function`): each field's read
@@ -232,59 +257,62 @@ const compiled = new Map<protobuf.Type, Encode>();
  * Shared closures per field kind (an earlier version) read every field of every type through the
  * same `m[name]`, which V8 had to treat as a generic lookup: ~2× the encoding time of a table.
  */
-function compile(type: protobuf.Type): Encode {
-  const known = compiled.get(type);
+function compile(ref: MessageRef): Encode {
+  let forSet = compiled.get(ref.descriptors);
+  if (!forSet) {
+    forSet = new Map();
+    compiled.set(ref.descriptors, forSet);
+  }
+  const known = forSet.get(ref.name);
   if (known) return known;
+  const fields = ref.descriptors[ref.name];
+  if (!fields) throw new Error(`fast-encode: no message type ${ref.name}`);
   // Registered before the fields compile, so recursive types (XmlElement → XmlNode) resolve:
   // a type met again while compiling calls the finished encoder through this.
   let ready: Encode | undefined;
-  compiled.set(type, (w, m, q) => ready!(w, m, q));
+  forSet.set(ref.name, (w, m, q) => ready!(w, m, q));
   const subs: Encode[] = [];
   const lines: string[] = [`if (q > ${RECURSION_LIMIT}) throw Error('max depth exceeded');`, 'let v, at;'];
-  const fields = type.fieldsArray.slice().sort((a, b) => a.id - b.id);
-  for (const raw of fields) {
-    const field = raw.resolve();
-    const key = JSON.stringify(field.name);
-    const typeName = field.resolvedType instanceof protobuf.Enum ? 'int32' : field.type;
-    const scalar = field.map || field.delimited ? undefined : SCALARS[typeName];
-    const sub = field.map || field.delimited || scalar || !(field.resolvedType instanceof protobuf.Type) ? undefined : compile(field.resolvedType);
-    if (!scalar && !sub) {
-      ready = fallback(type);
-      compiled.set(type, ready);
+  for (const [name, id, kind, type, repeated, packed] of fields) {
+    if (kind === 'x') {
+      ready = fallback(ref);
+      forSet.set(ref.name, ready);
       return ready;
     }
-    const encodeSub = sub ? `S[${subs.push(sub) - 1}]` : '';
-    if (field.repeated) {
+    const key = JSON.stringify(name);
+    const scalar = kind === 's' ? SCALARS[type] : undefined;
+    const encodeSub = kind === 'm' ? `S[${subs.push(compile({ ...ref, name: type })) - 1}]` : '';
+    if (repeated) {
       lines.push(`v = m[${key}];`, 'if (v != null && v.length) {');
-      if (scalar && field.packed && typeName !== 'string' && typeName !== 'bytes') {
-        lines.push(`  w.uint32(${((field.id << 3) | 2) >>> 0}); at = w.fork();`, `  for (let i = 0; i < v.length; ++i) { const x = v[i]; ${scalar[1]}; }`, '  w.ldelim(at);');
+      if (scalar && packed && type !== 'string' && type !== 'bytes') {
+        lines.push(`  w.uint32(${((id << 3) | 2) >>> 0}); at = w.fork();`, `  for (let i = 0; i < v.length; ++i) { const x = v[i]; ${scalar[1]}; }`, '  w.ldelim(at);');
       } else if (scalar) {
-        lines.push(`  for (let i = 0; i < v.length; ++i) { const x = v[i]; w.uint32(${((field.id << 3) | scalar[0]) >>> 0}); ${scalar[1]}; }`);
+        lines.push(`  for (let i = 0; i < v.length; ++i) { const x = v[i]; w.uint32(${((id << 3) | scalar[0]) >>> 0}); ${scalar[1]}; }`);
       } else {
-        lines.push(`  for (let i = 0; i < v.length; ++i) { w.uint32(${((field.id << 3) | 2) >>> 0}); at = w.fork(); ${encodeSub}(w, v[i], q + 1); w.ldelim(at); }`);
+        lines.push(`  for (let i = 0; i < v.length; ++i) { w.uint32(${((id << 3) | 2) >>> 0}); at = w.fork(); ${encodeSub}(w, v[i], q + 1); w.ldelim(at); }`);
       }
       lines.push('}');
     } else if (scalar) {
-      lines.push(`v = m[${key}];`, `if (v != null && hasOwn(m, ${key})) { const x = v; w.uint32(${((field.id << 3) | scalar[0]) >>> 0}); ${scalar[1]}; }`);
+      lines.push(`v = m[${key}];`, `if (v != null && hasOwn(m, ${key})) { const x = v; w.uint32(${((id << 3) | scalar[0]) >>> 0}); ${scalar[1]}; }`);
     } else {
-      lines.push(`v = m[${key}];`, `if (v != null && hasOwn(m, ${key})) { w.uint32(${((field.id << 3) | 2) >>> 0}); at = w.fork(); ${encodeSub}(w, v, q + 1); w.ldelim(at); }`);
+      lines.push(`v = m[${key}];`, `if (v != null && hasOwn(m, ${key})) { w.uint32(${((id << 3) | 2) >>> 0}); at = w.fork(); ${encodeSub}(w, v, q + 1); w.ldelim(at); }`);
     }
   }
   // The code is built from the schema's field numbers and JSON-quoted names only.
-  const make = new Function('S', 'hasOwn', `return function encode_${type.name.replace(/\W/g, '_')}(w, m, q) {\n${lines.join('\n')}\n};`) as (
+  const make = new Function('S', 'hasOwn', `return function encode_${ref.name.replace(/\W/g, '_')}(w, m, q) {\n${lines.join('\n')}\n};`) as (
     s: Encode[],
     own: typeof hasOwn,
   ) => Encode;
   ready = make(subs, hasOwn);
-  compiled.set(type, ready);
+  forSet.set(ref.name, ready);
   return ready;
 }
 
 /** A type this encoder does not handle: protobufjs encodes it, its bytes are spliced in. */
-function fallback(type: protobuf.Type): Encode {
+function fallback(ref: MessageRef): Encode {
   return (w, m, q) => {
     if (q > RECURSION_LIMIT) throw Error('max depth exceeded');
-    const bytes = type.encode(m).finish();
+    const bytes = ref.lookup(ref.name).encode(m).finish();
     w.ensure(bytes.length);
     w.buf.set(bytes, w.pos);
     w.pos += bytes.length;
@@ -294,8 +322,8 @@ function fallback(type: protobuf.Type): Encode {
 const scratch = new Writer();
 
 /** The bytes protobufjs's `type.encode(message).finish()` would give, as a Buffer of their own. */
-export function fastEncode(type: protobuf.Type, message: object): Buffer {
-  const encode = compile(type);
+export function fastEncode(type: protobuf.Type | MessageRef, message: object): Buffer {
+  const encode = compile(type instanceof protobuf.Type ? refOf(type) : type);
   scratch.pos = 0;
   encode(scratch, message as Message, 0);
   const out = Buffer.allocUnsafe(scratch.pos);
@@ -312,13 +340,14 @@ const CHECK_ENCODE = process.env.AABIFY_CHECK_ENCODE === '1';
  * object with the schema's types (numbers for enums and integers); with AABIFY_CHECK_ENCODE=1 it
  * is also verified and encoded by protobufjs, and any difference fails.
  */
-export function encodeChecked(type: protobuf.Type, message: object): Buffer {
+export function encodeChecked(type: protobuf.Type | MessageRef, message: object): Buffer {
   const fast = fastEncode(type, message);
   if (CHECK_ENCODE) {
-    const err = type.verify(message);
-    if (err) throw new Error(`${type.name}: ${err}`);
-    const slow = type.encode(type.fromObject(message)).finish();
-    if (Buffer.compare(Buffer.from(slow), fast) !== 0) throw new Error(`fast-encode differs for ${type.name}`);
+    const t = type instanceof protobuf.Type ? type : type.lookup(type.name);
+    const err = t.verify(message);
+    if (err) throw new Error(`${t.name}: ${err}`);
+    const slow = t.encode(t.fromObject(message)).finish();
+    if (Buffer.compare(Buffer.from(slow), fast) !== 0) throw new Error(`fast-encode differs for ${t.name}`);
   }
   return fast;
 }

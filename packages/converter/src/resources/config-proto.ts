@@ -1,5 +1,5 @@
 import { configBcp47, type ResTableConfig } from '../arsc/config.js';
-import { AaptPb, encodeAapt, type PbConfiguration } from '../proto/aapt.js';
+import { encodeAapt, type PbConfiguration } from '../proto/aapt.js';
 
 /** Maps a binary config field value through a table; unknown patterns stay UNSET (omitted). */
 function mapped(table: Readonly<Record<number, number>>, v: number): number | undefined {
@@ -60,5 +60,5 @@ export function configToProto(c: ResTableConfig): PbConfiguration {
 
 /** A key equal for two configs exactly when their proto forms are equal. */
 export function configProtoKey(c: PbConfiguration): string {
-  return Buffer.from(encodeAapt(AaptPb.Configuration, c)).toString('latin1');
+  return Buffer.from(encodeAapt('Configuration', c)).toString('latin1');
 }

@@ -1,7 +1,6 @@
 import { type Overlayable, type ResPackage, type ResourceTable } from '../arsc/model.js';
 import { EntryFlag, PolicyFlag, SPEC_PUBLIC, SPEC_STAGED_API, entryIdOf, typeIdOf } from '../arsc/values.js';
 import {
-  AaptPb,
   encodeAapt,
   type PbConfigValue,
   type PbEntry,
@@ -98,7 +97,7 @@ export function buildResourceTableProto(table: ResourceTable, ctx: TableProtoCon
 
 /** aapt.pb.ResourceTable bytes for a parsed resources.arsc, as `aapt2 convert` emits them. */
 export function resourceTableToProto(table: ResourceTable, ctx: TableProtoContext): Uint8Array {
-  return encodeAapt(AaptPb.ResourceTable, buildResourceTableProto(table, ctx));
+  return encodeAapt('ResourceTable', buildResourceTableProto(table, ctx));
 }
 
 function buildPackage(

@@ -2,7 +2,6 @@ import { type StringPool } from '../arsc/string-pool.js';
 import { DataType } from '../arsc/values.js';
 import { NO_STRING, type XmlAttribute, type XmlDocument, type XmlElement, type XmlNode } from '../axml/model.js';
 import {
-  AaptPb,
   encodeAapt,
   type PbSourcePosition,
   type PbXmlAttribute,
@@ -86,5 +85,5 @@ export function xmlToProtoNode(doc: XmlDocument, options: XmlProtoOptions = {}):
 
 /** aapt.pb.XmlNode bytes for a binary XML document, as `aapt2 convert` emits them. */
 export function xmlToProto(doc: XmlDocument, options: XmlProtoOptions = {}): Uint8Array {
-  return encodeAapt(AaptPb.XmlNode, xmlToProtoNode(doc, options));
+  return encodeAapt('XmlNode', xmlToProtoNode(doc, options));
 }

@@ -1,5 +1,5 @@
 import { AaptPb, type PbResourceTable, type PbXmlNode } from '../proto/aapt.js';
-import { AssetsType, BundleConfigType, NativeLibrariesType, decodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrariesMsg } from '../proto/bundle.js';
+import { decodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrariesMsg } from '../proto/bundle.js';
 import { ASSETS_PB, BUNDLE_CONFIG, MANIFEST_PATH, NATIVE_PB, NON_MODULE_DIRECTORIES, RESOURCES_PB } from '../bundle/layout.js';
 import type { BundleContext, BundleFile, BundleView, Decoded, ModuleContext } from './types.js';
 
@@ -29,8 +29,8 @@ function moduleContext(name: string, files: Map<string, BundleFile>): ModuleCont
     files,
     manifest: memo(() => decodeFile(files.get(MANIFEST_PATH), decodeXml)),
     resourceTable: memo(() => decodeFile(files.get(RESOURCES_PB), decodeTable)),
-    nativeConfig: memo(() => decodeFile(files.get(NATIVE_PB), (b) => decodeMessage<NativeLibrariesMsg>(NativeLibrariesType, b))),
-    assetsConfig: memo(() => decodeFile(files.get(ASSETS_PB), (b) => decodeMessage<AssetsMsg>(AssetsType, b))),
+    nativeConfig: memo(() => decodeFile(files.get(NATIVE_PB), (b) => decodeMessage<NativeLibrariesMsg>('NativeLibraries', b))),
+    assetsConfig: memo(() => decodeFile(files.get(ASSETS_PB), (b) => decodeMessage<AssetsMsg>('Assets', b))),
     xml(path) {
       let p = xmlCache.get(path);
       if (!p) {
@@ -61,6 +61,6 @@ export function bundleContext(view: BundleView): BundleContext {
   return {
     view,
     modules,
-    bundleConfig: memo(() => decodeFile(config, (b) => decodeMessage<BundleConfigMsg>(BundleConfigType, b))),
+    bundleConfig: memo(() => decodeFile(config, (b) => decodeMessage<BundleConfigMsg>('BundleConfig', b))),
   };
 }
