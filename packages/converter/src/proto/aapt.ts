@@ -8,51 +8,21 @@
  * the schema itself is parsed by protobufjs on first use of `AaptPb` (decoding, validating a
  * bundle, checking encodes), not at start (~5 ms of every conversion's start).
  */
-import protobuf from 'protobufjs';
-import { MESSAGE_DESCRIPTORS } from './descriptors.js';
+import type protobuf from 'protobufjs';
 import { AAPT_PROTO } from './aapt-schema.js';
-import { encodeChecked, type MessageRef } from './fast-encode.js';
-
-let root: protobuf.Root | undefined;
-/** The parsed schema (parsed on the first call). */
-export function aaptRoot(): protobuf.Root {
-  return (root ??= protobuf.parse(AAPT_PROTO, { keepCase: true }).root);
-}
+import { encodeChecked } from './fast-encode.js';
+import { lazySchema } from './lazySchema.js';
 
 /** The messages the converter writes and reads, by short name. */
 export type AaptMessage = 'ResourceTable' | 'XmlNode' | 'Configuration' | 'Item' | 'Value';
 
-const types = new Map<AaptMessage, protobuf.Type>();
-const typeOf = (name: AaptMessage): protobuf.Type => {
-  let t = types.get(name);
-  if (!t) {
-    t = aaptRoot().lookupType(`aapt.pb.${name}`);
-    types.set(name, t);
-  }
-  return t;
-};
+const schema = lazySchema<AaptMessage>(AAPT_PROTO, 'aapt.pb', ['ResourceTable', 'XmlNode', 'Configuration', 'Item', 'Value']);
+
+/** The parsed schema (parsed on the first call). */
+export const aaptRoot = (): protobuf.Root => schema.root();
 
 /** protobufjs's types of the schema (decoding, reflection), looked up on first use. */
-export const AaptPb: { readonly [name in AaptMessage]: protobuf.Type } = {
-  get ResourceTable() {
-    return typeOf('ResourceTable');
-  },
-  get XmlNode() {
-    return typeOf('XmlNode');
-  },
-  get Configuration() {
-    return typeOf('Configuration');
-  },
-  get Item() {
-    return typeOf('Item');
-  },
-  get Value() {
-    return typeOf('Value');
-  },
-};
-
-const lookup = (name: string): protobuf.Type => aaptRoot().lookupType(name);
-const refs = new Map<AaptMessage, MessageRef>();
+export const AaptPb = schema.types;
 
 export type Empty = Record<string, never>;
 
@@ -221,12 +191,7 @@ export interface PbXmlNode {
 
 /** `AaptPb[name].encode(value).finish()`, byte for byte, through the fast encoder (fast-encode.ts), without parsing the schema. */
 export function encodeAapt(name: AaptMessage, value: object): Uint8Array {
-  let ref = refs.get(name);
-  if (!ref) {
-    ref = { name: `aapt.pb.${name}`, descriptors: MESSAGE_DESCRIPTORS, lookup };
-    refs.set(name, ref);
-  }
-  return encodeChecked(ref, value);
+  return encodeChecked(schema.ref(name), value);
 }
 
 /** Decodes to a plain object (enums as numbers, 64-bit as numbers, defaults left out). */

@@ -3,47 +3,23 @@
  * converter builds. Parsed by protobufjs (snake_case names kept) on first use of `BundlePb`
  * (decoding, validating); a conversion encodes from the descriptors kept as source (descriptors.ts).
  */
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
 import { BUNDLE_PROTO } from './bundle-schema.js';
-import { MESSAGE_DESCRIPTORS } from './descriptors.js';
-import { encodeChecked, type MessageRef } from './fast-encode.js';
+import { encodeChecked } from './fast-encode.js';
+import { lazySchema } from './lazySchema.js';
 
 export { BUNDLE_PROTO };
-
-let root: protobuf.Root | undefined;
-/** The parsed schema (parsed on the first call). */
-export function bundleRoot(): protobuf.Root {
-  return (root ??= protobuf.parse(BUNDLE_PROTO, { keepCase: true }).root);
-}
 
 /** The messages a bundle's config files hold, by short name. */
 export type BundleMessage = 'BundleConfig' | 'Assets' | 'NativeLibraries';
 
-const types = new Map<BundleMessage, protobuf.Type>();
-const typeOf = (name: BundleMessage): protobuf.Type => {
-  let t = types.get(name);
-  if (!t) {
-    t = bundleRoot().lookupType(`android.bundle.${name}`);
-    types.set(name, t);
-  }
-  return t;
-};
+const schema = lazySchema<BundleMessage>(BUNDLE_PROTO, 'android.bundle', ['BundleConfig', 'Assets', 'NativeLibraries']);
+
+/** The parsed schema (parsed on the first call). */
+export const bundleRoot = (): protobuf.Root => schema.root();
 
 /** protobufjs's types of the schema, looked up on first use. */
-export const BundlePb: { readonly [name in BundleMessage]: protobuf.Type } = {
-  get BundleConfig() {
-    return typeOf('BundleConfig');
-  },
-  get Assets() {
-    return typeOf('Assets');
-  },
-  get NativeLibraries() {
-    return typeOf('NativeLibraries');
-  },
-};
-
-const lookup = (name: string): protobuf.Type => bundleRoot().lookupType(name);
-const refs = new Map<BundleMessage, MessageRef>();
+export const BundlePb = schema.types;
 
 /** SplitDimension.Value numbers. */
 export const SplitDimensionValue = { ABI: 1, SCREEN_DENSITY: 2, LANGUAGE: 3 } as const;
@@ -95,12 +71,7 @@ export interface NativeLibrariesMsg {
  * run time (~15 ms of a small conversion).
  */
 export function encodeMessage(name: BundleMessage, value: object): Uint8Array {
-  let ref = refs.get(name);
-  if (!ref) {
-    ref = { name: `android.bundle.${name}`, descriptors: MESSAGE_DESCRIPTORS, lookup };
-    refs.set(name, ref);
-  }
-  return encodeChecked(ref, value);
+  return encodeChecked(schema.ref(name), value);
 }
 
 /** Decodes into plain objects (enums as numbers, 64-bit as numbers, defaults omitted). */
