@@ -1,16 +1,26 @@
 /**
  * Writes src/proto/descriptors.ts from the aapt.pb and android.bundle schemas
- * (src/proto/aapt-schema.ts, src/proto/bundle-schema.ts): run after changing either
- * (test/fast-encode.test.ts says when).
+ * (src/proto/aapt-schema.ts, src/proto/bundle-schema.ts), and from them the encoders
+ * (src/proto/generated/encoders.ts): run after changing either schema (test/fast-encode.test.ts
+ * says when).
  *
  *   npx tsx packages/converter/scripts/proto-descriptors.ts
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AAPT_PROTO } from '../src/proto/aapt-schema.js';
 import { BUNDLE_PROTO } from '../src/proto/bundle-schema.js';
 import { converterDescriptors, descriptorsSource } from '../src/proto/describe.js';
+import { encodersModuleSource } from '../src/proto/encoderSource.js';
 
-const out = fileURLToPath(new URL('../src/proto/descriptors.ts', import.meta.url));
-writeFileSync(out, descriptorsSource(converterDescriptors([AAPT_PROTO, BUNDLE_PROTO])));
-console.log(`wrote ${out}`);
+const descriptors = converterDescriptors([AAPT_PROTO, BUNDLE_PROTO]);
+for (const [file, text] of [
+  ['../src/proto/descriptors.ts', descriptorsSource(descriptors)],
+  ['../src/proto/generated/encoders.ts', encodersModuleSource(descriptors)],
+] as const) {
+  const out = fileURLToPath(new URL(file, import.meta.url));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text);
+  console.log(`wrote ${out}`);
+}

@@ -7,6 +7,8 @@ import { AaptPb, encodeAapt, type AaptMessage } from '../src/proto/aapt.js';
 import { AAPT_PROTO } from '../src/proto/aapt-schema.js';
 import { BUNDLE_PROTO } from '../src/proto/bundle-schema.js';
 import { converterDescriptors, descriptorsSource } from '../src/proto/describe.js';
+import { encodersModuleSource } from '../src/proto/encoderSource.js';
+import { ENCODERS } from '../src/proto/generated/encoders.js';
 import { BundlePb, encodeMessage, type BundleMessage } from '../src/proto/bundle.js';
 import { fastEncode } from '../src/proto/fast-encode.js';
 
@@ -95,6 +97,7 @@ describe('fast-encode', () => {
     same(AaptPb.XmlNode, nested(49));
     expect(() => AaptPb.XmlNode.encode(nested(50))).to.throw('max depth exceeded');
     expect(() => fastEncode(AaptPb.XmlNode, nested(50))).to.throw('max depth exceeded');
+    expect(() => encodeAapt('XmlNode', nested(50))).to.throw('max depth exceeded');
   });
 
   it('fastEncode_mapFieldsOddNamesAndSelfReference_sameBytesAsProtobufjs', () => {
@@ -116,13 +119,16 @@ describe('fast-encode', () => {
     same(odd, { "a-b 'c'": 'x', delta: 1 });
   });
 
-  it('descriptors_matchTheSchemas_fileCurrent', () => {
-    // descriptors.ts is source generated from the two schemas: an edit to either must regenerate
-    // it (npx tsx packages/converter/scripts/proto-descriptors.ts).
+  it('descriptorsAndEncoders_matchTheSchemas_filesCurrent', () => {
+    // descriptors.ts and generated/encoders.ts are source generated from the two schemas: an edit
+    // to either must regenerate them (npx tsx packages/converter/scripts/proto-descriptors.ts).
     const described = converterDescriptors([AAPT_PROTO, BUNDLE_PROTO]);
     expect(MESSAGE_DESCRIPTORS).to.deep.equal(described);
-    const file = readFileSync(fileURLToPath(new URL('../src/proto/descriptors.ts', import.meta.url)), 'utf8');
-    expect(file).to.equal(descriptorsSource(described));
+    const source = (path: string): string => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
+    expect(source('../src/proto/descriptors.ts')).to.equal(descriptorsSource(described));
+    // And the encoders written from them, one per message type the conversion encodes.
+    expect(source('../src/proto/generated/encoders.ts')).to.equal(encodersModuleSource(described));
+    expect(Object.keys(ENCODERS).sort()).to.deep.equal(Object.keys(described).sort());
     expect(Object.keys(MESSAGE_DESCRIPTORS)).to.include.members(['aapt.pb.ResourceTable', 'aapt.pb.XmlNode', 'android.bundle.BundleConfig', 'android.bundle.Assets']);
   });
 });

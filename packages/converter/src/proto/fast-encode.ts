@@ -14,12 +14,13 @@
  */
 import protobuf from 'protobufjs';
 import { describeMessages, type MessageDescriptors } from './describe.js';
+import { MESSAGE_DESCRIPTORS } from './descriptors.js';
+import { RECURSION_LIMIT, encoderBody, encoderName } from './encoderSource.js';
+import { ENCODERS } from './generated/encoders.js';
 
-type Message = Record<string, unknown>;
-type Encode = (w: Writer, m: Message, q: number) => void;
+export type Message = Record<string, unknown>;
+export type Encode = (w: Writer, m: Message, q: number) => void;
 
-/** protobufjs util.recursionLimit: a message nested deeper fails with "max depth exceeded". */
-const RECURSION_LIMIT = 100;
 
 const f32 = new Float32Array(1);
 const f32Bytes = new Uint8Array(f32.buffer);
@@ -27,7 +28,7 @@ const f64 = new Float64Array(1);
 const f64Bytes = new Uint8Array(f64.buffer);
 
 /** One growable buffer, reused by every encode (the result is copied out). */
-class Writer {
+export class Writer {
   buf: Buffer = Buffer.allocUnsafe(64 * 1024);
   pos = 0;
 
@@ -207,22 +208,6 @@ function utf8Write(s: string, buf: Buffer, offset: number): number {
   return offset - start;
 }
 
-/** Wire type and the writer call (`x` the value) of each scalar, as protobufjs's types.basic. */
-const SCALARS: Readonly<Record<string, [number, string]>> = {
-  double: [1, 'w.double(x)'],
-  float: [5, 'w.float(x)'],
-  int32: [0, 'w.int32(x)'],
-  uint32: [0, 'w.uint32(x)'],
-  sint32: [0, 'w.sint32(x)'],
-  fixed32: [5, 'w.fixed32(x)'],
-  sfixed32: [5, 'w.fixed32(x)'],
-  int64: [0, 'w.varint64(x)'],
-  uint64: [0, 'w.varint64(x)'],
-  bool: [0, 'w.uint32(x ? 1 : 0)'],
-  string: [2, 'w.string(x)'],
-  bytes: [2, 'w.bytes(x)'],
-};
-
 const hasOwn = (m: object, k: string): boolean => Object.prototype.hasOwnProperty.call(m, k);
 
 /**
@@ -263,7 +248,7 @@ function compile(ref: MessageRef): Encode {
     forSet = new Map();
     compiled.set(ref.descriptors, forSet);
   }
-  const known = forSet.get(ref.name);
+  const known = forSet.get(ref.name) ?? (ref.descriptors === MESSAGE_DESCRIPTORS ? ENCODERS[ref.name] : undefined);
   if (known) return known;
   const fields = ref.descriptors[ref.name];
   if (!fields) throw new Error(`fast-encode: no message type ${ref.name}`);
@@ -272,34 +257,14 @@ function compile(ref: MessageRef): Encode {
   let ready: Encode | undefined;
   forSet.set(ref.name, (w, m, q) => ready!(w, m, q));
   const subs: Encode[] = [];
-  const lines: string[] = [`if (q > ${RECURSION_LIMIT}) throw Error('max depth exceeded');`, 'let v, at;'];
-  for (const [name, id, kind, type, repeated, packed] of fields) {
-    if (kind === 'x') {
-      ready = fallback(ref);
-      forSet.set(ref.name, ready);
-      return ready;
-    }
-    const key = JSON.stringify(name);
-    const scalar = kind === 's' ? SCALARS[type] : undefined;
-    const encodeSub = kind === 'm' ? `S[${subs.push(compile({ ...ref, name: type })) - 1}]` : '';
-    if (repeated) {
-      lines.push(`v = m[${key}];`, 'if (v != null && v.length) {');
-      if (scalar && packed && type !== 'string' && type !== 'bytes') {
-        lines.push(`  w.uint32(${((id << 3) | 2) >>> 0}); at = w.fork();`, `  for (let i = 0; i < v.length; ++i) { const x = v[i]; ${scalar[1]}; }`, '  w.ldelim(at);');
-      } else if (scalar) {
-        lines.push(`  for (let i = 0; i < v.length; ++i) { const x = v[i]; w.uint32(${((id << 3) | scalar[0]) >>> 0}); ${scalar[1]}; }`);
-      } else {
-        lines.push(`  for (let i = 0; i < v.length; ++i) { w.uint32(${((id << 3) | 2) >>> 0}); at = w.fork(); ${encodeSub}(w, v[i], q + 1); w.ldelim(at); }`);
-      }
-      lines.push('}');
-    } else if (scalar) {
-      lines.push(`v = m[${key}];`, `if (v != null && hasOwn(m, ${key})) { const x = v; w.uint32(${((id << 3) | scalar[0]) >>> 0}); ${scalar[1]}; }`);
-    } else {
-      lines.push(`v = m[${key}];`, `if (v != null && hasOwn(m, ${key})) { w.uint32(${((id << 3) | 2) >>> 0}); at = w.fork(); ${encodeSub}(w, v, q + 1); w.ldelim(at); }`);
-    }
+  const body = encoderBody(fields, (type) => `S[${subs.push(compile({ ...ref, name: type })) - 1}]`);
+  if (body === undefined) {
+    ready = fallback(ref);
+    forSet.set(ref.name, ready);
+    return ready;
   }
   // The code is built from the schema's field numbers and JSON-quoted names only.
-  const make = new Function('S', 'hasOwn', `return function encode_${ref.name.replace(/\W/g, '_')}(w, m, q) {\n${lines.join('\n')}\n};`) as (
+  const make = new Function('S', 'hasOwn', `return function ${encoderName(ref.name)}(w, m, q) {\nlet v, at;\n${body}\n};`) as (
     s: Encode[],
     own: typeof hasOwn,
   ) => Encode;
