@@ -28,12 +28,20 @@ let output = Buffer.allocUnsafe(64 * 1024);
 /** Node's zlib handle class, once looked up; undefined when unusable (deflateRawSync then). */
 let handleClass: ZlibHandleClass | undefined | null = null;
 
+/**
+ * Node's zlib handle class, kept only if driving it here gives `deflateRawSync`'s bytes for a
+ * sample (checked once: another Node version's internals could take other arguments).
+ */
 function lookUpHandleClass(): ZlibHandleClass | undefined {
   try {
     const probe = createDeflateRaw();
     const ctor = (probe as unknown as { _handle?: { constructor?: unknown } })._handle?.constructor;
     probe.close();
-    return typeof ctor === 'function' ? (ctor as ZlibHandleClass) : undefined;
+    if (typeof ctor !== 'function') return undefined;
+    handleClass = ctor as ZlibHandleClass;
+    const sample = Buffer.from('aabify: <manifest package="com.example"/> '.repeat(40));
+    const direct = deflateIntoOutput(sample);
+    return direct?.equals(deflateRawSync(sample, { level: LEVEL })) ? (ctor as ZlibHandleClass) : undefined;
   } catch {
     return undefined;
   }
