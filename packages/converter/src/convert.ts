@@ -1,5 +1,5 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ASSET_DELIVERIES, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
 import { rawCopyOrder } from './bundle/collect.js';
@@ -108,13 +108,6 @@ function checkOptions(inputs: readonly InputFile[], output: string, o: ConvertOp
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
 function checkAbort(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new ConverterError('ABORTED');
 }
@@ -131,7 +124,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
   const inputs: InputFile[] = Array.isArray(input) ? [...(input as readonly InputFile[])] : [input as InputFile];
   checkOptions(inputs, output, options);
   checkAbort(signal);
-  if (!options.overwrite && (await exists(output))) throw new ConverterError('OUTPUT_EXISTS', output);
+  if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output);
   const progress = new ProgressTracker(options.onProgress);
   const log = (level: ConversionLogEntry['level'], step: ConversionStage, message: string): void => options.onLog?.({ level, step, message });
   const partial = `${output}.partial`;

@@ -9,36 +9,33 @@ function spin(ms: number): void {
   while (performance.now() < end);
 }
 
+const LOOPS = 40;
+
+/**
+ * Starts a read on the thread pool, then runs LOOPS stretches of 2 ms of busy work, calling
+ * `between` before each; returns the stretch during which the read was delivered (LOOPS: after all).
+ */
+async function stretchWhenReadDelivered(between: () => Promise<void>): Promise<number> {
+  let delivered = -1;
+  let i = 0;
+  const read = readFile(fileURLToPath(import.meta.url)).then(() => void (delivered = i));
+  for (; i < LOOPS; i++) {
+    await between();
+    spin(2);
+  }
+  await read;
+  return delivered;
+}
+
 describe('eventLoopTurns', () => {
   it('longSynchronousLoop_threadPoolCallbackRunsBeforeTheLoopEnds', async () => {
     // A read on the thread pool completes within a few ms; only a turn of the event loop delivers it.
-    let delivered = -1;
-    const loops = 40;
-    const read = readFile(fileURLToPath(import.meta.url)).then(() => undefined);
-    let i = 0;
-    void read.then(() => (delivered = i));
-    const turn = eventLoopTurns(5);
-    for (; i < loops; i++) {
-      await turn();
-      spin(2);
-    }
-    await read;
-    expect(delivered).to.be.within(0, loops - 1);
+    expect(await stretchWhenReadDelivered(eventLoopTurns(5))).to.be.within(0, LOOPS - 1);
   });
 
   it('withoutTurns_theSameCallbackWaitsForTheEnd', async () => {
     // What the turns are for: awaiting resolved promises alone never lets I/O in.
-    let delivered = -1;
-    const loops = 40;
-    const read = readFile(fileURLToPath(import.meta.url)).then(() => undefined);
-    let i = 0;
-    void read.then(() => (delivered = i));
-    for (; i < loops; i++) {
-      await Promise.resolve();
-      spin(2);
-    }
-    await read;
-    expect(delivered).to.equal(loops);
+    expect(await stretchWhenReadDelivered(() => Promise.resolve())).to.equal(LOOPS);
   });
 
   it('quickWork_noTurnTaken', async () => {
