@@ -2,6 +2,7 @@
 // are TypeScript sources) are bundled in; every other dependency stays an import of node_modules,
 // unless `inlineDependencies` asks for one self-contained file (the published CLI).
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const keepWorkspaceInline = {
@@ -37,8 +38,9 @@ function onePackageCopy(packages, fromDir) {
  */
 /**
  * `format: 'cjs'` writes `.cjs` files (for a loader that runs them through `vm.Script`, whose code
- * cache Node's ES module loader does not offer); ES modules get a `require` for inlined CommonJS
- * dependencies.
+ * cache Node's ES module loader does not offer), where `import.meta.url` is the file's URL (code
+ * that also runs unbundled as ES modules may name it); ES modules get a `require` for inlined
+ * CommonJS dependencies.
  */
 export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies = false, define = {}, banner = '', sourcemap = true, metafile = false, startup = false, onePackageCopy: single, format = 'esm' }) {
   const result = await build({
@@ -51,7 +53,7 @@ export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies 
     target: 'node20',
     sourcemap,
     metafile: metafile || startup,
-    define,
+    ...(format === 'cjs' ? { define: { 'import.meta.url': 'importMetaUrl', ...define }, inject: [fileURLToPath(new URL('./esbuild-import-meta-url.mjs', import.meta.url))] } : { define }),
     minifyWhitespace: startup,
     legalComments: startup ? 'none' : 'eof',
     plugins: [...(inlineDependencies ? [] : [keepWorkspaceInline]), ...(single ? [onePackageCopy(single.packages, single.fromDir)] : [])],

@@ -13,8 +13,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ValidationError } from 'yup';
-import { PLAY_PUBLISH_STATUSES, PUBLICATION_STEP_LABELS, playReleaseSchema, type ApiPublication, type PlayPublishStatus, type ReleaseNote } from '@aabify/shared';
+import { PLAY_PUBLISH_STATUSES, PUBLICATION_STEP_LABELS, type ApiPublication, type PlayPublishStatus, type ReleaseNote } from '@aabify/shared/play';
 import { CliError, EXIT_FAILED, usageError } from './api/errors.js';
 import { expectRecord, isRecord, unexpected } from './api/types.js';
 import { playExitCode } from './exitCodes.js';
@@ -76,8 +75,12 @@ export function parseNote(value: string): ReleaseNote {
   return m ? { language: m[1]!, text: m[2]!.trim() } : { language: 'pt-BR', text: value.trim() };
 }
 
-/** The flags checked with the shared schema (the server's and the dashboard's rules). */
-export function releaseFrom(track: string, flags: ReleaseFlags): Release {
+/**
+ * The flags checked with the shared schema (the server's and the dashboard's rules), loaded here
+ * rather than imported: every command would build the schemas at start otherwise.
+ */
+export async function releaseFrom(track: string, flags: ReleaseFlags): Promise<Release> {
+  const [{ playReleaseSchema }, { ValidationError }] = await Promise.all([import('@aabify/shared/playSchemas'), import('yup')]);
   const candidate = {
     track,
     releaseStatus: flags.releaseStatus ?? 'draft',

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import protobuf from 'protobufjs';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MESSAGE_DESCRIPTORS } from '../src/proto/descriptors.js';
 import { AaptPb, encodeAapt, type AaptMessage } from '../src/proto/aapt.js';
 import { AAPT_PROTO } from '../src/proto/aapt-schema.js';
@@ -11,6 +12,7 @@ import { encodersModuleSource } from '../src/proto/encoderSource.js';
 import { ENCODERS } from '../src/proto/generated/encoders.js';
 import { BundlePb, encodeMessage, type BundleMessage } from '../src/proto/bundle.js';
 import { fastEncode } from '../src/proto/fast-encode.js';
+import { buildZip, TempDir, tinyApkEntries } from './helpers/zipBuilder.js';
 
 /**
  * fastEncode must give exactly protobufjs's bytes (the AAB's bytes depend on it); for the
@@ -130,5 +132,35 @@ describe('fast-encode', () => {
     expect(source('../src/proto/generated/encoders.ts')).to.equal(encodersModuleSource(described));
     expect(Object.keys(ENCODERS).sort()).to.deep.equal(Object.keys(described).sort());
     expect(Object.keys(MESSAGE_DESCRIPTORS)).to.include.members(['aapt.pb.ResourceTable', 'aapt.pb.XmlNode', 'android.bundle.BundleConfig', 'android.bundle.Assets']);
+  });
+
+  it('conversion_neverLoadsProtobufjs_decodingDoes', function () {
+    // A conversion encodes with the generated encoders only: protobufjs (and its `long`) is
+    // loaded on first decode (proto/protobufjs.ts), not at every CLI start. In a process of its
+    // own, since this one has loaded it.
+    this.timeout(60_000);
+    const tmp = new TempDir();
+    try {
+      const apk = tmp.file('tiny.apk', buildZip(tinyApkEntries()));
+      const src = (p: string): string => pathToFileURL(fileURLToPath(new URL(`../src/${p}`, import.meta.url))).href;
+      const script = `
+        import { createRequire } from 'node:module';
+        import { convertApk } from '${src('index.ts')}';
+        import { decodeResourceTablePb } from '${src('proto/aapt.ts')}';
+        import { ZipReader } from '${src('zip/index.ts')}';
+        const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/node_modules/protobufjs/'));
+        await convertApk(${JSON.stringify(apk)}, ${JSON.stringify(tmp.file('tiny.aab'))});
+        const afterConversion = loaded();
+        const aab = await ZipReader.open(${JSON.stringify(tmp.file('tiny.aab'))});
+        decodeResourceTablePb(await aab.read(aab.get('base/resources.pb')));
+        await aab.close();
+        console.log(JSON.stringify({ afterConversion, afterDecoding: loaded() }));
+      `;
+      const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect(res.status, res.stderr).to.equal(0);
+      expect(JSON.parse(res.stdout.trim())).to.deep.equal({ afterConversion: false, afterDecoding: true });
+    } finally {
+      tmp.cleanup();
+    }
   });
 });

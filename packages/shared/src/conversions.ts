@@ -1,13 +1,13 @@
 /**
- * Conversions as the API's clients see them: statuses, limits, pt-BR messages, the options
- * schema, the JSON of a conversion, its log entries, the usage info and the real-time
- * messages (spec users-and-conversion §3, §4, §7; DECISIONS.md "Conversions").
- * No Node-only code: the dashboard imports this too.
+ * Conversions as the API's clients see them: statuses, limits, pt-BR messages, the JSON of a
+ * conversion, its log entries, the usage info and the real-time messages (spec
+ * users-and-conversion §3, §4, §7; DECISIONS.md "Conversions"). The options and history-query
+ * schemas are in conversionSchemas.ts. No Node-only code: the dashboard imports this too.
  */
 import type { ConversionSignatureJson, DeviceDownloadSizeJson } from './downloadSizes.js';
 import type { PlayCheck } from './playChecklist.js';
 import { countOf } from './numbers.js';
-import { array, boolean, number, object, string, ValidationError, type InferType } from 'yup';
+import type { ConversionOptions } from './conversionSchemas.js';
 
 export const CONVERSION_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
@@ -142,98 +142,6 @@ export const CONVERSION_MESSAGES = {
 /** How Play delivers an asset pack. */
 export const ASSET_DELIVERIES = ['install-time', 'fast-follow', 'on-demand'] as const;
 
-/**
- * `options` (JSON) of POST /conversion/convert: which splits Google Play may make and a
- * version override. Unknown keys are a 400 (DECISIONS.md), at every level.
- */
-export const conversionOptionsSchema = object({
-  splits: object({
-    abi: boolean().strict().optional(),
-    density: boolean().strict().optional(),
-    language: boolean().strict().optional(),
-  })
-    .noUnknown(({ unknown }) => CONVERSION_MESSAGES.unknownOption(`splits.${String(unknown)}`))
-    .strict()
-    .optional()
-    .default(undefined),
-  versionCode: number()
-    .strict()
-    .integer('versionCode deve ser um número inteiro')
-    .min(1, 'versionCode deve ser maior que zero')
-    .max(CONVERSION_LIMITS.versionCodeMax, `versionCode deve ser no máximo ${CONVERSION_LIMITS.versionCodeMax}`)
-    .optional(),
-  versionName: string()
-    .strict()
-    .trim('versionName não pode ter espaços nas pontas')
-    .min(1, 'versionName não pode ser vazio')
-    .max(CONVERSION_LIMITS.versionNameMax, `versionName deve ter no máximo ${CONVERSION_LIMITS.versionNameMax} caracteres`)
-    .optional(),
-  /** Sign the AAB with the upload keystore stored in the account (PUT /api/account/keystore). */
-  sign: boolean().strict().optional(),
-  /** How Play delivers the asset packs made from OBB files (docs/split-inputs.md). */
-  assetDelivery: string().strict().oneOf([...ASSET_DELIVERIES], CONVERSION_MESSAGES.assetDelivery).optional(),
-  /** Base assets moved into asset packs by glob: [{ name, glob, delivery? }]. */
-  assetPacks: array(
-    object({
-      name: string().strict().required(CONVERSION_MESSAGES.assetPackName).matches(/^[A-Za-z][A-Za-z0-9_]{0,49}$/, CONVERSION_MESSAGES.assetPackName),
-      glob: string().strict().required(CONVERSION_MESSAGES.assetPackGlob).min(1, CONVERSION_MESSAGES.assetPackGlob).max(512, CONVERSION_MESSAGES.assetPackGlob),
-      delivery: string().strict().oneOf([...ASSET_DELIVERIES], CONVERSION_MESSAGES.assetDelivery).optional(),
-    })
-      .noUnknown(({ unknown }) => CONVERSION_MESSAGES.unknownOption(`assetPacks[].${String(unknown)}`))
-      .strict(),
-  )
-    .strict()
-    .max(CONVERSION_LIMITS.assetPacksMax, CONVERSION_MESSAGES.assetPacksTooMany)
-    .optional()
-    .default(undefined),
-})
-  .noUnknown(({ unknown }) => CONVERSION_MESSAGES.unknownOption(String(unknown)))
-  .strict();
-export type ConversionOptions = InferType<typeof conversionOptionsSchema>;
-
-export type ParsedOptions = { ok: true; options: ConversionOptions } | { ok: false; message: string; fields: Record<string, string> };
-
-/** Parses the `options` text of a multipart request (absent or blank = no options). */
-export function parseConversionOptions(raw: string | undefined): ParsedOptions {
-  if (raw === undefined || raw.trim() === '') return { ok: true, options: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return { ok: false, message: CONVERSION_MESSAGES.optionsNotJson, fields: { options: CONVERSION_MESSAGES.optionsNotJson } };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, message: CONVERSION_MESSAGES.optionsNotJson, fields: { options: CONVERSION_MESSAGES.optionsNotJson } };
-  }
-  try {
-    const options = conversionOptionsSchema.validateSync(value, { abortEarly: false });
-    return { ok: true, options: stripUndefined(options) };
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    const fields: Record<string, string> = {};
-    for (const e of err.inner.length ? err.inner : [err]) {
-      const path = e.path ? `options.${e.path}` : 'options';
-      fields[path] ??= e.errors[0] ?? CONVERSION_MESSAGES.optionsInvalid;
-    }
-    return { ok: false, message: Object.values(fields)[0] ?? CONVERSION_MESSAGES.optionsInvalid, fields };
-  }
-}
-
-function stripUndefined(o: ConversionOptions): ConversionOptions {
-  const out: ConversionOptions = {};
-  if (o.splits) {
-    const splits: NonNullable<ConversionOptions['splits']> = {};
-    for (const k of ['abi', 'density', 'language'] as const) if (o.splits[k] !== undefined) splits[k] = o.splits[k];
-    out.splits = splits;
-  }
-  if (o.versionCode !== undefined) out.versionCode = o.versionCode;
-  if (o.versionName !== undefined) out.versionName = o.versionName;
-  if (o.sign !== undefined) out.sign = o.sign;
-  if (o.assetDelivery !== undefined) out.assetDelivery = o.assetDelivery;
-  if (o.assetPacks !== undefined) out.assetPacks = o.assetPacks.map((p) => ({ name: p.name, glob: p.glob, ...(p.delivery !== undefined ? { delivery: p.delivery } : {}) }));
-  return out;
-}
-
 export function hasApkExtension(fileName: string): boolean {
   return /\.apk$/i.test(fileName);
 }
@@ -260,26 +168,6 @@ export function aabFileName(fileName: string | null | undefined): string {
 
 export const HISTORY_SORT_FIELDS = ['createdAt', 'updatedAt', 'completedAt', 'fileName', 'fileSize', 'status'] as const;
 export type HistorySortField = (typeof HISTORY_SORT_FIELDS)[number];
-
-export const historyQuerySchema = object({
-  page: number().typeError('page deve ser um número').integer('page deve ser inteiro').min(1, 'page deve ser pelo menos 1').default(CONVERSION_LIMITS.historyDefaultPage),
-  limit: number()
-    .typeError('limit deve ser um número')
-    .integer('limit deve ser inteiro')
-    .min(1, 'limit deve ser pelo menos 1')
-    .max(CONVERSION_LIMITS.historyMaxLimit, `limit deve ser no máximo ${CONVERSION_LIMITS.historyMaxLimit}`)
-    .default(CONVERSION_LIMITS.historyDefaultLimit),
-  search: string().trim().max(CONVERSION_LIMITS.searchMaxLength).optional(),
-  status: string()
-    .optional()
-    .test('status', 'Status inválido', (v) => v === undefined || v === '' || v === 'all' || v.split(',').every((s) => (CONVERSION_STATUSES as readonly string[]).includes(s.trim()))),
-  sortBy: string().oneOf([...HISTORY_SORT_FIELDS], 'sortBy inválido').default('createdAt'),
-  sortOrder: string()
-    .transform((v: string) => v.toLowerCase())
-    .oneOf(['asc', 'desc'], 'sortOrder deve ser asc ou desc')
-    .default('desc'),
-});
-export type HistoryQuery = InferType<typeof historyQuerySchema>;
 
 // ---- JSON the client sees ------------------------------------------------------------
 

@@ -2,7 +2,6 @@
  * The upload keystore a user may keep in the account to sign conversions (`options.sign`):
  * the request to store it, what the API shows of it (never the key), and pt-BR messages.
  */
-import { object, string, type InferType } from 'yup';
 import { formatNumber } from './numbers.js';
 
 export const KEYSTORE_LIMITS = {
@@ -66,22 +65,6 @@ export const KEYSTORE_MESSAGES = {
   /** 429 KEYSTORE_BUSY: one keystore operation per user at a time (and a few per server). */
   busy: 'Já há um keystore sendo processado. Aguarde alguns segundos e tente de novo.',
 } as const;
-
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/** PUT /api/account/keystore. */
-export const keystoreUploadSchema = object({
-  keystore: string()
-    .required(KEYSTORE_MESSAGES.fileRequired)
-    .trim()
-    .matches(BASE64, KEYSTORE_MESSAGES.fileInvalid)
-    .test('size', KEYSTORE_MESSAGES.fileTooLarge, (v) => v === undefined || Math.floor((v.length * 3) / 4) <= KEYSTORE_LIMITS.maxBytes),
-  storePassword: string().required(KEYSTORE_MESSAGES.passwordRequired).max(KEYSTORE_LIMITS.passwordMax, KEYSTORE_MESSAGES.passwordTooLong),
-  alias: string().trim().max(KEYSTORE_LIMITS.aliasMax, KEYSTORE_MESSAGES.aliasTooLong).optional(),
-  keyPassword: string().max(KEYSTORE_LIMITS.passwordMax, KEYSTORE_MESSAGES.passwordTooLong).optional(),
-  fileName: string().trim().max(255).optional(),
-});
-export type KeystoreUpload = InferType<typeof keystoreUploadSchema>;
 
 /** What the API shows of a stored keystore: enough to recognise it in Play Console, no secret. */
 export interface KeystoreMetadata {

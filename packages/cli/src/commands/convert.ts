@@ -98,7 +98,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
   if (bad) throw usageError(`${CONVERSION_MESSAGES.uploadExtension} (${basename(bad)})`, 'INVALID_EXTENSION');
   const options = remoteOptions(flags);
   // Checked before the upload, so a bad release flag costs no credit.
-  const release = flags.publish !== undefined ? releaseFrom(flags.publish, flags) : undefined;
+  const release = flags.publish !== undefined ? await releaseFrom(flags.publish, flags) : undefined;
   const playKey = release ? await playKeyText(flags) : undefined;
   const files: UploadFile[] = [];
   for (const p of paths) files.push(await uploadFile(p));

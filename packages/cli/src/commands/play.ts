@@ -12,7 +12,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { PLAY_LIMITS, type PlayCredentialsMetadata } from '@aabify/shared';
+import { PLAY_LIMITS, type PlayCredentialsMetadata } from '@aabify/shared/play';
 import { EXIT_OK, usageError } from '../api/errors.js';
 import { expectRecord, formatDate, str, unexpected } from '../api/types.js';
 import { requireToken, runRemote, withRemoteOptions, type RemoteContext, type RemoteFlags } from '../remote.js';

@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Command } from 'commander';
-import { isPackageName } from '@aabify/shared';
+import { isPackageName } from '@aabify/shared/play';
 import { downloadAab } from '../aabDownload.js';
 import { EXIT_OK, usageError } from '../api/errors.js';
 import { getConversion } from '../follow.js';
@@ -36,7 +36,7 @@ async function publishConversionDirect(ctx: RemoteContext, conversionId: string,
   const dir = await mkdtemp(join(tmpdir(), 'aabify-publish-'));
   try {
     const saved = await downloadAab(ctx.api, ctx.output, conversionId, join(dir, 'app.aab'), true);
-    return { ...(await publishDirect(ctx.output, saved.path, packageName, keyText, releaseFrom(track, flags))), conversionId };
+    return { ...(await publishDirect(ctx.output, saved.path, packageName, keyText, await releaseFrom(track, flags))), conversionId };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -49,7 +49,7 @@ export async function runPublish(target: string, flags: PublishFlags): Promise<v
     await runRemote(flags, async (ctx) => {
       if (!track) throw usageError('Informe a faixa com --track (internal, alpha, beta, production ou uma faixa fechada).', 'MISSING_TRACK');
       if (!UUID.test(target)) throw usageError(`Informe o id de uma conversão ou um arquivo .aab (recebido ${target}).`, 'INVALID_TARGET');
-      const release = releaseFrom(track, flags);
+      const release = await releaseFrom(track, flags);
       requireToken(ctx.connection);
       const key = await playKeyText(flags);
       const result = key ? await publishConversionDirect(ctx, target, key, flags, track) : await publishThroughServer(ctx, target, release);
@@ -62,7 +62,7 @@ export async function runPublish(target: string, flags: PublishFlags): Promise<v
   const output = new Output({ json: flags.json, quiet: flags.quiet });
   try {
     if (!track) throw usageError('Informe a faixa com --track (internal, alpha, beta, production ou uma faixa fechada).', 'MISSING_TRACK');
-    const release = releaseFrom(track, flags);
+    const release = await releaseFrom(track, flags);
     const key = await playKeyText(flags);
     if (!key) throw usageError(`Para publicar ${basename(target)} direto, passe a chave com --play-key ARQUIVO (ou AABIFY_PLAY_KEY).`, 'MISSING_PLAY_KEY');
     if (flags.package !== undefined && !isPackageName(flags.package)) throw usageError(`--package não é um nome de pacote válido (recebido ${flags.package}).`, 'INVALID_PACKAGE');

@@ -5,7 +5,8 @@
  * (descriptors.ts, checked against the schemas by a test), so a conversion encodes without
  * parsing them at start (~7 ms).
  */
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from './protobufjs.js';
 
 /**
  * One field: its name, number, kind, type and whether repeated and packed. Kind `s` is a scalar
@@ -20,25 +21,27 @@ export type MessageDescriptors = Readonly<Record<string, readonly FieldDescripto
 export const SCALAR_TYPES: ReadonlySet<string> = new Set(['double', 'float', 'int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', 'int64', 'uint64', 'bool', 'string', 'bytes']);
 
 function describeField(raw: protobuf.Field): FieldDescriptor {
+  const { Type, Enum } = protobufjs();
   const field = raw.resolve();
   if (field.map || field.delimited) return [field.name, field.id, 'x', field.type, field.repeated, false];
-  if (field.resolvedType instanceof protobuf.Type) return [field.name, field.id, 'm', field.resolvedType.fullName.slice(1), field.repeated, false];
-  const type = field.resolvedType instanceof protobuf.Enum ? 'int32' : field.type;
+  if (field.resolvedType instanceof Type) return [field.name, field.id, 'm', field.resolvedType.fullName.slice(1), field.repeated, false];
+  const type = field.resolvedType instanceof Enum ? 'int32' : field.type;
   return [field.name, field.id, SCALAR_TYPES.has(type) ? 's' : 'x', type, field.repeated, field.repeated && Boolean(field.packed)];
 }
 
 /** Every message type of a parsed schema, nested ones included. */
 export function describeMessages(root: protobuf.Root): MessageDescriptors {
+  const { Type, Namespace } = protobufjs();
   const out: Record<string, FieldDescriptor[]> = {};
   const visit = (ns: protobuf.NamespaceBase): void => {
     for (const nested of ns.nestedArray) {
-      if (nested instanceof protobuf.Type) {
+      if (nested instanceof Type) {
         out[nested.fullName.slice(1)] = nested.fieldsArray
           .slice()
           .sort((a, b) => a.id - b.id)
           .map(describeField);
       }
-      if (nested instanceof protobuf.Namespace) visit(nested);
+      if (nested instanceof Namespace) visit(nested);
     }
   };
   visit(root);
@@ -64,5 +67,5 @@ export function descriptorsSource(descriptors: MessageDescriptors): string {
 
 /** The descriptors of the given schemas together: what descriptors.ts holds for the converter's two. */
 export function converterDescriptors(schemas: readonly string[]): MessageDescriptors {
-  return Object.assign({}, ...schemas.map((text) => describeMessages(protobuf.parse(text, { keepCase: true }).root))) as MessageDescriptors;
+  return Object.assign({}, ...schemas.map((text) => describeMessages(protobufjs().parse(text, { keepCase: true }).root))) as MessageDescriptors;
 }

@@ -12,7 +12,7 @@
  * lone surrogates as 3 bytes) and Buffer's utf8 writer long ones; the same depth limit (100).
  * Anything this encoder does not know (maps, groups) falls back to protobufjs for that type.
  */
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
 import { describeMessages, type MessageDescriptors } from './describe.js';
 import { MESSAGE_DESCRIPTORS } from './descriptors.js';
 import { RECURSION_LIMIT, encoderBody, encoderName } from './encoderSource.js';
@@ -227,7 +227,9 @@ const compiled = new Map<MessageDescriptors, Map<string, Encode>>();
 const described = new WeakMap<protobuf.Root, MessageDescriptors>();
 
 /** The reference to a protobufjs type: described from its schema once. */
-function refOf(type: protobuf.Type): MessageRef {
+function refOf(type: protobuf.Type | MessageRef): MessageRef {
+  // A protobufjs type has no `descriptors` (told apart without loading protobufjs: protobufjs.ts).
+  if ('descriptors' in type) return type;
   let descriptors = described.get(type.root);
   if (!descriptors) {
     descriptors = describeMessages(type.root);
@@ -288,7 +290,7 @@ const scratch = new Writer();
 
 /** The bytes protobufjs's `type.encode(message).finish()` would give, as a Buffer of their own. */
 export function fastEncode(type: protobuf.Type | MessageRef, message: object): Buffer {
-  const encode = compile(type instanceof protobuf.Type ? refOf(type) : type);
+  const encode = compile(refOf(type));
   scratch.pos = 0;
   encode(scratch, message as Message, 0);
   const out = Buffer.allocUnsafe(scratch.pos);
@@ -308,7 +310,7 @@ const CHECK_ENCODE = process.env.AABIFY_CHECK_ENCODE === '1';
 export function encodeChecked(type: protobuf.Type | MessageRef, message: object): Buffer {
   const fast = fastEncode(type, message);
   if (CHECK_ENCODE) {
-    const t = type instanceof protobuf.Type ? type : type.lookup(type.name);
+    const t = 'descriptors' in type ? type.lookup(type.name) : type;
     const err = t.verify(message);
     if (err) throw new Error(`${t.name}: ${err}`);
     const slow = t.encode(t.fromObject(message)).finish();

@@ -3,9 +3,10 @@
  * source (descriptors.ts), parsed by protobufjs only when its types are first asked for
  * (decoding, validating a bundle, AABIFY_CHECK_ENCODE): ~7 ms off every conversion's start.
  */
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
 import { MESSAGE_DESCRIPTORS } from './descriptors.js';
 import type { MessageRef } from './fast-encode.js';
+import { protobufjs } from './protobufjs.js';
 
 export interface LazySchema<Name extends string> {
   /** The parsed schema (parsed on the first call), snake_case names kept. */
@@ -18,7 +19,7 @@ export interface LazySchema<Name extends string> {
 
 export function lazySchema<Name extends string>(text: string, packageName: string, names: readonly Name[]): LazySchema<Name> {
   let root: protobuf.Root | undefined;
-  const parsed = (): protobuf.Root => (root ??= protobuf.parse(text, { keepCase: true }).root);
+  const parsed = (): protobuf.Root => (root ??= protobufjs().parse(text, { keepCase: true }).root);
   const lookup = (fullName: string): protobuf.Type => parsed().lookupType(fullName);
   const types = {} as { [name in Name]: protobuf.Type };
   const known = new Map<Name, protobuf.Type>();

@@ -10,7 +10,7 @@ export {
   type ZipWriterOptions,
 } from './writer.js';
 export { crc32, crc32Update, Crc32 } from './crc32.js';
-export { deflateRawSmall, deflatedLengthSmall } from './deflate.js';
+export { deflateRawSmall, deflatedLengthSmall, inflateRawSmall } from './smallZlib.js';
 export { BackgroundVerifier, verifyEntry } from './verify.js';
 export { normaliseEntryName, type NormalisedName } from './names.js';
 export { METHOD_DEFLATED, METHOD_STORED, type ZipEntry } from './central.js';

@@ -1,7 +1,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { createInflateRaw, inflateRaw, inflateRawSync } from 'node:zlib';
+import { createInflateRaw, inflateRaw } from 'node:zlib';
 import { ConverterError, isConverterError } from '../errors.js';
 import {
   EOCD_SIZE,
@@ -17,6 +17,7 @@ import {
 import { Crc32, crc32 } from './crc32.js';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './limits.js';
 import { decodeEntryName } from './names.js';
+import { inflateRawSmall } from './smallZlib.js';
 
 const CHUNK = 1024 * 1024;
 const SMALL_ENTRY = 1024 * 1024;
@@ -312,7 +313,7 @@ export class ZipReader {
     if (entry.compressedSize <= SMALL_ENTRY && (!deflated || entry.uncompressedSize <= INFLATE_HERE)) {
       const raw = this.smallRaw(entry);
       try {
-        out = deflated ? inflateRawSync(raw, { maxOutputLength: entry.uncompressedSize + 1 }) : raw;
+        out = deflated ? inflateRawSmall(raw, entry.uncompressedSize) : raw;
       } catch (e) {
         throw inflateError(entry, e);
       }

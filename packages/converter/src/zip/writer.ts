@@ -18,7 +18,7 @@ import {
   type ZipEntry,
 } from './central.js';
 import { Crc32, crc32 } from './crc32.js';
-import { deflateRawSmall } from './deflate.js';
+import { deflateRawSmall } from './smallZlib.js';
 import { EntryVerifier, type ZipReader } from './reader.js';
 import { sideVerifier } from './verify.js';
 
