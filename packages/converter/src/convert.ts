@@ -16,6 +16,7 @@ import { ProgressTracker } from './progress.js';
 import { warning, type ConversionReport, type ConversionStage, type ModuleReport, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
 import { BackgroundVerifier, METHOD_STORED, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
+import { monotonicMs } from './clock.js';
 
 export interface ConversionLogEntry {
   level: 'info' | 'warn' | 'error';
@@ -119,7 +120,7 @@ function checkAbort(signal: AbortSignal | undefined): void {
  * failure or an abort never leaves a file behind, and `output` is never half written.
  */
 export async function convertApk(input: InputFile | readonly InputFile[], output: string, options: ConvertOptions = {}): Promise<ConversionReport> {
-  const started = performance.now();
+  const started = monotonicMs();
   const { signal } = options;
   const inputs: InputFile[] = Array.isArray(input) ? [...(input as readonly InputFile[])] : [input as InputFile];
   checkOptions(inputs, output, options);
@@ -235,7 +236,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
       sizeOut,
       sha256Out,
       entries: plan.counts,
-      durations: { ...progress.durations, total: Math.round(performance.now() - started) },
+      durations: { ...progress.durations, total: Math.round(monotonicMs() - started) },
       warnings: plan.warnings,
       downloadSizes,
       ...(signature ? { signature } : {}),

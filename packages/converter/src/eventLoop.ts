@@ -4,14 +4,16 @@
  * chunks) only go on from a callback on this thread: through a resource conversion of ~0.1 s
  * without a turn, the estimate of a 1 MB APK waited, and so did the end of the conversion.
  */
+import { monotonicMs } from './clock.js';
+
 const TURN_EVERY_MS = 5;
 
 /** A function to call between units of work: it resolves at once, or after a turn of the event loop once `everyMs` have passed since the last one. */
 export function eventLoopTurns(everyMs = TURN_EVERY_MS): () => Promise<void> {
-  let last = performance.now();
+  let last = monotonicMs();
   return async () => {
-    if (performance.now() - last < everyMs) return;
+    if (monotonicMs() - last < everyMs) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    last = performance.now();
+    last = monotonicMs();
   };
 }

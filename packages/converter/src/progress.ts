@@ -1,4 +1,5 @@
 import type { ConversionStage } from './report.js';
+import { monotonicMs } from './clock.js';
 
 /**
  * Turns raw stage fractions into what the UI can trust: within a stage, values only go up, at
@@ -14,10 +15,10 @@ export class ProgressTracker {
   report(stage: ConversionStage, fraction: number): void {
     const f = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
     const prev = this.last.get(stage);
-    if (prev === undefined) this.started.set(stage, performance.now());
+    if (prev === undefined) this.started.set(stage, monotonicMs());
     if (prev !== undefined && (f <= prev || (f < 1 && f - prev < 0.01))) return;
     this.last.set(stage, f);
-    if (f === 1) this.durations[stage] = Math.round(performance.now() - (this.started.get(stage) ?? performance.now()));
+    if (f === 1) this.durations[stage] = Math.round(monotonicMs() - (this.started.get(stage) ?? monotonicMs()));
     this.onProgress?.(stage, f);
   }
 }

@@ -23,6 +23,8 @@
  * differs from its default, so a cache the release CLI writes at exit (cli/src/start.ts) after a
  * conversion would otherwise be rejected at the next start and rewritten at every run.
  */
+import { monotonicMs } from './clock.js';
+
 const CONVERSION_FLAGS = '--semi-space-growth-factor=1 --interrupt-budget=270336';
 /** V8's defaults for the same flags (`node --v8-options`, V8 11–12 in Node 20–22). */
 const DEFAULT_FLAGS = '--semi-space-growth-factor=2 --interrupt-budget=67584';
@@ -52,8 +54,8 @@ export function tuneV8ForConversion(): void {
 export function keepFlagsAcrossWorkerStart(worker: { readonly resourceLimits?: { maxYoungGenerationSizeMb?: number } }): void {
   if (applied === undefined) return;
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  const deadline = performance.now() + WORKER_SETUP_BOUND_MS;
-  while (!((worker.resourceLimits?.maxYoungGenerationSizeMb ?? 0) > 0) && performance.now() < deadline) Atomics.wait(pause, 0, 0, 0.1);
+  const deadline = monotonicMs() + WORKER_SETUP_BOUND_MS;
+  while (!((worker.resourceLimits?.maxYoungGenerationSizeMb ?? 0) > 0) && monotonicMs() < deadline) Atomics.wait(pause, 0, 0, 0.1);
   Atomics.wait(pause, 0, 0, 1);
   process.getBuiltinModule('node:v8').setFlagsFromString(applied);
 }

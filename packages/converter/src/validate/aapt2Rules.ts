@@ -119,17 +119,27 @@ export const aapt2ValuesSet: ModuleValidator = {
   },
 };
 
-function* references(v: PbValue | undefined): Generator<{ ref: PbReference; role: string }> {
-  if (v?.item?.ref) yield { ref: v.item.ref, role: 'reference' };
+interface ReferenceSite {
+  ref: PbReference;
+  role: string;
+}
+const NO_REFERENCES: readonly ReferenceSite[] = [];
+
+/** The references a value holds (most hold none: no list is made for them). */
+function references(v: PbValue | undefined): readonly ReferenceSite[] {
   const c = v?.compound_value;
-  if (c?.style?.parent) yield { ref: c.style.parent, role: 'style parent' };
+  if (!v?.item?.ref && !c) return NO_REFERENCES;
+  const out: ReferenceSite[] = [];
+  if (v?.item?.ref) out.push({ ref: v.item.ref, role: 'reference' });
+  if (c?.style?.parent) out.push({ ref: c.style.parent, role: 'style parent' });
   for (const e of c?.style?.entry ?? []) {
-    if (e.key) yield { ref: e.key, role: 'style key' };
-    if (e.item?.ref) yield { ref: e.item.ref, role: 'reference' };
+    if (e.key) out.push({ ref: e.key, role: 'style key' });
+    if (e.item?.ref) out.push({ ref: e.item.ref, role: 'reference' });
   }
-  for (const s of c?.attr?.symbol ?? []) if (s.name) yield { ref: s.name, role: 'attribute symbol' };
-  for (const e of c?.array?.element ?? []) if (e.item?.ref) yield { ref: e.item.ref, role: 'reference' };
-  for (const e of c?.plural?.entry ?? []) if (e.item?.ref) yield { ref: e.item.ref, role: 'reference' };
+  for (const s of c?.attr?.symbol ?? []) if (s.name) out.push({ ref: s.name, role: 'attribute symbol' });
+  for (const e of c?.array?.element ?? []) if (e.item?.ref) out.push({ ref: e.item.ref, role: 'reference' });
+  for (const e of c?.plural?.entry ?? []) if (e.item?.ref) out.push({ ref: e.item.ref, role: 'reference' });
+  return out;
 }
 
 const REFERENCE_NAME = /^(?:[^:/]+:)?([^/]+)\/.+$/;
