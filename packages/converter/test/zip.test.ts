@@ -58,6 +58,27 @@ describe('zip', () => {
       expect(normaliseEntryName('a//b/./c')).to.deep.equal({ name: 'a/b/c', isDirectory: false });
       expect(normaliseEntryName('res/')).to.deep.equal({ name: 'res', isDirectory: true });
     });
+    it('normaliseEntryName_everyMixOfSegments_sameAsSplittingAndJoining', () => {
+      // Canonical names skip the splitting: every combination of awkward segments must still
+      // come out as splitting on "/" and dropping empty and "." segments would give, or be refused.
+      const parts = ['a', 'res', '', '.', '..', '.a', '...', 'a.', 'b\\c'];
+      const names: string[] = [];
+      for (const x of parts) for (const y of parts) for (const z of parts) names.push(`${x}/${y}/${z}`, `${x}/${y}`, `${x}${y}/`, x);
+      for (const raw of names.filter((n) => n !== '' && !n.startsWith('/'))) {
+        const segments = raw.split(/[\\/]/);
+        const expected = segments.includes('..')
+          ? 'UNSAFE_PATH'
+          : { name: raw.split('/').filter((s) => s !== '' && s !== '.').join('/'), isDirectory: raw.endsWith('/') };
+        let got: unknown;
+        try {
+          got = normaliseEntryName(raw);
+        } catch (e) {
+          got = (e as ConverterError).code;
+        }
+        const refused = expected !== 'UNSAFE_PATH' && expected.name === '' && !expected.isDirectory ? 'UNSAFE_PATH' : expected;
+        expect(got, JSON.stringify(raw)).to.deep.equal(refused);
+      }
+    });
     for (const bad of ['../x', 'a/../../x', '/etc/passwd', '\\x', 'a\\..\\b', 'C:/x', 'a\u0000b', '']) {
       it(`normaliseEntryName_${JSON.stringify(bad)}_unsafePath`, () => {
         expect(() => normaliseEntryName(bad)).to.throw(ConverterError).with.property('code', 'UNSAFE_PATH');

@@ -202,14 +202,28 @@ export function parseCentralDirectory(cd: Buffer, end: EndOfCentralDirectory, li
 /** Each entry's data must end before the next entry starts: refuses overlapping (bomb) layouts. */
 function withDataLimits(parsed: ParsedCentral[], cdOffset: number): ZipEntry[] {
   const byOffset = [...parsed].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset || a.index - b.index);
-  const limits = new Map<number, number>();
+  const limits: number[] = new Array<number>(parsed.length).fill(cdOffset);
   for (let i = 0; i < byOffset.length; i++) {
     const e = byOffset[i];
     const limit = i + 1 < byOffset.length ? byOffset[i + 1].localHeaderOffset : cdOffset;
     const minEnd = e.localHeaderOffset + LOCAL_HEADER_SIZE + e.nameLength + e.compressedSize;
     if (minEnd > cdOffset) throw new ConverterError('SIZE_MISMATCH', `${e.rawName}: dados ultrapassam o diretório central`);
     if (minEnd > limit) throw new ConverterError('CORRUPT_ZIP', `entradas sobrepostas: ${e.rawName}`);
-    limits.set(e.index, limit);
+    limits[e.index] = limit;
   }
-  return parsed.map(({ nameLength: _n, ...e }) => ({ ...e, dataLimit: limits.get(e.index) ?? cdOffset }));
+  // Field by field rather than rest and spread, which run as slow generic copies in a function
+  // that runs once per APK (~1 ms for ~400 entries).
+  return parsed.map((e) => ({
+    index: e.index,
+    name: e.name,
+    rawName: e.rawName,
+    isDirectory: e.isDirectory,
+    method: e.method,
+    flags: e.flags,
+    crc32: e.crc32,
+    compressedSize: e.compressedSize,
+    uncompressedSize: e.uncompressedSize,
+    localHeaderOffset: e.localHeaderOffset,
+    dataLimit: limits[e.index]!,
+  }));
 }

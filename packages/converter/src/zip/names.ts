@@ -10,6 +10,8 @@ const DRIVE = /^[A-Za-z]:/;
 // Control characters (C0, DEL) never belong in an APK entry name; NUL truncates names in C tools.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
+/** A backslash, an empty segment ("//"), or a "." or ".." segment. */
+const NEEDS_SPLITTING = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)/;
 
 /**
  * Checks one entry name as the central directory spells it and returns its canonical form.
@@ -22,10 +24,13 @@ export function normaliseEntryName(raw: string): NormalisedName {
   if (raw.startsWith('/') || raw.startsWith('\\') || DRIVE.test(raw)) {
     throw new ConverterError('UNSAFE_PATH', `caminho absoluto: ${raw}`);
   }
+  const isDirectory = raw.endsWith('/');
+  // Nearly every name is canonical already (no backslash, empty, "." or ".." segment): it is its
+  // own name, without splitting it (~400 names per APK, at every conversion's start).
+  if (!NEEDS_SPLITTING.test(raw)) return { name: isDirectory ? raw.slice(0, -1) : raw, isDirectory };
   if (raw.split(/[\\/]/).some((s) => s === '..')) {
     throw new ConverterError('UNSAFE_PATH', `caminho com "..": ${raw}`);
   }
-  const isDirectory = raw.endsWith('/');
   const name = raw
     .split('/')
     .filter((s) => s !== '' && s !== '.')
