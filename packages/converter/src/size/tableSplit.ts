@@ -59,12 +59,13 @@ export function splitTable(table: ResourceTable, dims: SplitDimensions): TableSp
     for (const chunk of p.types) {
       const lang = configLanguage(chunk.config);
       // Per chunk, not per entry: every entry of a chunk shares its configuration.
+      const languageSplit = lang !== '' && dims.language ? languageOf(lang) : undefined;
+      // bundletool never splits mipmaps by density: launchers may ask for any density of the icon.
+      const whole = languageSplit ?? (!dims.density || chunk.name === 'mipmap' ? MASTER : undefined);
       let configId: number | undefined;
       for (const entry of chunk.entries) {
         const v: Placed = { pkg: p.id, chunk, entry };
-        if (lang !== '' && dims.language) put(languageOf(lang), v);
-        // bundletool never splits mipmaps by density: launchers may ask for any density of the icon.
-        else if (!dims.density || chunk.name === 'mipmap') put(MASTER, v);
+        if (whole !== undefined) put(whole, v);
         else {
           if (configId === undefined) {
             const configKey = configKeyWithoutDensity(chunk.config);
@@ -104,11 +105,23 @@ function stringCost(s: string): number {
   return Buffer.byteLength(s, 'utf8') + 4 + 4;
 }
 
+/** stringCost of each value-pool string, by index, once per table (each split's model sums them). */
+const poolCosts = new WeakMap<ResourceTable, Map<number, number>>();
+
+function poolStringCost(table: ResourceTable, index: number): number {
+  let costs = poolCosts.get(table);
+  if (!costs) poolCosts.set(table, (costs = new Map()));
+  let cost = costs.get(index);
+  if (cost === undefined) costs.set(index, (cost = stringCost(table.valuePool.get(index))));
+  return cost;
+}
+
 /** Modelled deflated size of a table holding `placed` values (before calibration). */
 export function modelTableBytes(table: ResourceTable, placed: readonly Placed[], wholeTypes = false): number {
   const strings = new Set<number>();
-  // Keys are numbers (package id above a type id or key index), chunks themselves: no string per value.
-  const keys = new Map<number, string>();
+  // Keys are numbers (a type id above the package id, a key index per package), chunks themselves:
+  // no string per value, and small integers (no number objects) as keys.
+  const keys = new Map<number, Map<number, string>>();
   const typeMax = new Map<number, number>();
   const chunks = new Map<ResTypeChunk, { type: number; present: number }>();
   let entryBytes = 0;
@@ -122,7 +135,9 @@ export function modelTableBytes(table: ResourceTable, placed: readonly Placed[],
     let c = chunks.get(v.chunk);
     if (!c) chunks.set(v.chunk, (c = { type: typeKey, present: 0 }));
     c.present++;
-    keys.set(v.pkg * 2 ** 32 + (v.entry.keyIndex >>> 0), v.entry.name);
+    let keysOfPackage = keys.get(v.pkg);
+    if (!keysOfPackage) keys.set(v.pkg, (keysOfPackage = new Map()));
+    keysOfPackage.set(v.entry.keyIndex >>> 0, v.entry.name);
     if (v.entry.value.kind === 'simple') {
       entryBytes += 16;
       addString(v.entry.value.value.dataType, v.entry.value.value.data);
@@ -132,9 +147,9 @@ export function modelTableBytes(table: ResourceTable, placed: readonly Placed[],
     }
   }
   let stringBytes = 0;
-  for (const i of strings) stringBytes += stringCost(table.valuePool.get(i));
+  for (const i of strings) stringBytes += poolStringCost(table, i);
   let keyBytes = 0;
-  for (const k of keys.values()) keyBytes += stringCost(k);
+  for (const keysOfPackage of keys.values()) for (const k of keysOfPackage.values()) keyBytes += stringCost(k);
   let present = 0;
   let absent = 0;
   let headers = 12 + 28 + 288 + 56;

@@ -42,6 +42,7 @@ export const aapt2UniqueConfigs: ModuleValidator = {
     for (const pkg of (await table(m))?.package ?? []) {
       for (const type of pkg.type ?? []) {
         for (const entry of type.entry ?? []) {
+          if ((entry.config_value?.length ?? 0) < 2) continue; // most entries: one value, nothing to compare
           const seen = new Set<string>();
           for (const cv of entry.config_value ?? []) {
             const key = configKey(cv.config);
@@ -78,10 +79,21 @@ export const aapt2Locales: ModuleValidator = {
 const ITEM_KINDS = ['ref', 'str', 'raw_str', 'styled_str', 'file', 'id', 'prim'] as const;
 const COMPOUND_KINDS = ['attr', 'style', 'styleable', 'array', 'plural', 'macro'] as const;
 
+/** Whether `o` has one of `keys` set. (A loop, not `some` and a closure: this runs for every value of a table.) */
+function hasAnyOf(o: object, keys: readonly string[]): boolean {
+  for (let i = 0; i < keys.length; i++) if ((o as Record<string, unknown>)[keys[i]!] !== undefined) return true;
+  return false;
+}
+
+function hasNoKeys(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  return true;
+}
+
 /** Why an Item would crash aapt2 ("unknown item", "Unexpected Primitive type"), if it would. */
 export function itemProblem(item: PbItem | undefined): string | undefined {
-  if (!item || !ITEM_KINDS.some((k) => item[k as keyof PbItem] !== undefined)) return 'unknown item';
-  if (item.prim && Object.keys(item.prim).length === 0) return 'Unexpected Primitive type';
+  if (!item || !hasAnyOf(item, ITEM_KINDS)) return 'unknown item';
+  if (item.prim && hasNoKeys(item.prim)) return 'Unexpected Primitive type';
   return undefined;
 }
 
@@ -89,8 +101,7 @@ export function itemProblem(item: PbItem | undefined): string | undefined {
 export function valueProblem(v: PbValue | undefined): string | undefined {
   if (!v || (v.item === undefined && v.compound_value === undefined)) return 'unknown value';
   if (v.item !== undefined) return itemProblem(v.item);
-  const c = v.compound_value as Record<string, unknown>;
-  if (!COMPOUND_KINDS.some((k) => c[k] !== undefined)) return 'unknown compound value: 0';
+  if (!hasAnyOf(v.compound_value!, COMPOUND_KINDS)) return 'unknown compound value: 0';
   for (const e of v.compound_value?.style?.entry ?? []) {
     const why = itemProblem(e.item);
     if (why) return `${why} in style entry`;
@@ -150,11 +161,21 @@ export const aapt2References: ModuleValidator = {
   rule: 'aapt2-references',
   async check(m) {
     const out: BundleProblem[] = [];
+    // Whether each name parses, once per name: a table names the same attributes and styles
+    // thousands of times.
+    const nameParses = new Map<string, boolean>();
+    const parses = (name: string): boolean => {
+      let ok = nameParses.get(name);
+      if (ok === undefined) {
+        const match = REFERENCE_NAME.exec(name);
+        nameParses.set(name, (ok = match !== null && AAPT2_RESOURCE_TYPES.has(match[1]!)));
+      }
+      return ok;
+    };
     for (const { pkg, type, entry, cv } of configValues(await table(m))) {
       for (const { ref, role } of references(cv.value)) {
         const name = ref.name ?? '';
-        const match = name !== '' ? REFERENCE_NAME.exec(name) : null;
-        if (name !== '' && (!match || !AAPT2_RESOURCE_TYPES.has(match[1]))) {
+        if (name !== '' && !parses(name)) {
           out.push(problem(this.rule, `Reference in ${describe(pkg, type, entry)} has invalid resource name '${name}'.`));
         }
         if (role !== 'reference' && !ref.id) out.push(problem(this.rule, `The ${role} in ${describe(pkg, type, entry)} has no resource id.`));
