@@ -38,61 +38,68 @@ const isDensitySpecific = (d: number): boolean => d !== DENSITY_DEFAULT && d !==
 export function splitTable(table: ResourceTable, dims: SplitDimensions): TableSplits {
   const values = new Map<string, Placed[]>();
   const files = new Map<string, Set<string>>();
-  const put = (split: string, v: Placed): void => {
-    const list = values.get(split) ?? [];
+  const listOf = (split: string): Placed[] => {
+    let list = values.get(split);
+    if (!list) values.set(split, (list = []));
+    return list;
+  };
+  const put = (split: string, list: Placed[], v: Placed): void => {
     list.push(v);
-    values.set(split, list);
-    if (v.entry.value.kind === 'simple' && v.entry.value.value.dataType === DataType.STRING) {
-      const s = table.valuePool.get(v.entry.value.value.data >>> 0);
+    const value = v.entry.value;
+    if (value.kind === 'simple' && value.value.dataType === DataType.STRING) {
+      const s = table.valuePool.get(value.value.data >>> 0);
       if (s.startsWith('res/')) {
-        const set = files.get(s) ?? new Set<string>();
+        let set = files.get(s);
+        if (!set) files.set(s, (set = new Set<string>()));
         set.add(split);
-        files.set(s, set);
       }
     }
   };
   for (const p of table.packages) {
     // Values with no locale, grouped per resource and per configuration apart from density.
-    const groups = new Map<string, Placed[]>();
+    const groups = new Map<number | string, Placed[]>();
     // Each distinct configuration (apart from density) as a number: group keys stay short.
     const configIds = new Map<string, number>();
     for (const chunk of p.types) {
+      if (chunk.entries.length === 0) continue;
       const lang = configLanguage(chunk.config);
       // Per chunk, not per entry: every entry of a chunk shares its configuration.
       const languageSplit = lang !== '' && dims.language ? languageOf(lang) : undefined;
       // bundletool never splits mipmaps by density: launchers may ask for any density of the icon.
       const whole = languageSplit ?? (!dims.density || chunk.name === 'mipmap' ? MASTER : undefined);
-      let configId: number | undefined;
+      if (whole !== undefined) {
+        const list = listOf(whole);
+        for (const entry of chunk.entries) put(whole, list, { pkg: p.id, chunk, entry });
+        continue;
+      }
+      const configKey = configKeyWithoutDensity(chunk.config);
+      let configId = configIds.get(configKey);
+      if (configId === undefined) configIds.set(configKey, (configId = configIds.size));
       for (const entry of chunk.entries) {
-        const v: Placed = { pkg: p.id, chunk, entry };
-        if (whole !== undefined) put(whole, v);
-        else {
-          if (configId === undefined) {
-            const configKey = configKeyWithoutDensity(chunk.config);
-            configId = configIds.get(configKey);
-            if (configId === undefined) configIds.set(configKey, (configId = configIds.size));
-          }
-          const key = `${configId}/${chunk.id}/${entry.index}`;
-          const g = groups.get(key) ?? [];
-          g.push(v);
-          groups.set(key, g);
-        }
+        // A number while it fits in one (the usual case: no string made per value).
+        const key = configId < 2 ** 28 && entry.index <= 0xffff ? (configId * 256 + chunk.id) * 65536 + entry.index : `${configId}/${chunk.id}/${entry.index}`;
+        let g = groups.get(key);
+        if (!g) groups.set(key, (g = []));
+        g.push({ pkg: p.id, chunk, entry });
       }
     }
+    const master = (): Placed[] => listOf(MASTER);
     for (const g of groups.values()) {
       if (!g.some((v) => isDensitySpecific(v.chunk.config.density))) {
-        for (const v of g) put(MASTER, v);
+        const list = master();
+        for (const v of g) put(MASTER, list, v);
         continue;
       }
       // Each density split gets the value Android would pick on a screen of its density; a value
       // every bucket picks (the only variant, say) needs no split and stays in the master.
-      const picks = DENSITY_BUCKETS.map((bucket) => {
+      const picks: Placed[] = [];
+      for (const bucket of DENSITY_BUCKETS) {
         let best = g[0];
-        for (const v of g.slice(1)) if (densityBetter(v.chunk.config.density, best.chunk.config.density, bucket.dpi)) best = v;
-        return { bucket: bucket.name, best };
-      });
-      if (picks.every((p) => p.best === picks[0].best)) put(MASTER, picks[0].best);
-      else for (const { bucket, best } of picks) put(bucket, best);
+        for (let i = 1; i < g.length; i++) if (densityBetter(g[i].chunk.config.density, best.chunk.config.density, bucket.dpi)) best = g[i];
+        picks.push(best);
+      }
+      if (picks.every((best) => best === picks[0])) put(MASTER, master(), picks[0]);
+      else picks.forEach((best, i) => put(DENSITY_BUCKETS[i].name, listOf(DENSITY_BUCKETS[i].name), best));
     }
   }
   return { values, files };
@@ -116,7 +123,22 @@ function poolStringCost(table: ResourceTable, index: number): number {
   return cost;
 }
 
-/** Modelled deflated size of a table holding `placed` values (before calibration). */
+/** stringCost of each resource name, once per table (each split's model sums them). */
+const nameCosts = new WeakMap<ResourceTable, Map<string, number>>();
+
+function nameCost(table: ResourceTable, name: string): number {
+  let costs = nameCosts.get(table);
+  if (!costs) nameCosts.set(table, (costs = new Map()));
+  let cost = costs.get(name);
+  if (cost === undefined) costs.set(name, (cost = stringCost(name)));
+  return cost;
+}
+
+/**
+ * Modelled deflated size of a table holding `placed` values (before calibration). The values
+ * come chunk by chunk (splitTable and allValues place them so): a chunk's counts are kept
+ * while its values follow one another, and looked up again only when the chunk changes.
+ */
 export function modelTableBytes(table: ResourceTable, placed: readonly Placed[], wholeTypes = false): number {
   const strings = new Set<number>();
   // Keys are numbers (a type id above the package id, a key index per package), chunks themselves:
@@ -125,31 +147,49 @@ export function modelTableBytes(table: ResourceTable, placed: readonly Placed[],
   const typeMax = new Map<number, number>();
   const chunks = new Map<ResTypeChunk, { type: number; present: number }>();
   let entryBytes = 0;
-  const addString = (dataType: number, data: number): void => {
-    if (dataType === DataType.STRING) strings.add(data >>> 0);
+  let chunk: ResTypeChunk | undefined;
+  let pkg = -1;
+  let counts = { type: 0, present: 0 };
+  let keysOfPackage = new Map<number, string>();
+  let runMax = 0;
+  const endRun = (): void => {
+    if (chunk !== undefined) typeMax.set(counts.type, Math.max(typeMax.get(counts.type) ?? 0, runMax));
   };
-  for (const v of placed) {
-    const typeKey = v.pkg * 256 + v.chunk.id;
-    const count = wholeTypes ? v.chunk.entryCount : v.entry.index + 1;
-    typeMax.set(typeKey, Math.max(typeMax.get(typeKey) ?? 0, count));
-    let c = chunks.get(v.chunk);
-    if (!c) chunks.set(v.chunk, (c = { type: typeKey, present: 0 }));
-    c.present++;
-    let keysOfPackage = keys.get(v.pkg);
-    if (!keysOfPackage) keys.set(v.pkg, (keysOfPackage = new Map()));
+  for (let i = 0; i < placed.length; i++) {
+    const v = placed[i];
+    if (v.chunk !== chunk || v.pkg !== pkg) {
+      endRun();
+      chunk = v.chunk;
+      if (v.pkg !== pkg) {
+        pkg = v.pkg;
+        let known = keys.get(pkg);
+        if (!known) keys.set(pkg, (known = new Map()));
+        keysOfPackage = known;
+      }
+      const type = pkg * 256 + chunk.id;
+      let c = chunks.get(chunk);
+      if (!c) chunks.set(chunk, (c = { type, present: 0 }));
+      counts = c;
+      runMax = 0;
+    }
+    counts.present++;
+    const count = wholeTypes ? chunk.entryCount : v.entry.index + 1;
+    if (count > runMax) runMax = count;
     keysOfPackage.set(v.entry.keyIndex >>> 0, v.entry.name);
-    if (v.entry.value.kind === 'simple') {
+    const value = v.entry.value;
+    if (value.kind === 'simple') {
       entryBytes += 16;
-      addString(v.entry.value.value.dataType, v.entry.value.value.data);
+      if (value.value.dataType === DataType.STRING) strings.add(value.value.data >>> 0);
     } else {
-      entryBytes += 16 + 12 * v.entry.value.items.length;
-      for (const it of v.entry.value.items) addString(it.value.dataType, it.value.data);
+      entryBytes += 16 + 12 * value.items.length;
+      for (const it of value.items) if (it.value.dataType === DataType.STRING) strings.add(it.value.data >>> 0);
     }
   }
+  endRun();
   let stringBytes = 0;
   for (const i of strings) stringBytes += poolStringCost(table, i);
   let keyBytes = 0;
-  for (const keysOfPackage of keys.values()) for (const k of keysOfPackage.values()) keyBytes += stringCost(k);
+  for (const names of keys.values()) for (const k of names.values()) keyBytes += nameCost(table, k);
   let present = 0;
   let absent = 0;
   let headers = 12 + 28 + 288 + 56;
