@@ -111,7 +111,11 @@ describe('caches invalidated across processes (principals, conversion state)', f
   it('statusChangedByOneProcess_readOnEitherNeverStale', async () => {
     const user = await buildSubscriber(a);
     const token = tokenFor(a, user);
-    const c = await buildConversion(a, user, { status: 'processing', progress: 0, processingStartedAt: new Date() });
+    // Run by a live instance (B's name: it beats). A runs conversions too: an ownerless
+    // 'processing' row is an orphan to it, which its periodic job check queues and its runner
+    // resumes at progress 5 — a real write in the middle of the loop on a slow machine (CI saw
+    // "progress 25 on A: 5"), not a stale read.
+    const c = await buildConversion(a, user, { status: 'processing', progress: 0, processingStartedAt: new Date(), workerName: b.ctx.instance.id });
     const row = await a.ctx.models.Conversion.findByPk(c.id);
     for (let progress = 5; progress <= 100; progress += 5) {
       // Both processes hold the previous state now.
