@@ -33,19 +33,18 @@ export const loginSchema = object({
 });
 export type LoginRequest = InferType<typeof loginSchema>;
 
-/** An optional person's name: blank is no name. */
-const optionalName = () =>
+/** A person's name, trimmed: blank is no name. */
+const personName = () =>
   string()
     .transform((v: unknown) => {
       const t = trimmed(v);
       return t === '' ? undefined : t;
     })
-    .max(NAME_MAX_LENGTH, M.nameTooLong)
-    .optional();
+    .max(NAME_MAX_LENGTH, M.nameTooLong);
 
 /** POST /auth/register (the name is optional: the greeting and the top bar use it). */
 export const registerSchema = object({
-  name: optionalName(),
+  name: personName().optional(),
   email: email(),
   password: newPassword(M.passwordMin, M.passwordRequired),
   confirmPassword: optionalConfirmation('password'),
@@ -55,13 +54,7 @@ export const registerFormSchema = registerSchema.shape({ confirmPassword: requir
 
 /** POST /setup/initialize (the first administrator). */
 export const setupSchema = object({
-  name: string()
-    .transform((v: unknown) => {
-      const t = trimmed(v);
-      return t === '' ? undefined : t;
-    })
-    .max(NAME_MAX_LENGTH, M.nameTooLong)
-    .default(M.setupDefaultName),
+  name: personName().default(M.setupDefaultName),
   email: email(),
   password: newPassword(M.setupPasswordMin, M.passwordRequired),
   confirmPassword: optionalConfirmation('password'),
