@@ -10,7 +10,7 @@
  *
  *   npx tsx bench/cli-start.ts [--runs 20] [--against HEAD~5]
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { listCorpus } from '../packages/converter/test/helpers/corpus.js';
 import { BENCH_OUT, argValue, buildCli, buildRevisionCli, loadLine, measureNode } from './measure.js';
@@ -22,6 +22,8 @@ if (against) bundles.unshift({ label: 'before', bundle: buildRevisionCli(against
 
 /** Corpus APKs of 0.8 to 1.5 MB: "a 1 MB APK". */
 const smallApks = (listCorpus() ?? []).filter((a) => a.bytes >= 800_000 && a.bytes <= 1_500_000).sort((a, b) => a.bytes - b.bytes);
+// A fresh checkout has no bench/out yet.
+mkdirSync(BENCH_OUT, { recursive: true });
 const out = join(BENCH_OUT, 'cli-start.aab');
 const env = { ...process.env, AABIFY_URL: '' };
 
