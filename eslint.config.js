@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.cache/**', 'data/**', 'test-artifacts/**', 'packages/converter/src/proto/generated/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.cache/**', 'data/**', 'test-artifacts/**', 'bench/out/**', 'packages/converter/src/proto/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
