@@ -71,7 +71,21 @@ export function measureNode(script: string, args: string[], env: NodeJS.ProcessE
 export function loadLine(): string {
   const [l1, l5, l15] = loadavg();
   const busy = l1 > cpus().length ? ' (busy machine: wall times are inflated; CPU time is the steadier figure)' : '';
-  return `load average ${l1.toFixed(1)} ${l5.toFixed(1)} ${l15.toFixed(1)} on ${cpus().length} cores${busy}`;
+  return `load average ${l1.toFixed(1)} ${l5.toFixed(1)} ${l15.toFixed(1)} on ${cpus().length} cores${cpuPressure()}${busy}`;
+}
+
+/**
+ * Linux's CPU pressure (`/proc/pressure/cpu`, share of time some task waited for a CPU, over 10
+ * and 60 s), as text to append to a line; empty where the kernel does not give it. On a shared
+ * VM it shows other tenants' load, which the load average (this machine's tasks only) does not.
+ */
+function cpuPressure(): string {
+  try {
+    const some = /^some avg10=([\d.]+) avg60=([\d.]+)/m.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
+    return some ? `, CPU pressure ${some[1]} % (10 s) ${some[2]} % (60 s)` : '';
+  } catch {
+    return '';
+  }
 }
 
 /** Builds the working tree's CLI bundle (`--release`: what `npm run pack:cli` ships). */
