@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildSubscriber, tokenFor } from './helpers/factories.js';
+import { buildZip, tinyApkEntries } from '../../converter/test/helpers/zipBuilder.js';
 
 const MB = 1024 * 1024;
 
@@ -95,5 +96,50 @@ describe('conversions: upload size limit', function () {
     });
     expect(answer.status).to.equal(413);
     expect(JSON.parse(answer.body).message).to.equal('O arquivo excede o limite de 100MB');
+  });
+});
+
+describe('conversions: uploaded file names', function () {
+  this.timeout(60000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  /** POST /conversion/upload of a tiny APK whose part names itself with `filename*` (RFC 5987, percent-encoded UTF-8). */
+  async function uploadNamed(token: string, encodedName: string): Promise<{ status: number; body: { fileName?: string; conversionId?: string } }> {
+    const boundary = 'nomes-de-arquivo';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="apk"; filename*=UTF-8''${encodedName}\r\nContent-Type: application/vnd.android.package-archive\r\n\r\n`),
+      buildZip(tinyApkEntries()),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await fetch(`${server.url}/api/conversion/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    return { status: res.status, body: (await res.json()) as { fileName?: string; conversionId?: string } };
+  }
+
+  it('upload_nameWithControlAndBidiCharacters_acceptedWithThemRemoved', async () => {
+    const token = tokenFor(server, await buildSubscriber(server, 30));
+    // NUL (which Postgres refuses in text), CR/LF, ESC, DEL, C1 CSI, and a right-to-left override that would show "…apk.exe" as "…exe.apk".
+    const res = await uploadNamed(token, 'meu%00app%0D%0A%1B%7F%C2%9B%E2%80%AEkpa%E2%80%AC%E2%81%A6.apk');
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.fileName).to.equal('meuappkpa.apk');
+    const row = await server.ctx.models.Conversion.findByPk(res.body.conversionId!, { rejectOnEmpty: true });
+    expect(row.fileName).to.equal('meuappkpa.apk');
+  });
+
+  it('upload_nameOfControlCharactersOnly_acceptedUnderTheFallbackName', async () => {
+    const token = tokenFor(server, await buildSubscriber(server, 30));
+    const res = await uploadNamed(token, '%00%0D%0A%E2%80%AE');
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.fileName).to.equal('arquivo.apk');
   });
 });

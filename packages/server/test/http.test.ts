@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { buildUser, tokenFor } from './helpers/factories.js';
 
 const BIG_SCRIPT = `export const words = ${JSON.stringify('aabify '.repeat(2000))};\n`;
 /** A landing route's HTML as the dashboard build writes it (dist/routes/NAME.html, with its screen painted). */
@@ -128,5 +129,38 @@ describe('http skeleton', () => {
     expect(plain.body.toString()).to.equal(CONVERTER_PAGE);
     // Only the route itself: a path below it is another screen.
     expect(await (await fetch(`${server.url}/converter/other`)).text()).to.equal('<!doctype html><title>aabify</title>');
+  });
+});
+
+describe('http metrics', () => {
+  const METRICS_TOKEN = 'metrics-token-for-http-tests-0001';
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ METRICS_TOKEN });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  /** The `route` labels of the request-latency series, as /metrics lists them. */
+  async function routeLabels(): Promise<string[]> {
+    const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.status).to.equal(200);
+    const routes = [...(await res.text()).matchAll(/^aabify_http_request_duration_seconds_count\{[^}]*route="([^"]*)"/gm)].map((m) => m[1]!);
+    return [...new Set(routes)];
+  }
+
+  it('routeLabel_caseVariantsOfOneRoute_oneSeriesAsDeclared', async () => {
+    // Express matches paths case-insensitively; every spelling a client invents must land on the declared route's series.
+    const token = tokenFor(server, await buildUser(server));
+    for (const path of ['/api/conversion/history', '/API/CoNvErSiOn/history', '/Api/conversion/HISTORY', '/api/CONVERSION/History']) {
+      const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status, path).to.equal(200);
+    }
+    for (const path of ['/api/health', '/API/Health', '/aPi/hEaLtH']) expect((await fetch(`${server.url}${path}`)).status, path).to.equal(200);
+    const labels = await routeLabels();
+    expect(labels.filter((r) => r.toLowerCase() === '/api/conversion/history')).to.deep.equal(['/api/conversion/history']);
+    expect(labels.filter((r) => r.toLowerCase().startsWith('/api/health'))).to.deep.equal(['/api/health/']);
   });
 });

@@ -437,6 +437,53 @@ describe('payments: Mercado Pago provider against the stand-in', () => {
   });
 });
 
+describe('payments: Mercado Pago webhooks without a configured secret', () => {
+  let mp: MercadoPagoStandIn;
+  let server: TestServer;
+  let plan: Plan;
+
+  before(async () => {
+    mp = await MercadoPagoStandIn.start({ accessToken: TOKEN, webhookSecret: SECRET });
+    // No MERCADOPAGO_WEBHOOK_SECRET: notifications cannot be authenticated, only re-read.
+    server = await startTestServer(
+      { MERCADOPAGO_ACCESS_TOKEN: TOKEN, MERCADOPAGO_PUBLIC_KEY: PUBLIC_KEY, MERCADOPAGO_API_URL: mp.url, PUBLIC_URL },
+      { payments: { mercadoPago: { timeoutMs: 3000, retries: 1 } } },
+    );
+    plan = await buildPlan(server, { name: 'Pacote 10', priceCents: 1990, credits: 10 });
+  });
+  after(async () => {
+    await server?.stop();
+    await mp?.close();
+  });
+
+  it('webhook_unsignedBurstForOnePayment_readsItBackAtMostOncePerFiveSeconds', async () => {
+    const user = await buildUser(server);
+    const created = await api(server).post<CreatePixResponse>(`/payments/create-pix/${plan.id}`, undefined, tokenFor(server, user));
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const { payment } = created.body;
+    const mpId = Number(payment.providerPaymentId);
+    const gets = () => mp.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payments/${mpId}`).length;
+    const credits = async () => (await server.ctx.models.User.findByPk(user.id, { rejectOnEmpty: true })).credits;
+    mp.approve(mpId);
+
+    // Anyone who knows the id can post these: at once, then one after another.
+    const burst = await Promise.all(Array.from({ length: 8 }, () => mp.notify(mpId, { to: server.url, unsigned: true })));
+    for (let i = 0; i < 4; i++) burst.push(await mp.notify(mpId, { to: server.url, unsigned: true }));
+    expect(burst.map((r) => r.status)).to.deep.equal(Array(12).fill(200));
+    expect(gets()).to.equal(1);
+    expect(await credits()).to.equal(10);
+
+    // Once the last read is older than the window, a notification reads the payment again.
+    await server.ctx.models.Payment.update({ lastSyncedAt: new Date(Date.now() - 6000) }, { where: { id: payment.id } });
+    mp.setStatus(mpId, 'charged_back', 'reimbursed');
+    const later = await mp.notify(mpId, { to: server.url, unsigned: true });
+    expect(later.status).to.equal(200);
+    expect(later.body).to.deep.include({ processed: true, changed: true });
+    expect(gets()).to.equal(2);
+    expect(await credits()).to.equal(0);
+  });
+});
+
 describe('payments: Mercado Pago webhook signature', () => {
   const secret = 'abc123';
   const now = 1_704_908_010_000;

@@ -4,7 +4,7 @@
  * with the payment, then the purchase, then the user locked in that order everywhere.
  * Applying the same answer twice changes nothing.
  */
-import type { Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { Payment, Purchase } from '../models/index.js';
 import type { ProviderPayment } from '../payments/index.js';
@@ -94,6 +94,25 @@ export async function applyProviderPayment(ctx: Ctx, paymentId: string, remote: 
     await payment.save({ transaction });
     return { payment, purchase: change.purchase, changed: change.changed };
   });
+}
+
+/** A payment is read back from its provider at most this often by polls and unsigned webhooks. */
+export const PROVIDER_READ_INTERVAL_MS = 5000;
+
+/**
+ * Takes the next read of a payment from its provider: false when it was read (or taken by another
+ * request, in any process) less than PROVIDER_READ_INTERVAL_MS ago. One conditional UPDATE of
+ * lastSyncedAt, so concurrent callers get one read between them; a read that then fails waits
+ * out the interval too.
+ */
+export async function claimProviderRead(ctx: Pick<Ctx, 'models'>, payment: Payment, now = new Date()): Promise<boolean> {
+  const due = new Date(now.getTime() - PROVIDER_READ_INTERVAL_MS);
+  if (payment.lastSyncedAt && payment.lastSyncedAt > due) return false;
+  const [claimed] = await ctx.models.Payment.update(
+    { lastSyncedAt: now },
+    { where: { id: payment.id, [Op.or]: [{ lastSyncedAt: null }, { lastSyncedAt: { [Op.lte]: due } }] } },
+  );
+  return claimed === 1;
 }
 
 /** Reads the payment back from its provider and applies the answer. */

@@ -94,11 +94,17 @@ export function createMetrics(ctx: Pick<AppContext, 'sequelize' | 'config'> & { 
   };
 }
 
-/** The route pattern, never the raw URL (ids would make one series per conversion). */
+/**
+ * The route pattern, never the raw URL (ids would make one series per conversion). Routing is
+ * case-insensitive but req.baseUrl keeps the client's spelling (/API/CoNvErSiOn/…), and every
+ * spelling would be a series of its own, kept for the process's life: the mount paths are all
+ * lower-case literals (routes/index.ts, routes/admin/router.ts ...), so the lower-cased baseUrl
+ * is the mount as declared.
+ */
 function routeOf(req: Request): string {
   const pattern = req.route?.path;
-  if (typeof pattern === 'string') return `${req.baseUrl}${pattern}`;
-  return req.originalUrl.startsWith('/api') ? '/api/unmatched' : 'static';
+  if (typeof pattern === 'string') return `${req.baseUrl.toLowerCase()}${pattern}`;
+  return req.originalUrl.toLowerCase().startsWith('/api') ? '/api/unmatched' : 'static';
 }
 
 /** Observes every request's latency by method, route pattern and status. */

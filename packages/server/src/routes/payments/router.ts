@@ -18,14 +18,11 @@ import { inputOf, validate } from '../../http/validate.js';
 import { rateLimit } from '../../http/rateLimit.js';
 import { isPaymentProviderError, isRefusedChange, providerErrorToApi } from '../../payments/index.js';
 import { createPixPayment } from '../../commands/pixPaymentCreator.js';
-import { applyProviderPayment, cancelPaymentLocally, syncPayment } from '../../commands/paymentSynchronizer.js';
+import { applyProviderPayment, cancelPaymentLocally, claimProviderRead, syncPayment } from '../../commands/paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase, presentPurchaseStatus } from '../../presenters/purchase.js';
 import { pagination } from '../../plans/planStore.js';
 import { latestPaymentId, ownedPayment, ownedPaymentOrPurchasePayment, ownedPurchase } from './paymentAccess.js';
 import { mercadoPagoWebhook } from './webhook.js';
-
-/** A pending Mercado Pago payment is read back at most this often by polling. */
-const POLL_SYNC_MS = 5000;
 
 function statusMessage(payment: Payment): string {
   if (payment.isExpired()) return M.expired;
@@ -52,12 +49,13 @@ function recommendedInterval(payment: Payment, now = Date.now()): number {
 }
 
 /**
- * Reads a pending payment back from its provider when the last read is old enough, so the
- * page learns of a payment even without webhooks. A provider failure keeps the local state.
+ * Reads a pending payment back from its provider when the last read is old enough
+ * (claimProviderRead), so the page learns of a payment even without webhooks. A provider
+ * failure keeps the local state.
  */
 async function refreshPending(ctx: AppContext, payment: Payment): Promise<Payment> {
   if (payment.status !== 'pending' || !payment.providerPaymentId || payment.provider !== 'mercadopago') return payment;
-  if (payment.lastSyncedAt && Date.now() - payment.lastSyncedAt.getTime() < POLL_SYNC_MS) return payment;
+  if (!(await claimProviderRead(ctx, payment))) return payment;
   try {
     return (await syncPayment(ctx, payment.id, { actor: 'poll' })).payment;
   } catch (err) {

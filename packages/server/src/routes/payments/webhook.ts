@@ -2,14 +2,15 @@
  * POST /api/payments/webhook — Mercado Pago notifications (PAYMENTS.md A3). The signature is
  * checked against the webhook secret; then the payment is read back from Mercado Pago and
  * only that answer changes state (paymentSynchronizer). Replays change nothing. Answers 200
- * at once for what is not ours; 500 when Mercado Pago could not be read, so it retries.
+ * at once for what is not ours, and, with no secret configured, for a payment read back less
+ * than 5 s ago; 500 when Mercado Pago could not be read, so it retries.
  */
 import type { Request, RequestHandler } from 'express';
 import { PAYMENT_MESSAGES as M } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { verifyMercadoPagoSignature } from '../../payments/index.js';
-import { syncPayment } from '../../commands/paymentSynchronizer.js';
+import { claimProviderRead, syncPayment } from '../../commands/paymentSynchronizer.js';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
 
@@ -58,6 +59,13 @@ export function mercadoPagoWebhook(ctx: AppContext): RequestHandler {
     const payment = await ctx.models.Payment.findOne({ where: { provider: 'mercadopago', providerPaymentId: dataId } });
     if (!payment) {
       log.info('webhook ignored: unknown payment');
+      return res.status(200).json({ received: true, processed: false });
+    }
+    // Unsigned, a notification proves nothing and only makes us read: anyone who knows a payment
+    // id could spend the merchant's API quota. A read less than 5 s old answers it, as for polling.
+    // A signed one is Mercado Pago's own and may tell of a change made a moment ago: read at once.
+    if (!secret && !(await claimProviderRead(ctx, payment))) {
+      log.info({ paymentId: payment.id }, 'webhook acknowledged: payment read back moments ago');
       return res.status(200).json({ received: true, processed: false });
     }
     try {
