@@ -101,7 +101,7 @@ describe('email outbox (no SMTP_URL)', function () {
 
   it('smtpConfiguredLater_queuedMessagesDelivered', async () => {
     const smtp = await startTestSmtp();
-    const user = await buildUser(server);
+    const user = await buildUser(server, { emailVerifiedAt: new Date() });
     const created = await api(server).post('/auth/tokens', { name: 'Antes do SMTP' }, tokenFor(server, user));
     expect(created.status).to.equal(201);
     const row = await outboxRow(user.email);

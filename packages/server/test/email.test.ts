@@ -349,7 +349,8 @@ describe('email (SMTP on loopback)', function () {
     });
 
     it('creditsDownToOne_conversionNotices_apiToken', async () => {
-      const user = await buildCreditUser(server, 2);
+      // Confirmed address: it makes an API token below.
+      const user = await buildCreditUser(server, 2, { emailVerifiedAt: new Date() });
       // A real conversion through the API takes the second-to-last credit: the notice follows.
       const submitted = await uploadBytes(server, tokenFor(server, user), buildZip(tinyApkEntries()));
       expect(submitted.status, JSON.stringify(submitted.body)).to.equal(201);

@@ -18,6 +18,8 @@ import { ensureDashboardBuilt } from './helpers/browser.js';
 import { CURRENT_PARAMS, hashPassword, passwordKdfRuns, usePasswordParams } from '../src/auth/password.js';
 import { RateLimits } from '../src/auth/rateLimiter.js';
 import { freePort } from './helpers/postgres.js';
+import { encryptJson } from '../src/settings/crypto.js';
+import { playCredentialsAad } from '../src/play/credentials.js';
 import { worstHealthDuring } from './helpers/healthProbe.js';
 
 type Err = { message: string; code: string; retryAfter?: number };
@@ -191,9 +193,9 @@ describe('hostile clients: rate limits and authentication', function () {
   });
 
   describe('item 10: smaller holes', () => {
-    it('deleteUser_removesKeystoreAndApiTokens_tokenNoLongerAuthenticates', async () => {
+    it('deleteUser_removesKeystorePlayKeyAndApiTokens_tokenNoLongerAuthenticates', async () => {
       const admin = await buildAdmin(server);
-      const user = await buildUser(server);
+      const user = await buildUser(server, { emailVerifiedAt: new Date() });
       const session = tokenFor(server, user);
       const created = await api(server).post<{ token: string }>('/auth/tokens', { name: 'ci' }, session);
       expect(created.status).to.equal(201);
@@ -202,11 +204,19 @@ describe('hostile clients: rate limits and authentication', function () {
       const put = await api(server).put('/account/keystore', { keystore: ks.keystore.toString('base64'), storePassword: 'senha-ks-1', fileName: 'upload.p12' }, session);
       expect(put.status, JSON.stringify(put.body)).to.equal(200);
       expect((await api(server).get('/auth/me', apiToken)).status).to.equal(200);
+      await server.ctx.models.PlayCredential.create({
+        userId: user.id,
+        secret: encryptJson({ client_email: 'loja@projeto.iam.gserviceaccount.com' }, server.ctx.secrets.encryptionKey, playCredentialsAad(user.id)),
+        clientEmail: 'loja@projeto.iam.gserviceaccount.com',
+        projectId: 'projeto',
+        privateKeyId: 'chave',
+      });
 
       expect((await api(server).delete(`/admin/users/${user.id}`, tokenFor(server, admin))).status).to.equal(200);
       expect((await api(server).get('/auth/me', apiToken)).status).to.equal(401);
       expect(await server.ctx.models.ApiToken.count({ where: { userId: user.id } })).to.equal(0);
       expect(await server.ctx.models.UserKeystore.count({ where: { userId: user.id } })).to.equal(0);
+      expect(await server.ctx.models.PlayCredential.count({ where: { userId: user.id } })).to.equal(0);
     });
 
     it('register_takenEmail_sameAnswerAsANewAddressAfterTheSameHash', async () => {

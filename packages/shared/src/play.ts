@@ -123,6 +123,8 @@ export const PLAY_MESSAGES = {
   published: (track: string, versionCode: number) => `Publicado na faixa ${track} do Google Play (versionCode ${versionCode}).`,
   editDeleted: 'A edição aberta no Play Console foi descartada; nada foi alterado no app.',
   workerCrashed: 'A publicação foi interrompida várias vezes e não foi concluída.',
+  cancelledOnRecovery:
+    'Publicação cancelada: a conta foi recuperada pelo dono do e-mail, e o que foi cadastrado antes da confirmação do endereço (como a chave do Google Play) foi removido.',
 } as const;
 
 const PACKAGE_NAME = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;

@@ -31,6 +31,9 @@ export async function createFirstAdmin(
     await deps.sequelize.query(`SELECT pg_advisory_xact_lock(${SETUP_LOCK_KEY})`, { transaction });
     const admins = await deps.models.User.count({ where: { role: 'admin' }, paranoid: false, transaction });
     if (admins > 0) throw setupDoneError();
-    return createUser(deps, { ...input, role: 'admin' }, { transaction, passwordHash });
+    // The operator types their own address on a fresh install, where no one can have registered
+    // it before them (the address would be taken): it counts as confirmed, so the first admin can
+    // make API tokens (the CLI's login) even when no e-mail can be sent yet.
+    return createUser(deps, { ...input, role: 'admin', emailVerifiedAt: new Date() }, { transaction, passwordHash });
   });
 }

@@ -5,10 +5,10 @@
  * transaction with the target row locked. Role changes lock every admin row first, so two
  * admins demoting each other at once cannot leave the product without an administrator.
  * Deleting is a soft delete (the User model is paranoid): purchases and payments keep their
- * owner; the account's sessions end, its API tokens and upload keystore are removed and its
- * running conversions are cancelled. What takes rights away (deactivation, deletion, demotion, a
- * new password) then has the user's open sockets and event streams checked again, on every
- * process (realtime/access.ts).
+ * owner; the account's sessions end, its API tokens, download links, upload keystore and Play
+ * key are removed and its running conversions are cancelled; deactivating removes its download links
+ * too. What takes rights away (deactivation, deletion, demotion, a new password) then has the
+ * user's open sockets and event streams checked again, on every process (realtime/access.ts).
  */
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import {
@@ -201,9 +201,11 @@ export async function toggleStatus(ctx: Ctx, actor: User, id: string): Promise<U
   const toggled = await ctx.sequelize.transaction(async (transaction) => {
     const user = await lockUser(ctx, id, transaction);
     if (user.id === actor.id && user.isActive) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeactivateSelf, 'CANNOT_DEACTIVATE_SELF');
-    // Deactivation raises tokenVersion (model hook): every session of the account ends.
+    // Deactivation raises tokenVersion (model hook): every session of the account ends, and the
+    // download links it made go (reactivating does not revive them).
     user.isActive = !user.isActive;
     await user.save({ transaction });
+    if (!user.isActive) await ctx.models.DownloadToken.destroy({ where: { userId: user.id }, transaction });
     ctx.logger.info({ actor: actor.id, userId: user.id, isActive: user.isActive }, 'admin toggled user status');
     return user;
   });
@@ -263,10 +265,12 @@ export async function deleteUserByAdmin(ctx: Ctx, actor: User, id: string): Prom
     const user = await lockUser(ctx, id, transaction);
     if (user.id === actor.id) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeleteSelf, 'CANNOT_DELETE_SELF');
     if (user.role === 'admin' && admins.filter((a) => a.id !== user.id).length === 0) throw ApiError.conflict(ADMIN_MESSAGES.lastAdmin, 'LAST_ADMIN');
-    // The soft delete keeps the row, so ON DELETE CASCADE never fires: the account's API tokens
-    // and its upload keystore (a private key) go now, explicitly.
+    // The soft delete keeps the row, so ON DELETE CASCADE never fires: the account's API tokens,
+    // download links, upload keystore and Google Play key (both private keys) go now, explicitly.
     await ctx.models.ApiToken.destroy({ where: { userId: user.id }, transaction });
+    await ctx.models.DownloadToken.destroy({ where: { userId: user.id }, transaction });
     await ctx.models.UserKeystore.destroy({ where: { userId: user.id }, transaction });
+    await ctx.models.PlayCredential.destroy({ where: { userId: user.id }, transaction });
     // Deactivating raises tokenVersion (model hook): sessions end even before the row is hidden.
     user.isActive = false;
     await user.save({ transaction });

@@ -15,6 +15,8 @@ export interface NewUser {
   role?: UserRole;
   userType?: UserType | null;
   credits?: number;
+  /** Set only where the address needs no confirmation link (first-run setup). */
+  emailVerifiedAt?: Date | null;
 }
 
 export function emailTakenError(): ApiError {
@@ -42,6 +44,7 @@ export async function createUser(
         role: input.role ?? 'user',
         userType: input.userType ?? null,
         credits: input.credits ?? 0,
+        emailVerifiedAt: input.emailVerifiedAt ?? null,
       },
       { transaction: options.transaction },
     );

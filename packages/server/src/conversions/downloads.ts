@@ -10,6 +10,7 @@ import { CONVERSION_LIMITS, CONVERSION_MESSAGES, aabFileName, type DownloadToken
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
+import { mayDownloadFiles } from './downloadAccess.js';
 import type { ByteRange, Storage } from '../storage/index.js';
 
 export const hashDownloadToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -33,14 +34,23 @@ export async function issueDownloadToken(ctx: AppContext, conversion: Conversion
   };
 }
 
-/** The conversion a token opens: 404 for an unknown token, 410 once it has expired. */
+const downloadTokenInvalid = () => ApiError.notFound(CONVERSION_MESSAGES.downloadNotFound, 'DOWNLOAD_TOKEN_INVALID');
+
+/**
+ * The conversion a token opens: 404 for an unknown token, 410 once it has expired. The link
+ * carries the rights of the user who made it, so it is unknown too once that user is deleted
+ * or deactivated or may no longer download the file (an admin's support link, the setting off).
+ */
 export async function conversionForToken(ctx: AppContext, token: string): Promise<Conversion> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw ApiError.notFound(CONVERSION_MESSAGES.downloadNotFound, 'DOWNLOAD_TOKEN_INVALID');
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw downloadTokenInvalid();
   const row = await ctx.models.DownloadToken.findByPk(hashDownloadToken(token));
-  if (!row) throw ApiError.notFound(CONVERSION_MESSAGES.downloadNotFound, 'DOWNLOAD_TOKEN_INVALID');
+  if (!row) throw downloadTokenInvalid();
   if (row.expiresAt.getTime() <= Date.now()) throw new ApiError(410, 'DOWNLOAD_TOKEN_EXPIRED', CONVERSION_MESSAGES.downloadExpired);
   const conversion = await ctx.models.Conversion.findByPk(row.conversionId);
   if (!conversion) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
+  // Paranoid model: a deleted user is not found.
+  const minter = await ctx.models.User.findByPk(row.userId);
+  if (!minter?.isActive || !(await mayDownloadFiles(ctx, conversion, minter))) throw downloadTokenInvalid();
   return conversion;
 }
 

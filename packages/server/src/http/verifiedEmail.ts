@@ -9,10 +9,15 @@ import type { AppContext } from '../context.js';
 import { authUser } from './auth.js';
 import { ApiError } from './errors.js';
 
+/** 403 EMAIL_NOT_VERIFIED, pointing at the call that sends a new confirmation link. */
+export function emailNotVerifiedError(message: string = EMAIL_MESSAGES.emailNotVerified): ApiError {
+  return new ApiError(403, 'EMAIL_NOT_VERIFIED', message, { details: { resend: '/api/auth/resend-verification' } });
+}
+
 export function requireVerifiedEmail(ctx: AppContext): RequestHandler {
   return async (req, _res, next) => {
     const user = authUser(req);
     if (user.isAdmin() || user.emailVerifiedAt || !(await ctx.settings.get('accounts.requireVerifiedEmail'))) return next();
-    throw new ApiError(403, 'EMAIL_NOT_VERIFIED', EMAIL_MESSAGES.emailNotVerified, { details: { resend: '/api/auth/resend-verification' } });
+    throw emailNotVerifiedError();
   };
 }

@@ -46,7 +46,8 @@ export const accountRoutes = [
     body: createApiTokenSchema,
     answers: { 201: ref('CreatedApiToken') },
     errors: [403, 409],
-    description: 'Só com o token de sessão (403 SESSION_REQUIRED com um token de API). Até 20 tokens por usuário (409 API_TOKEN_LIMIT).',
+    description:
+      'Só com o token de sessão (403 SESSION_REQUIRED com um token de API) e, onde há envio de e-mail (SMTP_URL), com o e-mail da conta confirmado (403 EMAIL_NOT_VERIFIED). Até 20 tokens por usuário (409 API_TOKEN_LIMIT).',
   }),
   route('get', '/auth/tokens', 'Tokens de API', 'Os tokens de API do usuário (sem os segredos)', {
     auth: 'user',

@@ -10,13 +10,15 @@ import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { authUser, requireAuth } from '../../http/auth.js';
 import { validate, inputOf } from '../../http/validate.js';
+import { emailNotVerifiedError } from '../../http/verifiedEmail.js';
 import { findOwned } from '../../policies/ownership.js';
 import { generateApiToken } from '../../auth/tokens.js';
 import { presentApiToken } from '../../presenters/apiToken.js';
 
 /**
  * Personal API tokens, mounted at /api/auth/tokens. Each acts with its owner's rights; the
- * secret is in the creation answer only. A token cannot mint tokens (a session can).
+ * secret is in the creation answer only. A token cannot mint tokens (a session can), nor can
+ * an account whose address is not confirmed where e-mail is delivered (403 EMAIL_NOT_VERIFIED).
  *
  * POST / { name } → 201 { id, name, prefix, createdAt, lastUsedAt, token, message }
  * GET /           → { tokens: [...] } (newest first, no secrets)
@@ -29,6 +31,11 @@ export function createApiTokensRouter(ctx: AppContext): Router {
   router.post('/', requireAuth(ctx), validate(createApiTokenSchema), async (req, res) => {
     const user = authUser(req);
     if (req.auth?.method !== 'jwt') throw ApiError.forbidden(ACCOUNT_MESSAGES.apiTokenNeedsSession, 'SESSION_REQUIRED');
+    // Registering needs no confirmed address: without this, whoever registered someone else's
+    // address could keep a token after the owner takes the account back (recovery.ts). Only
+    // where e-mail is delivered: without SMTP_URL no address can be confirmed (nor an account
+    // taken back by a link), and the CLI's sign-in, which makes a token, would be shut for all.
+    if (!user.emailVerifiedAt && ctx.config.mail.smtpUrl) throw emailNotVerifiedError(ACCOUNT_MESSAGES.apiTokenNeedsVerifiedEmail);
     const { name } = inputOf(req, createApiTokenSchema);
     if ((await ApiToken.count({ where: { userId: user.id } })) >= API_TOKENS_PER_USER) {
       throw ApiError.conflict(ACCOUNT_MESSAGES.apiTokenLimit, 'API_TOKEN_LIMIT');

@@ -16,6 +16,7 @@ import { authUser, requireAuth } from '../../http/auth.js';
 import { inputOf, validate } from '../../http/validate.js';
 import { clientKey, rateLimit } from '../../http/rateLimit.js';
 import { setPassword } from '../../commands/userCreator.js';
+import { purgePreRegistrationAccess } from '../../commands/preRegistrationPurger.js';
 import { knownEmailLink, revokeEmailLinks, useEmailLink } from '../../mail/links.js';
 import { presentUser } from '../../presenters/user.js';
 
@@ -38,7 +39,9 @@ const verifyLinkInvalid = () =>
  * POST /forgot-password { email } → 200 { message } — the same answer, at once, whether or not
  *      the account exists (the e-mail is prepared after the answer); 429 per address / per email
  * POST /reset-password { token, password, confirmPassword? } → 200 { message, token, expiresIn, user }
- *      (every older session ends; the user is signed in); 400 RESET_LINK_INVALID
+ *      (every older session ends; the user is signed in; on an account whose address was not
+ *      confirmed yet, what was made on it before goes: commands/preRegistrationPurger.ts);
+ *      400 RESET_LINK_INVALID
  * POST /verify-email { token } → 200 { message }; 400 VERIFY_LINK_INVALID
  * GET /email-status (signed in) → { emailVerified, verificationRequired }
  * POST /resend-verification (signed in) → 200 { message }; 429 per user
@@ -70,12 +73,15 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
     validate(resetPasswordSchema),
     async (req, res) => {
       const { token, password } = inputOf(req, resetPasswordSchema);
-      const user = await sequelize.transaction(async (transaction) => {
+      const { user, purged } = await sequelize.transaction(async (transaction) => {
         const link = await useEmailLink(sequelize, token, 'password_reset', transaction);
         if (!link) throw resetLinkInvalid();
         const found = await models.User.findByPk(link.userId, { transaction, lock: transaction.LOCK.UPDATE });
         if (!found || found.email !== link.email) throw resetLinkInvalid();
         if (!found.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
+        // Not confirmed until now: the account may have been registered by someone else, who
+        // must not keep what they made on it (a confirmed account keeps its CI tokens).
+        const purgedAccess = found.emailVerifiedAt ? null : await purgePreRegistrationAccess(ctx, found.id, transaction);
         // The link reached the address, so it is confirmed too.
         found.emailVerifiedAt ??= new Date();
         found.lastLogin = new Date();
@@ -83,13 +89,15 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
         await setPassword(found, password, { transaction });
         await revokeEmailLinks(models, found.id, 'password_reset', transaction);
         await ctx.mail.passwordChanged(found, { transaction });
-        return found;
+        return { user: found, purged: purgedAccess };
       });
-      // Open sockets and event streams made with the old password end too, on every process.
+      // Open sockets and event streams made with the old password (or a removed API token) end
+      // too, on every process.
       await ctx.liveAccess?.accessChanged(user.id);
       // The mailbox's owner proved it: the account's sign-in slowdown starts afresh.
       await Promise.all([ctx.auth.limiters.loginPerAccount.reset(user.email), ctx.auth.limiters.loginAccountWait.reset(user.email)]);
       ctx.logger.info({ userId: user.id }, 'password reset by e-mail link');
+      if (purged) ctx.logger.info({ userId: user.id, ...purged }, 'unconfirmed account recovered: access made before the confirmation removed');
       const body: AuthResponse & MessageResponse = {
         message: EMAIL_MESSAGES.passwordReset,
         token: ctx.auth.issueToken(user),
