@@ -55,6 +55,11 @@ export const CONVERSION_LIMITS = {
   streamTicketTtlSeconds: 60,
   /** Unused, unexpired stream tickets a user may hold at once. */
   streamTicketsPerUser: 20,
+  /**
+   * Live connections (sockets and event streams together) a user may hold open on one server
+   * process. A dashboard tab holds one socket and the CLI one stream per conversion it follows.
+   */
+  liveConnectionsPerUser: 20,
   /** Files are kept this many days by default (setting conversions.retentionDays). */
   defaultRetentionDays: 7,
   historyDefaultPage: 1,
@@ -123,6 +128,9 @@ export const CONVERSION_MESSAGES = {
   streamTicketInvalid: 'Ticket de transmissão inválido ou já usado. Peça um novo ticket.',
   streamTicketExpired: 'Ticket de transmissão expirado. Peça um novo ticket.',
   tooManyStreamTickets: 'Tickets de transmissão demais em aberto. Aguarde um minuto e tente de novo.',
+  /** TOO_MANY_LIVE_CONNECTIONS (no "token" or "auth" here: the dashboard would take it for a sign-out). */
+  tooManyLiveConnections:
+    `Conexões em tempo real demais abertas nesta conta (no máximo ${CONVERSION_LIMITS.liveConnectionsPerUser} por vez). Feche outras abas do aabify ou acompanhamentos da CLI e tente de novo.`,
   bulkDone: (ok: number, failed: number) => `${countOf(ok, 'conversão iniciada', 'conversões iniciadas')}${failed ? `, ${failed} com erro` : ''}`,
   genericFailure: 'Ocorreu um erro durante o processamento do arquivo',
   workerCrashed: 'O processo de conversão foi interrompido repetidamente; a conversão foi abortada.',

@@ -128,10 +128,12 @@ export class LiveConnection {
       if (reason === 'io server disconnect') this.retryAfterKick();
       this.report(true);
     });
-    socket.on('connect_error', (err: Error) => {
+    socket.on('connect_error', (err: Error & { data?: { code?: unknown } }) => {
       if (this.closed) return;
       console.warn(LIVE_MESSAGES.connectError, err.message);
       this.socketFailing = true;
+      // The server refused the handshake and says why in pt-BR (too many live connections).
+      if (err.data?.code === 'TOO_MANY_LIVE_CONNECTIONS') this.handlers.onError?.(err.message);
       if (/auth|token|unauthori[sz]ed|jwt/i.test(err.message) && !socket.active) {
         this.handlers.onAuthError();
         return;

@@ -49,8 +49,8 @@ export class ApiError extends Error {
   static conflict(message: string, code = 'CONFLICT') {
     return new ApiError(409, code, message);
   }
-  static tooManyRequests(retryAfterSeconds: number, message = 'Muitas requisições. Tente novamente em instantes.') {
-    return new ApiError(429, 'RATE_LIMIT', message, { retryAfter: retryAfterSeconds });
+  static tooManyRequests(retryAfterSeconds: number, message = 'Muitas requisições. Tente novamente em instantes.', code = 'RATE_LIMIT') {
+    return new ApiError(429, code, message, { retryAfter: retryAfterSeconds });
   }
 }
 

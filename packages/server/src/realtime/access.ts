@@ -8,15 +8,28 @@
  * is closed too (a socket may sit in other users' conversion rooms as an admin) and reconnects
  * with its new rights. The dashboard reconnects after a server-side close; a handshake with a
  * credential that no longer holds gets `auth_error`, which signs it out.
+ *
+ * It also counts each user's live connections on this process: every open one holds a file
+ * descriptor, listeners and buffers for as long as its client keeps it (heartbeats keep an idle
+ * one alive), so one account could otherwise exhaust the process. Over
+ * CONVERSION_LIMITS.liveConnectionsPerUser a new one is refused: an event stream with 429, a
+ * socket with a connect_error, both TOO_MANY_LIVE_CONNECTIONS.
  */
 import type { Server } from 'socket.io';
 import type { AppContext } from '../context.js';
 import type { AuthResult, Credential } from '../auth/service.js';
-import type { UserRole } from '@aabify/shared';
+import { CONVERSION_LIMITS, CONVERSION_MESSAGES, type UserRole } from '@aabify/shared';
 import { userRoom } from '../conversions/events.js';
 import { findOwnedOrNull } from '../policies/ownership.js';
+import { ApiError } from '../http/errors.js';
 
 const REMOTE_ACCESS_CHANGED = 'aabify:access-changed';
+
+/**
+ * The Retry-After of a refused live connection: a slot frees when one of the user's connections
+ * closes, which the server cannot foresee, so this is only a pause before trying again.
+ */
+const LIVE_CONNECTION_RETRY_AFTER_SECONDS = 30;
 
 /** What a socket keeps from its handshake (socket.data). */
 export interface LiveSocketData {
@@ -37,6 +50,8 @@ export interface LiveStream {
 
 export class LiveAccess {
   private readonly streams = new Map<string, Set<LiveStream>>();
+  /** Open live connections (sockets and event streams) per user id, on this process. */
+  private readonly connections = new Map<string, number>();
 
   constructor(
     private readonly io: Server,
@@ -57,6 +72,32 @@ export class LiveAccess {
     await this.ctx.auth.changesSettled();
     this.io.serverSideEmit(REMOTE_ACCESS_CHANGED, userId);
     await this.checkLocal(userId);
+  }
+
+  /**
+   * Takes one of the user's live-connection slots on this process, or throws 429
+   * TOO_MANY_LIVE_CONNECTIONS when they hold them all. Returns the release, to call when the
+   * connection closes; calling it again does nothing.
+   */
+  claimConnection(userId: string): () => void {
+    const held = this.connections.get(userId) ?? 0;
+    if (held >= CONVERSION_LIMITS.liveConnectionsPerUser) {
+      throw ApiError.tooManyRequests(LIVE_CONNECTION_RETRY_AFTER_SECONDS, CONVERSION_MESSAGES.tooManyLiveConnections, 'TOO_MANY_LIVE_CONNECTIONS');
+    }
+    this.connections.set(userId, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.connections.get(userId) ?? 1) - 1;
+      if (left > 0) this.connections.set(userId, left);
+      else this.connections.delete(userId);
+    };
+  }
+
+  /** Live connections the user holds on this process. */
+  connectionsOf(userId: string): number {
+    return this.connections.get(userId) ?? 0;
   }
 
   /** Registers an event stream; the returned function forgets it (on close). */

@@ -1,6 +1,8 @@
 /**
  * The socket.io protocol of conversions (spec §7): the token comes in the handshake
  * (auth.token, query token or a bearer header); a bad one gets `auth_error` and a disconnect.
+ * A user past their live connections on this process is refused with a connect_error
+ * (TOO_MANY_LIVE_CONNECTIONS, realtime/access.ts) — not `auth_error`, which signs the dashboard out.
  * The credential is checked again before every request is answered (one indexed query), so a
  * socket acts with its user's rights of now; one that no longer holds gets `auth_error` and
  * is closed. Access changes close sockets without waiting for a request (realtime/access.ts).
@@ -20,6 +22,7 @@ import type { ConversionService } from '../conversions/service.js';
 import { userRoom } from '../conversions/events.js';
 import { snapshotMessages } from './snapshot.js';
 import type { LiveSocketData } from './access.js';
+import { ApiError } from '../http/errors.js';
 
 type Ack = (answer: unknown) => void;
 
@@ -31,6 +34,33 @@ function handshakeToken(socket: Socket): string | undefined {
   const header = socket.handshake.headers.authorization;
   const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   return m?.[1];
+}
+
+/**
+ * Holds one of the user's live-connection slots for as long as the socket lives; over the cap,
+ * the error that refuses the handshake: the client's connect_error, whose `data` is the body an
+ * event stream gets with its 429 ({ message, code: 'TOO_MANY_LIVE_CONNECTIONS', retryAfter }).
+ */
+function holdConnectionSlot(ctx: AppContext, socket: Socket, userId: string): Error | undefined {
+  // Gone during the handshake: socket.io drops it without a 'disconnect' (nothing to hold).
+  if (!ctx.liveAccess || socket.conn.readyState !== 'open') return undefined;
+  let release: () => void;
+  try {
+    release = ctx.liveAccess.claimConnection(userId);
+  } catch (err) {
+    if (!(err instanceof ApiError)) return err instanceof Error ? err : new Error(String(err));
+    return Object.assign(new Error(err.message), { data: err.toBody() });
+  }
+  // 'disconnect' comes only once connected; the transport's 'close' also covers a client that
+  // leaves before that (socket.io then drops the socket silently). The transport may outlive the
+  // socket (a client can leave and rejoin the namespace on one connection): no listener stays on it.
+  const free = () => {
+    socket.conn.off('close', free);
+    release();
+  };
+  socket.once('disconnect', free);
+  socket.conn.once('close', free);
+  return undefined;
 }
 
 /** `{conversionId}` or the bare id. */
@@ -61,6 +91,8 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
         if (result.ok) {
           data.credential = result.credential;
           data.role = result.user.role;
+          const refused = holdConnectionSlot(ctx, socket, result.user.id);
+          if (refused) return next(refused);
         }
         next();
       },

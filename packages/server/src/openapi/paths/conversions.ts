@@ -67,7 +67,8 @@ export const conversionRoutes = [
   route('get', '/conversion/updates/:id', 'Conversões', 'Eventos ao vivo da conversão (server-sent events), com bearer ou ?token=', {
     auth: 'token-or-query',
     answer: { media: 'text/event-stream', description: 'Eventos conversion:progress, conversion:log, conversion:completed …' },
-    errors: [404],
+    // 429 TOO_MANY_LIVE_CONNECTIONS: the user holds every live connection this process allows.
+    errors: [404, 429],
   }),
   route('post', '/download/generate-download-token/:conversionId', 'Downloads', 'Um token de download do AAB', { auth: 'user', answer: ref('AnyObject'), errors: [403, 404, 409, 410] }),
   route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 410] }),

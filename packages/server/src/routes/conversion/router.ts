@@ -42,7 +42,8 @@ import { createConversionLimitsRouter } from './limits.js';
  *   GET /status/:id, /history, /usage, /logs/:id; DELETE /logs/:id; POST /cancel/:id
  *   POST /generate-download-link/:id; GET /download/:id, /temp-download/:id
  *   POST /updates/:id/ticket → 201 { ticket, expiresAt, expiresIn } (single use, 60 s)
- *   GET /updates/:id?token=<ticket> (or a bearer header) → server-sent events
+ *   GET /updates/:id?token=<ticket> (or a bearer header) → server-sent events (429
+ *     TOO_MANY_LIVE_CONNECTIONS past the user's live connections on this process)
  * Every route: rate limit (submissions) → auth → validate → handler; another user's
  * conversion answers 404 exactly like a missing one.
  */
@@ -261,6 +262,8 @@ export function createConversionRouter(ctx: AppContext): Router {
       viewer = await userFromRequest(ctx, req);
     }
     const c = await streamable(id, viewer.user);
+    // One of the user's live-connection slots (429 when they hold them all), freed when the stream closes.
+    if (ctx.liveAccess) res.on('close', ctx.liveAccess.claimConnection(viewer.user.id));
     await openUpdateStream(req, res, svc(), c, (end) =>
       ctx.liveAccess ? ctx.liveAccess.track({ credential: viewer.credential, role: viewer.user.role, conversionId: c.id, end }) : () => undefined,
     );
