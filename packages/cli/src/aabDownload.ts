@@ -5,8 +5,9 @@
  * A server that ignores Range (200) simply sends it all again.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants as fsConstants, createReadStream } from 'node:fs';
+import { lstat, mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
@@ -38,7 +39,48 @@ async function sizeOf(path: string): Promise<number | undefined> {
   }
 }
 
+/**
+ * `<out>.part` and `<out>.part.json` sit beside the output, often in a shared CI workspace: one
+ * planted there as a symbolic link (or anything but a plain file) would have the download write
+ * through it into another file. Such a path is refused, never followed.
+ */
+async function assertPlainFileOrAbsent(path: string): Promise<number | undefined> {
+  let s;
+  try {
+    s = await lstat(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  if (s.isFile()) return s.size;
+  throw new CliError('DOWNLOAD_PATH_UNSAFE', `${path} existe e não é um arquivo comum (um link simbólico?); o download não escreve através dele. Apague-o e rode o comando de novo.`, EXIT_FAILED);
+}
+
+/** Opened without following a link at `path` (O_NOFOLLOW), to append or to start afresh. */
+async function openPart(path: string, append: boolean): Promise<FileHandle> {
+  const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_NOFOLLOW | (append ? fsConstants.O_APPEND : fsConstants.O_TRUNC);
+  try {
+    return await open(path, flags, 0o644);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') await assertPlainFileOrAbsent(path);
+    throw e;
+  }
+}
+
+/** The metadata written to a new file then renamed over the old one: a link at `path` is replaced, never followed. */
+async function writeMeta(path: string, meta: PartMeta): Promise<void> {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(tmp, JSON.stringify(meta), { flag: 'wx' });
+  try {
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
 async function readMeta(path: string): Promise<PartMeta | undefined> {
+  if ((await assertPlainFileOrAbsent(path)) === undefined) return undefined;
   try {
     const v: unknown = JSON.parse(await readFile(path, 'utf8'));
     if (typeof v !== 'object' || v === null) return undefined;
@@ -87,7 +129,8 @@ export async function downloadAab(api: ApiClient, output: Output, conversionId: 
 
   for (let attempt = 1; ; attempt++) {
     const meta = await readMeta(metaPath);
-    let start = meta?.conversionId === conversionId ? ((await sizeOf(part)) ?? 0) : 0;
+    const partSize = await assertPlainFileOrAbsent(part);
+    let start = meta?.conversionId === conversionId ? (partSize ?? 0) : 0;
     if (start === 0) await rm(part, { force: true });
     if (meta?.total !== undefined && start > meta.total) start = 0;
 
@@ -134,7 +177,7 @@ export async function downloadAab(api: ApiClient, output: Output, conversionId: 
     if (offset > 0) output.info(`Retomando o download a partir de ${offset} bytes.`);
     const etag = header(res.headers.etag);
     const newMeta: PartMeta = { conversionId, ...(etag ? { etag } : {}), ...(total !== undefined ? { total } : {}) };
-    await writeFile(metaPath, JSON.stringify(newMeta));
+    await writeMeta(metaPath, newMeta);
 
     const progress = output.progress('Baixando', total, offset);
     let written = offset;
@@ -148,8 +191,12 @@ export async function downloadAab(api: ApiClient, output: Output, conversionId: 
         cb(null, chunk);
       },
     });
+    const file = await openPart(part, offset > 0).catch(async (e: unknown) => {
+      await res.body.dump().catch(() => undefined);
+      throw e;
+    });
     try {
-      await pipeline(res.body, counter, createWriteStream(part, { flags: offset > 0 ? 'a' : 'w' }));
+      await pipeline(res.body, counter, file.createWriteStream());
     } catch (e) {
       progress.finish();
       if (attempt >= ATTEMPTS) {

@@ -8,6 +8,7 @@
  */
 import { appendFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { usageError } from './api/errors.js';
 import type { ConvertResult } from './convertResult.js';
 import { formatBytes, formatDecimal } from './format.js';
 import { jsonDocument } from './jsonDocument.js';
@@ -24,7 +25,23 @@ export interface CiFailure {
   conversionId?: string;
 }
 
-const escapeCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+// eslint-disable-next-line no-control-regex
+const oneLine = (text: string): string => text.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]+/g, ' ');
+
+/**
+ * Foreign text (the APK's manifest, the server's report and messages, file names) as inert
+ * Markdown on one line: every character that Markdown or HTML could turn into a link, an image,
+ * a tag, emphasis, code or a cell of its own becomes a character reference.
+ */
+export function markdownText(text: string): string {
+  return oneLine(text).replace(/[&<>`[\]!*_|\\~#@]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Foreign text as inline code: a plain code span when nothing in it can end the span or the table cell. */
+export function markdownCode(text: string): string {
+  const line = oneLine(text);
+  return /[`|]/.test(line) ? `<code>${markdownText(line)}</code>` : `\`${line}\``;
+}
 
 /** `key=value` lines of GitHub's output file; a value with a newline uses the delimiter form. */
 export function githubOutputLines(values: Record<string, string>): string {
@@ -37,17 +54,30 @@ export function githubOutputLines(values: Record<string, string>): string {
     .join('');
 }
 
+/**
+ * `KEY=value` lines of a dotenv file. GitLab's dotenv report has no multi-line values: a CR or
+ * LF in a value would start a variable of its own in later jobs, so such a value is refused.
+ */
+export function dotenvLines(values: Record<string, string>): string {
+  return Object.entries(values)
+    .map(([key, value]) => {
+      if (/[\r\n\0]/.test(value)) throw usageError(`O valor de ${key} tem uma quebra de linha e não cabe num arquivo dotenv; o arquivo --dotenv não foi gravado.`, 'DOTENV_VALUE_INVALID');
+      return `${key}=${value}\n`;
+    })
+    .join('');
+}
+
 /** The Markdown job summary of a saved AAB: app, version, sizes, per-device estimate, warnings. */
 export function summaryMarkdown(r: ConvertResult): string {
   const app = r.app.packageName ?? '—';
   const version = r.app.versionName || r.app.versionCode !== null ? `${r.app.versionName ?? '—'} (código ${r.app.versionCode ?? '—'})` : '—';
   const rows: [string, string][] = [
-    ['App', `\`${escapeCell(app)}\``],
-    ['Versão', escapeCell(version)],
+    ['App', markdownCode(app)],
+    ['Versão', markdownText(version)],
     ['APK', r.inputBytes !== null ? formatBytes(r.inputBytes) : '—'],
-    ['AAB', `${formatBytes(r.bytes)} — \`${escapeCell(basename(r.output))}\``],
-    ['Modo', r.mode === 'local' ? 'local (nesta máquina)' : `servidor, conversão \`${r.conversionId}\``],
-    ['Assinatura', r.signature ? `chave de upload \`${escapeCell(r.signature.alias)}\` (SHA-256 ${r.signature.certificateSha256.slice(0, 23)}…)` : 'não assinado'],
+    ['AAB', `${formatBytes(r.bytes)} — ${markdownCode(basename(r.output))}`],
+    ['Modo', r.mode === 'local' ? 'local (nesta máquina)' : `servidor, conversão ${markdownCode(r.conversionId ?? '')}`],
+    ['Assinatura', r.signature ? `chave de upload ${markdownCode(r.signature.alias)} (SHA-256 ${markdownText(r.signature.certificateSha256.slice(0, 23))}…)` : 'não assinado'],
   ];
   const lines = ['### aabify: AAB gerado', '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`), ''];
   if (r.downloadSizes.length > 0) {
@@ -55,14 +85,14 @@ export function summaryMarkdown(r: ConvertResult): string {
     for (const d of r.downloadSizes) {
       lines.push(
         d.compatible
-          ? `| ${escapeCell(d.label)} | ${formatBytes(d.apkBytes)} | ${formatBytes(d.bundleBytes)} | ${d.savedBytes >= 0 ? '−' : '+'}${formatDecimal(Math.abs(d.savedPercent))}% |`
-          : `| ${escapeCell(d.label)} | — | — | incompatível |`,
+          ? `| ${markdownText(d.label)} | ${formatBytes(d.apkBytes)} | ${formatBytes(d.bundleBytes)} | ${d.savedBytes >= 0 ? '−' : '+'}${formatDecimal(Math.abs(d.savedPercent))}% |`
+          : `| ${markdownText(d.label)} | — | — | incompatível |`,
       );
     }
     lines.push('');
   }
   if (r.warnings.length > 0) {
-    lines.push(`**Avisos (${r.warnings.length})**`, '', ...r.warnings.map((w) => `- ${escapeCell(w.message)} \`${w.code}\``), '');
+    lines.push(`**Avisos (${r.warnings.length})**`, '', ...r.warnings.map((w) => `- ${markdownText(w.message)} ${markdownCode(w.code)}`), '');
   } else {
     lines.push('Nenhum aviso.', '');
   }
@@ -70,7 +100,7 @@ export function summaryMarkdown(r: ConvertResult): string {
 }
 
 export function failureMarkdown(f: CiFailure): string {
-  return `### aabify: a conversão falhou\n\n${escapeCell(f.message)} \`${f.code}\`${f.conversionId ? `\n\nConversão \`${f.conversionId}\`` : ''}\n\n`;
+  return `### aabify: a conversão falhou\n\n${markdownText(f.message)} ${markdownCode(f.code)}${f.conversionId ? `\n\nConversão ${markdownCode(f.conversionId)}` : ''}\n\n`;
 }
 
 /** Writes every file asked for, for a saved AAB (`result`) or a failure. */
@@ -84,10 +114,9 @@ export async function writeCiFiles(flags: CiFileFlags, outcome: { result: Conver
   if (flags.summary) {
     if (result) await appendFile(flags.summary, summaryMarkdown(result));
     else if ('failure' in outcome) await appendFile(flags.summary, failureMarkdown(outcome.failure));
-    else await appendFile(flags.summary, `### aabify: APK enviado\n\nConversão \`${conversionId}\` na fila do servidor; acompanhe com \`aabify status ${conversionId}\`.\n\n`);
+    else await appendFile(flags.summary, `### aabify: APK enviado\n\nConversão ${markdownCode(conversionId)} na fila do servidor; acompanhe com ${markdownCode(`aabify status ${conversionId}`)}.\n\n`);
   }
   if (flags.dotenv) {
-    // dotenv values stay on one line: paths and ids never hold a newline.
-    await writeFile(flags.dotenv, `AABIFY_AAB=${result?.output ?? ''}\nAABIFY_CONVERSION_ID=${conversionId}\nAABIFY_AAB_SIZE=${result ? result.bytes : ''}\n`);
+    await writeFile(flags.dotenv, dotenvLines({ AABIFY_AAB: result?.output ?? '', AABIFY_CONVERSION_ID: conversionId, AABIFY_AAB_SIZE: result ? String(result.bytes) : '' }));
   }
 }

@@ -75,6 +75,18 @@ export function normalizeUrl(raw: string): string {
   return url.toString().replace(/\/+$/, '').replace(/\/api$/, '');
 }
 
+/**
+ * A warning for an `http://` server off this machine: the token would cross the network
+ * unencrypted. Not refused — self-hosted servers on a private network exist — but said.
+ */
+export function cleartextWarning(baseUrl: string): string | undefined {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:') return undefined;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const loopback = host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+  return loopback ? undefined : `o servidor ${url.host} é acessado por http://, sem criptografia: o token e os arquivos trafegam abertos na rede. Use https:// fora de uma rede confiável.`;
+}
+
 export type Source = 'flag' | 'env' | 'config' | 'default';
 
 export interface Connection {

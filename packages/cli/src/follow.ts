@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CONVERSION_STEP_LABELS } from '@aabify/shared/conversions';
 import type { ApiClient } from './api/client.js';
-import { CliError } from './api/errors.js';
+import { CliError, errorFromResponse } from './api/errors.js';
 import { readServerEvents } from './api/sse.js';
 import {
   estimateText,
@@ -24,6 +24,7 @@ import {
   type UpdateMessage,
 } from './api/types.js';
 import type { Output } from './output.js';
+import { indentedText } from './safeText.js';
 
 export interface FollowOptions {
   /** Print log entries as they arrive. */
@@ -46,7 +47,8 @@ export function formatLog(entry: LogEntry): string {
   const time = entry.timestamp ? new Date(entry.timestamp) : undefined;
   const clock = time && !Number.isNaN(time.getTime()) ? `${time.toLocaleTimeString('pt-BR', { hour12: false })} ` : '';
   const level = LEVEL_LABELS[entry.level] ?? entry.level;
-  return `${clock}[${level}]${entry.step ? ` ${entry.step}:` : ''} ${entry.message}`;
+  // A log message may span lines: the further ones are indented under the first.
+  return `${clock}[${level}]${entry.step ? ` ${entry.step}:` : ''} ${indentedText(entry.message)}`;
 }
 
 /** Collects log entries once each (same id, or same time plus message). */
@@ -202,13 +204,20 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
         const minted = await api.json('POST', `${path}/ticket`, { signal: attempt.signal });
         const ticket = typeof minted === 'object' && minted !== null && 'ticket' in minted && typeof minted.ticket === 'string' ? minted.ticket : undefined;
         if (!ticket) return; // Not a server that streams: polling only.
+        // 429 is read here, not retried by the client: the retry would present the spent ticket.
         const res = await api.stream(path, {
           query: { token: ticket },
           token: null,
           accept: 'text/event-stream',
           signal: attempt.signal,
-          okStatuses: [200],
+          okStatuses: [200, 429],
         });
+        if (res.statusCode === 429) {
+          // Refused (too many live connections on the account): say why, then follow by polling.
+          const refused = errorFromResponse(429, await res.body.json().catch(() => undefined));
+          output.warn(refused.message);
+          return;
+        }
         if (!String(res.headers['content-type'] ?? '').includes('text/event-stream')) {
           await res.body.dump().catch(() => undefined);
           return; // Not a stream server: polling only.
@@ -229,6 +238,11 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
           if (update.type === 'completed' || update.type === 'error' || isTerminal(update.status)) wake();
         }
       } catch (e) {
+        // An oversized event: the stream is given up for good (said once), the status polling goes on.
+        if (e instanceof CliError && e.code === 'SSE_EVENT_TOO_LARGE') {
+          output.warn(`${e.message} [${e.code}]`);
+          return;
+        }
         // A 4xx (no such route, no access): the status call will say what is wrong; stop trying.
         const status = e instanceof CliError ? e.extra.status : undefined;
         if (status !== undefined && status >= 400 && status < 500) return;

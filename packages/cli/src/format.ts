@@ -4,6 +4,7 @@ import type { ApkInfo } from '@aabify/converter';
 import { isConverterError } from '@aabify/converter/errors';
 import { EXIT_FAILED } from './exitCodes.js';
 import { writeJsonDocument } from './jsonDocument.js';
+import { sanitize } from './safeText.js';
 
 /**
  * `n` as `new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1, minimumFractionDigits })`
@@ -74,8 +75,8 @@ export function formatApkFacts(info: ApkInfo): string[] {
 export function apkFactRows(info: ApkInfo): [string, string][] {
   const absent = '(não declarado)';
   const rows: [string, string][] = [
-    ['Pacote', info.packageName],
-    ['Versão', info.versionName ?? absent],
+    ['Pacote', sanitize(info.packageName, false)],
+    ['Versão', info.versionName !== undefined ? sanitize(info.versionName, false) : absent],
     ['Código de versão', info.versionCode !== undefined ? String(info.versionCode) : absent],
     ['SDK mínimo', info.minSdk !== undefined ? String(info.minSdk) : absent],
     ['SDK alvo', info.targetSdk !== undefined ? String(info.targetSdk) : absent],
@@ -110,8 +111,9 @@ export function describeFailure(e: unknown): CommandFailure {
  */
 export function reportFailure(e: unknown, json: boolean, exitCode = EXIT_FAILED): void {
   const failure = describeFailure(e);
-  process.stderr.write(`erro: ${failure.message} [${failure.code}]\n`);
-  if (failure.detail) process.stderr.write(`  detalhe: ${failure.detail}\n`);
+  // The engine's messages and details quote the input file (entry names, manifest values).
+  process.stderr.write(`erro: ${sanitize(failure.message, false)} [${sanitize(failure.code, false)}]\n`);
+  if (failure.detail) process.stderr.write(`  detalhe: ${sanitize(failure.detail, false)}\n`);
   if (json) writeJsonDocument({ ok: false, error: failure, exitCode });
   process.exitCode = exitCode;
 }

@@ -10,5 +10,7 @@ export function jsonDocument(doc: { ok: boolean } & Record<string, unknown>): Re
 }
 
 export function writeJsonDocument(doc: { ok: boolean } & Record<string, unknown>, out: NodeJS.WritableStream = process.stdout): void {
-  out.write(`${JSON.stringify(jsonDocument(doc), null, 2)}\n`);
+  // JSON leaves DEL, C1 and the Unicode line separators raw; escaped, no terminal or log reader acts on them.
+  const text = JSON.stringify(jsonDocument(doc), null, 2).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  out.write(`${text}\n`);
 }

@@ -2,25 +2,15 @@
  * How remote commands talk: the result on stdout (one JSON document with --json, otherwise the
  * human answer), everything else — progress, live status, warnings — on stderr. On a terminal a
  * progress bar is redrawn in place; off a terminal (CI logs, pipes) or with --quiet only plain
- * lines, and no control character ever reaches a non-terminal.
+ * lines. Whatever is printed goes through sanitize (safeText.ts), on a terminal or not: the
+ * human text carries the server's words.
  */
 import { EXIT_USAGE, toCliError } from './api/errors.js';
 import { formatBytes } from './format.js';
 import { writeJsonDocument } from './jsonDocument.js';
+import { sanitize } from './safeText.js';
 
-export { formatBytes };
-
-// ANSI escape sequences, then every C0 control character but newline, and DEL / C1.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]/g;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/g;
-
-/** Text from the server or a file made safe to print: no escapes, no control characters. */
-export function sanitize(text: string, keepNewlines = true): string {
-  const cleaned = text.replace(ANSI, '').replace(/\t/g, ' ').replace(/\r\n?/g, '\n').replace(CONTROL, '');
-  return keepNewlines ? cleaned : cleaned.replace(/\n/g, ' ');
-}
+export { formatBytes, sanitize };
 
 export interface OutputOptions {
   json?: boolean;
@@ -62,7 +52,7 @@ export class Output {
       if (lines.length > 0 && !this.quiet) this.err.write(`${lines.map((l) => sanitize(l)).join('\n')}\n`);
     } else {
       const text = Array.isArray(human) ? human.join('\n') : human;
-      this.out.write(`${this.out.isTTY ? text : sanitize(text)}\n`);
+      this.out.write(`${sanitize(text)}\n`);
     }
   }
 
@@ -71,7 +61,7 @@ export class Output {
     const error = toCliError(e);
     this.clearStatus();
     this.statusLine = '';
-    this.err.write(`erro: ${sanitize(error.message)} [${error.code}]\n`);
+    this.err.write(`erro: ${sanitize(error.message, false)} [${sanitize(error.code, false)}]\n`);
     if (error.extra.fields) {
       for (const [field, message] of Object.entries(error.extra.fields)) this.err.write(`  ${sanitize(field, false)}: ${sanitize(message, false)}\n`);
     }

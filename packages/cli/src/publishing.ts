@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { PLAY_PUBLISH_STATUSES, PUBLICATION_STEP_LABELS, type ApiPublication, type PlayPublishStatus, type ReleaseNote } from '@aabify/shared/play';
 import { CliError, EXIT_FAILED, usageError } from './api/errors.js';
+import { serverId } from './api/ids.js';
 import { expectRecord, isRecord, unexpected } from './api/types.js';
 import { playExitCode } from './exitCodes.js';
 import type { Output } from './output.js';
@@ -98,13 +99,15 @@ export async function releaseFrom(track: string, flags: ReleaseFlags): Promise<R
 
 /** `--play-key` or AABIFY_PLAY_KEY: the key's JSON text, or a file holding it. */
 export async function playKeyText(flags: ReleaseFlags, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+  const source = flags.playKey !== undefined ? '--play-key' : 'AABIFY_PLAY_KEY';
   const spec = flags.playKey ?? (env.AABIFY_PLAY_KEY || undefined);
   if (spec === undefined) return undefined;
   if (spec.trimStart().startsWith('{')) return spec;
   try {
     return await readFile(spec, 'utf8');
   } catch {
-    throw usageError(`Arquivo da chave do Google Play não encontrado: ${spec}`, 'FILE_NOT_FOUND');
+    // The value may be the secret itself (base64, a pasted key): it is never repeated.
+    throw usageError(`${source} não é um arquivo existente nem o JSON de uma chave de conta de serviço do Google Play (o valor não é mostrado).`, 'PLAY_KEY_NOT_FOUND');
   }
 }
 
@@ -164,6 +167,7 @@ export async function publishDirect(output: Output, file: string, packageName: s
 function readPublication(body: unknown): ApiPublication {
   const p = expectRecord(body, 'publication').publication;
   if (!isRecord(p) || typeof p.id !== 'string' || typeof p.status !== 'string') throw unexpected('publication', body);
+  serverId(p.id, 'publicação');
   return p as unknown as ApiPublication;
 }
 

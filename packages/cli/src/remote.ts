@@ -11,7 +11,7 @@
 import type { Command } from 'commander';
 import { ApiClient } from './api/client.js';
 import { CliError, EXIT_AUTH, EXIT_OK, type ExitCode } from './api/errors.js';
-import { resolveConnection, type Connection } from './config.js';
+import { cleartextWarning, resolveConnection, type Connection } from './config.js';
 import { Output } from './output.js';
 
 export interface RemoteFlags {
@@ -47,6 +47,8 @@ export async function runRemote(flags: RemoteFlags, body: (ctx: RemoteContext) =
   const output = new Output({ json: flags.json, quiet: flags.quiet });
   try {
     const connection = await resolveConnection({ url: flags.url, token: extra.token });
+    const cleartext = cleartextWarning(connection.baseUrl);
+    if (cleartext) output.warn(cleartext);
     const api = new ApiClient({ baseUrl: connection.baseUrl, token: connection.token, onNotice: (m) => output.info(m) });
     process.exitCode = (await body({ connection, api, output })) ?? EXIT_OK;
   } catch (e) {

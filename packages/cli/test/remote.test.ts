@@ -14,6 +14,7 @@ import { buildZip, tinyApkEntries, tinyManifest } from '../../converter/test/hel
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
 import { freePort, startServer, type TestServer } from './helpers/server.js';
 import { CLI_BIN, cliEnv } from './helpers/cli.js';
+import { CONVERSION_LIMITS, CONVERSION_MESSAGES } from '@aabify/shared/conversions';
 
 const bin = CLI_BIN;
 
@@ -507,6 +508,34 @@ describe('aabify remote commands', function () {
       expect(doc.exitCode).to.equal(1);
       expect(existsSync(join(dir, 'quebrado.aab'))).to.equal(false);
       expectNoControlCharacters(r);
+    });
+  });
+
+  describe('the live-connection cap', () => {
+    it('convert_waitWhileTheAccountHoldsEveryLiveConnection_warnsWithTheServersMessageAndFollowsByPolling', async () => {
+      const apk = join(dir, 'limite.apk');
+      writeFileSync(apk, buildZip(tinyApkEntries()));
+      const submitted = await remote(['convert', apk]);
+      expect(submitted.status, submitted.stderr).to.equal(0);
+      const otherId = submitted.stdout.trim();
+      // The account's other pipelines hold every live connection the server allows it.
+      const held: AbortController[] = [];
+      try {
+        for (let i = 0; i < CONVERSION_LIMITS.liveConnectionsPerUser; i++) {
+          const controller = new AbortController();
+          held.push(controller);
+          const res = await fetch(`${server.url}/api/conversion/updates/${otherId}`, { headers: { authorization: `Bearer ${adminToken}` }, signal: controller.signal });
+          expect(res.status).to.equal(200);
+          await res.body!.getReader().read();
+        }
+        const out = join(dir, 'limite.aab');
+        const r = await remote(['convert', apk, '--wait', '-o', out, '--json']);
+        expect(r.status, r.stderr).to.equal(0);
+        expect(json(r)).to.include({ ok: true, status: 'completed', updates: 'polling' });
+        expect(r.stderr).to.contain(`aviso: ${CONVERSION_MESSAGES.tooManyLiveConnections}`);
+      } finally {
+        for (const controller of held) controller.abort();
+      }
     });
   });
 });

@@ -14,7 +14,7 @@ import { createReadStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { CLI_VERSION } from '../version.js';
-import { CliError, EXIT_RATE_LIMITED, errorFromResponse, networkError } from './errors.js';
+import { CliError, EXIT_NETWORK, EXIT_RATE_LIMITED, errorFromResponse, networkError } from './errors.js';
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -241,13 +241,27 @@ export function parseRetryAfter(value: string | string[] | undefined): number | 
   return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
 }
 
+/** Largest JSON or error answer read: the API's answers are a few kB; more is a server gone wrong. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 async function readBody(res: Dispatcher.ResponseData): Promise<unknown> {
-  let text: string;
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    text = await res.body.text();
-  } catch {
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > MAX_BODY_BYTES) {
+        res.body.destroy();
+        throw new CliError('RESPONSE_TOO_LARGE', 'A resposta do servidor passou de 4 MiB e foi recusada.', EXIT_NETWORK, { status: res.statusCode });
+      }
+      chunks.push(buf);
+    }
+  } catch (e) {
+    if (e instanceof CliError) throw e;
     return undefined;
   }
+  const text = Buffer.concat(chunks).toString('utf8');
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

@@ -7,6 +7,7 @@
  *   5 rate limited · 6 network or server error
  */
 import { CONVERTER_ERRORS } from '@aabify/converter/errors';
+import { sanitize } from '../safeText.js';
 import { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, playExitCode, type ExitCode } from '../exitCodes.js';
 
 export { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, type ExitCode };
@@ -103,17 +104,17 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The server's error body when the answer has that shape. */
+/** The server's error body when the answer has that shape; its texts folded onto one line each, inert (safeText.ts). */
 export function parseServerError(body: unknown): Partial<ServerErrorBody> {
   if (!isRecord(body)) return {};
   const out: Partial<ServerErrorBody> = {};
-  if (typeof body.message === 'string') out.message = body.message;
-  else if (typeof body.error === 'string') out.message = body.error;
-  if (typeof body.code === 'string') out.code = body.code;
+  if (typeof body.message === 'string') out.message = sanitize(body.message, false);
+  else if (typeof body.error === 'string') out.message = sanitize(body.error, false);
+  if (typeof body.code === 'string') out.code = sanitize(body.code, false);
   if (body.details !== undefined) out.details = body.details;
   if (isRecord(body.fields)) {
     const fields: Record<string, string> = {};
-    for (const [k, v] of Object.entries(body.fields)) if (typeof v === 'string') fields[k] = v;
+    for (const [k, v] of Object.entries(body.fields)) if (typeof v === 'string') fields[sanitize(k, false)] = sanitize(v, false);
     out.fields = fields;
   }
   const retry = typeof body.retryAfter === 'number' ? body.retryAfter : typeof body.reset === 'number' ? body.reset : undefined;

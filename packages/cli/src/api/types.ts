@@ -5,6 +5,8 @@
  * `--json`.
  */
 import { CliError, EXIT_NETWORK } from './errors.js';
+import { serverId } from './ids.js';
+import { sanitize } from '../safeText.js';
 
 export type Json = Record<string, unknown>;
 
@@ -58,6 +60,12 @@ export interface LogEntry {
   step?: string;
 }
 
+/** A one-line text field of an answer (name, status, error, step), folded and made inert; the raw answer keeps it as sent. */
+function text(v: unknown): string | undefined {
+  const s = str(v);
+  return s === undefined ? undefined : sanitize(s, false);
+}
+
 export function readLogEntry(v: unknown): LogEntry | undefined {
   if (typeof v === 'string') return { level: 'info', message: v };
   if (!isRecord(v)) return undefined;
@@ -65,8 +73,8 @@ export function readLogEntry(v: unknown): LogEntry | undefined {
   if (message === undefined) return undefined;
   const id = str(v.id) ?? str(v._id);
   const timestamp = str(v.timestamp) ?? str(v.time) ?? str(v.createdAt);
-  const step = str(v.step) ?? str(v.stage);
-  return { level: str(v.level) ?? 'info', message, ...(id ? { id } : {}), ...(timestamp ? { timestamp } : {}), ...(step ? { step } : {}) };
+  const step = text(v.step) ?? text(v.stage);
+  return { level: text(v.level) ?? 'info', message, ...(id ? { id } : {}), ...(timestamp ? { timestamp } : {}), ...(step ? { step } : {}) };
 }
 
 /** Logs as an array, `{ logs }` or `{ data: { logs } }`. */
@@ -112,8 +120,8 @@ function conversionId(v: Json): string | undefined {
 }
 
 function errorText(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (isRecord(v)) return str(v.message) ?? str(v.error);
+  if (typeof v === 'string') return sanitize(v, false);
+  if (isRecord(v)) return text(v.message) ?? text(v.error);
   return undefined;
 }
 
@@ -122,13 +130,13 @@ export function readConversion(body: unknown, fallbackId?: string): Conversion {
   const outer = expectRecord(body, 'conversão');
   const raw = isRecord(outer.conversion) ? outer.conversion : isRecord(outer.data) ? outer.data : outer;
   const id = conversionId(raw) ?? conversionId(outer) ?? fallbackId;
-  const status = str(raw.status) ?? str(outer.status);
+  const status = text(raw.status) ?? text(outer.status);
   if (!id || !status) throw unexpected('conversão sem id ou status', body);
-  const c: Conversion = { id, status, raw };
+  const c: Conversion = { id: serverId(id, 'conversão'), status, raw };
   const set = <K extends keyof Conversion>(key: K, value: Conversion[K] | undefined): void => {
     if (value !== undefined) c[key] = value;
   };
-  set('fileName', str(raw.fileName) ?? str(raw.originalFileName) ?? str(raw.filename));
+  set('fileName', text(raw.fileName) ?? text(raw.originalFileName) ?? text(raw.filename));
   set('fileSize', num(raw.fileSize) ?? num(raw.originalSize));
   const progress = num(raw.progress);
   set('progress', progress === undefined ? undefined : Math.min(100, Math.max(0, progress)));
@@ -141,7 +149,7 @@ export function readConversion(body: unknown, fallbackId?: string): Conversion {
   set('processingStartedAt', str(raw.processingStartedAt));
   set('completedAt', str(raw.completedAt));
   set('convertedSize', num(raw.convertedSize) ?? (isRecord(raw.aabFile) ? num(raw.aabFile.size) : undefined));
-  set('step', str(raw.step) ?? str(raw.stage) ?? str(raw.currentStep));
+  set('step', text(raw.step) ?? text(raw.stage) ?? text(raw.currentStep));
   if (Array.isArray(raw.logs)) c.logs = raw.logs.map(readLogEntry).filter((e): e is LogEntry => e !== undefined);
   return c;
 }
@@ -162,8 +170,8 @@ export function readConversionStart(body: unknown): ConversionStart {
   const raw = isRecord(outer.conversion) ? { ...outer.conversion, ...outer } : outer;
   const id = str(raw.conversionId) ?? str(raw.id) ?? str(raw._id) ?? (isRecord(outer.conversion) ? conversionId(outer.conversion) : undefined);
   if (!id) throw unexpected('envio sem conversionId', body);
-  const start: ConversionStart = { conversionId: id, raw: outer };
-  const fileName = str(raw.fileName) ?? str(raw.originalFileName);
+  const start: ConversionStart = { conversionId: serverId(id, 'conversão'), raw: outer };
+  const fileName = text(raw.fileName) ?? text(raw.originalFileName);
   if (fileName) start.fileName = fileName;
   const fileSize = num(raw.fileSize);
   if (fileSize !== undefined) start.fileSize = fileSize;
@@ -171,9 +179,9 @@ export function readConversionStart(body: unknown): ConversionStart {
   if (queuePosition !== undefined) start.queuePosition = queuePosition;
   const estimatedTime = num(raw.estimatedTime);
   if (estimatedTime !== undefined) start.estimatedTime = estimatedTime;
-  const status = str(raw.status);
+  const status = text(raw.status);
   if (status) start.status = status;
-  const message = str(raw.message);
+  const message = text(raw.message);
   if (message) start.message = message;
   return start;
 }
@@ -202,7 +210,7 @@ export function readUpdate(data: unknown, eventName?: string): UpdateMessage | u
   const u: UpdateMessage = { type, raw: data };
   const conversionIdValue = str(data.conversionId) ?? str(data.id);
   if (conversionIdValue) u.conversionId = conversionIdValue;
-  const status = str(data.status);
+  const status = text(data.status);
   if (status) u.status = status;
   const progress = num(data.progress);
   if (progress !== undefined) u.progress = Math.min(100, Math.max(0, progress));
@@ -216,7 +224,7 @@ export function readUpdate(data: unknown, eventName?: string): UpdateMessage | u
   if (log) u.log = log;
   const message = str(data.message);
   if (message) u.message = message;
-  const step = str(data.step) ?? str(data.stage);
+  const step = text(data.step) ?? text(data.stage);
   if (step) u.step = step;
   const error = errorText(data.error);
   if (error) u.error = error;
@@ -263,8 +271,8 @@ export interface Account {
 export function readAccount(body: unknown): Account {
   const outer = expectRecord(body, 'usuário');
   const raw = isRecord(outer.user) ? outer.user : outer;
-  const email = str(raw.email);
-  const role = str(raw.role);
+  const email = text(raw.email);
+  const role = text(raw.role);
   if (!email || !role) throw unexpected('usuário sem email ou papel', body);
   const summary = isRecord(raw.usageSummary) ? raw.usageSummary : {};
   const credits = isRecord(raw.credits) ? num(raw.credits.available) : num(raw.credits);
@@ -272,9 +280,9 @@ export function readAccount(body: unknown): Account {
   const account: Account = { email, role, raw };
   const id = str(raw.id) ?? str(raw._id);
   if (id) account.id = id;
-  const userType = str(raw.userType) ?? str(summary.userType);
+  const userType = text(raw.userType) ?? text(summary.userType);
   if (userType) account.userType = userType;
-  const planStatus = str(summary.planAccess);
+  const planStatus = text(summary.planAccess);
   if (planStatus) account.planStatus = planStatus;
   if (credits !== undefined) account.credits = credits;
   if (expiresAt) account.expiresAt = expiresAt;

@@ -16,6 +16,7 @@ import { downloadSizeLines, parsePasswordSpec, signOptionsFrom, signatureLines, 
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
 import { localConvertResult } from '../convertResult.js';
 import { writeJsonDocument } from '../jsonDocument.js';
+import { sanitize } from '../safeText.js';
 
 export interface ConvertOptions extends SigningFlags, CiFileFlags {
   local?: boolean;
@@ -192,7 +193,8 @@ export async function runConvertLocal(inputs: string[], options: ConvertOptions,
     progress?.finish();
     const result = localConvertResult(report, { output: resolve(report.output), sha256: report.sha256Out });
     if (json) writeJsonDocument({ ok: true, ...result, report });
-    else process.stdout.write(`${formatReportSummary(report)}\n`);
+    // The report quotes the APK (manifest values, split names, warnings).
+    else process.stdout.write(`${sanitize(formatReportSummary(report))}\n`);
     await writeCiFiles(options, { result });
     process.exitCode = EXIT_OK;
   } catch (e) {

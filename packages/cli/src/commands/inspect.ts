@@ -10,6 +10,7 @@ import { downloadSizeLines } from '../signing.js';
 import { EXIT_OK } from '../exitCodes.js';
 import { formatApkFacts, formatBytes, reportFailure } from '../format.js';
 import { writeJsonDocument } from '../jsonDocument.js';
+import { sanitize } from '../safeText.js';
 
 interface InspectOptions {
   json?: boolean;
@@ -48,7 +49,8 @@ export async function runInspect(inputs: string[], options: InspectOptions): Pro
       writeJsonDocument({ ok: true, apk: info });
     } else {
       const title = inputs.length === 1 ? `APK: ${inputs[0]}` : `Arquivos: ${inputs.join(', ')}`;
-      process.stdout.write(`${[title, ...formatApkFacts(info), ...setLines(info), ...downloadSizeLines(info.downloadSizes)].join('\n')}\n`);
+      // The APK's own strings (manifest, split and OBB names) are in these lines.
+      process.stdout.write(`${sanitize([title, ...formatApkFacts(info), ...setLines(info), ...downloadSizeLines(info.downloadSizes)].join('\n'))}\n`);
     }
     process.exitCode = EXIT_OK;
   } catch (e) {

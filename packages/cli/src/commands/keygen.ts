@@ -3,7 +3,7 @@
  * creates a new upload key (RSA 2048, self-signed certificate valid ~27 years) in a PKCS12
  * keystore, and prints the certificate (PEM) and its fingerprints to register in Play Console.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { type Command } from 'commander';
 import { EXIT_OK, EXIT_USAGE } from '../exitCodes.js';
 import { formatRows, reportFailure } from '../format.js';
@@ -35,6 +35,8 @@ export async function runKeygen(flags: KeygenFlags, command: Command): Promise<v
     const { generateUploadKeystore } = await import('@aabify/converter');
     const gen = generateUploadKeystore({ alias: flags.alias, dname: flags.dname, password });
     writeFileSync(flags.output, gen.keystore, { mode: 0o600 });
+    // The mode only applies to a new file: one overwritten keeps its old mode, maybe world-readable.
+    chmodSync(flags.output, 0o600);
     const facts = {
       keystore: flags.output,
       alias: gen.alias,

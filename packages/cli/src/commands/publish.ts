@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import { isPackageName } from '@aabify/shared/play';
 import { downloadAab } from '../aabDownload.js';
 import { EXIT_OK, usageError } from '../api/errors.js';
+import { isServerId } from '../api/ids.js';
 import { getConversion } from '../follow.js';
 import { isRecord, str } from '../api/types.js';
 import { Output } from '../output.js';
@@ -24,8 +25,6 @@ export interface PublishFlags extends RemoteFlags, ReleaseFlags {
   track?: string;
   package?: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A conversion's AAB, published from this machine with the per-run key. */
 async function publishConversionDirect(ctx: RemoteContext, conversionId: string, keyText: string, flags: PublishFlags, track: string): Promise<PublicationResult> {
@@ -48,7 +47,7 @@ export async function runPublish(target: string, flags: PublishFlags): Promise<v
   if (!isFile) {
     await runRemote(flags, async (ctx) => {
       if (!track) throw usageError('Informe a faixa com --track (internal, alpha, beta, production ou uma faixa fechada).', 'MISSING_TRACK');
-      if (!UUID.test(target)) throw usageError(`Informe o id de uma conversão ou um arquivo .aab (recebido ${target}).`, 'INVALID_TARGET');
+      if (!isServerId(target)) throw usageError(`Informe o id de uma conversão ou um arquivo .aab (recebido ${target}).`, 'INVALID_TARGET');
       const release = await releaseFrom(track, flags);
       requireToken(ctx.connection);
       const key = await playKeyText(flags);

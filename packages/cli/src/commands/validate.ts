@@ -6,6 +6,7 @@ import { type Command } from 'commander';
 import { EXIT_FAILED, EXIT_OK } from '../exitCodes.js';
 import { reportFailure } from '../format.js';
 import { writeJsonDocument } from '../jsonDocument.js';
+import { sanitize } from '../safeText.js';
 
 interface ValidateOptions {
   json?: boolean;
@@ -19,10 +20,11 @@ export async function runValidate(aab: string, options: ValidateOptions): Promis
     if (options.json) {
       writeJsonDocument({ ok: valid, aab, valid, problems });
     } else if (valid) {
-      process.stdout.write(`${aab}: AAB válido.\n`);
+      process.stdout.write(`${sanitize(aab, false)}: AAB válido.\n`);
     } else {
       const lines = problems.map((p) => `  - [${p.rule}] ${p.message}${p.path ? ` (${p.path})` : ''}`);
-      process.stderr.write(`${aab}: AAB inválido, ${problems.length} ${problems.length === 1 ? 'problema' : 'problemas'}:\n${lines.join('\n')}\n`);
+      // The problems quote the bundle's entry names.
+      process.stderr.write(`${sanitize(`${aab}: AAB inválido, ${problems.length} ${problems.length === 1 ? 'problema' : 'problemas'}:\n${lines.join('\n')}`)}\n`);
     }
     process.exitCode = valid ? EXIT_OK : EXIT_FAILED;
   } catch (e) {
