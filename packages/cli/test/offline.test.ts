@@ -128,6 +128,28 @@ describe('aabify offline commands', function () {
     });
   });
 
+  describe('an APK whose manifest carries escape sequences and workflow commands', () => {
+    // Its package name: an OSC window title, a newline then a GitHub Actions command, a bidi override.
+    const hostileName = 'com.x\x1b]0;pwn\x07\n::error title=forged::x\u202e';
+    /** The lines a terminal or a CI runner would act on: escapes, bidi overrides, workflow commands. */
+    const actedOn = (text: string): string[] => text.split('\n').filter((l) => /[\x1b\x9b\u202e]/.test(l) || l.trimStart().startsWith('::'));
+
+    it('inspectAndConvertLocal_hostilePackageName_printedInert', async () => {
+      const apk = join(dir, 'hostile-name.apk');
+      const entries = tinyApkEntries();
+      entries[0] = { name: 'AndroidManifest.xml', data: tinyManifest({ versionCode: 1, packageName: hostileName }) };
+      writeFileSync(apk, buildZip(entries));
+      for (const args of [['inspect', apk], ['convert', '--local', apk, '-o', join(dir, 'hostile-name.aab'), '--overwrite']]) {
+        const r = await aabify(...args);
+        expect(r.status, r.stderr).to.equal(0);
+        expect(actedOn(r.stdout), `${args[0]} stdout`).to.deep.equal([]);
+        expect(actedOn(r.stderr), `${args[0]} stderr`).to.deep.equal([]);
+        // Still shown, folded onto its line.
+        expect(r.stdout).to.match(/Pacote: +com\.x ::error title=forged::x$/m);
+      }
+    });
+  });
+
   describe('a corpus APK', () => {
     it('inspect_corpusApk_factsInPtBr_exit0', async function () {
       const apk = requireCorpusApk(this, 'drozer-agent');
