@@ -89,7 +89,7 @@ const args = ['convert', ...files, '--json', '--overwrite'];
 for (const [option, file] of [['--github-output', process.env.GITHUB_OUTPUT], ['--summary', process.env.GITHUB_STEP_SUMMARY]]) if (file) args.push(option, file);
 if (local || wait) args.push('-o', resolve(output));
 if (local) args.push('--local');
-else if (wait || track) args.push('--wait');
+else if (wait || track) args.push('--wait', ...(input('timeout') ? ['--timeout', input('timeout')] : []));
 // Server mode publishes in the same run; local mode publishes the written AAB afterwards.
 if (track && !local) args.push('--publish', track, ...releaseFlags);
 if (track && local && (!input('play-key') || !input('package-name'))) fail('publish-track no modo local precisa de play-key e package-name.');

@@ -2,7 +2,8 @@
  * Exit codes of every command, defined once:
  *   0 ok · 1 conversion or validation failed · 2 usage error · 3 authentication ·
  *   4 no credits or plan · 5 rate limited · 6 network or server error ·
- *   7 Google Play refused the release · 8 Google Play credentials (key invalid or refused, no permission)
+ *   7 Google Play refused the release · 8 Google Play credentials (key invalid or refused, no permission) ·
+ *   124 gave up waiting (`--timeout`; the conversion goes on on the server), as coreutils' `timeout`
  */
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -13,6 +14,7 @@ export const EXIT_RATE_LIMITED = 5;
 export const EXIT_NETWORK = 6;
 export const EXIT_PLAY_REFUSED = 7;
 export const EXIT_PLAY_CREDENTIALS = 8;
+export const EXIT_TIMEOUT = 124;
 
 export type ExitCode =
   | typeof EXIT_OK
@@ -23,7 +25,8 @@ export type ExitCode =
   | typeof EXIT_RATE_LIMITED
   | typeof EXIT_NETWORK
   | typeof EXIT_PLAY_REFUSED
-  | typeof EXIT_PLAY_CREDENTIALS;
+  | typeof EXIT_PLAY_CREDENTIALS
+  | typeof EXIT_TIMEOUT;
 
 /**
  * The exit code of a Google Play refusal (docs/play.md): the account or key is the problem (8),

@@ -25,6 +25,7 @@ import {
 } from './api/types.js';
 import type { Output } from './output.js';
 import { indentedText } from './safeText.js';
+import { waitTimedOut, type WaitTimeout } from './waitTimeout.js';
 
 export interface FollowOptions {
   /** Print log entries as they arrive. */
@@ -32,6 +33,8 @@ export interface FollowOptions {
   /** Print queue / stage / progress changes. */
   showProgress: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Give up (WAIT_TIMEOUT, exit 124) when the conversion has not ended by then; the server goes on. */
+  timeout?: WaitTimeout;
 }
 
 export interface FollowResult {
@@ -165,9 +168,10 @@ function envMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
-/** Follows conversion `id` until it is completed, failed or cancelled. */
+/** Follows conversion `id` until it is completed, failed or cancelled (or `options.timeout` passes). */
 export async function followConversion(api: ApiClient, output: Output, id: string, options: FollowOptions): Promise<FollowResult> {
   const env = options.env ?? process.env;
+  const deadline = options.timeout ? Date.now() + options.timeout.ms : Infinity;
   const fastPoll = envMs(env, 'AABIFY_POLL_INTERVAL', 2000);
   const slowPoll = Math.max(fastPoll, 15_000);
   const idleMs = envMs(env, 'AABIFY_SSE_IDLE_TIMEOUT', 60_000);
@@ -270,10 +274,12 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
     for (;;) {
       presenter.fromConversion(conversion);
       if (isTerminal(conversion.status)) break;
+      const left = deadline - Date.now();
+      if (left <= 0) throw waitTimedOut(id, options.timeout!, conversion.status);
       let woken = pendingWake;
       if (!woken) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, sseUp ? slowPoll : fastPoll);
+          const timer = setTimeout(resolve, Math.min(sseUp ? slowPoll : fastPoll, left));
           waiter = () => {
             woken = true;
             clearTimeout(timer);

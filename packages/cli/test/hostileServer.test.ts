@@ -257,6 +257,56 @@ describe('aabify against a hostile server', function () {
     });
   });
 
+  describe('a conversion that never ends', () => {
+    /** A server whose conversion stays `processing` for ever; counts the uploads it received. */
+    function neverEnding(): { uploads: () => number } {
+      let uploads = 0;
+      routes['POST /api/conversion/convert'] = (req, res) => {
+        uploads++;
+        req.resume().on('end', () => sendJson(res, 201, { conversionId: ID, status: 'queued' }));
+      };
+      routes[`GET /api/conversion/status/${ID}`] = (_req, res) => sendJson(res, 200, { conversion: { id: ID, status: 'processing', progress: 40, fileName: 'app.apk' } });
+      routes[`GET /api/conversion/logs/${ID}`] = (_req, res) => sendJson(res, 200, { logs: [] });
+      return { uploads: () => uploads };
+    }
+
+    it('convertWait_timeoutPasses_exit124_conversionIdAndTheWayToFollowIt', async () => {
+      const server = neverEnding();
+      const started = Date.now();
+      const r = await aabify(['convert', apk(), '-o', join(dir, 'never.aab'), '--timeout', '2s', '--json']);
+      const tookMs = Date.now() - started;
+      expect(r.status, r.stderr).to.equal(124);
+      const doc = JSON.parse(r.stdout) as Doc;
+      expect(doc).to.include({ ok: false, conversionId: ID, status: 'processing', exitCode: 124 });
+      expect(doc.error).to.include({ code: 'WAIT_TIMEOUT' });
+      expect(r.stderr).to.contain(`não terminou em 2s; ela continua no servidor: aabify status ${ID}`);
+      expect(server.uploads()).to.equal(1);
+      // Gave up after the 2 s, not at some later poll or the CI job's limit.
+      expect(tookMs).to.be.below(20_000);
+    });
+
+    it('logsFollow_timeoutFromTheEnvironment_exit124', async () => {
+      neverEnding();
+      const r = await aabify(['logs', ID, '--follow'], { AABIFY_WAIT_TIMEOUT: '1' });
+      expect(r.status, r.stderr).to.equal(124);
+      expect(r.stderr).to.contain('[WAIT_TIMEOUT]');
+    });
+
+    it('convert_badTimeout_exit2_beforeTheUpload', async () => {
+      const server = neverEnding();
+      for (const args of [['--timeout', 'dez minutos'], ['--timeout', '0s'], ['--timeout', '2d']]) {
+        const r = await aabify(['convert', apk(), '--wait', ...args, '--json']);
+        expect(r.status, `${args.join(' ')}: ${r.stderr}`).to.equal(2);
+        expect(errorOf(r)).to.include({ code: 'INVALID_TIMEOUT' });
+      }
+      // Without waiting there is nothing to time out: said, not ignored.
+      const noWait = await aabify(['convert', apk(), '--timeout', '30m', '--json']);
+      expect(noWait.status, noWait.stderr).to.equal(2);
+      expect(errorOf(noWait)).to.include({ code: 'INVALID_TIMEOUT' });
+      expect(server.uploads()).to.equal(0);
+    });
+  });
+
   describe('keygen', () => {
     it('keygen_overwriteOverAWorldReadableFile_newKeystoreIsMode600', async function () {
       if (process.platform === 'win32') this.skip();

@@ -132,6 +132,7 @@ describe('aabify offline commands', function () {
     // Its package name: an OSC window title, a newline then a GitHub Actions command, a bidi override.
     const hostileName = 'com.x\x1b]0;pwn\x07\n::error title=forged::x\u202e';
     /** The lines a terminal or a CI runner would act on: escapes, bidi overrides, workflow commands. */
+    // eslint-disable-next-line no-control-regex
     const actedOn = (text: string): string[] => text.split('\n').filter((l) => /[\x1b\x9b\u202e]/.test(l) || l.trimStart().startsWith('::'));
 
     it('inspectAndConvertLocal_hostilePackageName_printedInert', async () => {

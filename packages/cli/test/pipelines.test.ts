@@ -267,7 +267,9 @@ describe('pipelines: the packed CLI and the GitHub Action', function () {
 
     it('action_serverMode_outputsConversionIdAndSummary', async function () {
       const { dir, packageName } = sandbox(this, 'gha-server');
-      const result = await runCompositeAction(actionDir, { apk: 'app-release.apk', output: 'release.aab', 'server-url': server.url, token: adminToken, 'cli-tarball': tarball }, runnerOptions(dir));
+      // A generous timeout: handed to the CLI (`--timeout`), never reached.
+      const inputs = { apk: 'app-release.apk', output: 'release.aab', 'server-url': server.url, token: adminToken, timeout: '10m', 'cli-tarball': tarball };
+      const result = await runCompositeAction(actionDir, inputs, runnerOptions(dir));
       expect(result.status, JSON.stringify(result.steps, null, 2)).to.equal(0);
       const aab = join(dir, 'release.aab');
       expect(result.outputs.aab).to.equal(aab);
@@ -288,6 +290,16 @@ describe('pipelines: the packed CLI and the GitHub Action', function () {
       expect(result.outputs.aab).to.equal('');
       expect(existsSync(join(dir, 'app-release.aab'))).to.equal(false);
       expect(result.summary).to.contain(`Conversão \`${result.outputs['conversion-id']}\` na fila do servidor`);
+    });
+
+    it('action_serverModeBadTimeout_failsWithExit2BeforeUploading', async function () {
+      const { dir } = sandbox(this, 'gha-bad-timeout');
+      const before = await server.api('GET', '/conversion/history', undefined, adminToken);
+      const result = await runCompositeAction(actionDir, { apk: 'app-release.apk', 'server-url': server.url, token: adminToken, timeout: 'dez minutos', 'cli-tarball': tarball }, runnerOptions(dir));
+      expect(result.status).to.equal(2);
+      expect(result.summary).to.contain('--timeout inválido');
+      const after = await server.api('GET', '/conversion/history', undefined, adminToken);
+      expect(JSON.stringify(after.body)).to.equal(JSON.stringify(before.body));
     });
 
     it('action_serverModeRevokedToken_failsWithExit3AndSaysWhyInSummary', async function () {

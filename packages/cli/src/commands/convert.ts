@@ -19,6 +19,7 @@ import { register as registerConvertCommand, type AssetDeliveryFlag, type AssetP
 import { CONVERSION_MESSAGES, aabFileName, hasUploadExtension } from '@aabify/shared/conversions';
 import type { UploadFile } from '../api/client.js';
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
+import { TIMEOUT_OPTION_HELP, waitTimeoutOf } from '../waitTimeout.js';
 import { serverConvertResult } from '../convertResult.js';
 import { playKeyText, publicationLine, publishDirect, publishThroughServer, releaseFrom, withReleaseOptions, type PublicationResult, type ReleaseFlags } from '../publishing.js';
 
@@ -31,6 +32,8 @@ export interface RemoteConvertFlags extends RemoteFlags, CiFileFlags, ReleaseFla
   output?: string;
   overwrite?: boolean;
   wait?: boolean;
+  /** With --wait: give up waiting after this long (waitTimeout.ts). */
+  timeout?: string;
   options?: string;
   /** Sign with the upload keystore stored in the account (`aabify keystore upload`). */
   sign?: boolean;
@@ -105,6 +108,9 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
   const size = files.reduce((n, f) => n + f.size, 0);
   requireToken(connection);
   const wait = flags.wait === true || flags.output !== undefined || release !== undefined;
+  // Checked before the upload too: a typo must not cost a credit.
+  const timeout = waitTimeoutOf(flags.timeout);
+  if (flags.timeout !== undefined && !wait) throw usageError('--timeout só vale com --wait (ou -o, --publish): sem esperar, o comando termina logo após o envio.', 'INVALID_TIMEOUT');
   const out = resolve(flags.output ?? aabFileName(basename(inputs[0])));
   const overwrite = flags.overwrite === true;
   // Refused before the upload, so no credit is spent on a result that cannot be saved.
@@ -147,7 +153,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
   };
   process.once('SIGINT', onSigint);
   try {
-    const followed = await followConversion(api, output, id, { showLogs: !flags.quiet, showProgress: true });
+    const followed = await followConversion(api, output, id, { showLogs: !flags.quiet, showProgress: true, ...(timeout ? { timeout } : {}) });
     const { logs, transport } = followed;
     if (followed.conversion.status !== 'completed') throw conversionFailure(id, followed.conversion.status, followed.conversion.error);
     // A live update may come without the engine's report (signature, download estimate): read it once.
@@ -213,6 +219,7 @@ export function register(program: Command): Command {
   return withReleaseOptions(registerConvertCommand(program, runConvert))
     .option('--publish <faixa>', 'depois de converter, publica o AAB nesta faixa do Google Play (internal, alpha, beta, production…)')
     .option('--wait', 'espera a conversão no servidor terminar e baixa o AAB (implícito com -o)')
+    .option('--timeout <tempo>', `com --wait, ${TIMEOUT_OPTION_HELP}`)
     .option('--options <json>', 'opções da conversão no servidor, em JSON')
     .option('--sign', 'assina o AAB no servidor com a chave de upload da conta (aabify keystore upload)')
     .option('--url <url>', 'endereço do servidor aabify (senão AABIFY_URL, o salvo pelo login ou http://localhost:3000)')
