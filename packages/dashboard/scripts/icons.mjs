@@ -13,7 +13,7 @@ export const ICONS = [
   'files', 'funnel', 'gear', 'gear-fill', 'grip-vertical', 'hourglass-split', 'info-circle-fill', 'key', 'layers',
   'list', 'moon-stars-fill', 'pencil', 'people', 'person-badge', 'person-circle', 'plus-lg', 'question-circle',
   'receipt', 'search', 'shield-lock', 'sliders', 'speedometer2', 'star', 'star-fill', 'sun-fill', 'tags',
-  'three-dots-vertical', 'trash', 'upload', 'x-circle-fill', 'x-lg', 'google-play', 'book',
+  'three-dots-vertical', 'trash', 'upload', 'x-circle-fill', 'x-lg', 'google-play', 'book', 'terminal',
 ];
 
 const require = createRequire(import.meta.url);

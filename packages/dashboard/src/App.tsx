@@ -24,6 +24,7 @@ const PaymentStatusPage = customerScreens.screen((m) => m.PaymentStatusPage);
 const KeystorePage = customerScreens.screen((m) => m.KeystorePage);
 const PurchasesPage = customerScreens.screen((m) => m.PurchasesPage);
 const PlayCredentialsPage = customerScreens.screen((m) => m.PlayCredentialsPage);
+const ApiTokensPage = customerScreens.screen((m) => m.ApiTokensPage);
 const AdminRoutes = lazyChunk(() => import('./admin/AdminRoutes')).screen((m) => m.default);
 const LoginPage = publicScreens.screen((m) => m.LoginPage);
 const RegisterPage = publicScreens.screen((m) => m.RegisterPage);
@@ -109,6 +110,7 @@ export function App() {
           <Route path="/purchases" element={<PurchasesPage />} />
           <Route path="/account/keystore" element={<KeystorePage />} />
           <Route path="/account/google-play" element={<PlayCredentialsPage />} />
+          <Route path="/account/api-tokens" element={<ApiTokensPage />} />
           <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
           <Route path="*" element={<HomeRedirect />} />
         </Route>

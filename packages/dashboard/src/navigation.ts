@@ -44,6 +44,7 @@ export const ACCOUNT_MENU: readonly AccountMenuEntry[] = [
   { kind: 'action', action: 'toggleConversionEmails', label: 'Avisos de conversão por e-mail', icon: 'envelope' },
   { kind: 'link', to: '/account/keystore', label: 'Chave de upload', icon: 'shield-lock' },
   { kind: 'link', to: '/account/google-play', label: 'Google Play', icon: 'google-play' },
+  { kind: 'link', to: '/account/api-tokens', label: 'Tokens de API', icon: 'terminal' },
   { kind: 'link', to: '/purchases', label: 'Minhas compras', icon: 'bag', visible: isCustomer },
 ];
 

@@ -77,6 +77,18 @@ describe('navigation as data', () => {
     expect(visibleTo(ACCOUNT_MENU, user).map((e) => e.label)).to.include('Minhas compras');
     expect(visibleTo(ACCOUNT_MENU, admin).map((e) => e.label)).to.not.include('Minhas compras');
   });
+  it('accountMenu_everyLink_aRouteOfAppWithItsScreenInTheCustomerChunk', () => {
+    const app = readFileSync(new URL('../src/App.tsx', import.meta.url), 'utf8');
+    const screens = readFileSync(new URL('../src/pages/customerScreens.ts', import.meta.url), 'utf8');
+    const links = ACCOUNT_MENU.flatMap((e) => (e.kind === 'link' ? [e] : []));
+    // Personal API tokens: every account (admins too) sees and revokes its own.
+    expect(links.find((e) => e.to === '/account/api-tokens')).to.include({ label: 'Tokens de API' }).and.not.have.property('visible');
+    for (const e of links) {
+      const route = new RegExp(`<Route path="${e.to}" element={(?:<\\w+>)*<(\\w+) />`).exec(app);
+      expect(route, e.to).to.not.equal(null);
+      expect(screens, e.to).to.contain(`as ${route![1]} }`);
+    }
+  });
 });
 
 describe('icons', () => {

@@ -1,11 +1,9 @@
 import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { EMAIL_MESSAGES } from '@aabify/shared';
 import { emailApi } from '../api/email';
 import { useSession } from '../stores/session';
-import { toast } from '../stores/toasts';
+import { ResendVerificationButton } from './ResendVerificationButton';
 
 /**
  * Over every signed-in screen while the address is not confirmed and the service requires it
@@ -14,7 +12,6 @@ import { toast } from '../stores/toasts';
 export function VerifyEmailBanner() {
   const user = useSession((s) => s.user);
   const [required, setRequired] = useState(false);
-  const [sending, setSending] = useState(false);
   const unverified = Boolean(user && user.role !== 'admin' && !user.emailVerified);
   useEffect(() => {
     if (!unverified) return;
@@ -28,25 +25,12 @@ export function VerifyEmailBanner() {
     };
   }, [unverified]);
   if (!unverified || !required || !user) return null;
-  const resend = async () => {
-    setSending(true);
-    try {
-      toast.success((await emailApi.resendVerification()).message);
-    } catch {
-      // The client already showed the refusal (e.g. too many requests).
-    } finally {
-      setSending(false);
-    }
-  };
   return (
     <Alert variant="warning" className="d-flex flex-wrap align-items-center gap-2" data-testid="verify-email-banner">
       <span className="flex-grow-1">
         {EMAIL_MESSAGES.verifyBanner} Enviamos o link para <strong>{user.email}</strong>.
       </span>
-      <Button size="sm" variant="outline-dark" onClick={() => void resend()} disabled={sending}>
-        {sending && <Spinner size="sm" className="me-2" aria-hidden="true" />}
-        Reenviar e-mail
-      </Button>
+      <ResendVerificationButton />
     </Alert>
   );
 }

@@ -13,3 +13,4 @@ export { default as PaymentStatusPage } from './PaymentStatusPage';
 export { default as KeystorePage } from './KeystorePage';
 export { default as PurchasesPage } from './PurchasesPage';
 export { default as PlayCredentialsPage } from './PlayCredentialsPage';
+export { default as ApiTokensPage } from './ApiTokensPage';

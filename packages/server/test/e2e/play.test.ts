@@ -8,29 +8,19 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { PLAY_MESSAGES } from '@aabify/shared';
 import { buildZip, tinyApkEntries } from '../../../converter/test/helpers/zipBuilder.js';
 import { GooglePlayStandIn, makeServiceAccount, type TestServiceAccount } from '../../../converter/test/helpers/googlePlayStandIn.js';
-import { launchBrowser, requireChromium, soon } from '../helpers/browser.js';
+import { buildDashboardNow, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
 import { conversionIdOf, uploadBytes, waitForStatus } from '../helpers/conversions.js';
 import { openPage, sessionOf, shootBoth, waitForPath } from './dashboardHelpers.js';
 
 const PKG = 'com.aabify.navegador';
-
-/** This test's screens are new: the dashboard is built now rather than reused from an older build. */
-function buildDashboard(): string {
-  const dir = fileURLToPath(new URL('../../../dashboard/', import.meta.url));
-  const r = spawnSync(process.execPath, ['build.mjs'], { cwd: dir, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`falha ao compilar o painel: ${r.stderr}`);
-  return join(dir, 'dist');
-}
 
 describe('dashboard: publishing to Google Play in a real browser', function () {
   this.timeout(180_000);
@@ -45,7 +35,7 @@ describe('dashboard: publishing to Google Play in a real browser', function () {
     google = await new GooglePlayStandIn().start();
     account = makeServiceAccount('painel');
     dir = await mkdtemp(join(tmpdir(), 'aabify-e2e-play-'));
-    server = await startTestServer({ ...google.env, DASHBOARD_DIR: buildDashboard() });
+    server = await startTestServer({ ...google.env, DASHBOARD_DIR: buildDashboardNow() });
     // First-run setup done: the dashboard goes past 'Configuração Inicial'.
     await buildAdmin(server);
     browser = await launchBrowser();

@@ -41,6 +41,17 @@ export function ensureDashboardBuilt(): string {
   return dist;
 }
 
+/**
+ * Builds the dashboard now, whatever is in dist: for tests of a screen newer than a build a
+ * developer may have lying around (CI builds before testing anyway).
+ */
+export function buildDashboardNow(): string {
+  const dir = join(repoRoot, 'packages', 'dashboard');
+  const r = spawnSync(process.execPath, ['build.mjs'], { cwd: dir, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`falha ao compilar o painel: ${r.stderr}`);
+  return join(dir, 'dist');
+}
+
 export async function screenshotPath(name: string): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   return join(SCREENSHOT_DIR, `${name}.png`);
