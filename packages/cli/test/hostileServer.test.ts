@@ -6,18 +6,13 @@
  * never redirect a download; an endless answer must never exhaust memory.
  */
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_BIN, cliEnv } from './helpers/cli.js';
+import { cliEnv, runCli, type CliRun } from './helpers/cli.js';
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 type Doc = Record<string, unknown>;
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -64,25 +59,13 @@ describe('aabify against a hostile server', function () {
   });
 
   function aabify(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-    return new Promise((resolveRun, reject) => {
-      const childEnv = cliEnv({ XDG_CONFIG_HOME: join(dir, 'config'), AABIFY_URL: url, AABIFY_TOKEN: 'token-de-teste', AABIFY_POLL_INTERVAL: '200' });
-      delete childEnv.AABIFY_PLAY_KEY;
-      for (const [k, v] of Object.entries(env)) {
-        if (v === undefined) delete childEnv[k];
-        else childEnv[k] = v;
-      }
-      const child = spawn(process.execPath, [CLI_BIN, ...args], { env: childEnv, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-      child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
-      child.on('error', reject);
-      child.on('close', (status) => {
-        clearTimeout(timer);
-        resolveRun({ status, stdout, stderr });
-      });
-    });
+    const childEnv = cliEnv({ XDG_CONFIG_HOME: join(dir, 'config'), AABIFY_URL: url, AABIFY_TOKEN: 'token-de-teste', AABIFY_POLL_INTERVAL: '200' });
+    delete childEnv.AABIFY_PLAY_KEY;
+    for (const [k, v] of Object.entries(env)) {
+      if (v === undefined) delete childEnv[k];
+      else childEnv[k] = v;
+    }
+    return runCli(args, { env: childEnv, cwd: dir, timeoutMs: 50_000 });
   }
 
   function errorOf(r: Run): Doc {
