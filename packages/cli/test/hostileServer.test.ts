@@ -292,7 +292,10 @@ describe('aabify against a hostile server', function () {
 
   describe('keygen', () => {
     it('keygen_overwriteOverAWorldReadableFile_newKeystoreIsMode600', async function () {
-      if (process.platform === 'win32') this.skip();
+      if (process.platform === 'win32') {
+        console.log('    (pulado: Windows não tem modos de arquivo Unix como 0600)');
+        this.skip();
+      }
       const out = join(dir, 'upload.p12');
       writeFileSync(out, 'antigo', { mode: 0o644 });
       const r = await aabify(['keygen', '-o', out, '--ks-pass', 'pass:senha-123456', '--overwrite', '--json']);
