@@ -96,9 +96,30 @@ export const resetPasswordSchema = object({
 export type ResetPasswordRequest = InferType<typeof resetPasswordSchema>;
 export const resetPasswordFormSchema = resetPasswordSchema.shape({ confirmPassword: requiredConfirmation('password') });
 
-/** POST /auth/verify-email */
-export const verifyEmailSchema = object({ token: linkToken(EMAIL_MESSAGES.verifyLinkInvalid) });
+/**
+ * POST /auth/verify-email. The token alone confirms only for a browser signed in to the account;
+ * otherwise the link's holder proves the account is theirs with its password, or sets a new one
+ * (which ends the access of whoever registered the address with the old one) — never both.
+ */
+export const verifyEmailSchema = object({
+  token: linkToken(EMAIL_MESSAGES.verifyLinkInvalid),
+  password: string().optional().max(1024, M.passwordTooLong),
+  newPassword: string()
+    .optional()
+    .min(PASSWORD_MIN_LENGTH, M.newPasswordMin)
+    .max(PASSWORD_MAX_LENGTH, M.passwordTooLong)
+    .test('one-proof', EMAIL_MESSAGES.verifyOneProof, function (value) {
+      return value === undefined || (this.parent as { password?: unknown }).password === undefined;
+    }),
+  confirmPassword: optionalConfirmation('newPassword'),
+});
 export type VerifyEmailRequest = InferType<typeof verifyEmailSchema>;
+/** The confirmation page's two forms: the account's password, or a new one typed twice. */
+export const verifyEmailSignInFormSchema = object({ password: string().required(M.passwordRequired).max(1024, M.passwordTooLong) });
+export const verifyEmailNewPasswordFormSchema = object({
+  newPassword: newPassword(M.newPasswordMin, M.newPasswordMin),
+  confirmPassword: requiredConfirmation('newPassword'),
+});
 
 /** PATCH /account/preferences */
 export const accountPreferencesSchema = object({

@@ -83,10 +83,16 @@ export interface EmailStatusResponse {
   verificationRequired: boolean;
 }
 
-/** POST /auth/forgot-password, /auth/resend-verification, /auth/verify-email */
+/** POST /auth/forgot-password, /auth/resend-verification */
 export interface MessageResponse {
   message: string;
 }
+
+/**
+ * POST /auth/verify-email: `message`; with the session fields when the link's holder proved the
+ * account with its password or a new one (they are signed in to it).
+ */
+export type VerifyEmailResponse = MessageResponse & Partial<AuthResponse>;
 
 export interface AuthResponse {
   token: string;

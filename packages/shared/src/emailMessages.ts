@@ -14,6 +14,13 @@ export const EMAIL_MESSAGES = {
   verifyLinkInvalid: 'Este link de confirmação é inválido, já foi usado ou expirou. Peça um novo e-mail de confirmação.',
   emailVerified: 'E-mail confirmado. Obrigado!',
   emailAlreadyVerified: 'Seu e-mail já está confirmado.',
+  /** The link opened where nobody is signed in to the account: the holder proves it is theirs. */
+  verifySignInRequired: 'Para confirmar este e-mail, digite a senha desta conta. Se você não criou esta conta ou não sabe a senha, crie uma nova senha.',
+  verifyPasswordWrong: 'Senha incorreta. Se você não sabe a senha desta conta, crie uma nova.',
+  verifyOneProof: 'Envie a senha da conta ou uma nova senha, não as duas.',
+  emailVerifiedSignedIn: 'E-mail confirmado. Você entrou na sua conta.',
+  emailVerifiedNewPassword:
+    'E-mail confirmado e nova senha criada. A senha anterior não entra mais; sessões, tokens de API, links de download, keystore e chave do Google Play feitos antes foram removidos.',
   verificationSent: 'Enviamos um novo e-mail de confirmação. Confira sua caixa de entrada.',
   emailNotVerified: 'Confirme seu e-mail para continuar: abra o link que enviamos para sua caixa de entrada ou peça um novo.',
   verifyBanner: 'Confirme seu e-mail para comprar planos e converter APKs.',

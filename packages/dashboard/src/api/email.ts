@@ -7,6 +7,7 @@ import type {
   EmailStatus,
   EmailStatusResponse,
   MessageResponse,
+  VerifyEmailResponse,
 } from '@aabify/shared';
 import { api } from './client';
 
@@ -21,7 +22,9 @@ export const emailApi = {
   forgotPassword: (email: string) => api.post<MessageResponse>('/auth/forgot-password', { email }, { quiet: true }),
   resetPassword: (body: { token: string; password: string; confirmPassword: string }) =>
     api.post<AuthResponse & MessageResponse>('/auth/reset-password', body, { quiet: true }),
-  verifyEmail: (token: string) => api.post<MessageResponse>('/auth/verify-email', { token }, { quiet: true }),
+  /** The link's token; with the account's password or a new one when nobody is signed in to it. */
+  verifyEmail: (body: { token: string; password?: string; newPassword?: string; confirmPassword?: string }) =>
+    api.post<VerifyEmailResponse>('/auth/verify-email', body, { quiet: true }),
   resendVerification: () => api.post<MessageResponse>('/auth/resend-verification'),
   status: () => api.get<EmailStatusResponse>('/auth/email-status', { quiet: true }),
   setPreferences: (body: { notifyConversions: boolean }) => api.patch<MessageResponse & { user: ApiUser }>('/account/preferences', body),

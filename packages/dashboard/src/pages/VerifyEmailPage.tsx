@@ -1,38 +1,160 @@
 import { useEffect, useRef, useState } from 'react';
+import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
 import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
-import { Link, useSearchParams } from 'react-router-dom';
-import { EMAIL_MESSAGES } from '@aabify/shared';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, verifyEmailNewPasswordFormSchema, verifyEmailSignInFormSchema, type VerifyEmailResponse } from '@aabify/shared';
 import { emailApi } from '../api/email';
 import { isApiRequestError } from '../api/client';
+import { showServerErrors } from '../lib/formErrors';
 import { AuthLayout } from '../components/AuthLayout';
+import { FormField } from '../components/FormField';
 import { useSession } from '../stores/session';
+import { toast } from '../stores/toasts';
 
-type State = { kind: 'checking' } | { kind: 'done'; message: string } | { kind: 'failed'; message: string };
+type State =
+  | { kind: 'checking' }
+  | { kind: 'done'; message: string }
+  | { kind: 'failed'; message: string }
+  /** Nobody is signed in to the account here: its password, or a new one, proves it is theirs. */
+  | { kind: 'prove'; email: string; how: 'password' | 'newPassword' };
 
-/** /verify-email?token=… — the confirmation link; works signed in or not. */
+interface PasswordValues {
+  password: string;
+}
+interface NewPasswordValues {
+  newPassword: string;
+  confirmPassword: string;
+}
+
+/** The address the server names when it asks for a proof (VERIFY_SIGN_IN_REQUIRED). */
+function addressToProve(e: unknown): string | undefined {
+  if (!isApiRequestError(e) || e.code !== 'VERIFY_SIGN_IN_REQUIRED') return undefined;
+  const email = (e.details as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email : '';
+}
+
+/**
+ * /verify-email?token=… — the confirmation link. Signed in to the account, it confirms at once.
+ * Elsewhere the link alone is not enough (whoever registered the address may not own the
+ * mailbox): the page asks for the account's password, or lets the mailbox's owner set a new one,
+ * which ends the access of whoever chose the old.
+ */
 export default function VerifyEmailPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const signedIn = useSession((s) => Boolean(s.token));
+  const signedInEmail = useSession((s) => (s.token ? (s.user?.email ?? '') : undefined));
+  const signIn = useSession((s) => s.signIn);
+  const navigate = useNavigate();
   const [state, setState] = useState<State>({ kind: 'checking' });
   const sent = useRef(false);
   useEffect(() => {
-    // Once: the link is single-use, and React may run effects twice in development.
+    // Once: a link that works is used up, and React may run effects twice in development.
     if (sent.current) return;
     sent.current = true;
     if (!token) {
       setState({ kind: 'failed', message: EMAIL_MESSAGES.linkTokenRequired });
       return;
     }
-    emailApi.verifyEmail(token).then(
+    emailApi.verifyEmail({ token }).then(
       (res) => {
         setState({ kind: 'done', message: res.message });
         if (useSession.getState().token) void useSession.getState().refreshUser();
       },
-      (e: unknown) => setState({ kind: 'failed', message: isApiRequestError(e) && e.serverMessage ? e.serverMessage : EMAIL_MESSAGES.verifyLinkInvalid }),
+      (e: unknown) => {
+        const email = addressToProve(e);
+        if (email !== undefined) setState({ kind: 'prove', email, how: 'password' });
+        else setState({ kind: 'failed', message: isApiRequestError(e) && e.serverMessage ? e.serverMessage : EMAIL_MESSAGES.verifyLinkInvalid });
+      },
     );
   }, [token]);
+
+  /** Signed in to the confirmed account: the dashboard, with the server's message. */
+  const enter = (res: VerifyEmailResponse) => {
+    if (res.token && res.user) signIn(res.token, res.user);
+    toast.success(res.message);
+    navigate('/dashboard', { replace: true });
+  };
+  const proveWithPassword = async (values: PasswordValues, helpers: FormikHelpers<PasswordValues>) => {
+    try {
+      enter(await emailApi.verifyEmail({ token, password: values.password }));
+    } catch (e) {
+      showServerErrors(e, helpers, ['password'], 'Erro ao confirmar o e-mail');
+      helpers.setSubmitting(false);
+    }
+  };
+  const proveWithNewPassword = async (values: NewPasswordValues, helpers: FormikHelpers<NewPasswordValues>) => {
+    try {
+      enter(await emailApi.verifyEmail({ token, newPassword: values.newPassword, confirmPassword: values.confirmPassword }));
+    } catch (e) {
+      showServerErrors(e, helpers, ['newPassword', 'confirmPassword'], 'Erro ao criar a nova senha');
+      helpers.setSubmitting(false);
+    }
+  };
+
+  if (state.kind === 'prove') {
+    const otherAccount = signedInEmail !== undefined && signedInEmail !== state.email;
+    return (
+      <AuthLayout title="Confirmar e-mail" subtitle={state.how === 'password' ? EMAIL_MESSAGES.verifySignInRequired : undefined}>
+        <p className="mb-3">
+          Conta: <strong data-testid="verify-account-email">{state.email}</strong>
+        </p>
+        {otherAccount && (
+          <Alert variant="info" data-testid="verify-other-session">
+            Você está conectado com outra conta{signedInEmail ? ` (${signedInEmail})` : ''}. Ao confirmar, você passa a usar a conta acima.
+          </Alert>
+        )}
+        {state.how === 'password' ? (
+          <Formik<PasswordValues> initialValues={{ password: '' }} validationSchema={verifyEmailSignInFormSchema} validateOnBlur={false} onSubmit={proveWithPassword}>
+            {({ isSubmitting }) => (
+              <FormikForm noValidate>
+                <FormField name="password" label="Senha desta conta" type="password" autoComplete="current-password" autoFocus />
+                <Button type="submit" className="w-100" disabled={isSubmitting}>
+                  {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+                  Confirmar e entrar
+                </Button>
+              </FormikForm>
+            )}
+          </Formik>
+        ) : (
+          <Formik<NewPasswordValues>
+            initialValues={{ newPassword: '', confirmPassword: '' }}
+            validationSchema={verifyEmailNewPasswordFormSchema}
+            validateOnBlur={false}
+            onSubmit={proveWithNewPassword}
+          >
+            {({ isSubmitting }) => (
+              <FormikForm noValidate>
+                <Alert variant="warning" data-testid="verify-new-password-warning">
+                  Se outra pessoa criou esta conta com o seu e-mail, ela perde o acesso: a senha anterior deixa de funcionar e as sessões, os
+                  tokens de API, os links de download, a keystore e a chave do Google Play feitos antes são removidos.
+                </Alert>
+                <FormField name="newPassword" label="Nova senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} autoFocus />
+                <FormField name="confirmPassword" label="Confirmar nova senha" type="password" autoComplete="new-password" />
+                <Button type="submit" className="w-100" disabled={isSubmitting}>
+                  {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+                  Criar senha e confirmar
+                </Button>
+              </FormikForm>
+            )}
+          </Formik>
+        )}
+        <p className="mt-3 mb-0 text-center">
+          {state.how === 'password' ? (
+            <Button variant="link" className="p-0" onClick={() => setState({ ...state, how: 'newPassword' })}>
+              Não criei esta conta ou não sei a senha
+            </Button>
+          ) : (
+            <Button variant="link" className="p-0" onClick={() => setState({ ...state, how: 'password' })}>
+              Sei a senha desta conta
+            </Button>
+          )}
+        </p>
+      </AuthLayout>
+    );
+  }
+
   return (
     <AuthLayout title="Confirmação de e-mail">
       {state.kind === 'checking' && (
@@ -51,7 +173,7 @@ export default function VerifyEmailPage() {
         </Alert>
       )}
       <p className="mt-3 mb-0 text-center">
-        <Link to={signedIn ? '/dashboard' : '/login'}>{signedIn ? 'Ir para o painel' : 'Entrar'}</Link>
+        <Link to={signedInEmail !== undefined ? '/dashboard' : '/login'}>{signedInEmail !== undefined ? 'Ir para o painel' : 'Entrar'}</Link>
       </p>
     </AuthLayout>
   );

@@ -96,6 +96,17 @@ export function requireAuth(ctx: AppContext): RequestHandler {
   };
 }
 
+/**
+ * Whether the request carries a valid credential of this user, for routes that serve signed-out
+ * visitors too: a missing, stale or foreign credential is simply not this user (never a 401).
+ */
+export async function signedInAs(ctx: AppContext, req: Request, userId: string): Promise<boolean> {
+  const raw = bearerToken(req);
+  if (!raw) return false;
+  const result = await ctx.auth.authenticateToken(raw);
+  return result.ok && result.user.id === userId;
+}
+
 /** The signed-in user; only after requireAuth (a 401 otherwise). */
 export function authUser(req: Request): User {
   if (!req.auth) throw ApiError.unauthorized(ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING');

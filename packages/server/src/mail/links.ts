@@ -64,6 +64,14 @@ export async function useEmailLink(
   return rows[0] ?? null;
 }
 
+/** Whose link it is, without using it; null when unknown, used, expired or of another purpose. */
+export async function activeEmailLink(models: Pick<Models, 'EmailLinkToken'>, token: string, purpose: EmailLinkPurpose): Promise<UsedLink | null> {
+  const row = await models.EmailLinkToken.findOne({
+    where: { tokenHash: hashLinkToken(token), purpose, usedAt: null, expiresAt: { [Op.gt]: new Date() } },
+  });
+  return row ? { userId: row.userId, email: row.email } : null;
+}
+
 /** Whether a link of this purpose was ever issued with this token (used or not). */
 export async function knownEmailLink(models: Pick<Models, 'EmailLinkToken'>, token: string, purpose: EmailLinkPurpose) {
   return models.EmailLinkToken.findOne({ where: { tokenHash: hashLinkToken(token), purpose } });

@@ -1,5 +1,6 @@
 /** The only way a user leaves the server: no hash, no token version, dates as ISO strings. */
-import { conversionMonthKey, type ApiUser, type UsageSummary } from '@aabify/shared';
+import { conversionMonthKey, type ApiUser, type AuthResponse, type UsageSummary } from '@aabify/shared';
+import type { AuthService } from '../auth/service.js';
 import type { User } from '../models/index.js';
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
@@ -52,4 +53,9 @@ export function presentUser(user: User, now: Date = new Date()): ApiUser {
     updatedAt: user.updatedAt.toISOString(),
     usageSummary: presentUsageSummary(user, now),
   };
+}
+
+/** A new session for the user, as sign-in, setup and the e-mailed links answer it. */
+export function presentSession(auth: Pick<AuthService, 'issueToken' | 'sessionTtlSeconds'>, user: User): AuthResponse {
+  return { token: auth.issueToken(user), expiresIn: auth.sessionTtlSeconds, user: presentUser(user) };
 }

@@ -7,10 +7,11 @@
 import { createServer } from 'node:net';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
+import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, type AuthResponse } from '@aabify/shared';
 import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { api } from '../helpers/http.js';
-import { buildAdmin, buildCreditUser, buildUser, tokenFor } from '../helpers/factories.js';
+import { buildAdmin, buildCreditUser, buildUser, tokenFor, uniqueEmail } from '../helpers/factories.js';
 import { linkUrl, startTestSmtp, type TestSmtp } from '../helpers/smtpServer.js';
 import { openPage, sessionOf, shootBoth, toastWith, waitForPath } from './dashboardHelpers.js';
 
@@ -90,6 +91,69 @@ describe('email in a real browser', function () {
       await soon(() => page.getByTestId('reset-link-error').textContent(), (v) => expect(v).to.include('já foi usado ou expirou'));
       expect(errors).to.deep.equal([]);
       await context.close();
+    });
+    it('verifyEmail_linkOpenedSignedOut_ownerSetsANewPassword_registrantLosesTheAccount', async () => {
+      // Someone registered the address and is signed in; the mailbox's owner opens the welcome link.
+      const email = uniqueEmail('dona-da-caixa');
+      expect((await api(server).post('/auth/register', { email, password: 'senha-de-quem-cadastrou' })).status).to.equal(201);
+      const registrant = await api(server).post<AuthResponse>('/auth/login', { email, password: 'senha-de-quem-cadastrou' });
+      const link = linkUrl(await smtp.waitFor((m) => m.to === email && /Bem-vindo/.test(m.subject)), '/verify-email');
+
+      const { page, context, errors } = await openPage(browser, { width: 390 });
+      await page.goto(link);
+      await soon(() => page.getByTestId('verify-account-email').textContent(), (v) => expect(v).to.equal(email));
+      await page.getByText(EMAIL_MESSAGES.verifySignInRequired).waitFor();
+      await shootBoth(page, 'verify-email-password');
+      await page.getByRole('button', { name: 'Não criei esta conta ou não sei a senha' }).click();
+      await page.getByTestId('verify-new-password-warning').waitFor();
+      await page.getByLabel('Nova senha', { exact: true }).fill('senha-da-dona-1');
+      await page.getByLabel('Confirmar nova senha').fill('senha-diferente');
+      await page.getByRole('button', { name: 'Criar senha e confirmar' }).click();
+      await soon(() => page.getByText(ACCOUNT_MESSAGES.passwordsDontMatch).count(), (n) => expect(n).to.equal(1));
+      await shootBoth(page, 'verify-email-new-password');
+      await page.getByLabel('Confirmar nova senha').fill('senha-da-dona-1');
+      await page.getByRole('button', { name: 'Criar senha e confirmar' }).click();
+      await toastWith(page, 'E-mail confirmado e nova senha criada');
+      await soon(() => page.getByTestId('topbar-email').textContent(), (v) => expect(v).to.equal(email));
+      expect(errors).to.deep.equal([]);
+      await context.close();
+
+      // The registrant's session and password no longer open the account.
+      expect((await api(server).get('/auth/me', registrant.body.token)).status).to.equal(401);
+      expect((await api(server).post('/auth/login', { email, password: 'senha-de-quem-cadastrou' })).status).to.equal(401);
+      const me = await api(server).post<AuthResponse>('/auth/login', { email, password: 'senha-da-dona-1' });
+      expect(me.body.user.emailVerified).to.equal(true);
+    });
+
+    it('verifyEmail_linkOpenedSignedOut_withThePassword_signsIn_andSignedInConfirmsAtOnce', async () => {
+      const email = uniqueEmail('outro-aparelho');
+      expect((await api(server).post('/auth/register', { email, password: 'minha-senha-1', name: 'Bia' })).status).to.equal(201);
+      const link = linkUrl(await smtp.waitFor((m) => m.to === email && /Bem-vindo/.test(m.subject)), '/verify-email');
+
+      // On another device: the account's password confirms and signs in.
+      const { page, context, errors } = await openPage(browser);
+      await page.goto(link);
+      await page.getByLabel('Senha desta conta').fill('senha-errada');
+      await page.getByRole('button', { name: 'Confirmar e entrar' }).click();
+      await soon(() => page.getByText(EMAIL_MESSAGES.verifyPasswordWrong).count(), (n) => expect(n).to.equal(1));
+      await page.getByLabel('Senha desta conta').fill('minha-senha-1');
+      await page.getByRole('button', { name: 'Confirmar e entrar' }).click();
+      await toastWith(page, EMAIL_MESSAGES.emailVerifiedSignedIn);
+      // Signed in (a new account without a plan lands on /plans).
+      await soon(() => page.getByTestId('topbar-email').textContent(), (v) => expect(v).to.equal('Bia'));
+      expect(errors).to.deep.equal([]);
+      await context.close();
+
+      // Signed in to the account (the banner's "Reenviar e-mail"), the link confirms at once.
+      const user = await buildUser(server, { name: 'Caio' });
+      expect((await api(server).post('/auth/resend-verification', undefined, tokenFor(server, user))).status).to.equal(200);
+      const resent = linkUrl(await smtp.waitFor((m) => m.to === user.email && /Confirme seu e-mail/.test(m.subject)), '/verify-email');
+      const signedIn = await openPage(browser, { session: sessionOf(server, user) });
+      await signedIn.page.goto(resent);
+      await soon(() => signedIn.page.getByTestId('verify-result').textContent(), (v) => expect(v).to.equal(EMAIL_MESSAGES.emailVerified));
+      expect(Boolean((await user.reload()).emailVerifiedAt)).to.equal(true);
+      expect(signedIn.errors).to.deep.equal([]);
+      await signedIn.context.close();
     });
   });
 

@@ -39,9 +39,14 @@ export const emailRoutes = [
   route('post', '/auth/verify-email', 'Autenticação', 'Confirma o endereço de e-mail com o token do link', {
     auth: 'none',
     body: verifyEmailSchema,
-    answer: message,
+    answer: { anyOf: [message, { allOf: [ref('Session'), message] }] },
     rateLimited: true,
-    description: '400 VERIFY_LINK_INVALID para um link usado, vencido ou desconhecido.',
+    errors: [403],
+    description:
+      'O token sozinho confirma só com a sessão (Bearer) da própria conta. Sem ela, envie `password` (a senha da conta: entra nela) ' +
+      'ou `newPassword` (cria uma nova senha: encerra as sessões e remove tokens de API, links de download, keystore e chave do ' +
+      'Google Play feitos antes da confirmação). 403 VERIFY_SIGN_IN_REQUIRED (`details.email`) quando falta a prova; o link ' +
+      'continua valendo. 400 WRONG_PASSWORD, 400 VERIFY_LINK_INVALID para um link usado, vencido ou desconhecido.',
   }),
   route('get', '/auth/email-status', 'Autenticação', 'Se o endereço está confirmado e se a confirmação é exigida', {
     auth: 'user',

@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import type { Transaction } from 'sequelize';
 import {
   ACCOUNT_MESSAGES,
   EMAIL_MESSAGES,
@@ -9,16 +10,20 @@ import {
   type AuthResponse,
   type EmailStatusResponse,
   type MessageResponse,
+  type VerifyEmailResponse,
 } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
-import { authUser, requireAuth } from '../../http/auth.js';
+import { authUser, requireAuth, signedInAs } from '../../http/auth.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { clientKey, rateLimit } from '../../http/rateLimit.js';
+import { clientAddress, clientKey, rateLimit } from '../../http/rateLimit.js';
+import { verifyPassword } from '../../auth/password.js';
+import { reserveLoginAttempt } from '../../auth/loginAttempts.js';
+import type { User } from '../../models/index.js';
 import { setPassword } from '../../commands/userCreator.js';
-import { purgePreRegistrationAccess } from '../../commands/preRegistrationPurger.js';
-import { knownEmailLink, revokeEmailLinks, useEmailLink } from '../../mail/links.js';
-import { presentUser } from '../../presenters/user.js';
+import { purgePreRegistrationAccess, type PurgedPreRegistrationAccess } from '../../commands/preRegistrationPurger.js';
+import { activeEmailLink, knownEmailLink, revokeEmailLinks, useEmailLink } from '../../mail/links.js';
+import { presentSession } from '../../presenters/user.js';
 
 const MINUTE = 60_000;
 
@@ -42,7 +47,10 @@ const verifyLinkInvalid = () =>
  *      (every older session ends; the user is signed in; on an account whose address was not
  *      confirmed yet, what was made on it before goes: commands/preRegistrationPurger.ts);
  *      400 RESET_LINK_INVALID
- * POST /verify-email { token } → 200 { message }; 400 VERIFY_LINK_INVALID
+ * POST /verify-email { token, password? | newPassword? } → 200 { message } signed in to the account;
+ *      with its password or a new one, 200 { message, token, expiresIn, user }; 403
+ *      VERIFY_SIGN_IN_REQUIRED { details: { email } } otherwise (the link stays unused);
+ *      400 WRONG_PASSWORD, VERIFY_LINK_INVALID
  * GET /email-status (signed in) → { emailVerified, verificationRequired }
  * POST /resend-verification (signed in) → 200 { message }; 429 per user
  */
@@ -67,6 +75,37 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
     },
   );
 
+  /**
+   * The holder of an e-mailed link sets the account's password (a reset, or a confirmation by
+   * someone who does not know the password). On an account whose address was not confirmed yet,
+   * whatever was made on it before goes: whoever registered the address may not be its owner
+   * (a confirmed account keeps its CI tokens). The address is confirmed too: the link reached it.
+   */
+  async function setPasswordByLink(user: User, password: string, transaction: Transaction): Promise<PurgedPreRegistrationAccess | null> {
+    const purged = user.emailVerifiedAt ? null : await purgePreRegistrationAccess(ctx, user.id, transaction);
+    user.emailVerifiedAt ??= new Date();
+    user.lastLogin = new Date();
+    // setPassword raises tokenVersion: every session made before this ends.
+    await setPassword(user, password, { transaction });
+    await revokeEmailLinks(models, user.id, 'password_reset', transaction);
+    await revokeEmailLinks(models, user.id, 'email_verification', transaction);
+    await ctx.mail.passwordChanged(user, { transaction });
+    return purged;
+  }
+
+  /** After setPasswordByLink's transaction committed. */
+  async function afterPasswordSetByLink(user: User, purged: PurgedPreRegistrationAccess | null, how: string): Promise<void> {
+    // Open sockets and event streams made with the old password (or a removed API token) end
+    // too, on every process.
+    await ctx.liveAccess?.accessChanged(user.id);
+    // The mailbox's owner proved it: the account's sign-in slowdown starts afresh.
+    await Promise.all([ctx.auth.limiters.loginPerAccount.reset(user.email), ctx.auth.limiters.loginAccountWait.reset(user.email)]);
+    ctx.logger.info({ userId: user.id }, how);
+    if (purged) ctx.logger.info({ userId: user.id, ...purged }, 'unconfirmed account recovered: access made before the confirmation removed');
+  }
+
+  const session = (user: User): AuthResponse => presentSession(ctx.auth, user);
+
   router.post(
     '/reset-password',
     rateLimit(ctx.rateLimits.limiter('reset-password', { points: 20, windowMs: 15 * MINUTE })),
@@ -79,59 +118,80 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
         const found = await models.User.findByPk(link.userId, { transaction, lock: transaction.LOCK.UPDATE });
         if (!found || found.email !== link.email) throw resetLinkInvalid();
         if (!found.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
-        // Not confirmed until now: the account may have been registered by someone else, who
-        // must not keep what they made on it (a confirmed account keeps its CI tokens).
-        const purgedAccess = found.emailVerifiedAt ? null : await purgePreRegistrationAccess(ctx, found.id, transaction);
-        // The link reached the address, so it is confirmed too.
-        found.emailVerifiedAt ??= new Date();
-        found.lastLogin = new Date();
-        // setPassword raises tokenVersion: every session made before this ends.
-        await setPassword(found, password, { transaction });
-        await revokeEmailLinks(models, found.id, 'password_reset', transaction);
-        await ctx.mail.passwordChanged(found, { transaction });
-        return { user: found, purged: purgedAccess };
+        return { user: found, purged: await setPasswordByLink(found, password, transaction) };
       });
-      // Open sockets and event streams made with the old password (or a removed API token) end
-      // too, on every process.
-      await ctx.liveAccess?.accessChanged(user.id);
-      // The mailbox's owner proved it: the account's sign-in slowdown starts afresh.
-      await Promise.all([ctx.auth.limiters.loginPerAccount.reset(user.email), ctx.auth.limiters.loginAccountWait.reset(user.email)]);
-      ctx.logger.info({ userId: user.id }, 'password reset by e-mail link');
-      if (purged) ctx.logger.info({ userId: user.id, ...purged }, 'unconfirmed account recovered: access made before the confirmation removed');
-      const body: AuthResponse & MessageResponse = {
-        message: EMAIL_MESSAGES.passwordReset,
-        token: ctx.auth.issueToken(user),
-        expiresIn: ctx.auth.sessionTtlSeconds,
-        user: presentUser(user),
-      };
+      await afterPasswordSetByLink(user, purged, 'password reset by e-mail link');
+      const body: AuthResponse & MessageResponse = { message: EMAIL_MESSAGES.passwordReset, ...session(user) };
       res.json(body);
     },
   );
 
+  /**
+   * The confirmation link proves the mailbox, not the account: whoever registered the address
+   * chose its password, and may not be the mailbox's owner (account pre-hijacking). So the token
+   * alone confirms only for a request signed in to the account; otherwise its holder proves the
+   * account with its password, or sets a new one, which ends the registrant's access as a reset
+   * does. Asked for neither, the answer names the address and leaves the link unused.
+   */
   router.post(
     '/verify-email',
     rateLimit(ctx.rateLimits.limiter('verify-email', { points: 30, windowMs: 15 * MINUTE })),
     validate(verifyEmailSchema),
     async (req, res) => {
-      const { token } = inputOf(req, verifyEmailSchema);
-      const verified = await sequelize.transaction(async (transaction) => {
-        const link = await useEmailLink(sequelize, token, 'email_verification', transaction);
-        if (!link) return false;
-        const user = await models.User.findByPk(link.userId, { transaction, lock: transaction.LOCK.UPDATE });
-        if (!user || user.email !== link.email) return false;
-        if (!user.emailVerifiedAt) await user.update({ emailVerifiedAt: new Date() }, { transaction });
-        return true;
-      });
-      if (!verified) {
+      const { token, password, newPassword } = inputOf(req, verifyEmailSchema);
+      const pending = await activeEmailLink(models, token, 'email_verification');
+      const owner = pending ? await models.User.findByPk(pending.userId) : null;
+      if (!pending || !owner || owner.email !== pending.email) {
         // A second click on a link that already worked is not an error for the person clicking.
         const known = await knownEmailLink(models, token, 'email_verification');
-        const owner = known?.usedAt ? await models.User.findByPk(known.userId) : null;
-        if (!owner?.emailVerifiedAt || owner.email !== known?.email) throw verifyLinkInvalid();
-        const body: MessageResponse = { message: EMAIL_MESSAGES.emailAlreadyVerified };
+        const user = known?.usedAt ? await models.User.findByPk(known.userId) : null;
+        if (!user?.emailVerifiedAt || user.email !== known?.email) throw verifyLinkInvalid();
+        const body: VerifyEmailResponse = { message: EMAIL_MESSAGES.emailAlreadyVerified };
         res.json(body);
         return;
       }
-      const body: MessageResponse = { message: EMAIL_MESSAGES.emailVerified };
+      // 403, not 401: a browser signed in to another account must not take it as its session ending.
+      if (!owner.isActive) throw new ApiError(403, 'ACCOUNT_DISABLED', ACCOUNT_MESSAGES.accountDisabled);
+
+      if (newPassword !== undefined) {
+        const { user, purged } = await sequelize.transaction(async (transaction) => {
+          if (!(await useEmailLink(sequelize, token, 'email_verification', transaction))) throw verifyLinkInvalid();
+          const found = await models.User.findByPk(owner.id, { transaction, lock: transaction.LOCK.UPDATE });
+          if (!found || found.email !== pending.email) throw verifyLinkInvalid();
+          return { user: found, purged: await setPasswordByLink(found, newPassword, transaction) };
+        });
+        await afterPasswordSetByLink(user, purged, 'address confirmed with a new password');
+        const body: VerifyEmailResponse = { message: EMAIL_MESSAGES.emailVerifiedNewPassword, ...session(user) };
+        res.json(body);
+        return;
+      }
+
+      let signsIn = false;
+      if (password !== undefined) {
+        // The sign-in's limits: the link does not make the password cheaper to guess.
+        const attempt = await reserveLoginAttempt(ctx.auth.limiters, owner.email, clientAddress(req));
+        if (attempt.refused) throw ApiError.tooManyRequests(attempt.retryAfter, ACCOUNT_MESSAGES.tooManyLoginAttempts);
+        const ok = await verifyPassword(password, owner.passwordHash);
+        await attempt.settle(ok);
+        if (!ok) throw new ApiError(400, 'WRONG_PASSWORD', EMAIL_MESSAGES.verifyPasswordWrong, { fields: { password: EMAIL_MESSAGES.verifyPasswordWrong } });
+        signsIn = true;
+      } else if (!(await signedInAs(ctx, req, owner.id))) {
+        throw new ApiError(403, 'VERIFY_SIGN_IN_REQUIRED', EMAIL_MESSAGES.verifySignInRequired, { details: { email: owner.email } });
+      }
+
+      const confirmed = await sequelize.transaction(async (transaction) => {
+        if (!(await useEmailLink(sequelize, token, 'email_verification', transaction))) return null;
+        const user = await models.User.findByPk(owner.id, { transaction, lock: transaction.LOCK.UPDATE });
+        if (!user || user.email !== pending.email) return null;
+        if (!user.emailVerifiedAt) user.emailVerifiedAt = new Date();
+        if (signsIn) user.lastLogin = new Date();
+        await user.save({ transaction });
+        return user;
+      });
+      if (!confirmed) throw verifyLinkInvalid();
+      const body: VerifyEmailResponse = signsIn
+        ? { message: EMAIL_MESSAGES.emailVerifiedSignedIn, ...session(confirmed) }
+        : { message: EMAIL_MESSAGES.emailVerified };
       res.json(body);
     },
   );

@@ -18,7 +18,7 @@ import { clientAddress, rateLimit } from '../../http/rateLimit.js';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
 import { reserveLoginAttempt } from '../../auth/loginAttempts.js';
 import { createUser, isEmailTaken, setPassword } from '../../commands/userCreator.js';
-import { presentUser } from '../../presenters/user.js';
+import { presentSession, presentUser } from '../../presenters/user.js';
 import { createApiTokensRouter } from '../apiTokens/router.js';
 
 /**
@@ -32,11 +32,7 @@ export function createAuthRouter(ctx: AppContext): Router {
   const router = Router();
   const { limiters } = ctx.auth;
 
-  const session = (user: User): AuthResponse => ({
-    token: ctx.auth.issueToken(user),
-    expiresIn: ctx.auth.sessionTtlSeconds,
-    user: presentUser(user),
-  });
+  const session = (user: User): AuthResponse => presentSession(ctx.auth, user);
 
   router.post(
     '/register',

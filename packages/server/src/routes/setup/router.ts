@@ -3,7 +3,7 @@ import { ACCOUNT_MESSAGES, setupSchema, type SetupResponse, type SetupStatusResp
 import type { AppContext } from '../../context.js';
 import { validate, inputOf } from '../../http/validate.js';
 import { createFirstAdmin, requiresSetup, setupDoneError } from '../../commands/firstAdminCreator.js';
-import { presentUser } from '../../presenters/user.js';
+import { presentSession } from '../../presenters/user.js';
 
 /**
  * GET /api/setup/status → { requiresSetup }
@@ -32,9 +32,7 @@ export function createSetupRouter(ctx: AppContext): Router {
     const body: SetupResponse = {
       success: true,
       message: ACCOUNT_MESSAGES.setupSuccess,
-      token: ctx.auth.issueToken(admin),
-      expiresIn: ctx.auth.sessionTtlSeconds,
-      user: presentUser(admin),
+      ...presentSession(ctx.auth, admin),
     };
     res.status(201).json(body);
   });
