@@ -12,6 +12,7 @@ import { FormField } from '../components/FormField';
 import { toast } from '../stores/toasts';
 import { failureText, serverFields } from './common';
 import { emptyUserForm, hasChanges, userChanges, userFormOf, type UserFormValues } from './userForm';
+import { SubmitButton } from '../components/SubmitButton';
 
 function useSubscriptionPlans(enabled: boolean): ApiPlan[] {
   const [plans, setPlans] = useState<ApiPlan[]>([]);
@@ -131,10 +132,9 @@ export function UserFormModal({ show, user, onHide, onSaved }: { show: boolean; 
             </Modal.Body>
             <Modal.Footer>
               <Button variant="secondary" onClick={onHide}>Cancelar</Button>
-              <Button type="submit" disabled={isSubmitting} data-testid="user-form-submit">
-                {isSubmitting && <Spinner size="sm" className="me-2" />}
+              <SubmitButton busy={isSubmitting} data-testid="user-form-submit">
                 {editing ? 'Salvar' : 'Criar Usuário'}
-              </Button>
+              </SubmitButton>
             </Modal.Footer>
           </FormikForm>
         )}

@@ -1,7 +1,6 @@
 import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import { ACCOUNT_MESSAGES, changePasswordFormSchema } from '@aabify/shared';
 import { authApi } from '../api/auth';
 import { isApiRequestError } from '../api/client';
@@ -9,6 +8,7 @@ import { passwordChangeFieldErrors } from '../lib/errors';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
 import { FormField } from './FormField';
+import { SubmitButton } from './SubmitButton';
 
 interface Values {
   currentPassword: string;
@@ -59,10 +59,9 @@ export function ChangePasswordModal({ show, onHide }: { show: boolean; onHide():
               <Button variant="secondary" onClick={onHide}>
                 Cancelar
               </Button>
-              <Button type="submit" disabled={isSubmitting}>
-                {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+              <SubmitButton busy={isSubmitting}>
                 Alterar Senha
-              </Button>
+              </SubmitButton>
             </Modal.Footer>
           </FormikForm>
         )}

@@ -10,7 +10,6 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { API_TOKENS_PER_USER, createApiTokenSchema, type ApiTokenJson, type CreatedApiTokenResponse } from '@aabify/shared';
 import { isApiRequestError } from '../api/client';
 import { apiTokensApi } from '../api/apiTokens';
@@ -27,6 +26,7 @@ import { formatDate } from '../lib/format';
 import { showServerErrors } from '../lib/formErrors';
 import { toast } from '../stores/toasts';
 import { COPY_CONFIRMATION_MS } from './plans/PixModal';
+import { SubmitButton } from '../components/SubmitButton';
 
 export const API_TOKENS_PAGE_TEXTS = {
   title: 'Tokens de API',
@@ -134,10 +134,9 @@ function CreateTokenForm({ onCreated }: { onCreated(created: CreatedApiTokenResp
                   {refusal.resendVerification && <ResendVerificationButton />}
                 </Alert>
               )}
-              <Button type="submit" disabled={isSubmitting} data-testid="api-token-submit">
-                {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+              <SubmitButton busy={isSubmitting} data-testid="api-token-submit">
                 Criar token
-              </Button>
+              </SubmitButton>
             </FormikForm>
           )}
         </Formik>

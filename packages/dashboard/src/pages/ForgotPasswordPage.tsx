@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router-dom';
 import { forgotPasswordSchema } from '@aabify/shared';
 import { emailApi } from '../api/email';
 import { showServerErrors } from '../lib/formErrors';
 import { AuthLayout } from '../components/AuthLayout';
 import { FormField } from '../components/FormField';
+import { SubmitButton } from '../components/SubmitButton';
 
 /** 'Esqueci minha senha': the same answer whether or not the account exists. */
 export default function ForgotPasswordPage() {
@@ -33,10 +32,9 @@ export default function ForgotPasswordPage() {
           {({ isSubmitting }) => (
             <FormikForm noValidate>
               <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />
-              <Button type="submit" className="w-100" disabled={isSubmitting}>
-                {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+              <SubmitButton busy={isSubmitting} className="w-100">
                 Enviar link
-              </Button>
+              </SubmitButton>
             </FormikForm>
           )}
         </Formik>

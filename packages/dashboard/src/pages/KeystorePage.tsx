@@ -9,7 +9,6 @@ import { Form as FormikForm, Formik, useField, useFormikContext, type FormikHelp
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router-dom';
 import { KEYSTORE_MESSAGES, type KeystoreMetadata } from '@aabify/shared';
 import { isApiRequestError } from '../api/client';
@@ -30,6 +29,7 @@ import {
 import { useKeystore } from '../stores/keystore';
 import { toast } from '../stores/toasts';
 import { usePageTitle } from '../components/PageHeader';
+import { SubmitButton } from '../components/SubmitButton';
 
 export const KEYSTORE_PAGE_TEXTS = {
   title: 'Chave de upload',
@@ -177,10 +177,9 @@ function UploadForm({ replacing }: { replacing: boolean }) {
               <FormField name="storePassword" label="Senha do keystore" type="password" autoComplete="off" />
               <FormField name="keyPassword" label="Senha da chave" type="password" autoComplete="off" helper="Só se for diferente da senha do keystore (chaves JKS criadas com -keypass)." />
               {replacing && <p className="small text-body-secondary">O novo keystore substitui a chave cadastrada.</p>}
-              <Button type="submit" disabled={isSubmitting} data-testid="keystore-submit">
-                {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+              <SubmitButton busy={isSubmitting} data-testid="keystore-submit">
                 Salvar chave
-              </Button>
+              </SubmitButton>
             </FormikForm>
           )}
         </Formik>

@@ -1,6 +1,4 @@
 import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
-import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate } from 'react-router-dom';
 import { ACCOUNT_MESSAGES, loginSchema } from '@aabify/shared';
 import { authApi } from '../api/auth';
@@ -9,6 +7,7 @@ import { AuthLayout } from '../components/AuthLayout';
 import { FormField } from '../components/FormField';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
+import { SubmitButton } from '../components/SubmitButton';
 
 interface LoginValues {
   email: string;
@@ -41,10 +40,9 @@ export function LoginPage() {
             <p className="text-end small mb-3">
               <Link to="/forgot-password">Esqueci minha senha</Link>
             </p>
-            <Button type="submit" className="w-100" disabled={isSubmitting}>
-              {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+            <SubmitButton busy={isSubmitting} className="w-100">
               Entrar
-            </Button>
+            </SubmitButton>
           </FormikForm>
         )}
       </Formik>

@@ -1,6 +1,4 @@
 import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
-import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate } from 'react-router-dom';
 import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, registerFormSchema } from '@aabify/shared';
 import { authApi } from '../api/auth';
@@ -9,6 +7,7 @@ import { AuthLayout } from '../components/AuthLayout';
 import { FormField } from '../components/FormField';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
+import { SubmitButton } from '../components/SubmitButton';
 
 interface RegisterValues {
   email: string;
@@ -54,10 +53,9 @@ export function RegisterPage() {
             <FormField name="email" label="Email" type="email" autoComplete="email" />
             <FormField name="password" label="Senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />
             <FormField name="confirmPassword" label="Confirmar senha" type="password" autoComplete="new-password" />
-            <Button type="submit" className="w-100" disabled={isSubmitting}>
-              {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+            <SubmitButton busy={isSubmitting} className="w-100">
               Criar Conta
-            </Button>
+            </SubmitButton>
           </FormikForm>
         )}
       </Formik>

@@ -1,7 +1,5 @@
 import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, resetPasswordFormSchema } from '@aabify/shared';
 import { emailApi } from '../api/email';
@@ -10,6 +8,7 @@ import { AuthLayout } from '../components/AuthLayout';
 import { FormField } from '../components/FormField';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
+import { SubmitButton } from '../components/SubmitButton';
 
 interface ResetValues {
   token: string;
@@ -52,10 +51,9 @@ export default function ResetPasswordPage() {
             {!token && <Alert variant="warning">{EMAIL_MESSAGES.linkTokenRequired}</Alert>}
             <FormField name="password" label="Nova senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} autoFocus />
             <FormField name="confirmPassword" label="Confirmar nova senha" type="password" autoComplete="new-password" />
-            <Button type="submit" className="w-100" disabled={isSubmitting}>
-              {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+            <SubmitButton busy={isSubmitting} className="w-100">
               Salvar nova senha
-            </Button>
+            </SubmitButton>
           </FormikForm>
         )}
       </Formik>

@@ -1,7 +1,5 @@
 import { Form as FormikForm, Formik, useFormikContext, type FormikHelpers } from 'formik';
 import { useEffect, useRef } from 'react';
-import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { ACCOUNT_MESSAGES, setupFormSchema } from '@aabify/shared';
 import { authApi } from '../api/auth';
 import { isApiRequestError } from '../api/client';
@@ -9,6 +7,7 @@ import { AuthLayout } from '../components/AuthLayout';
 import { FormField } from '../components/FormField';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
+import { SubmitButton } from '../components/SubmitButton';
 
 export const SETUP_REDIRECT_DELAY_MS = 1000;
 
@@ -62,10 +61,9 @@ export function SetupPage() {
             <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />
             <FormField name="password" label="Senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />
             <FormField name="confirmPassword" label="Confirmar senha" type="password" autoComplete="new-password" />
-            <Button type="submit" className="w-100" disabled={isSubmitting}>
-              {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+            <SubmitButton busy={isSubmitting} className="w-100">
               Criar Administrador
-            </Button>
+            </SubmitButton>
           </FormikForm>
         )}
       </Formik>

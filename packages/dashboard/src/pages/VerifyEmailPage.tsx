@@ -12,6 +12,7 @@ import { AuthLayout } from '../components/AuthLayout';
 import { FormField } from '../components/FormField';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
+import { SubmitButton } from '../components/SubmitButton';
 
 type State =
   | { kind: 'checking' }
@@ -110,10 +111,9 @@ export default function VerifyEmailPage() {
             {({ isSubmitting }) => (
               <FormikForm noValidate>
                 <FormField name="password" label="Senha desta conta" type="password" autoComplete="current-password" autoFocus />
-                <Button type="submit" className="w-100" disabled={isSubmitting}>
-                  {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+                <SubmitButton busy={isSubmitting} className="w-100">
                   Confirmar e entrar
-                </Button>
+                </SubmitButton>
               </FormikForm>
             )}
           </Formik>
@@ -132,10 +132,9 @@ export default function VerifyEmailPage() {
                 </Alert>
                 <FormField name="newPassword" label="Nova senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} autoFocus />
                 <FormField name="confirmPassword" label="Confirmar nova senha" type="password" autoComplete="new-password" />
-                <Button type="submit" className="w-100" disabled={isSubmitting}>
-                  {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+                <SubmitButton busy={isSubmitting} className="w-100">
                   Criar senha e confirmar
-                </Button>
+                </SubmitButton>
               </FormikForm>
             )}
           </Formik>

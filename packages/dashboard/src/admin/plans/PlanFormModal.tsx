@@ -6,13 +6,13 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
-import Spinner from 'react-bootstrap/Spinner';
 import { CURRENCIES, PLAN_MESSAGES, formatMoney, fromCents, isDrasticChange, isCurrency, planFormSchema, type ApiPlan } from '@aabify/shared';
 import { MoneyInput } from '../../components/MoneyInput';
 import { ConfirmModal } from '../common';
 import { adminApi, type PlanBody } from '../../api/admin';
 import { toast } from '../../stores/toasts';
 import { failureText, serverFields } from '../common';
+import { SubmitButton } from '../../components/SubmitButton';
 
 /** Number inputs hold text until typed in; formik then keeps a number ('' when cleared). */
 type NumberText = string | number;
@@ -227,10 +227,9 @@ export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; 
             </Modal.Body>
             <Modal.Footer>
               <Button variant="secondary" onClick={onHide}>Cancelar</Button>
-              <Button type="submit" disabled={isSubmitting} data-testid="plan-form-submit">
-                {isSubmitting && <Spinner size="sm" className="me-2" />}
+              <SubmitButton busy={isSubmitting} data-testid="plan-form-submit">
                 {plan ? 'Salvar' : 'Criar Plano'}
-              </Button>
+              </SubmitButton>
             </Modal.Footer>
           </FormikForm>
         )}

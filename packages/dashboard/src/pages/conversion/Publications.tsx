@@ -34,6 +34,7 @@ import { Icon } from '../../components/Icon';
 import { formatDateTime } from '../../lib/format';
 import { toast } from '../../stores/toasts';
 import { onPublicationUpdate } from '../../live/publicationEvents';
+import { SubmitButton } from '../../components/SubmitButton';
 
 interface FormValues {
   trackChoice: string;
@@ -159,10 +160,9 @@ function PublishModal({ conversionId, show, onHide, onCreated }: { conversionId:
               <Button variant="outline-secondary" onClick={onHide}>
                 Cancelar
               </Button>
-              <Button type="submit" disabled={isSubmitting} data-testid="publish-submit">
-                {isSubmitting && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+              <SubmitButton busy={isSubmitting} data-testid="publish-submit">
                 Publicar
-              </Button>
+              </SubmitButton>
             </Modal.Footer>
           </FormikForm>
         )}
