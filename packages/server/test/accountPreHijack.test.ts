@@ -292,6 +292,16 @@ describe('account pre-hijacking (unconfirmed accounts, reset by e-mail link)', f
       expect((await api(server).post('/auth/login', { email, password: 'senha-do-dono-1' })).status).to.equal(200);
     });
 
+    it('verifyEmail_accountAlreadyConfirmed_neverChangesItsPassword', async () => {
+      const user = await buildUser(server, { emailVerifiedAt: new Date(Date.now() - 86400000) });
+      const token = await confirmationLink(user);
+      const res = await verify({ token, newPassword: 'senha-por-link-velho' });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal({ message: EMAIL_MESSAGES.emailAlreadyVerified });
+      expect((await api(server).post('/auth/login', { email: user.email, password: 'senha-por-link-velho' })).status).to.equal(401);
+      expect((await api(server).post('/auth/login', { email: user.email, password: DEFAULT_PASSWORD })).status).to.equal(200);
+    });
+
     it('verifyEmail_disabledAccount_refusesEveryProof', async () => {
       const user = await buildUser(server, { isActive: false });
       const token = await confirmationLink(user);

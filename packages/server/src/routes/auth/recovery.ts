@@ -152,6 +152,14 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
       }
       // 403, not 401: a browser signed in to another account must not take it as its session ending.
       if (!owner.isActive) throw new ApiError(403, 'ACCOUNT_DISABLED', ACCOUNT_MESSAGES.accountDisabled);
+      if (owner.emailVerifiedAt) {
+        // Confirmed meanwhile: nothing to prove, and a confirmation link never changes the
+        // password of a confirmed account (that takes a reset link, valid for an hour).
+        await revokeEmailLinks(models, owner.id, 'email_verification');
+        const body: VerifyEmailResponse = { message: EMAIL_MESSAGES.emailAlreadyVerified };
+        res.json(body);
+        return;
+      }
 
       if (newPassword !== undefined) {
         const { user, purged } = await sequelize.transaction(async (transaction) => {
