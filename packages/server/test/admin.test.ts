@@ -302,6 +302,21 @@ describe('admin API', function () {
       expect(self.body.message).to.equal('Você não pode desativar a sua própria conta');
     });
 
+    it('toggleStatus_twoAdminsDeactivateEachOtherAtOnce_oneStaysActive', async () => {
+      for (let round = 0; round < 5; round++) {
+        const [a, b] = [await buildAdmin(server), await buildAdmin(server)];
+        const answers = await Promise.all([
+          client().patch<Err>(`/admin/users/${b.id}/toggle-status`, undefined, tokenFor(server, a)),
+          client().patch<Err>(`/admin/users/${a.id}/toggle-status`, undefined, tokenFor(server, b)),
+        ]);
+        await Promise.all([a.reload(), b.reload()]);
+        expect([a.isActive, b.isActive].filter(Boolean), `round ${round}: ${answers.map((r) => r.status).join(' ')}`).to.have.length(1);
+        // The loser's sender was no longer an active admin when its turn came.
+        const refused = answers.find((r) => r.status !== 200)!;
+        expect(refused.status).to.be.oneOf([401, 403]);
+      }
+    });
+
     it('changePassword_byAdmin_needsNoCurrentPasswordAndEndsOldSessions', async () => {
       const user = await buildCreditUser(server, 1);
       const token = tokenFor(server, user);
@@ -356,13 +371,13 @@ describe('admin API', function () {
       await server.ctx.models.User.update({ role: 'user' }, { where: { role: 'admin', id: { [Op.notIn]: ids } } });
     }
 
-    it('demote_lastAdmin_answers409', async () => {
+    it('demote_byActorNoLongerAnAdmin_answers403AndTheLastAdminStays', async () => {
       // The only admin, demoted by an actor who was an admin when the request began.
       const former = await buildUser(server);
       await onlyAdmins(admin.id);
       let error: unknown;
       await demote(server.ctx, former, admin.id).catch((e: unknown) => (error = e));
-      expect(error).to.include({ status: 409, code: 'LAST_ADMIN', message: 'Não é possível rebaixar o último administrador' });
+      expect(error).to.include({ status: 403, code: 'ADMIN_REQUIRED', message: 'Acesso restrito a administradores.' });
       await admin.reload();
       expect(admin.role).to.equal('admin');
     });
@@ -376,11 +391,11 @@ describe('admin API', function () {
           client().patch<Err>(`/admin/users/${b.id}/demote`, undefined, tokenFor(server, a)),
           client().patch<Err>(`/admin/users/${a.id}/demote`, undefined, tokenFor(server, b)),
         ]);
-        // The loser is refused either by the last-admin rule (both passed the guard) or by the
-        // guard itself (the winner had already committed): never both demoted.
+        // The loser is refused as no longer an admin, by the guard or under the admins' lock:
+        // never both demoted.
         const statuses = [ra.status, rb.status].sort();
         expect(statuses[0]).to.equal(200);
-        expect([403, 409]).to.include(statuses[1]);
+        expect(statuses[1]).to.equal(403);
         expect(await server.ctx.models.User.count({ where: { role: 'admin' } })).to.equal(1);
       } finally {
         await server.ctx.models.User.update({ role: 'admin' }, { where: { id: admin.id } });

@@ -219,6 +219,33 @@ describe('hostile clients: rate limits and authentication', function () {
       expect(await server.ctx.models.PlayCredential.count({ where: { userId: user.id } })).to.equal(0);
     });
 
+    it('queries_hugePageNumbersPricesOrdersAndCredits_400NotA500', async () => {
+      const admin = await buildAdmin(server);
+      const user = await buildUser(server);
+      const asUser = tokenFor(server, user);
+      const asAdmin = tokenFor(server, admin);
+      // Numbers yup accepts as integers but Postgres cannot take as an offset, a price or an int.
+      const attempts: Array<[string, string, unknown, string]> = [
+        ['GET', '/payments/purchases?page=1e21', undefined, asUser],
+        ['GET', '/plans/usage-history?page=99999999999', undefined, asUser],
+        ['GET', '/plans?minPrice=1e308', undefined, asUser],
+        ['GET', '/admin/users?page=1e21', undefined, asAdmin],
+        ['GET', '/admin/plans?maxPrice=1e300', undefined, asAdmin],
+        ['POST', '/admin/plans', { name: 'Ordem enorme', type: 'credit', price: 10, credits: 1, displayOrder: 1e12 }, asAdmin],
+      ];
+      for (const [method, path, body, token] of attempts) {
+        const res = await api(server).request<Err>(method, path, body, { token });
+        expect(res.status, `${method} ${path}`).to.equal(400);
+        expect(res.body.code, `${method} ${path}`).to.equal('VALIDATION_ERROR');
+      }
+      // Adding credits again and again never overflows the balance.
+      await api(server).request('PATCH', `/admin/users/${user.id}/credits`, { credits: 1_000_000, operation: 'set' }, { token: asAdmin });
+      const over = await api(server).request<Err>('PATCH', `/admin/users/${user.id}/credits`, { credits: 1_000_000, operation: 'add' }, { token: asAdmin });
+      expect(over.status).to.equal(400);
+      expect(over.body.message).to.equal('Créditos devem ser no máximo 1.000.000');
+      expect((await user.reload()).credits).to.equal(1_000_000);
+    });
+
     it('register_takenEmail_sameAnswerAsANewAddressAfterTheSameHash', async () => {
       const existing = await buildUser(server);
       let runs = passwordKdfRuns();

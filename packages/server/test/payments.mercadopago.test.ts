@@ -337,6 +337,16 @@ describe('payments: Mercado Pago provider against the stand-in', () => {
     expect(await credits(user)).to.equal(0);
   });
 
+  it('webhook_approvedInAnotherCurrency_notApplied', async () => {
+    const user = await buildUser(server);
+    const { purchase, mpId } = await buy(user);
+    // The same number, in dollars: never R$ 19,90.
+    (mp.approve(mpId) as { currency_id: string }).currency_id = 'USD';
+    await mp.notify(mpId, { to: server.url });
+    expect((await purchaseOf(purchase.id)).status).to.equal('pending');
+    expect(await credits(user)).to.equal(0);
+  });
+
   describe('provider errors map to the spec messages', () => {
     it('createPix_mpAnswers400_400ErroDeValidacao', async () => {
       mp.failNext(400, { message: 'payer.email must be a valid email', error: 'bad_request', status: 400, cause: [{ code: 4050 }] });

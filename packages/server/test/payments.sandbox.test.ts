@@ -4,8 +4,10 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildAdmin, buildUser, tokenFor } from './helpers/factories.js';
 import { buildPlan } from './helpers/planFactories.js';
+import { buildConversion } from './helpers/adminFactories.js';
+import { settleCredit } from '../src/conversions/credits.js';
 import { expirePendingPayments } from '../src/commands/paymentExpirer.js';
-import type { Plan, User } from '../src/models/index.js';
+import type { Conversion, Plan, User } from '../src/models/index.js';
 
 // ---- an independent BR Code decoder: TLV walk and a table-driven CRC-16/CCITT-FALSE ----
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -271,6 +273,62 @@ describe('payments: sandbox provider', () => {
     expect(after.refundReason).to.equal('Reembolso feito por administrador');
     const again = await api(server).post(`/admin/payments/${payment.id}/refund`, {}, tokenFor(server, admin));
     expect(again.status).to.equal(409);
+  });
+
+  it('refund_creditsHeldByQueuedConversions_cancellingOrFailingThemGivesNothingBack', async () => {
+    // Buy 10 credits, queue 4 conversions (4 reserved), get the money back, then cancel them:
+    // the refund must end with none of the 10 usable.
+    const user = await buildUser(server);
+    const { payment } = await buy(user, credit);
+    expect((await simulate(user, payment.id)).status).to.equal(200);
+    const queued: Conversion[] = [];
+    for (let i = 0; i < 4; i++) queued.push(await buildConversion(server, user, { status: 'queued', creditState: 'reserved' }));
+    await server.ctx.models.User.update({ credits: 6, creditsReserved: 4 }, { where: { id: user.id } });
+
+    const refund = await api(server).post(`/admin/payments/${payment.id}/refund`, {}, tokenFor(server, admin));
+    expect(refund.status, JSON.stringify(refund.body)).to.equal(200);
+    expect(await fresh(user)).to.deep.include({ credits: 0, creditsReserved: 4, creditsOwed: 4 });
+
+    const session = tokenFor(server, user);
+    for (const c of queued.slice(0, 3)) expect((await api(server).post(`/conversion/cancel/${c.id}`, undefined, session)).status).to.equal(200);
+    expect(await fresh(user)).to.deep.include({ credits: 0, creditsReserved: 1, creditsOwed: 1 });
+    // One completes: that credit was spent before the refund could take it, and the debt ends with it.
+    await server.ctx.sequelize.transaction((transaction) => settleCredit(server.ctx.models, queued[3], 'spent', transaction));
+    expect(await fresh(user)).to.deep.include({ credits: 0, creditsReserved: 0, creditsOwed: 0 });
+
+    const history = await api(server).get<{ history: Array<{ type: string; creditsTakenBack: number }> }>('/plans/usage-history', session);
+    expect(history.body.history.find((h) => h.type === 'plan_refunded')?.creditsTakenBack).to.equal(10);
+  });
+
+  it('refund_debtFromAnEarlierRefund_laterCreditsReturnNormallyOnceItIsPaid', async () => {
+    const user = await buildUser(server);
+    const first = await buy(user, credit);
+    await simulate(user, first.payment.id);
+    const held = await buildConversion(server, user, { status: 'queued', creditState: 'reserved' });
+    await server.ctx.models.User.update({ credits: 9, creditsReserved: 1 }, { where: { id: user.id } });
+    await api(server).post(`/admin/payments/${first.payment.id}/refund`, {}, tokenFor(server, admin));
+    const second = await buy(user, credit);
+    await simulate(user, second.payment.id);
+    const fromSecond = await buildConversion(server, user, { status: 'queued', creditState: 'reserved' });
+    await server.ctx.models.User.update({ credits: 9, creditsReserved: 2 }, { where: { id: user.id } });
+    const session = tokenFor(server, user);
+    await api(server).post(`/conversion/cancel/${held.id}`, undefined, session);
+    expect(await fresh(user)).to.deep.include({ credits: 9, creditsReserved: 1, creditsOwed: 0 });
+    await api(server).post(`/conversion/cancel/${fromSecond.id}`, undefined, session);
+    expect(await fresh(user)).to.deep.include({ credits: 10, creditsReserved: 0, creditsOwed: 0 });
+  });
+
+  it('refund_creditPackBoughtBySubscriber_subscriptionStillPaidComesBack', async () => {
+    const user = await buildUser(server);
+    const sub = await buy(user, monthly);
+    await simulate(user, sub.payment.id);
+    const pack = await buy(user, credit);
+    await simulate(user, pack.payment.id);
+    expect((await fresh(user)).userType).to.equal('credit');
+    expect((await api(server).post(`/admin/payments/${pack.payment.id}/refund`, {}, tokenFor(server, admin))).status).to.equal(200);
+    const u = await fresh(user);
+    expect(u.userType).to.equal('subscription');
+    expect(u.planAccess()).to.equal('active');
   });
 
   it('purchases_list_newestFirstWithPagination', async () => {

@@ -8,6 +8,7 @@
 import { countOf, formatNumber } from './numbers.js';
 import { date, mixed, number, object, ref, string, type InferType } from 'yup';
 import { ACCOUNT_MESSAGES } from './messages.js';
+import { pageNumber } from './paging.js';
 import { normalizeEmail, EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_TYPES, type ApiUser, type UserRole, type UserType } from './accounts.js';
 import { CONVERSION_LIMITS, CONVERSION_STATUSES, type ApiConversion } from './conversions.js';
 import type { Pagination } from './plans.js';
@@ -62,7 +63,6 @@ export const ADMIN_MESSAGES = {
   cannotDemoteSelf: 'Você não pode rebaixar a si mesmo',
   cannotDeleteSelf: 'Você não pode excluir a sua própria conta',
   cannotDeactivateSelf: 'Você não pode desativar a sua própria conta',
-  lastAdmin: 'Não é possível rebaixar o último administrador',
   alreadyAdmin: 'O usuário já é administrador',
   notAdmin: 'O usuário não é administrador',
   adminUseManagement: 'Administradores são gerenciados na tela Gerenciar Admins',
@@ -109,7 +109,7 @@ export const ADMIN_MESSAGES = {
 const emptyToUndefined = <T>(v: T, original: unknown): T | undefined => (original === '' || original === null ? undefined : v);
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 
-const page = () => number().transform(emptyToUndefined).typeError('Página inválida').integer('Página inválida').min(1, 'Página inválida').default(1);
+const page = () => pageNumber();
 const limit = (def: number) =>
   number()
     .transform(emptyToUndefined)

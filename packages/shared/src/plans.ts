@@ -6,6 +6,7 @@
 import { array, boolean, mixed, number, object, string, type InferType } from 'yup';
 import { CURRENCIES, DEFAULT_CURRENCY, hasAtMostTwoDecimals, type Currency } from './money.js';
 import { PLAN_MESSAGES as M } from './plansMessages.js';
+import { pageNumber } from './paging.js';
 
 export const PLAN_TYPES = ['credit', 'subscription'] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
@@ -18,6 +19,7 @@ export const PLAN_LIMITS = {
   featureMax: 200,
   /** Major units. */
   priceMax: 1_000_000,
+  displayOrderMax: 1_000_000,
   creditsMax: 1_000_000,
   durationMaxMonths: 120,
   defaultDurationMonths: 1,
@@ -185,8 +187,8 @@ function buildPlanSchema(form: boolean) {
     isPopular: boolean().default(false),
     // Absent on a new plan: it goes last in the display order (issue 17), not to the top.
     displayOrder: form
-      ? number().transform(emptyToUndefined).typeError(M.displayOrderMin).integer(M.displayOrderMin).min(1, M.displayOrderMin).optional()
-      : number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).optional(),
+      ? number().transform(emptyToUndefined).typeError(M.displayOrderMin).integer(M.displayOrderMin).min(1, M.displayOrderMin).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).optional()
+      : number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).optional(),
     isActive: boolean().default(true),
   });
 }
@@ -213,7 +215,7 @@ const hasAny = (value: Record<string, unknown> | undefined, keys: readonly strin
 export const planBulkCustomUpdateFormSchema = object({
   price: price().transform(emptyToUndefined).optional(),
   currency: mixed<Currency>().transform(emptyToUndefined).oneOf([...CURRENCIES, undefined], M.currencyInvalid).optional(),
-  displayOrder: number().transform(emptyToUndefined).typeError(M.displayOrderMin).integer(M.displayOrderMin).min(1, M.displayOrderMin).optional(),
+  displayOrder: number().transform(emptyToUndefined).typeError(M.displayOrderMin).integer(M.displayOrderMin).min(1, M.displayOrderMin).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).optional(),
 }).test('at-least-one', M.bulkUpdateEmpty, (v) => hasAny(v, ['price', 'currency', 'displayOrder']));
 
 /** PATCH /admin/plans/bulk-update: the custom fields plus the bulk bar's flags. */
@@ -222,7 +224,7 @@ export const planBulkUpdateSchema = object({
   updates: object({
     price: price().optional(),
     currency: mixed<Currency>().oneOf([...CURRENCIES, undefined], M.currencyInvalid).optional(),
-    displayOrder: number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).optional(),
+    displayOrder: number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).optional(),
     isActive: boolean().optional(),
     isPopular: boolean().optional(),
   })
@@ -240,7 +242,7 @@ export const planReorderSchema = object({
   planOrders: array(
     object({
       planId: string().uuid(M.planIdInvalid).required(M.planIdInvalid),
-      displayOrder: number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).required(M.displayOrderInvalid),
+      displayOrder: number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).required(M.displayOrderInvalid),
     }).transform((v: unknown) => {
       if (v && typeof v === 'object' && !('planId' in v) && 'id' in v) return { ...v, planId: (v as { id: unknown }).id };
       return v;
@@ -262,7 +264,7 @@ export const planDuplicateSchema = object({
 
 /** GET /admin/plans (and the admin reading of GET /plans): the filter query. */
 export const planFilterQuerySchema = object({
-  page: number().transform(emptyToUndefined).typeError('Página inválida').integer('Página inválida').min(1, 'Página inválida').default(1),
+  page: pageNumber(),
   limit: number()
     .transform(emptyToUndefined)
     .typeError('Limite inválido')
@@ -275,8 +277,8 @@ export const planFilterQuerySchema = object({
   status: mixed<'all' | 'active' | 'inactive'>().transform(emptyToUndefined).oneOf(['all', 'active', 'inactive', undefined], 'Status inválido').optional(),
   isActive: boolean().transform(emptyToUndefined).typeError('isActive deve ser true ou false').optional(),
   isPopular: boolean().transform(emptyToUndefined).typeError('isPopular deve ser true ou false').optional(),
-  minPrice: number().transform(emptyToUndefined).typeError('Preço mínimo inválido').min(0, M.priceNegative).optional(),
-  maxPrice: number().transform(emptyToUndefined).typeError('Preço máximo inválido').min(0, M.priceNegative).optional(),
+  minPrice: number().transform(emptyToUndefined).typeError('Preço mínimo inválido').min(0, M.priceNegative).max(PLAN_LIMITS.priceMax, M.priceTooHigh).optional(),
+  maxPrice: number().transform(emptyToUndefined).typeError('Preço máximo inválido').min(0, M.priceNegative).max(PLAN_LIMITS.priceMax, M.priceTooHigh).optional(),
   sortBy: mixed<PlanSortField>().transform(emptyToUndefined).oneOf([...PLAN_SORT_FIELDS, undefined], 'Campo de ordenação inválido').default('displayOrder'),
   sortOrder: mixed<'asc' | 'desc'>()
     .transform((v: unknown) => (typeof v === 'string' && v !== '' ? v.toLowerCase() : undefined))
@@ -301,7 +303,7 @@ export const planPerformanceQuerySchema = object({
 
 /** GET /plans/usage-history, GET /payments/purchases */
 export const pageQuerySchema = object({
-  page: number().transform(emptyToUndefined).typeError('Página inválida').integer('Página inválida').min(1, 'Página inválida').default(1),
+  page: pageNumber(),
   limit: number()
     .transform(emptyToUndefined)
     .typeError('Limite inválido')

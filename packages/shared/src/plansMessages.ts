@@ -23,6 +23,7 @@ export const PLAN_MESSAGES = {
   featureTooLong: 'Cada recurso deve ter no máximo 200 caracteres',
   displayOrderMin: 'Ordem de exibição deve ser no mínimo 1',
   displayOrderInvalid: 'Ordem de exibição deve ser um número inteiro não negativo',
+  displayOrderTooHigh: 'Ordem de exibição deve ser no máximo 1.000.000',
   bulkUpdateEmpty: 'Selecione pelo menos um campo para atualizar',
   planIdsRequired: 'Selecione pelo menos um plano',
   planIdsTooMany: 'No máximo 100 planos por operação',

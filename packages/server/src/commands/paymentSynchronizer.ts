@@ -58,8 +58,11 @@ export async function applyProviderPayment(ctx: Ctx, paymentId: string, remote: 
     let change: { changed: boolean; purchase: Purchase | null } = { changed: false, purchase: null };
     switch (remote.status) {
       case 'approved':
-        if (remote.amountCents !== payment.amountCents) {
-          log.error({ remoteAmount: remote.amountCents, amount: payment.amountCents }, 'approved amount differs from the charge; not applied');
+        if (remote.amountCents !== payment.amountCents || remote.currency !== payment.currency) {
+          log.error(
+            { remoteAmount: remote.amountCents, amount: payment.amountCents, remoteCurrency: remote.currency, currency: payment.currency },
+            'approved amount or currency differs from the charge; not applied',
+          );
           break;
         }
         if (payment.status !== 'approved' && payment.status !== 'refunded') {

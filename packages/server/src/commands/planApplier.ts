@@ -57,16 +57,21 @@ export function applyPlan(user: User, purchase: AppliedPurchase, now: Date = new
 }
 
 /**
- * A refund takes back what is unspent: the granted credits as far as the free balance has
- * them (credits held by running conversions count as spent); for a subscription, the time
- * this purchase added, which ends it when nothing else extended it.
+ * A refund takes back what is unspent: the granted credits from the free balance, and the rest
+ * from credits held by conversions still running (`creditsOwed`: when such a conversion fails
+ * or is cancelled its credit pays the debt instead of coming back; when it completes, it was
+ * spent); for a subscription, the time this purchase added, which ends it when nothing else
+ * extended it.
  */
 export function revokePlan(user: User, grant: PlanGrant, appliedAt: Date, now: Date = new Date()): PlanGrant {
   const result: PlanGrant = { ...grant };
   if (grant.type === 'credit') {
-    const takeBack = Math.min(grant.creditsAdded, user.credits);
-    user.credits = user.credits - takeBack;
-    result.creditsTakenBack = takeBack;
+    const fromBalance = Math.min(grant.creditsAdded, user.credits);
+    const fromReserved = Math.min(grant.creditsAdded - fromBalance, user.creditsReserved - user.creditsOwed);
+    user.credits = user.credits - fromBalance;
+    user.creditsOwed = user.creditsOwed + fromReserved;
+    result.creditsTakenBack = fromBalance;
+    if (fromReserved > 0) result.creditsHeldBack = fromReserved;
   } else if (grant.newExpiresAt && user.subscriptionExpiresAt) {
     const previous = grant.previousExpiresAt ? new Date(grant.previousExpiresAt).getTime() : 0;
     const addedMs = new Date(grant.newExpiresAt).getTime() - Math.max(previous, appliedAt.getTime());

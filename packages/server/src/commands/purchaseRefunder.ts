@@ -14,6 +14,12 @@ export async function refundPurchase(ctx: Pick<AppContext, 'models' | 'logger' |
   if (!user) throw new Error(`purchase ${purchase.id} has no user`);
   const now = opts.now ?? new Date();
   const grant = purchase.planGrant ? revokePlan(user, purchase.planGrant, purchase.appliedAt ?? now, now) : null;
+  // A subscriber who bought this credit pack became a credit user: the subscription they still
+  // paid for comes back with the pack's refund.
+  const subscriptionRuns = user.subscriptionExpiresAt !== null && user.subscriptionExpiresAt.getTime() > now.getTime();
+  if (grant?.type === 'credit' && grant.previousUserType === 'subscription' && user.currentPurchaseId === purchase.id && subscriptionRuns) {
+    user.userType = 'subscription';
+  }
   const moved = await transitionPurchase(models, purchase, 'refunded', { ...opts, now }, { planGrant: grant, refundReason: opts.reason });
   if (!moved) return { changed: false, purchase };
   await user.save({ transaction });

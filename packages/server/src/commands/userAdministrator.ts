@@ -12,6 +12,8 @@
  */
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import {
+  ACCOUNT_MESSAGES,
+  ADMIN_LIMITS,
   ADMIN_MESSAGES,
   type AdminCreateAdminRequest,
   type AdminCreateUserRequest,
@@ -156,6 +158,8 @@ export async function setCredits(ctx: Ctx, actor: User, id: string, input: Admin
     const user = await lockUser(ctx, id, transaction);
     const next = input.operation === 'add' ? user.credits + input.credits : input.operation === 'subtract' ? user.credits - input.credits : input.credits;
     if (next < 0) throw new ApiError(400, 'VALIDATION_ERROR', ADMIN_MESSAGES.creditsBelowZero, { fields: { credits: ADMIN_MESSAGES.creditsBelowZero } });
+    // The balance keeps the request's own bound: repeated additions never overflow the column.
+    if (next > ADMIN_LIMITS.creditsMax) throw new ApiError(400, 'VALIDATION_ERROR', ADMIN_MESSAGES.creditsTooMany, { fields: { credits: ADMIN_MESSAGES.creditsTooMany } });
     user.credits = next;
     if (!user.userType) user.userType = 'credit';
     if (user.userType === 'credit' && !user.planActivatedAt) user.planActivatedAt = new Date();
@@ -199,6 +203,9 @@ export async function setUserType(ctx: Ctx, actor: User, id: string, userType: U
 
 export async function toggleStatus(ctx: Ctx, actor: User, id: string): Promise<User> {
   const toggled = await ctx.sequelize.transaction(async (transaction) => {
+    // Two admins deactivating each other at once: the second finds its sender no longer an
+    // active admin, so one active admin always remains.
+    await lockAdmins(ctx, actor, transaction);
     const user = await lockUser(ctx, id, transaction);
     if (user.id === actor.id && user.isActive) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeactivateSelf, 'CANNOT_DEACTIVATE_SELF');
     // Deactivation raises tokenVersion (model hook): every session of the account ends, and the
@@ -213,14 +220,21 @@ export async function toggleStatus(ctx: Ctx, actor: User, id: string): Promise<U
   return toggled;
 }
 
-/** Locks every admin row (in id order), so concurrent role changes are serialised. */
-async function lockAdmins(ctx: Ctx, transaction: Transaction): Promise<User[]> {
-  return ctx.models.User.findAll({ where: { role: 'admin' }, order: [['id', 'ASC']], transaction, lock: transaction.LOCK.UPDATE });
+/**
+ * Locks every admin row (in id order), so concurrent role and status changes are serialised,
+ * and checks that the actor is still an active admin now that no one else can change that (a
+ * request authorised just before another admin demoted or deactivated its sender). Since no
+ * admin can demote, deactivate or delete themselves, the actor is then an active admin who
+ * remains: the last active admin can never be removed, even by two admins at once.
+ */
+async function lockAdmins(ctx: Ctx, actor: User, transaction: Transaction): Promise<void> {
+  const admins = await ctx.models.User.findAll({ where: { role: 'admin' }, order: [['id', 'ASC']], transaction, lock: transaction.LOCK.UPDATE });
+  if (!admins.some((a) => a.id === actor.id && a.isActive)) throw ApiError.forbidden(ACCOUNT_MESSAGES.adminRequired, 'ADMIN_REQUIRED');
 }
 
 export async function promote(ctx: Ctx, actor: User, id: string): Promise<User> {
   return ctx.sequelize.transaction(async (transaction) => {
-    await lockAdmins(ctx, transaction);
+    await lockAdmins(ctx, actor, transaction);
     const user = await lockUser(ctx, id, transaction);
     if (user.role === 'admin') throw ApiError.conflict(ADMIN_MESSAGES.alreadyAdmin, 'ALREADY_ADMIN');
     user.role = 'admin';
@@ -232,11 +246,10 @@ export async function promote(ctx: Ctx, actor: User, id: string): Promise<User> 
 
 export async function demote(ctx: Ctx, actor: User, id: string): Promise<User> {
   const demoted = await ctx.sequelize.transaction(async (transaction) => {
-    const admins = await lockAdmins(ctx, transaction);
+    await lockAdmins(ctx, actor, transaction);
     const user = await lockUser(ctx, id, transaction);
     if (user.id === actor.id) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDemoteSelf, 'CANNOT_DEMOTE_SELF');
     if (user.role !== 'admin') throw ApiError.conflict(ADMIN_MESSAGES.notAdmin, 'NOT_ADMIN');
-    if (admins.filter((a) => a.id !== user.id).length === 0) throw ApiError.conflict(ADMIN_MESSAGES.lastAdmin, 'LAST_ADMIN');
     user.role = 'user';
     await user.save({ transaction });
     ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin demoted admin');
@@ -261,10 +274,9 @@ export async function changePasswordByAdmin(ctx: Ctx, actor: User, id: string, n
 
 export async function deleteUserByAdmin(ctx: Ctx, actor: User, id: string): Promise<void> {
   const running = await ctx.sequelize.transaction(async (transaction) => {
-    const admins = await lockAdmins(ctx, transaction);
+    await lockAdmins(ctx, actor, transaction);
     const user = await lockUser(ctx, id, transaction);
     if (user.id === actor.id) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeleteSelf, 'CANNOT_DELETE_SELF');
-    if (user.role === 'admin' && admins.filter((a) => a.id !== user.id).length === 0) throw ApiError.conflict(ADMIN_MESSAGES.lastAdmin, 'LAST_ADMIN');
     // The soft delete keeps the row, so ON DELETE CASCADE never fires: the account's API tokens,
     // download links, upload keystore and Google Play key (both private keys) go now, explicitly.
     await ctx.models.ApiToken.destroy({ where: { userId: user.id }, transaction });

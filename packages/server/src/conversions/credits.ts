@@ -38,10 +38,18 @@ export async function settleCredit(models: Models, conversion: Conversion, outco
   if (conversion.creditState !== 'reserved' && !counts) return;
   const user = await lockedUser(models, conversion.userId, transaction);
   if (!user) return;
-  const changes: Partial<Pick<User, 'credits' | 'creditsReserved' | 'conversionsCount' | 'monthlyConversions' | 'monthlyConversionsMonth'>> = {};
+  const changes: Partial<Pick<User, 'credits' | 'creditsReserved' | 'creditsOwed' | 'conversionsCount' | 'monthlyConversions' | 'monthlyConversionsMonth'>> = {};
   if (conversion.creditState === 'reserved') {
-    changes.creditsReserved = Math.max(0, user.creditsReserved - 1);
-    if (outcome === 'returned') changes.credits = user.credits + 1;
+    const reserved = Math.max(0, user.creditsReserved - 1);
+    changes.creditsReserved = reserved;
+    if (outcome === 'returned' && user.creditsOwed > 0) {
+      // A refund took this credit back while the conversion held it: it pays the debt.
+      changes.creditsOwed = user.creditsOwed - 1;
+    } else {
+      if (outcome === 'returned') changes.credits = user.credits + 1;
+      // Spent: the debt can never exceed what is still reserved.
+      if (user.creditsOwed > reserved) changes.creditsOwed = reserved;
+    }
     conversion.creditState = outcome;
   }
   if (counts) {

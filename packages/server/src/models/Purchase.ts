@@ -23,8 +23,10 @@ export interface PlanGrant {
   previousUserType: UserType | null;
   previousExpiresAt: string | null;
   newExpiresAt: string | null;
-  /** Set by a refund. */
+  /** Set by a refund: credits taken from the free balance. */
   creditsTakenBack?: number;
+  /** Set by a refund: credits held by running conversions, kept from coming back (users.creditsOwed). */
+  creditsHeldBack?: number;
   subscriptionEndedAt?: string;
 }
 

@@ -11,6 +11,8 @@ import { getPlanAccess, normalizeEmail, type PlanAccessInput, type PlanAccessSta
 /**
  * An account. `credits` is the free balance; credits held by running conversions sit in
  * `creditsReserved` until the conversion completes (spent) or fails (moved back).
+ * `creditsOwed` (≤ creditsReserved) are reserved credits a refund took back: when their
+ * conversion fails they pay the debt instead of returning to the balance.
  * `tokenVersion` is part of every session token: raising it signs the user out everywhere.
  * Always query through `ctx.models.User` (bound to the context's database), never this class.
  */
@@ -25,6 +27,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare userType: CreationOptional<UserType | null>;
   declare credits: CreationOptional<number>;
   declare creditsReserved: CreationOptional<number>;
+  declare creditsOwed: CreationOptional<number>;
   declare currentPlanId: CreationOptional<string | null>;
   declare currentPurchaseId: CreationOptional<string | null>;
   declare planActivatedAt: CreationOptional<Date | null>;
@@ -84,6 +87,7 @@ export function defineUser(sequelize: Sequelize): typeof User {
       userType: { type: DataTypes.STRING(16), allowNull: true },
       credits: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       creditsReserved: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      creditsOwed: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       currentPlanId: { type: DataTypes.UUID, allowNull: true },
       currentPurchaseId: { type: DataTypes.UUID, allowNull: true },
       planActivatedAt: { type: DataTypes.DATE, allowNull: true },

@@ -103,7 +103,7 @@ export function createPlansRouter(ctx: AppContext): Router {
           planName: purchase.planSnapshot?.name ?? 'Plano Desconhecido',
           planType: purchase.planSnapshot?.type ?? null,
           creditsAdded: t.toStatus === 'approved' ? (grant?.creditsAdded ?? 0) : 0,
-          creditsTakenBack: t.toStatus === 'refunded' ? (grant?.creditsTakenBack ?? 0) : 0,
+          creditsTakenBack: t.toStatus === 'refunded' ? (grant?.creditsTakenBack ?? 0) + (grant?.creditsHeldBack ?? 0) : 0,
           expiresAt: t.toStatus === 'approved' ? (grant?.newExpiresAt ?? null) : (grant?.subscriptionEndedAt ?? null),
           amount: purchase.amountCents / 100,
           amountCents: purchase.amountCents,
