@@ -223,10 +223,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     let url: string | undefined;
     {
       // Workers serve only health, ready and metrics (createOpsApp); web roles the whole app.
-      http = createServer(config.role === 'worker' ? createOpsApp(ctx) : createApp(ctx));
+      const app = config.role === 'worker' ? createOpsApp(ctx) : createApp(ctx);
+      http = createServer(app);
       if (config.role !== 'worker') {
         realtime.io.attach(http);
-        attachConversionSockets(ctx, realtime.io, conversions);
+        attachConversionSockets(ctx, realtime.io, conversions, { trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean });
       }
       await new Promise<void>((resolve, reject) => {
         http!.once('error', reject);

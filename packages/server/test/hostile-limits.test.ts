@@ -181,11 +181,16 @@ describe('hostile clients: rate limits and authentication', function () {
       }
     });
 
-    it('trustProxy_false_forwardedForIgnored', async () => {
-      const untrusting = await startTestServer({ TRUST_PROXY: 'false' }, perAddressOfThree);
+    it('trustProxy_false_forwardedForIgnored_andTheLogSaysSoOnce', async () => {
+      const lines: Array<{ msg?: string; proxy?: string }> = [];
+      const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line) as { msg?: string }) });
+      const untrusting = await startTestServer({ TRUST_PROXY: 'false' }, { ...perAddressOfThree, logger });
       try {
         // Every forwarded address is the same client (the socket's, 127.0.0.1).
         expect(await signInsFrom(untrusting, ['203.0.113.9', '203.0.113.10', '203.0.113.11', '203.0.113.12'])).to.deep.equal([401, 401, 401, 429]);
+        const warnings = lines.filter((l) => l.msg?.startsWith('X-Forwarded-For from a proxy TRUST_PROXY does not trust'));
+        expect(warnings).to.have.length(1);
+        expect(warnings[0].proxy).to.equal('127.0.0.1');
       } finally {
         await untrusting.stop();
       }

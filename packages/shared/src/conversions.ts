@@ -56,6 +56,15 @@ export const CONVERSION_LIMITS = {
   /** Unused, unexpired stream tickets a user may hold at once. */
   streamTicketsPerUser: 20,
   /**
+   * Unexpired download tokens a user may hold at once (each lives downloadTokenTtlSeconds):
+   * far above what downloading by hand needs, low enough that the table stays small.
+   */
+  downloadTokensPerUser: 100,
+  /** Default of conversions.maxActivePerUser: one user's conversions queued or processing at once. */
+  defaultMaxActivePerUser: 10,
+  /** retryAfter of TOO_MANY_ACTIVE_CONVERSIONS: when to look again for a finished one. */
+  activeConversionsRetryAfterSeconds: 30,
+  /**
    * Live connections (sockets and event streams together) a user may hold open on one server
    * process. A dashboard tab holds one socket and the CLI one stream per conversion it follows.
    */
@@ -113,6 +122,9 @@ export const CONVERSION_MESSAGES = {
     `Você já tem ${countOf(max, 'arquivo enviado', 'arquivos enviados')} aguardando o início da conversão. Inicie ou cancele um deles antes de enviar outro.`,
   pendingBytesLimit: (maxBytes: number) =>
     `Seus arquivos enviados e ainda não convertidos passariam de ${formatMegabytes(maxBytes)}. Inicie ou cancele um deles antes de enviar outro.`,
+  /** TOO_MANY_ACTIVE_CONVERSIONS (429): the user's queued and processing conversions fill conversions.maxActivePerUser. */
+  tooManyActiveConversions: (max: number) =>
+    `Você já tem ${countOf(max, 'conversão', 'conversões')} na fila ou em processamento, o máximo permitido por vez. Aguarde uma delas terminar (ou cancele uma) antes de enviar outra.`,
   notPending: 'A conversão já foi iniciada ou terminou.',
   cannotCancel: 'Só é possível cancelar conversões pendentes, na fila ou em processamento.',
   cancelled: 'Conversão cancelada',
@@ -122,6 +134,9 @@ export const CONVERSION_MESSAGES = {
   adminDownloadNotAllowed: 'O download de arquivos de clientes está desativado para administradores (Configurações › Segurança).',
   downloadExpired: 'O link de download expirou. Gere um novo link.',
   downloadNotFound: 'Link de download inválido.',
+  /** TOO_MANY_DOWNLOAD_LINKS (429): CONVERSION_LIMITS.downloadTokensPerUser unexpired links. */
+  tooManyDownloadLinks:
+    `Você gerou links de download demais na última hora (no máximo ${CONVERSION_LIMITS.downloadTokensPerUser} válidos ao mesmo tempo). Use um link já gerado ou aguarde alguns minutos e tente de novo.`,
   tokenMissing: 'Token não encontrado',
   streamTicketRequired:
     'O token de acesso não pode ir na URL. Peça um ticket de transmissão (POST /api/conversion/updates/{id}/ticket) e use-o em ?token=, ou envie o token no cabeçalho Authorization.',

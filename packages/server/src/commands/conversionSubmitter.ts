@@ -1,8 +1,9 @@
 /**
  * Submitting a conversion: the uploaded APK becomes a conversion row, its credit reserved in
  * the same transaction with the user's row locked (so parallel submissions cannot share the
- * last credit), then its job is queued and the owner's clients are told. `start: false` is the
- * two-step flow (POST /conversion/upload, then POST /conversion/start/{id}).
+ * last credit, nor pass the cap on queued conversions together), then its job is queued and the
+ * owner's clients are told. `start: false` is the two-step flow (POST /conversion/upload, then
+ * POST /conversion/start/{id}).
  */
 import { CONVERSION_MESSAGES, type ConversionOptions } from '@aabify/shared';
 import type { AppContext } from '../context.js';
@@ -10,6 +11,7 @@ import type { Conversion, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import { paymentRequired, reserveCredit } from '../conversions/credits.js';
 import { assertPendingUploadRoom } from '../conversions/pendingUploads.js';
+import { assertActiveConversionRoom } from '../conversions/activeConversions.js';
 import type { ConversionService } from '../conversions/service.js';
 import type { UploadedApk } from '../conversions/upload.js';
 
@@ -29,19 +31,23 @@ export async function submitConversion(ctx: AppContext, s: Submission): Promise<
   const svc = service(ctx);
   let conversion: Conversion;
   try {
-    const quota = s.start ? undefined : await svc.settings();
+    const settings = await svc.settings();
     conversion = await ctx.sequelize.transaction(async (transaction) => {
       const user = await ctx.models.User.findByPk(s.user.id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!user) throw ApiError.unauthorized();
       let creditState: Conversion['creditState'] = 'none';
       if (s.start) {
+        const refused = paymentRequired(user);
+        if (refused) throw refused;
+        // Before the credit moves: a refusal leaves nothing to give back.
+        await assertActiveConversionRoom(ctx, user.id, settings.maxActivePerUser, transaction);
         creditState = await reserveCredit(user, transaction);
         if (creditState === 'reserved' && user.credits === 1) await ctx.mail.creditsLow(user, { transaction });
       } else {
         const refused = paymentRequired(user);
         if (refused) throw refused;
         // Exact bytes now; the user's row lock makes parallel uploads count one after the other.
-        if (quota) await assertPendingUploadRoom(ctx, user.id, quota, s.upload.size, transaction);
+        await assertPendingUploadRoom(ctx, user.id, settings, s.upload.size, transaction);
       }
       const now = new Date();
       return ctx.models.Conversion.create(
@@ -72,6 +78,7 @@ export async function submitConversion(ctx: AppContext, s: Submission): Promise<
 
 /** POST /conversion/start/{id}: a pending conversion of the user goes to the queue. */
 export async function startConversion(ctx: AppContext, user: User, conversionId: string): Promise<Conversion> {
+  const settings = await service(ctx).settings();
   const conversion = await ctx.sequelize.transaction(async (transaction) => {
     const locked = await ctx.models.User.findByPk(user.id, { transaction, lock: transaction.LOCK.UPDATE });
     if (!locked) throw ApiError.unauthorized();
@@ -83,6 +90,10 @@ export async function startConversion(ctx: AppContext, user: User, conversionId:
     // The credit is the owner's: an admin starting someone else's upload charges that user.
     const owner = row.userId === locked.id ? locked : await ctx.models.User.findByPk(row.userId, { transaction, lock: transaction.LOCK.UPDATE });
     if (!owner) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
+    const refused = paymentRequired(owner);
+    if (refused) throw refused;
+    // The queue it joins is the owner's, counted under the owner's row lock.
+    await assertActiveConversionRoom(ctx, owner.id, settings.maxActivePerUser, transaction);
     const creditState = await reserveCredit(owner, transaction);
     if (creditState === 'reserved' && owner.credits === 1) await ctx.mail.creditsLow(owner, { transaction });
     await row.update({ status: 'queued', queuedAt: new Date(), creditState }, { transaction });

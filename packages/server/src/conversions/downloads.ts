@@ -1,11 +1,12 @@
 /**
  * Downloads of converted AABs: one-hour tokens (only their SHA-256 stored; reusable within
- * the hour so an interrupted download can resume) and streaming with Content-Length, single
+ * the hour so an interrupted download can resume; a capped number per user) and streaming with Content-Length, single
  * byte ranges (206/416) and the .aab file name. Download links may instead redirect to a
  * short-lived presigned URL of the object store (S3_PRESIGNED_DOWNLOADS).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { Op } from 'sequelize';
 import { CONVERSION_LIMITS, CONVERSION_MESSAGES, aabFileName, type DownloadTokenResponse } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
@@ -19,12 +20,31 @@ export function notDownloadable(): ApiError {
   return new ApiError(409, 'NOT_DOWNLOADABLE', CONVERSION_MESSAGES.notDownloadable);
 }
 
+/**
+ * A new download token of `conversion` for `user`. At most CONVERSION_LIMITS.downloadTokensPerUser
+ * unexpired ones per user (429 TOO_MANY_DOWNLOAD_LINKS, retryAfter = until the oldest expires):
+ * every call writes a row that lives an hour, so without a cap one account could grow the table
+ * at will. Only hashes are kept, so an existing token cannot be handed out again. The count and
+ * the insert run under a per-user advisory lock: parallel calls cannot pass the cap together.
+ */
 export async function issueDownloadToken(ctx: AppContext, conversion: Conversion, user: User, baseUrl: string): Promise<DownloadTokenResponse> {
   if (!conversion.canDownload) throw notDownloadable();
   const token = randomBytes(32).toString('base64url');
   const ttl = CONVERSION_LIMITS.downloadTokenTtlSeconds;
-  const expiresAt = new Date(Date.now() + ttl * 1000);
-  await ctx.models.DownloadToken.create({ tokenHash: hashDownloadToken(token), conversionId: conversion.id, userId: user.id, expiresAt });
+  const { sequelize, models } = ctx;
+  const expiresAt = await sequelize.transaction(async (transaction) => {
+    await sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:key))', { replacements: { key: `download-tokens:${user.id}` }, transaction });
+    const now = new Date();
+    const open = { userId: user.id, expiresAt: { [Op.gt]: now } };
+    if ((await models.DownloadToken.count({ where: open, transaction })) >= CONVERSION_LIMITS.downloadTokensPerUser) {
+      const oldest = await models.DownloadToken.findOne({ where: open, order: [['expiresAt', 'ASC']], attributes: ['expiresAt'], transaction });
+      const wait = oldest ? Math.ceil((oldest.expiresAt.getTime() - now.getTime()) / 1000) : ttl;
+      throw ApiError.tooManyRequests(Math.max(1, wait), CONVERSION_MESSAGES.tooManyDownloadLinks, 'TOO_MANY_DOWNLOAD_LINKS');
+    }
+    const until = new Date(now.getTime() + ttl * 1000);
+    await models.DownloadToken.create({ tokenHash: hashDownloadToken(token), conversionId: conversion.id, userId: user.id, expiresAt: until }, { transaction });
+    return until;
+  });
   return {
     downloadToken: token,
     filename: aabFileName(conversion.fileName),

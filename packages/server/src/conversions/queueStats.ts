@@ -80,7 +80,11 @@ export function estimateRemaining(progress: number, startedAt: Date | null, aver
 
 export function queueInfo(snapshot: QueueSnapshot, conversionId: string): QueueInfo {
   const index = snapshot.queued.indexOf(conversionId);
-  const position = index >= 0 ? index + 1 : 0;
+  return queueInfoAt(snapshot, index >= 0 ? index + 1 : 0);
+}
+
+/** The figures of whatever stands at `position` (1 = next; 0 = not waiting), for callers that walk the line. */
+export function queueInfoAt(snapshot: QueueSnapshot, position: number): QueueInfo {
   return {
     queuePosition: position,
     totalInQueue: snapshot.queued.length,

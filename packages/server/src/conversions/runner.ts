@@ -151,6 +151,8 @@ export class ConversionRunner {
     if (result.kind === 'crashed') {
       this.ctx.metrics?.conversionFinished('crashed');
       this.service.emitFailed(result.conversion);
+      // Its process died: no copy of the inputs is held any more.
+      await this.service.discardInputs(id);
       return { kind: 'skip' };
     }
     return result;
@@ -181,6 +183,7 @@ export class ConversionRunner {
     touch.unref();
 
     const copies: LocalCopy[] = [];
+    let completedHere = false;
     let engineStarted: number | undefined;
     let output: string | undefined;
     let lastStage = '';
@@ -250,6 +253,7 @@ export class ConversionRunner {
         if (now?.status !== 'processing' && now?.status !== 'completed') await storage.delete(aabKey);
         return;
       }
+      completedHere = true;
       this.ctx.metrics?.conversionFinished('completed');
       for (const w of report.warnings) await log('warning', w.message, 'report');
       await log('success', `Conversão concluída: ${aabFileName(completed.fileName)} (${size} bytes)`, 'done');
@@ -290,6 +294,10 @@ export class ConversionRunner {
       clearInterval(touch);
       if (output) await rm(output, { force: true }).catch(() => undefined);
       for (const c of copies) await c.release().catch(() => undefined);
+      // Failed or cancelled (here or by a request to any process): the inputs go now that no
+      // copy of them is held. Requeued or taken over by another instance: the status says so
+      // and they stay.
+      if (!completedHere) await this.service.discardInputs(id).catch((err: unknown) => this.ctx.logger.warn({ err, conversionId: id }, 'inputs not discarded'));
       await this.service.flushLogs(id);
       await trimLogs(this.ctx.sequelize, id).catch(() => undefined);
     }

@@ -3,7 +3,7 @@
  * job runner, live events, queue figures, log writing, cancel and retention. Built before the
  * queue starts (its job definitions must exist by then) and closed before the queue drains.
  */
-import { Op, QueryTypes, type InferAttributes } from 'sequelize';
+import { Op, QueryTypes, literal, type InferAttributes } from 'sequelize';
 import type { Server } from 'socket.io';
 import {
   CONVERSION_LIMITS,
@@ -21,7 +21,7 @@ import { storageKeys, type Storage } from '../storage/index.js';
 import type { EngineSelection } from './engine.js';
 import { ConversionEvents } from './events.js';
 import { appendLog, readLogs } from './logs.js';
-import { QueueStats, estimateRemaining, queueInfo, type QueueInfo } from './queueStats.js';
+import { QueueStats, estimateRemaining, queueInfo, queueInfoAt, type QueueInfo } from './queueStats.js';
 import { ConversionRunner, type ConversionJobData } from './runner.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
 import { settleCredit } from './credits.js';
@@ -36,6 +36,10 @@ const LAST_KNOWN_MAX = 10_000;
 const LAST_KNOWN_MAX_AGE_MS = 60_000;
 export const RETENTION_JOB = 'conversion-retention';
 export const ABANDONED_UPLOADS_JOB = 'conversion-abandoned-uploads';
+/** Failed and cancelled conversions whose files are still stored this long after they ended are purged by the retention job. */
+const ENDED_FILES_GRACE_MS = 60 * 60 * 1000;
+/** Rows of the Play publications still to send a conversion's AAB (`conversion`: an SQL expression of its id). */
+const activePublicationsSql = (conversion: string) => `SELECT 1 FROM publications p WHERE p."conversionId" = ${conversion} AND p.status IN ('queued', 'processing')`;
 
 export interface ConversionServiceOptions {
   /** Engine module run by the workers (tests: a slowed-down engine). */
@@ -245,10 +249,11 @@ export class ConversionService {
     this.maxConcurrentHint = settings.maxConcurrent;
     const snapshot = await this.stats.snapshot(settings.maxConcurrent);
     const now = new Date().toISOString();
-    for (const id of snapshot.queued) {
+    // Walked in line order: each position is its index (a lookup per id would be O(n²) over a long queue).
+    for (const [index, id] of snapshot.queued.entries()) {
       // The snapshot was read before a message that started it: 'queued' now would move it back.
       if (this.events.leftQueue(id)) continue;
-      const q = queueInfo(snapshot, id);
+      const q = queueInfoAt(snapshot, index + 1);
       this.events.update({
         type: 'queue_position',
         conversionId: id,
@@ -279,7 +284,9 @@ export class ConversionService {
 
   /**
    * Cancels a pending, queued or processing conversion: the row first (credit given back in
-   * the same transaction), then the running engine, wherever it runs, is told to stop.
+   * the same transaction), then the running engine, wherever it runs, is told to stop. The
+   * uploaded files go at once when nothing runs it; a running one's go when its runner has let
+   * go of its copies (runner.ts), so cancel-and-upload cannot grow the store.
    */
   async cancel(id: string): Promise<Conversion> {
     const { models, sequelize } = this.ctx;
@@ -295,49 +302,101 @@ export class ConversionService {
     });
     this.ctx.metrics?.conversionFinished('cancelled');
     this.events.requestCancel(id);
-    // An upload never started leaves no reason to keep its files (they count against no quota once cancelled).
-    if (state.previous === 'pending') {
-      for (const key of c.inputKeys) await this.storage.delete(key);
-      await c.update({ filesPurgedAt: new Date() });
-    }
     if (state.previous !== 'processing') {
+      await this.discardInputs(id);
       await this.ctx.queue?.cancel({ name: CONVERSION_JOB, data: { conversionId: id } }).catch(() => 0);
     }
     await this.log(id, 'warning', CONVERSION_MESSAGES.cancelled, 'cancel');
     this.events.update({ type: 'status_change', conversionId: id, timestamp: new Date().toISOString(), status: 'cancelled', progress: c.progress, message: CONVERSION_MESSAGES.cancelled });
     this.queueChanged();
-    return c;
+    return (await this.conversionById(id)) ?? c;
   }
 
-  /** Removes the files of conversions older than the retention period; the rows stay with canDownload false. */
+  /**
+   * Deletes the stored files of a conversion that ended without an AAB (failed or cancelled).
+   * Nothing reads them again: only queued and processing conversions are ever run, and a failed
+   * or cancelled one is never restarted; its credit is back, so keeping the upload for the
+   * retention period would let one user fill the store by uploading and cancelling. The row
+   * keeps the names and sizes (inputFiles, fileName, fileSize) for the history, logs and admins;
+   * `filesPurgedAt` says the files are gone. A store that refuses leaves them to the retention
+   * job, which looks for such rows again (purgeExpired).
+   */
+  async discardInputs(id: string): Promise<void> {
+    const c = await this.conversionById(id);
+    if (!c || (c.status !== 'failed' && c.status !== 'cancelled') || c.filesPurgedAt) return;
+    try {
+      await this.deleteFiles(c);
+    } catch (err) {
+      this.ctx.logger.warn({ err, conversionId: id }, 'files of an ended conversion not deleted; the retention job tries again');
+      return;
+    }
+    await this.ctx.models.Conversion.update({ filesPurgedAt: new Date() }, { where: { id, filesPurgedAt: null } });
+  }
+
+  /**
+   * Removes the files of conversions older than the retention period; the rows stay with
+   * canDownload false. Also the files of failed and cancelled conversions that are still there
+   * an hour after they ended (their runner died, or the store refused at the time).
+   * A conversion whose AAB a Play publication is sending (queued or processing) waits for it.
+   */
   async purgeExpired(now: Date = new Date()): Promise<number> {
     const { retentionDays } = await this.settings();
     const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+    const endedCutoff = new Date(now.getTime() - ENDED_FILES_GRACE_MS);
     const { Conversion: C, DownloadToken } = this.ctx.models;
     const rows = await C.findAll({
       where: {
         filesPurgedAt: null,
         status: { [Op.in]: ['completed', 'failed', 'cancelled'] },
-        [Op.or]: [{ completedAt: { [Op.lt]: cutoff } }, { completedAt: null, updatedAt: { [Op.lt]: cutoff } }],
+        [Op.and]: [
+          {
+            [Op.or]: [
+              { completedAt: { [Op.lt]: cutoff } },
+              { completedAt: null, updatedAt: { [Op.lt]: cutoff } },
+              { status: { [Op.in]: ['failed', 'cancelled'] }, completedAt: { [Op.lt]: endedCutoff } },
+            ],
+          },
+          literal(`NOT EXISTS (${activePublicationsSql('"Conversion".id')})`),
+        ],
       },
       limit: 1000,
     });
     let purged = 0;
     for (const c of rows) {
       try {
-        await this.deleteFiles(c);
+        if (!(await this.purgeUnlessPublishing(c, now))) continue;
       } catch (err) {
         // The store is unreachable or refused: this row stays for the next run.
         this.ctx.logger.warn({ err, conversionId: c.id }, 'conversion files not purged');
         continue;
       }
-      await c.update({ filesPurgedAt: now });
       await DownloadToken.destroy({ where: { conversionId: c.id } });
       purged += 1;
     }
     await DownloadToken.destroy({ where: { expiresAt: { [Op.lt]: new Date(now.getTime() - 86_400_000) } } });
     if (purged) this.ctx.logger.info({ purged }, 'conversion files purged');
     return purged;
+  }
+
+  /**
+   * Deletes the conversion's files and marks them purged, under the lock a new publication of it
+   * takes (play/service.ts create), so a publication queued since the listing keeps its AAB;
+   * false when one is active now.
+   */
+  private async purgeUnlessPublishing(c: Conversion, now: Date): Promise<boolean> {
+    const { sequelize } = this.ctx;
+    return sequelize.transaction(async (transaction) => {
+      await sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:id))', { replacements: { id: `publication:${c.id}` }, transaction });
+      const [active] = await sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM (${activePublicationsSql(':conversionId')}) active`, {
+        replacements: { conversionId: c.id },
+        transaction,
+        type: QueryTypes.SELECT,
+      });
+      if (Number(active?.n ?? 0) > 0) return false;
+      await this.deleteFiles(c);
+      await c.update({ filesPurgedAt: now }, { transaction });
+      return true;
+    });
   }
 
   /** Removes every stored file of the conversion: its folder, and any key recorded outside it. */

@@ -7,6 +7,8 @@ export interface ConversionSettings {
   maxConcurrent: number;
   /** 0 = unlimited. */
   concurrentPerUser: number;
+  /** One user's conversions queued or processing at once (conversions.maxActivePerUser). */
+  maxActivePerUser: number;
   retentionDays: number;
   broadcastIntervalMs: number;
   /** Stored, not-yet-started uploads per user (POST /conversion/upload). */
@@ -24,10 +26,11 @@ export function resolvePendingBytes(setting: number, maxFileSize: number): numbe
 }
 
 export async function readConversionSettings(settings: SettingsService): Promise<ConversionSettings> {
-  const [maxFileSize, maxConcurrent, concurrentPerUser, retentionDays, broadcastIntervalMs, maxPendingUploads, maxPendingBytes, maxDurationSeconds] = await Promise.all([
+  const [maxFileSize, maxConcurrent, concurrentPerUser, maxActivePerUser, retentionDays, broadcastIntervalMs, maxPendingUploads, maxPendingBytes, maxDurationSeconds] = await Promise.all([
     settings.get('upload.maxFileSize'),
     settings.get('conversions.maxConcurrent'),
     settings.get('conversions.concurrentPerUser'),
+    settings.get('conversions.maxActivePerUser'),
     settings.get('conversions.retentionDays'),
     settings.get('queue.broadcastInterval'),
     settings.get('upload.maxPendingUploads'),
@@ -39,6 +42,7 @@ export async function readConversionSettings(settings: SettingsService): Promise
     maxFileSize: uploadLimit,
     maxConcurrent: maxConcurrent ?? CONVERSION_LIMITS.defaultMaxConcurrent,
     concurrentPerUser: concurrentPerUser ?? 0,
+    maxActivePerUser: maxActivePerUser ?? CONVERSION_LIMITS.defaultMaxActivePerUser,
     retentionDays: retentionDays ?? CONVERSION_LIMITS.defaultRetentionDays,
     broadcastIntervalMs: broadcastIntervalMs ?? 30000,
     maxPendingUploads: maxPendingUploads ?? CONVERSION_LIMITS.defaultMaxPendingUploads,

@@ -172,7 +172,8 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
     const writes: Array<Promise<void>> = [];
     let settled = false;
 
-    const fatal = (err: ApiError) => {
+    /** Ends the request with `err` (an ApiError, or a storage failure: ENOSPC, S3) and removes what it stored. */
+    const fatal = (err: unknown) => {
       if (settled) return;
       settled = true;
       drain(req);
@@ -219,14 +220,9 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
         (err: unknown) => {
           stream.resume();
           const error = err instanceof FileTooLargeSignal ? tooLarge(opts.maxFileSize) : err instanceof ApiError ? err : undefined;
-          if (!error) {
-            if (!settled) {
-              settled = true;
-              drain(req);
-              reject(err);
-            }
-            return;
-          }
+          // The store failed (no space, S3 down): the request fails, and the files already
+          // written go too — no row will ever point at them.
+          if (!error) return fatal(err);
           if (single) fatal(error);
           else rejected.push({ fileName, error });
         },

@@ -1,6 +1,7 @@
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { AppContext } from '../context.js';
+import type { Logger } from '../logger.js';
 import { createApiRouter } from '../routes/index.js';
 import { createHealthRouter, createReadyRouter } from '../routes/health/router.js';
 import { apiNotFound, errorHandler } from './errors.js';
@@ -40,11 +41,31 @@ export const securityHeaders = helmet({
   referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
 });
 
+/**
+ * Behind a proxy TRUST_PROXY does not trust, every client has the proxy's address: one visitor
+ * can then spend everyone's sign-in and bad-credential limits. Said once per process, on the
+ * first request whose X-Forwarded-For was ignored.
+ */
+function warnOnceAboutUntrustedForwarding(logger: Logger): RequestHandler {
+  let warned = false;
+  return (req, _res, next) => {
+    if (!warned && req.headers['x-forwarded-for'] !== undefined && req.ip === req.socket.remoteAddress) {
+      warned = true;
+      logger.warn(
+        { proxy: req.socket.remoteAddress },
+        'X-Forwarded-For from a proxy TRUST_PROXY does not trust: rate limits see the proxy\'s address for every client (set TRUST_PROXY)',
+      );
+    }
+    next();
+  };
+}
+
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
   // Which proxies may tell the client's address (X-Forwarded-For): TRUST_PROXY, default loopback.
   app.set('trust proxy', ctx.config.trustProxy);
+  app.use(warnOnceAboutUntrustedForwarding(ctx.logger));
   app.use(securityHeaders);
   app.use(requestLog(ctx.logger));
   if (ctx.metrics) {

@@ -20,7 +20,7 @@ import type { User } from '../models/index.js';
 import type { AuthMethod, AuthResult, Credential } from '../auth/service.js';
 import { isApiTokenShaped } from '../auth/tokens.js';
 import { ApiError } from './errors.js';
-import { clientKey } from './rateLimit.js';
+import { addressLimitKey, clientKey } from './rateLimit.js';
 
 export interface RequestAuth {
   user: User;
@@ -105,6 +105,27 @@ export async function signedInAs(ctx: AppContext, req: Request, userId: string):
   if (!raw) return false;
   const result = await ctx.auth.authenticateToken(raw);
   return result.ok && result.user.id === userId;
+}
+
+/**
+ * A credential check outside requireAuth (the socket handshake, event streams, download and
+ * stream tickets) under the same per-address limit: past it, 429 from memory before any lookup,
+ * and every refusal (401 or 404) counts. Without it each such request was a free database query.
+ */
+export async function limitedCredentialCheck<T>(ctx: AppContext, address: string, check: () => Promise<T>): Promise<T> {
+  const limiter = ctx.auth.limiters.badCredentialsPerAddress;
+  const key = addressLimitKey(address);
+  const blockedMs = limiter.blockedInMemoryMs(key);
+  if (blockedMs > 0) throw ApiError.tooManyRequests(Math.ceil(blockedMs / 1000));
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 401 || err.status === 404)) {
+      const state = await limiter.consume(key);
+      if (state.limited) throw ApiError.tooManyRequests(state.retryAfter);
+    }
+    throw err;
+  }
 }
 
 /** The signed-in user; only after requireAuth (a 401 otherwise). */

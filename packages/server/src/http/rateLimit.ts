@@ -36,9 +36,12 @@ export function addressKey(address: string): string {
   return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
 }
 
+/** A client address as the key of a per-address limiter. */
+export const addressLimitKey = (address: string): string => `ip:${addressKey(address)}`;
+
 /** The verified user after requireAuth, else the client address. */
 export function clientKey(req: Request): string {
-  return req.auth ? `user:${req.auth.user.id}` : `ip:${addressKey(clientAddress(req))}`;
+  return req.auth ? `user:${req.auth.user.id}` : addressLimitKey(clientAddress(req));
 }
 
 export function rateLimit(limiter: Limiter, key: (req: Request) => string = clientKey, message: string = ACCOUNT_MESSAGES.tooManyRequests): RequestHandler {

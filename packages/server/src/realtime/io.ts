@@ -27,6 +27,9 @@ export function createRealtime(databaseUrl: string, logger: Logger, applicationN
   const io = new Server({
     adapter: createAdapter(pool, { errorHandler: (err) => logger.warn({ err }, 'socket.io adapter error') }),
     serveClient: false,
+    // Our events carry ids and small objects; the default (1 MB) let one request carry tens of
+    // thousands of packets.
+    maxHttpBufferSize: 16 * 1024,
     pingInterval: 10000,
     pingTimeout: 10000,
   });

@@ -1,6 +1,8 @@
 /**
  * The socket.io protocol of conversions (spec §7): the token comes in the handshake
- * (auth.token, query token or a bearer header); a bad one gets `auth_error` and a disconnect.
+ * (auth.token or a bearer header); a bad one gets `auth_error` and a disconnect. Bad tokens
+ * count against the address's limit as on HTTP (past it, a connect_error RATE_LIMIT), and a
+ * socket's events are rate-limited (SOCKET_EVENT_LIMITS).
  * A user past their live connections on this process is refused with a connect_error
  * (TOO_MANY_LIVE_CONNECTIONS, realtime/access.ts) — not `auth_error`, which signs the dashboard out.
  * The credential is checked again before every request is answered (one indexed query), so a
@@ -11,7 +13,8 @@
  * `conversion:{id}` messages and `conversion-created`.
  */
 import type { Server, Socket } from 'socket.io';
-import { CONVERSION_MESSAGES, SOCKET_EVENTS, conversionChannel, type ApiConversion } from '@aabify/shared';
+import proxyaddr from 'proxy-addr';
+import { ACCOUNT_MESSAGES, CONVERSION_MESSAGES, SOCKET_EVENTS, conversionChannel, type ApiConversion } from '@aabify/shared';
 import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
@@ -23,14 +26,18 @@ import { userRoom } from '../conversions/events.js';
 import { snapshotMessages } from './snapshot.js';
 import type { LiveSocketData } from './access.js';
 import { ApiError } from '../http/errors.js';
+import { limitedCredentialCheck } from '../http/auth.js';
+import type { AuthResult } from '../auth/service.js';
 
 type Ack = (answer: unknown) => void;
 
+/**
+ * auth.token or a bearer header. Never the URL's query: polling repeats it on every request line,
+ * where proxies log it (the event streams take single-use tickets there instead).
+ */
 function handshakeToken(socket: Socket): string | undefined {
   const auth: unknown = socket.handshake.auth;
   if (auth && typeof auth === 'object' && 'token' in auth && typeof auth.token === 'string' && auth.token) return auth.token.replace(/^Bearer\s+/i, '');
-  const q = socket.handshake.query.token;
-  if (typeof q === 'string' && q) return q;
   const header = socket.handshake.headers.authorization;
   const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   return m?.[1];
@@ -49,7 +56,7 @@ function holdConnectionSlot(ctx: AppContext, socket: Socket, userId: string): Er
     release = ctx.liveAccess.claimConnection(userId);
   } catch (err) {
     if (!(err instanceof ApiError)) return err instanceof Error ? err : new Error(String(err));
-    return Object.assign(new Error(err.message), { data: err.toBody() });
+    return connectError(err);
   }
   // 'disconnect' comes only once connected; the transport's 'close' also covers a client that
   // leaves before that (socket.io then drops the socket silently). The transport may outlive the
@@ -75,7 +82,29 @@ function ackOf(args: unknown[]): Ack | undefined {
   return typeof last === 'function' ? (last as Ack) : undefined;
 }
 
-export function attachConversionSockets(ctx: AppContext, io: Server, service: ConversionService): void {
+/** A refusal of the handshake as the client's connect_error, with the API's error body as `data`. */
+const connectError = (err: ApiError): Error => Object.assign(new Error(err.message), { data: err.toBody() });
+
+/**
+ * Events a socket may send: a bucket of EVENT_BURST refilled at EVENTS_PER_SECOND, and at most
+ * EVENTS_IN_FLIGHT answered at once. Each event rechecks the credential in the database, so
+ * without a bound one connection could queue tens of thousands of queries with one request.
+ * The dashboard sends a handful a second at most (subscriptions at start, stats every few seconds).
+ */
+export const SOCKET_EVENT_LIMITS = { burst: 60, perSecond: 20, inFlight: 8 };
+
+export interface ConversionSocketOptions {
+  /** Express's compiled TRUST_PROXY ('trust proxy fn'): the handshake's client address as req.ip has it. */
+  trustProxy?: (address: string, hop: number) => boolean;
+}
+
+export function attachConversionSockets(ctx: AppContext, io: Server, service: ConversionService, options: ConversionSocketOptions = {}): void {
+  const clientAddressOf = (socket: Socket): string =>
+    options.trustProxy ? proxyaddr(socket.request, options.trustProxy) : (socket.request.socket.remoteAddress ?? socket.handshake.address);
+  // socket.io starts a handshake for every CONNECT packet of a connection while none has
+  // finished: one polling request can hold thousands. One at a time per connection.
+  const handshaking = new WeakSet<object>();
+
   // Authentication runs before `connection`, so handlers exist before the client's first emit;
   // a failure is still a connection that receives auth_error (the spec's event), then closes.
   io.use((socket, next) => {
@@ -85,19 +114,31 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
       data.auth = { ok: false, code: 'TOKEN_MISSING', message: CONVERSION_MESSAGES.tokenMissing };
       return next();
     }
-    ctx.auth.authenticateToken(token).then(
-      (result) => {
-        data.auth = result;
-        if (result.ok) {
+    if (handshaking.has(socket.conn)) return next(connectError(ApiError.tooManyRequests(1)));
+    handshaking.add(socket.conn);
+    // The per-address limit of bad credentials, as on every authenticated HTTP route.
+    limitedCredentialCheck(ctx, clientAddressOf(socket), async () => {
+      const result = await ctx.auth.authenticateToken(token);
+      if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
+      return result;
+    })
+      .then(
+        (result) => {
+          data.auth = result;
           data.credential = result.credential;
           data.role = result.user.role;
           const refused = holdConnectionSlot(ctx, socket, result.user.id);
           if (refused) return next(refused);
-        }
-        next();
-      },
-      (err: unknown) => next(err instanceof Error ? err : new Error(String(err))),
-    );
+          next();
+        },
+        (err: unknown) => {
+          if (!(err instanceof ApiError)) return next(err instanceof Error ? err : new Error(String(err)));
+          if (err.status === 429) return next(connectError(err));
+          data.auth = { ok: false, code: err.code as Extract<AuthResult, { ok: false }>['code'], message: err.message };
+          next();
+        },
+      )
+      .finally(() => handshaking.delete(socket.conn));
   });
 
   io.on('connection', (socket) => {
@@ -131,19 +172,45 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
       return undefined;
     };
 
+    let tokens: number = SOCKET_EVENT_LIMITS.burst;
+    let refilledAt = Date.now();
+    let inFlight = 0;
+    /** Whether this event may be answered now: over the limits it is refused without any work. */
+    const takeEventSlot = (): boolean => {
+      const now = Date.now();
+      tokens = Math.min(SOCKET_EVENT_LIMITS.burst, tokens + ((now - refilledAt) / 1000) * SOCKET_EVENT_LIMITS.perSecond);
+      refilledAt = now;
+      if (tokens < 1 || inFlight >= SOCKET_EVENT_LIMITS.inFlight) return false;
+      tokens -= 1;
+      return true;
+    };
+
     const handle = (event: string, fn: (user: User, payload: unknown, ack?: Ack) => Promise<void>) => {
       socket.on(event, (...args: unknown[]) => {
         const ack = ackOf(args);
         const payload = typeof args[0] === 'function' ? undefined : args[0];
+        if (!takeEventSlot()) {
+          ack?.({ success: false, message: ACCOUNT_MESSAGES.tooManyRequests, code: 'RATE_LIMIT' });
+          return;
+        }
+        inFlight += 1;
         const run = async () => {
           const user = await currentUser(ack);
           if (user) await fn(user, payload, ack);
         };
-        run().catch((err: unknown) => {
-          ctx.logger.warn({ err, event }, 'socket handler failed');
-          socket.emit(SOCKET_EVENTS.error, { message: 'Erro interno do servidor', conversionId: idOf(payload) });
-          ack?.({ success: false, message: 'Erro interno do servidor' });
-        });
+        run()
+          .catch((err: unknown) => {
+            // A coded refusal (a limit, a rule) reaches the client as the API would answer it.
+            if (err instanceof ApiError) {
+              socket.emit(SOCKET_EVENTS.error, { message: err.message, code: err.code, conversionId: idOf(payload) });
+              ack?.({ success: false, message: err.message, code: err.code });
+              return;
+            }
+            ctx.logger.warn({ err, event }, 'socket handler failed');
+            socket.emit(SOCKET_EVENTS.error, { message: 'Erro interno do servidor', conversionId: idOf(payload) });
+            ack?.({ success: false, message: 'Erro interno do servidor' });
+          })
+          .finally(() => (inFlight -= 1));
       });
     };
 

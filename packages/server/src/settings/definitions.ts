@@ -3,6 +3,7 @@
  * secret (stored encrypted, never answered in full). To add one: extend SettingValues and
  * SETTING_DEFINITIONS; the service and GET /admin/config pick it up.
  */
+import { CONVERSION_LIMITS } from '@aabify/shared';
 import type { Config } from '../config.js';
 
 export const SETTING_MESSAGES = {
@@ -17,6 +18,7 @@ export type SettingLogLevel = (typeof LOG_LEVELS)[number];
 export interface SettingValues {
   'conversions.concurrentPerUser': number;
   'conversions.maxConcurrent': number;
+  'conversions.maxActivePerUser': number;
   'conversions.retentionDays': number;
   'conversions.maxDurationSeconds': number;
   'upload.maxFileSize': number;
@@ -124,6 +126,19 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     masked: false,
     defaultValue: () => 3,
     parse: integer(1, 64, 'Valor deve estar entre 1 e 64'),
+  },
+  'conversions.maxActivePerUser': {
+    key: 'conversions.maxActivePerUser',
+    title: 'Conversões na fila por cliente',
+    group: 'Conversões',
+    kind: 'number',
+    description: 'Conversões na fila ou em processamento que cada cliente pode ter ao mesmo tempo',
+    help: 'Vale para todos, inclusive assinantes e administradores. Passado o limite, um novo envio é recusado até uma das conversões do cliente terminar ou ser cancelada; assim um cliente não enche a fila de todos.',
+    recommended: '10',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => CONVERSION_LIMITS.defaultMaxActivePerUser,
+    parse: integer(1, 1000, 'Valor deve estar entre 1 e 1000'),
   },
   'conversions.retentionDays': {
     key: 'conversions.retentionDays',

@@ -27,7 +27,8 @@ export const conversionRoutes = [
     auth: 'user',
     multipart: upload,
     answers: { 201: started },
-    errors: [400, 402, 413, 415, 422],
+    // 409: the user's uploads waiting for /start are at their count or byte cap.
+    errors: [400, 402, 409, 413, 415, 422],
     rateLimited: true,
   }),
   route('post', '/conversion/convert/bulk', 'Conversões', 'Administrador: várias conversões num envio (campo apks)', {
@@ -37,7 +38,7 @@ export const conversionRoutes = [
     errors: [400, 413],
     rateLimited: true,
   }),
-  route('post', '/conversion/start/:id', 'Conversões', 'Inicia uma conversão enviada com /conversion/upload', { auth: 'user', answer: ref('ConversionStart'), errors: [402, 404, 409] }),
+  route('post', '/conversion/start/:id', 'Conversões', 'Inicia uma conversão enviada com /conversion/upload', { auth: 'user', answer: ref('ConversionStart'), errors: [402, 404, 409, 429] }),
   route('get', '/conversion/status/:id', 'Conversões', 'A conversão: status, progresso, fila, relatório', { auth: 'user', answer: ref('Conversion'), errors: [404] }),
   route('get', '/conversion/history', 'Conversões', 'As conversões do usuário, paginadas', { auth: 'user', query: historyQuerySchema, answer: ref('ConversionHistory') }),
   route('get', '/conversion/usage', 'Conversões', 'O plano e o que ele ainda permite', { auth: 'user', answer: ref('Usage') }),
@@ -52,12 +53,13 @@ export const conversionRoutes = [
     answer: { type: 'object', properties: { message: { type: 'string' }, conversion: ref('Conversion') }, required: ['message', 'conversion'] },
     errors: [404, 409],
   }),
-  route('post', '/conversion/generate-download-link/:id', 'Downloads', 'Um link temporário de download do AAB', { auth: 'user', answer: ref('DownloadLink'), errors: [403, 404, 409, 410] }),
+  route('post', '/conversion/generate-download-link/:id', 'Downloads', 'Um link temporário de download do AAB', { auth: 'user', answer: ref('DownloadLink'), errors: [403, 404, 409, 410, 429] }),
   route('get', '/conversion/download/:id', 'Downloads', 'Baixa o AAB', { auth: 'user', answers: { 200: aab, 206: aab }, errors: [403, 404, 409, 410] }),
   route('get', '/conversion/temp-download/:id', 'Downloads', 'Baixa o AAB com o token do link (?token=) ou o bearer', {
     auth: 'token-or-query',
     answers: { 200: aab, 206: aab },
-    errors: [403, 404, 409, 410],
+    // 429: too many unknown tokens from this address (the bad-credential limit).
+    errors: [403, 404, 409, 410, 429],
   }),
   route('post', '/conversion/updates/:id/ticket', 'Conversões', 'Um ticket de uso único (60 s) para abrir o fluxo de eventos com ?token= sem pôr o token longo na URL', {
     auth: 'user',
@@ -70,8 +72,8 @@ export const conversionRoutes = [
     // 429 TOO_MANY_LIVE_CONNECTIONS: the user holds every live connection this process allows.
     errors: [404, 429],
   }),
-  route('post', '/download/generate-download-token/:conversionId', 'Downloads', 'Um token de download do AAB', { auth: 'user', answer: ref('AnyObject'), errors: [403, 404, 409, 410] }),
-  route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 410] }),
+  route('post', '/download/generate-download-token/:conversionId', 'Downloads', 'Um token de download do AAB', { auth: 'user', answer: ref('AnyObject'), errors: [403, 404, 409, 410, 429] }),
+  route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 410, 429] }),
   route('get', '/download/available', 'Downloads', 'As conversões com AAB disponível para download', {
     auth: 'user',
     answer: { type: 'object', properties: { downloads: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } }, required: ['downloads', 'total'] },

@@ -14,10 +14,10 @@ import type { Credential } from '../../auth/service.js';
 import type { AppContext } from '../../context.js';
 import type { Conversion, User } from '../../models/index.js';
 import { ApiError } from '../../http/errors.js';
-import { authUser, bearerToken, requireAdmin, requireAuth } from '../../http/auth.js';
+import { authUser, bearerToken, limitedCredentialCheck, requireAdmin, requireAuth } from '../../http/auth.js';
 import { requireVerifiedEmail } from '../../http/verifiedEmail.js';
 import { inputOf, validate } from '../../http/validate.js';
-import { clientKey, rateLimit } from '../../http/rateLimit.js';
+import { clientAddress, clientKey, rateLimit } from '../../http/rateLimit.js';
 import { findOwned, findOwnedThrough } from '../../policies/ownership.js';
 import { presentConversion, presentStart } from '../../presenters/conversion.js';
 import { presentUsage } from '../../presenters/usage.js';
@@ -231,8 +231,11 @@ export function createConversionRouter(ctx: AppContext): Router {
     const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
     let conversion: Conversion;
     if (queryToken && !bearerToken(req)) {
-      conversion = await conversionForToken(ctx, queryToken);
-      if (conversion.id !== req.params.id) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
+      conversion = await limitedCredentialCheck(ctx, clientAddress(req), async () => {
+        const found = await conversionForToken(ctx, queryToken);
+        if (found.id !== req.params.id) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
+        return found;
+      });
     } else {
       const { user } = await userFromRequest(ctx, req);
       conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
@@ -257,7 +260,7 @@ export function createConversionRouter(ctx: AppContext): Router {
     let viewer: { user: User; credential: Credential };
     if (queryToken !== undefined) {
       if (!isStreamTicketShaped(queryToken)) throw ApiError.unauthorized(CONVERSION_MESSAGES.streamTicketRequired, 'STREAM_TICKET_REQUIRED');
-      viewer = await redeemStreamTicket(ctx, queryToken, id);
+      viewer = await limitedCredentialCheck(ctx, clientAddress(req), () => redeemStreamTicket(ctx, queryToken, id));
     } else {
       viewer = await userFromRequest(ctx, req);
     }
@@ -272,11 +275,13 @@ export function createConversionRouter(ctx: AppContext): Router {
   return router;
 }
 
-/** The user (and credential) of the request's bearer token. */
+/** The user (and credential) of the request's bearer token, under requireAuth's per-address limit. */
 export async function userFromRequest(ctx: AppContext, req: Request): Promise<{ user: User; credential: Credential }> {
   const raw = bearerToken(req);
   if (!raw) throw ApiError.unauthorized(CONVERSION_MESSAGES.tokenMissing || ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING');
-  const result = await ctx.auth.authenticateToken(raw);
-  if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
-  return { user: result.user, credential: result.credential };
+  return limitedCredentialCheck(ctx, clientAddress(req), async () => {
+    const result = await ctx.auth.authenticateToken(raw);
+    if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
+    return { user: result.user, credential: result.credential };
+  });
 }

@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { Op } from 'sequelize';
 import { CONVERSION_MESSAGES, aabFileName, type AvailableDownload } from '@aabify/shared';
 import type { AppContext } from '../../context.js';
-import { authUser, requireAuth } from '../../http/auth.js';
+import { authUser, limitedCredentialCheck, requireAuth } from '../../http/auth.js';
+import { clientAddress } from '../../http/rateLimit.js';
 import { findOwned } from '../../policies/ownership.js';
 import { filesExpireAt } from '../../presenters/conversion.js';
 import { assertMayDownload } from '../../conversions/downloadAccess.js';
@@ -30,7 +31,7 @@ export function createDownloadRouter(ctx: AppContext): Router {
   });
 
   router.get('/file/:token', async (req, res) => {
-    const conversion = await conversionForToken(ctx, String(req.params.token));
+    const conversion = await limitedCredentialCheck(ctx, clientAddress(req), () => conversionForToken(ctx, String(req.params.token)));
     if (!ctx.conversions) throw new Error('conversion service not started');
     await streamAab(req, res, ctx.conversions.storage, conversion, { redirect: true });
   });
