@@ -32,6 +32,9 @@ export const ACCOUNT_MESSAGES = {
   tokenInvalid: 'Sessão inválida ou expirada. Faça login novamente.',
   adminRequired: 'Acesso restrito a administradores.',
   passwordChanged: 'Senha alterada com sucesso.',
+  loggedOut: 'Você saiu da sua conta.',
+  loggedOutEverywhere: 'Você saiu da sua conta em todos os dispositivos. Os tokens de API continuam valendo: revogue-os em Conta › Tokens de API.',
+  logoutNeedsSession: 'Este pedido usa um token de API: para revogá-lo, use Conta › Tokens de API ou aabify logout.',
 
   setupAlreadyDone: 'A configuração inicial já foi concluída.',
   setupDefaultName: 'Administrador',

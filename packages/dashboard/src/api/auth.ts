@@ -1,5 +1,5 @@
 /** Sign-in, registration, first-run setup and the own password (spec users-and-conversion §7). */
-import type { ApiUser, AuthResponse, RegisterResponse, SetupResponse, SetupStatusResponse } from '@aabify/shared';
+import type { ApiUser, AuthResponse, MessageResponse, RegisterResponse, SetupResponse, SetupStatusResponse } from '@aabify/shared';
 import { api } from './client';
 
 export const authApi = {
@@ -9,6 +9,10 @@ export const authApi = {
   login: (body: { email: string; password: string }) => api.post<AuthResponse>('/auth/login', body, { quiet: true }),
   register: (body: { email: string; password: string; name?: string }) => api.post<RegisterResponse>('/auth/register', body, { quiet: true }),
   me: () => api.get<ApiUser>('/auth/me', { quiet: true }),
+  /** Ends this session on the server (its token stops working everywhere). Quiet: signing out never waits on it. */
+  logout: () => api.post<MessageResponse>('/auth/logout', undefined, { quiet: true }),
+  /** Ends every session of the account, this one too. */
+  logoutAll: () => api.post<MessageResponse>('/auth/logout-all'),
   changePassword: (body: { currentPassword: string; newPassword: string }) =>
     api.patch<Partial<AuthResponse> & { message?: string }>('/auth/change-password', body, { quiet: true }),
 };

@@ -9,6 +9,7 @@ import { displayName } from '../lib/userName';
 import { ACCOUNT_MENU, MAIN_NAV, visibleTo, type AccountAction } from '../navigation';
 import { ROLE_LABELS, useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
+import { authApi } from '../api/auth';
 import { emailApi } from '../api/email';
 import { toast } from '../stores/toasts';
 import { Icon } from './Icon';
@@ -37,9 +38,22 @@ export function TopBar() {
       );
     },
     signOut: () => {
+      // The token goes with the request before it is forgotten here; nobody waits for the answer.
+      void authApi.logout().catch(() => undefined);
       signOutEverywhere();
       navigate('/login', { replace: true });
     },
+  };
+  /** Every session of the account ends on the server; then this browser signs out too. */
+  const signOutOfEveryDevice = () => {
+    authApi.logoutAll().then(
+      (res) => {
+        signOutEverywhere();
+        toast.success(res.message);
+        navigate('/login', { replace: true });
+      },
+      () => undefined,
+    );
   };
   const menu = visibleTo(ACCOUNT_MENU, user);
   return (
@@ -106,6 +120,10 @@ export function TopBar() {
                   <Dropdown.Item as="button" onClick={() => { close(); actions.signOut(); }}>
                     <Icon name="box-arrow-right" className="me-2" />
                     Sair
+                  </Dropdown.Item>
+                  <Dropdown.Item as="button" onClick={() => { close(); signOutOfEveryDevice(); }}>
+                    <Icon name="layers" className="me-2" />
+                    Sair de todos os dispositivos
                   </Dropdown.Item>
                 </Dropdown.Menu>
               </Dropdown>

@@ -32,7 +32,7 @@ export type AuthMethod = 'jwt' | 'api_token';
  * tokenVersion (and expiry), or an API token's id.
  */
 export type Credential =
-  | { method: 'jwt'; userId: string; tokenVersion: number; expiresAt?: Date }
+  | { method: 'jwt'; userId: string; tokenVersion: number; expiresAt?: Date; sessionId?: string }
   | { method: 'api_token'; userId: string; apiTokenId: string };
 
 export type AuthResult =
@@ -136,8 +136,10 @@ export function createAuthService(opts: {
   async function userForSession(session: VerifiedSession, fresh = false): Promise<AuthResult> {
     const user = await (fresh ? models.User.findByPk(session.userId) : principals.userById(session.userId)).catch(() => null);
     if (!user || user.tokenVersion !== session.tokenVersion) return invalid;
+    // Signed out of this session alone (POST /auth/logout).
+    if (session.sessionId !== undefined && user.endedSessions.some((e) => e.id === session.sessionId)) return invalid;
     if (!user.isActive) return disabled;
-    const credential: Credential = { method: 'jwt', userId: user.id, tokenVersion: session.tokenVersion, expiresAt: session.expiresAt };
+    const credential: Credential = { method: 'jwt', userId: user.id, tokenVersion: session.tokenVersion, expiresAt: session.expiresAt, sessionId: session.sessionId };
     return { ok: true, user, method: 'jwt', credential };
   }
 

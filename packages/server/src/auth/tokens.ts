@@ -1,5 +1,5 @@
 /** Session tokens (JWT) and personal API tokens (random secrets, stored as SHA-256). */
-import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { API_TOKEN_PREFIX } from '@aabify/shared';
 
@@ -21,9 +21,10 @@ export function sessionKey(secret: string): KeyObject {
   return createSecretKey(Buffer.from(secret, 'utf8'));
 }
 
+/** A session token; its jti names the session, so signing out can end this one alone. */
 export function signSessionToken(secret: KeyObject, userId: string, tokenVersion: number, ttlSeconds: number): string {
   const claims: SessionClaims = { tv: tokenVersion };
-  return jwt.sign(claims, secret, { algorithm: JWT_ALGORITHM, subject: userId, issuer: JWT_ISSUER, expiresIn: ttlSeconds });
+  return jwt.sign(claims, secret, { algorithm: JWT_ALGORITHM, subject: userId, issuer: JWT_ISSUER, expiresIn: ttlSeconds, jwtid: randomUUID() });
 }
 
 export interface VerifiedSession {
@@ -31,14 +32,21 @@ export interface VerifiedSession {
   tokenVersion: number;
   /** When the token stops being valid (its exp claim). */
   expiresAt?: Date;
+  /** The jti: absent only from tokens made before sessions were named. */
+  sessionId?: string;
 }
 
 /** Reads the claims of a payload already verified (signature, expiry, issuer). */
 export function sessionFromPayload(payload: unknown): VerifiedSession | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
-  const { sub, tv, exp } = payload as { sub?: unknown; tv?: unknown; exp?: unknown };
+  const { sub, tv, exp, jti } = payload as { sub?: unknown; tv?: unknown; exp?: unknown; jti?: unknown };
   if (typeof sub !== 'string' || typeof tv !== 'number' || !Number.isInteger(tv)) return undefined;
-  return { userId: sub, tokenVersion: tv, ...(typeof exp === 'number' ? { expiresAt: new Date(exp * 1000) } : {}) };
+  return {
+    userId: sub,
+    tokenVersion: tv,
+    ...(typeof exp === 'number' ? { expiresAt: new Date(exp * 1000) } : {}),
+    ...(typeof jti === 'string' ? { sessionId: jti } : {}),
+  };
 }
 
 export function verifySessionToken(secret: KeyObject, token: string): VerifiedSession | undefined {

@@ -16,6 +16,12 @@ import { getPlanAccess, normalizeEmail, type PlanAccessInput, type PlanAccessSta
  * `tokenVersion` is part of every session token: raising it signs the user out everywhere.
  * Always query through `ctx.models.User` (bound to the context's database), never this class.
  */
+export interface EndedSession {
+  id: string;
+  /** The session token's exp (seconds since the epoch): past it the entry can go. */
+  exp: number;
+}
+
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
   declare id: CreationOptional<string>;
   declare email: string;
@@ -24,6 +30,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare role: CreationOptional<UserRole>;
   declare isActive: CreationOptional<boolean>;
   declare tokenVersion: CreationOptional<number>;
+  /** Sessions signed out one by one (their jti and expiry, seconds), kept until they expire. */
+  declare endedSessions: CreationOptional<EndedSession[]>;
   declare userType: CreationOptional<UserType | null>;
   declare credits: CreationOptional<number>;
   declare creditsReserved: CreationOptional<number>;
@@ -84,6 +92,7 @@ export function defineUser(sequelize: Sequelize): typeof User {
       role: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'user' },
       isActive: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
       tokenVersion: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      endedSessions: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
       userType: { type: DataTypes.STRING(16), allowNull: true },
       credits: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       creditsReserved: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },

@@ -74,7 +74,7 @@ function associate(m: Models): void {
   associateConversions(m);
 }
 
-export { User } from './User.js';
+export { User, type EndedSession } from './User.js';
 export { ApiToken } from './ApiToken.js';
 export { Plan } from './Plan.js';
 export { Purchase, type PlanGrant, type PurchaseProvider } from './Purchase.js';

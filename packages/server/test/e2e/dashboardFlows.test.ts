@@ -433,17 +433,45 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByTestId('ready').waitFor();
     await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
 
+    const tokenBefore = await page.evaluate(() => localStorage.getItem('aabify-token'));
+    expect((await api(server).get('/auth/me', tokenBefore!)).status).to.equal(200);
     await page.getByRole('button', { name: 'Menu da conta' }).click();
-    await page.getByRole('button', { name: 'Sair' }).click();
+    await page.getByRole('button', { name: 'Sair', exact: true }).click();
     await waitForPath(page, '/login');
     const stored = await page.evaluate(() => [localStorage.getItem('aabify-token'), localStorage.getItem('aabify-user'), localStorage.getItem('conversion-logs-v1'), localStorage.getItem('aabify-last-user')]);
     expect(stored).to.deep.equal([null, null, null, null]);
+    // Signing out ended the session on the server too: a copy of its token opens nothing.
+    await soon(async () => (await api(server).get('/auth/me', tokenBefore!)).status, (status) => expect(status).to.equal(401));
     await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
     await page.getByLabel('Email').fill(USER.email);
     await page.getByLabel('Senha').fill(USER.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByText('Login realizado com sucesso!').waitFor();
     await waitForPath(page, '/dashboard');
+  });
+
+  it('signOutEverywhere_endsTheOtherBrowsersSessionToo', async () => {
+    const account = await buildCreditUser(server, 1);
+    const phone = await openPage(browser, { session: sessionOf(server, account), width: 390 });
+    const laptop = await openPage(browser, { session: sessionOf(server, account) });
+    try {
+      await laptop.page.goto(`${server.url}/dashboard`);
+      await phone.page.goto(`${server.url}/dashboard`);
+      const phoneToken = (await phone.page.evaluate(() => localStorage.getItem('aabify-token'))) ?? '';
+      expect((await api(server).get('/auth/me', phoneToken)).status).to.equal(200);
+      await laptop.page.getByRole('button', { name: 'Menu da conta' }).click();
+      await laptop.page.getByRole('button', { name: 'Sair de todos os dispositivos' }).click();
+      await laptop.page.getByText('Você saiu da sua conta em todos os dispositivos').waitFor();
+      await waitForPath(laptop.page, '/login');
+      expect((await api(server).get('/auth/me', phoneToken)).status).to.equal(401);
+      // The other browser finds out at its next request.
+      await phone.page.reload();
+      await waitForPath(phone.page, '/login');
+      expect(laptop.errors.filter((e) => !e.includes('401'))).to.deep.equal([]);
+    } finally {
+      await phone.context.close();
+      await laptop.context.close();
+    }
   });
 
   it('layout_360pxWide_noHorizontalScrollOnAnyScreen', async () => {

@@ -77,7 +77,7 @@ describe('email in a real browser', function () {
 
       // Signed out, the new password signs in; the link does not work twice.
       await page.getByRole('button', { name: 'Menu da conta' }).click();
-      await page.getByRole('button', { name: 'Sair' }).click();
+      await page.getByRole('button', { name: 'Sair', exact: true }).click();
       await waitForPath(page, '/login');
       await page.getByLabel('Email').fill(user.email);
       await page.getByLabel('Senha').fill('senha-nova-do-navegador');

@@ -307,7 +307,7 @@ describe('purchases: sandbox PIX approval, "Minhas compras" and the admin "Compr
     await soon(() => pendingStored(page), (v) => expect(v).to.contain(pix.payment.id));
     await page.getByRole('dialog').getByRole('button', { name: 'Fechar' }).last().click();
     await page.getByRole('button', { name: 'Menu da conta' }).click();
-    await page.getByRole('button', { name: 'Sair' }).click();
+    await page.getByRole('button', { name: 'Sair', exact: true }).click();
     await waitForPath(page, '/login');
     await soon(() => pendingStored(page), (v) => expect(v).to.equal(null));
     expect(errors).to.deep.equal([]);

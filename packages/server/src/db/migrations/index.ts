@@ -22,11 +22,12 @@ import { playCredentials } from './0110-play-credentials.js';
 import { publications } from './0111-publications.js';
 import { invalidationTriggers } from './0120-invalidation-triggers.js';
 import { creditsOwed } from './0130-credits-owed.js';
+import { endedSessions } from './0131-ended-sessions.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
   settings, users, apiTokens, plans, purchases, payments, sandboxCharges, conversions, conversionLogs, downloadTokens,
   socketIoAttachments, userKeystores, conversionInputFiles, rateLimits, streamTickets, workerInstances, emailMessages,
   emailLinkTokens, userEmailFields,
-  playCredentials, publications, invalidationTriggers, creditsOwed,
+  playCredentials, publications, invalidationTriggers, creditsOwed, endedSessions,
 ];

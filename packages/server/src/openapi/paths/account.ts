@@ -41,6 +41,16 @@ export const accountRoutes = [
   route('get', '/auth/verify', 'Autenticação', 'Confere o token e devolve o usuário', { auth: 'user', answer: { type: 'object', properties: { valid: { type: 'boolean' }, user: ref('User') }, required: ['user'] } }),
   route('get', '/auth/me', 'Autenticação', 'O usuário do token', { auth: 'user', answer: ref('User') }),
   route('patch', '/auth/change-password', 'Autenticação', 'Troca a senha (e devolve uma sessão nova)', { auth: 'user', body: changePasswordSchema, answer: { allOf: [sessionAnswer, ref('Message')] }, rateLimited: true }),
+  route('post', '/auth/logout', 'Autenticação', 'Sai desta sessão: o token para de valer e as conexões ao vivo dela fecham', {
+    auth: 'user',
+    answer: ref('Message'),
+    description: '400 LOGOUT_NEEDS_SESSION com um token de API (revogue-o em /auth/tokens/{id}). As outras sessões continuam.',
+  }),
+  route('post', '/auth/logout-all', 'Autenticação', 'Sai de todas as sessões do usuário, esta inclusive (os tokens de API continuam)', {
+    auth: 'user',
+    answer: ref('Message'),
+    description: '400 LOGOUT_NEEDS_SESSION com um token de API.',
+  }),
   route('post', '/auth/tokens', 'Tokens de API', 'Cria um token de API pessoal (aab_…), mostrado só nesta resposta', {
     auth: 'user',
     body: createApiTokenSchema,

@@ -18,6 +18,7 @@ import { clientAddress, rateLimit } from '../../http/rateLimit.js';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
 import { reserveLoginAttempt } from '../../auth/loginAttempts.js';
 import { createUser, isEmailTaken, setPassword } from '../../commands/userCreator.js';
+import { endAllSessions, endSession } from '../../commands/sessionEnder.js';
 import { presentSession, presentUser } from '../../presenters/user.js';
 import { createApiTokensRouter } from '../apiTokens/router.js';
 
@@ -26,6 +27,7 @@ import { createApiTokensRouter } from '../apiTokens/router.js';
  * POST /api/auth/login → { token, expiresIn, user }
  * GET /api/auth/verify → { user }; GET /api/auth/me → the user
  * PATCH /api/auth/change-password → { message, token, expiresIn, user } (older sessions end)
+ * POST /api/auth/logout → { message } (this session ends); POST /api/auth/logout-all → { message } (every session ends)
  * /api/auth/tokens → personal API tokens (apiTokens/router.ts)
  */
 export function createAuthRouter(ctx: AppContext): Router {
@@ -99,6 +101,29 @@ export function createAuthRouter(ctx: AppContext): Router {
     ctx.logger.info({ userId: user.id }, 'password changed');
     await ctx.mail.passwordChanged(user);
     res.json({ message: ACCOUNT_MESSAGES.passwordChanged, ...session(user) });
+  });
+
+  /**
+   * Signs out of the session the request carries, on the server: its token stops working on
+   * every process and its sockets and event streams close; the user's other sessions go on.
+   */
+  router.post('/logout', requireAuth(ctx), async (req, res) => {
+    const { user, credential } = req.auth!;
+    if (credential.method !== 'jwt') throw new ApiError(400, 'LOGOUT_NEEDS_SESSION', ACCOUNT_MESSAGES.logoutNeedsSession);
+    await endSession(ctx, user.id, credential.sessionId, credential.expiresAt);
+    await ctx.liveAccess?.accessChanged(user.id);
+    ctx.logger.info({ userId: user.id }, 'signed out');
+    res.json({ message: ACCOUNT_MESSAGES.loggedOut });
+  });
+
+  /** Signs out of every session of the user (this one too); API tokens stay. */
+  router.post('/logout-all', requireAuth(ctx), async (req, res) => {
+    const { user } = req.auth!;
+    if (req.auth!.credential.method !== 'jwt') throw new ApiError(400, 'LOGOUT_NEEDS_SESSION', ACCOUNT_MESSAGES.logoutNeedsSession);
+    await endAllSessions(ctx, user.id);
+    await ctx.liveAccess?.accessChanged(user.id);
+    ctx.logger.info({ userId: user.id }, 'signed out everywhere');
+    res.json({ message: ACCOUNT_MESSAGES.loggedOutEverywhere });
   });
 
   router.use('/tokens', createApiTokensRouter(ctx));
