@@ -80,6 +80,8 @@ const server = await startTestServer({}, { logger, queue: { processEvery: 200 },
 try {
   await server.ctx.settings.set('conversions.maxConcurrent', maxConcurrent);
   await server.ctx.settings.set('conversions.concurrentPerUser', 0);
+  // `conversions` in flight at once, all the admin's.
+  await server.ctx.settings.set('conversions.maxActivePerUser', Math.max(conversions, 1));
   const user = await buildSubscriber(server, 30);
   const session = tokenFor(server, user);
   const admin = await buildAdmin(server);

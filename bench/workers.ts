@@ -84,6 +84,8 @@ async function run(adminUrl: string, workers: number): Promise<{ perMinute: numb
     const token = setup.token;
     await call(web.url, 'PUT', '/admin/config/conversions.maxConcurrent', token, { value: maxConcurrent });
     await call(web.url, 'PUT', '/admin/config/conversions.concurrentPerUser', token, { value: 0 });
+    // The whole batch is queued at once by one account.
+    await call(web.url, 'PUT', '/admin/config/conversions.maxActivePerUser', token, { value: Math.max(total, 1) });
     for (let i = 0; i < workers; i++) {
       procs.push((await startProcess({ ...env, ROLE: 'worker', PORT: String(await freePort()), DATA_DIR: join(dir, `worker-${i}`) })).child);
     }
