@@ -221,6 +221,19 @@ describe('email (SMTP on loopback)', function () {
       expect(welcome.text).to.include('http://aabify.test/verify-email?token=');
     });
 
+    it('register_nameWithALinkOrHiddenCharacters_welcomeMailCarriesNoName', async () => {
+      // A stranger registers someone else's address with a "name" written to phish its owner.
+      const email = uniqueEmail('alvo');
+      const name = 'Conta bloqueada: acesse https://golpe.example\r\n\u202Eagora';
+      expect((await api(server).post('/auth/register', { email, password: 'segredo1', name })).status).to.equal(201);
+      const welcome = await smtp.waitFor(to(email, /Bem-vindo/));
+      expect(welcome.text).to.not.contain('golpe.example');
+      expect(welcome.html).to.not.contain('golpe.example');
+      // The name itself is kept without its control and bidi characters.
+      const user = await server.ctx.models.User.findOne({ where: { email }, rejectOnEmpty: true });
+      expect(user.name).to.equal('Conta bloqueada: acesse https://golpe.example   agora');
+    });
+
     it('verifyEmail_linkFromWelcome_confirmsOnceThenAlreadyConfirmed', async () => {
       const email = uniqueEmail('confirma');
       await api(server).post('/auth/register', { email, password: 'segredo1' });

@@ -7,6 +7,7 @@ import { boolean, object, ref, string, type InferType } from 'yup';
 import { API_TOKEN_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, normalizeEmail } from './accounts.js';
 import { ACCOUNT_MESSAGES as M } from './messages.js';
 import { EMAIL_MESSAGES } from './emailMessages.js';
+import { HIDDEN_CHARACTERS } from './hiddenCharacters.js';
 
 // Transforms guard their input: a non-string (e.g. an object sent by a client) must reach
 // the type check and answer 400, not throw inside the transform.
@@ -33,11 +34,11 @@ export const loginSchema = object({
 });
 export type LoginRequest = InferType<typeof loginSchema>;
 
-/** A person's name, trimmed: blank is no name. */
+/** A person's name, trimmed and without control or bidi characters: blank is no name. */
 const personName = () =>
   string()
     .transform((v: unknown) => {
-      const t = trimmed(v);
+      const t = trimmed(typeof v === 'string' ? v.replace(HIDDEN_CHARACTERS, ' ') : v);
       return t === '' ? undefined : t;
     })
     .max(NAME_MAX_LENGTH, M.nameTooLong);

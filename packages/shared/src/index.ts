@@ -4,6 +4,7 @@
 // *Schemas.ts modules, and test/startModules.test.ts keeps it so.
 export const VERSION = '0.1.0';
 export * from './messages.js';
+export * from './hiddenCharacters.js';
 export * from './accounts.js';
 export * from './accountSchemas.js';
 export * from './planAccess.js';

@@ -2,6 +2,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { CONVERSION_LIMITS, type ConversionLogEntry, type ConversionLogLevel } from '@aabify/shared';
 import type { ConversionLog, Models } from '../models/index.js';
+import { storableText } from '../db/storable.js';
 
 export function presentLog(row: ConversionLog): ConversionLogEntry {
   return { id: String(row.id), timestamp: row.timestamp.toISOString(), level: row.level, message: row.message, step: row.step };
@@ -17,7 +18,7 @@ export async function appendLog(
     timestamp: new Date(),
     level: entry.level,
     step: entry.step ?? null,
-    message: entry.message.slice(0, 4000),
+    message: storableText(entry.message).slice(0, 4000),
   });
   return presentLog(row);
 }

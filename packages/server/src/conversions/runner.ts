@@ -24,6 +24,7 @@ import type { ConversionService } from './service.js';
 import { WorkerCrashedError, WorkerLimitError } from './workerPool.js';
 import { signingKeyFor } from '../keystores/service.js';
 import { ServerInstance } from '../jobs/instances.js';
+import { storableJson, storableText } from '../db/storable.js';
 
 export interface ConversionJobData {
   conversionId: string;
@@ -245,7 +246,7 @@ export class ConversionRunner {
       await storage.putFile(aabKey, output);
       output = undefined;
       const size = (await storage.size(aabKey)) ?? report.sizeOut;
-      const completed = await this.complete(id, storedReport(report), aabKey, size);
+      const completed = await this.complete(id, storableJson(storedReport(report)), aabKey, size);
       if (!completed) {
         // Cancelled meanwhile: the file goes. Taken over by another instance (this one was
         // thought dead): the file is the same key that instance writes, so it stays.
@@ -322,19 +323,36 @@ export class ConversionRunner {
 
   private async fail(id: string, code: string, message: string, detail: string | undefined): Promise<Conversion | null> {
     const { models, sequelize } = this.ctx;
-    return sequelize.transaction(async (transaction) => {
-      const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
-      if (!c || !['pending', 'queued', 'processing'].includes(c.status)) return null;
-      if (c.status === 'processing' && c.workerName !== this.opts.workerName) return null;
-      await this.failLocked(c, code, message, detail, transaction);
-      return c;
-    });
+    const failOnce = (why: string, about: string | undefined) =>
+      sequelize.transaction(async (transaction) => {
+        const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+        if (!c || !['pending', 'queued', 'processing'].includes(c.status)) return null;
+        if (c.status === 'processing' && c.workerName !== this.opts.workerName) return null;
+        await this.failLocked(c, code, why, about, transaction);
+        return c;
+      });
+    try {
+      return await failOnce(message, detail);
+    } catch (err) {
+      // A failure that cannot be written would leave the conversion processing for good,
+      // holding its credit and a slot of the queue: it is written again without the details.
+      this.ctx.logger.error({ err, conversionId: id, code }, 'conversion failure not written; written again without details');
+      return failOnce(CONVERSION_MESSAGES.genericFailure, undefined);
+    }
   }
 
   private async failLocked(c: Conversion, code: string, message: string, detail: string | undefined, transaction: Transaction): Promise<void> {
     await settleCredit(this.ctx.models, c, 'returned', transaction);
     await c.update(
-      { status: 'failed', error: message, errorCode: code, errorDetail: detail?.slice(0, 4000) ?? null, completedAt: new Date(), creditState: c.creditState, workerName: null },
+      {
+        status: 'failed',
+        error: storableText(message),
+        errorCode: code,
+        errorDetail: detail === undefined ? null : storableText(detail).slice(0, 4000),
+        completedAt: new Date(),
+        creditState: c.creditState,
+        workerName: null,
+      },
       { transaction },
     );
     await this.ctx.mail.conversionEnded(c, { transaction });

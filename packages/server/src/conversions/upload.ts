@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Request } from 'express';
 import busboy from 'busboy';
-import { CONVERSION_MESSAGES, hasApkExtension, hasUploadExtension, isObbFileName } from '@aabify/shared';
+import { CONVERSION_MESSAGES, HIDDEN_CHARACTERS, hasApkExtension, hasUploadExtension, isObbFileName } from '@aabify/shared';
 import { ApiError } from '../http/errors.js';
 import { storageKeys, type Storage } from '../storage/index.js';
 
@@ -116,17 +116,9 @@ class ZipSignatureCheck extends Transform {
   }
 }
 
-/**
- * What a kept file name never holds: C0 controls and DEL (Postgres refuses a NUL in text; CR/LF
- * forge lines in logs and e-mails), C1 controls (terminal escapes), and the bidi embeddings,
- * overrides and isolates that make "evil\u202Ekpa.exe" read as "evilexe.apk".
- */
-// eslint-disable-next-line no-control-regex
-const HIDDEN_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
 /** The name an uploaded file is kept under: no path, no hidden characters, at most 255 characters. */
 function keptFileName(sent: string | undefined): string {
-  return (sent ?? '').replace(HIDDEN_NAME_CHARACTERS, '').replace(/[\\/]/g, '_').slice(0, 255) || 'arquivo.apk';
+  return (sent ?? '').replace(HIDDEN_CHARACTERS, '').replace(/[\\/]/g, '_').slice(0, 255) || 'arquivo.apk';
 }
 
 /** Reads and discards what is left of the request body. */

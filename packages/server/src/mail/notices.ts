@@ -50,7 +50,9 @@ export class Mailer {
         kind: 'welcome',
         to: user.email,
         userId: user.id,
-        data: { name: user.name, validHours: LINK_VALIDITY_MS.email_verification / 3600_000, linkExpiresAt: link.expiresAt.toISOString() },
+        // No name: whoever typed it may not own this mailbox (the address is not confirmed),
+        // and a name is free text a stranger could fill with a phishing line sent from our domain.
+        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000, linkExpiresAt: link.expiresAt.toISOString() },
         secret: link.token,
         transaction: opts.transaction,
       });
@@ -65,7 +67,9 @@ export class Mailer {
         kind: 'verify_email',
         to: user.email,
         userId: user.id,
-        data: { name: user.name, validHours: LINK_VALIDITY_MS.email_verification / 3600_000, linkExpiresAt: link.expiresAt.toISOString() },
+        // No name: whoever typed it may not own this mailbox (the address is not confirmed),
+        // and a name is free text a stranger could fill with a phishing line sent from our domain.
+        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000, linkExpiresAt: link.expiresAt.toISOString() },
         secret: link.token,
       });
     });
