@@ -11,7 +11,7 @@ export const CONVERTER_ERRORS = {
   TRUNCATED_ZIP: 'O arquivo APK está incompleto ou corrompido (ZIP truncado).',
   ENCRYPTED_ENTRY: 'O APK contém entradas criptografadas, que não são suportadas.',
   UNSUPPORTED_COMPRESSION: 'O APK usa um método de compressão não suportado.',
-  UNSAFE_PATH: 'O APK contém caminhos de arquivo inseguros (absolutos ou com "..").',
+  UNSAFE_PATH: 'O APK contém nomes de arquivo inválidos ou inseguros (caminhos absolutos ou com "..", caracteres de controle, ou longos demais para o AAB).',
   DUPLICATE_ENTRY: 'O APK contém entradas duplicadas com o mesmo nome.',
   SIZE_MISMATCH: 'O APK declara tamanhos de arquivo que não conferem com o conteúdo.',
   TOO_MANY_ENTRIES: 'O APK contém arquivos demais para ser processado com segurança.',

@@ -23,6 +23,8 @@ export const STRING_POOL_DECODE_SLACK = 64 * 1024;
  */
 export const STRING_POOL_SERVED_BASE = 16 * 1024 * 1024;
 export const STRING_POOL_SERVED_FACTOR = 8;
+/** Bytes of one ResStringPool_span (name, firstChar, lastChar). */
+export const STRING_POOL_SPAN_SIZE = 12;
 
 /** One ResStringPool_span: a tag over UTF-16 code units [firstChar, lastChar], inclusive. */
 export interface StyleSpan {
@@ -34,7 +36,10 @@ export interface StyleSpan {
 
 /**
  * A parsed ResStringPool. Strings decode lazily, bounds-checked, once per offset (indices that
- * share an offset share the string), within the decode and served budgets above.
+ * share an offset share the string), within the decode and served budgets above; every
+ * reference counts at least one unit against the served budget (an empty string or an index
+ * outside the pool too). Styles are read the same way: once per offset, and no more spans in
+ * all than the styles region holds (its bytes / STRING_POOL_SPAN_SIZE).
  */
 export interface StringPool {
   readonly count: number;
@@ -76,7 +81,11 @@ export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
   const utf8 = (flags & STRING_POOL_FLAG_UTF8) !== 0;
   const cache: (string | undefined)[] = new Array<string | undefined>(count);
   const byOffset = new Map<number, string>();
-  const styleCache = new Map<number, readonly StyleSpan[] | undefined>();
+  const styleByOffset = new Map<number, readonly StyleSpan[] | undefined>();
+  // Honest styles do not overlap: each span of the region is read once. Overlapping starts
+  // (style offsets inside each other's spans) would read the same spans again and again.
+  const spanBudget = styleCount > 0 && stylesStart <= h.size ? Math.floor((h.size - stylesStart) / STRING_POOL_SPAN_SIZE) : 0;
+  let spansRead = 0;
   const decodeBudget = Math.max(0, stringsEnd - (h.offset + stringsStart)) + STRING_POOL_DECODE_SLACK;
   const servedBudget = STRING_POOL_SERVED_BASE + STRING_POOL_SERVED_FACTOR * r.length;
   let decoded = 0;
@@ -124,8 +133,18 @@ export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
     return unitsToString(units);
   };
 
+  // Every reference costs at least one unit: references to nothing (an empty string, an index
+  // outside the pool) make output objects too, and were free.
+  const serve = (units: number): void => {
+    served += Math.max(1, units);
+    if (served > servedBudget) throw new ConverterError('STRING_POOL_TOO_LARGE', `${at}: ${served} characters referenced (budget ${servedBudget})`);
+  };
+
   const get = (i: number): string => {
-    if (!Number.isInteger(i) || i < 0 || i >= count) return '';
+    if (!Number.isInteger(i) || i < 0 || i >= count) {
+      serve(1);
+      return '';
+    }
     let s = cache[i];
     if (s === undefined) {
       const start = h.offset + stringsStart + offsetView.getUint32(i * 4, true);
@@ -136,26 +155,28 @@ export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
       }
       cache[i] = s;
     }
-    served += s.length;
-    if (served > servedBudget) throw new ConverterError('STRING_POOL_TOO_LARGE', `${at}: ${served} characters referenced (budget ${servedBudget})`);
+    serve(s.length);
     return s;
   };
 
+  // By offset, not by index: a million style indices at one offset share one list of spans.
   const styleAt = (i: number): readonly StyleSpan[] | undefined => {
     if (!Number.isInteger(i) || i < 0 || i >= styleCount) return undefined;
-    if (styleCache.has(i)) return styleCache.get(i);
-    let p = h.offset + stylesStart + offsetView.getUint32((count + i) * 4, true);
+    const start = h.offset + stylesStart + offsetView.getUint32((count + i) * 4, true);
+    if (styleByOffset.has(start)) return styleByOffset.get(start);
     const spans: StyleSpan[] = [];
-    for (;;) {
+    for (let p = start; ; p += STRING_POOL_SPAN_SIZE) {
       if (p + 4 > end) r.fail(`${at}: style #${i} runs past the chunk at offset ${p}`);
       const nameIndex = r.u32(p);
       if (nameIndex === STRING_POOL_SPAN_END) break;
-      if (p + 12 > end) r.fail(`${at}: style #${i} span truncated at offset ${p}`);
+      if (p + STRING_POOL_SPAN_SIZE > end) r.fail(`${at}: style #${i} span truncated at offset ${p}`);
+      if (++spansRead > spanBudget) {
+        throw new ConverterError('STRING_POOL_TOO_LARGE', `${at}: styles overlap (more than ${spanBudget} spans read from ${h.size - stylesStart} bytes of styles)`);
+      }
       spans.push({ nameIndex, name: get(nameIndex), firstChar: r.u32(p + 4), lastChar: r.u32(p + 8) });
-      p += 12;
     }
     const result = spans.length > 0 ? spans : undefined;
-    styleCache.set(i, result);
+    styleByOffset.set(start, result);
     return result;
   };
 

@@ -12,7 +12,7 @@ import {
   type StagedAlias,
 } from './model.js';
 import { emptyStringPool, parseStringPool, type StringPool } from './string-pool.js';
-import { parseTypeChunk, parseTypeSpec } from './type-chunk.js';
+import { mapItemBudget, parseTypeChunk, parseTypeSpec, type MapItemBudget } from './type-chunk.js';
 
 export const TABLE_HEADER_SIZE = 12;
 /** ResTable_package without typeIdOffset (old files) and with it. */
@@ -40,19 +40,20 @@ export function parseResourceTable(buf: Uint8Array): ResourceTable {
   requireHeader(r, h, TABLE_HEADER_SIZE, 'ResTable_header');
   let valuePool: StringPool | undefined;
   const packages: ResPackage[] = [];
+  const mapItems = mapItemBudget(buf.byteLength);
   for (const c of childChunks(r, h.offset + h.headerSize, h.offset + h.size, 'ResTable')) {
     if (c.type === ChunkType.STRING_POOL) {
       // aapt2 keeps the first pool and ignores (warns about) any other.
       valuePool ??= parseStringPool(r, c);
     } else if (c.type === ChunkType.TABLE_PACKAGE) {
       if (packages.length >= MAX_PACKAGES) r.fail(`ResTable: more than ${MAX_PACKAGES} packages`);
-      packages.push(parsePackage(r, c));
+      packages.push(parsePackage(r, c, mapItems));
     }
   }
   return { valuePool: valuePool ?? emptyStringPool(), packages };
 }
 
-function parsePackage(r: ByteReader, h: ChunkHeader): ResPackage {
+function parsePackage(r: ByteReader, h: ChunkHeader, mapItems: MapItemBudget): ResPackage {
   requireHeader(r, h, PACKAGE_HEADER_MIN_SIZE, 'ResTable_package');
   const at = `ResTable_package at offset ${h.offset}`;
   const id = r.u32(h.offset + 8);
@@ -87,7 +88,7 @@ function parsePackage(r: ByteReader, h: ChunkHeader): ResPackage {
         break;
       case ChunkType.TABLE_TYPE:
         if (!typePoolChunk || !keyPoolChunk) r.fail(`${at}: type chunk at offset ${c.offset} without type/key pools`);
-        types.push(parseTypeChunk(r, c, typeName, keyStrings));
+        types.push(parseTypeChunk(r, c, typeName, keyStrings, mapItems));
         break;
       case ChunkType.TABLE_LIBRARY:
         libraries.push(...parseLibrary(r, c));

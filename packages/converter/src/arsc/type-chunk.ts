@@ -14,6 +14,30 @@ const ENTRY_HEADER_SIZE = 8;
 const MAP_ENTRY_HEADER_SIZE = 16;
 const MAP_ITEM_SIZE = 12;
 
+/**
+ * Items map entries beyond the table's own bytes may hand out (see MapItemBudget): room for a
+ * tool that would share a few small maps between slots, far below what hurts (~64 Ki objects).
+ */
+export const MAP_ITEM_SHARING_SLACK = 64 * 1024;
+
+/**
+ * Map items a table may hand out, counted per entry slot. Slots may share an entry's offset
+ * (aapt2's entry-value deduplication shares simple entries; it writes every map entry on its
+ * own), so a shared map hands its items out once per slot: 65,536 slots on one map of a million
+ * items made 65 billion items from a few MB. Without shared maps each item handed out has its
+ * own 12 bytes (one ResTable_map) in the file, so an honest table never hands out more than its
+ * bytes / 12; the budget is that plus MAP_ITEM_SHARING_SLACK.
+ */
+export interface MapItemBudget {
+  left: number;
+  readonly total: number;
+}
+
+export function mapItemBudget(tableBytes: number): MapItemBudget {
+  const total = Math.floor(tableBytes / MAP_ITEM_SIZE) + MAP_ITEM_SHARING_SLACK;
+  return { left: total, total };
+}
+
 export function parseTypeSpec(r: ByteReader, h: ChunkHeader, typeName: (id: number) => string): ResTypeSpec {
   requireHeader(r, h, TYPE_SPEC_HEADER_SIZE, 'ResTable_typeSpec');
   const at = `ResTable_typeSpec at offset ${h.offset}`;
@@ -34,6 +58,7 @@ export function parseTypeChunk(
   h: ChunkHeader,
   typeName: (id: number) => string,
   keys: StringPool,
+  budget: MapItemBudget = mapItemBudget(h.size),
 ): ResTypeChunk {
   requireHeader(r, h, TYPE_HEADER_MIN_SIZE, 'ResTable_type');
   const at = `ResTable_type at offset ${h.offset}`;
@@ -72,13 +97,13 @@ export function parseTypeChunk(
       offset = o;
     }
     const base = h.offset + entriesStart + offset;
-    entries.push(parseEntry(r, base, chunkEnd, index, keys, at));
+    entries.push(parseEntry(r, base, chunkEnd, index, keys, at, budget));
   }
   entries.sort((a, b) => a.index - b.index);
   return { id, name: typeName(id), flags, entryCount, config, entries, offset: h.offset };
 }
 
-function parseEntry(r: ByteReader, base: number, end: number, index: number, keys: StringPool, chunkAt: string): ResEntry {
+function parseEntry(r: ByteReader, base: number, end: number, index: number, keys: StringPool, chunkAt: string, budget: MapItemBudget): ResEntry {
   // Only an error message needs it: built then, not for every entry.
   const at = (): string => `${chunkAt}, entry ${index}`;
   if (base + ENTRY_HEADER_SIZE > end) r.fail(`${at()}: entry at offset ${base} runs past the chunk end ${end}`);
@@ -107,6 +132,10 @@ function parseEntry(r: ByteReader, base: number, end: number, index: number, key
     if (itemsAt > end || count > (end - itemsAt) / MAP_ITEM_SIZE) {
       r.fail(`${at()}: map entry at offset ${base} declares ${count} items past the chunk end ${end}`);
     }
+    if (count > budget.left) {
+      r.fail(`${at()}: map entry at offset ${base} (${count} items): the table's entries hand out more than ${budget.total} map items (map entries shared by slots)`);
+    }
+    budget.left -= count;
     const items: ResMapItem[] = [];
     for (let i = 0; i < count; i++) {
       const p = itemsAt + i * MAP_ITEM_SIZE;

@@ -52,12 +52,23 @@ export interface XmlText {
 
 export type XmlNode = XmlElement | XmlText;
 
+/**
+ * The styles of a file's string pool, read when asked (once per offset, bounded by the pool's
+ * bytes: string-pool.ts): a crafted pool declaring millions of styles costs nothing up front.
+ */
+export interface XmlStyles {
+  /** How many styles the pool declares. */
+  readonly count: number;
+  /** The spans of string `i`, undefined when it has none. */
+  get(i: number): readonly StyleSpan[] | undefined;
+}
+
 /** A parsed binary XML file (ResXMLTree). */
 export interface XmlDocument {
   /** Every string of the file's pool, decoded. */
   readonly strings: readonly string[];
-  /** Styles (spans) by string index, for the strings that have any. */
-  readonly styles: ReadonlyMap<number, readonly StyleSpan[]>;
+  /** Styles (spans) by string index, read from the pool when asked. */
+  readonly styles: XmlStyles;
   readonly utf8: boolean;
   /** Resource id by string index, for the first resourceMap.length strings. */
   readonly resourceMap: readonly number[];

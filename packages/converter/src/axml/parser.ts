@@ -2,7 +2,7 @@ import { ConverterError, type ConverterErrorCode } from '../errors.js';
 import { ByteReader, hex } from '../arsc/bytes.js';
 import { type ChunkHeader, ChunkType, readChunkHeader } from '../arsc/chunk.js';
 import { type ResValue } from '../arsc/model.js';
-import { allStrings, parseStringPool, type StringPool, type StyleSpan } from '../arsc/string-pool.js';
+import { allStrings, parseStringPool, type StringPool } from '../arsc/string-pool.js';
 import {
   NO_STRING,
   type XmlAttribute,
@@ -10,6 +10,7 @@ import {
   type XmlElement,
   type XmlNamespaceDecl,
   type XmlNode,
+  type XmlStyles,
 } from './model.js';
 
 /** Deeper element nesting than this is refused (NESTING_TOO_DEEP). */
@@ -52,7 +53,6 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
   let pool: StringPool | undefined;
   let resourceMap: number[] = [];
   let strings: string[] = [];
-  const styles = new Map<number, readonly StyleSpan[]>();
   // Through the pool, so every reference counts against its served budget (string-pool.ts).
   const str = (i: number): string => (i === NONE || !pool ? '' : pool.get(i));
   const optStr = (i: number): string | undefined => (i === NONE || !pool || i >= pool.count ? undefined : pool.get(i));
@@ -72,10 +72,6 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
         if (!pool) {
           pool = parseStringPool(r, h);
           strings = allStrings(pool);
-          for (let i = 0; i < pool.styleCount; i++) {
-            const s = pool.styleAt(i);
-            if (s) styles.set(i, s);
-          }
         }
         continue;
       }
@@ -153,6 +149,8 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
   }
   if (!pool) r.fail('binary XML: no string pool');
   if (!root) r.fail('binary XML: no root element');
+  // Styles are read when a value asks for them (xml-proto), not all up front.
+  const styles: XmlStyles = { count: pool.styleCount, get: pool.styleAt };
   return { strings, styles, utf8: pool.utf8, resourceMap, root };
 }
 
@@ -187,7 +185,11 @@ function readAttributes(r: ByteReader, h: ChunkHeader, ext: number, extLen: numb
   const size = r.u16(ext + 10);
   const count = r.u16(ext + 12);
   if (count === 0) return [];
-  if (start + (count - 1) * size + ATTRIBUTE_SIZE > extLen) {
+  // As ResXMLTree::validateNode: each attribute takes its own `size` bytes (at least a whole
+  // ResXMLTree_attribute), and all of them lie inside the node. Without it, a 56-byte node with
+  // attributeSize 0 and attributeCount 65535 made 65,535 attributes from the same 20 bytes.
+  if (size < ATTRIBUTE_SIZE) r.fail(`binary XML: ${nodeAt(h)}: attributeSize ${size} < ${ATTRIBUTE_SIZE}`);
+  if (start + count * size > extLen) {
     r.fail(`binary XML: ${nodeAt(h)}: ${count} attributes of ${size} bytes from ${start} do not fit in ${extLen} bytes`);
   }
   const out: XmlAttribute[] = [];

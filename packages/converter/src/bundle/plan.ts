@@ -5,6 +5,7 @@
  * referenced, to be copied raw when the bundle is written.
  */
 import { ConverterError } from '../errors.js';
+import { checkEntryNameLength } from '../zip/index.js';
 import type { ObbInput } from '../input/open.js';
 import { encodeMessage } from '../proto/bundle.js';
 import { warning, type ApkInfo, type ConversionWarning, type EntryCounts } from '../report.js';
@@ -66,22 +67,51 @@ function byPath(a: PlannedFile, b: PlannedFile): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
-/** One pack per OBB file: `obb_main`, `obb_patch`, or `obb_<n>` for a file not named as Play names them. */
+/** The pack of each OBB file: `obb_main`, `obb_patch`, or `obb_<n>` for a file not named as Play names them. */
+function obbPackNames(obbs: readonly ObbInput[]): string[] {
+  const names = new Set<string>();
+  return obbs.map((o, i) => {
+    const kind = obbKind(o.name);
+    let name = kind ? `obb_${kind.kind}` : `obb_${i + 1}`;
+    if (names.has(name)) name = `${name}_${i + 1}`;
+    names.add(name);
+    return name;
+  });
+}
+
+/** One pack per OBB file (obbPackNames). */
 function obbPacks(obbs: readonly ObbInput[], packageName: string, versionCode: number | undefined, delivery: AssetDelivery, warn: (w: ConversionWarning) => void): AssetPackPlan[] {
   const packs: AssetPackPlan[] = [];
-  const names = new Set<string>();
+  const names = obbPackNames(obbs);
   obbs.forEach((o, i) => {
     const kind = obbKind(o.name);
     if (!kind || kind.packageName !== packageName || (versionCode !== undefined && kind.versionCode > versionCode)) {
       warn(warning('OBB_NAME_UNEXPECTED', [o.label], `esperado main|patch.<versionCode>.${packageName}.obb`));
     }
-    let name = kind ? `obb_${kind.kind}` : `obb_${i + 1}`;
-    if (names.has(name)) name = `${name}_${i + 1}`;
-    names.add(name);
-    packs.push(planGeneratedPack(packageName, name, delivery, [], [o], 'obb'));
+    packs.push(planGeneratedPack(packageName, names[i], delivery, [], [o], 'obb'));
   });
   if (obbs.length > 0) warn(warning('OBB_READ_BY_PATH', obbs.map((o) => o.name)));
   return packs;
+}
+
+/**
+ * Refuses, before any conversion work, an entry whose path in the bundle would not fit a zip
+ * name (UNSAFE_PATH naming it): each APK entry under its module (an asset also under the
+ * longest asset pack a rule could send it to), each OBB under its pack. The written files are
+ * checked again once planned (generated names included).
+ */
+function checkPathLengths(input: PlanInput, rules: readonly AssetPackRule[]): void {
+  const bytes = (s: string): number => Buffer.byteLength(s, 'utf8') + 1; // and its "/"
+  const packPrefix = rules.reduce((n, r) => Math.max(n, bytes(r.name)), 0);
+  for (const m of input.modules) {
+    const prefix = bytes(m.name);
+    for (const p of [m.master, ...m.configs]) {
+      for (const path of p.routed.res.keys()) checkEntryNameLength(path, prefix);
+      for (const path of p.routed.copies.keys()) checkEntryNameLength(path, path.startsWith('assets/') ? Math.max(prefix, packPrefix) : prefix);
+    }
+  }
+  const packs = obbPackNames(input.obbs);
+  input.obbs.forEach((o, i) => checkEntryNameLength(`assets/${o.name}`, bytes(packs[i])));
 }
 
 export async function planBundle(input: PlanInput, options: PlanOptions, hooks: PlanHooks): Promise<BundlePlan> {
@@ -98,6 +128,7 @@ export async function planBundle(input: PlanInput, options: PlanOptions, hooks: 
   const rules = options.assetPacks ?? [];
   for (const name of new Set(rules.map((r) => r.name))) checkPackName(name, taken);
   const packOf = assetPackOf(rules);
+  checkPathLengths(input, rules);
 
   const codeModules: ModulePlan[] = [];
   const packs: AssetPackPlan[] = [];
@@ -172,6 +203,7 @@ export async function planBundle(input: PlanInput, options: PlanOptions, hooks: 
     options.splits,
   );
   if (unglobbable.length > 0) warn(warning('STORED_ENTRY_NOT_PROTECTED', unglobbable));
+  for (const f of files) checkEntryNameLength(f.path);
   files.sort(byPath);
   // The messages go with the bytes: the validators read them instead of decoding the bytes back
   // (protobufjs would generate its decoders for it, ~20 ms of a small conversion).

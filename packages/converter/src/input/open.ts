@@ -11,7 +11,16 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { ConverterError, isConverterError } from '../errors.js';
-import { METHOD_STORED, ZipReader, type ZipEntry } from '../zip/index.js';
+import {
+  MAX_SCRATCH_RATIO,
+  MAX_SET_ENTRIES,
+  MAX_SET_INFLATED_BYTES,
+  MAX_SET_SCRATCH_BYTES,
+  METHOD_STORED,
+  SCRATCH_RATIO_THRESHOLD_BYTES,
+  ZipReader,
+  type ZipEntry,
+} from '../zip/index.js';
 
 export type ContainerKind = 'apk' | 'apks' | 'xapk' | 'apkm' | 'zip' | 'files';
 
@@ -58,6 +67,8 @@ export interface OpenInputsOptions {
   /** Where deflated APKs of a container are inflated (a temporary folder by default). */
   workDir?: string;
   signal?: AbortSignal;
+  /** The whole input's limits (DEFAULT_SET_LIMITS). */
+  setLimits?: Partial<SetLimits>;
 }
 
 /** More APKs than any real split set has (bundletool makes a few dozen at most). */
@@ -116,6 +127,63 @@ function containerKind(reader: ZipReader): ContainerKind | undefined {
   return 'zip';
 }
 
+/** Limits of one input as a whole (zip/limits.ts); tests pass smaller ones. */
+export interface SetLimits {
+  maxEntries: number;
+  maxInflatedBytes: number;
+  maxScratchBytes: number;
+  maxScratchRatio: number;
+  scratchRatioThresholdBytes: number;
+}
+
+export const DEFAULT_SET_LIMITS: Readonly<SetLimits> = Object.freeze({
+  maxEntries: MAX_SET_ENTRIES,
+  maxInflatedBytes: MAX_SET_INFLATED_BYTES,
+  maxScratchBytes: MAX_SET_SCRATCH_BYTES,
+  maxScratchRatio: MAX_SCRATCH_RATIO,
+  scratchRatioThresholdBytes: SCRATCH_RATIO_THRESHOLD_BYTES,
+});
+
+/**
+ * What the APKs of one input cost together: entries and inflated bytes they declare, bytes
+ * inflated to the work folder and the compressed bytes they came from. Each APK's own reader
+ * checks its limits; these are the whole set's.
+ */
+class SetBudget {
+  private entries = 0;
+  private inflated = 0;
+  private scratch = 0;
+  private scratchCompressed = 0;
+  constructor(private readonly limits: SetLimits) {}
+
+  /** Before a deflated APK of a container is inflated to disk: its declared sizes, with those before it. */
+  toDisk(label: string, e: ZipEntry): void {
+    const scratch = this.scratch + e.uncompressedSize;
+    const compressed = this.scratchCompressed + e.compressedSize;
+    const l = this.limits;
+    if (scratch > l.maxScratchBytes) {
+      throw new ConverterError('INFLATED_TOO_LARGE', `${label}: os APKs do conjunto descompactam mais de ${l.maxScratchBytes} bytes em disco (${scratch})`);
+    }
+    if (scratch > l.scratchRatioThresholdBytes && scratch / Math.max(1, compressed) > l.maxScratchRatio) {
+      throw new ConverterError('SUSPICIOUS_COMPRESSION', `${label}: os APKs do conjunto descompactam ${compressed} → ${scratch} bytes em disco (máximo ${l.maxScratchRatio}:1)`);
+    }
+    this.scratch = scratch;
+    this.scratchCompressed = compressed;
+  }
+
+  /** An APK of the input, opened: its entries and declared inflated bytes, with those before it. */
+  add(label: string, reader: ZipReader): void {
+    this.entries += reader.entries.length;
+    for (const e of reader.entries) this.inflated += e.uncompressedSize;
+    if (this.entries > this.limits.maxEntries) {
+      throw new ConverterError('TOO_MANY_ENTRIES', `${label}: os APKs do conjunto têm mais de ${this.limits.maxEntries} entradas (${this.entries})`);
+    }
+    if (this.inflated > this.limits.maxInflatedBytes) {
+      throw new ConverterError('INFLATED_TOO_LARGE', `${label}: os APKs do conjunto declaram mais de ${this.limits.maxInflatedBytes} bytes descompactados (${this.inflated})`);
+    }
+  }
+}
+
 /** Opens every input; on any failure everything opened so far is closed and the work folder removed. */
 export async function openInputs(files: readonly InputFile[], options: OpenInputsOptions = {}): Promise<OpenedInputs> {
   const readers: ZipReader[] = [];
@@ -125,6 +193,7 @@ export async function openInputs(files: readonly InputFile[], options: OpenInput
   const kinds: ContainerKind[] = [];
   let workDir: string | undefined;
   let sizeBytes = 0;
+  const budget = new SetBudget({ ...DEFAULT_SET_LIMITS, ...options.setLimits });
   const close = async (): Promise<void> => {
     await Promise.allSettled(readers.map((r) => r.close()));
     if (workDir) await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
@@ -157,6 +226,7 @@ export async function openInputs(files: readonly InputFile[], options: OpenInput
       if (!kind) throw new ConverterError('NOT_AN_APK_CONTAINER', name);
       kinds.push(kind);
       if (kind === 'apk') {
+        budget.add(name, outer);
         apks.push({ label: name, reader: outer });
         continue;
       }
@@ -170,11 +240,13 @@ export async function openInputs(files: readonly InputFile[], options: OpenInput
         if (e.method === METHOD_STORED) {
           reader = await ZipReader.open(path, {}, { offset: await outer.dataOffset(e), length: e.compressedSize });
         } else {
+          budget.toDisk(label, e);
           const file = join(await scratch(), `${apks.length}.apk`);
           await inflateTo(outer, e, file, options.signal);
           reader = await ZipReader.open(file);
         }
         readers.push(reader);
+        budget.add(label, reader);
         apks.push({ label, reader });
       }
       for (const e of outer.entries) {

@@ -21,7 +21,7 @@ function position(line: number): PbSourcePosition {
 function docPool(doc: XmlDocument): StringPool {
   return {
     count: doc.strings.length,
-    styleCount: doc.styles.size,
+    styleCount: doc.styles.count,
     utf8: doc.utf8,
     sorted: false,
     get: (i) => doc.strings[i] ?? '',

@@ -49,3 +49,20 @@ export function decodeEntryName(bytes: Uint8Array): string {
     throw new ConverterError('UNSAFE_PATH', `nome de entrada não é UTF-8 válido (${Buffer.from(bytes).toString('hex').slice(0, 64)})`);
   }
 }
+
+/** A zip entry name is at most this many bytes (its length is a 16-bit field of both headers). */
+export const MAX_ENTRY_NAME_BYTES = 0xffff;
+
+/**
+ * Refuses a name the written zip cannot hold: `prefixBytes` (a module's `base/`, an asset pack's
+ * name) plus the name's UTF-8 bytes over MAX_ENTRY_NAME_BYTES. An APK's own names fit (the same
+ * field), but one of 65,531 bytes or more does not once it goes under `base/`.
+ */
+export function checkEntryNameLength(name: string, prefixBytes = 0): void {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: nearly every name is measured by its length alone.
+  if (prefixBytes + name.length * 3 <= MAX_ENTRY_NAME_BYTES) return;
+  const bytes = prefixBytes + Buffer.byteLength(name, 'utf8');
+  if (bytes <= MAX_ENTRY_NAME_BYTES) return;
+  const shown = name.length > 120 ? `${name.slice(0, 80)}…${name.slice(-40)}` : name;
+  throw new ConverterError('UNSAFE_PATH', `nome de entrada longo demais para o AAB: ${bytes} bytes (máximo ${MAX_ENTRY_NAME_BYTES}): ${shown}`);
+}

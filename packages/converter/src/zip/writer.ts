@@ -18,6 +18,7 @@ import {
   type ZipEntry,
 } from './central.js';
 import { Crc32, crc32 } from './crc32.js';
+import { checkEntryNameLength } from './names.js';
 import { deflateRawSmall } from './smallZlib.js';
 import { EntryVerifier, type ZipReader } from './reader.js';
 import { sideVerifier } from './verify.js';
@@ -329,6 +330,7 @@ export class ZipWriter {
 
   private writeLocalHeader(name: string, method: number, crc: number, csize: number, usize: number): void {
     if (this.names.has(name)) throw new ConverterError('INTERNAL', `entrada duplicada na saída: ${name}`);
+    checkEntryNameLength(name); // planBundle refuses these first; never a RangeError from writeUInt16LE
     this.names.add(name);
     const nameBytes = Buffer.from(name, 'utf8');
     const flags = /^[\x20-\x7e]*$/.test(name) ? 0 : FLAG_UTF8;

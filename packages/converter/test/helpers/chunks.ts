@@ -188,6 +188,19 @@ export function typeChunk(opts: {
   return chunk(0x0201, header, concat(index.finish(), bodies.finish()));
 }
 
+/**
+ * A dense type chunk of `slots` entries whose index points every slot at the same entry, as
+ * aapt2's entry-value deduplication does for equal simple entries (a hostile file for a map).
+ */
+export function typeChunkSharingOneEntry(id: number, slots: number, entry: EntrySpec): Uint8Array {
+  const config = configBytes();
+  const index = new Out();
+  for (let i = 0; i < slots; i++) index.u32(0);
+  const headerSize = 20 + config.length;
+  const header = new Out().u8(id).u8(0).u16(0).u32(slots).u32(headerSize + index.length).bytes(config).finish();
+  return chunk(0x0201, header, concat(index.finish(), entryBytes(entry)));
+}
+
 export function typeSpecChunk(id: number, flags: number[]): Uint8Array {
   const body = new Out();
   for (const f of flags) body.u32(f);
@@ -350,4 +363,25 @@ export function tableReferencingOneLongString(refs: number): Uint8Array {
     chunks: [typeSpecChunk(1, new Array<number>(refs).fill(0)), typeChunk({ id: 1, entryCount: refs, entries })],
   });
   return tableChunk(pool, [pkg]);
+}
+
+/**
+ * A UTF-8 pool of one string ("b", the span tag) and `styleOffsets.length` styles whose index
+ * is `styleOffsets` into `styleData` as given: shared or overlapping starts.
+ */
+export function craftedStylePool(styleData: Uint8Array, styleOffsets: ArrayLike<number>): Uint8Array {
+  const strings = Buffer.from([1, 1, 0x62, 0]); // "b"
+  const index = Buffer.alloc((1 + styleOffsets.length) * 4);
+  for (let i = 0; i < styleOffsets.length; i++) index.writeUInt32LE(styleOffsets[i], (1 + i) * 4);
+  const stringsStart = 28 + index.length;
+  const header = new Out().u32(1).u32(styleOffsets.length).u32(0x100).u32(stringsStart).u32(stringsStart + strings.length).finish();
+  return chunk(0x0001, header, concat(index, strings, styleData));
+}
+
+/** Style data: one style of `spans` spans (tag string 0, chars 0..0), its END, then the pool's closing ENDs. */
+export function oneStyleOfSpans(spans: number): Uint8Array {
+  const b = Buffer.alloc(spans * 12 + 12);
+  for (let i = 0; i < spans; i++) b.writeUInt32LE(0, i * 12);
+  b.fill(0xff, spans * 12);
+  return b;
 }
