@@ -11,6 +11,7 @@ import { DEFAULT_PASSWORD, buildAdmin, buildSubscriber, tokenFor } from './helpe
 import { buildConversion } from './helpers/adminFactories.js';
 import { waitFor } from './helpers/conversions.js';
 import { NotifiedCache } from '../src/db/notifiedCache.js';
+import { queriesDuring } from './helpers/queries.js';
 
 describe('caches invalidated across processes (principals, conversion state)', function () {
   this.timeout(120000);
@@ -27,21 +28,6 @@ describe('caches invalidated across processes (principals, conversion state)', f
   });
 
   /** SQL statements server `s` runs on `tables` while fn runs. */
-  async function queriesDuring(s: TestServer, tables: RegExp, fn: () => Promise<void>): Promise<string[]> {
-    const seen: string[] = [];
-    const hook = (_options: unknown, query: object) => {
-      const sql = (query as { sql?: string }).sql;
-      if (sql && tables.test(sql)) seen.push(sql);
-    };
-    s.ctx.sequelize.addHook('beforeQuery', 'count', hook);
-    try {
-      await fn();
-    } finally {
-      s.ctx.sequelize.removeHook('beforeQuery', 'count');
-    }
-    return seen;
-  }
-
   it('statusReads_repeated_noQueryOnceCached', async () => {
     const user = await buildSubscriber(a);
     const c = await buildConversion(a, user, { status: 'completed', progress: 100 });

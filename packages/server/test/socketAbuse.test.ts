@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildUser, tokenFor } from './helpers/factories.js';
 import { connected, socketFor, waitFor } from './helpers/conversions.js';
 import { SOCKET_EVENT_LIMITS } from '../src/realtime/socket.js';
+import { queriesDuring } from './helpers/queries.js';
 
 const madeUpApiToken = () => `aab_${randomBytes(32).toString('base64url')}`;
 
@@ -29,21 +30,8 @@ describe('hostile socket.io clients', function () {
   });
   beforeEach(() => server.ctx.rateLimits.reset());
 
-  /** Counts the queries the server sends that read API tokens, while `fn` runs. */
-  async function apiTokenQueriesDuring(fn: () => Promise<void>): Promise<number> {
-    let count = 0;
-    const hook = (options: { sql?: string } | undefined, query: { sql?: string } | undefined) => {
-      const sql = query?.sql ?? options?.sql ?? '';
-      if (/FROM "api_tokens"/i.test(sql)) count++;
-    };
-    server.ctx.sequelize.addHook('beforeQuery', 'count-api-token-reads', hook as never);
-    try {
-      await fn();
-    } finally {
-      server.ctx.sequelize.removeHook('beforeQuery', 'count-api-token-reads');
-    }
-    return count;
-  }
+  /** How many queries reading API tokens the server sends while `fn` runs. */
+  const apiTokenQueriesDuring = async (fn: () => Promise<void>): Promise<number> => (await queriesDuring(server, /FROM "api_tokens"/i, fn)).length;
 
   it('handshake_oneRequestWithManyConnectPackets_tooLargeOrOneLookupAtATime', async () => {
     const base = `${server.url}/socket.io/?EIO=4&transport=polling`;
