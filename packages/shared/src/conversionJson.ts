@@ -5,10 +5,8 @@
  */
 import type { ConversionOptions } from './conversionSchemas.js';
 import type { ConversionReportJson } from './conversionReport.js';
-import type { ConversionStatus, ConversionUpdateType } from './conversions.js';
+import type { ConversionLogLevel, ConversionStatus, ConversionUpdateType } from './conversions.js';
 import type { PlayCheck } from './playChecklist.js';
-
-export type ConversionLogLevel = 'info' | 'success' | 'warning' | 'error';
 
 export interface ConversionLogEntry {
   id: string;

@@ -190,6 +190,10 @@ export function aabFileName(fileName: string | null | undefined): string {
 export const HISTORY_SORT_FIELDS = ['createdAt', 'updatedAt', 'completedAt', 'fileName', 'fileSize', 'status'] as const;
 export type HistorySortField = (typeof HISTORY_SORT_FIELDS)[number];
 
+/** The levels of a conversion's log entries. */
+export const CONVERSION_LOG_LEVELS = ['info', 'success', 'warning', 'error'] as const;
+export type ConversionLogLevel = (typeof CONVERSION_LOG_LEVELS)[number];
+
 // ---- real-time -----------------------------------------------------------------------
 
 export const CONVERSION_UPDATE_TYPES = ['progress', 'queue_position', 'status_change', 'completed', 'error', 'log'] as const;

@@ -27,6 +27,7 @@ export * from './keystoreSchemas.js';
 export * from './downloadSizes.js';
 export * from './numbers.js';
 export * from './ids.js';
+export * from './json.js';
 export * from './paging.js';
 export * from './playChecklist.js';
 export * from './emailMessages.js';

@@ -3,7 +3,7 @@ import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ADMIN_LIMITS, countOf, formatNumber, type AdminConversion, type AdminConversionListResponse } from '@aabify/shared';
+import { ADMIN_LIMITS, countOf, formatNumber, isActiveConversionStatus, type AdminConversion, type AdminConversionListResponse, type ConversionUpdate } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { ActionMenu } from '../components/ActionMenu';
 import { DataList } from '../components/DataList';
@@ -11,33 +11,29 @@ import { Icon } from '../components/Icon';
 import { PageHeader } from '../components/PageHeader';
 import { ProgressMeter } from '../components/ProgressMeter';
 import { Truncate } from '../components/Truncate';
-import { CONVERSION_STATUSES, HISTORY_STATUS_LABELS, STATUS_VARIANTS, clampProgress, isConversionStatus, type ConversionUpdate } from '../lib/conversion';
+import { CONVERSION_STATUSES, HISTORY_STATUS_LABELS, STATUS_VARIANTS, clampProgress } from '../lib/conversion';
 import { formatBytes, formatDateTime } from '../lib/format';
 import { toast } from '../stores/toasts';
 import { ConfirmModal, PageList, failureText, useDebounced, useLiveConversions } from './common';
 import { PublicationsList } from './PublicationsList';
 
-/** The statuses whose rows follow live updates. */
-const LIVE = new Set(['pending', 'queued', 'processing']);
-
-/** One live message applied to an admin list row (spec §4 "Live events"). */
+/** One live message applied to an admin list row. */
 export function applyToRow(row: AdminConversion, u: ConversionUpdate): AdminConversion {
   const next = { ...row };
   if (u.type === 'progress') {
     next.progress = clampProgress(u.progress ?? row.progress);
     if (row.status === 'queued' || row.status === 'pending') next.status = 'processing';
   } else if (u.type === 'status_change') {
-    if (isConversionStatus(u.status)) next.status = u.status;
+    if (u.status) next.status = u.status;
     if (u.progress !== undefined) next.progress = clampProgress(u.progress);
   } else if (u.type === 'queue_position') {
-    const p = u.position ?? u.queuePosition;
-    if (p !== undefined) next.queuePosition = p;
-    if (isConversionStatus(u.status)) next.status = u.status;
+    if (u.position !== undefined) next.queuePosition = u.position;
+    if (u.status) next.status = u.status;
   } else if (u.type === 'completed') {
     next.status = 'completed';
     next.progress = 100;
     next.canDownload = u.canDownload ?? true;
-  } else if (u.type === 'error' || u.type === 'failed') {
+  } else if (u.type === 'error') {
     next.status = 'failed';
     next.error = u.error ?? u.message ?? null;
   } else return row;
@@ -75,7 +71,7 @@ export default function ConversionsPage() {
     return () => ctrl.abort();
   }, [load]);
 
-  const liveIds = useMemo(() => (data?.conversions ?? []).filter((c) => LIVE.has(c.status)).map((c) => c.id), [data]);
+  const liveIds = useMemo(() => (data?.conversions ?? []).filter((c) => isActiveConversionStatus(c.status)).map((c) => c.id), [data]);
   useLiveConversions(liveIds, (u) => {
     setData((d) => (d ? { ...d, conversions: d.conversions.map((c) => (c.id === u.conversionId ? applyToRow(c, u) : c)) } : d));
   });

@@ -4,7 +4,7 @@ import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router-dom';
 import { isApiRequestError } from '../api/client';
 import { LiveConnection } from '../live/liveConnection';
-import type { ConversionUpdate } from '../lib/conversion';
+import type { ConversionUpdate } from '@aabify/shared';
 import { useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
 

@@ -8,7 +8,7 @@ import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
 import { countOf, formatNumber, type HistorySortField } from '@aabify/shared';
-import { conversionApi, logsFromAnswer, type HistoryResponse } from '../api/conversions';
+import { conversionApi, type HistoryResponse } from '../api/conversions';
 import { DownloadButton } from '../components/DownloadButton';
 import { DataList, type Column } from '../components/DataList';
 import { Icon } from '../components/Icon';
@@ -19,15 +19,14 @@ import {
   CONVERSION_STATUSES,
   HISTORY_STATUS_LABELS,
   mergeLogs,
-  normalizeConversion,
-  normalizeLog,
+  conversionView,
   STATUS_VARIANTS,
   type ConversionStatus,
   type ConversionView,
   type LogEntry,
 } from '../lib/conversion';
 import { formatBytes, formatDateTime } from '../lib/format';
-import { LOG_LEVEL_LABELS, LOG_TEXTS } from '../lib/logs';
+import { LOG_LEVEL_LABELS, LOG_TEXTS, logEntriesFromAnswer } from '../lib/logs';
 
 export const HISTORY_DEFAULTS = { page: 1, limit: 10 } as const;
 export const SEARCH_DEBOUNCE_MS = 400;
@@ -49,8 +48,7 @@ function LogsModal({ conversion, onHide }: { conversion: ConversionView | null; 
       .logs(conversion.id)
       .then((body) => {
         if (!live) return;
-        const entries = logsFromAnswer(body).map((l) => normalizeLog(l)).filter((l): l is LogEntry => l !== undefined);
-        setLogs(mergeLogs([], entries));
+        setLogs(mergeLogs([], logEntriesFromAnswer(body)));
       })
       .catch(() => live && setLogs([]));
     return () => {
@@ -116,7 +114,7 @@ export default function HistoryPage() {
     return () => ctrl.abort();
   }, [page, search, status, sort]);
 
-  const rows = useMemo(() => (data ? data.conversions.map((c) => normalizeConversion(c)).filter((c): c is ConversionView => c !== undefined) : null), [data]);
+  const rows = useMemo(() => (data ? data.conversions.map(conversionView) : null), [data]);
   const totalPages = data?.totalPages ?? 1;
   const columns: Array<Column<ConversionView>> = [
     {

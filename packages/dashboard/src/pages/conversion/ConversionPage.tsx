@@ -14,7 +14,7 @@ import { isApiRequestError } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
 import { SkeletonRows } from '../../components/Skeleton';
-import { normalizeConversion } from '../../lib/conversion';
+import { conversionView } from '../../lib/conversion';
 import { shortId } from '../../lib/format';
 import { LOG_TEXTS } from '../../lib/logs';
 import { trackerState } from '../../lib/tracker';
@@ -64,10 +64,9 @@ export default function ConversionPage() {
     setLoad('loading');
     conversionApi
       .status(id)
-      .then((raw) => {
+      .then((answer) => {
         if (!alive) return;
-        const view = normalizeConversion(raw);
-        if (!view) return setLoad('missing');
+        const view = conversionView(answer);
         useConversions.getState().track(view);
         setLoad('ready');
         liveConn.follow(view);

@@ -6,7 +6,8 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Icon, type IconName } from '../../components/Icon';
 import { ProgressMeter } from '../../components/ProgressMeter';
-import { isActiveStatus, statusLabel, type ConversionView } from '../../lib/conversion';
+import { isActiveConversionStatus } from '@aabify/shared';
+import { statusLabel, type ConversionView } from '../../lib/conversion';
 import { formatBytes, shortId } from '../../lib/format';
 import type { LiveStatus } from '../../stores/conversions';
 
@@ -30,7 +31,7 @@ export function StatusCard({ conversion, live, lastUpdateAt }: { conversion: Con
     const t = setTimeout(() => setFlash(false), UPDATED_FLASH_MS);
     return () => clearTimeout(t);
   }, [lastUpdateAt]);
-  const active = isActiveStatus(conversion.status);
+  const active = isActiveConversionStatus(conversion.status);
   const title = statusLabel(conversion.status);
   return (
     <Card className="mb-3" data-testid="status-card" data-status={conversion.status}>
