@@ -153,7 +153,7 @@ export default function BulkConverterPage() {
       }
     }, POLL_MS);
     return () => clearInterval(t);
-  }, [activeKey]);
+  }, [activeKey, setItems]);
 
   const counts = {
     completed: items.filter((c) => c.status === 'completed').length,

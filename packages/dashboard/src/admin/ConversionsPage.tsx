@@ -14,6 +14,7 @@ import { Truncate } from '../components/Truncate';
 import { CONVERSION_STATUSES, HISTORY_STATUS_LABELS, STATUS_VARIANTS, clampProgress } from '../lib/conversion';
 import { formatBytes, formatDateTime } from '../lib/format';
 import { toast } from '../stores/toasts';
+import { useKeyedState } from '../lib/useKeyedState';
 import { ConfirmModal, PageList, failureText, useDebounced, useLiveConversions } from './common';
 import { PublicationsList } from './PublicationsList';
 
@@ -44,7 +45,6 @@ export function applyToRow(row: AdminConversion, u: ConversionUpdate): AdminConv
 export default function ConversionsPage() {
   const [params] = useSearchParams();
   const userId = params.get('userId') ?? undefined;
-  const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<number>(ADMIN_LIMITS.conversionDefaultPageSize);
   const [status, setStatus] = useState('');
   const [searchText, setSearchText] = useState('');
@@ -53,16 +53,13 @@ export default function ConversionsPage() {
   const [deleting, setDeleting] = useState<AdminConversion | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => setPage(1), [search, status, limit]);
+  const [page, setPage] = useKeyedState(JSON.stringify([search, status, limit]), 1);
 
   const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        setData(await adminApi.conversions({ page, limit, status, search, userId }, signal));
-      } catch (e) {
+    (signal?: AbortSignal) =>
+      adminApi.conversions({ page, limit, status, search, userId }, signal).then(setData, (e: unknown) => {
         if (!signal?.aborted) toast.error(failureText(e, 'Erro ao carregar conversões'));
-      }
-    },
+      }),
     [page, limit, status, search, userId],
   );
   useEffect(() => {

@@ -62,8 +62,11 @@ export interface LiveConversionOptions {
 }
 
 export function useLiveConversion(options: LiveConversionOptions = {}): { follow(view: ConversionView): void; stop(): void } {
+  // The latest onAdopt, for the connection's handlers (which outlive a render).
   const adopt = useRef(options.onAdopt);
-  adopt.current = options.onAdopt;
+  useEffect(() => {
+    adopt.current = options.onAdopt;
+  });
   const token = useSession((s) => s.token);
   const conn = useRef<LiveConnection | null>(null);
   const followed = useRef<string | null>(null);
