@@ -27,6 +27,7 @@ import {
 } from '../lib/conversion';
 import { formatBytes, formatDateTime } from '../lib/format';
 import { LOG_LEVEL_LABELS, LOG_TEXTS, logEntriesFromAnswer } from '../lib/logs';
+import { useKeyedState } from '../lib/useKeyedState';
 
 export const HISTORY_DEFAULTS = { page: 1, limit: 10 } as const;
 export const SEARCH_DEBOUNCE_MS = 400;
@@ -39,10 +40,10 @@ const SORTS: ReadonlyArray<{ value: `${HistorySortField}:${'asc' | 'desc'}`; lab
 ];
 
 function LogsModal({ conversion, onHide }: { conversion: ConversionView | null; onHide(): void }) {
-  const [logs, setLogs] = useState<LogEntry[] | null>(null);
+  // Empty (loading) again for every conversion opened.
+  const [logs, setLogs] = useKeyedState<LogEntry[] | null>(conversion?.id ?? '', null);
   useEffect(() => {
     if (!conversion) return;
-    setLogs(null);
     let live = true;
     conversionApi
       .logs(conversion.id)
@@ -54,7 +55,7 @@ function LogsModal({ conversion, onHide }: { conversion: ConversionView | null; 
     return () => {
       live = false;
     };
-  }, [conversion]);
+  }, [conversion, setLogs]);
   return (
     <Modal show={conversion !== null} onHide={onHide} size="lg" scrollable aria-labelledby="logs-title">
       <Modal.Header closeButton closeLabel="Fechar">
@@ -89,7 +90,10 @@ export default function HistoryPage() {
   const [status, setStatus] = useState<ConversionStatus | ''>('');
   const [sort, setSort] = useState<string>(SORTS[0].value);
   const [data, setData] = useState<HistoryResponse | null>(null);
-  const [loading, setLoading] = useState(true);
+  // The query whose answer (or failure) arrived last: loading while it is not the current one.
+  const query = JSON.stringify([page, search, status, sort]);
+  const [settled, setSettled] = useState<string | null>(null);
+  const loading = settled !== query;
   const [logsOf, setLogsOf] = useState<ConversionView | null>(null);
 
   useEffect(() => {
@@ -103,16 +107,15 @@ export default function HistoryPage() {
   useEffect(() => {
     const ctrl = new AbortController();
     const [sortBy, sortOrder] = sort.split(':') as [HistorySortField, 'asc' | 'desc'];
-    setLoading(true);
     conversionApi
       .history({ page, limit: HISTORY_DEFAULTS.limit, search: search || undefined, status, sortBy, sortOrder }, ctrl.signal)
       .then((r) => {
         setData(r);
-        setLoading(false);
+        setSettled(query);
       })
-      .catch(() => !ctrl.signal.aborted && setLoading(false));
+      .catch(() => !ctrl.signal.aborted && setSettled(query));
     return () => ctrl.abort();
-  }, [page, search, status, sort]);
+  }, [page, search, status, sort, query]);
 
   const rows = useMemo(() => (data ? data.conversions.map(conversionView) : null), [data]);
   const totalPages = data?.totalPages ?? 1;

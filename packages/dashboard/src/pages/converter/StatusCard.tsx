@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
@@ -8,6 +8,7 @@ import { Icon, type IconName } from '../../components/Icon';
 import { ProgressMeter } from '../../components/ProgressMeter';
 import { isActiveConversionStatus } from '@aabify/shared';
 import { statusLabel, type ConversionView } from '../../lib/conversion';
+import { useKeyedState } from '../../lib/useKeyedState';
 import { formatBytes, shortId } from '../../lib/format';
 import type { LiveStatus } from '../../stores/conversions';
 
@@ -24,13 +25,14 @@ const UNKNOWN_ICON = { name: 'question-circle', tone: 'secondary' } as const;
 
 /** Title and icon per status, file, id, progress, and the live connection indicator. */
 export function StatusCard({ conversion, live, lastUpdateAt }: { conversion: ConversionView; live: LiveStatus; lastUpdateAt: number | null }) {
-  const [flash, setFlash] = useState(false);
+  // Each live update lights the indicator for a moment.
+  const [flashEnded, setFlashEnded] = useKeyedState(String(lastUpdateAt), false);
+  const flash = Boolean(lastUpdateAt) && !flashEnded;
   useEffect(() => {
     if (!lastUpdateAt) return;
-    setFlash(true);
-    const t = setTimeout(() => setFlash(false), UPDATED_FLASH_MS);
+    const t = setTimeout(() => setFlashEnded(true), UPDATED_FLASH_MS);
     return () => clearTimeout(t);
-  }, [lastUpdateAt]);
+  }, [lastUpdateAt, setFlashEnded]);
   const active = isActiveConversionStatus(conversion.status);
   const title = statusLabel(conversion.status);
   return (

@@ -9,7 +9,7 @@
  * read whenever the page starts following a conversion, on every catch-up and once it ends,
  * and merged with the live entries (no duplicates, time order).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { conversionApi } from '../../api/conversions';
 import { isActiveConversionStatus } from '@aabify/shared';
 import { conversionView, newQueuedConversion, type ConversionView } from '../../lib/conversion';
@@ -142,18 +142,22 @@ export function useLiveConversion(options: LiveConversionOptions = {}): { follow
     };
   }, [token]);
 
-  return {
-    follow: (view) => {
-      followed.current = view.id;
-      conn.current?.subscribe(view.id);
-      // The entries written before the subscription (upload received, queued).
-      void loadStoredLogs(view.id);
-      // A short conversion may end before the subscription lands.
-      setTimeout(() => followed.current === view.id && void catchUp(view.id), 1000);
-    },
-    stop: () => {
-      if (followed.current) conn.current?.unsubscribe(followed.current);
-      followed.current = null;
-    },
-  };
+  // One pair for the page's life (they only use refs): effects can depend on them.
+  return useMemo(
+    () => ({
+      follow: (view: ConversionView) => {
+        followed.current = view.id;
+        conn.current?.subscribe(view.id);
+        // The entries written before the subscription (upload received, queued).
+        void loadStoredLogs(view.id);
+        // A short conversion may end before the subscription lands.
+        setTimeout(() => followed.current === view.id && void catchUp(view.id), 1000);
+      },
+      stop: () => {
+        if (followed.current) conn.current?.unsubscribe(followed.current);
+        followed.current = null;
+      },
+    }),
+    [],
+  );
 }
