@@ -15,7 +15,7 @@ const NOW = new Date('2025-06-01T12:00:00.000Z');
 const base = (): ConversionView => newQueuedConversion('c1', 'app.apk', 2048);
 const log = (i: number, extra: Partial<LogEntry> = {}): LogEntry => ({ timestamp: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(), level: 'info', message: `m${i}`, ...extra });
 
-describe('conversion update reducer (spec §4)', () => {
+describe('conversion update reducer', () => {
   it('newQueuedConversion_created_queuedWithProgressZero', () => {
     const c = base();
     expect(c.status).to.equal('queued');
@@ -105,7 +105,7 @@ describe('conversion update reducer (spec §4)', () => {
   });
 });
 
-describe('log de-duplication (spec §4)', () => {
+describe('log de-duplication', () => {
   it('mergeLogs_sameId_ignored', () => {
     const a = log(1, { id: 'x' });
     expect(mergeLogs([a], [{ ...a, message: 'different text' }])).to.have.length(1);
@@ -145,7 +145,7 @@ describe('log de-duplication (spec §4)', () => {
   });
 });
 
-describe('conversion normalisation (spec §3)', () => {
+describe('conversion normalisation', () => {
   it('normalizeConversion_idVariantsAndNames_read', () => {
     expect(normalizeConversion({ _id: { $oid: 'abc' }, originalFileName: 'a.apk', status: 'queued' })?.id).to.equal('abc');
     expect(normalizeConversion({ conversionId: 'x', filename: 'b.apk' })?.fileName).to.equal('b.apk');

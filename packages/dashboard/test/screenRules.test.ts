@@ -9,7 +9,7 @@ import type { LogEntry } from '../src/lib/conversion';
 
 const apk = (name: string, size = 1000, type = 'application/vnd.android.package-archive') => ({ name, size, type });
 
-describe('apk file checks (spec §5)', () => {
+describe('apk file checks', () => {
   it('checkApkFile_wrongExtension_rejectedWithSpecMessage', () => {
     expect(checkApkFile(apk('app.zip'))).to.deep.equal({ ok: false, error: 'O arquivo deve ter extensão .apk' });
   });
@@ -42,7 +42,7 @@ describe('apk file checks (spec §5)', () => {
   });
 });
 
-describe('error texts (spec §8)', () => {
+describe('error texts', () => {
   it('conversionErrorMessage_byStatus_specTexts', () => {
     expect(conversionErrorMessage({ status: 429 })).to.equal('Limite de requisições excedido');
     expect(conversionErrorMessage({ status: 400 })).to.equal('Dados inválidos');
@@ -77,7 +77,7 @@ describe('error texts (spec §8)', () => {
   });
 });
 
-describe('tracker (spec §4)', () => {
+describe('tracker', () => {
   it('trackerState_eachStatus_stepStates', () => {
     expect(Object.values(trackerState(undefined))).to.deep.equal(['pending', 'pending', 'pending', 'pending']);
     expect(Object.values(trackerState('uploading'))).to.deep.equal(['active', 'pending', 'pending', 'pending']);
@@ -117,7 +117,7 @@ describe('log console', () => {
   });
 });
 
-describe('toasts (spec §9)', () => {
+describe('toasts', () => {
   it('durationFor_variants_specDurations', () => {
     expect(durationFor('info')).to.equal(4000);
     expect(durationFor('danger')).to.equal(4000);

@@ -1,5 +1,5 @@
 /**
- * Administration as the API's clients see it (spec plans-payments-admin §2.4–2.11, §5, §7):
+ * Administration as the API's clients see it (docs/admin.md):
  * limits, pt-BR messages, the request schemas of /api/admin/* (the same yup schemas validate
  * the server's requests and the dashboard's forms), the JSON of the answers, and small pure
  * helpers the admin screens use (uptime text, windowed pagination, settings drafts).
@@ -15,12 +15,12 @@ import type { Pagination } from './plans.js';
 import type { PaymentsStatus } from './payments.js';
 
 export const ADMIN_LIMITS = {
-  /** Admin users list (spec §2.5, §9). */
+  /** Admin users list. */
   usersPageSize: 10,
   maxPageSize: 100,
   conversionPageSizes: [10, 25, 50, 100] as const,
   conversionDefaultPageSize: 25,
-  /** Above this many pages the page list is windowed (spec §9). */
+  /** Above this many pages the page list is windowed. */
   windowedPagesAbove: 7,
   dashboardRefreshMs: 30_000,
   recentConversions: 5,
@@ -38,7 +38,7 @@ export const ADMIN_LIMITS = {
 
 export const ADMIN_MESSAGES = {
   settingUnreadable: 'O valor salvo não pôde ser lido (foi salvo com outra chave de criptografia). Cadastre-o de novo.',
-  // validation (§5)
+  // validation
   createUserRequired: 'Email e senha são obrigatórios',
   createAdminRequired: 'Por favor, preencha todos os campos',
   noChanges: 'Nenhuma alteração detectada',
@@ -58,7 +58,7 @@ export const ADMIN_MESSAGES = {
   settingNotNumber: 'Valor deve ser um número válido',
   settingFileSizeRange: 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000), ou 0 para sem limite',
   settingLevel: 'Use debug, info, warn ou error',
-  // rules of DECISIONS.md "Accounts"
+  // rules of docs/decisions.md "Accounts"
   userNotFound: 'Usuário não encontrado',
   cannotDemoteSelf: 'Você não pode rebaixar a si mesmo',
   cannotDeleteSelf: 'Você não pode excluir a sua própria conta',
@@ -84,7 +84,7 @@ export const ADMIN_MESSAGES = {
   queueCleared: (n: number) => (n === 1 ? '1 conversão removida da fila' : `${n} conversões removidas da fila`),
   configUpdated: 'Configuração atualizada com sucesso!',
   configUnknown: 'Configuração desconhecida',
-  // failures the screens show (§8)
+  // failures the screens show
   createAdminFailed: 'Erro ao criar admin',
   promoteFailed: 'Erro ao promover usuário',
   demoteFailed: 'Erro ao rebaixar admin',
@@ -240,7 +240,7 @@ export type AdminSubscriptionRequest = InferType<typeof adminSubscriptionSchema>
 /** PATCH /admin/users/{id}/type (unspent credits are kept). */
 export const adminUserTypeSchema = object({ userType: userType().required(ADMIN_MESSAGES.userTypeInvalid) });
 
-/** PATCH /admin/users/{id}/change-password: no current password needed (spec §2.5). */
+/** PATCH /admin/users/{id}/change-password: no current password needed. */
 export const adminChangePasswordSchema = object({
   newPassword: password(ACCOUNT_MESSAGES.newPasswordMin, ACCOUNT_MESSAGES.newPasswordMin),
   confirmPassword: string().optional().oneOf([ref('newPassword')], ACCOUNT_MESSAGES.passwordsDontMatch),
@@ -323,7 +323,7 @@ export interface AdminDashboardStats {
     /** The last 12 months, oldest first ('2025-01'). */
     revenuePerMonth: Array<{ month: string; revenue: number; revenueCents: number; purchases: number }>;
   };
-  // The flat names of spec users-and-conversion §3 "Admin dashboard stats".
+  // The flat names the admin dashboard's figures have always had.
   totalUsers: number;
   activeUsers: number;
   totalConversions: number;
@@ -412,7 +412,7 @@ export interface AdminConfigUpdateResponse {
 
 // ---- helpers for the screens -----------------------------------------------------------
 
-/** 93784 → '1d 2h 3m' (spec §2.4: days, hours and minutes). */
+/** 93784 → '1d 2h 3m' (days, hours and minutes). */
 export function formatUptime(seconds: number): string {
   const s = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
   const d = Math.floor(s / 86400);
@@ -436,7 +436,7 @@ export function pageWindow(current: number, totalPages: number, max: number = AD
 }
 
 /**
- * First check of a settings draft in the browser (§5): not empty, a number where one is
+ * First check of a settings draft in the browser: not empty, a number where one is
  * expected, upload.maxFileSize within 1–500 MB or 0 (no limit), a known log level. The server checks again.
  */
 export function validateSettingDraft(entry: { key: string; kind: AdminConfigEntry['kind']; options?: string[] }, draft: string): string | undefined {

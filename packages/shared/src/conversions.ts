@@ -1,7 +1,7 @@
 /**
  * Conversions as the API's clients see them: statuses, limits, pt-BR messages, the JSON of a
- * conversion, its log entries, the usage info and the real-time messages (spec
- * users-and-conversion §3, §4, §7; DECISIONS.md "Conversions"). The options and history-query
+ * conversion, its log entries, the usage info and the real-time messages (docs/conversions.md;
+ * docs/decisions.md "Conversions"). The options and history-query
  * schemas are in conversionSchemas.ts. No Node-only code: the dashboard imports this too.
  */
 import type { ConversionSignatureJson, DeviceDownloadSizeJson } from './downloadSizes.js';
@@ -181,7 +181,7 @@ export function isObbFileName(fileName: string): boolean {
   return /\.obb$/i.test(fileName);
 }
 
-/** 'app.apk' → 'app.aab', also for a split set ('app.apks', '.xapk', '.apkm', '.zip'); 'converted.aab' without a name (spec §4). */
+/** 'app.apk' → 'app.aab', also for a split set ('app.apks', '.xapk', '.apkm', '.zip'); 'converted.aab' without a name. */
 export function aabFileName(fileName: string | null | undefined): string {
   if (!fileName) return 'converted.aab';
   return /\.(apk|apks|xapk|apkm|zip)$/i.test(fileName) ? fileName.replace(/\.(apk|apks|xapk|apkm|zip)$/i, '.aab') : `${fileName}.aab`;
@@ -377,7 +377,7 @@ export interface BulkConversionResponse {
 export const CONVERSION_UPDATE_TYPES = ['progress', 'queue_position', 'status_change', 'completed', 'error', 'log'] as const;
 export type ConversionUpdateType = (typeof CONVERSION_UPDATE_TYPES)[number];
 
-/** One message on `conversion:{id}` (socket.io) and on the SSE stream (spec §3). */
+/** One message on `conversion:{id}` (socket.io) and on the SSE stream. */
 export interface ConversionUpdate {
   type: ConversionUpdateType;
   conversionId: string;
@@ -408,7 +408,7 @@ export interface ConversionCreatedEvent {
   fileSize: number;
 }
 
-/** Socket event names (spec §7). */
+/** Socket event names. */
 export const SOCKET_EVENTS = {
   autoSubscribe: 'auto-subscribe-active-conversions',
   activeConversions: 'active-conversions',

@@ -1,6 +1,6 @@
 /**
- * The API's answers as the CLI reads them, checked at the edge (`unknown` in, typed out). The
- * spec lets ids arrive as `_id`, `id` or `conversionId` (or wrapped object ids), dates wrapped,
+ * The API's answers as the CLI reads them, checked at the edge (`unknown` in, typed out). Ids may
+ * arrive as `_id`, `id` or `conversionId` (or wrapped object ids), dates wrapped,
  * logs as objects or plain strings; these readers accept every form and keep the raw object for
  * `--json`.
  */
@@ -186,7 +186,7 @@ export function readConversionStart(body: unknown): ConversionStart {
   return start;
 }
 
-/** One real-time update (SSE message), spec §3 "Real-time update message". */
+/** One real-time update (SSE message; docs/conversions.md "Live updates"). */
 export interface UpdateMessage {
   type: string;
   conversionId?: string;
@@ -247,7 +247,7 @@ export function statusLabel(status: string): string {
   return STATUS_LABELS[status] ?? status;
 }
 
-/** Spec §9 estimated-time text. */
+/** The estimated-time text, worded as the dashboard's queue card says it. */
 export function estimateText(ms: number | undefined): string | undefined {
   if (ms === undefined) return undefined;
   if (ms <= 0) return 'a qualquer momento';

@@ -20,7 +20,7 @@ import { PublicationsList } from './PublicationsList';
 /** The statuses whose rows follow live updates. */
 const LIVE = new Set(['pending', 'queued', 'processing']);
 
-/** One live message applied to an admin list row (spec §4 "Live events"). */
+/** One live message applied to an admin list row. */
 export function applyToRow(row: AdminConversion, u: ConversionUpdate): AdminConversion {
   const next = { ...row };
   if (u.type === 'progress') {
@@ -44,7 +44,7 @@ export function applyToRow(row: AdminConversion, u: ConversionUpdate): AdminConv
   return next;
 }
 
-/** Spec §2.8: every conversion, status filter, 400 ms debounced search, page sizes, live rows, delete. */
+/** Admin › Conversões (docs/admin.md): every conversion, status filter, 400 ms debounced search, page sizes, live rows, delete. */
 export default function ConversionsPage() {
   const [params] = useSearchParams();
   const userId = params.get('userId') ?? undefined;

@@ -1,7 +1,7 @@
 /**
  * The conversion as the user page holds it, built from whatever shape the API or the live
  * channel sends (ids as id/_id/conversionId, names as fileName/originalFileName/filename,
- * wrapped dates), and the update reducer of spec users-and-conversion §4.
+ * wrapped dates), and the update reducer (docs/dashboard.md "How live data works").
  */
 import { CONVERSION_LIMITS, CONVERSION_STATUSES, type ConversionStatus, type PlayCheck } from '@aabify/shared';
 
@@ -69,7 +69,7 @@ function readChecklist(v: unknown): PlayCheck[] | undefined {
   );
 }
 
-/** The real-time update message (spec §3), as socket.io and the SSE stream deliver it. */
+/** The real-time update message, as socket.io and the SSE stream deliver it. */
 export interface ConversionUpdate {
   type: 'progress' | 'queue_position' | 'status_change' | 'completed' | 'error' | 'log' | string;
   conversionId?: string;
@@ -211,7 +211,7 @@ export function normalizeConversion(raw: unknown, averageDefault: number = LIVE_
   return view;
 }
 
-/** The state a conversion starts in once submitted or announced (spec §4). */
+/** The state a conversion starts in once submitted or announced. */
 export function newQueuedConversion(id: string, fileName: string, fileSize: number, extra: Partial<ConversionView> = {}): ConversionView {
   return {
     id,
@@ -230,7 +230,7 @@ export function newQueuedConversion(id: string, fileName: string, fileSize: numb
   };
 }
 
-/** What the page assumes when the first stats request returns nothing (spec §4). */
+/** What the page assumes when the first stats request returns nothing. */
 export function unknownConversion(id: string): ConversionView {
   return { ...newQueuedConversion(id, UNKNOWN_FILE_NAME, 0), status: 'processing', createdAt: undefined };
 }
@@ -243,7 +243,7 @@ function logFromUpdate(update: ConversionUpdate, now: string): LogEntry | undefi
 }
 
 /**
- * Applies one live update (spec §4). Updates for another conversion leave the state as is.
+ * Applies one live update. Updates for another conversion leave the state as is.
  * `now` is injected so tests are deterministic.
  */
 export function applyUpdate(state: ConversionView, update: ConversionUpdate, now: Date = new Date()): ConversionView {
@@ -317,7 +317,7 @@ export function applyUpdate(state: ConversionView, update: ConversionUpdate, now
   return next;
 }
 
-/** The conversion page shows four statuses; anything else reads 'Status Desconhecido' (spec §4). */
+/** The conversion page shows four statuses; anything else reads 'Status Desconhecido'. */
 export const STATUS_LABELS: Record<string, string> = {
   queued: 'Na Fila',
   processing: 'Processando',

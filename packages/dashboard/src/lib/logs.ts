@@ -1,4 +1,4 @@
-/** The log console's filters, counts, search and export (spec users-and-conversion §2). */
+/** The log console's filters, counts, search and export. */
 import { formatDateTime, formatTime } from './format';
 import { MAX_LOGS, normalizeLog, type LogEntry, type LogLevel } from './conversion';
 

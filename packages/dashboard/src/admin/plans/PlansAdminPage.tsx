@@ -100,7 +100,7 @@ function CustomUpdateModal({ show, count, onHide, onApply }: { show: boolean; co
   );
 }
 
-/** Spec §2.7 'Gerenciamento de Planos'. */
+/** 'Gerenciamento de Planos' (docs/admin.md). */
 export default function PlansAdminPage() {
   const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');

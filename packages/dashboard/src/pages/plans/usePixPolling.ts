@@ -1,5 +1,5 @@
 /**
- * Polls a PIX payment on the schedule of spec §9 (lib/pixPolling) until it is approved,
+ * Polls a PIX payment on the schedule of lib/pixPolling until it is approved,
  * rejected, cancelled or expired, the attempts run out, or the server says it does not exist.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
