@@ -1,8 +1,8 @@
 /**
  * V8 flags for a process that exists to run one conversion (the CLI's `convert --local`): call
  * `tuneV8ForConversion()` once, before converting. They can only be set at run time because V8
- * reads them when it acts on them (a bin cannot pass node flags portably; see bench/README.md,
- * "Third pass: the engine"). Not for a long-lived server: they are the whole process's.
+ * reads them when it acts on them (a bin cannot pass node flags portably). Not for a
+ * long-lived server: they are the whole process's.
  *
  * - `--semi-space-growth-factor=1`: V8 doubles the new space (two semi-spaces) each time enough
  *   objects survive a scavenge, up to 2 × 16 MB, and converting a large APK's resources makes it
