@@ -103,12 +103,22 @@ function childrenCpuSeconds() {
 }
 let cpuSeen = childrenCpuSeconds();
 
+/** Output so far of the suites still running, by suite: printed if this run is stopped. */
+const running = new Map();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    for (const [j, chunks] of running) process.stdout.write(`\n### ${j.title} (stopped by ${signal} while running)\n\n${Buffer.concat(chunks).toString('utf8')}\n`);
+    process.exit(130);
+  });
+}
+
 /** Runs one suite with its output collected; resolves with its exit status, wall and CPU time. */
 function runJob(j) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(j.cmd, j.args, { cwd: j.cwd, env: { ...env, ...j.env, AABIFY_TEST_SUMMARY: j.summary }, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks = [];
+    running.set(j, chunks);
     let cpu;
     child.stdout.on('data', (c) => chunks.push(c));
     child.stderr.on('data', (c) => chunks.push(c));
@@ -118,9 +128,13 @@ function runJob(j) {
       if (now !== undefined && cpuSeen !== undefined) cpu = now - cpuSeen;
       cpuSeen = now;
     });
-    child.on('close', (code, signal) => resolve({ status: code ?? signal, seconds: (Date.now() - started) / 1000, cpu, output: Buffer.concat(chunks).toString('utf8') }));
+    child.on('close', (code, signal) => {
+      running.delete(j);
+      resolve({ status: code ?? signal, seconds: (Date.now() - started) / 1000, cpu, output: Buffer.concat(chunks).toString('utf8') });
+    });
   });
 }
+
 
 const timing = (r) => `${r.seconds.toFixed(0)} s${r.cpu === undefined ? '' : `, CPU ${r.cpu.toFixed(0)} s`}`;
 
