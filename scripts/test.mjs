@@ -1,5 +1,5 @@
-// Root test command: every package's mocha suite, several at once (at most one per core, the
-// longest first), each run even when another failed, so one run shows every failure. A suite's
+// Root test command: every package's mocha suite (or its parts, `test:<part>` scripts), several at
+// once (at most one per core, the longest first), each run even when another failed, so one run shows every failure. A suite's
 // output is printed whole when it ends, under its own heading; the closing line gives the
 // totals, and the exit code is non-zero on any failure.
 //
@@ -24,10 +24,17 @@ const MOCHA_CONFIG = join(repo, '.mocharc.cjs');
 /** The engine's tests over the whole corpus: what a Node line's zlib, crypto or V8 could change. */
 const CORPUS_TESTS = ['test/convert-corpus.test.ts', 'test/resources-corpus.test.ts'];
 /**
- * Longest suites first, so the last to start is a short one (seconds of CPU on a 2-core machine,
- * measured with /usr/bin/time -v: server ~1000, converter ~600, cli ~150, dashboard ~40, shared ~10).
+ * Longest suites first, so the last to start is a short one. Relative running times of the suites
+ * on a 2-core machine (see .ci/run's closing "Suites" line for the current figures).
  */
-const WEIGHT = { '@aabify/server': 100, '@aabify/converter': 60, '@aabify/cli': 15, '@aabify/dashboard': 4, '@aabify/shared': 1 };
+const WEIGHT = {
+  '@aabify/server test:api': 100,
+  '@aabify/server test:browser': 100,
+  '@aabify/converter': 90,
+  '@aabify/cli': 35,
+  '@aabify/dashboard': 4,
+  '@aabify/shared': 1,
+};
 
 function parseArgs(argv) {
   const opts = { only: [], nodes: [], jobs: availableParallelism() };
@@ -68,7 +75,18 @@ function job(title, cwd, cmd, args, weight, extraEnv = {}) {
   return { title, cwd, cmd, args, weight, env: extraEnv, summary: join(summaryDir, `${title.replace(/[^\w.-]+/g, '_')}.jsonl`) };
 }
 
-const jobs = packages.map((p) => job(p.name, p.location, 'npm', ['test', '--silent'], WEIGHT[p.name] ?? 10));
+/**
+ * A package whose suite is in parts (`test:<part>` scripts, which between them run what `test`
+ * runs) gives one job per part, so one long suite does not keep a core to itself to the end.
+ */
+function packageJobs(p) {
+  const scripts = JSON.parse(readFileSync(join(p.location, 'package.json'), 'utf8')).scripts ?? {};
+  const parts = Object.keys(scripts).filter((name) => name.startsWith('test:'));
+  if (parts.length === 0) return [job(p.name, p.location, 'npm', ['test', '--silent'], WEIGHT[p.name] ?? 10)];
+  return parts.map((part) => job(`${p.name} ${part}`, p.location, 'npm', ['run', part, '--silent'], WEIGHT[`${p.name} ${part}`] ?? 10));
+}
+
+const jobs = packages.flatMap(packageJobs);
 for (const major of opts.nodes) {
   const fetched = spawnSync(process.execPath, [join(repo, 'scripts', 'fetch-node.mjs'), major], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const node = fetched.stdout.trim();
@@ -81,7 +99,7 @@ for (const major of opts.nodes) {
   const mocha = (files) => [MOCHA, '--config', MOCHA_CONFIG, ...files];
   jobs.push(
     job(`@aabify/converter corpus on Node ${major}`, join(repo, 'packages', 'converter'), node, mocha(CORPUS_TESTS), 8, onPath),
-    job(`@aabify/cli on Node ${major}`, join(repo, 'packages', 'cli'), node, mocha(['test/**/*.test.ts']), 15, onPath),
+    job(`@aabify/cli on Node ${major}`, join(repo, 'packages', 'cli'), node, mocha(['test/**/*.test.ts']), WEIGHT['@aabify/cli'], onPath),
     job(`server flow on Node ${major}`, repo, node, [join(repo, 'scripts', 'server-flow.mjs')], 3, onPath),
   );
 }
