@@ -121,11 +121,21 @@ function childrenCpuSeconds() {
 }
 let cpuSeen = childrenCpuSeconds();
 
-/** Output so far of the suites still running, by suite: printed if this run is stopped. */
+/**
+ * The suites still running, with their output so far. If this run is stopped, each suite's whole
+ * process group is stopped too (servers and browsers included) and what it printed is shown.
+ */
 const running = new Map();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    for (const [j, chunks] of running) process.stdout.write(`\n### ${j.title} (stopped by ${signal} while running)\n\n${Buffer.concat(chunks).toString('utf8')}\n`);
+    for (const [j, { child, chunks }] of running) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      process.stdout.write(`\n### ${j.title} (stopped by ${signal} while running)\n\n${Buffer.concat(chunks).toString('utf8')}\n`);
+    }
     process.exit(130);
   });
 }
@@ -134,9 +144,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 function runJob(j) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(j.cmd, j.args, { cwd: j.cwd, env: { ...env, ...j.env, AABIFY_TEST_SUMMARY: j.summary }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own, so that stopping this run can stop everything the suite started.
+    const child = spawn(j.cmd, j.args, { cwd: j.cwd, env: { ...env, ...j.env, AABIFY_TEST_SUMMARY: j.summary }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const chunks = [];
-    running.set(j, chunks);
+    running.set(j, { child, chunks });
     let cpu;
     child.stdout.on('data', (c) => chunks.push(c));
     child.stderr.on('data', (c) => chunks.push(c));
