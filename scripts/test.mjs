@@ -29,7 +29,8 @@ const CORPUS_TESTS = ['test/convert-corpus.test.ts', 'test/resources-corpus.test
  */
 const WEIGHT = {
   '@aabify/server test:browser': 900,
-  '@aabify/converter': 840,
+  '@aabify/converter test:splits': 430,
+  '@aabify/converter test:engine': 410,
   '@aabify/server test:api': 600,
   '@aabify/cli': 420,
   '@aabify/dashboard': 17,
