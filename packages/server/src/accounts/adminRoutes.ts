@@ -37,7 +37,8 @@ import {
   toggleStatus,
   updateUserByAdmin,
 } from './userAdministrator.js';
-import { adminGuard, likePattern, pagination } from '../admin/guards.js';
+import { adminGuard } from '../http/guards.js';
+import { likePattern, pagination } from '../http/listing.js';
 
 interface ListQuery {
   page: number;
@@ -71,7 +72,7 @@ const answer = (message: string, user: User): AdminUserResponse => ({ message, u
 const idOf = (req: Request): string => String(req.params.id);
 
 /**
- * /api/admin/users — spec §7:
+ * /api/admin/users:
  *   GET / (page, limit, search, role, userType) → { users, pagination, total, page, limit, totalPages }
  *   POST /create-user {email, password, userType, credits | planId} → 201 { message, user }
  *   POST /create-admin {email, password} → 201 { message, user }

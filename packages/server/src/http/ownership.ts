@@ -59,7 +59,7 @@ export async function findOwned<M extends Model>(
 
 /**
  * findOwned for a resource read through `load` (a cache of the whole row, e.g.
- * ConversionService.lastKnownById) instead of a query with the owner in its conditions:
+ * conversions/rowCache.ts) instead of a query with the owner in its conditions:
  * the same rules and the same 404 for a malformed id, a missing row or another user's.
  */
 export async function findOwnedThrough<M extends Model>(

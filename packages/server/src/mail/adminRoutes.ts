@@ -5,7 +5,8 @@ import type { AppContext } from '../context.js';
 import type { EmailMessage } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
-import { adminGuard, adminRateLimiter, likePattern, pagination } from '../admin/guards.js';
+import { adminGuard, adminRateLimiter } from '../http/guards.js';
+import { likePattern, pagination } from '../http/listing.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -28,8 +28,8 @@ async function findUser(ctx: AppContext, id: unknown): Promise<User> {
 }
 
 /**
- * Debug calls of the client (spec §7 "Debug"): only in sandbox mode — nothing configures
- * Mercado Pago — and only for admins (DECISIONS "Payments"); once Mercado Pago is configured,
+ * Debug calls of the client: only in sandbox mode — nothing configures
+ * Mercado Pago — and only for admins (docs/decisions.md, "Payments"); once Mercado Pago is configured,
  * usable or in its error state, they answer 404 as if absent.
  * GET /user-state/{id} · POST /test-apply-plan {userId, planId} ·
  * POST /simulate-purchase {userId, planId, autoApprove} · POST /reset-user/{id}

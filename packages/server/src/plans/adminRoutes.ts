@@ -25,15 +25,15 @@ import {
   duplicatePlan,
   findPlan,
   listPlans,
-  pagination,
   reorderPlans,
   updatePlan,
 } from './planStore.js';
 import { planAnalytics, planPerformance, planStats } from './planAnalytics.js';
+import { pagination } from '../http/listing.js';
 import { planCsvFileName, plansToCsv } from './planCsv.js';
 
 /**
- * Admin plan management (spec §7 "Admin: plans"), every call admin only:
+ * Admin plan management, every call admin only:
  * GET / (filter query) → { plans, pagination }; GET /export → CSV; GET /analytics?period;
  * GET /performance?planIds&period; PATCH /reorder; PATCH /bulk-update; DELETE /bulk-delete;
  * POST /; GET|PUT|PATCH|DELETE /{id}; PATCH /{id}/toggle-status; PATCH /{id}/set-popular;

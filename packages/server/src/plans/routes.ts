@@ -16,7 +16,8 @@ import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { presentPlan } from './presenter.js';
 import { presentUser } from '../accounts/userPresenter.js';
-import { createPlan, deletePlan, duplicatePlan, findPlan, listPlans, pagination, updatePlan } from './planStore.js';
+import { createPlan, deletePlan, duplicatePlan, findPlan, listPlans, updatePlan } from './planStore.js';
+import { pagination } from '../http/listing.js';
 import { planStats } from './planAnalytics.js';
 
 /**
