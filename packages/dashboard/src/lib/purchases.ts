@@ -3,7 +3,7 @@
  * status badges, the date that matters for each status, what a purchase describes, and which
  * actions a row offers. Pure functions, unit-tested.
  */
-import { PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, type ApiPurchase, type PurchaseStatus } from '@aabify/shared';
+import { PAYMENT_PROVIDER_LABELS, PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, type ApiPurchase, type PurchaseStatus } from '@aabify/shared';
 
 export const PURCHASE_TEXTS = {
   simulate: 'Simular pagamento aprovado (sandbox)',
@@ -33,11 +33,7 @@ export const PURCHASE_STATUS_VARIANTS: Record<PurchaseStatus, string> = {
   refunded: 'info',
 };
 
-export const PROVIDER_LABELS: Record<ApiPurchase['provider'], string> = {
-  sandbox: 'Sandbox',
-  mercadopago: 'Mercado Pago',
-  manual: 'Manual',
-};
+export const PROVIDER_LABELS: Record<ApiPurchase['provider'], string> = PAYMENT_PROVIDER_LABELS;
 
 export function isPurchaseStatus(v: unknown): v is PurchaseStatus {
   return typeof v === 'string' && (PURCHASE_STATUSES as readonly string[]).includes(v);

@@ -41,7 +41,7 @@ export function createAdminPaymentsRouter(ctx: AppContext): Router {
 
   /** Which provider is active, and why payments are unavailable when they are (the admin banner). */
   router.get('/status', async (_req, res) => {
-    const body: PaymentsStatus = presentPaymentsState(await ctx.payments.state());
+    const body: PaymentsStatus = presentPaymentsState(await ctx.payments.state(), await ctx.payments.routes());
     res.json(body);
   });
 
