@@ -87,9 +87,9 @@ describe('payments: Mercado Pago provider against the stand-in', () => {
       status: 'pending',
       amount: 19.9,
       amountCents: 1990,
-      pixCopyPaste: record.point_of_interaction.transaction_data.qr_code,
-      qrCodeBase64: record.point_of_interaction.transaction_data.qr_code_base64,
-      ticketUrl: record.point_of_interaction.transaction_data.ticket_url,
+      pixCopyPaste: record.point_of_interaction?.transaction_data.qr_code,
+      qrCodeBase64: record.point_of_interaction?.transaction_data.qr_code_base64,
+      ticketUrl: record.point_of_interaction?.transaction_data.ticket_url,
       isExpired: false,
     });
     expect(checkPixCode(payment.pixCopyPaste).valid).to.equal(true);
