@@ -1,14 +1,13 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { ASSET_DELIVERIES, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
+import { ASSET_DELIVERIES, assetPackGlob, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
 import { rawCopyOrder } from './bundle/collect.js';
 import { planBundle, type BundlePlan } from './bundle/plan.js';
 import { playLimitWarnings } from './bundle/playLimits.js';
 import type { SplitOptions } from './bundle/bundleConfig.js';
 import { openInputs, type InputFile, type OpenedInputs } from './input/open.js';
 import { groupSplits, readSplit, type SplitApk } from './splits/classify.js';
-import { globSyntaxError } from './validate/glob.js';
 import { ConverterError, isConverterError } from './errors.js';
 import { buildSignatureFiles, loadSigningKey, type SigningKey } from './sign/index.js';
 import { estimateDownloadSizes, type ParsedTable } from './size/estimate.js';
@@ -84,9 +83,7 @@ function checkOptions(inputs: readonly InputFile[], output: string, o: ConvertOp
     if (!Array.isArray(o.assetPacks) || o.assetPacks.length > MAX_ASSET_PACK_RULES) bad(`assetPacks deve ser uma lista de até ${MAX_ASSET_PACK_RULES} regras`);
     for (const r of o.assetPacks) {
       if (typeof r !== 'object' || r === null || typeof r.name !== 'string' || typeof r.glob !== 'string') bad('cada regra de assetPacks precisa de name e glob');
-      if (r.glob === '' || r.glob.length > 512) bad(`glob vazio ou longo demais em assetPacks (${r.name})`);
-      const why = globSyntaxError(r.glob);
-      if (why) bad(`glob inválido em assetPacks "${r.glob}": ${why}`);
+      assetPackGlob(r); // refuses an empty, over-long or malformed glob before any work
       if (r.delivery !== undefined && !ASSET_DELIVERIES.includes(r.delivery)) bad(`entrega inválida "${String(r.delivery)}" em assetPacks (${r.name})`);
     }
   }
