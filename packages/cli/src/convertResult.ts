@@ -7,6 +7,7 @@ import type { ConversionReport } from '@aabify/converter';
 import type { DeviceDownloadSizeJson } from '@aabify/shared/downloadSizes';
 import { isRecord, num, str } from './api/types.js';
 import { downloadSizesOfReport } from './signing.js';
+import { checklistOf, serverChecklist, type ChecklistRow } from './checklist.js';
 
 export interface ConvertResult {
   mode: 'local' | 'server';
@@ -24,6 +25,8 @@ export interface ConvertResult {
   /** Play's estimated download per representative device, AAB against APK. */
   downloadSizes: DeviceDownloadSizeJson[];
   warnings: { code: string; message: string }[];
+  /** What Google Play would refuse or warn about, blockers first (the service's checklist in server mode). */
+  checklist: ChecklistRow[];
 }
 
 /** The result of a conversion the engine ran on this machine. */
@@ -47,6 +50,7 @@ export function localConvertResult(report: ConversionReport, saved: { output: st
       savedPercent,
     })),
     warnings: report.warnings.map(({ code, message }) => ({ code, message })),
+    checklist: checklistOf(report),
   };
 }
 
@@ -74,5 +78,6 @@ export function serverConvertResult(conversionId: string, conversion: Record<str
     signature: signature && str(signature.alias) ? { alias: str(signature.alias)!, certificateSha256: str(signature.certificateSha256) ?? '' } : null,
     downloadSizes: Array.isArray(report.downloadSizes) ? report.downloadSizes.flatMap((raw: unknown) => deviceSize(raw)) : [],
     warnings: warnings.map((w) => ({ code: str(w.code) ?? 'WARNING', message: str(w.message) ?? '' })),
+    checklist: serverChecklist(conversion.checklist),
   };
 }

@@ -14,6 +14,7 @@ import { estimateDownloadSizes, type ParsedTable } from './size/estimate.js';
 import { ProgressTracker } from './progress.js';
 import { warning, type ConversionReport, type ConversionStage, type ModuleReport, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
+import { playFindings, subjectOfPlan } from './checks/index.js';
 import { BackgroundVerifier, METHOD_STORED, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
 import { monotonicMs } from './clock.js';
 
@@ -182,7 +183,15 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     // The generated files deflate on the thread pool while the plan is validated here.
     const prepared = prepareGenerated(plan, signal);
     await validatePlan(plan, signal);
-    for (const f of plan.files) delete f.message; // only the validators read them: the heap may shrink while writing
+    // What Google Play refuses beyond the format (native libraries, manifest): warnings for the
+    // report's checklist. They read the manifests' messages and each library's first bytes.
+    const checksStarted = monotonicMs();
+    for (const w of await playFindings(subjectOfPlan(plan.files, plan.modules, signal))) {
+      plan.warnings.push(w);
+      log('warn', 'validating', w.message);
+    }
+    const checksMs = monotonicMs() - checksStarted;
+    for (const f of plan.files) delete f.message; // only the validators and the checks read them: the heap may shrink while writing
     progress.report('validating', 1);
     log('info', 'validating', `AAB validado: ${plan.files.length} arquivos em ${plan.modules.length} módulo(s)`);
 
@@ -233,7 +242,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
       sizeOut,
       sha256Out,
       entries: plan.counts,
-      durations: { ...progress.durations, total: Math.round(monotonicMs() - started) },
+      durations: { ...progress.durations, checks: Math.round(checksMs * 10) / 10, total: Math.round(monotonicMs() - started) },
       warnings: plan.warnings,
       downloadSizes,
       ...(signature ? { signature } : {}),

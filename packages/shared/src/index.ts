@@ -21,6 +21,8 @@ export * from './keystoreSchemas.js';
 export * from './downloadSizes.js';
 export * from './numbers.js';
 export * from './playChecklist.js';
+export * from './playCheckTexts.js';
+export * from './playPermissions.js';
 export * from './emailMessages.js';
 export * from './email.js';
 export * from './play.js';

@@ -16,6 +16,7 @@ import { downloadSizeLines, downloadSizesOfReport } from '../signing.js';
 import { formatBytes } from '../output.js';
 import { requireToken, runRemote, type RemoteContext, type RemoteFlags } from '../remote.js';
 import { register as registerConvertCommand, type AssetDeliveryFlag, type AssetPackFlag, type ConvertOptions } from './convertLocal.js';
+import { checklistExitCode, checklistLines, failOnDoc, type FailOnLevel } from '../checklist.js';
 import { CONVERSION_MESSAGES, aabFileName, hasUploadExtension } from '@aabify/shared/conversions';
 import type { UploadFile } from '../api/client.js';
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
@@ -39,6 +40,7 @@ export interface RemoteConvertFlags extends RemoteFlags, CiFileFlags, ReleaseFla
   sign?: boolean;
   versionCode?: number;
   versionName?: string;
+  failOn?: FailOnLevel;
   ks?: string;
   ksAlias?: string;
   ksPass?: string;
@@ -173,6 +175,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
     output.result(
       {
         ...result,
+        ...failOnDoc(result.checklist, flags.failOn),
         ...(publication ? { publication } : {}),
         status: conversion.status,
         resumedFrom: saved.resumedFrom,
@@ -180,10 +183,10 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
         conversion: conversion.raw,
         logs,
       },
-      [`AAB salvo em ${saved.path} (${formatBytes(saved.bytes)}).`, ...(publication ? [publicationLine(publication)] : [])],
+      [`AAB salvo em ${saved.path} (${formatBytes(saved.bytes)}).`, ...(publication ? [publicationLine(publication)] : []), ...checklistLines(result.checklist)],
     );
     await writeCiFiles(flags, { result });
-    return EXIT_OK;
+    return checklistExitCode(result.checklist, flags.failOn);
   } finally {
     process.removeListener('SIGINT', onSigint);
   }

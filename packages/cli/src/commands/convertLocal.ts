@@ -10,7 +10,8 @@
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { ConversionReport } from '@aabify/converter';
-import { EXIT_OK, EXIT_USAGE } from '../exitCodes.js';
+import { EXIT_CHECKLIST, EXIT_USAGE } from '../exitCodes.js';
+import { checklistExitCode, checklistLines, failOnDoc, parseFailOn, type FailOnLevel } from '../checklist.js';
 import { apkFactRows, describeFailure, formatBytes, formatRows, formatSeconds, reportFailure } from '../format.js';
 import { downloadSizeLines, parsePasswordSpec, signOptionsFrom, signatureLines, type SigningFlags } from '../signing.js';
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
@@ -30,6 +31,8 @@ export interface ConvertOptions extends SigningFlags, CiFileFlags {
   obb?: string[];
   assetDelivery?: AssetDeliveryFlag;
   assetPack?: AssetPackFlag[];
+  /** Exit EXIT_CHECKLIST when the checklist has a blocker (or, with `warning`, a warning). */
+  failOn?: FailOnLevel;
 }
 
 export const ASSET_DELIVERY_VALUES = ['install-time', 'fast-follow', 'on-demand'] as const;
@@ -192,11 +195,11 @@ export async function runConvertLocal(inputs: string[], options: ConvertOptions,
     });
     progress?.finish();
     const result = localConvertResult(report, { output: resolve(report.output), sha256: report.sha256Out });
-    if (json) writeJsonDocument({ ok: true, ...result, report });
+    if (json) writeJsonDocument({ ok: true, ...result, ...failOnDoc(result.checklist, options.failOn), report });
     // The report quotes the APK (manifest values, split names, warnings).
-    else process.stdout.write(`${sanitize(formatReportSummary(report))}\n`);
+    else process.stdout.write(`${sanitize([formatReportSummary(report), ...checklistLines(result.checklist)].join('\n'))}\n`);
     await writeCiFiles(options, { result });
-    process.exitCode = EXIT_OK;
+    process.exitCode = checklistExitCode(result.checklist, options.failOn);
   } catch (e) {
     progress?.finish();
     reportFailure(e, json);
@@ -227,6 +230,7 @@ export function register(program: Command, remote?: ConvertHandler): Command {
     .option('--github-output <arquivo>', 'acrescenta as saídas aab, conversion-id, size e json no formato do GitHub Actions ($GITHUB_OUTPUT)')
     .option('--summary <arquivo>', 'acrescenta um resumo em Markdown (app, versão, tamanhos, estimativa por dispositivo, avisos), ex.: $GITHUB_STEP_SUMMARY')
     .option('--dotenv <arquivo>', 'grava AABIFY_AAB, AABIFY_CONVERSION_ID e AABIFY_AAB_SIZE (relatório dotenv do GitLab CI)')
+    .option('--fail-on <nível>', `termina com código ${EXIT_CHECKLIST} se o checklist do Google Play tiver um item que impede a publicação (blocker) ou também um alerta (warning); o AAB é salvo mesmo assim`, parseFailOn)
     .action(async (inputs: string[], options: ConvertOptions, command: Command) => {
       // --publish (convert.ts) goes through the server; offline, the AAB is published with `aabify publish FILE.aab`.
       if (options.local && (options as { publish?: string }).publish !== undefined) {
