@@ -107,7 +107,9 @@ const releaseFlags = [
 ];
 if (!local) Object.assign(env, { AABIFY_URL: serverUrl, AABIFY_TOKEN: input('token') });
 
-const args = ['convert', ...files, '--json', '--overwrite'];
+const failOn = input('fail-on');
+if (failOn && failOn !== 'blocker' && failOn !== 'warning') fail(`fail-on deve ser blocker ou warning (recebido: ${failOn}).`);
+const args = ['convert', ...files, '--json', '--overwrite', ...(failOn ? ['--fail-on', failOn] : [])];
 for (const [option, file] of [['--github-output', process.env.GITHUB_OUTPUT], ['--summary', process.env.GITHUB_STEP_SUMMARY]]) if (file) args.push(option, file);
 if (local || wait) args.push('-o', resolve(output));
 if (local) args.push('--local');

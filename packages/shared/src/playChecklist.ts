@@ -159,8 +159,11 @@ function sdkVersions(r: Report): PlayCheck | undefined {
 
 const checksRan = (r: Report): boolean => typeof r.durations?.checks === 'number';
 const findings = (r: Report, code: string): Report['warnings'] => r.warnings.filter((w) => w.code === code);
-/** A preview codename counts as recent; no targetSdk at all as the oldest. */
-const targetsAtLeast = (r: Report, level: number): boolean => (typeof r.targetSdk === 'number' ? r.targetSdk >= level : typeof r.targetSdk === 'string');
+/**
+ * Whether the app targets `level` or later. A codename (`IceCreamSandwich`, or a preview's) does
+ * not count: old ones are old, and Play publishes no preview build either way.
+ */
+const targetsAtLeast = (r: Report, level: number): boolean => typeof r.targetSdk === 'number' && r.targetSdk >= level;
 const titleOf = (ws: Report['warnings']): string => ws.map((w) => w.message).join(' ');
 const ABIS_64 = ['arm64-v8a', 'x86_64'];
 

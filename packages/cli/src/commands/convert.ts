@@ -16,7 +16,7 @@ import { downloadSizeLines, downloadSizesOfReport } from '../signing.js';
 import { formatBytes } from '../output.js';
 import { requireToken, runRemote, type RemoteContext, type RemoteFlags } from '../remote.js';
 import { register as registerConvertCommand, type AssetDeliveryFlag, type AssetPackFlag, type ConvertOptions } from './convertLocal.js';
-import { checklistExitCode, checklistLines, failOnDoc, type FailOnLevel } from '../checklist.js';
+import { checklistExitCode, checklistLines, failOnDoc, failingRows, type FailOnLevel } from '../checklist.js';
 import { CONVERSION_MESSAGES, aabFileName, hasUploadExtension } from '@aabify/shared/conversions';
 import type { UploadFile } from '../api/client.js';
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
@@ -167,7 +167,10 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
     const saved = await downloadAab(api, output, id, out, overwrite);
     const result = serverConvertResult(id, conversion.raw, saved);
     let publication: PublicationResult | undefined;
-    if (release) {
+    // --fail-on stops at the checklist: a release Play would refuse (or that warns) is not sent.
+    const failing = failingRows(result.checklist, flags.failOn);
+    if (release && failing.length > 0) output.warn(`a publicação em ${release.track} não foi feita: --fail-on ${flags.failOn} (${failing.map((r) => r.code).join(', ')}).`);
+    else if (release) {
       const report = conversion.raw.report;
       const packageName = isRecord(report) ? str(report.packageName) : undefined;
       publication = playKey && packageName ? { ...(await publishDirect(output, saved.path, packageName, playKey, release)), conversionId: id } : await publishThroughServer(ctx, id, release);
