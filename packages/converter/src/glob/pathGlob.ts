@@ -6,7 +6,7 @@
  * construction) that reads the path once, carrying the set of places the pattern can be at:
  * time proportional to the path's length times the pattern's, never more, and every match of a
  * conversion draws from one budget of steps (MatchBudget), so no choice of patterns and names
- * can hold a worker. docs/split-inputs.md "Padrões de caminho" describes the syntax.
+ * can hold a worker. docs/split-inputs.md "Path globs" describes the syntax.
  *
  * The meaning is bundletool's translation, to the character:
  * - `*` is `[^/]*` (within a segment), `**` is `.*` (across segments), `?` is `.` — one
