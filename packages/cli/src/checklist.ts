@@ -31,11 +31,21 @@ function row(c: PlayCheck): ChecklistRow {
   return { code: c.code, status: c.status, title: c.title, action: c.action ?? null };
 }
 
-/** The checklist of a report made on this machine (a conversion's, or `check`'s), leaving out what it cannot answer. */
-export function checklistOf(report: PlayCheckInput, notChecked: readonly string[] = []): ChecklistRow[] {
-  return prePublicationChecklist(report)
-    .filter((c) => !notChecked.includes(c.code))
-    .map(row);
+const ORDER: Record<PlayCheckStatus, number> = { blocker: 0, warning: 1, ok: 2 };
+
+/**
+ * The checklist of a report made on this machine (a conversion's, or `check`'s), leaving out
+ * what it cannot answer; `versionCodeRow` (the comparison with Google Play) replaces its own.
+ */
+export function checklistOf(report: PlayCheckInput, notChecked: readonly string[] = [], versionCodeRow?: PlayCheck): ChecklistRow[] {
+  const checks = prePublicationChecklist(report).filter((c) => !notChecked.includes(c.code));
+  if (versionCodeRow) {
+    const at = checks.findIndex((c) => c.code === 'versionCode');
+    if (at >= 0) checks.splice(at, 1, versionCodeRow);
+    else checks.push(versionCodeRow);
+    checks.sort((a, b) => ORDER[a.status] - ORDER[b.status]);
+  }
+  return checks.map(row);
 }
 
 /** The checklist the server answered with a conversion (its rows as sent; malformed ones left out). */

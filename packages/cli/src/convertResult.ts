@@ -7,6 +7,7 @@ import type { ConversionReport } from '@aabify/converter';
 import type { DeviceDownloadSizeJson } from '@aabify/shared/downloadSizes';
 import { isRecord, num, str } from './api/types.js';
 import { downloadSizesOfReport } from './signing.js';
+import type { PlayCheck } from '@aabify/shared/playChecklist';
 import { checklistOf, serverChecklist, type ChecklistRow } from './checklist.js';
 
 export interface ConvertResult {
@@ -29,8 +30,8 @@ export interface ConvertResult {
   checklist: ChecklistRow[];
 }
 
-/** The result of a conversion the engine ran on this machine. */
-export function localConvertResult(report: ConversionReport, saved: { output: string; sha256: string }): ConvertResult {
+/** The result of a conversion the engine ran on this machine (`versionCodeRow`: the comparison with Google Play, when made). */
+export function localConvertResult(report: ConversionReport, saved: { output: string; sha256: string }, versionCodeRow?: PlayCheck): ConvertResult {
   return {
     mode: 'local',
     conversionId: null,
@@ -50,7 +51,7 @@ export function localConvertResult(report: ConversionReport, saved: { output: st
       savedPercent,
     })),
     warnings: report.warnings.map(({ code, message }) => ({ code, message })),
-    checklist: checklistOf(report),
+    checklist: checklistOf(report, [], versionCodeRow),
   };
 }
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { elfLibrary } from '../../converter/test/helpers/elf.js';
 import { requireOracles, type Oracles } from '../../converter/test/helpers/oracles.js';
 import { buildZip, tinyManifest } from '../../converter/test/helpers/zipBuilder.js';
+import { GooglePlayStandIn, makeServiceAccount } from '../../converter/test/helpers/googlePlayStandIn.js';
 import { buildAapt2Apk } from '../../converter/test/oracle/aapt2Fixture.js';
 import { cliEnv, runCli, type CliRun } from './helpers/cli.js';
 
@@ -114,6 +115,60 @@ describe('aabify check and --fail-on', function () {
     expect(b.container).to.equal('aab');
     expect(b.notChecked).to.deep.equal([]);
     expect(b.checklist.map((c) => `${c.code}:${c.status}`)).to.include.members(['pageSize16k:blocker', 'signature:warning', 'size:ok']);
+  });
+
+  describe('the versionCode against Google Play (a stand-in speaking its API)', () => {
+    let google: GooglePlayStandIn;
+    let keyFile = '';
+    const withPlay = (...args: string[]): Promise<CliRun> => runCli(args, { env: cliEnv({ ...google.env, AABIFY_PLAY_KEY: undefined }), cwd: dir, timeoutMs: 120_000 });
+    before(async () => {
+      google = await new GooglePlayStandIn().start();
+      const account = makeServiceAccount('checks');
+      google.addServiceAccount(account);
+      keyFile = join(dir, 'chave.json');
+      writeFileSync(keyFile, account.json);
+    });
+    after(async () => google?.stop());
+
+    it('check_versionCodeNotAboveThePlaysHighest_blockerAndTheEditIsDeleted', async () => {
+      google.addApp('com.example.cli', { usedVersionCodes: [3, 4], apksVersionCodes: [2] });
+      const r = await withPlay('check', clean, '--play-key', keyFile, '--package', 'com.example.cli', '--json', '--fail-on', 'blocker');
+      expect(r.status, r.stderr).to.equal(9);
+      const d = doc(r);
+      expect(d.play).to.deep.equal({ highestVersionCode: 4 });
+      expect(d.checklist.find((c) => c.code === 'versionCode')).to.include({
+        status: 'blocker',
+        title: 'versionCode 4 não é maior que o maior já enviado ao Google Play (4): o Play Console recusa o envio',
+      });
+      expect(google.openEdits, 'nothing left open on Play').to.deep.equal([]);
+    });
+
+    it('convertLocal_versionCodePlay_theNextOneWrittenAndTheRowOk', async () => {
+      google.addApp('com.example.cli', { usedVersionCodes: [9] });
+      const out = join(dir, 'next.aab');
+      const r = await withPlay('convert', '--local', clean, '-o', out, '--version-code', 'play', '--play-key', keyFile, '--json', '--fail-on', 'blocker');
+      expect(r.status, r.stderr).to.equal(0);
+      expect(r.stderr).to.contain('Maior versionCode no Google Play: 9; o AAB sai com 10.');
+      const d = doc(r);
+      expect(d.app).to.include({ versionCode: 10 });
+      expect(d.checklist.find((c) => c.code === 'versionCode')).to.include({ status: 'ok', title: 'versionCode 10 é maior que o maior já enviado ao Google Play (9)' });
+      expect((d.warnings as { code: string }[]).map((w) => w.code)).to.include('VERSION_CODE_OVERRIDDEN');
+      const bundle = await withPlay('check', out, '--play-key', keyFile, '--json');
+      expect(doc(bundle).app).to.include({ versionCode: 10 });
+    });
+
+    it('check_appUnknownToPlayOrWrongPackage_playExitCodeOrUsage', async () => {
+      google.apps.clear();
+      const unknown = await withPlay('check', clean, '--play-key', keyFile, '--json');
+      expect(unknown.status).to.equal(7);
+      expect((doc(unknown) as unknown as { error: { code: string } }).error.code).to.equal('PLAY_APP_NOT_FOUND');
+      const wrong = await withPlay('check', clean, '--play-key', keyFile, '--package', 'com.outro.app');
+      expect(wrong.status).to.equal(2);
+      expect(wrong.stderr).to.contain('--package com.outro.app não é o pacote do app (com.example.cli)');
+      const noKey = await withPlay('convert', '--local', clean, '-o', join(dir, 'x.aab'), '--version-code', 'play');
+      expect(noKey.status).to.equal(2);
+      expect(noKey.stderr).to.contain('precisa da chave do Google Play');
+    });
   });
 
   it('failOn_unknownLevel_usageError2', async () => {

@@ -282,3 +282,21 @@ export function prePublicationChecklist(report: Report, at: Date = new Date()): 
   );
   return checks.sort((a, b) => ORDER[a.status] - ORDER[b.status]);
 }
+
+/**
+ * The versionCode row against Google Play, when the app's highest versionCode there is known
+ * (bundles and APKs ever uploaded, read with the account's Play key): Play refuses a versionCode
+ * it already has, so the bundle's must be greater.
+ */
+export function versionCodeAgainstPlay(versionCode: number | undefined, highestOnPlay: number | undefined): PlayCheck {
+  if (highestOnPlay === undefined) return { code: 'versionCode', status: 'ok', title: `versionCode ${versionCode ?? '—'}: o app ainda não tem versões no Google Play` };
+  if (versionCode !== undefined && versionCode > highestOnPlay) {
+    return { code: 'versionCode', status: 'ok', title: `versionCode ${versionCode} é maior que o maior já enviado ao Google Play (${highestOnPlay})` };
+  }
+  return {
+    code: 'versionCode',
+    status: 'blocker',
+    title: `versionCode ${versionCode ?? '—'} não é maior que o maior já enviado ao Google Play (${highestOnPlay}): o Play Console recusa o envio`,
+    action: `Gere o APK com versionCode ${highestOnPlay + 1} ou mais, ou defina o versionCode do AAB na conversão (no aabify: --version-code ${highestOnPlay + 1}, ou --version-code play para o seguinte ao do Google Play).`,
+  };
+}

@@ -4,10 +4,15 @@
  * it: what Google Play would refuse (a debuggable or test build, a low targetSdk, native
  * libraries not aligned to 16 KB, 32-bit-only native code, components without android:exported)
  * or ask about (restricted permissions, foreground service types), each with what to do. An
- * APK's signature and module sizes are the bundle's matter: `convert` reports them.
+ * APK's signature and module sizes are the bundle's matter: `convert` reports them. With a Google
+ * Play key (`--play-key` or AABIFY_PLAY_KEY), the versionCode is compared with the highest the
+ * app already has on Play (a blocker when not greater).
  */
 import { type Command } from 'commander';
+import { versionCodeAgainstPlay } from '@aabify/shared/playChecklist';
+import { usageError } from '../api/errors.js';
 import { checklistExitCode, checklistLines, checklistOf, failOnDoc, parseFailOn, type FailOnLevel } from '../checklist.js';
+import { highestVersionCodeWithKey, playKeyText } from '../publishing.js';
 import { EXIT_CHECKLIST } from '../exitCodes.js';
 import { formatRows, reportFailure } from '../format.js';
 import { writeJsonDocument } from '../jsonDocument.js';
@@ -16,6 +21,10 @@ import { sanitize } from '../safeText.js';
 interface CheckFlags {
   json?: boolean;
   failOn?: FailOnLevel;
+  /** A Google Play key (file or JSON; else AABIFY_PLAY_KEY): the versionCode is compared with Play's highest. */
+  playKey?: string;
+  /** Confirms the app's package (the key's app on Play). */
+  package?: string;
 }
 
 const KINDS: Record<string, string> = { aab: 'AAB', apk: 'APK', apks: 'conjunto .apks', xapk: 'conjunto .xapk', apkm: 'conjunto .apkm', zip: 'zip de APKs', files: 'vários APKs' };
@@ -25,7 +34,12 @@ export async function runCheck(inputs: string[], flags: CheckFlags): Promise<voi
   try {
     const { checkApp } = await import('@aabify/converter');
     const app = await checkApp(inputs);
-    const checklist = checklistOf(app, app.notChecked);
+    if (flags.package !== undefined && flags.package !== app.packageName) {
+      throw usageError(`--package ${flags.package} não é o pacote do app (${app.packageName}).`, 'PACKAGE_MISMATCH');
+    }
+    const key = await playKeyText({ playKey: flags.playKey });
+    const highest = key ? { on: await highestVersionCodeWithKey(key, app.packageName) } : undefined;
+    const checklist = checklistOf(app, app.notChecked, highest ? versionCodeAgainstPlay(app.versionCode, highest.on) : undefined);
     const facts = {
       packageName: app.packageName,
       versionName: app.versionName ?? null,
@@ -35,7 +49,17 @@ export async function runCheck(inputs: string[], flags: CheckFlags): Promise<voi
       abis: app.abis,
     };
     if (json) {
-      writeJsonDocument({ ok: true, inputs, container: app.container, app: facts, checklist, ...failOnDoc(checklist, flags.failOn), notChecked: app.notChecked, warnings: app.warnings });
+      writeJsonDocument({
+        ok: true,
+        inputs,
+        container: app.container,
+        app: facts,
+        checklist,
+        ...failOnDoc(checklist, flags.failOn),
+        notChecked: app.notChecked,
+        ...(highest ? { play: { highestVersionCode: highest.on ?? null } } : {}),
+        warnings: app.warnings,
+      });
     } else {
       const lines = [
         `${inputs.length === 1 ? inputs[0] : inputs.join(', ')} (${KINDS[app.container] ?? app.container})`,
@@ -64,5 +88,7 @@ export function register(program: Command): Command {
     .argument('<arquivos...>', 'o APK, o conjunto de splits (.apks, .xapk, .apkm, .zip), vários APKs do mesmo app, ou um .aab')
     .option('--json', 'saída em JSON (checklist: [{ code, status, title, action }])')
     .option('--fail-on <nível>', `termina com código ${EXIT_CHECKLIST} se houver um item que impede a publicação (blocker) ou também um alerta (warning)`, parseFailOn)
+    .option('--play-key <arquivo|json>', 'chave da conta de serviço do Google Play (ou AABIFY_PLAY_KEY): compara o versionCode com o maior já enviado ao Play')
+    .option('--package <pacote>', 'confirma o pacote do app (o da chave no Google Play)')
     .action((inputs: string[], flags: CheckFlags) => runCheck(inputs, flags));
 }

@@ -38,7 +38,7 @@ export interface RemoteConvertFlags extends RemoteFlags, CiFileFlags, ReleaseFla
   options?: string;
   /** Sign with the upload keystore stored in the account (`aabify keystore upload`). */
   sign?: boolean;
-  versionCode?: number;
+  versionCode?: number | 'play';
   versionName?: string;
   failOn?: FailOnLevel;
   ks?: string;
