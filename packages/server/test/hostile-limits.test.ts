@@ -15,8 +15,8 @@ import { startTestServer, TEST_PASSWORD_PARAMS, type TestServer } from './helper
 import { api, type JsonBody } from './helpers/http.js';
 import { buildAdmin, buildUser, DEFAULT_PASSWORD, tokenFor } from './helpers/factories.js';
 import { ensureDashboardBuilt } from './helpers/browser.js';
-import { CURRENT_PARAMS, hashPassword, passwordKdfRuns, usePasswordParams } from '../src/auth/password.js';
-import { RateLimits } from '../src/auth/rateLimiter.js';
+import { CURRENT_PARAMS, hashPassword, passwordKdfRuns, usePasswordParams } from '../src/accounts/password.js';
+import { RateLimits } from '../src/http/rateLimiter.js';
 import { freePort } from './helpers/postgres.js';
 import { encryptJson } from '../src/settings/crypto.js';
 import { playCredentialsAad } from '../src/play/credentials.js';

@@ -6,8 +6,8 @@ import { api } from './helpers/http.js';
 import { buildAdmin, buildUser, tokenFor } from './helpers/factories.js';
 import { buildPlan } from './helpers/planFactories.js';
 import { MercadoPagoStandIn } from './helpers/mercadoPagoStandIn.js';
-import { verifyMercadoPagoSignature } from '../src/payments/index.js';
-import { expirePendingPayments } from '../src/commands/paymentExpirer.js';
+import { verifyMercadoPagoSignature } from '../src/payments/providers/index.js';
+import { expirePendingPayments } from '../src/payments/paymentExpirer.js';
 import type { Plan, User } from '../src/models/index.js';
 
 const TOKEN = 'TEST-7719-access-token-for-tests';

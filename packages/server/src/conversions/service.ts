@@ -14,9 +14,9 @@ import {
 import type { AppContext } from '../context.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Conversion } from '../models/index.js';
-import type { Limiter, RateLimiterOptions } from '../auth/rateLimiter.js';
+import type { Limiter, RateLimiterOptions } from '../http/rateLimiter.js';
 import { ApiError } from '../http/errors.js';
-import { presentConversion } from '../presenters/conversion.js';
+import { presentConversion } from './presenter.js';
 import { storageKeys, type Storage } from '../storage/index.js';
 import type { EngineSelection } from './engine.js';
 import { ConversionEvents } from './events.js';

@@ -2,10 +2,10 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { AppContext } from '../context.js';
 import type { Logger } from '../logger.js';
-import { createApiRouter } from '../routes/index.js';
-import { createHealthRouter, createReadyRouter } from '../routes/health/router.js';
+import { createApiRouter } from './api.js';
+import { createHealthRouter, createReadyRouter } from '../ops/healthRoutes.js';
 import { apiNotFound, errorHandler } from './errors.js';
-import { httpMetrics, metricsEndpoint } from './metrics.js';
+import { httpMetrics, metricsEndpoint } from '../ops/metrics.js';
 import { dashboardRouter, findDashboardDir } from './static.js';
 import { requestLog } from './requestLog.js';
 

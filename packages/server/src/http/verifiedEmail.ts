@@ -6,7 +6,7 @@
 import type { RequestHandler } from 'express';
 import { EMAIL_MESSAGES } from '@aabify/shared';
 import type { AppContext } from '../context.js';
-import { authUser } from './auth.js';
+import { authUser } from './guards.js';
 import { ApiError } from './errors.js';
 
 /** 403 EMAIL_NOT_VERIFIED, pointing at the call that sends a new confirmation link. */

@@ -1,7 +1,7 @@
 /** Payment jobs: every minute, pending PIX charges past their expiry are reconciled and cancelled. */
 import type { AppContext } from '../context.js';
 import type { JobQueue } from './queue.js';
-import { expirePendingPayments } from '../commands/paymentExpirer.js';
+import { expirePendingPayments } from '../payments/paymentExpirer.js';
 
 export const PAYMENTS_EXPIRE_JOB = 'payments:expire';
 

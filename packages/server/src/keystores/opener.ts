@@ -19,7 +19,7 @@ import { deserializeError, type SerializedError } from '../conversions/engine.js
 import { startWorkerThread } from '../conversions/workerPool.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../logger.js';
-import type { Limiter } from '../auth/rateLimiter.js';
+import type { Limiter } from '../http/rateLimiter.js';
 
 export interface KeystoreJob {
   keystore: Uint8Array;

@@ -19,7 +19,7 @@ import {
   type PublishRequest,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
-import type { Limiter } from '../auth/rateLimiter.js';
+import type { Limiter } from '../http/rateLimiter.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Conversion, Publication, PublicationLog, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';

@@ -17,10 +17,10 @@
  */
 import type { Server } from 'socket.io';
 import type { AppContext } from '../context.js';
-import type { AuthResult, Credential } from '../auth/service.js';
+import type { AuthResult, Credential } from '../accounts/authService.js';
 import { CONVERSION_LIMITS, CONVERSION_MESSAGES, type UserRole } from '@aabify/shared';
 import { userRoom } from '../conversions/events.js';
-import { findOwnedOrNull } from '../policies/ownership.js';
+import { findOwnedOrNull } from '../http/ownership.js';
 import { ApiError } from '../http/errors.js';
 
 const REMOTE_ACCESS_CHANGED = 'aabify:access-changed';

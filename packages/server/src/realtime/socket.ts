@@ -18,16 +18,16 @@ import { ACCOUNT_MESSAGES, CONVERSION_MESSAGES, SOCKET_EVENTS, conversionChannel
 import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
-import { findOwnedOrNull } from '../policies/ownership.js';
-import { mayDownloadFiles } from '../conversions/downloadAccess.js';
+import { findOwnedOrNull } from '../http/ownership.js';
+import { mayDownloadFiles } from '../conversions/access.js';
 import { baseUrlOf, issueDownloadToken } from '../conversions/downloads.js';
 import type { ConversionService } from '../conversions/service.js';
 import { userRoom } from '../conversions/events.js';
 import { snapshotMessages } from './snapshot.js';
 import type { LiveSocketData } from './access.js';
 import { ApiError } from '../http/errors.js';
-import { limitedCredentialCheck } from '../http/auth.js';
-import type { AuthResult } from '../auth/service.js';
+import { limitedCredentialCheck } from '../http/guards.js';
+import type { AuthResult } from '../accounts/authService.js';
 
 type Ack = (answer: unknown) => void;
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { InferCreationAttributes } from 'sequelize';
 import type { AppContext } from '../../src/context.js';
 import type { User } from '../../src/models/index.js';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/accounts/password.js';
 
 export const DEFAULT_PASSWORD = 'senha-de-teste-123';
 
