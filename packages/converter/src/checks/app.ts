@@ -6,16 +6,15 @@
  */
 import type { PlayCheckCode } from '@aabify/shared/playChecklist';
 import { ConverterError } from '../errors.js';
-import { BUNDLE_CONFIG, MANIFEST_PATH, ATTR } from '../bundle/layout.js';
+import { ATTR, BUNDLE_CONFIG, DIST_NS, MANIFEST_PATH } from '../bundle/layout.js';
 import { playLimitWarnings } from '../bundle/playLimits.js';
 import { openInputs, type ContainerKind, type InputFile } from '../input/open.js';
 import type { PbXmlNode } from '../proto/aapt.js';
 import type { ConversionWarning, ModuleReport } from '../report.js';
-import { repairManifest, xmlToProtoNode } from '../resources/index.js';
+import { AndroidAttr, repairManifest, xmlToProtoNode } from '../resources/index.js';
 import { isSignatureFile } from '../sign/index.js';
 import { groupSplits, readSplit, type SplitApk } from '../splits/classify.js';
 import { application, attrById, attrByName, booleanValue, children, decimalValue, decodeXmlNode, isAssetPackManifest, stringValue } from '../validate/xml.js';
-import { DIST_NS } from '../bundle/layout.js';
 import { ZipReader } from '../zip/index.js';
 import { monotonicMs } from '../clock.js';
 import { NATIVE_LIBRARY_PATH, playFindings, type CheckSubject, type NativeLibrary } from './index.js';
@@ -171,7 +170,7 @@ async function checkBundle(reader: ZipReader, started: number, signal?: AbortSig
   }));
   const root = base.node.element;
   const versionCode = decimalValue(attrById(root, ATTR.versionCode));
-  const versionName = stringValue(attrById(root, 0x0101021c));
+  const versionName = stringValue(attrById(root, AndroidAttr.versionName));
   const minSdk = sdkLevel(base.node, ATTR.minSdkVersion);
   const targetSdk = sdkLevel(base.node, ATTR.targetSdkVersion);
   const signer = reader.entries.map((e) => /^META-INF\/([^/]+)\.SF$/i.exec(e.name)?.[1]).find((s) => s !== undefined);
