@@ -1,5 +1,5 @@
 /**
- * The admin calls of spec plans-payments-admin §7 (dashboard, users, admins, conversions,
+ * The admin calls (dashboard, users, admins, conversions,
  * queue, system, config) against a real server and database. The server runs as a web-only
  * process, so queued conversions stay queued while a test looks at them.
  */

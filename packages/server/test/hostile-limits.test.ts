@@ -1,5 +1,5 @@
 /**
- * Hostile clients (issue 14, items 1, 3, 9, 10): each test performs the attack through real
+ * Hostile clients: each test performs the attack through real
  * HTTP against a server on the embedded Postgres and checks what must hold afterwards.
  * Stalls are measured by the answer time of a parallel /api/health, never by timing the attack.
  */

@@ -15,6 +15,7 @@ import {
   type AdminUserListResponse,
   type AdminUserResponse,
   type UserRole,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
@@ -37,7 +38,8 @@ import {
   toggleStatus,
   updateUserByAdmin,
 } from './userAdministrator.js';
-import { adminGuard, likePattern, pagination } from '../admin/guards.js';
+import { adminGuard } from '../http/guards.js';
+import { likePattern } from '../http/listing.js';
 
 interface ListQuery {
   page: number;
@@ -71,7 +73,7 @@ const answer = (message: string, user: User): AdminUserResponse => ({ message, u
 const idOf = (req: Request): string => String(req.params.id);
 
 /**
- * /api/admin/users — spec §7:
+ * /api/admin/users:
  *   GET / (page, limit, search, role, userType) → { users, pagination, total, page, limit, totalPages }
  *   POST /create-user {email, password, userType, credits | planId} → 201 { message, user }
  *   POST /create-admin {email, password} → 201 { message, user }

@@ -8,9 +8,8 @@ import {
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
-import { authUser, requireAuth } from '../http/guards.js';
+import { authUser, emailNotVerifiedError, requireAuth } from '../http/guards.js';
 import { validate, inputOf } from '../http/validate.js';
-import { emailNotVerifiedError } from '../http/verifiedEmail.js';
 import { findOwned } from '../http/ownership.js';
 import { generateApiToken } from './tokens.js';
 import { presentApiToken } from './apiTokenPresenter.js';
@@ -65,7 +64,7 @@ export function createApiTokensRouter(ctx: AppContext): Router {
     });
     await token.destroy();
     // Sockets and event streams opened with this token close too.
-    await ctx.liveAccess?.accessChanged(user.id);
+    await ctx.liveAccess.accessChanged(user.id);
     ctx.logger.info({ userId: user.id, apiTokenId: token.id }, 'api token revoked');
     res.status(204).end();
   });

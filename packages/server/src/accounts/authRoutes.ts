@@ -97,7 +97,7 @@ export function createAuthRouter(ctx: AppContext): Router {
     await limiters.passwordChangePerUser.reset(user.id);
     await setPassword(user, newPassword);
     // Sockets and event streams opened with the ended sessions close too.
-    await ctx.liveAccess?.accessChanged(user.id);
+    await ctx.liveAccess.accessChanged(user.id);
     ctx.logger.info({ userId: user.id }, 'password changed');
     await ctx.mail.passwordChanged(user);
     res.json({ message: ACCOUNT_MESSAGES.passwordChanged, ...session(user) });
@@ -111,7 +111,7 @@ export function createAuthRouter(ctx: AppContext): Router {
     const { user, credential } = req.auth!;
     if (credential.method !== 'jwt') throw new ApiError(400, 'LOGOUT_NEEDS_SESSION', ACCOUNT_MESSAGES.logoutNeedsSession);
     await endSession(ctx, user.id, credential.sessionId, credential.expiresAt);
-    await ctx.liveAccess?.accessChanged(user.id);
+    await ctx.liveAccess.accessChanged(user.id);
     ctx.logger.info({ userId: user.id }, 'signed out');
     res.json({ message: ACCOUNT_MESSAGES.loggedOut });
   });
@@ -121,7 +121,7 @@ export function createAuthRouter(ctx: AppContext): Router {
     const { user } = req.auth!;
     if (req.auth!.credential.method !== 'jwt') throw new ApiError(400, 'LOGOUT_NEEDS_SESSION', ACCOUNT_MESSAGES.logoutNeedsSession);
     await endAllSessions(ctx, user.id);
-    await ctx.liveAccess?.accessChanged(user.id);
+    await ctx.liveAccess.accessChanged(user.id);
     ctx.logger.info({ userId: user.id }, 'signed out everywhere');
     res.json({ message: ACCOUNT_MESSAGES.loggedOutEverywhere });
   });

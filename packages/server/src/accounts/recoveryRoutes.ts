@@ -97,7 +97,7 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
   async function afterPasswordSetByLink(user: User, purged: PurgedPreRegistrationAccess | null, how: string): Promise<void> {
     // Open sockets and event streams made with the old password (or a removed API token) end
     // too, on every process.
-    await ctx.liveAccess?.accessChanged(user.id);
+    await ctx.liveAccess.accessChanged(user.id);
     // The mailbox's owner proved it: the account's sign-in slowdown starts afresh.
     await Promise.all([ctx.auth.limiters.loginPerAccount.reset(user.email), ctx.auth.limiters.loginAccountWait.reset(user.email)]);
     ctx.logger.info({ userId: user.id }, how);

@@ -1,5 +1,5 @@
 /**
- * What an admin does to accounts (spec plans-payments-admin §2.5, §2.6, §7; DECISIONS.md
+ * What an admin does to accounts (docs/admin.md; docs/decisions.md
  * "Accounts"): create users and admins, edit only what changed, credits, subscription, type,
  * activate, promote, demote, password, delete. Each takes the acting admin and runs in one
  * transaction with the target row locked. Role changes lock every admin row first, so two
@@ -21,31 +21,32 @@ import {
   type AdminSubscriptionRequest,
   type AdminUpdateUserRequest,
   type UserType,
+  isUuid,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
+import { cancelConversion, type CancelDeps } from '../conversions/canceller.js';
 import type { Plan, User } from '../models/index.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { ApiError } from '../http/errors.js';
 import { addMonths } from '../plans/planApplier.js';
 import { createUser, emailTakenError } from './userCreator.js';
 
-type Ctx = Pick<AppContext, 'models' | 'sequelize' | 'logger' | 'conversions' | 'liveAccess'>;
+type Ctx = Pick<AppContext, 'models' | 'sequelize' | 'logger' | 'liveAccess'> & CancelDeps;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const userNotFound = () => ApiError.notFound(ADMIN_MESSAGES.userNotFound, 'USER_NOT_FOUND');
 const noChanges = () => new ApiError(400, 'NO_CHANGES', ADMIN_MESSAGES.noChanges);
 
 /** The account, locked for the rest of the transaction; 404 for a missing or deleted one. */
 export async function lockUser(ctx: Ctx, id: unknown, transaction: Transaction): Promise<User> {
-  if (typeof id !== 'string' || !UUID.test(id)) throw userNotFound();
+  if (typeof id !== 'string' || !isUuid(id)) throw userNotFound();
   const user = await ctx.models.User.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
   if (!user) throw userNotFound();
   return user;
 }
 
 export async function findUser(ctx: Ctx, id: unknown): Promise<User> {
-  if (typeof id !== 'string' || !UUID.test(id)) throw userNotFound();
+  if (typeof id !== 'string' || !isUuid(id)) throw userNotFound();
   const user = await ctx.models.User.findByPk(id);
   if (!user) throw userNotFound();
   return user;
@@ -145,7 +146,7 @@ export async function updateUserByAdmin(ctx: Ctx, actor: User, id: string, input
     ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin updated user');
     return user;
   });
-  if (passwordChanged) await ctx.liveAccess?.accessChanged(updated.id);
+  if (passwordChanged) await ctx.liveAccess.accessChanged(updated.id);
   return updated;
 }
 
@@ -216,7 +217,7 @@ export async function toggleStatus(ctx: Ctx, actor: User, id: string): Promise<U
     ctx.logger.info({ actor: actor.id, userId: user.id, isActive: user.isActive }, 'admin toggled user status');
     return user;
   });
-  if (!toggled.isActive) await ctx.liveAccess?.accessChanged(toggled.id);
+  if (!toggled.isActive) await ctx.liveAccess.accessChanged(toggled.id);
   return toggled;
 }
 
@@ -255,7 +256,7 @@ export async function demote(ctx: Ctx, actor: User, id: string): Promise<User> {
     ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin demoted admin');
     return user;
   });
-  await ctx.liveAccess?.accessChanged(demoted.id);
+  await ctx.liveAccess.accessChanged(demoted.id);
   return demoted;
 }
 
@@ -268,7 +269,7 @@ export async function changePasswordByAdmin(ctx: Ctx, actor: User, id: string, n
     ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin changed user password');
     return user;
   });
-  await ctx.liveAccess?.accessChanged(changed.id);
+  await ctx.liveAccess.accessChanged(changed.id);
   return changed;
 }
 
@@ -290,9 +291,9 @@ export async function deleteUserByAdmin(ctx: Ctx, actor: User, id: string): Prom
     const active = await ctx.models.Conversion.findAll({ where: { userId: user.id, status: { [Op.in]: ['pending', 'queued', 'processing'] } }, attributes: ['id'], transaction });
     return active.map((c) => c.id);
   });
-  await ctx.liveAccess?.accessChanged(id);
+  await ctx.liveAccess.accessChanged(id);
   for (const conversionId of running) {
-    await ctx.conversions?.cancel(conversionId).catch((err: unknown) => ctx.logger.warn({ err, conversionId }, 'conversion of deleted user not cancelled'));
+    await cancelConversion(ctx, conversionId).catch((err: unknown) => ctx.logger.warn({ err, conversionId }, 'conversion of deleted user not cancelled'));
   }
   ctx.logger.info({ actor: actor.id, userId: id }, 'admin deleted user');
 }

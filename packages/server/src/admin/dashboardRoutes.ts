@@ -3,7 +3,7 @@ import { ADMIN_LIMITS, type AdminDashboardStats } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Limiter } from '../http/rateLimiter.js';
 import { dashboardFigures } from './stats.js';
-import { adminGuard } from './guards.js';
+import { adminGuard } from '../http/guards.js';
 import { ownerInclude, presentAdminConversions } from '../conversions/adminConversionList.js';
 
 /** GET /api/admin/dashboard → users, conversions, revenue, purchases, queue, system, 5 recent conversions, charts. */

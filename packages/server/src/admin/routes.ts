@@ -3,12 +3,12 @@ import type { AppContext } from '../context.js';
 import { createAdminConfigRouter } from '../settings/adminRoutes.js';
 import { createAdminConversionsRouter } from '../conversions/adminRoutes.js';
 import { createAdminDashboardRouter } from './dashboardRoutes.js';
-import { adminRateLimiter } from './guards.js';
+import { adminRateLimiter } from '../http/guards.js';
 import { createAdminQueueRouter, createAdminSystemRouter } from '../conversions/adminQueueRoutes.js';
 import { createAdminsRouter, createAdminUsersRouter } from '../accounts/adminRoutes.js';
 
 /**
- * /api/admin — spec plans-payments-admin §7 "Admin: dashboard, users, conversions, queue,
+ * /api/admin — "Admin: dashboard, users, conversions, queue,
  * system" and "Admin: settings". Every route answers 403 to non-admins (adminGuard in each
  * sub-router). /admin/plans is the payments routes' own sub-router, mounted beside this one.
  */

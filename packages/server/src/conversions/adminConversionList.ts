@@ -9,12 +9,12 @@ import { presentAdminConversion } from './adminPresenter.js';
 export async function presentAdminConversions(ctx: AppContext, rows: Conversion[]): Promise<AdminConversion[]> {
   const settings = await readConversionSettings(ctx.settings);
   const active = rows.some((c) => c.status === 'queued' || c.status === 'processing');
-  const snapshot = active && ctx.conversions ? await ctx.conversions.stats.snapshot(settings.maxConcurrent) : undefined;
-  const average = ctx.conversions ? await ctx.conversions.stats.averageProcessingTime() : undefined;
+  const snapshot = active ? await ctx.conversionStats.snapshot(settings.maxConcurrent) : undefined;
+  const average = await ctx.conversionStats.averageProcessingTime();
   return rows.map((c) => {
     let queue: QueueInfo | undefined;
     if (snapshot) queue = queueInfo(snapshot, c.id);
-    else if (average !== undefined) {
+    else {
       queue = { queuePosition: 0, totalInQueue: 0, estimatedTime: 0, averageProcessingTime: average, currentlyProcessing: 0, maxConcurrent: settings.maxConcurrent };
     }
     return presentAdminConversion(c, { queue, retentionDays: settings.retentionDays });

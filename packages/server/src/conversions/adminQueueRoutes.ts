@@ -4,7 +4,8 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import type { Limiter } from '../http/rateLimiter.js';
 import { queueStats, systemStats } from '../admin/stats.js';
-import { adminGuard } from '../admin/guards.js';
+import { adminGuard } from '../http/guards.js';
+import { cancelConversion } from './canceller.js';
 
 /**
  * /api/admin/queue — GET / → { waiting, active, completed, failed, cancelled, pending, maxConcurrent, averageProcessingTime }
@@ -21,14 +22,12 @@ export function createAdminQueueRouter(ctx: AppContext, limiter: Limiter): Route
   });
 
   router.post('/clear', async (_req, res) => {
-    const svc = ctx.conversions;
-    if (!svc) throw new Error('conversion service not started');
     const waiting = await ctx.models.Conversion.findAll({ where: { status: 'queued' }, attributes: ['id', 'creditState'], order: [['queuedAt', 'ASC']] });
     let cancelledCount = 0;
     let creditsReturned = 0;
     for (const c of waiting) {
       try {
-        const done = await svc.cancel(c.id);
+        const done = await cancelConversion(ctx, c.id);
         cancelledCount++;
         if (c.creditState === 'reserved' && done.creditState === 'returned') creditsReturned++;
       } catch (err) {

@@ -1,18 +1,19 @@
 import { Router } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import { ADMIN_MESSAGES, adminConversionsQuerySchema, type AdminConversionListResponse } from '@aabify/shared';
+import { ADMIN_MESSAGES, adminConversionsQuerySchema, type AdminConversionListResponse, isUuid, pagination } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Conversion } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import type { Limiter } from '../http/rateLimiter.js';
 import { inputOf, validate } from '../http/validate.js';
-import { adminGuard, likePattern, pagination } from '../admin/guards.js';
+import { adminGuard } from '../http/guards.js';
+import { likePattern } from '../http/listing.js';
 import { ownerInclude, presentAdminConversions } from './adminConversionList.js';
+import { cancelConversion } from './canceller.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * /api/admin/conversions — every user's conversions (spec §2.8, §7):
+ * /api/admin/conversions — every user's conversions:
  *   GET / (page, limit = 25, status, search over file name and owner email, userId)
  *     → { conversions (with user {id, email}), total, page, limit, totalPages, hasNextPage, hasPreviousPage, pagination }
  *   DELETE /{id} → { message }: a running one is cancelled first (its credit goes back), then
@@ -55,19 +56,18 @@ export function createAdminConversionsRouter(ctx: AppContext, limiter: Limiter):
 
   router.delete('/:id', async (req, res) => {
     const id = String(req.params.id);
-    const c = UUID.test(id) ? await ctx.models.Conversion.findByPk(id) : null;
+    const c = isUuid(id) ? await ctx.models.Conversion.findByPk(id) : null;
     if (!c) throw ApiError.notFound(ADMIN_MESSAGES.conversionNotFound, 'CONVERSION_NOT_FOUND');
-    const svc = ctx.conversions;
-    if (svc && ['pending', 'queued', 'processing'].includes(c.status)) {
-      await svc.cancel(c.id).catch((err: unknown) => {
+    if (['pending', 'queued', 'processing'].includes(c.status)) {
+      await cancelConversion(ctx, c.id).catch((err: unknown) => {
         if (!(err instanceof ApiError)) throw err;
       });
     }
     const fresh = await ctx.models.Conversion.findByPk(id);
     if (fresh) {
-      await svc?.deleteFiles(fresh).catch((err: unknown) => ctx.logger.warn({ err, conversionId: fresh.id }, 'conversion files not deleted'));
+      await ctx.conversionFiles.deleteAll(fresh).catch((err: unknown) => ctx.logger.warn({ err, conversionId: fresh.id }, 'conversion files not deleted'));
       await fresh.destroy();
-      svc?.queueChanged();
+      ctx.queueBroadcaster.changed();
     }
     ctx.logger.info({ conversionId: id }, 'admin deleted conversion');
     res.json({ message: ADMIN_MESSAGES.conversionDeleted });

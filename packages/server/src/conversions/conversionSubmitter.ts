@@ -12,7 +12,9 @@ import { ApiError } from '../http/errors.js';
 import { paymentRequired, reserveCredit } from './credits.js';
 import { assertPendingUploadRoom } from './pendingUploads.js';
 import { assertActiveConversionRoom } from './activeConversions.js';
-import type { ConversionService } from './service.js';
+import { enqueueFor } from '../jobs/define.js';
+import { JOBS } from '../jobs/names.js';
+import { readConversionSettings } from './settings.js';
 import type { UploadedApk } from './upload.js';
 
 export interface Submission {
@@ -22,16 +24,12 @@ export interface Submission {
   start: boolean;
 }
 
-function service(ctx: AppContext): ConversionService {
-  if (!ctx.conversions) throw new Error('conversion service not started');
-  return ctx.conversions;
-}
+type Ctx = Pick<AppContext, 'sequelize' | 'models' | 'settings' | 'storage' | 'mail' | 'logger' | 'queue' | 'conversionLogs' | 'conversionEvents' | 'queueBroadcaster'>;
 
-export async function submitConversion(ctx: AppContext, s: Submission): Promise<Conversion> {
-  const svc = service(ctx);
+export async function submitConversion(ctx: Ctx, s: Submission): Promise<Conversion> {
   let conversion: Conversion;
   try {
-    const settings = await svc.settings();
+    const settings = await readConversionSettings(ctx.settings);
     conversion = await ctx.sequelize.transaction(async (transaction) => {
       const user = await ctx.models.User.findByPk(s.user.id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!user) throw ApiError.unauthorized();
@@ -67,18 +65,18 @@ export async function submitConversion(ctx: AppContext, s: Submission): Promise<
       );
     });
   } catch (err) {
-    for (const key of [s.upload.key, ...(s.upload.parts ?? []).map((p) => p.key)]) await svc.storage.delete(key).catch(() => undefined);
+    for (const key of [s.upload.key, ...(s.upload.parts ?? []).map((p) => p.key)]) await ctx.storage.delete(key).catch(() => undefined);
     throw err;
   }
-  await svc.log(conversion.id, 'info', `Arquivo recebido: ${conversion.fileName} (${conversion.fileSize} bytes)`, 'upload');
-  svc.events.created(conversion.userId, { conversionId: conversion.id, fileName: conversion.fileName, fileSize: conversion.fileSize });
+  await ctx.conversionLogs.write(conversion.id, 'info', `Arquivo recebido: ${conversion.fileName} (${conversion.fileSize} bytes)`, 'upload');
+  ctx.conversionEvents.created(conversion.userId, { conversionId: conversion.id, fileName: conversion.fileName, fileSize: conversion.fileSize });
   if (s.start) await queued(ctx, conversion);
   return conversion;
 }
 
 /** POST /conversion/start/{id}: a pending conversion of the user goes to the queue. */
-export async function startConversion(ctx: AppContext, user: User, conversionId: string): Promise<Conversion> {
-  const settings = await service(ctx).settings();
+export async function startConversion(ctx: Ctx, user: User, conversionId: string): Promise<Conversion> {
+  const settings = await readConversionSettings(ctx.settings);
   const conversion = await ctx.sequelize.transaction(async (transaction) => {
     const locked = await ctx.models.User.findByPk(user.id, { transaction, lock: transaction.LOCK.UPDATE });
     if (!locked) throw ApiError.unauthorized();
@@ -103,15 +101,14 @@ export async function startConversion(ctx: AppContext, user: User, conversionId:
   return conversion;
 }
 
-async function queued(ctx: AppContext, conversion: Conversion): Promise<void> {
-  const svc = service(ctx);
-  await svc.log(conversion.id, 'info', 'Conversão adicionada à fila', 'queue');
-  svc.events.update({ type: 'status_change', conversionId: conversion.id, timestamp: new Date().toISOString(), status: 'queued', progress: 0 });
+async function queued(ctx: Ctx, conversion: Conversion): Promise<void> {
+  await ctx.conversionLogs.write(conversion.id, 'info', 'Conversão adicionada à fila', 'queue');
+  ctx.conversionEvents.update({ type: 'status_change', conversionId: conversion.id, timestamp: new Date().toISOString(), status: 'queued', progress: 0 });
   try {
-    await svc.enqueue(conversion.id);
+    await enqueueFor(ctx.queue, JOBS.conversionRun, 'conversionId', conversion.id);
   } catch (err) {
-    // The row is queued; the periodic ensureJobs() will write the job.
+    // The row is queued; the periodic safety net (jobs/conversions.ts) writes the job.
     ctx.logger.error({ err, conversionId: conversion.id }, 'conversion job not written; will retry');
   }
-  svc.queueChanged();
+  ctx.queueBroadcaster.changed();
 }

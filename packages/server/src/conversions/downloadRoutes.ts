@@ -8,9 +8,10 @@ import { findOwned } from '../http/ownership.js';
 import { filesExpireAt } from './presenter.js';
 import { assertMayDownload } from './access.js';
 import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
+import { readConversionSettings } from './settings.js';
 
 /**
- * /api/download — spec users-and-conversion §7.
+ * /api/download.
  *   POST /generate-download-token/:conversionId → { downloadToken, filename, downloadUrl, expiresIn, expiresAt }
  *   GET /file/:token → the AAB (Content-Length, Range, .aab file name); the token alone
  *     authorises it, so the link also works opened in a new tab
@@ -32,8 +33,7 @@ export function createDownloadRouter(ctx: AppContext): Router {
 
   router.get('/file/:token', async (req, res) => {
     const conversion = await limitedCredentialCheck(ctx, clientAddress(req), () => conversionForToken(ctx, String(req.params.token)));
-    if (!ctx.conversions) throw new Error('conversion service not started');
-    await streamAab(req, res, ctx.conversions.storage, conversion, { redirect: true });
+    await streamAab(req, res, ctx.storage, conversion, { redirect: true });
   });
 
   router.get('/available', auth, async (req, res) => {
@@ -43,7 +43,7 @@ export function createDownloadRouter(ctx: AppContext): Router {
       order: [['completedAt', 'DESC']],
       limit: 100,
     });
-    const retentionDays = ctx.conversions ? (await ctx.conversions.settings()).retentionDays : 7;
+    const { retentionDays } = await readConversionSettings(ctx.settings);
     const downloads: AvailableDownload[] = rows.map((c) => ({
       conversionId: c.id,
       fileName: c.fileName,

@@ -7,8 +7,11 @@ import {
   type ConversionLogEntry,
   type ConversionStartResponse,
 } from '@aabify/shared';
-import type { Conversion } from '../models/index.js';
-import type { QueueInfo } from './queueStats.js';
+import type { Conversion, Models } from '../models/index.js';
+import type { SettingsService } from '../settings/index.js';
+import type { QueueInfo, QueueStats } from './queueStats.js';
+import { readLogs } from './logs.js';
+import { readConversionSettings } from './settings.js';
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 const DAY = 86_400_000;
@@ -89,4 +92,16 @@ export function presentStart(c: Conversion, q: QueueInfo, message: string): Conv
     estimatedTime: q.estimatedTime,
     message,
   };
+}
+
+/** A conversion as its viewers get it: with its queue figures now, and its log when asked. */
+export async function describeConversion(
+  ctx: { models: Models; settings: SettingsService; conversionStats: QueueStats },
+  c: Conversion,
+  extra: { logs?: boolean } = {},
+): Promise<ApiConversion> {
+  const settings = await readConversionSettings(ctx.settings);
+  const queue = await ctx.conversionStats.infoOf(c, settings);
+  const logs = extra.logs ? await readLogs(ctx.models, c.id) : undefined;
+  return presentConversion(c, { queue, retentionDays: settings.retentionDays, logs });
 }

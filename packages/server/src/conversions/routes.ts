@@ -14,12 +14,14 @@ import type { Credential } from '../accounts/authService.js';
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
-import { authUser, bearerToken, limitedCredentialCheck, requireAdmin, requireAuth } from '../http/guards.js';
-import { requireVerifiedEmail } from '../http/verifiedEmail.js';
+import { authUser, bearerToken, limitedCredentialCheck, requireAdmin, requireAuth, requireVerifiedEmail } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { clientAddress, clientKey, rateLimit } from '../http/rateLimit.js';
+import { likePattern } from '../http/listing.js';
 import { findOwned, findOwnedThrough } from '../http/ownership.js';
-import { presentConversion, presentStart } from './presenter.js';
+import { describeConversion, presentConversion, presentStart } from './presenter.js';
+import { cancelConversion } from './canceller.js';
+import { readConversionSettings } from './settings.js';
 import { presentUsage } from './usagePresenter.js';
 import { startConversion, submitConversion } from './conversionSubmitter.js';
 import { paymentRequired } from './credits.js';
@@ -27,7 +29,6 @@ import { assertPendingUploadRoom } from './pendingUploads.js';
 import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
 import { readLogs } from './logs.js';
 import { assertMayDownload, presentForViewer } from './access.js';
-import type { ConversionService } from './service.js';
 import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from './upload.js';
 import { openUpdateStream } from '../realtime/sse.js';
 import { isStreamTicketShaped, mintStreamTicket, redeemStreamTicket } from './streamTickets.js';
@@ -35,7 +36,7 @@ import { requireKeystoreForSigning } from '../keystores/service.js';
 import { createConversionLimitsRouter } from './limitsRoutes.js';
 
 /**
- * /api/conversion — spec users-and-conversion §7, plans-payments-admin §7 (bulk).
+ * /api/conversion.
  *   POST /convert (multipart apk + options) → 201 start response
  *   POST /convert/bulk (admin; repeated apks, ≤ 10) → { message, conversions, errors }
  *   POST /upload → 201 pending conversion; POST /start/:id → start response
@@ -49,16 +50,12 @@ import { createConversionLimitsRouter } from './limitsRoutes.js';
  */
 export function createConversionRouter(ctx: AppContext): Router {
   const router = Router();
-  const svc = (): ConversionService => {
-    if (!ctx.conversions) throw new Error('conversion service not started');
-    return ctx.conversions;
-  };
   const auth = requireAuth(ctx);
   const owned = (req: Request): Promise<Conversion> =>
     findOwned(ctx.models.Conversion, req.params.id, authUser(req), { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
 
   /** Per-user submission rate; after auth because it counts per account. */
-  const submissionRate: RequestHandler = (req, res, next) => rateLimit(svc().submitLimiter, clientKey, CONVERSION_MESSAGES.rateLimited)(req, res, next);
+  const submissionRate: RequestHandler = (req, res, next) => rateLimit(ctx.conversionSubmitLimiter, clientKey, CONVERSION_MESSAGES.rateLimited)(req, res, next);
 
   /** 402 before a byte of the upload is read when the user cannot convert at all. */
   const canSubmit: RequestHandler = (req, _res, next) => {
@@ -72,15 +69,15 @@ export function createConversionRouter(ctx: AppContext): Router {
     // A declared body surely over the room is refused at once; the exact size is checked on submission.
     const declared = Number(req.headers['content-length']);
     const atLeast = Number.isFinite(declared) ? Math.max(0, declared - MULTIPART_OVERHEAD) : 0;
-    await assertPendingUploadRoom(ctx, authUser(req).id, await svc().settings(), atLeast);
+    await assertPendingUploadRoom(ctx, authUser(req).id, await readConversionSettings(ctx.settings), atLeast);
     next();
   };
 
   const receiveOne = async (req: Request): Promise<{ upload: UploadedApk; options: ReturnType<typeof parseConversionOptions> }> => {
-    const settings = await svc().settings();
+    const settings = await readConversionSettings(ctx.settings);
     // One conversion: an APK, or a set (split APKs, .apks/.xapk/.apkm/.zip, OBB files) whose sum the limit bounds.
     const result = await receiveApkUpload(req, {
-      storage: svc().storage,
+      storage: ctx.storage,
       maxFileSize: settings.maxFileSize,
       fileField: 'apk',
       maxFiles: CONVERSION_LIMITS.uploadMaxFiles,
@@ -90,7 +87,7 @@ export function createConversionRouter(ctx: AppContext): Router {
     const upload = result.files[0];
     if (!upload) throw ApiError.badRequest(CONVERSION_MESSAGES.noFile, 'NO_FILE');
     const options = await requireKeystoreForSigning(ctx, authUser(req).id, parseConversionOptions(result.fields.options));
-    if (!options.ok) for (const key of [upload.key, ...(upload.parts ?? []).map((p) => p.key)]) await svc().storage.delete(key);
+    if (!options.ok) for (const key of [upload.key, ...(upload.parts ?? []).map((p) => p.key)]) await ctx.storage.delete(key);
     return { upload, options };
   };
 
@@ -99,10 +96,10 @@ export function createConversionRouter(ctx: AppContext): Router {
     const { upload, options } = await receiveOne(req);
     if (!options.ok) throw new ApiError(400, 'INVALID_OPTIONS', options.message, { fields: options.fields });
     const conversion = await submitConversion(ctx, { user, upload, options: options.options, start });
-    const queue = await svc().queueInfoOf(conversion);
+    const queue = await ctx.conversionStats.infoOf(conversion);
     res.status(201).json({
       ...presentStart(conversion, queue, start ? CONVERSION_MESSAGES.started : CONVERSION_MESSAGES.uploaded),
-      conversion: presentConversion(conversion, { queue, retentionDays: (await svc().settings()).retentionDays }),
+      conversion: presentConversion(conversion, { queue, retentionDays: (await readConversionSettings(ctx.settings)).retentionDays }),
     });
   };
 
@@ -112,9 +109,9 @@ export function createConversionRouter(ctx: AppContext): Router {
 
   router.post('/convert/bulk', auth, requireAdmin, submissionRate, async (req, res) => {
     const user = authUser(req);
-    const settings = await svc().settings();
+    const settings = await readConversionSettings(ctx.settings);
     const result = await receiveApkUpload(req, {
-      storage: svc().storage,
+      storage: ctx.storage,
       maxFileSize: settings.maxFileSize,
       fileField: 'apks',
       maxFiles: CONVERSION_LIMITS.bulkMaxFiles,
@@ -123,7 +120,7 @@ export function createConversionRouter(ctx: AppContext): Router {
     if (result.files.length === 0 && result.rejected.length === 0) throw ApiError.badRequest(CONVERSION_MESSAGES.noFilesSelected, 'NO_FILE');
     const options = await requireKeystoreForSigning(ctx, user.id, parseConversionOptions(result.fields.options));
     if (!options.ok) {
-      await Promise.all(result.files.map((f) => svc().storage.delete(f.key)));
+      await Promise.all(result.files.map((f) => ctx.storage.delete(f.key)));
       throw new ApiError(400, 'INVALID_OPTIONS', options.message, { fields: options.fields });
     }
     const body: BulkConversionResponse = { message: '', conversions: [], errors: [] };
@@ -131,7 +128,7 @@ export function createConversionRouter(ctx: AppContext): Router {
     for (const upload of result.files) {
       try {
         const c = await submitConversion(ctx, { user, upload, options: options.options, start: true });
-        const q = await svc().queueInfoOf(c, settings);
+        const q = await ctx.conversionStats.infoOf(c, settings);
         body.conversions.push({ conversionId: c.id, originalFileName: c.fileName, fileName: c.fileName, fileSize: c.fileSize, queuePosition: q.queuePosition, estimatedTime: q.estimatedTime });
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
@@ -146,23 +143,23 @@ export function createConversionRouter(ctx: AppContext): Router {
     const user = authUser(req);
     await owned(req);
     const conversion = await startConversion(ctx, user, String(req.params.id));
-    res.json(presentStart(conversion, await svc().queueInfoOf(conversion), CONVERSION_MESSAGES.started));
+    res.json(presentStart(conversion, await ctx.conversionStats.infoOf(conversion), CONVERSION_MESSAGES.started));
   });
 
   router.get('/status/:id', auth, async (req, res) => {
     // The most polled route: the row from memory while it is unchanged (no query).
-    const c = await findOwnedThrough(ctx.models.Conversion, req.params.id, authUser(req), (id) => svc().lastKnownById(id), {
+    const c = await findOwnedThrough(ctx.models.Conversion, req.params.id, authUser(req), (id) => ctx.conversionRows.get(id), {
       notFoundMessage: CONVERSION_MESSAGES.notFound,
       notFoundCode: 'CONVERSION_NOT_FOUND',
     });
-    res.json(await presentForViewer(ctx, c, authUser(req), await svc().describe(c)));
+    res.json(await presentForViewer(ctx, c, authUser(req), await describeConversion(ctx, c)));
   });
 
   router.get('/history', auth, validate(historyQuerySchema, 'query'), async (req, res) => {
     const user = authUser(req);
     const q = inputOf(req, historyQuerySchema);
     const where: WhereOptions<Conversion> & Record<string | symbol, unknown> = { userId: user.id };
-    if (q.search) where.fileName = { [Op.iLike]: `%${q.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` };
+    if (q.search) where.fileName = { [Op.iLike]: likePattern(q.search) };
     if (q.status && q.status !== 'all') where.status = { [Op.in]: q.status.split(',').map((s) => s.trim()) };
     const { rows, count } = await ctx.models.Conversion.findAndCountAll({
       where,
@@ -170,9 +167,9 @@ export function createConversionRouter(ctx: AppContext): Router {
       limit: q.limit,
       offset: (q.page - 1) * q.limit,
     });
-    const settings = await svc().settings();
+    const settings = await readConversionSettings(ctx.settings);
     const conversions = await Promise.all(
-      rows.map(async (c) => presentConversion(c, { queue: await svc().queueInfoOf(c, settings), retentionDays: settings.retentionDays })),
+      rows.map(async (c) => presentConversion(c, { queue: await ctx.conversionStats.infoOf(c, settings), retentionDays: settings.retentionDays })),
     );
     const totalPages = Math.max(1, Math.ceil(count / q.limit));
     const body: ConversionHistoryResponse = {
@@ -208,8 +205,8 @@ export function createConversionRouter(ctx: AppContext): Router {
 
   router.post('/cancel/:id', auth, async (req, res) => {
     const c = await owned(req);
-    const cancelled = await svc().cancel(c.id);
-    res.json({ message: CONVERSION_MESSAGES.cancelled, conversion: await svc().describe(cancelled) });
+    const cancelled = await cancelConversion(ctx, c.id);
+    res.json({ message: CONVERSION_MESSAGES.cancelled, conversion: await describeConversion(ctx, cancelled) });
   });
 
   router.post('/generate-download-link/:id', auth, async (req, res) => {
@@ -223,7 +220,7 @@ export function createConversionRouter(ctx: AppContext): Router {
   router.get('/download/:id', auth, async (req, res) => {
     const c = await owned(req);
     await assertMayDownload(ctx, c, authUser(req));
-    await streamAab(req, res, svc().storage, c);
+    await streamAab(req, res, ctx.storage, c);
   });
 
   /** Bearer token, or ?token= holding a download token of this conversion (a link opened in a tab). */
@@ -241,7 +238,7 @@ export function createConversionRouter(ctx: AppContext): Router {
       conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
       await assertMayDownload(ctx, conversion, user);
     }
-    await streamAab(req, res, svc().storage, conversion, { redirect: true });
+    await streamAab(req, res, ctx.storage, conversion, { redirect: true });
   });
 
   const streamable = (id: unknown, user: User) =>
@@ -266,10 +263,8 @@ export function createConversionRouter(ctx: AppContext): Router {
     }
     const c = await streamable(id, viewer.user);
     // One of the user's live-connection slots (429 when they hold them all), freed when the stream closes.
-    if (ctx.liveAccess) res.on('close', ctx.liveAccess.claimConnection(viewer.user.id));
-    await openUpdateStream(req, res, svc(), c, (end) =>
-      ctx.liveAccess ? ctx.liveAccess.track({ credential: viewer.credential, role: viewer.user.role, conversionId: c.id, end }) : () => undefined,
-    );
+    res.on('close', ctx.liveAccess.claimConnection(viewer.user.id));
+    await openUpdateStream(req, res, ctx, c, (end) => ctx.liveAccess.track({ credential: viewer.credential, role: viewer.user.role, conversionId: c.id, end }));
   });
 
   return router;

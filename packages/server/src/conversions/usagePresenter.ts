@@ -1,4 +1,4 @@
-/** GET /conversion/usage: what the user may convert now and what they have used (spec §3 usage info). */
+/** GET /conversion/usage: what the user may convert now and what they have used. */
 import {
   CONVERSION_MESSAGES,
   PLAN_ACCESS_MESSAGES,

@@ -36,7 +36,7 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/download', createDownloadRouter(ctx));
   api.use('/plans', createPlansRouter(ctx));
   api.use('/payments', createPaymentsRouter(ctx));
-  // The client's fallback path for a failed /payments/create-pix call (spec §7).
+  // The client's fallback path for a failed /payments/create-pix call.
   api.post('/create-pix/:planId', ...createPixHandlers(ctx));
   api.use('/debug', createDebugRouter(ctx));
   api.use('/admin/plans', createAdminPlansRouter(ctx));

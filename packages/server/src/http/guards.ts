@@ -11,6 +11,7 @@
 import type { Request, RequestHandler } from 'express';
 import {
   ACCOUNT_MESSAGES,
+  EMAIL_MESSAGES,
   PLAN_ACCESS_ERROR_CODES,
   PLAN_ACCESS_REDIRECT,
   planAccessMessage,
@@ -20,7 +21,8 @@ import type { User } from '../models/index.js';
 import type { AuthMethod, AuthResult, Credential } from '../accounts/authService.js';
 import { isApiTokenShaped } from '../accounts/tokens.js';
 import { ApiError } from './errors.js';
-import { addressLimitKey, clientKey } from './rateLimit.js';
+import { addressLimitKey, clientKey, rateLimit } from './rateLimit.js';
+import type { Limiter } from './rateLimiter.js';
 
 export interface RequestAuth {
   user: User;
@@ -155,3 +157,33 @@ export const requirePlanAccess: RequestHandler = (req, _res, next) => {
   }
   next();
 };
+
+/** 403 EMAIL_NOT_VERIFIED, pointing at the call that sends a new confirmation link. */
+export function emailNotVerifiedError(message: string = EMAIL_MESSAGES.emailNotVerified): ApiError {
+  return new ApiError(403, 'EMAIL_NOT_VERIFIED', message, { details: { resend: '/api/auth/resend-verification' } });
+}
+
+/**
+ * The `accounts.requireVerifiedEmail` guard: with the setting on, a customer whose address is
+ * not confirmed cannot buy or convert (403 EMAIL_NOT_VERIFIED); admins always pass. After requireAuth.
+ */
+export function requireVerifiedEmail(ctx: Pick<AppContext, 'settings'>): RequestHandler {
+  return async (req, _res, next) => {
+    const user = authUser(req);
+    if (user.isAdmin() || user.emailVerifiedAt || !(await ctx.settings.get('accounts.requireVerifiedEmail'))) return next();
+    throw emailNotVerifiedError();
+  };
+}
+
+/** Generous: the dashboard refreshes every 30 s and live lists poll; this only stops floods. */
+export function adminRateLimiter(ctx: Pick<AppContext, 'rateLimits'>): Limiter {
+  return ctx.rateLimits.limiter('admin', { points: 1200, windowMs: 60_000 });
+}
+
+/**
+ * The guard every admin route starts with: requireAuth → rate limit → requireAdmin (403 for
+ * anyone else). requireAuth first: the limit counts per verified admin, never per presented token.
+ */
+export function adminGuard(ctx: AppContext, limiter: Limiter): RequestHandler[] {
+  return [requireAuth(ctx), rateLimit(limiter), requireAdmin];
+}

@@ -44,12 +44,11 @@ export function createReadyRouter(ctx: AppContext): Router {
         return [name, false];
       }
     };
-    const storage = ctx.conversions?.storage;
     const checks = Object.fromEntries(
       await Promise.all([
         probe('database', async () => (await ctx.sequelize.query('SELECT 1'), true)),
         // The store's own probe (local folder writable; S3: reachable, bucket present).
-        probe('storage', async () => (storage ? (await storage.check(), true) : false)),
+        probe('storage', async () => (await ctx.storage.check(), true)),
         probe('queue', async () => (await isQueueReachable(ctx.queue)) && (ctx.config.role === 'web' || isQueueRunning(ctx.queue))),
       ]),
     ) as Record<'database' | 'storage' | 'queue', boolean>;

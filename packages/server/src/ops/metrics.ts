@@ -9,8 +9,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { QueryTypes } from 'sequelize';
-import type { AppContext } from '../context.js';
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 
 export type ConversionOutcome = 'completed' | 'failed' | 'cancelled' | 'crashed';
@@ -21,9 +21,17 @@ export interface Metrics {
   readonly httpLatency: Histogram<'method' | 'route' | 'status'>;
   conversionFinished(outcome: ConversionOutcome): void;
   engineRan(outcome: 'completed' | 'failed', seconds: number): void;
+  /** Where the worker gauges read from (the runner and pool are built after the metrics they report to). */
+  trackWorkers(source: WorkerFigures): void;
 }
 
-export function createMetrics(ctx: Pick<AppContext, 'sequelize' | 'config'> & { conversions?: AppContext['conversions'] }): Metrics {
+/** What this process's conversion workers are doing now. */
+export interface WorkerFigures {
+  running(): number;
+  utilisation(): number;
+}
+
+export function createMetrics(ctx: { sequelize: Sequelize; config: Pick<Config, 'role'> }): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ role: ctx.config.role });
   collectDefaultMetrics({ register: registry, prefix: 'aabify_' });
@@ -62,13 +70,13 @@ export function createMetrics(ctx: Pick<AppContext, 'sequelize' | 'config'> & { 
       for (const r of await count(`SELECT status AS key, count(*) AS n FROM payments GROUP BY status`)) this.set({ status: r.key }, Number(r.n));
     },
   });
-  const service = () => ctx.conversions;
+  let workers: WorkerFigures = { running: () => 0, utilisation: () => 0 };
   new Gauge({
     name: 'aabify_worker_busy',
     help: 'Conversions this process is running',
     registers: [registry],
     collect() {
-      this.set(service()?.runningCount ?? 0);
+      this.set(workers.running());
     },
   });
   new Gauge({
@@ -76,7 +84,7 @@ export function createMetrics(ctx: Pick<AppContext, 'sequelize' | 'config'> & { 
     help: 'Engine threads of this process busy, as a fraction of its pool (0 in web processes)',
     registers: [registry],
     collect() {
-      this.set(service()?.pool.utilisation ?? 0);
+      this.set(workers.utilisation());
     },
   });
   const httpLatency = new Histogram({
@@ -91,6 +99,9 @@ export function createMetrics(ctx: Pick<AppContext, 'sequelize' | 'config'> & { 
     httpLatency,
     conversionFinished: (outcome) => conversions.inc({ outcome }),
     engineRan: (outcome, seconds) => engine.observe({ outcome }, seconds),
+    trackWorkers: (source) => {
+      workers = source;
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import { PAYMENT_MESSAGES as M, PURCHASE_STATUSES, pageQuerySchema, type PaymentsStatus, type PurchaseStatus } from '@aabify/shared';
+import { PAYMENT_MESSAGES as M, PURCHASE_STATUSES, pageQuerySchema, type PaymentsStatus, type PurchaseStatus, pagination } from '@aabify/shared';
 import { mixed, object, string } from 'yup';
 import type { AppContext } from '../context.js';
 import type { Purchase } from '../models/index.js';
@@ -12,7 +12,6 @@ import { isPaymentProviderError, providerErrorToApi } from './providers/index.js
 import { applyProviderPayment, syncPayment } from './paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase } from './presenter.js';
 import { presentPaymentsState } from './providerStatePresenter.js';
-import { pagination } from '../plans/planStore.js';
 import { ownedPaymentOrPurchasePayment } from './access.js';
 
 const listQuerySchema = pageQuerySchema.shape({
@@ -28,7 +27,7 @@ const mapProviderErrors = (err: unknown): never => {
 };
 
 /**
- * Admin payment actions (not in the spec; see docs/payments.md):
+ * Admin payment actions (docs/payments.md):
  * GET /api/admin/payments/status → the active provider and, in its error state, why (PaymentsStatus)
  * GET /api/admin/payments/purchases?status&page&limit → every purchase with its buyer
  * POST /api/admin/payments/{id}/approve → approves a sandbox charge (also an expired or cancelled one)

@@ -15,7 +15,7 @@ import type { Payment, Purchase, PurchaseTransition } from '../models/index.js';
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 const label = (status: PurchaseStatus): string => PAYMENT_STATUS_LABELS[status];
 
-/** Old or damaged snapshots still read: the name falls back to 'Plano Desconhecido' (spec §3). */
+/** Old or damaged snapshots still read: the name falls back to 'Plano Desconhecido'. */
 export function presentSnapshot(snapshot: Partial<PlanSnapshot> | null | undefined): PlanSnapshot {
   return {
     name: snapshot?.name || PAYMENT_MESSAGES.unknownPlan,

@@ -1,5 +1,5 @@
 /**
- * The purchase state machine (DECISIONS "Credits and plans"): pending → approved | rejected |
+ * The purchase state machine (docs/decisions.md, "Credits and plans"): pending → approved | rejected |
  * cancelled; approved → refunded; a late approval of a cancelled or rejected charge is
  * accepted (a PIX can land at the last second). Every change is written to
  * purchase_transitions with time, reason and actor, in the caller's transaction.

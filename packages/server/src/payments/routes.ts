@@ -8,11 +8,11 @@ import {
   type PaymentConfigResponse,
   type PixPollingStatusResponse,
   type PixStatusResponse,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Payment } from '../models/index.js';
-import { authUser, requireAuth } from '../http/guards.js';
-import { requireVerifiedEmail } from '../http/verifiedEmail.js';
+import { authUser, requireAuth, requireVerifiedEmail } from '../http/guards.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -20,7 +20,6 @@ import { isPaymentProviderError, isRefusedChange, providerErrorToApi } from './p
 import { createPixPayment } from './pixPaymentCreator.js';
 import { applyProviderPayment, cancelPaymentLocally, claimProviderRead, syncPayment } from './paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase, presentPurchaseStatus } from './presenter.js';
-import { pagination } from '../plans/planStore.js';
 import { latestPaymentId, ownedPayment, ownedPaymentOrPurchasePayment, ownedPurchase } from './access.js';
 import { mercadoPagoWebhook } from './webhookRoutes.js';
 
@@ -40,7 +39,7 @@ function statusMessage(payment: Payment): string {
   }
 }
 
-/** Slower polling as a charge ages (spec §9 polling grows to 3 s, then 5 s). */
+/** Slower polling as a charge ages (polling grows to 3 s, then 5 s). */
 function recommendedInterval(payment: Payment, now = Date.now()): number {
   const age = now - payment.createdAt.getTime();
   if (age < 60_000) return PIX_POLLING.initialIntervalMs;
@@ -207,7 +206,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
   return router;
 }
 
-/** POST /create-pix/{planId}: also mounted at /api/create-pix/{planId}, the client's fallback path (spec §7). */
+/** POST /create-pix/{planId}: also mounted at /api/create-pix/{planId}, the client's fallback path. */
 export function createPixHandlers(ctx: AppContext): RequestHandler[] {
   const limiter = rateLimit(ctx.rateLimits.limiter('purchase-create', { points: 20, windowMs: 10 * 60_000 }));
   return [

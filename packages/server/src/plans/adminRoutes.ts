@@ -11,6 +11,7 @@ import {
   planReorderSchema,
   planSetPopularSchema,
   type PlanListResponse,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { requireAdmin, requireAuth } from '../http/guards.js';
@@ -25,7 +26,6 @@ import {
   duplicatePlan,
   findPlan,
   listPlans,
-  pagination,
   reorderPlans,
   updatePlan,
 } from './planStore.js';
@@ -33,7 +33,7 @@ import { planAnalytics, planPerformance, planStats } from './planAnalytics.js';
 import { planCsvFileName, plansToCsv } from './planCsv.js';
 
 /**
- * Admin plan management (spec §7 "Admin: plans"), every call admin only:
+ * Admin plan management, every call admin only:
  * GET / (filter query) → { plans, pagination }; GET /export → CSV; GET /analytics?period;
  * GET /performance?planIds&period; PATCH /reorder; PATCH /bulk-update; DELETE /bulk-delete;
  * POST /; GET|PUT|PATCH|DELETE /{id}; PATCH /{id}/toggle-status; PATCH /{id}/set-popular;

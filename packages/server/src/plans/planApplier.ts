@@ -1,5 +1,5 @@
 /**
- * What a plan does to a user (DECISIONS "Credits and plans"): a credit plan adds its credits;
+ * What a plan does to a user (docs/decisions.md, "Credits and plans"): a credit plan adds its credits;
  * a subscription sets the expiry to (later of now and the current expiry) + its months. The
  * bought plan becomes the current one and sets userType; unspent credits are always kept.
  * The caller holds the user's row lock and saves the user in its transaction.

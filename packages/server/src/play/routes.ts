@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
 import { number, object, string } from 'yup';
 import {
@@ -19,14 +19,10 @@ import { ApiError } from '../http/errors.js';
 import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { clientKey, rateLimit } from '../http/rateLimit.js';
+import { likePattern } from '../http/listing.js';
 import { findOwned } from '../http/ownership.js';
 import { deletePlayCredentials, findPlayCredentials, presentPlayCredentials, savePlayCredentials, testPlayAccess } from './credentials.js';
-import { presentPublication, type PublicationService } from './service.js';
-
-function service(ctx: AppContext): PublicationService {
-  if (!ctx.publications) throw new Error('publication service not started');
-  return ctx.publications;
-}
+import { createPublication, presentPublication } from './publications.js';
 
 /**
  * /api/account/play-credentials — the signed-in user's Google Play service-account key (docs/play.md).
@@ -40,7 +36,7 @@ function service(ctx: AppContext): PublicationService {
 export function createPlayCredentialsRouter(ctx: AppContext): Router {
   const router = Router();
   const auth = requireAuth(ctx);
-  const testRate: RequestHandler = (req, res, next) => rateLimit(service(ctx).testLimiter, clientKey)(req, res, next);
+  const testRate = rateLimit(ctx.playTestLimiter, clientKey);
 
   router.put('/play-credentials', auth, validate(playCredentialsSchema), async (req, res) => {
     const saved = await savePlayCredentials(ctx, authUser(req).id, inputOf(req, playCredentialsSchema).key);
@@ -82,14 +78,14 @@ const listQuerySchema = object({ conversionId: string().trim().required() });
 export function createPublicationsRouter(ctx: AppContext): Router {
   const router = Router();
   const auth = requireAuth(ctx);
-  const publishRate: RequestHandler = (req, res, next) => rateLimit(service(ctx).publishLimiter, clientKey, PLAY_MESSAGES.rateLimited)(req, res, next);
+  const publishRate = rateLimit(ctx.publishLimiter, clientKey, PLAY_MESSAGES.rateLimited);
   const ownedConversion = (req: Request, id: unknown, adminBypass: boolean) =>
     findOwned(ctx.models.Conversion, id, authUser(req), { adminBypass, notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
 
   router.post('/', auth, publishRate, validate(publishRequestSchema), async (req, res) => {
     const input = inputOf(req, publishRequestSchema);
     const conversion = await ownedConversion(req, input.conversionId, false);
-    const publication = await service(ctx).create(authUser(req), conversion, input);
+    const publication = await createPublication(ctx, authUser(req), conversion, input);
     const body: { message: string; publication: ApiPublication } = { message: PLAY_MESSAGES.queued, publication: presentPublication(publication) };
     res.status(201).json(body);
   });
@@ -102,7 +98,7 @@ export function createPublicationsRouter(ctx: AppContext): Router {
 
   router.get('/:id', auth, async (req, res) => {
     const publication = await findOwned(ctx.models.Publication, req.params.id, authUser(req), { notFoundMessage: PLAY_MESSAGES.publicationNotFound, notFoundCode: 'PUBLICATION_NOT_FOUND' });
-    const body: { publication: ApiPublication; logs: PublicationLogEntry[] } = { publication: presentPublication(publication), logs: await service(ctx).logs(publication.id) };
+    const body: { publication: ApiPublication; logs: PublicationLogEntry[] } = { publication: presentPublication(publication), logs: await ctx.publicationEvents.logsOf(publication.id) };
     res.json(body);
   });
 
@@ -124,7 +120,7 @@ export function createAdminPublicationsRouter(ctx: AppContext): Router {
     const where: WhereOptions<Publication> & Record<string | symbol, unknown> = {};
     if (q.status !== 'all') where.status = q.status;
     if (q.search) {
-      const like = `%${q.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+      const like = likePattern(q.search);
       where[Op.or] = [{ packageName: { [Op.iLike]: like } }, { track: { [Op.iLike]: like } }];
     }
     const { rows, count } = await ctx.models.Publication.findAndCountAll({ where, order: [['createdAt', 'DESC'], ['id', 'ASC']], limit: q.limit, offset: (q.page - 1) * q.limit });

@@ -7,7 +7,7 @@ import { inputOf, validate } from '../http/validate.js';
 import { SettingValueError, isSettingKey, type SettingKey } from './index.js';
 import { presentSetting, webhookUrlOf } from './presenter.js';
 import { presentPaymentsState } from '../payments/providerStatePresenter.js';
-import { adminGuard } from '../admin/guards.js';
+import { adminGuard } from '../http/guards.js';
 
 const webhookUrl = (ctx: AppContext, req: Request) => webhookUrlOf(ctx.config, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
 
@@ -17,11 +17,11 @@ async function applyRuntimeSetting(ctx: AppContext, key: SettingKey): Promise<vo
     const level = await ctx.settings.get('logging.level');
     if (level) ctx.logger.level = level;
   }
-  if (key === 'conversions.maxConcurrent' || key === 'queue.broadcastInterval') ctx.conversions?.queueChanged();
+  if (key === 'conversions.maxConcurrent' || key === 'queue.broadcastInterval') ctx.queueBroadcaster.changed();
 }
 
 /**
- * /api/admin/config — spec §2.10, §7:
+ * /api/admin/config:
  *   GET / → { configs: [{ key, value (secrets masked), description, help, recommended, kind, options?, hint?, problem?, updatedAt, … }],
  *     webhookUrl, payments: { provider, label, available, reason, message } }
  *   PUT /{key} { value } → { message, config }; 400 with the key's pt-BR rule ('Valor não pode ser

@@ -1,5 +1,5 @@
 /**
- * Provider failures as API answers, with the texts of spec §8. A provider's 401 is never
+ * Provider failures as API answers, with their pt-BR texts. A provider's 401 is never
  * passed on as 401: the dashboard reads 401 as "your session expired" and signs the user out.
  */
 import { PAYMENT_MESSAGES as M } from '@aabify/shared';
