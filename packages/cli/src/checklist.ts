@@ -6,7 +6,8 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { prePublicationChecklist, type PlayCheck, type PlayCheckInput, type PlayCheckStatus } from '@aabify/shared/playChecklist';
-import { isRecord, str } from './api/types.js';
+import { isRecord } from '@aabify/shared/json';
+import { str } from './api/types.js';
 import { EXIT_CHECKLIST, EXIT_OK } from './exitCodes.js';
 
 export interface ChecklistRow {
