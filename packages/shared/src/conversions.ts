@@ -37,6 +37,8 @@ export const CONVERSION_LIMITS = {
   unlimitedMaxFileSize: 0,
   /** Asset-pack rules per conversion (Play allows at most 100 asset packs per app). */
   assetPacksMax: 100,
+  /** Characters of one asset-pack glob (the engine matches globs in time linear in both lengths). */
+  assetPackGlobMaxLength: 512,
   /** Files of one conversion (a split set given as separate APKs, plus OBBs). */
   uploadMaxFiles: 20,
   /** Files per bulk conversion. */

@@ -30,6 +30,8 @@ export * from './ids.js';
 export * from './json.js';
 export * from './paging.js';
 export * from './playChecklist.js';
+export * from './playCheckTexts.js';
+export * from './playPermissions.js';
 export * from './emailMessages.js';
 export * from './email.js';
 export * from './play.js';
