@@ -7,7 +7,7 @@ import { clientAddress } from '../http/rateLimit.js';
 import { findOwned } from '../http/ownership.js';
 import { filesExpireAt } from './presenter.js';
 import { assertMayDownload } from './access.js';
-import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
+import { conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
 import { readConversionSettings } from './settings.js';
 
 /**
@@ -28,7 +28,7 @@ export function createDownloadRouter(ctx: AppContext): Router {
       notFoundCode: 'CONVERSION_NOT_FOUND',
     });
     await assertMayDownload(ctx, c, user);
-    res.json(await issueDownloadToken(ctx, c, user, baseUrlOf(ctx, req)));
+    res.json(await issueDownloadToken(ctx, c, req.auth!));
   });
 
   router.get('/file/:token', async (req, res) => {

@@ -26,7 +26,7 @@ import { presentUsage } from './usagePresenter.js';
 import { startConversion, submitConversion } from './conversionSubmitter.js';
 import { paymentRequired } from './credits.js';
 import { assertPendingUploadRoom } from './pendingUploads.js';
-import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
+import { conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
 import { readLogs } from './logs.js';
 import { assertMayDownload, presentForViewer } from './access.js';
 import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from './upload.js';
@@ -212,7 +212,7 @@ export function createConversionRouter(ctx: AppContext): Router {
   router.post('/generate-download-link/:id', auth, async (req, res) => {
     const c = await owned(req);
     await assertMayDownload(ctx, c, authUser(req));
-    const t = await issueDownloadToken(ctx, c, authUser(req), baseUrlOf(ctx, req));
+    const t = await issueDownloadToken(ctx, c, req.auth!);
     const body: DownloadLinkResponse = { ...t, conversionId: c.id, downloadLink: t.downloadUrl, link: t.downloadUrl };
     res.json(body);
   });

@@ -20,7 +20,7 @@ import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
 import { findOwnedOrNull } from '../http/ownership.js';
 import { mayDownloadFiles } from '../conversions/access.js';
-import { baseUrlOf, issueDownloadToken } from '../conversions/downloads.js';
+import { issueDownloadToken } from '../conversions/downloads.js';
 import { describeConversion } from '../conversions/presenter.js';
 import { userRoom } from '../conversions/events.js';
 import { snapshotMessages } from './snapshot.js';
@@ -270,7 +270,7 @@ export function attachConversionSockets(ctx: AppContext, io: Server, options: Co
       else if (!c.canDownload) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notDownloadable };
       else if (!(await mayDownloadFiles(ctx, c, user))) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.adminDownloadNotAllowed };
       else {
-        const t = await issueDownloadToken(ctx, c, user, baseUrlOf(ctx));
+        const t = await issueDownloadToken(ctx, c, { user, credential });
         answer = { success: true, conversionId: c.id, ...t, downloadLink: t.downloadUrl, link: t.downloadUrl };
       }
       socket.emit(SOCKET_EVENTS.downloadLinkResponse, answer);
