@@ -17,6 +17,7 @@ import { ApiError } from '../http/errors.js';
 import { authUser, bearerToken, limitedCredentialCheck, requireAdmin, requireAuth, requireVerifiedEmail } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { clientAddress, clientKey, rateLimit } from '../http/rateLimit.js';
+import { secretsInUrl } from '../http/requestLog.js';
 import { likePattern } from '../http/listing.js';
 import { findOwned, findOwnedThrough } from '../http/ownership.js';
 import { describeConversion, presentConversion, presentStart } from './presenter.js';
@@ -224,7 +225,7 @@ export function createConversionRouter(ctx: AppContext): Router {
   });
 
   /** Bearer token, or ?token= holding a download token of this conversion (a link opened in a tab). */
-  router.get('/temp-download/:id', async (req, res) => {
+  router.get('/temp-download/:id', secretsInUrl({ query: ['token'] }), async (req, res) => {
     const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
     let conversion: Conversion;
     if (queryToken && !bearerToken(req)) {
@@ -251,7 +252,7 @@ export function createConversionRouter(ctx: AppContext): Router {
   });
 
   /** ?token= holds a stream ticket; a long-lived token is accepted only in the Authorization header. */
-  router.get('/updates/:id', async (req, res) => {
+  router.get('/updates/:id', secretsInUrl({ query: ['token'] }), async (req, res) => {
     const id = String(req.params.id);
     const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
     let viewer: { user: User; credential: Credential };
