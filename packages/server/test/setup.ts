@@ -1,11 +1,12 @@
 import { startTestCluster, stopTestCluster } from './helpers/postgres.js';
 import { suiteAnswers } from './helpers/http.js';
-import { leakedSecrets, secretLogFigures } from './helpers/secretLog.js';
+import { armSecretLog, leakedSecrets, secretLogFigures } from './helpers/secretLog.js';
 
 /** Mocha root hooks: the test Postgres lives for the whole run. */
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(120000);
+    armSecretLog();
     await startTestCluster();
   },
   async afterAll(this: Mocha.Context) {

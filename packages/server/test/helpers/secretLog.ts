@@ -1,6 +1,7 @@
 /**
- * Secrets never in the log, checked over a whole test run. Every test server started by
- * startTestServer logs at `debug` into `logCapture` (test/helpers/server.ts); the helpers record
+ * Secrets never in the log, checked over a whole test run. In the server suite (test/setup.ts arms
+ * it) every test server started by startTestServer logs at `debug` into `logCapture`
+ * (test/helpers/server.ts); the helpers record
  * every secret the run mints — what the API answers under a secret's name (session and API
  * tokens, download tokens, stream tickets, 2FA material: SECRET_FIELDS), what socket requests
  * answer, session tokens signed by tokenFor, and the tokens of the links the SMTP server
@@ -19,6 +20,13 @@ export const SECRET_FIELDS = new Set(['token', 'downloadToken', 'ticket', 'secre
 /** The shortest secret we mint is 32 random bytes in base64url (43 characters); shorter words are not kept. */
 const MIN_SECRET_LENGTH = 20;
 const WORD = /[A-Za-z0-9_.~-]{20,}/g;
+
+/** Set by the server suite's root hooks (test/setup.ts); benchmarks and other suites log as before. */
+let armed = false;
+export function armSecretLog(): void {
+  armed = true;
+}
+export const secretLogArmed = (): boolean => armed;
 
 const minted = new Map<string, string>();
 const seen = new Map<string, string>();

@@ -5,7 +5,7 @@ import { pino, type Level, type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
 import { createTestDatabase } from './postgres.js';
-import { logCapture } from './secretLog.js';
+import { logCapture, secretLogArmed } from './secretLog.js';
 import type { ScryptParams } from '../../src/accounts/password.js';
 
 /**
@@ -30,11 +30,13 @@ export interface TestServer extends RunningServer {
 }
 
 /**
- * A test server's logger: `debug` into the run's capture, which the root hook searches for every
- * secret the run minted (helpers/secretLog.ts); TEST_LOG_LEVEL prints the lines too.
+ * A test server's logger: in the server suite, `debug` into the run's capture, which the root hook
+ * searches for every secret the run minted (helpers/secretLog.ts); elsewhere (benchmarks) silent.
+ * TEST_LOG_LEVEL prints the lines too.
  */
 export function testLogger(): Logger {
   const shown = process.env.TEST_LOG_LEVEL;
+  if (!secretLogArmed()) return pino({ level: shown ?? 'silent' });
   if (!shown || !isLevel(shown)) return pino({ level: 'debug' }, logCapture);
   const lowest = pino.levels.values[shown]! < pino.levels.values.debug! ? shown : 'debug';
   return pino({ level: lowest }, pino.multistream([{ level: 'debug', stream: logCapture }, { level: shown, stream: process.stdout }]));
