@@ -117,7 +117,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
   const keys = keyRingOf(secrets);
   const settings = createSettingsService({ sequelize, config, keys, logger, notifier });
   followLogLevel(settings, logger);
-  const metrics = createMetrics({ sequelize, config });
+  const metrics = createMetrics({ sequelize, config, instance, version: VERSION });
 
   const outbox = new Outbox({ config, models, sequelize, logger, keys, queue }, opts.mail);
   const mail = new Mailer({ models, sequelize, logger }, outbox);

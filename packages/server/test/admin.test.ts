@@ -530,7 +530,8 @@ describe('admin API', function () {
       expect(token.value).to.equal('••••••••abcd');
       expect(JSON.stringify(res.body)).to.not.contain('APP_USR-1234567890');
       const secret = res.body.configs.find((c) => c.key === 'payments.mercadopago.webhookSecret')!;
-      expect(res.body.webhookUrl).to.equal(`${server.url}/api/payments/webhook`);
+      // Without PUBLIC_URL: a path on this server, never an address built from the request's Host.
+      expect(res.body.webhookUrl).to.equal('/api/payments/webhook');
       expect(secret.hint).to.contain(res.body.webhookUrl);
       // The URL is said once (the hint), not repeated in the help text.
       expect(secret.help).to.not.contain(res.body.webhookUrl);

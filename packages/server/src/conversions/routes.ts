@@ -17,6 +17,7 @@ import { ApiError } from '../http/errors.js';
 import { authUser, bearerToken, limitedCredentialCheck, requireAdmin, requireAuth, requireVerifiedEmail } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { clientAddress, clientKey, rateLimit } from '../http/rateLimit.js';
+import { secretsInUrl } from '../http/requestLog.js';
 import { likePattern } from '../http/listing.js';
 import { findOwned, findOwnedThrough } from '../http/ownership.js';
 import { describeConversion, presentConversion, presentStart } from './presenter.js';
@@ -26,7 +27,7 @@ import { presentUsage } from './usagePresenter.js';
 import { startConversion, submitConversion } from './conversionSubmitter.js';
 import { paymentRequired } from './credits.js';
 import { assertPendingUploadRoom } from './pendingUploads.js';
-import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
+import { conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
 import { readLogs } from './logs.js';
 import { assertMayDownload, presentForViewer } from './access.js';
 import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from './upload.js';
@@ -212,7 +213,7 @@ export function createConversionRouter(ctx: AppContext): Router {
   router.post('/generate-download-link/:id', auth, async (req, res) => {
     const c = await owned(req);
     await assertMayDownload(ctx, c, authUser(req));
-    const t = await issueDownloadToken(ctx, c, authUser(req), baseUrlOf(ctx, req));
+    const t = await issueDownloadToken(ctx, c, req.auth!);
     const body: DownloadLinkResponse = { ...t, conversionId: c.id, downloadLink: t.downloadUrl, link: t.downloadUrl };
     res.json(body);
   });
@@ -224,7 +225,7 @@ export function createConversionRouter(ctx: AppContext): Router {
   });
 
   /** Bearer token, or ?token= holding a download token of this conversion (a link opened in a tab). */
-  router.get('/temp-download/:id', async (req, res) => {
+  router.get('/temp-download/:id', secretsInUrl({ query: ['token'] }), async (req, res) => {
     const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
     let conversion: Conversion;
     if (queryToken && !bearerToken(req)) {
@@ -251,7 +252,7 @@ export function createConversionRouter(ctx: AppContext): Router {
   });
 
   /** ?token= holds a stream ticket; a long-lived token is accepted only in the Authorization header. */
-  router.get('/updates/:id', async (req, res) => {
+  router.get('/updates/:id', secretsInUrl({ query: ['token'] }), async (req, res) => {
     const id = String(req.params.id);
     const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
     let viewer: { user: User; credential: Credential };

@@ -96,5 +96,6 @@ export { UserKeystore } from './UserKeystore.js';
 export { EmailMessage } from './EmailMessage.js';
 export { EmailLinkToken, type EmailLinkPurpose } from './EmailLinkToken.js';
 export { StreamTicket } from './StreamTicket.js';
+export type { RecordedCredential } from './recordedCredential.js';
 export { PlayCredential } from './PlayCredential.js';
 export { Publication, PublicationLog } from './Publication.js';

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { ADMIN_MESSAGES, adminConfigUpdateSchema, type AdminConfigResponse, type AdminConfigUpdateResponse } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
@@ -9,7 +9,6 @@ import { presentSetting, webhookUrlOf } from './presenter.js';
 import { presentPaymentsState } from '../payments/providerStatePresenter.js';
 import { adminGuard } from '../http/guards.js';
 
-const webhookUrl = (ctx: AppContext, req: Request) => webhookUrlOf(ctx.config, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
 
 /** Settings that act on this process at once (the others are read where they are used). */
 async function applyRuntimeSetting(ctx: AppContext, key: SettingKey): Promise<void> {
@@ -31,8 +30,8 @@ export function createAdminConfigRouter(ctx: AppContext, limiter: Limiter): Rout
   const router = Router();
   router.use(adminGuard(ctx, limiter));
 
-  router.get('/', async (req, res) => {
-    const url = webhookUrl(ctx, req);
+  router.get('/', async (_req, res) => {
+    const url = webhookUrlOf(ctx.config);
     const body: AdminConfigResponse = {
       configs: (await ctx.settings.list()).map((e) => presentSetting(e, url)),
       webhookUrl: url,
@@ -52,7 +51,7 @@ export function createAdminConfigRouter(ctx: AppContext, limiter: Limiter): Rout
       throw err;
     }
     await applyRuntimeSetting(ctx, key);
-    const body: AdminConfigUpdateResponse = { message: ADMIN_MESSAGES.configUpdated, config: presentSetting(await ctx.settings.entry(key), webhookUrl(ctx, req)) };
+    const body: AdminConfigUpdateResponse = { message: ADMIN_MESSAGES.configUpdated, config: presentSetting(await ctx.settings.entry(key), webhookUrlOf(ctx.config)) };
     res.json(body);
   });
 
