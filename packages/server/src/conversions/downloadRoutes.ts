@@ -6,7 +6,7 @@ import { authUser, limitedCredentialCheck, requireAuth } from '../http/guards.js
 import { clientAddress } from '../http/rateLimit.js';
 import { findOwned } from '../http/ownership.js';
 import { filesExpireAt } from './presenter.js';
-import { assertMayDownload } from './access.js';
+import { assertMayDownload, recordSupportAccess } from './access.js';
 import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
 import { readConversionSettings } from './settings.js';
 
@@ -28,6 +28,7 @@ export function createDownloadRouter(ctx: AppContext): Router {
       notFoundCode: 'CONVERSION_NOT_FOUND',
     });
     await assertMayDownload(ctx, c, user);
+    await recordSupportAccess(ctx, req, user, c, 'conversion.downloaded', { how: 'download-link' });
     res.json(await issueDownloadToken(ctx, c, user, baseUrlOf(ctx, req)));
   });
 

@@ -23,6 +23,7 @@ import { likePattern } from '../http/listing.js';
 import { findOwned } from '../http/ownership.js';
 import { deletePlayCredentials, findPlayCredentials, presentPlayCredentials, savePlayCredentials, testPlayAccess } from './credentials.js';
 import { createPublication, presentPublication } from './publications.js';
+import { signedInActor } from '../audit/actor.js';
 
 /**
  * /api/account/play-credentials — the signed-in user's Google Play service-account key (docs/play.md).
@@ -39,7 +40,7 @@ export function createPlayCredentialsRouter(ctx: AppContext): Router {
   const testRate = rateLimit(ctx.playTestLimiter, clientKey);
 
   router.put('/play-credentials', auth, validate(playCredentialsSchema), async (req, res) => {
-    const saved = await savePlayCredentials(ctx, authUser(req).id, inputOf(req, playCredentialsSchema).key);
+    const saved = await savePlayCredentials(ctx, signedInActor(req), authUser(req).id, inputOf(req, playCredentialsSchema).key);
     const body: { message: string; credentials: PlayCredentialsMetadata } = { message: PLAY_MESSAGES.saved, credentials: presentPlayCredentials(saved) };
     res.json(body);
   });
@@ -51,7 +52,7 @@ export function createPlayCredentialsRouter(ctx: AppContext): Router {
   });
 
   router.delete('/play-credentials', auth, async (req, res) => {
-    if (!(await deletePlayCredentials(ctx, authUser(req).id))) throw ApiError.notFound(PLAY_MESSAGES.notFound, 'PLAY_CREDENTIALS_NOT_FOUND');
+    if (!(await deletePlayCredentials(ctx, signedInActor(req), authUser(req).id))) throw ApiError.notFound(PLAY_MESSAGES.notFound, 'PLAY_CREDENTIALS_NOT_FOUND');
     res.status(204).end();
   });
 
