@@ -155,6 +155,18 @@ describe('audit trail: security events of an account', function () {
     expectNoSecrets(revoked, made.body.token);
   });
 
+  it('actor_actingWithAnApiToken_recordsWhichToken', async () => {
+    const user = await buildUser(server);
+    const made = await http().post<{ id: string; token: string }>('/auth/tokens', { name: 'pipeline' }, tokenFor(server, user));
+    expect(made.status).to.equal(201);
+    const account = makeServiceAccount('via-token');
+    expect((await http().put('/account/play-credentials', { key: account.json }, made.body.token)).status).to.equal(200);
+    const event = await auditEvent(server, adminToken, 'play_key.saved', user.id);
+    expect(event.via).to.equal('api_token');
+    expect(event.apiTokenId).to.equal(made.body.id);
+    expect(event.actor.id).to.equal(user.id);
+  });
+
   it('uploadKeystore_savedReplacedRemoved_recordedWithTheCertificateNeverTheKey', async () => {
     const user = await buildUser(server);
     const session = tokenFor(server, user);

@@ -236,7 +236,7 @@ describe('audit trail: reading, immutability, retention and export', function ()
       expect(res.bom).to.equal(true);
       const rows = parseCsv(res.text);
       expect(rows[0]!.slice(0, 4)).to.deep.equal(['Quando (horário de Brasília)', 'Ação', 'Código', 'Quem']);
-      const labels = rows.slice(1).map((r) => r[10]);
+      const labels = rows.slice(1).map((r) => r[rows[0]!.indexOf('Nome do alvo')]);
       for (const name of hostile) expect(labels).to.include(`'${name}`);
       expect(rows.slice(1).every((r) => r[2] === 'plan.created' && r.length === rows[0]!.length)).to.equal(true);
       // The raw text: the quoted cell's own quotes doubled, nothing starts a cell with a formula character.

@@ -153,6 +153,8 @@ export interface AuditEventJson {
   actor: AuditActorJson;
   /** How the actor was signed in: a browser session or an API token. */
   via: 'session' | 'api_token' | null;
+  /** The API token the actor used (via 'api_token'). */
+  apiTokenId: string | null;
   address: string | null;
   userAgent: string | null;
   target: AuditTargetJson | null;

@@ -116,7 +116,11 @@ function AuditEventViewer({ id, onHide }: { id: string | null; onHide(): void })
               </dd>
               <dt className="col-sm-3">Quem</dt>
               <dd className="col-sm-9 text-break" data-testid="audit-viewer-actor">
-                <Actor event={event} /> {event.via && <span className="text-body-secondary">({event.via === 'api_token' ? 'token de API' : 'sessão'})</span>}
+                <Actor event={event} /> {event.via && (
+                  <span className="text-body-secondary">
+                    ({event.via === 'api_token' ? `token de API${event.apiTokenId ? ` ${event.apiTokenId}` : ''}` : 'sessão'})
+                  </span>
+                )}
               </dd>
               <dt className="col-sm-3">Endereço</dt>
               <dd className="col-sm-9">{event.address ?? '—'}</dd>

@@ -19,6 +19,8 @@ export interface AuditActor {
   /** null: nobody signed in (a refused sign-in of an unknown address) or the system's own jobs. */
   user: AuditActorUser | null;
   via: 'session' | 'api_token' | null;
+  /** The API token it acted with (a leaked token's doings can be told from its owner's). */
+  apiTokenId: string | null;
   address: string | null;
   userAgent: string | null;
 }
@@ -27,7 +29,7 @@ export interface AuditActor {
 export type SignedInActor = AuditActor & { user: AuditActorUser };
 
 /** The service itself (retention, jobs). */
-export const SYSTEM_ACTOR: AuditActor = Object.freeze({ user: null, via: null, address: null, userAgent: null });
+export const SYSTEM_ACTOR: AuditActor = Object.freeze({ user: null, via: null, apiTokenId: null, address: null, userAgent: null });
 
 const actorUser = (user: User): AuditActorUser => ({ id: user.id, email: user.email, role: user.role });
 
@@ -39,15 +41,16 @@ function origin(req: Request): Pick<AuditActor, 'address' | 'userAgent'> {
 /** The signed-in user of the request (after requireAuth; a 401 otherwise). */
 export function signedInActor(req: Request): SignedInActor {
   const user = authUser(req);
-  return { user: actorUser(user), via: req.auth?.method === 'api_token' ? 'api_token' : 'session', ...origin(req) };
+  const byToken = req.auth?.method === 'api_token';
+  return { user: actorUser(user), via: byToken ? 'api_token' : 'session', apiTokenId: byToken ? (req.auth?.apiTokenId ?? null) : null, ...origin(req) };
 }
 
 /** A request whose user is known by other means than its credential (sign-in, a link), or nobody. */
 export function requestActor(req: Request, user: User | null): AuditActor {
-  return { user: user ? actorUser(user) : null, via: null, ...origin(req) };
+  return { user: user ? actorUser(user) : null, via: null, apiTokenId: null, ...origin(req) };
 }
 
 /** A user acting outside a request (scripts, tests): no address, no browser. */
 export function userActor(user: User, via: AuditActor['via'] = 'session'): SignedInActor {
-  return { user: actorUser(user), via, address: null, userAgent: null };
+  return { user: actorUser(user), via, apiTokenId: null, address: null, userAgent: null };
 }

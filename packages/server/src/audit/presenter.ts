@@ -11,6 +11,7 @@ export function presentAuditEvent(e: AuditEvent): AuditEventJson {
     action: e.action,
     actor: { id: e.actorId, email: e.actorEmail, role: e.actorRole !== null && ROLES.includes(e.actorRole) ? (e.actorRole as UserRole) : null },
     via: e.via,
+    apiTokenId: e.apiTokenId,
     address: e.address,
     userAgent: e.userAgent,
     target: e.targetType ? { type: e.targetType, id: e.targetId, label: e.targetLabel } : null,

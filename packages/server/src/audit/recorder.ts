@@ -103,6 +103,7 @@ export async function recordAudit(ctx: Pick<AppContext, 'sequelize'>, entry: Aud
     actorEmail: cut(actor.user?.email, 255),
     actorRole: actor.user?.role ?? null,
     via: actor.via,
+    apiTokenId: actor.apiTokenId,
     address: cut(actor.address, 64),
     userAgent: cut(actor.userAgent, 512),
     action: entry.action,
@@ -122,8 +123,8 @@ export async function recordAudit(ctx: Pick<AppContext, 'sequelize'>, entry: Aud
            AND e."targetId" IS NOT DISTINCT FROM CAST(:targetId AS varchar) AND e.action = :action
            AND e."actorId" IS NOT DISTINCT FROM CAST(:actorId AS uuid) AND e.at > clock_timestamp() - make_interval(secs => :withinSeconds))`;
   await ctx.sequelize.query(
-    `INSERT INTO audit_events ("actorId", "actorEmail", "actorRole", via, address, "userAgent", action, "targetType", "targetId", "targetLabel", "accountId", before, after, details)
-     SELECT CAST(:actorId AS uuid), CAST(:actorEmail AS varchar), CAST(:actorRole AS varchar), CAST(:via AS varchar), CAST(:address AS varchar),
+    `INSERT INTO audit_events ("actorId", "actorEmail", "actorRole", via, "apiTokenId", address, "userAgent", action, "targetType", "targetId", "targetLabel", "accountId", before, after, details)
+     SELECT CAST(:actorId AS uuid), CAST(:actorEmail AS varchar), CAST(:actorRole AS varchar), CAST(:via AS varchar), CAST(:apiTokenId AS uuid), CAST(:address AS varchar),
             CAST(:userAgent AS varchar), CAST(:action AS varchar), CAST(:targetType AS varchar), CAST(:targetId AS varchar), CAST(:targetLabel AS varchar),
             CAST(:accountId AS uuid), CAST(:before AS jsonb), CAST(:after AS jsonb), CAST(:details AS jsonb)
      ${once}`,

@@ -20,6 +20,8 @@ export class AuditEvent extends Model<InferAttributes<AuditEvent>, InferCreation
   declare actorEmail: string | null;
   declare actorRole: string | null;
   declare via: 'session' | 'api_token' | null;
+  /** The API token the actor acted with (via 'api_token'). */
+  declare apiTokenId: string | null;
   declare address: string | null;
   declare userAgent: string | null;
   declare action: string;
@@ -42,6 +44,7 @@ export function defineAuditEvent(sequelize: Sequelize): typeof AuditEvent {
       actorEmail: { type: DataTypes.STRING(255), allowNull: true },
       actorRole: { type: DataTypes.STRING(16), allowNull: true },
       via: { type: DataTypes.STRING(16), allowNull: true },
+      apiTokenId: { type: DataTypes.UUID, allowNull: true },
       address: { type: DataTypes.STRING(64), allowNull: true },
       userAgent: { type: DataTypes.STRING(512), allowNull: true },
       action: { type: DataTypes.STRING(64), allowNull: false },

@@ -24,6 +24,7 @@ import { findOwned } from '../http/ownership.js';
 import { deletePlayCredentials, findPlayCredentials, presentPlayCredentials, savePlayCredentials, testPlayAccess } from './credentials.js';
 import { createPublication, presentPublication } from './publications.js';
 import { signedInActor } from '../audit/actor.js';
+import { recordSupportAccess } from '../conversions/access.js';
 
 /**
  * /api/account/play-credentials — the signed-in user's Google Play service-account key (docs/play.md).
@@ -74,7 +75,8 @@ const listQuerySchema = object({ conversionId: string().trim().required() });
  *        404 for another user's conversion, 409 PLAY_CREDENTIALS_REQUIRED / CONVERSION_NOT_PUBLISHABLE / PUBLICATION_IN_PROGRESS
  *   GET ?conversionId= → { publications } newest first (the conversion's history)
  *   GET /:id → { publication, logs }
- * Publishing uses the caller's own key, so only the owner publishes; admins may read (support).
+ * Publishing uses the caller's own key, so only the owner publishes; admins may read (support),
+ * which the audit trail records as opening the customer's conversion.
  */
 export function createPublicationsRouter(ctx: AppContext): Router {
   const router = Router();
@@ -93,12 +95,17 @@ export function createPublicationsRouter(ctx: AppContext): Router {
 
   router.get('/', auth, validate(listQuerySchema, 'query'), async (req, res) => {
     const conversion = await ownedConversion(req, inputOf(req, listQuerySchema).conversionId, true);
+    await recordSupportAccess(ctx, req, authUser(req), conversion, 'conversion.viewed');
     const rows = await ctx.models.Publication.findAll({ where: { conversionId: conversion.id }, order: [['createdAt', 'DESC']], limit: 100 });
     res.json({ publications: rows.map(presentPublication) });
   });
 
   router.get('/:id', auth, async (req, res) => {
     const publication = await findOwned(ctx.models.Publication, req.params.id, authUser(req), { notFoundMessage: PLAY_MESSAGES.publicationNotFound, notFoundCode: 'PUBLICATION_NOT_FOUND' });
+    if (publication.userId !== authUser(req).id) {
+      const conversion = await ctx.models.Conversion.findByPk(publication.conversionId);
+      if (conversion) await recordSupportAccess(ctx, req, authUser(req), conversion, 'conversion.viewed', { publicationId: publication.id });
+    }
     const body: { publication: ApiPublication; logs: PublicationLogEntry[] } = { publication: presentPublication(publication), logs: await ctx.publicationEvents.logsOf(publication.id) };
     res.json(body);
   });

@@ -19,6 +19,7 @@ export const auditEvents: Migration = {
         "actorEmail" VARCHAR(255),
         "actorRole" VARCHAR(16),
         via VARCHAR(16),
+        "apiTokenId" UUID,
         address VARCHAR(64),
         "userAgent" VARCHAR(512),
         action VARCHAR(64) NOT NULL,

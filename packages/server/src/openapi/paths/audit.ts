@@ -14,12 +14,13 @@ const auditEvent = {
     action: { type: 'string', description: 'Código da ação (ex.: user.credits_changed, auth.sign_in_failed).' },
     actor: { type: 'object', properties: { id: strOrNull, email: strOrNull, role: { enum: ['user', 'admin', null] } }, required: ['id', 'email', 'role'] },
     via: { enum: ['session', 'api_token', null] },
+    apiTokenId: strOrNull,
     address: strOrNull,
     userAgent: strOrNull,
     target: { type: ['object', 'null'], properties: { type: str, id: strOrNull, label: strOrNull }, required: ['type', 'id', 'label'] },
     accountId: strOrNull,
   },
-  required: ['id', 'at', 'action', 'actor', 'via', 'address', 'userAgent', 'target', 'accountId'],
+  required: ['id', 'at', 'action', 'actor', 'via', 'apiTokenId', 'address', 'userAgent', 'target', 'accountId'],
 };
 const activity = {
   type: 'object',
