@@ -8,7 +8,7 @@
  * the admin screen lists it); `account: true` shows it to the affected account in "Atividade da conta".
  */
 import type { UserRole } from './accounts.js';
-import type { Pagination } from './plans.js';
+import type { Pagination } from './paging.js';
 
 export const AUDIT_AREAS = ['Segurança da conta', 'Usuários', 'Planos', 'Compras', 'Configurações', 'E-mails', 'Conversões', 'Auditoria'] as const;
 export type AuditArea = (typeof AUDIT_AREAS)[number];

@@ -1,6 +1,6 @@
 /** Request schemas of the audit trail: Admin › Auditoria's filters (list and CSV) and an account's activity pages. */
 import { date, mixed, object, string, type InferType } from 'yup';
-import { adminListQueryFields } from './admin.js';
+import { adminListQueryFields } from './adminSchemas.js';
 import { AUDIT_ACTION_CODES, AUDIT_LIMITS, AUDIT_MESSAGES, AUDIT_TARGET_TYPES, type AuditAction, type AuditTargetType } from './audit.js';
 
 const { page, limit, emptyToUndefined } = adminListQueryFields;

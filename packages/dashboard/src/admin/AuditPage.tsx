@@ -39,6 +39,7 @@ import { PageHeader } from '../components/PageHeader';
 import { Truncate } from '../components/Truncate';
 import { auditChangeRows, auditDateRange, auditValueText } from '../lib/audit';
 import { formatDateTime } from '../lib/format';
+import { useKeyedState } from '../lib/useKeyedState';
 import { toast } from '../stores/toasts';
 import { PageList, failureText, useDebounced } from './common';
 
@@ -83,9 +84,9 @@ function Values({ values, testId }: { values: Record<string, unknown> | null; te
 }
 
 function AuditEventViewer({ id, onHide }: { id: string | null; onHide(): void }) {
-  const [event, setEvent] = useState<AuditEventDetail | null>(null);
+  // Another event starts empty.
+  const [event, setEvent] = useKeyedState<AuditEventDetail | null>(id ?? '', null);
   useEffect(() => {
-    setEvent(null);
     if (!id) return;
     let live = true;
     auditApi.get(id).then(
@@ -95,7 +96,7 @@ function AuditEventViewer({ id, onHide }: { id: string | null; onHide(): void })
     return () => {
       live = false;
     };
-  }, [id]);
+  }, [id, setEvent]);
   const rows = event ? auditChangeRows(event.before, event.after) : [];
   return (
     <Modal show={id !== null} onHide={onHide} size="lg" aria-labelledby="audit-viewer-title" data-testid="audit-viewer">
@@ -202,23 +203,21 @@ function toFilter(f: FilterForm): AuditFilter {
 
 export default function AuditPage() {
   const [form, setForm] = useState<FilterForm>(EMPTY);
-  const [page, setPage] = useState(1);
   const [data, setData] = useState<AuditEventListResponse | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const debounced = useDebounced(form, ADMIN_LIMITS.searchDebounceMs);
   const filterKey = JSON.stringify(toFilter(debounced));
   const rangeInvalid = Boolean(form.fromDay && form.toDay && form.toDay < form.fromDay);
+  // Other filters start on their first page.
+  const [page, setPage] = useKeyedState(filterKey, 1);
 
-  useEffect(() => setPage(1), [filterKey]);
   const load = useCallback(
-    async (signal?: AbortSignal) => {
-      if (rangeInvalid) return;
-      try {
-        setData(await auditApi.list(page, JSON.parse(filterKey) as AuditFilter, signal));
-      } catch (e) {
+    (signal?: AbortSignal): Promise<void> => {
+      if (rangeInvalid) return Promise.resolve();
+      return auditApi.list(page, JSON.parse(filterKey) as AuditFilter, signal).then(setData, (e: unknown) => {
         if (!signal?.aborted) toast.error(failureText(e, 'Não foi possível carregar a auditoria.'));
-      }
+      });
     },
     [page, filterKey, rangeInvalid],
   );

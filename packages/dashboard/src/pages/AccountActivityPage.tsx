@@ -30,14 +30,17 @@ export default function AccountActivityPage() {
   const [data, setData] = useState<AccountActivityResponse | null>(null);
   const [failed, setFailed] = useState(false);
 
-  const load = useCallback(async () => {
-    try {
-      setData(await auditApi.accountActivity(page));
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [page]);
+  const load = useCallback(
+    () =>
+      auditApi.accountActivity(page).then(
+        (answer) => {
+          setData(answer);
+          setFailed(false);
+        },
+        () => setFailed(true),
+      ),
+    [page],
+  );
   useEffect(() => {
     void load();
   }, [load]);

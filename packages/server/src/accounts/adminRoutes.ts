@@ -15,11 +15,12 @@ import {
   type AdminUserListResponse,
   type AdminUserResponse,
   type UserRole,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 import type { Limiter } from '../http/rateLimiter.js';
 import { inputOf, parseInput, validate } from '../http/validate.js';
 import { presentUser } from './userPresenter.js';
@@ -38,7 +39,7 @@ import {
   updateUserByAdmin,
 } from './userAdministrator.js';
 import { adminGuard } from '../http/guards.js';
-import { likePattern, pagination } from '../http/listing.js';
+import { likePattern } from '../http/listing.js';
 
 interface ListQuery {
   page: number;

@@ -13,7 +13,7 @@ import { validate, inputOf } from '../http/validate.js';
 import { findOwned } from '../http/ownership.js';
 import { generateApiToken } from './tokens.js';
 import { presentApiToken } from './apiTokenPresenter.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
 
 /**

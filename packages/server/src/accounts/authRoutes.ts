@@ -21,7 +21,7 @@ import { createUser, isEmailTaken, setPassword } from './userCreator.js';
 import { endAllSessions, endSession } from './sessionEnder.js';
 import { presentSession, presentUser, userAuditTarget } from './userPresenter.js';
 import { createApiTokensRouter } from './apiTokenRoutes.js';
-import { requestActor, signedInActor } from '../audit/actor.js';
+import { requestActor, signedInActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
 
 /**

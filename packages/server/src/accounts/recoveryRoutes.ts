@@ -24,7 +24,7 @@ import { setPassword } from './userCreator.js';
 import { purgePreRegistrationAccess, type PurgedPreRegistrationAccess } from './preRegistrationPurger.js';
 import { activeEmailLink, knownEmailLink, revokeEmailLinks, useEmailLink } from '../mail/links.js';
 import { presentSession, userAuditTarget } from './userPresenter.js';
-import { requestActor } from '../audit/actor.js';
+import { requestActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
 
 const MINUTE = 60_000;

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { validate, inputOf } from '../http/validate.js';
 import { createFirstAdmin, requiresSetup, setupDoneError } from './firstAdminCreator.js';
 import { presentSession, userAuditTarget, userAuditView } from './userPresenter.js';
-import { requestActor } from '../audit/actor.js';
+import { requestActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
 
 /**

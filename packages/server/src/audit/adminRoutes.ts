@@ -5,6 +5,7 @@ import {
   AUDIT_MESSAGES,
   adminAuditFilterSchema,
   adminAuditQuerySchema,
+  pagination,
   type AuditEventDetail,
   type AuditEventListResponse,
 } from '@aabify/shared';
@@ -13,7 +14,6 @@ import { ApiError } from '../http/errors.js';
 import { adminGuard } from '../http/guards.js';
 import type { Limiter } from '../http/rateLimiter.js';
 import { inputOf, validate } from '../http/validate.js';
-import { pagination } from '../http/listing.js';
 import { signedInActor } from './actor.js';
 import { recordAudit } from './recorder.js';
 import { auditWhere } from './query.js';

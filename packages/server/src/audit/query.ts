@@ -1,20 +1,18 @@
 /** Admin › Auditoria's filters as a query on audit_events (the list and the CSV export read the same set). */
 import { Op, type WhereOptions } from 'sequelize';
-import type { AdminAuditFilter } from '@aabify/shared';
+import { isUuid, type AdminAuditFilter } from '@aabify/shared';
 import type { AuditEvent } from '../models/index.js';
 import { likePattern } from '../http/listing.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function auditWhere(filter: AdminAuditFilter): WhereOptions<AuditEvent> {
   const and: WhereOptions<AuditEvent>[] = [];
   if (filter.actor) {
-    and.push(UUID.test(filter.actor) ? { actorId: filter.actor.toLowerCase() } : { actorEmail: { [Op.iLike]: likePattern(filter.actor) } });
+    and.push(isUuid(filter.actor) ? { actorId: filter.actor.toLowerCase() } : { actorEmail: { [Op.iLike]: likePattern(filter.actor) } });
   }
   if (filter.action) and.push({ action: filter.action });
   if (filter.targetType) and.push({ targetType: filter.targetType });
   if (filter.target) {
-    const id = UUID.test(filter.target) ? filter.target.toLowerCase() : filter.target;
+    const id = isUuid(filter.target) ? filter.target.toLowerCase() : filter.target;
     and.push({ [Op.or]: [{ targetId: id }, { targetLabel: { [Op.iLike]: likePattern(filter.target) } }] });
   }
   if (filter.address) and.push({ address: { [Op.iLike]: likePattern(filter.address) } });

@@ -14,9 +14,8 @@
  * secret, hash, private key, keystore) replaced by a mask: callers pass what an admin may read,
  * and this is the safety net. Rows are append-only (migration 0170); see docs/security.md.
  */
-import type { Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import type { AuditAction, AuditTargetType } from '@aabify/shared';
-import type { AppContext } from '../context.js';
 import type { AuditActor } from './actor.js';
 
 export type AuditValues = Record<string, unknown>;
@@ -96,7 +95,7 @@ export function auditChanges(before: AuditValues, after: AuditValues): { before:
 
 const cut = (value: string | null | undefined, max: number): string | null => (value ? value.slice(0, max) : null);
 
-export async function recordAudit(ctx: Pick<AppContext, 'sequelize'>, entry: AuditEntry, opts: RecordAuditOptions = {}): Promise<void> {
+export async function recordAudit(ctx: { sequelize: Sequelize }, entry: AuditEntry, opts: RecordAuditOptions = {}): Promise<void> {
   const { actor, target } = entry;
   const replacements = {
     actorId: actor.user?.id ?? null,

@@ -1,10 +1,9 @@
 import { Router } from 'express';
 import { Op } from 'sequelize';
-import { ACCOUNT_VISIBLE_ACTIONS, accountActivityQuerySchema, type AccountActivityResponse } from '@aabify/shared';
+import { ACCOUNT_VISIBLE_ACTIONS, accountActivityQuerySchema, pagination, type AccountActivityResponse } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { authUser, requireAuth } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
-import { pagination } from '../http/listing.js';
 import { presentAccountActivity } from './presenter.js';
 
 /**

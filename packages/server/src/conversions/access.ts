@@ -9,7 +9,7 @@ import { AUDIT_LIMITS, CONVERSION_MESSAGES, type ApiConversion } from '@aabify/s
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
-import { requestActor, signedInActor } from '../audit/actor.js';
+import { requestActor, signedInActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
 
 export async function mayDownloadFiles(ctx: AppContext, conversion: Conversion, user: User): Promise<boolean> {

@@ -6,7 +6,7 @@ import type { Limiter } from '../http/rateLimiter.js';
 import { queueStats, systemStats } from '../admin/stats.js';
 import { adminGuard } from '../http/guards.js';
 import { cancelConversion } from './canceller.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
 
 /**

@@ -29,7 +29,7 @@ import { assertPendingUploadRoom } from './pendingUploads.js';
 import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
 import { readLogs } from './logs.js';
 import { assertMayDownload, conversionAuditTarget, presentForViewer, recordSupportAccess } from './access.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
 import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from './upload.js';
 import { openUpdateStream } from '../realtime/sse.js';

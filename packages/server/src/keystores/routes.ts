@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors.js';
 import { authUser, requireAuth } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { deleteKeystore, findKeystore, presentKeystore, saveKeystore } from './service.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 
 /**
  * /api/account — the signed-in user's own settings.

@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import { PAYMENT_MESSAGES as M, PURCHASE_STATUSES, pageQuerySchema, type PaymentsStatus, type PurchaseStatus } from '@aabify/shared';
+import { PAYMENT_MESSAGES as M, PURCHASE_STATUSES, pageQuerySchema, type PaymentsStatus, type PurchaseStatus, pagination } from '@aabify/shared';
 import { mixed, object, string } from 'yup';
 import type { AppContext } from '../context.js';
 import type { Purchase } from '../models/index.js';
 import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -13,7 +13,6 @@ import { isPaymentProviderError, providerErrorToApi } from './providers/index.js
 import { applyProviderPayment, syncPayment } from './paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase } from './presenter.js';
 import { presentPaymentsState } from './providerStatePresenter.js';
-import { pagination } from '../http/listing.js';
 import { ownedPaymentOrPurchasePayment } from './access.js';
 
 const listQuerySchema = pageQuerySchema.shape({

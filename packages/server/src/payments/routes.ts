@@ -8,11 +8,12 @@ import {
   type PaymentConfigResponse,
   type PixPollingStatusResponse,
   type PixStatusResponse,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Payment } from '../models/index.js';
 import { authUser, requireAuth, requireVerifiedEmail } from '../http/guards.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -20,7 +21,6 @@ import { isPaymentProviderError, isRefusedChange, providerErrorToApi } from './p
 import { createPixPayment } from './pixPaymentCreator.js';
 import { applyProviderPayment, cancelPaymentLocally, claimProviderRead, syncPayment } from './paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase, presentPurchaseStatus } from './presenter.js';
-import { pagination } from '../http/listing.js';
 import { latestPaymentId, ownedPayment, ownedPaymentOrPurchasePayment, ownedPurchase } from './access.js';
 import { mercadoPagoWebhook } from './webhookRoutes.js';
 

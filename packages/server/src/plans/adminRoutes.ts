@@ -11,10 +11,11 @@ import {
   planReorderSchema,
   planSetPopularSchema,
   type PlanListResponse,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { requireAdmin, requireAuth } from '../http/guards.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { presentPlan } from './presenter.js';
@@ -32,7 +33,6 @@ import {
   updatePlan,
 } from './planStore.js';
 import { planAnalytics, planPerformance, planStats } from './planAnalytics.js';
-import { pagination } from '../http/listing.js';
 import { planCsvFileName, plansToCsv } from './planCsv.js';
 
 /**

@@ -9,16 +9,16 @@ import {
   planFilterQuerySchema,
   planInputSchema,
   type PlanListResponse,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { presentPlan } from './presenter.js';
 import { presentUser } from '../accounts/userPresenter.js';
 import { createPlan, deletePlan, duplicatePlan, findPlan, listPlans, updatePlan } from './planStore.js';
-import { pagination } from '../http/listing.js';
 import { planStats } from './planAnalytics.js';
 
 /**

@@ -23,7 +23,7 @@ import { likePattern } from '../http/listing.js';
 import { findOwned } from '../http/ownership.js';
 import { deletePlayCredentials, findPlayCredentials, presentPlayCredentials, savePlayCredentials, testPlayAccess } from './credentials.js';
 import { createPublication, presentPublication } from './publications.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { recordSupportAccess } from '../conversions/access.js';
 
 /**

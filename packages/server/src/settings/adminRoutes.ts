@@ -8,7 +8,7 @@ import { SETTING_DEFINITIONS, SettingValueError, isSettingKey, maskSecret, type 
 import { presentSetting, webhookUrlOf } from './presenter.js';
 import { presentPaymentsState } from '../payments/providerStatePresenter.js';
 import { adminGuard } from '../http/guards.js';
-import { signedInActor } from '../audit/actor.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
 
 /** A setting's value as the audit trail keeps it: a secret only masked, as the settings screen shows it. */

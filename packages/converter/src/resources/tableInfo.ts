@@ -1,8 +1,8 @@
 import { configBcp47 } from '../arsc/config.js';
 import { type ResourceTable } from '../arsc/model.js';
 import { DataType } from '../arsc/values.js';
-import { AAPT2_TYPE_NAMES } from './table-proto.js';
-import { FileType, inferFileType, isFilePath } from './value-proto.js';
+import { AAPT2_TYPE_NAMES } from './tableProto.js';
+import { FileType, inferFileType, isFilePath } from './valueProto.js';
 
 /**
  * Every res/ path that a top-level value of the table names as a file (what aapt2 convert

@@ -1,5 +1,5 @@
 import { type ResValue } from '../arsc/model.js';
-import { type StringPool } from '../arsc/string-pool.js';
+import { type StringPool } from '../arsc/stringPool.js';
 import { DATA_NULL_EMPTY, DATA_NULL_UNDEFINED, DataType } from '../arsc/values.js';
 import { type PbItem, type PbPrimitive, type PbReference } from '../proto/aapt.js';
 

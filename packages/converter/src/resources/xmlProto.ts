@@ -1,4 +1,4 @@
-import { type StringPool } from '../arsc/string-pool.js';
+import { type StringPool } from '../arsc/stringPool.js';
 import { DataType } from '../arsc/values.js';
 import { NO_STRING, type XmlAttribute, type XmlDocument, type XmlElement, type XmlNode } from '../axml/model.js';
 import {
@@ -8,7 +8,7 @@ import {
   type PbXmlElement,
   type PbXmlNode,
 } from '../proto/aapt.js';
-import { resValueToItem, type ConversionWarning, type ValueContext } from './value-proto.js';
+import { resValueToItem, type ConversionWarning, type ValueContext } from './valueProto.js';
 
 export interface XmlProtoOptions {
   readonly warnings?: ConversionWarning[];

@@ -1,5 +1,5 @@
 import { type Overlayable, type ResPackage, type ResourceTable } from '../arsc/model.js';
-import { EntryFlag, PolicyFlag, SPEC_PUBLIC, SPEC_STAGED_API, entryIdOf, typeIdOf } from '../arsc/values.js';
+import { EntryFlag, PolicyFlag, SPEC_PUBLIC, SPEC_STAGED_API, entryIdOf, packageIdOf, typeIdOf } from '../arsc/values.js';
 import {
   encodeAapt,
   type PbConfigValue,
@@ -9,9 +9,9 @@ import {
   type PbType,
   type PbValue,
 } from '../proto/aapt.js';
-import { mapEntryToValue } from './compound-proto.js';
-import { configProtoKey, configToProto } from './config-proto.js';
-import { FileType, resValueToItem, type ConversionWarning, type ValueContext } from './value-proto.js';
+import { mapEntryToValue } from './compoundProto.js';
+import { configProtoKey, configToProto } from './configProto.js';
+import { FileType, resValueToItem, type ConversionWarning, type ValueContext } from './valueProto.js';
 
 /** Resource type names aapt2 (and bundletool's aapt2) accepts (ResourceType parsing). */
 export const AAPT2_TYPE_NAMES: ReadonlySet<string> = new Set([
@@ -202,7 +202,7 @@ function collectTypes(p: ResPackage, ctx: ValueContext, warn: (w: ConversionWarn
 }
 
 function findEntry(p: ResPackage, types: Map<number, TypeBuild>, resId: number): EntryBuild | undefined {
-  if (resId >>> 24 !== p.id) return undefined;
+  if (packageIdOf(resId) !== p.id) return undefined;
   return types.get(typeIdOf(resId))?.entries.get(entryIdOf(resId));
 }
 

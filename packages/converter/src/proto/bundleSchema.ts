@@ -1,7 +1,7 @@
 /**
  * bundletool's `android.bundle` schema (config.proto, files.proto, the parts of targeting.proto
  * an APK conversion needs), written from the public wire contract: same message names, field
- * names and numbers. In a module of its own, as aapt-schema.ts: scripts/proto-descriptors.ts
+ * names and numbers. In a module of its own, as aaptSchema.ts: scripts/proto-descriptors.ts
  * reads it without loading what is built from it.
  */
 export const BUNDLE_PROTO = `

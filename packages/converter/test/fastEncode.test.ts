@@ -5,13 +5,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MESSAGE_DESCRIPTORS } from '../src/proto/descriptors.js';
 import { AaptPb, encodeAapt, type AaptMessage } from '../src/proto/aapt.js';
-import { AAPT_PROTO } from '../src/proto/aapt-schema.js';
-import { BUNDLE_PROTO } from '../src/proto/bundle-schema.js';
+import { AAPT_PROTO } from '../src/proto/aaptSchema.js';
+import { BUNDLE_PROTO } from '../src/proto/bundleSchema.js';
 import { converterDescriptors, descriptorsSource } from '../src/proto/describe.js';
 import { encodersModuleSource } from '../src/proto/encoderSource.js';
 import { ENCODERS } from '../src/proto/generated/encoders.js';
 import { BundlePb, encodeMessage, type BundleMessage } from '../src/proto/bundle.js';
-import { fastEncode } from '../src/proto/fast-encode.js';
+import { fastEncode } from '../src/proto/fastEncode.js';
 import { buildZip, TempDir, tinyApkEntries } from './helpers/zipBuilder.js';
 
 /**
@@ -35,7 +35,7 @@ function nested(depth: number): object {
   return node;
 }
 
-describe('fast-encode', () => {
+describe('fastEncode', () => {
   it('fastEncode_xmlWithEveryFieldKind_sameBytesAsProtobufjs', () => {
     same(AaptPb.XmlNode, {
       element: {

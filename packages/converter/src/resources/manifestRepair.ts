@@ -2,8 +2,8 @@ import { ConverterError } from '../errors.js';
 import { DataType } from '../arsc/values.js';
 import { NO_STRING, type XmlAttribute, type XmlDocument, type XmlElement, type XmlNode } from '../axml/model.js';
 import { ANDROID_NS, AndroidAttr, attrIntOrText, attrText, findAndroidAttr } from './manifest.js';
-import { apiLevelForCodename } from './sdk-codenames.js';
-import { type ConversionWarning } from './value-proto.js';
+import { apiLevelForCodename } from './sdkCodenames.js';
+import { type ConversionWarning } from './valueProto.js';
 
 export interface ManifestRepairOptions {
   versionCode?: number;

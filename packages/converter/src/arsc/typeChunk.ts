@@ -2,7 +2,7 @@ import { type ByteReader, hex } from './bytes.js';
 import { type ChunkHeader, requireHeader } from './chunk.js';
 import { parseConfig } from './config.js';
 import { type EntryValue, type ResEntry, type ResMapItem, type ResTypeChunk, type ResTypeSpec } from './model.js';
-import { type StringPool } from './string-pool.js';
+import { type StringPool } from './stringPool.js';
 import { EntryFlag, NO_ENTRY, NO_ENTRY_OFFSET16, TypeFlag } from './values.js';
 
 /** Fixed part of ResTable_type before its config (20) plus the config's own size field. */

@@ -1,7 +1,7 @@
 import { type ResMapItem } from '../arsc/model.js';
 import { AttrFormat, EntryFlag, MapKey, isInternalId } from '../arsc/values.js';
 import { type PbCompoundValue, type PbItem, type PbReference, type PbValue } from '../proto/aapt.js';
-import { resValueToItem, type ValueContext } from './value-proto.js';
+import { resValueToItem, type ValueContext } from './valueProto.js';
 
 /** aapt2's Attribute defaults: no ATTR_MIN/ATTR_MAX means the full int32 range. */
 export const ATTR_MIN_DEFAULT = -0x80000000;

@@ -4,7 +4,7 @@
  * and numbers as aapt2's own schema, so the bytes are what aapt2 and bundletool read.
  * Kept as text so tests can hand it to `protoc --decode` as well.
  */
-import { AAPT_CONFIGURATION_PROTO } from './aapt-config-schema.js';
+import { AAPT_CONFIGURATION_PROTO } from './aaptConfigSchema.js';
 
 export const AAPT_PROTO_FILE_NAME = 'aapt.proto';
 

@@ -18,7 +18,7 @@ import { parseBinaryXml } from '../src/axml/parser.js';
 import { parseResourceTable } from '../src/arsc/table.js';
 import { ByteReader } from '../src/arsc/bytes.js';
 import { readChunkHeader } from '../src/arsc/chunk.js';
-import { STRING_POOL_SERVED_BASE, STRING_POOL_SERVED_FACTOR, parseStringPool, type StringPool } from '../src/arsc/string-pool.js';
+import { STRING_POOL_SERVED_BASE, STRING_POOL_SERVED_FACTOR, parseStringPool, type StringPool } from '../src/arsc/stringPool.js';
 import { openInputs } from '../src/input/open.js';
 import { xmlToProtoNode } from '../src/resources/index.js';
 import {

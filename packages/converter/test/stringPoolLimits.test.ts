@@ -12,7 +12,7 @@ import { parseBinaryXml } from '../src/axml/parser.js';
 import { parseResourceTable } from '../src/arsc/table.js';
 import { ByteReader } from '../src/arsc/bytes.js';
 import { readChunkHeader } from '../src/arsc/chunk.js';
-import { parseStringPool } from '../src/arsc/string-pool.js';
+import { parseStringPool } from '../src/arsc/stringPool.js';
 import { craftedStringPool, poolOfOneLongString, poolOfOverlappingStrings, tableReferencingOneLongString, xmlWithPool } from './helpers/chunks.js';
 import { TempDir, buildZip, tinyApkEntries } from './helpers/zipBuilder.js';
 

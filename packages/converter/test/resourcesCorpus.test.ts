@@ -16,7 +16,7 @@ import {
   xmlToProto,
   type ConversionWarning,
 } from '../src/resources/index.js';
-import { aaptResourceLines, aaptXmlLines, hasTool, ourResourceLines, ourXmlLines } from './helpers/aapt-dump.js';
+import { aaptResourceLines, aaptXmlLines, hasTool, ourResourceLines, ourXmlLines } from './helpers/aaptDump.js';
 import { corpusApks, corpusDir, TestApk } from './helpers/apk.js';
 import { missingPrerequisite } from './helpers/oracles.js';
 

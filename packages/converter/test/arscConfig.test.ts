@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ByteReader, configBcp47, configFromBytes, parseConfig } from '../src/arsc/index.js';
 import { ConverterError } from '../src/errors.js';
-import { configToProto } from '../src/resources/config-proto.js';
+import { configToProto } from '../src/resources/configProto.js';
 import { ascii, configBytes } from './helpers/chunks.js';
 
 function cfg(fields: Record<string, number | number[]>, size = 64) {

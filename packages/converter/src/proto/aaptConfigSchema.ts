@@ -1,4 +1,4 @@
-/** aapt.pb.Configuration (Configuration.proto), spliced into AAPT_PROTO; see aapt-schema.ts. */
+/** aapt.pb.Configuration (Configuration.proto), spliced into AAPT_PROTO; see aaptSchema.ts. */
 export const AAPT_CONFIGURATION_PROTO = `
 // ---- Configuration -------------------------------------------------------------------------
 
