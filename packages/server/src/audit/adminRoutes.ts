@@ -14,7 +14,7 @@ import { ApiError } from '../http/errors.js';
 import { adminGuard } from '../http/guards.js';
 import type { Limiter } from '../http/rateLimiter.js';
 import { inputOf, validate } from '../http/validate.js';
-import { signedInActor } from './actor.js';
+import { signedInActor } from './requestActor.js';
 import { recordAudit } from './recorder.js';
 import { auditWhere } from './query.js';
 import { presentAuditDetail, presentAuditEvent } from './presenter.js';
