@@ -179,7 +179,7 @@ export function isObbFileName(fileName: string): boolean {
   return /\.obb$/i.test(fileName);
 }
 
-/** 'app.apk' → 'app.aab', also for a split set ('app.apks', '.xapk', '.apkm', '.zip'); 'converted.aab' without a name (spec §4). */
+/** 'app.apk' → 'app.aab', also for a split set ('app.apks', '.xapk', '.apkm', '.zip'); 'converted.aab' without a name. */
 export function aabFileName(fileName: string | null | undefined): string {
   if (!fileName) return 'converted.aab';
   return /\.(apk|apks|xapk|apkm|zip)$/i.test(fileName) ? fileName.replace(/\.(apk|apks|xapk|apkm|zip)$/i, '.aab') : `${fileName}.aab`;
@@ -199,7 +199,7 @@ export type ConversionLogLevel = (typeof CONVERSION_LOG_LEVELS)[number];
 export const CONVERSION_UPDATE_TYPES = ['progress', 'queue_position', 'status_change', 'completed', 'error', 'log'] as const;
 export type ConversionUpdateType = (typeof CONVERSION_UPDATE_TYPES)[number];
 
-/** Socket event names (spec §7). */
+/** Socket event names (docs/conversions.md). */
 export const SOCKET_EVENTS = {
   autoSubscribe: 'auto-subscribe-active-conversions',
   activeConversions: 'active-conversions',

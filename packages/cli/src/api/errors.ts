@@ -87,7 +87,7 @@ export function exitCodeFor(status: number, code?: string): ExitCode {
   return EXIT_NETWORK;
 }
 
-/** What the client says when the server sent no usable message (spec §8 wording). */
+/** What the client says when the server sent no usable message (the dashboard's wording). */
 function defaultMessage(status: number): string {
   switch (status) {
     case 400: return 'Dados inválidos.';

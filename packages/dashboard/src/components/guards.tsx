@@ -1,5 +1,5 @@
 /**
- * Route guards of spec users-and-conversion §2/§6 and plans-payments-admin §2.1. Plan-access
+ * Route guards (docs/dashboard.md "Screens and routes"). Plan-access
  * redirects are decided when a route is entered, not while the user is on it: a conversion
  * that spends the last credit must not pull the user away from its result.
  */
@@ -81,7 +81,7 @@ type Decision = { go: string; state?: PlanRedirectState } | 'allow';
 /**
  * Plan access for /dashboard, /converter and /history. Admins pass (and /dashboard sends them
  * to /admin). Others without access go to /plans carrying origin, reason and status — or to
- * `fallback` (/history goes to /dashboard, spec §2.1).
+ * `fallback` (/history goes to /dashboard).
  */
 export function RequirePlan({ children, fallback, adminTo }: { children: ReactNode; fallback?: string; adminTo?: string }) {
   const user = useSession((s) => s.user);

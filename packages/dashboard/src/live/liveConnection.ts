@@ -1,5 +1,5 @@
 /**
- * Live updates of conversions (spec users-and-conversion §4, §7): socket.io with the token in
+ * Live updates of conversions (docs/dashboard.md "How live data works"): socket.io with the token in
  * the handshake (10 s timeout, 3 reconnection attempts, 1 s apart), auto-subscription to the
  * user's active conversions, then one subscription per conversion; server-sent events at
  * /api/conversion/updates/{id}?token=<stream ticket> when the socket fails. The ticket is
