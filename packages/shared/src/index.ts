@@ -36,3 +36,6 @@ export * from './emailMessages.js';
 export * from './email.js';
 export * from './play.js';
 export * from './playSchemas.js';
+export * from './audit.js';
+export * from './auditSchemas.js';
+export * from './userAgent.js';

@@ -7,7 +7,7 @@ import { clientAddress } from '../http/rateLimit.js';
 import { secretsInUrl } from '../http/requestLog.js';
 import { findOwned } from '../http/ownership.js';
 import { filesExpireAt } from './presenter.js';
-import { assertMayDownload } from './access.js';
+import { assertMayDownload, recordSupportAccess } from './access.js';
 import { conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
 import { readConversionSettings } from './settings.js';
 
@@ -29,6 +29,7 @@ export function createDownloadRouter(ctx: AppContext): Router {
       notFoundCode: 'CONVERSION_NOT_FOUND',
     });
     await assertMayDownload(ctx, c, user);
+    await recordSupportAccess(ctx, req, user, c, 'conversion.downloaded', { how: 'download-link' });
     res.json(await issueDownloadToken(ctx, c, req.auth!));
   });
 

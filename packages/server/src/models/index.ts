@@ -18,6 +18,7 @@ import { defineEmailLinkToken, type EmailLinkToken } from './EmailLinkToken.js';
 import { defineStreamTicket, type StreamTicket } from './StreamTicket.js';
 import { definePlayCredential, type PlayCredential } from './PlayCredential.js';
 import { definePublication, definePublicationLog, type Publication, type PublicationLog } from './Publication.js';
+import { defineAuditEvent, type AuditEvent } from './AuditEvent.js';
 
 export interface Models {
   User: typeof User;
@@ -37,6 +38,7 @@ export interface Models {
   PlayCredential: typeof PlayCredential;
   Publication: typeof Publication;
   PublicationLog: typeof PublicationLog;
+  AuditEvent: typeof AuditEvent;
 }
 
 export function initModels(sequelize: Sequelize): Models {
@@ -58,6 +60,7 @@ export function initModels(sequelize: Sequelize): Models {
     PlayCredential: definePlayCredential(sequelize),
     Publication: definePublication(sequelize),
     PublicationLog: definePublicationLog(sequelize),
+    AuditEvent: defineAuditEvent(sequelize),
   };
   associate(models);
   return models;
@@ -99,3 +102,4 @@ export { StreamTicket } from './StreamTicket.js';
 export type { RecordedCredential } from './recordedCredential.js';
 export { PlayCredential } from './PlayCredential.js';
 export { Publication, PublicationLog } from './Publication.js';
+export { AuditEvent } from './AuditEvent.js';

@@ -26,6 +26,7 @@ import { endedSessions } from './0131-ended-sessions.js';
 import { jobNames } from './0140-job-names.js';
 import { capabilityCredentials } from './0160-capability-credentials.js';
 import { emailRecipientIndex } from './0161-email-recipient-index.js';
+import { auditEvents } from './0170-audit-events.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   playCredentials, publications, invalidationTriggers, creditsOwed, endedSessions,
   jobNames,
   capabilityCredentials, emailRecipientIndex,
+  auditEvents,
 ];
