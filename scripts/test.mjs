@@ -22,7 +22,7 @@ const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
 const MOCHA = join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const MOCHA_CONFIG = join(repo, '.mocharc.cjs');
 /** The engine's tests over the whole corpus: what a Node line's zlib, crypto or V8 could change. */
-const CORPUS_TESTS = ['test/convert-corpus.test.ts', 'test/resources-corpus.test.ts'];
+const CORPUS_TESTS = ['test/convertCorpus.test.ts', 'test/resourcesCorpus.test.ts'];
 /**
  * Longest suites first, so the last to start is a short one: each suite's wall time in seconds
  * when run alone, one after another, on a busy 2-core machine (the serial run of 2026-11-27).

@@ -4,6 +4,7 @@ import { EXIT_USAGE } from './exitCodes.js';
 import { register as registerConvert } from './commands/convert.js';
 import { register as registerInspect } from './commands/inspect.js';
 import { register as registerValidate } from './commands/validate.js';
+import { register as registerCheck } from './commands/check.js';
 import { register as registerKeygen } from './commands/keygen.js';
 import { register as registerLogin } from './commands/login.js';
 import { register as registerLogout } from './commands/logout.js';
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   registerConvert(program);
   registerInspect(program);
   registerValidate(program);
+  registerCheck(program);
   registerKeygen(program);
   registerVersion(program);
   for (const registerRemote of [registerLogin, registerLogout, registerWhoami, registerStatus, registerLogs, registerDownload, registerHistory, registerCancel, registerUsage, registerKeystore, registerPlay, registerPublish]) {

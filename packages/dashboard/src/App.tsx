@@ -25,6 +25,7 @@ const KeystorePage = customerScreens.screen((m) => m.KeystorePage);
 const PurchasesPage = customerScreens.screen((m) => m.PurchasesPage);
 const PlayCredentialsPage = customerScreens.screen((m) => m.PlayCredentialsPage);
 const ApiTokensPage = customerScreens.screen((m) => m.ApiTokensPage);
+const AccountActivityPage = customerScreens.screen((m) => m.AccountActivityPage);
 const AdminRoutes = lazyChunk(() => import('./admin/AdminRoutes')).screen((m) => m.default);
 const LoginPage = publicScreens.screen((m) => m.LoginPage);
 const RegisterPage = publicScreens.screen((m) => m.RegisterPage);
@@ -111,6 +112,7 @@ export function App() {
           <Route path="/account/keystore" element={<KeystorePage />} />
           <Route path="/account/google-play" element={<PlayCredentialsPage />} />
           <Route path="/account/api-tokens" element={<ApiTokensPage />} />
+          <Route path="/account/activity" element={<AccountActivityPage />} />
           <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
           <Route path="*" element={<HomeRedirect />} />
         </Route>

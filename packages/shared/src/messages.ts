@@ -28,6 +28,8 @@ export const ACCOUNT_MESSAGES = {
   /** Self-registration refused (e.g. a taken email): says nothing of whether the account exists. */
   tooManyLoginAttempts: 'Muitas tentativas de login. Tente novamente mais tarde.',
   tooManyRequests: 'Muitas requisições. Tente novamente em instantes.',
+  /** 408 REQUEST_TOO_SLOW: a request body that stopped or barely advances. */
+  requestTooSlow: 'O envio parou ou está lento demais e a conexão foi encerrada. Verifique sua conexão com a internet e tente de novo.',
   tokenMissing: 'Token de acesso não fornecido.',
   tokenInvalid: 'Sessão inválida ou expirada. Faça login novamente.',
   adminRequired: 'Acesso restrito a administradores.',

@@ -1,6 +1,7 @@
 /** E-mail: password recovery, address confirmation, notification preferences, and the admin outbox. */
 import type {
   AdminEmailDetail,
+  AdminEmailJson,
   AdminEmailListResponse,
   ApiUser,
   AuthResponse,
@@ -30,4 +31,6 @@ export const emailApi = {
   setPreferences: (body: { notifyConversions: boolean }) => api.patch<MessageResponse & { user: ApiUser }>('/account/preferences', body),
   adminList: (q: EmailsQuery) => api.get<AdminEmailListResponse>('/admin/emails', { query: { page: q.page, status: q.status, search: q.search } }),
   adminGet: (id: string) => api.get<AdminEmailDetail>(`/admin/emails/${encodeURIComponent(id)}`),
+  /** A failed message back to the queue (recorded in the audit trail). */
+  adminResend: (id: string) => api.post<MessageResponse & { email: AdminEmailJson }>(`/admin/emails/${encodeURIComponent(id)}/resend`, undefined, { quiet: true }),
 };

@@ -13,11 +13,14 @@ import { validate, inputOf } from '../http/validate.js';
 import { findOwned } from '../http/ownership.js';
 import { generateApiToken } from './tokens.js';
 import { presentApiToken } from './apiTokenPresenter.js';
+import { signedInActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 /**
  * Personal API tokens, mounted at /api/auth/tokens. Each acts with its owner's rights; the
  * secret is in the creation answer only. A token cannot mint tokens (a session can), nor can
  * an account whose address is not confirmed where e-mail is delivered (403 EMAIL_NOT_VERIFIED).
+ * Making and revoking a token are recorded in the audit trail (never the secret).
  *
  * POST / { name } → 201 { id, name, prefix, createdAt, lastUsedAt, token, message }
  * GET /           → { tokens: [...] } (newest first, no secrets)
@@ -40,7 +43,15 @@ export function createApiTokensRouter(ctx: AppContext): Router {
       throw ApiError.conflict(ACCOUNT_MESSAGES.apiTokenLimit, 'API_TOKEN_LIMIT');
     }
     const secret = generateApiToken();
-    const token = await ApiToken.create({ userId: user.id, name, tokenHash: secret.hash, prefix: secret.prefix });
+    const token = await ctx.sequelize.transaction(async (transaction) => {
+      const created = await ApiToken.create({ userId: user.id, name, tokenHash: secret.hash, prefix: secret.prefix }, { transaction });
+      await recordAudit(
+        ctx,
+        { action: 'api_token.created', actor: signedInActor(req), target: { type: 'api_token', id: created.id, label: name }, accountId: user.id, after: { name, prefix: secret.prefix } },
+        { transaction },
+      );
+      return created;
+    });
     ctx.logger.info({ userId: user.id, apiTokenId: token.id }, 'api token created');
     await ctx.mail.apiTokenCreated(user, token);
     const body: CreatedApiTokenResponse = { ...presentApiToken(token), token: secret.token, message: ACCOUNT_MESSAGES.apiTokenCreated };
@@ -62,7 +73,14 @@ export function createApiTokensRouter(ctx: AppContext): Router {
       notFoundMessage: ACCOUNT_MESSAGES.apiTokenNotFound,
       notFoundCode: 'API_TOKEN_NOT_FOUND',
     });
-    await token.destroy();
+    await ctx.sequelize.transaction(async (transaction) => {
+      await token.destroy({ transaction });
+      await recordAudit(
+        ctx,
+        { action: 'api_token.revoked', actor: signedInActor(req), target: { type: 'api_token', id: token.id, label: token.name }, accountId: user.id, before: { name: token.name, prefix: token.prefix } },
+        { transaction },
+      );
+    });
     // Sockets and event streams opened with this token close too.
     await ctx.liveAccess.accessChanged(user.id);
     ctx.logger.info({ userId: user.id, apiTokenId: token.id }, 'api token revoked');

@@ -19,8 +19,10 @@ import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './
 import { reserveLoginAttempt } from './loginAttempts.js';
 import { createUser, isEmailTaken, setPassword } from './userCreator.js';
 import { endAllSessions, endSession } from './sessionEnder.js';
-import { presentSession, presentUser } from './userPresenter.js';
+import { presentSession, presentUser, userAuditTarget } from './userPresenter.js';
 import { createApiTokensRouter } from './apiTokenRoutes.js';
+import { requestActor, signedInActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 /**
  * POST /api/auth/register → 201 { message, email }, the same for a taken address (recovery.ts has the e-mail routes)
@@ -29,6 +31,7 @@ import { createApiTokensRouter } from './apiTokenRoutes.js';
  * PATCH /api/auth/change-password → { message, token, expiresIn, user } (older sessions end)
  * POST /api/auth/logout → { message } (this session ends); POST /api/auth/logout-all → { message } (every session ends)
  * /api/auth/tokens → personal API tokens (apiTokens/router.ts)
+ * Sign-ins (and checked attempts that failed), sign-outs and password changes go to the audit trail.
  */
 export function createAuthRouter(ctx: AppContext): Router {
   const router = Router();
@@ -63,13 +66,22 @@ export function createAuthRouter(ctx: AppContext): Router {
     const user = await ctx.models.User.findOne({ where: { email } });
     const ok = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
     await attempt.settle(Boolean(user && ok));
-    if (!user || !ok) throw ApiError.unauthorized(ACCOUNT_MESSAGES.invalidCredentials, 'INVALID_CREDENTIALS');
-    if (!user.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
+    if (!user || !ok || !user.isActive) {
+      const reason = !user ? 'unknown_email' : !ok ? 'wrong_password' : 'account_disabled';
+      // Attempts the limits refused above are not recorded: the trail grows no faster than they allow.
+      const target = user ? userAuditTarget(user) : { type: 'user' as const, id: null, label: email };
+      await recordAudit(ctx, { action: 'auth.sign_in_failed', actor: requestActor(req, null), target, accountId: user?.id ?? null, details: { reason } });
+      if (reason === 'account_disabled') throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
+      throw ApiError.unauthorized(ACCOUNT_MESSAGES.invalidCredentials, 'INVALID_CREDENTIALS');
+    }
     const lastLogin = new Date();
     // A hash of older parameters is upgraded: same password, so a bulk update (no hook) keeps
     // the sessions valid.
     const upgrade = needsRehash(user.passwordHash) ? { passwordHash: await hashPassword(password) } : {};
-    await ctx.models.User.update({ lastLogin, ...upgrade }, { where: { id: user.id } });
+    await ctx.sequelize.transaction(async (transaction) => {
+      await ctx.models.User.update({ lastLogin, ...upgrade }, { where: { id: user.id }, transaction });
+      await recordAudit(ctx, { action: 'auth.sign_in', actor: requestActor(req, user), target: userAuditTarget(user) }, { transaction });
+    });
     user.set({ lastLogin, ...upgrade });
     res.json(session(user));
   });
@@ -95,7 +107,10 @@ export function createAuthRouter(ctx: AppContext): Router {
       });
     }
     await limiters.passwordChangePerUser.reset(user.id);
-    await setPassword(user, newPassword);
+    await ctx.sequelize.transaction(async (transaction) => {
+      await setPassword(user, newPassword, { transaction });
+      await recordAudit(ctx, { action: 'account.password_changed', actor: signedInActor(req), target: userAuditTarget(user) }, { transaction });
+    });
     // Sockets and event streams opened with the ended sessions close too.
     await ctx.liveAccess.accessChanged(user.id);
     ctx.logger.info({ userId: user.id }, 'password changed');
@@ -111,6 +126,7 @@ export function createAuthRouter(ctx: AppContext): Router {
     const { user, credential } = req.auth!;
     if (credential.method !== 'jwt') throw new ApiError(400, 'LOGOUT_NEEDS_SESSION', ACCOUNT_MESSAGES.logoutNeedsSession);
     await endSession(ctx, user.id, credential.sessionId, credential.expiresAt);
+    await recordAudit(ctx, { action: 'auth.sign_out', actor: signedInActor(req), target: userAuditTarget(user) });
     await ctx.liveAccess.accessChanged(user.id);
     ctx.logger.info({ userId: user.id }, 'signed out');
     res.json({ message: ACCOUNT_MESSAGES.loggedOut });
@@ -121,6 +137,7 @@ export function createAuthRouter(ctx: AppContext): Router {
     const { user } = req.auth!;
     if (req.auth!.credential.method !== 'jwt') throw new ApiError(400, 'LOGOUT_NEEDS_SESSION', ACCOUNT_MESSAGES.logoutNeedsSession);
     await endAllSessions(ctx, user.id);
+    await recordAudit(ctx, { action: 'auth.sign_out_all', actor: signedInActor(req), target: userAuditTarget(user) });
     await ctx.liveAccess.accessChanged(user.id);
     ctx.logger.info({ userId: user.id }, 'signed out everywhere');
     res.json({ message: ACCOUNT_MESSAGES.loggedOutEverywhere });

@@ -59,3 +59,21 @@ export function presentUser(user: User, now: Date = new Date()): ApiUser {
 export function presentSession(auth: Pick<AuthService, 'issueToken' | 'sessionTtlSeconds'>, user: User): AuthResponse {
   return { token: auth.issueToken(user), expiresIn: auth.sessionTtlSeconds, user: presentUser(user) };
 }
+
+/** What the audit trail keeps of an account before and after a change (never its password or tokens). */
+export function userAuditView(user: User): Record<string, unknown> {
+  return {
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    isActive: user.isActive,
+    userType: user.userType,
+    credits: user.credits,
+    subscriptionPlanId: user.subscriptionPlanId,
+    subscriptionExpiresAt: iso(user.subscriptionExpiresAt),
+    emailVerified: Boolean(user.emailVerifiedAt),
+  };
+}
+
+/** A user as the audit trail names a target. */
+export const userAuditTarget = (user: Pick<User, 'id' | 'email'>) => ({ type: 'user' as const, id: user.id, label: user.email });

@@ -17,6 +17,7 @@ import { ApiError } from '../http/errors.js';
 import { authUser, bearerToken, limitedCredentialCheck, requireAdmin, requireAuth, requireVerifiedEmail } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { clientAddress, clientKey, rateLimit } from '../http/rateLimit.js';
+import { secretsInUrl } from '../http/requestLog.js';
 import { likePattern } from '../http/listing.js';
 import { findOwned, findOwnedThrough } from '../http/ownership.js';
 import { describeConversion, presentConversion, presentStart } from './presenter.js';
@@ -26,9 +27,11 @@ import { presentUsage } from './usagePresenter.js';
 import { startConversion, submitConversion } from './conversionSubmitter.js';
 import { paymentRequired } from './credits.js';
 import { assertPendingUploadRoom } from './pendingUploads.js';
-import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
+import { conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
 import { readLogs } from './logs.js';
-import { assertMayDownload, presentForViewer } from './access.js';
+import { assertMayDownload, conversionAuditTarget, presentForViewer, recordSupportAccess } from './access.js';
+import { signedInActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from './upload.js';
 import { openUpdateStream } from '../realtime/sse.js';
 import { isStreamTicketShaped, mintStreamTicket, redeemStreamTicket } from './streamTickets.js';
@@ -152,6 +155,7 @@ export function createConversionRouter(ctx: AppContext): Router {
       notFoundMessage: CONVERSION_MESSAGES.notFound,
       notFoundCode: 'CONVERSION_NOT_FOUND',
     });
+    await recordSupportAccess(ctx, req, authUser(req), c, 'conversion.viewed');
     res.json(await presentForViewer(ctx, c, authUser(req), await describeConversion(ctx, c)));
   });
 
@@ -193,26 +197,37 @@ export function createConversionRouter(ctx: AppContext): Router {
 
   router.get('/logs/:id', auth, async (req, res) => {
     const c = await owned(req);
+    await recordSupportAccess(ctx, req, authUser(req), c, 'conversion.viewed');
     const logs = await readLogs(ctx.models, c.id);
     res.json({ conversionId: c.id, logs, total: logs.length });
   });
 
   router.delete('/logs/:id', auth, async (req, res) => {
     const c = await owned(req);
-    const deleted = await ctx.models.ConversionLog.destroy({ where: { conversionId: c.id } });
+    const user = authUser(req);
+    const deleted = await ctx.sequelize.transaction(async (transaction) => {
+      const count = await ctx.models.ConversionLog.destroy({ where: { conversionId: c.id }, transaction });
+      if (c.userId !== user.id) {
+        await recordAudit(ctx, { action: 'conversion.logs_cleared', actor: signedInActor(req), target: conversionAuditTarget(c), accountId: c.userId, details: { deleted: count } }, { transaction });
+      }
+      return count;
+    });
     res.json({ message: CONVERSION_MESSAGES.logsCleared, conversionId: c.id, deleted });
   });
 
   router.post('/cancel/:id', auth, async (req, res) => {
     const c = await owned(req);
-    const cancelled = await cancelConversion(ctx, c.id);
+    // An admin cancelling a customer's conversion: recorded with the cancellation.
+    const audit = c.userId !== authUser(req).id ? { actor: signedInActor(req) } : undefined;
+    const cancelled = await cancelConversion(ctx, c.id, { audit });
     res.json({ message: CONVERSION_MESSAGES.cancelled, conversion: await describeConversion(ctx, cancelled) });
   });
 
   router.post('/generate-download-link/:id', auth, async (req, res) => {
     const c = await owned(req);
     await assertMayDownload(ctx, c, authUser(req));
-    const t = await issueDownloadToken(ctx, c, authUser(req), baseUrlOf(ctx, req));
+    await recordSupportAccess(ctx, req, authUser(req), c, 'conversion.downloaded', { how: 'download-link' });
+    const t = await issueDownloadToken(ctx, c, req.auth!);
     const body: DownloadLinkResponse = { ...t, conversionId: c.id, downloadLink: t.downloadUrl, link: t.downloadUrl };
     res.json(body);
   });
@@ -220,11 +235,12 @@ export function createConversionRouter(ctx: AppContext): Router {
   router.get('/download/:id', auth, async (req, res) => {
     const c = await owned(req);
     await assertMayDownload(ctx, c, authUser(req));
+    await recordSupportAccess(ctx, req, authUser(req), c, 'conversion.downloaded', { how: 'download' });
     await streamAab(req, res, ctx.storage, c);
   });
 
   /** Bearer token, or ?token= holding a download token of this conversion (a link opened in a tab). */
-  router.get('/temp-download/:id', async (req, res) => {
+  router.get('/temp-download/:id', secretsInUrl({ query: ['token'] }), async (req, res) => {
     const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
     let conversion: Conversion;
     if (queryToken && !bearerToken(req)) {
@@ -237,6 +253,7 @@ export function createConversionRouter(ctx: AppContext): Router {
       const { user } = await userFromRequest(ctx, req);
       conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
       await assertMayDownload(ctx, conversion, user);
+      await recordSupportAccess(ctx, req, user, conversion, 'conversion.downloaded', { how: 'download' });
     }
     await streamAab(req, res, ctx.storage, conversion, { redirect: true });
   });
@@ -251,7 +268,7 @@ export function createConversionRouter(ctx: AppContext): Router {
   });
 
   /** ?token= holds a stream ticket; a long-lived token is accepted only in the Authorization header. */
-  router.get('/updates/:id', async (req, res) => {
+  router.get('/updates/:id', secretsInUrl({ query: ['token'] }), async (req, res) => {
     const id = String(req.params.id);
     const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
     let viewer: { user: User; credential: Credential };

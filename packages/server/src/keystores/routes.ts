@@ -5,6 +5,7 @@ import { ApiError } from '../http/errors.js';
 import { authUser, requireAuth } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { deleteKeystore, findKeystore, presentKeystore, saveKeystore } from './service.js';
+import { signedInActor } from '../audit/requestActor.js';
 
 /**
  * /api/account — the signed-in user's own settings.
@@ -21,7 +22,7 @@ export function createAccountRouter(ctx: AppContext): Router {
 
   router.put('/keystore', auth, validate(keystoreUploadSchema), async (req, res) => {
     const user = authUser(req);
-    const saved = await saveKeystore(ctx, user.id, inputOf(req, keystoreUploadSchema));
+    const saved = await saveKeystore(ctx, signedInActor(req), user.id, inputOf(req, keystoreUploadSchema));
     const body: { message: string; keystore: KeystoreMetadata } = { message: KEYSTORE_MESSAGES.saved, keystore: presentKeystore(saved) };
     res.json(body);
   });
@@ -34,7 +35,7 @@ export function createAccountRouter(ctx: AppContext): Router {
   });
 
   router.delete('/keystore', auth, async (req, res) => {
-    if (!(await deleteKeystore(ctx, authUser(req).id))) throw ApiError.notFound(KEYSTORE_MESSAGES.notFound, 'KEYSTORE_NOT_FOUND');
+    if (!(await deleteKeystore(ctx, signedInActor(req), authUser(req).id))) throw ApiError.notFound(KEYSTORE_MESSAGES.notFound, 'KEYSTORE_NOT_FOUND');
     res.status(204).end();
   });
 

@@ -1,6 +1,7 @@
 /**
  * The product's e-mails, one method per trigger (docs/email.md lists them): each gathers what
- * its template needs and hands it to the outbox. Methods never throw: an e-mail that cannot be
+ * its template needs and hands it to the outbox, which also holds the kinds a stranger can cause
+ * to their per-recipient policy (mail/recipientPolicy.ts). Methods never throw: an e-mail that cannot be
  * queued is logged and the request or job that caused it goes on. Methods that take a
  * `transaction` write the message in it, so it exists exactly when that work commits.
  */
@@ -46,35 +47,33 @@ export class Mailer {
 
   /** After register: welcome, with the address-confirmation link. */
   async welcome(user: User, opts: Tx = {}): Promise<void> {
-    await this.guard('welcome', async () => {
-      const link = await issueEmailLink(this.deps.models, user, 'email_verification', opts);
-      await this.outbox.enqueue({
+    await this.guard('welcome', () =>
+      this.outbox.enqueue({
         kind: 'welcome',
         to: user.email,
         userId: user.id,
         // No name: whoever typed it may not own this mailbox (the address is not confirmed),
         // and a name is free text a stranger could fill with a phishing line sent from our domain.
-        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000, linkExpiresAt: link.expiresAt.toISOString() },
-        secret: link.token,
+        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000 },
+        link: (transaction) => issueEmailLink(this.deps.models, user, 'email_verification', { transaction }),
         transaction: opts.transaction,
-      });
-    });
+      }),
+    );
   }
 
   /** "Reenviar e-mail": a new confirmation link (older ones stop working). */
   async verification(user: User): Promise<void> {
-    await this.guard('verify_email', async () => {
-      const link = await issueEmailLink(this.deps.models, user, 'email_verification');
-      await this.outbox.enqueue({
+    await this.guard('verify_email', () =>
+      this.outbox.enqueue({
         kind: 'verify_email',
         to: user.email,
         userId: user.id,
         // No name: whoever typed it may not own this mailbox (the address is not confirmed),
         // and a name is free text a stranger could fill with a phishing line sent from our domain.
-        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000, linkExpiresAt: link.expiresAt.toISOString() },
-        secret: link.token,
-      });
-    });
+        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000 },
+        link: (transaction) => issueEmailLink(this.deps.models, user, 'email_verification', { transaction }),
+      }),
+    );
   }
 
   /** Register with a taken address: the owner learns of it; the stranger learns nothing. */
@@ -91,13 +90,12 @@ export class Mailer {
     await this.guard('password_reset', async () => {
       const user = await this.deps.models.User.findOne({ where: { email } });
       if (!user || !user.isActive) return;
-      const link = await issueEmailLink(this.deps.models, user, 'password_reset');
       await this.outbox.enqueue({
         kind: 'password_reset',
         to: user.email,
         userId: user.id,
-        data: { name: user.name, linkExpiresAt: link.expiresAt.toISOString() },
-        secret: link.token,
+        data: { name: user.name },
+        link: (transaction) => issueEmailLink(this.deps.models, user, 'password_reset', { transaction }),
       });
     });
   }

@@ -19,6 +19,7 @@ import { defineEmailLinkToken, type EmailLinkToken } from './EmailLinkToken.js';
 import { defineStreamTicket, type StreamTicket } from './StreamTicket.js';
 import { definePlayCredential, type PlayCredential } from './PlayCredential.js';
 import { definePublication, definePublicationLog, type Publication, type PublicationLog } from './Publication.js';
+import { defineAuditEvent, type AuditEvent } from './AuditEvent.js';
 
 export interface Models {
   User: typeof User;
@@ -40,6 +41,7 @@ export interface Models {
   PlayCredential: typeof PlayCredential;
   Publication: typeof Publication;
   PublicationLog: typeof PublicationLog;
+  AuditEvent: typeof AuditEvent;
 }
 
 export function initModels(sequelize: Sequelize): Models {
@@ -63,6 +65,7 @@ export function initModels(sequelize: Sequelize): Models {
     PlayCredential: definePlayCredential(sequelize),
     Publication: definePublication(sequelize),
     PublicationLog: definePublicationLog(sequelize),
+    AuditEvent: defineAuditEvent(sequelize),
   };
   associate(models);
   return models;
@@ -104,5 +107,7 @@ export { UserKeystore } from './UserKeystore.js';
 export { EmailMessage } from './EmailMessage.js';
 export { EmailLinkToken, type EmailLinkPurpose } from './EmailLinkToken.js';
 export { StreamTicket } from './StreamTicket.js';
+export type { RecordedCredential } from './recordedCredential.js';
 export { PlayCredential } from './PlayCredential.js';
 export { Publication, PublicationLog } from './Publication.js';
+export { AuditEvent } from './AuditEvent.js';

@@ -36,7 +36,6 @@ export const schemas: Record<string, JsonSchema> = {
   Ready: obj({
     status: { enum: ['ready', 'unavailable'] },
     role: { enum: ['all', 'web', 'worker'] },
-    instance: str,
     checks: obj({ database: bool, storage: bool, queue: bool }),
     failed: arrayOf({ enum: ['database', 'storage', 'queue'] }),
   }),

@@ -5,6 +5,7 @@ import { mixed, object, string } from 'yup';
 import type { AppContext } from '../context.js';
 import type { Purchase } from '../models/index.js';
 import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -80,7 +81,7 @@ export function createAdminPaymentsRouter(ctx: AppContext): Router {
     }
     if (payment.status === 'refunded') throw ApiError.conflict(M.notPending, 'PAYMENT_NOT_PENDING');
     const remote = await ctx.payments.sandbox.approve(payment.providerPaymentId, { allowLate: true }).catch(mapProviderErrors);
-    const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: 'Aprovado por administrador (sandbox)' });
+    const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: 'Aprovado por administrador (sandbox)', audit: signedInActor(req) });
     const purchase = await purchaseView(ctx, payment.purchaseId);
     res.json({
       success: true,
@@ -106,7 +107,7 @@ export function createAdminPaymentsRouter(ctx: AppContext): Router {
     const provider = await ctx.payments.provider(payment.provider).catch(mapProviderErrors);
     const remote = await provider.refundPayment(payment.providerPaymentId, `aabify-refund-${payment.id}`).catch(mapProviderErrors);
     const text = reason || 'Reembolso feito por administrador';
-    const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: text });
+    const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: text, audit: signedInActor(req) });
     const purchase = await purchaseView(ctx, payment.purchaseId);
     res.json({
       success: true,

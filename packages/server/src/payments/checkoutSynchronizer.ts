@@ -12,6 +12,7 @@ import type { ProviderPayment, ProviderRenewal } from './providers/index.js';
 import { applyProviderPayment, type SyncOptions, type SyncResult } from './paymentSynchronizer.js';
 import { paymentRowFor, recordProviderPayment } from './paymentRecorder.js';
 import { closePurchase } from './purchaseCloser.js';
+import { recordAudit } from '../audit/recorder.js';
 
 type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
 
@@ -65,6 +66,7 @@ export async function applyRenewalState(ctx: Ctx, renewalId: string, remote: Pro
       return false;
     }
     if (remote.id && remote.id !== renewal.providerRenewalId) renewal.providerRenewalId = remote.id;
+    const before = renewal.status;
     const now = new Date();
     let changed = false;
     if (remote.status === 'active' && renewal.status === 'pending') {
@@ -84,6 +86,21 @@ export async function applyRenewalState(ctx: Ctx, renewalId: string, remote: Pro
       ctx.logger.error({ renewalId, status: remote.rawStatus }, 'unknown provider renewal status; ignored');
     }
     await renewal.save({ transaction });
+    if (changed && opts.audit && renewal.status === 'cancelled') {
+      await recordAudit(
+        ctx,
+        {
+          action: 'renewal.cancelled',
+          actor: opts.audit,
+          target: { type: 'renewal', id: renewal.id, label: renewal.planSnapshot?.name ?? null },
+          accountId: renewal.userId,
+          before: { status: before },
+          after: { status: renewal.status },
+          details: { reason: renewal.cancelReason, provider: renewal.provider, amountCents: renewal.amountCents, currency: renewal.currency },
+        },
+        { transaction },
+      );
+    }
     if (changed) ctx.logger.info({ renewalId, status: renewal.status, actor: opts.actor }, 'renewal state changed');
     return changed;
   });

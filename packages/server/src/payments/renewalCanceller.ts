@@ -9,10 +9,11 @@ import type { Renewal } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import { isPaymentProviderError, providerErrorToApi } from './providers/index.js';
 import { applyRenewalState } from './checkoutSynchronizer.js';
+import type { SyncOptions } from './paymentSynchronizer.js';
 
 type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
 
-export async function cancelRenewal(ctx: Ctx, renewal: Renewal, opts: { actor: string; reason: string }): Promise<Renewal> {
+export async function cancelRenewal(ctx: Ctx, renewal: Renewal, opts: Pick<SyncOptions, 'actor' | 'reason' | 'audit'>): Promise<Renewal> {
   if (renewal.status === 'cancelled') throw ApiError.conflict(M.renewalAlreadyCancelled, 'RENEWAL_ALREADY_CANCELLED');
   const mapped = (err: unknown): never => {
     throw isPaymentProviderError(err) ? providerErrorToApi(err) : err;
@@ -20,13 +21,13 @@ export async function cancelRenewal(ctx: Ctx, renewal: Renewal, opts: { actor: s
   if (renewal.providerRenewalId) {
     const provider = await ctx.payments.provider(renewal.provider).catch(mapped);
     const remote = await provider.cancelRenewal(renewal.providerRenewalId).catch(mapped);
-    await applyRenewalState(ctx, renewal.id, remote, { actor: opts.actor, reason: opts.reason });
+    await applyRenewalState(ctx, renewal.id, remote, opts);
   } else {
     await applyRenewalState(
       ctx,
       renewal.id,
       { id: '', status: 'cancelled', rawStatus: 'cancelled', url: null, externalReference: renewal.id, amountCents: renewal.amountCents, currency: renewal.currency },
-      { actor: opts.actor, reason: opts.reason },
+      opts,
     );
   }
   const after = await ctx.models.Renewal.findByPk(renewal.id, { rejectOnEmpty: true });

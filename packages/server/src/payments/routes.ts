@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../context.js';
 import type { Payment, Purchase } from '../models/index.js';
 import { authUser, requireAuth, requireVerifiedEmail } from '../http/guards.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -165,7 +166,12 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     const user = authUser(req);
     const renewal = await ownedRenewal(ctx, req.params.id, user);
     const admin = user.isAdmin() && user.id !== renewal.userId;
-    const after = await cancelRenewal(ctx, renewal, { actor: `${admin ? 'admin' : 'user'}:${user.id}`, reason: admin ? 'Cancelada por administrador' : 'Cancelada pelo cliente' });
+    // An admin stopping a customer's renewal is an admin action: recorded in the audit trail.
+    const after = await cancelRenewal(ctx, renewal, {
+      actor: `${admin ? 'admin' : 'user'}:${user.id}`,
+      reason: admin ? 'Cancelada por administrador' : 'Cancelada pelo cliente',
+      audit: admin ? signedInActor(req) : undefined,
+    });
     res.json({ success: true, message: M.renewalCancelled, renewal: presentRenewal(after) });
   });
 
@@ -234,7 +240,10 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
     if (payment.status !== 'pending') throw ApiError.conflict(M.cannotCancel, 'PAYMENT_NOT_PENDING');
     const provider = await ctx.payments.provider(payment.provider).catch(mapProviderErrors);
-    const reason = user.isAdmin() && user.id !== payment.userId ? 'Cancelado por administrador' : 'Cancelado pelo usuário';
+    const byAdmin = user.isAdmin() && user.id !== payment.userId;
+    const reason = byAdmin ? 'Cancelado por administrador' : 'Cancelado pelo usuário';
+    // An admin cancelling a customer's purchase is an admin action: recorded in the audit trail.
+    const audit = byAdmin ? signedInActor(req) : undefined;
     let result;
     if (payment.providerPaymentId) {
       let remote;
@@ -245,9 +254,9 @@ export function createPaymentsRouter(ctx: AppContext): Router {
         if (!isRefusedChange(err)) mapProviderErrors(err);
         remote = await provider.getPayment(payment.providerPaymentId).catch(mapProviderErrors);
       }
-      result = await applyProviderPayment(ctx, payment.id, remote, { actor: `user:${user.id}`, reason: remote.status === 'cancelled' ? reason : undefined });
+      result = await applyProviderPayment(ctx, payment.id, remote, { actor: `user:${user.id}`, reason: remote.status === 'cancelled' ? reason : undefined, audit: remote.status === 'cancelled' ? audit : undefined });
     } else {
-      result = await cancelPaymentLocally(ctx, payment.id, { actor: `user:${user.id}`, reason });
+      result = await cancelPaymentLocally(ctx, payment.id, { actor: `user:${user.id}`, reason, audit });
     }
     if (result.payment.status !== 'cancelled') throw ApiError.conflict(M.cannotCancel, 'PAYMENT_NOT_PENDING');
     res.json({ success: true, message: M.cancelledOk, payment: presentPixPayment(result.payment) });

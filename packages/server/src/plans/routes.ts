@@ -13,6 +13,7 @@ import {
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { presentPlan } from './presenter.js';
@@ -115,7 +116,7 @@ export function createPlansRouter(ctx: AppContext): Router {
   });
 
   router.post('/', auth, limiter, requireAdmin, validate(planInputSchema), async (req, res) => {
-    const plan = await createPlan(ctx, inputOf(req, planInputSchema));
+    const plan = await createPlan(ctx, signedInActor(req), inputOf(req, planInputSchema));
     res.status(201).json({ success: true, message: PLAN_MESSAGES.created, plan: presentPlan(plan) });
   });
 
@@ -125,12 +126,12 @@ export function createPlansRouter(ctx: AppContext): Router {
   });
 
   router.patch('/:id', auth, limiter, requireAdmin, async (req, res) => {
-    const plan = await updatePlan(ctx, await findPlan(ctx, req.params.id), req.body);
+    const plan = await updatePlan(ctx, signedInActor(req), await findPlan(ctx, req.params.id), req.body);
     res.json({ success: true, message: PLAN_MESSAGES.updated, plan: presentPlan(plan) });
   });
 
   router.delete('/:id', auth, limiter, requireAdmin, async (req, res) => {
-    const outcome = await deletePlan(ctx, await findPlan(ctx, req.params.id));
+    const outcome = await deletePlan(ctx, signedInActor(req), await findPlan(ctx, req.params.id));
     res.json({
       success: true,
       deleted: outcome === 'deleted',
@@ -146,7 +147,7 @@ export function createPlansRouter(ctx: AppContext): Router {
 
   router.post('/:id/duplicate', auth, limiter, requireAdmin, validate(planDuplicateSchema), async (req, res) => {
     const { name, newName } = inputOf(req, planDuplicateSchema);
-    const copy = await duplicatePlan(ctx, await findPlan(ctx, req.params.id), name ?? newName);
+    const copy = await duplicatePlan(ctx, signedInActor(req), await findPlan(ctx, req.params.id), name ?? newName);
     res.status(201).json({ success: true, message: PLAN_MESSAGES.duplicated, plan: presentPlan(copy) });
   });
 

@@ -23,6 +23,8 @@ import { likePattern } from '../http/listing.js';
 import { findOwned } from '../http/ownership.js';
 import { deletePlayCredentials, findPlayCredentials, presentPlayCredentials, savePlayCredentials, testPlayAccess } from './credentials.js';
 import { createPublication, presentPublication } from './publications.js';
+import { signedInActor } from '../audit/requestActor.js';
+import { recordSupportAccess } from '../conversions/access.js';
 
 /**
  * /api/account/play-credentials — the signed-in user's Google Play service-account key (docs/play.md).
@@ -39,7 +41,7 @@ export function createPlayCredentialsRouter(ctx: AppContext): Router {
   const testRate = rateLimit(ctx.playTestLimiter, clientKey);
 
   router.put('/play-credentials', auth, validate(playCredentialsSchema), async (req, res) => {
-    const saved = await savePlayCredentials(ctx, authUser(req).id, inputOf(req, playCredentialsSchema).key);
+    const saved = await savePlayCredentials(ctx, signedInActor(req), authUser(req).id, inputOf(req, playCredentialsSchema).key);
     const body: { message: string; credentials: PlayCredentialsMetadata } = { message: PLAY_MESSAGES.saved, credentials: presentPlayCredentials(saved) };
     res.json(body);
   });
@@ -51,7 +53,7 @@ export function createPlayCredentialsRouter(ctx: AppContext): Router {
   });
 
   router.delete('/play-credentials', auth, async (req, res) => {
-    if (!(await deletePlayCredentials(ctx, authUser(req).id))) throw ApiError.notFound(PLAY_MESSAGES.notFound, 'PLAY_CREDENTIALS_NOT_FOUND');
+    if (!(await deletePlayCredentials(ctx, signedInActor(req), authUser(req).id))) throw ApiError.notFound(PLAY_MESSAGES.notFound, 'PLAY_CREDENTIALS_NOT_FOUND');
     res.status(204).end();
   });
 
@@ -73,7 +75,8 @@ const listQuerySchema = object({ conversionId: string().trim().required() });
  *        404 for another user's conversion, 409 PLAY_CREDENTIALS_REQUIRED / CONVERSION_NOT_PUBLISHABLE / PUBLICATION_IN_PROGRESS
  *   GET ?conversionId= → { publications } newest first (the conversion's history)
  *   GET /:id → { publication, logs }
- * Publishing uses the caller's own key, so only the owner publishes; admins may read (support).
+ * Publishing uses the caller's own key, so only the owner publishes; admins may read (support),
+ * which the audit trail records as opening the customer's conversion.
  */
 export function createPublicationsRouter(ctx: AppContext): Router {
   const router = Router();
@@ -92,12 +95,17 @@ export function createPublicationsRouter(ctx: AppContext): Router {
 
   router.get('/', auth, validate(listQuerySchema, 'query'), async (req, res) => {
     const conversion = await ownedConversion(req, inputOf(req, listQuerySchema).conversionId, true);
+    await recordSupportAccess(ctx, req, authUser(req), conversion, 'conversion.viewed');
     const rows = await ctx.models.Publication.findAll({ where: { conversionId: conversion.id }, order: [['createdAt', 'DESC']], limit: 100 });
     res.json({ publications: rows.map(presentPublication) });
   });
 
   router.get('/:id', auth, async (req, res) => {
     const publication = await findOwned(ctx.models.Publication, req.params.id, authUser(req), { notFoundMessage: PLAY_MESSAGES.publicationNotFound, notFoundCode: 'PUBLICATION_NOT_FOUND' });
+    if (publication.userId !== authUser(req).id) {
+      const conversion = await ctx.models.Conversion.findByPk(publication.conversionId);
+      if (conversion) await recordSupportAccess(ctx, req, authUser(req), conversion, 'conversion.viewed', { publicationId: publication.id });
+    }
     const body: { publication: ApiPublication; logs: PublicationLogEntry[] } = { publication: presentPublication(publication), logs: await ctx.publicationEvents.logsOf(publication.id) };
     res.json(body);
   });

@@ -3,7 +3,7 @@
  * secret (stored encrypted, never answered in full). To add one: extend SettingValues and
  * SETTING_DEFINITIONS; the service and GET /admin/config pick it up.
  */
-import { CONVERSION_LIMITS } from '@aabify/shared';
+import { AUDIT_LIMITS, CONVERSION_LIMITS } from '@aabify/shared';
 import type { Config } from '../config.js';
 
 export const SETTING_MESSAGES = {
@@ -32,6 +32,7 @@ export interface SettingValues {
   'payments.maxInstallments': number;
   'support.adminDownloads': boolean;
   'accounts.requireVerifiedEmail': boolean;
+  'audit.retentionDays': number;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -315,6 +316,19 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     masked: false,
     defaultValue: () => false,
     parse: yesNo,
+  },
+  'audit.retentionDays': {
+    key: 'audit.retentionDays',
+    title: 'Por quanto tempo guardar a auditoria',
+    group: 'Segurança',
+    kind: 'number',
+    description: 'Dias que os eventos de Administração › Auditoria ficam guardados',
+    help: `Eventos mais antigos são apagados uma vez por hora; nenhuma outra rota apaga ou altera eventos. Mínimo ${AUDIT_LIMITS.retentionDaysMin} dias, máximo ${AUDIT_LIMITS.retentionDaysMax}.`,
+    recommended: `${AUDIT_LIMITS.retentionDaysDefault} (um ano)`,
+    encrypted: false,
+    masked: false,
+    defaultValue: () => AUDIT_LIMITS.retentionDaysDefault,
+    parse: integer(AUDIT_LIMITS.retentionDaysMin, AUDIT_LIMITS.retentionDaysMax, `Valor deve estar entre ${AUDIT_LIMITS.retentionDaysMin} e ${AUDIT_LIMITS.retentionDaysMax} dias`),
   },
 };
 

@@ -24,6 +24,9 @@ import { invalidationTriggers } from './0120-invalidation-triggers.js';
 import { creditsOwed } from './0130-credits-owed.js';
 import { endedSessions } from './0131-ended-sessions.js';
 import { jobNames } from './0140-job-names.js';
+import { capabilityCredentials } from './0160-capability-credentials.js';
+import { emailRecipientIndex } from './0161-email-recipient-index.js';
+import { auditEvents } from './0170-audit-events.js';
 import { paymentMethods } from './0180-payment-methods.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
@@ -33,5 +36,7 @@ export const migrations: Migration[] = [
   emailLinkTokens, userEmailFields,
   playCredentials, publications, invalidationTriggers, creditsOwed, endedSessions,
   jobNames,
+  capabilityCredentials, emailRecipientIndex,
+  auditEvents,
   paymentMethods,
 ];

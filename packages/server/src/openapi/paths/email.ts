@@ -80,4 +80,11 @@ export const emailRoutes = [
     answer: { allOf: [adminEmail, { type: 'object', properties: { html: { type: 'string' }, text: { type: 'string' } }, required: ['html', 'text'] }] },
     errors: [404],
   }),
+  route('post', '/admin/emails/:id/resend', 'Administração', 'Coloca de novo na fila um e-mail cujo envio falhou (registrado na auditoria)', {
+    auth: 'admin',
+    rateLimited: true,
+    answer: { type: 'object', properties: { message: { type: 'string' }, email: adminEmail }, required: ['message', 'email'] },
+    errors: [404, 409],
+    description: '409 EMAIL_NOT_RESENDABLE para um e-mail que não falhou; 409 EMAIL_LINK_NOT_RESENDABLE para um que levava um link de uso único (não é guardado depois da falha).',
+  }),
 ];
