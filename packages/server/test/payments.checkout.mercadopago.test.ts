@@ -232,6 +232,33 @@ describe('payments: Mercado Pago Checkout Pro and recurring payments against the
     expect((await server.ctx.models.Renewal.findByPk(body.renewal!.id, { rejectOnEmpty: true })).status).to.equal('pending');
   });
 
+  it('usdPlan_withoutStripe_cannotBeActivatedAndIsNeverShownToCustomers', async () => {
+    const adminToken = tokenFor(server, admin);
+    const body = { name: 'Pacote Dólar', description: 'Dez conversões', type: 'credit', price: 9.9, currency: 'USD', credits: 10, features: [], isPopular: false, isActive: true };
+    const refused = await api(server).post('/admin/plans', body, adminToken);
+    expect(refused.status).to.equal(400);
+    const message = 'Nenhum provedor de pagamento configurado cobra em USD: este plano não pode ser ativado. Configure o Stripe (USD e EUR) ou o Mercado Pago (BRL), ou mude a moeda.';
+    expect(refused.body).to.deep.include({ message, fields: { currency: message } });
+    const draft = await api(server).post<{ plan: { id: string } }>('/admin/plans', { ...body, isActive: false }, adminToken);
+    expect(draft.status, JSON.stringify(draft.body)).to.equal(201);
+    const toggled = await api(server).patch(`/admin/plans/${draft.body.plan.id}/toggle-status`, undefined, adminToken);
+    expect(toggled.status).to.equal(400);
+    expect((await server.ctx.models.Plan.findByPk(draft.body.plan.id, { rejectOnEmpty: true })).isActive).to.equal(false);
+
+    // One made active before Stripe was removed: customers do not see it; admins do.
+    const stranded = await buildPlan(server, { name: 'Pacote Euro', currency: 'EUR', isActive: true });
+    const customer = await buildUser(server);
+    const publicList = await api(server).get<{ plans: Array<{ id: string }> }>('/plans/public');
+    const customerList = await api(server).get<{ plans: Array<{ id: string }> }>('/plans?limit=100', tokenFor(server, customer));
+    for (const list of [publicList.body.plans, customerList.body.plans]) {
+      expect(list.map((p) => p.id)).to.include(pack.id).and.not.include(stranded.id);
+    }
+    expect((await api(server).get(`/plans/${stranded.id}`, tokenFor(server, customer))).status).to.equal(404);
+    expect((await api(server).get(`/plans/${stranded.id}`, adminToken)).status).to.equal(200);
+    const buy = await api(server).post(`/payments/checkout/${stranded.id}`, {}, tokenFor(server, customer));
+    expect(buy.status).to.equal(400);
+  });
+
   it('renewal_ofACreditPlan_refusedBeforeAnyRow', async () => {
     const user = await buildUser(server);
     const before = await server.ctx.models.Purchase.count();
