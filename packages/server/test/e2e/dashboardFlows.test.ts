@@ -203,7 +203,7 @@ describe('dashboard: user flows in a real browser', function () {
     await soon(() => page.locator('[data-plan-name="Pacote 10 conversões"]').count(), (v) => expect(v).to.equal(0));
     await page.locator('label[for="plan-type-credit"]').click();
     const createPix = page.waitForResponse((r) => r.url().includes('/api/payments/create-pix/'));
-    await page.getByRole('button', { name: 'Comprar Pacote 10 conversões' }).click();
+    await page.getByRole('button', { name: 'Pagar com PIX: Pacote 10 conversões' }).click();
     const pix = (await (await createPix).json()) as CreatePixResponse;
     const modal = page.getByTestId('pix-modal');
     await modal.waitFor();
