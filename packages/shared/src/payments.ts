@@ -4,6 +4,7 @@
  */
 import type { Currency } from './money.js';
 import type { PlanType } from './plans.js';
+import type { PaymentMethod } from './paymentMethods.js';
 
 export const PURCHASE_STATUSES = ['pending', 'approved', 'rejected', 'cancelled', 'refunded'] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
@@ -27,10 +28,7 @@ export const PAYMENT_PROVIDER_LABELS: Record<PaymentProviderName | 'manual', str
   manual: 'Manual',
 };
 
-/** How a payment was made. 'other' is what a hosted checkout may take that is none of these (e.g. a wallet balance). */
-export const PAYMENT_METHODS = ['pix', 'card', 'boleto', 'other'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = { pix: 'PIX', card: 'Cartão', boleto: 'Boleto', other: 'Outro' };
+export { PAYMENT_METHODS, PAYMENT_METHOD_LABELS, type PaymentMethod } from './paymentMethods.js';
 
 /** The state of an automatic renewal: waiting for the payer's authorization, charging every period, or stopped. */
 export const RENEWAL_STATUSES = ['pending', 'active', 'cancelled'] as const;
