@@ -3,7 +3,7 @@ import { ACCOUNT_MESSAGES, setupSchema, type SetupResponse, type SetupStatusResp
 import type { AppContext } from '../context.js';
 import { validate, inputOf } from '../http/validate.js';
 import { createFirstAdmin, requiresSetup, setupDoneError } from './firstAdminCreator.js';
-import { presentSession } from './userPresenter.js';
+import { openSession, requestOrigin } from './signIn.js';
 
 /**
  * GET /api/setup/status → { requiresSetup }
@@ -29,11 +29,9 @@ export function createSetupRouter(ctx: AppContext): Router {
     admin.lastLogin = new Date();
     await admin.save();
     ctx.logger.info({ userId: admin.id }, 'first administrator created');
-    const body: SetupResponse = {
-      success: true,
-      message: ACCOUNT_MESSAGES.setupSuccess,
-      ...presentSession(ctx.auth, admin),
-    };
+    const session = await openSession(ctx, admin, requestOrigin(req));
+    if (!session) throw new Error('new session id already in use');
+    const body: SetupResponse = { success: true, message: ACCOUNT_MESSAGES.setupSuccess, ...session };
     res.status(201).json(body);
   });
 

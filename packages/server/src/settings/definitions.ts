@@ -31,6 +31,7 @@ export interface SettingValues {
   'payments.mercadopago.webhookSecret': string;
   'support.adminDownloads': boolean;
   'accounts.requireVerifiedEmail': boolean;
+  'accounts.requireAdminTwoFactor': boolean;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -297,6 +298,19 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     description: 'Clientes só compram planos e convertem depois de confirmar o e-mail pelo link enviado',
     help: 'Contas criadas antes do envio de e-mails contam como confirmadas. Administradores não precisam confirmar.',
     recommended: 'Ligado quando o envio por SMTP estiver configurado',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => false,
+    parse: yesNo,
+  },
+  'accounts.requireAdminTwoFactor': {
+    key: 'accounts.requireAdminTwoFactor',
+    title: 'Exigir verificação em duas etapas de administradores',
+    group: 'Segurança',
+    kind: 'boolean',
+    description: 'Administradores sem a verificação em duas etapas (código de um aplicativo autenticador) precisam ativá-la ao entrar',
+    help: 'A partir do próximo login, a sessão de um administrador sem ela só permite configurá-la em Conta › Segurança. Sessões já abertas continuam.',
+    recommended: 'Ligado',
     encrypted: false,
     masked: false,
     defaultValue: () => false,
