@@ -14,6 +14,7 @@ import {
   type RegisterResponse,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
+import type { User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import { authUser, requireAuth } from '../http/guards.js';
 import { validate, inputOf } from '../http/validate.js';
@@ -79,8 +80,8 @@ export function createAuthRouter(ctx: AppContext): Router {
       await ctx.models.User.update({ passwordHash }, { where: { id: user.id } });
       user.set({ passwordHash });
     }
+    if (!user.twoFactorEnabled()) await recordLogin(ctx, user);
     const answer = await passwordProven(ctx, user, requestOrigin(req), { alertNewDevice: true });
-    if (!('twoFactorRequired' in answer)) await recordLogin(ctx, user.id);
     ctx.logger.info({ userId: user.id, secondStep: 'twoFactorRequired' in answer }, 'password accepted at sign-in');
     res.json(answer);
   });
@@ -105,9 +106,9 @@ export function createAuthRouter(ctx: AppContext): Router {
       throw new ApiError(401, 'TWO_FACTOR_CODE_INVALID', SECURITY_MESSAGES.twoFactorCodeInvalid, { fields: { code: SECURITY_MESSAGES.twoFactorCodeInvalid } });
     }
     if (!user.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
+    await recordLogin(ctx, user);
     const session = await openSession(ctx, user, requestOrigin(req), { alertNewDevice: true, sessionId: opened.sessionId });
     if (!session) throw invalid();
-    await recordLogin(ctx, user.id);
     ctx.logger.info({ userId: user.id, secondFactor: factor }, 'signed in with two-factor');
     res.json(session);
   });
@@ -202,7 +203,8 @@ export function createAuthRouter(ctx: AppContext): Router {
   return router;
 }
 
-/** users.lastLogin; a bulk update, so the row's hooks (which end sessions) stay out of it. */
-async function recordLogin(ctx: Pick<AppContext, 'models'>, userId: string): Promise<void> {
-  await ctx.models.User.update({ lastLogin: new Date() }, { where: { id: userId } });
+/** users.lastLogin (in the answer too); a bulk update, so the row's hooks (which end sessions) stay out of it. */
+async function recordLogin(ctx: Pick<AppContext, 'models'>, user: User): Promise<void> {
+  user.lastLogin = new Date();
+  await ctx.models.User.update({ lastLogin: user.lastLogin }, { where: { id: user.id } });
 }

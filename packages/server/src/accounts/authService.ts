@@ -192,14 +192,14 @@ export function createAuthService(opts: {
   const challenges = challengeKey(jwtSecret);
 
   /** lastUsedAt written at most once a minute per row, by any process (its own cache was as old). */
-  function touch(table: 'api_tokens' | 'sessions', row: { id: string; lastUsedAt: Date | null }): void {
+  async function touch(table: 'api_tokens' | 'sessions', row: { id: string; lastUsedAt: Date | null }): Promise<void> {
     const now = new Date();
     if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < API_TOKEN_TOUCH_INTERVAL_MS) return;
     const staleBefore = new Date(now.getTime() - API_TOKEN_TOUCH_INTERVAL_MS);
     row.lastUsedAt = now;
     const model = table === 'api_tokens' ? models.ApiToken : models.Session;
     // No hooks: the cached entry is current already (a bulk write's hook would drop every entry).
-    (model as typeof models.Session)
+    await (model as typeof models.Session)
       .update({ lastUsedAt: now }, { where: { id: row.id, [Op.or]: [{ lastUsedAt: null }, { lastUsedAt: { [Op.lt]: staleBefore } }] }, hooks: false })
       .catch((err: unknown) => logger.warn({ err, table }, 'lastUsedAt not written'));
   }
@@ -229,7 +229,7 @@ export function createAuthService(opts: {
     }
     if (row.userId !== user.id || row.tokenVersion !== user.tokenVersion || row.endedAt || row.expiresAt.getTime() <= Date.now()) return invalid;
     if (!user.isActive) return disabled;
-    if (!fresh) touch('sessions', row);
+    if (!fresh) await touch('sessions', row);
     const credential: Credential = { method: 'jwt', userId: user.id, tokenVersion: v.tokenVersion, expiresAt: v.expiresAt, sessionId: row.id };
     const session: SessionState = {
       id: row.id,
@@ -262,7 +262,7 @@ export function createAuthService(opts: {
     const user = token && (await principals.userById(token.userId));
     if (!token || !user) return invalid;
     if (!user.isActive) return disabled;
-    touch('api_tokens', token);
+    await touch('api_tokens', token);
     // Never an administrator's rights through a token (User.isAdmin).
     user.viaApiToken = true;
     return {

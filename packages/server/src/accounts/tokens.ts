@@ -41,7 +41,7 @@ export interface VerifiedSession {
   expiresAt?: Date;
   /** When it was signed (its iat claim). */
   issuedAt?: Date;
-  /** The jti: absent only from tokens made before sessions were named. */
+  /** The jti (for tokens made before sessions were named, an id derived from the token's claims). */
   sessionId?: string;
 }
 
@@ -55,8 +55,17 @@ export function sessionFromPayload(payload: unknown): VerifiedSession | undefine
     tokenVersion: tv,
     ...(typeof exp === 'number' ? { expiresAt: new Date(exp * 1000) } : {}),
     ...(typeof iat === 'number' ? { issuedAt: new Date(iat * 1000) } : {}),
-    ...(typeof jti === 'string' ? { sessionId: jti } : {}),
+    ...(typeof jti === 'string' ? { sessionId: jti } : typeof iat === 'number' && typeof exp === 'number' ? { sessionId: unnamedSessionId(sub, iat, exp) } : {}),
   };
+}
+
+/**
+ * The row id of a token signed before sessions were named (no jti): derived from what the
+ * token says, so each such token still gets a row of its own and can be ended alone.
+ */
+function unnamedSessionId(userId: string, issuedAt: number, expiresAt: number): string {
+  const hex = createHash('sha256').update(`unnamed-session|${userId}|${issuedAt}|${expiresAt}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function verifySessionToken(secret: KeyObject, token: string): VerifiedSession | undefined {
