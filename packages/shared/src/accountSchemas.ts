@@ -168,8 +168,9 @@ export const reauthSchema = object({
   code: verificationCode().optional().default(undefined),
 }).test('one-proof', S.reauthProofRequired, (value) => Boolean(value.password) || Boolean(value.code));
 export type ReauthRequest = InferType<typeof reauthSchema>;
-/** The dashboard's "confirme sua senha" form. */
+/** The dashboard's "confirme sua senha" form, and its variant with a code. */
 export const reauthPasswordFormSchema = object({ password: string().required(M.passwordRequired).max(1024, M.passwordTooLong) });
+export const reauthCodeFormSchema = object({ code: verificationCode() });
 
 /** POST /auth/2fa/enable: the first code of the app confirms the secret it scanned. */
 export const twoFactorEnableSchema = object({ code: appCode() });

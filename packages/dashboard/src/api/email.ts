@@ -3,7 +3,7 @@ import type {
   AdminEmailDetail,
   AdminEmailListResponse,
   ApiUser,
-  AuthResponse,
+  SignInResponse,
   EmailStatus,
   EmailStatusResponse,
   MessageResponse,
@@ -21,7 +21,7 @@ export const emailApi = {
   /** Quiet: the forms show the refusal themselves. */
   forgotPassword: (email: string) => api.post<MessageResponse>('/auth/forgot-password', { email }, { quiet: true }),
   resetPassword: (body: { token: string; password: string; confirmPassword: string }) =>
-    api.post<AuthResponse & MessageResponse>('/auth/reset-password', body, { quiet: true }),
+    api.post<SignInResponse & MessageResponse>('/auth/reset-password', body, { quiet: true }),
   /** The link's token; with the account's password or a new one when nobody is signed in to it. */
   verifyEmail: (body: { token: string; password?: string; newPassword?: string; confirmPassword?: string }) =>
     api.post<VerifyEmailResponse>('/auth/verify-email', body, { quiet: true }),

@@ -220,7 +220,7 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
         ],
       },
       { p: 'Se não foi você, troque sua senha e revogue o token:' },
-      { button: { label: 'Abrir o painel', path: '/account/api-tokens' } },
+      { button: { label: 'Abrir o painel', path: '/dashboard' } },
     ],
   }),
   new_sign_in: (d) => ({
