@@ -2,7 +2,7 @@
  * Conversion benchmark: spawns `aabify convert --local` (the real CLI, as a user runs it) on a
  * ~100 MB grown APK and on every corpus APK, and prints wall time, MB/s and peak RSS, then `cp`
  * of the grown APK and the ratio of the conversion to it (the figure the README publishes).
- * Targets (issue 21): the 100 MB APK in under 0.7 s with a peak RSS under 120 MB.
+ * Targets: the 100 MB APK in under 0.7 s with a peak RSS under 120 MB.
  *
  *   npx tsx bench/convert.ts [--runs 3] [--only grown|corpus] [--base npm-apidemos-5] [--size-mb 100] [--from-source]
  *

@@ -1,5 +1,5 @@
 /**
- * Hostile-client benchmark (issue 14): the attacks of the issue against a real server running
+ * Hostile-client benchmark: the attacks of docs/security.md against a real server running
  * as its own OS process (embedded test Postgres), so its RSS is the server's alone. Prints,
  * per attack, the server's RSS growth, the worst /api/health answer time during the attack and
  * what the server did with the attempts.

@@ -347,7 +347,7 @@ function unexpected(e: unknown): ConverterError {
   return new ConverterError(typeof code === 'string' && /^E[A-Z]+$/.test(code) ? 'IO_ERROR' : 'INTERNAL', message, { cause: e });
 }
 
-/** The plan against every rule of AAB-FORMAT.md §5, before a byte is written. */
+/** The plan against every rule of the "Validation" sections of docs/aab-format.md, before a byte is written. */
 async function validatePlan(plan: BundlePlan, signal?: AbortSignal): Promise<void> {
   // Local headers of everything copied raw (their CRCs are proven while copying).
   for (const f of plan.files) {

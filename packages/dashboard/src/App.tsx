@@ -61,7 +61,7 @@ type SetupState = 'checking' | 'required' | 'done';
 
 /**
  * GET /setup/status, asked once at boot beside the session check (no request waits for the
- * other); a failed check counts as no setup needed (spec §2.1).
+ * other); a failed check counts as no setup needed.
  */
 const setupCheck: Promise<SetupState> = authApi
   .setupStatus()

@@ -8,7 +8,7 @@ import { ASSET_DELIVERIES, CONVERSION_LIMITS, CONVERSION_MESSAGES, CONVERSION_ST
 
 /**
  * `options` (JSON) of POST /conversion/convert: which splits Google Play may make and a
- * version override. Unknown keys are a 400 (DECISIONS.md), at every level.
+ * version override. Unknown keys are a 400 (docs/decisions.md "Conversions"), at every level.
  */
 export const conversionOptionsSchema = object({
   splits: object({

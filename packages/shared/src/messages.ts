@@ -1,15 +1,15 @@
 /**
  * pt-BR texts users read for accounts and plan access. Each text lives here once; the server
- * answers with it and the dashboard's forms show it (see spec users-and-conversion §5, §8).
+ * answers with it and the dashboard's forms show it.
  */
 export const ACCOUNT_MESSAGES = {
   emailRequired: 'Email é obrigatório',
   emailInvalid: 'Email inválido',
   emailTooLong: 'Email deve ter no máximo 254 caracteres',
   passwordRequired: 'Senha é obrigatória',
-  /** Register form wording (spec §5). */
+  /** Register form wording. */
   passwordMin: 'A senha deve ter pelo menos 6 caracteres',
-  /** Setup form wording (spec §5). */
+  /** Setup form wording. */
   setupPasswordMin: 'Senha deve ter no mínimo 6 caracteres',
   passwordTooLong: 'A senha deve ter no máximo 128 caracteres',
   passwordHelper: 'Mínimo de 6 caracteres',
@@ -56,6 +56,6 @@ export const PLAN_ACCESS_MESSAGES = {
   no_plan: 'Você não possui um plano ativo. Escolha um plano para fazer conversões.',
   no_credits: 'Créditos insuficientes para fazer conversões.',
   expired: 'Limite mensal atingido ou assinatura expirada.',
-  /** Shown before a conversion by a credit user without a free credit (spec §8). */
+  /** Shown before a conversion by a credit user without a free credit. */
   notEnoughCreditsForConversion: 'Você não possui créditos suficientes para fazer esta conversão.',
 } as const;

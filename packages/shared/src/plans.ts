@@ -1,12 +1,13 @@
 /**
  * Plans as the API's clients see them: the JSON of a plan, the request schemas (the same yup
- * schemas validate the server's requests and the dashboard's formik forms, spec §5) and the
+ * schemas validate the server's requests and the dashboard's formik forms) and the
  * admin query and analytics shapes.
  */
 import { array, boolean, mixed, number, object, string, type InferType } from 'yup';
 import { CURRENCIES, DEFAULT_CURRENCY, hasAtMostTwoDecimals, type Currency } from './money.js';
 import { PLAN_MESSAGES as M } from './plansMessages.js';
-import { pageNumber } from './paging.js';
+import { UUID_PATTERN } from './ids.js';
+import { pageNumber, type Pagination } from './paging.js';
 
 export const PLAN_TYPES = ['credit', 'subscription'] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
@@ -29,7 +30,7 @@ export const PLAN_LIMITS = {
   bulkMax: 100,
   topPlans: 5,
   recentSales: 5,
-  /** The admin screen serves a plan list younger than this without asking again (spec §9). */
+  /** The admin screen serves a plan list younger than this without asking again. */
   listFreshMs: 30_000,
   /** The same for analytics. */
   analyticsFreshMs: 60_000,
@@ -75,13 +76,6 @@ export interface ApiPlan {
   totalRevenueCents: number;
   createdAt: string;
   updatedAt: string;
-}
-
-export interface Pagination {
-  total: number;
-  page: number;
-  limit: number;
-  pages: number;
 }
 
 export interface PlanListResponse {
@@ -162,7 +156,7 @@ function buildPlanSchema(form: boolean) {
     type: mixed<PlanType>().oneOf(PLAN_TYPES, M.typeInvalid).required(M.typeInvalid),
     price: price().required(M.priceRequired),
     currency: mixed<Currency>().oneOf(CURRENCIES, M.currencyInvalid).default(DEFAULT_CURRENCY),
-    // Sent only for credit plans; dropped from the other type (spec §5).
+    // Sent only for credit plans; dropped from the other type.
     credits: number().when('type', {
       is: 'credit',
       then: (s) =>
@@ -185,7 +179,7 @@ function buildPlanSchema(form: boolean) {
     }).when('type', { is: 'subscription', then: (s) => s, otherwise: (s) => s.strip() }),
     features: features(),
     isPopular: boolean().default(false),
-    // Absent on a new plan: it goes last in the display order (issue 17), not to the top.
+    // Absent on a new plan: it goes last in the display order, not to the top.
     displayOrder: form
       ? number().transform(emptyToUndefined).typeError(M.displayOrderMin).integer(M.displayOrderMin).min(1, M.displayOrderMin).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).optional()
       : number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).optional(),
@@ -196,12 +190,12 @@ function buildPlanSchema(form: boolean) {
 /** POST /admin/plans, PUT /admin/plans/{id} (an update is merged onto the plan, then checked whole). */
 export const planInputSchema = buildPlanSchema(false);
 export type PlanInput = InferType<typeof planInputSchema>;
-/** The admin plan form: the same rules, with display order from 1 (spec §5). */
+/** The admin plan form: the same rules, with display order from 1. */
 export const planFormSchema = buildPlanSchema(true);
 export type PlanFormValues = InferType<typeof planFormSchema>;
 
 const planIds = () =>
-  array(string().uuid(M.planIdInvalid).required(M.planIdInvalid))
+  array(string().matches(UUID_PATTERN, M.planIdInvalid).required(M.planIdInvalid))
     .required(M.planIdsRequired)
     .min(1, M.planIdsRequired)
     .max(PLAN_LIMITS.bulkMax, M.planIdsTooMany);
@@ -211,7 +205,7 @@ const planIds = () =>
 const hasAny = (value: Record<string, unknown> | undefined, keys: readonly string[]) =>
   value !== undefined && keys.some((k) => value[k] !== undefined && value[k] !== null && value[k] !== '');
 
-/** The bulk "custom update" form: price, currency or display order (spec §5). */
+/** The bulk "custom update" form: price, currency or display order. */
 export const planBulkCustomUpdateFormSchema = object({
   price: price().transform(emptyToUndefined).optional(),
   currency: mixed<Currency>().transform(emptyToUndefined).oneOf([...CURRENCIES, undefined], M.currencyInvalid).optional(),
@@ -241,7 +235,7 @@ export const planBulkDeleteSchema = object({ planIds: planIds() });
 export const planReorderSchema = object({
   planOrders: array(
     object({
-      planId: string().uuid(M.planIdInvalid).required(M.planIdInvalid),
+      planId: string().matches(UUID_PATTERN, M.planIdInvalid).required(M.planIdInvalid),
       displayOrder: number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).required(M.displayOrderInvalid),
     }).transform((v: unknown) => {
       if (v && typeof v === 'object' && !('planId' in v) && 'id' in v) return { ...v, planId: (v as { id: unknown }).id };
@@ -294,7 +288,7 @@ export const planAnalyticsQuerySchema = object({
 
 /** GET /admin/plans/performance?planIds=a,b&period */
 export const planPerformanceQuerySchema = object({
-  planIds: array(string().uuid(M.planIdInvalid).required(M.planIdInvalid))
+  planIds: array(string().matches(UUID_PATTERN, M.planIdInvalid).required(M.planIdInvalid))
     .transform((v: unknown) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v))
     .max(PLAN_LIMITS.bulkMax, M.planIdsTooMany)
     .optional(),

@@ -8,6 +8,7 @@
  */
 import { CONVERTER_ERRORS } from '@aabify/converter/errors';
 import { API_TOKEN_DEFAULT_SCOPES, isApiTokenScope } from '@aabify/shared/accountSecurity';
+import { isRecord } from '@aabify/shared/json';
 import { sanitize } from '../safeText.js';
 import { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, playExitCode, type ExitCode } from '../exitCodes.js';
 
@@ -87,7 +88,7 @@ export function exitCodeFor(status: number, code?: string): ExitCode {
   return EXIT_NETWORK;
 }
 
-/** What the client says when the server sent no usable message (spec §8 wording). */
+/** What the client says when the server sent no usable message (the dashboard's wording). */
 function defaultMessage(status: number): string {
   switch (status) {
     case 400: return 'Dados inválidos.';
@@ -99,10 +100,6 @@ function defaultMessage(status: number): string {
     case 429: return 'Limite de requisições excedido.';
     default: return status >= 500 ? 'Erro interno do servidor.' : `HTTP ${status}`;
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The server's error body when the answer has that shape; its texts folded onto one line each, inert (safeText.ts). */

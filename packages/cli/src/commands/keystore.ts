@@ -1,6 +1,6 @@
 /**
  * `aabify keystore upload|show|delete`: the upload keystore kept in the account on the server
- * (docs/signing.md §3), which `aabify convert app.apk --sign` uses. The server opens the
+ * (docs/signing.md "Sign conversions in the web service"), which `aabify convert app.apk --sign` uses. The server opens the
  * keystore in a worker, within the engine's caps, before storing it (422 BAD_KEYSTORE /
  * KEYSTORE_PASSWORD / KEYSTORE_ALIAS / KEYSTORE_ITERATIONS / KEYSTORE_TOO_… / KEYSTORE_TIMEOUT,
  * exit 1; 429 KEYSTORE_BUSY while another of the account's keystores is being opened, retried),

@@ -1,5 +1,5 @@
 /**
- * The JAR (v1) signature of an AAB (AAB-FORMAT.md §6.2): META-INF/MANIFEST.MF with each entry's
+ * The JAR (v1) signature of an AAB (docs/aab-format.md "Signing"): META-INF/MANIFEST.MF with each entry's
  * SHA-256, the .SF with the digests of the manifest and of each of its sections, and a detached
  * PKCS#7 SignedData over the .SF (SHA256withRSA / SHA256withECDSA, no signed attributes: the
  * apksig/AGP style Play has accepted for years).

@@ -56,7 +56,7 @@ describe('oracle: harness sanity', function () {
       await validateBundle(o, aab);
       const universal = await buildUniversalApk(o, aab, dir);
       // A module built without uncompressed globs lets bundletool compress what the APK stored
-      // (bundletool issue #256): our engine must not, Google's bare pipeline does; see below.
+      // (docs/aab-format.md "What we set in BundleConfig"): our engine must not, Google's bare pipeline does; see below.
       expect(await compareRoundTrip({ aapt2: o.aapt2, source: apk.path, universal, checkStored: false })).to.deep.equal([]);
     });
   }

@@ -1,7 +1,7 @@
 /**
  * The admin screens: a lazily loaded chunk of their own (App.tsx imports this file with
  * React.lazy), with the grouped admin sidebar (src/navigation.ts: ADMIN_NAV) and one file per
- * screen of spec plans-payments-admin §2.4–2.11.
+ * screen (docs/admin.md "Screens").
  */
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';

@@ -19,7 +19,7 @@ import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
 import { ConfirmModal, failureText } from './common';
 
-/** Spec §2.6: administrators; create an admin, promote a user by email, demote an admin. */
+/** Administrators (docs/admin.md): create an admin, promote a user by email, demote an admin. */
 export default function AdminsPage() {
   const me = useSession((s) => s.user);
   const [admins, setAdmins] = useState<ApiUser[] | null>(null);
@@ -27,13 +27,14 @@ export default function AdminsPage() {
   const [demoting, setDemoting] = useState<ApiUser | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(async () => {
-    try {
-      setAdmins((await adminApi.admins()).users);
-    } catch (e) {
-      toast.error(failureText(e, 'Erro ao carregar administradores'));
-    }
-  }, []);
+  const load = useCallback(
+    () =>
+      adminApi.admins().then(
+        (answer) => setAdmins(answer.users),
+        (e: unknown) => toast.error(failureText(e, 'Erro ao carregar administradores')),
+      ),
+    [],
+  );
   useEffect(() => {
     void load();
   }, [load]);

@@ -15,7 +15,7 @@ import { toast } from '../stores/toasts';
 import { usePaymentsStatus } from '../stores/paymentsStatus';
 import { PaymentProviderNotice } from './PaymentsStatus';
 
-/** A draft is 'modified' when it differs from the current value (spec §4 "Settings draft"). */
+/** A draft is 'modified' when it differs from the current value. */
 export function isModified(entry: AdminConfigEntry, draft: string | undefined): boolean {
   if (draft === undefined) return false;
   if (entry.isSecret) return draft !== '';
@@ -179,23 +179,27 @@ export function groupsOf(configs: readonly AdminConfigEntry[]): Array<[string, A
   return [...byGroup.entries()].sort((a, b) => rank(a[0]) - rank(b[0]));
 }
 
-/** Spec §2.10: one card per setting with its own draft, grouped by topic, titled for an admin. */
+/** Configurações (docs/admin.md): one card per setting with its own draft, grouped by topic, titled for an admin. */
 export default function SettingsPage() {
   const [configs, setConfigs] = useState<AdminConfigEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const setPayments = usePaymentsStatus((s) => s.set);
   const refreshPayments = usePaymentsStatus((s) => s.refresh);
-  const load = useCallback(async () => {
-    try {
-      const body = await adminApi.config();
-      setConfigs(body.configs);
-      setPayments(body.payments);
-      setError(null);
-    } catch {
-      setError(ADMIN_MESSAGES.configLoadFailed);
-      toast.error(ADMIN_MESSAGES.configLoadFailed);
-    }
-  }, [setPayments]);
+  const load = useCallback(
+    () =>
+      adminApi.config().then(
+        (body) => {
+          setConfigs(body.configs);
+          setPayments(body.payments);
+          setError(null);
+        },
+        () => {
+          setError(ADMIN_MESSAGES.configLoadFailed);
+          toast.error(ADMIN_MESSAGES.configLoadFailed);
+        },
+      ),
+    [setPayments],
+  );
   useEffect(() => {
     void load();
   }, [load]);

@@ -1,4 +1,4 @@
-/** The modals of the admin users screen: create/edit, credits, password (spec §2.5). */
+/** The modals of the admin users screen: create/edit, credits, password. */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Form as FormikForm, Formik, useField, type FormikHelpers } from 'formik';
 import Button from 'react-bootstrap/Button';
@@ -149,11 +149,12 @@ export function CreditsModal({ user, onHide, onSaved }: { user: ApiUser | null; 
   const [amount, setAmount] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
+  // Each opening starts from the user's balance.
+  const reset = () => {
     setOperation('set');
     setAmount(user ? String(user.credits.available) : '');
     setError(null);
-  }, [user]);
+  };
   const save = async () => {
     if (!user) return;
     const n = Number(amount);
@@ -174,7 +175,7 @@ export function CreditsModal({ user, onHide, onSaved }: { user: ApiUser | null; 
     }
   };
   return (
-    <Modal show={user !== null} onHide={onHide} centered>
+    <Modal show={user !== null} onShow={reset} onHide={onHide} centered>
       <Modal.Header closeButton closeLabel="Fechar">
         <Modal.Title as="h2" className="h5">Gerenciar Créditos</Modal.Title>
       </Modal.Header>
@@ -211,7 +212,7 @@ interface PasswordValues {
   confirmPassword: string;
 }
 
-/** An admin sets another user's password: no current password (spec §2.5). */
+/** An admin sets another user's password: no current password. */
 export function AdminPasswordModal({ user, onHide }: { user: ApiUser | null; onHide(): void }) {
   const submit = async (values: PasswordValues, helpers: FormikHelpers<PasswordValues>) => {
     if (!user) return;

@@ -30,7 +30,7 @@ function PlanCell({ user }: { user: ApiUser }) {
   return <span className="text-body-secondary">sem plano</span>;
 }
 
-/** Spec §2.5: users (role user) 10 per page, search, type filter, and every user action. */
+/** Gerenciar Usuários (docs/admin.md): users (role user) 10 per page, search, type filter, and every user action. */
 export default function UsersPage() {
   const me = useSession((s) => s.user);
   const navigate = useNavigate();
@@ -46,14 +46,17 @@ export default function UsersPage() {
   const [deleting, setDeleting] = useState<ApiUser | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(async () => {
-    try {
-      setData(await adminApi.users({ page, limit: ADMIN_LIMITS.usersPageSize, search, role: 'user', userType }));
-      setLoadError(null);
-    } catch (e) {
-      setLoadError(failureText(e, 'Erro ao carregar usuários'));
-    }
-  }, [page, search, userType]);
+  const load = useCallback(
+    () =>
+      adminApi.users({ page, limit: ADMIN_LIMITS.usersPageSize, search, role: 'user', userType }).then(
+        (answer) => {
+          setData(answer);
+          setLoadError(null);
+        },
+        (e: unknown) => setLoadError(failureText(e, 'Erro ao carregar usuários')),
+      ),
+    [page, search, userType],
+  );
   useEffect(() => {
     void load();
   }, [load]);

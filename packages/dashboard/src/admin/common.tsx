@@ -4,7 +4,7 @@ import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router-dom';
 import { isApiRequestError } from '../api/client';
 import { LiveConnection } from '../live/liveConnection';
-import type { ConversionUpdate } from '../lib/conversion';
+import type { ConversionUpdate } from '@aabify/shared';
 import { useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
 
@@ -37,7 +37,7 @@ export function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-/** 'Erro ao X: <server message>' (spec §8), or the fallback alone. */
+/** 'Erro ao X: <server message>', or the fallback alone. */
 export function failureText(e: unknown, fallback: string): string {
   const server = isApiRequestError(e) ? e.serverMessage : e instanceof Error ? e.message : undefined;
   return server ? `${fallback}: ${server}` : fallback;
@@ -51,16 +51,19 @@ export function serverFields(e: unknown): Record<string, string> {
 /**
  * Live updates for a set of conversions: subscribes to the ids given, drops the ones no
  * longer given, closes the channel when the list is empty. A real-time auth_error ends the
- * session and goes to /login, as on the user screens (spec users-and-conversion §8).
+ * session and goes to /login, as on the user screens.
  */
 export function useLiveConversions(ids: readonly string[], onUpdate: (u: ConversionUpdate) => void): void {
   const token = useSession((s) => s.token);
   const conn = useRef<LiveConnection | null>(null);
+  // The latest callbacks, for the connection's handlers (which outlive a render).
   const handler = useRef(onUpdate);
-  handler.current = onUpdate;
   const navigate = useNavigate();
   const navigateRef = useRef(navigate);
-  navigateRef.current = navigate;
+  useEffect(() => {
+    handler.current = onUpdate;
+    navigateRef.current = navigate;
+  });
   const key = [...ids].sort().join(',');
   useEffect(() => {
     if (!token) return;

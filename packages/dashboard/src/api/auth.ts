@@ -1,4 +1,4 @@
-/** Sign-in, registration, first-run setup and the own password (spec users-and-conversion §7). */
+/** Sign-in, registration, first-run setup and the own password (docs/accounts.md). */
 import type { ApiUser, AuthResponse, MessageResponse, RegisterResponse, SetupResponse, SetupStatusResponse, SignInResponse } from '@aabify/shared';
 import { api } from './client';
 

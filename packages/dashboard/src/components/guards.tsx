@@ -1,9 +1,9 @@
 /**
- * Route guards of spec users-and-conversion §2/§6 and plans-payments-admin §2.1. Plan-access
+ * Route guards (docs/dashboard.md "Screens and routes"). Plan-access
  * redirects are decided when a route is entered, not while the user is on it: a conversion
  * that spends the last credit must not pull the user away from its result.
  */
-import { useRef, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { planAccessMessage, type PlanAccessState } from '@aabify/shared';
 import { isAdmin, useSession } from '../stores/session';
@@ -35,13 +35,15 @@ export function homePath(role: string | undefined): string {
  */
 function useEntryDecision<T>(compute: () => T | undefined, provisional = false): T | undefined {
   const location = useLocation();
-  const ref = useRef<{ key: string; value: T; provisional: boolean } | null>(null);
-  if (ref.current?.key !== location.key || (ref.current.provisional && !provisional)) {
+  const [decided, setDecided] = useState<{ key: string; value: T; provisional: boolean } | null>(null);
+  if (decided?.key !== location.key || (decided.provisional && !provisional)) {
     const value = compute();
     if (value === undefined) return undefined;
-    ref.current = { key: location.key, value, provisional };
+    // Kept for this navigation: React renders again at once with it, before anything is shown.
+    setDecided({ key: location.key, value, provisional });
+    return value;
   }
-  return ref.current.value;
+  return decided.value;
 }
 
 /** Where a session limited to two-factor enrolment may be (everything else would answer 403). */
@@ -84,7 +86,7 @@ type Decision = { go: string; state?: PlanRedirectState } | 'allow';
 /**
  * Plan access for /dashboard, /converter and /history. Admins pass (and /dashboard sends them
  * to /admin). Others without access go to /plans carrying origin, reason and status — or to
- * `fallback` (/history goes to /dashboard, spec §2.1).
+ * `fallback` (/history goes to /dashboard).
  */
 export function RequirePlan({ children, fallback, adminTo }: { children: ReactNode; fallback?: string; adminTo?: string }) {
   const user = useSession((s) => s.user);

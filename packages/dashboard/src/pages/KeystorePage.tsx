@@ -1,6 +1,6 @@
 /**
  * /account/keystore — 'Chave de upload': the upload keystore kept in the account to sign
- * conversions (docs/signing.md §3). Shows the stored certificate's public facts or what the key
+ * conversions (docs/signing.md "Sign conversions in the web service"). Shows the stored certificate's public facts or what the key
  * is for, takes a new keystore (the server opens it before storing it: a wrong file, password or
  * alias comes back on its field), and removes it after a confirmation.
  */
@@ -60,7 +60,9 @@ function Fact({ label, children, testId }: { label: string; children: ReactNode;
 }
 
 function StoredKeystore({ keystore, onDelete }: { keystore: KeystoreMetadata; onDelete(): void }) {
-  const expired = new Date(keystore.notAfter).getTime() < Date.now();
+  // The time the card was first shown: it says 'expirada' from then on, not as the clock moves.
+  const [shownAt] = useState(Date.now);
+  const expired = new Date(keystore.notAfter).getTime() < shownAt;
   const debug = /CN=Android Debug/i.test(keystore.subject);
   return (
     <Card className="mb-3" data-testid="keystore-stored">

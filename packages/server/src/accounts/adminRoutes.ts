@@ -15,6 +15,7 @@ import {
   type AdminUserListResponse,
   type AdminUserResponse,
   type UserRole,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
@@ -38,7 +39,7 @@ import {
   updateUserByAdmin,
 } from './userAdministrator.js';
 import { adminGuard } from '../http/guards.js';
-import { likePattern, pagination } from '../http/listing.js';
+import { likePattern } from '../http/listing.js';
 
 interface ListQuery {
   page: number;

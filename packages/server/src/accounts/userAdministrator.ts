@@ -21,6 +21,7 @@ import {
   type AdminSubscriptionRequest,
   type AdminUpdateUserRequest,
   type UserType,
+  isUuid,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { cancelConversion, type CancelDeps } from '../conversions/canceller.js';
@@ -32,21 +33,20 @@ import { createUser, emailTakenError } from './userCreator.js';
 
 type Ctx = Pick<AppContext, 'models' | 'sequelize' | 'logger' | 'liveAccess'> & CancelDeps;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const userNotFound = () => ApiError.notFound(ADMIN_MESSAGES.userNotFound, 'USER_NOT_FOUND');
 const noChanges = () => new ApiError(400, 'NO_CHANGES', ADMIN_MESSAGES.noChanges);
 
 /** The account, locked for the rest of the transaction; 404 for a missing or deleted one. */
 export async function lockUser(ctx: Ctx, id: unknown, transaction: Transaction): Promise<User> {
-  if (typeof id !== 'string' || !UUID.test(id)) throw userNotFound();
+  if (typeof id !== 'string' || !isUuid(id)) throw userNotFound();
   const user = await ctx.models.User.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
   if (!user) throw userNotFound();
   return user;
 }
 
 export async function findUser(ctx: Ctx, id: unknown): Promise<User> {
-  if (typeof id !== 'string' || !UUID.test(id)) throw userNotFound();
+  if (typeof id !== 'string' || !isUuid(id)) throw userNotFound();
   const user = await ctx.models.User.findByPk(id);
   if (!user) throw userNotFound();
   return user;

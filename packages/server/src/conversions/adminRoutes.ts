@@ -1,17 +1,16 @@
 import { Router } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import { ADMIN_MESSAGES, adminConversionsQuerySchema, type AdminConversionListResponse } from '@aabify/shared';
+import { ADMIN_MESSAGES, adminConversionsQuerySchema, type AdminConversionListResponse, isUuid, pagination } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Conversion } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import type { Limiter } from '../http/rateLimiter.js';
 import { inputOf, validate } from '../http/validate.js';
 import { adminGuard } from '../http/guards.js';
-import { likePattern, pagination } from '../http/listing.js';
+import { likePattern } from '../http/listing.js';
 import { ownerInclude, presentAdminConversions } from './adminConversionList.js';
 import { cancelConversion } from './canceller.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * /api/admin/conversions — every user's conversions:
@@ -57,7 +56,7 @@ export function createAdminConversionsRouter(ctx: AppContext, limiter: Limiter):
 
   router.delete('/:id', async (req, res) => {
     const id = String(req.params.id);
-    const c = UUID.test(id) ? await ctx.models.Conversion.findByPk(id) : null;
+    const c = isUuid(id) ? await ctx.models.Conversion.findByPk(id) : null;
     if (!c) throw ApiError.notFound(ADMIN_MESSAGES.conversionNotFound, 'CONVERSION_NOT_FOUND');
     if (['pending', 'queued', 'processing'].includes(c.status)) {
       await cancelConversion(ctx, c.id).catch((err: unknown) => {

@@ -5,6 +5,7 @@
  *
  *   const conversion = await findOwned(ctx.models.Conversion, req.params.id, authUser(req));
  */
+import { isUuid } from '@aabify/shared';
 import { DataTypes, type FindOptions, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
 import type { User } from '../models/index.js';
 import { ApiError } from './errors.js';
@@ -21,12 +22,11 @@ export interface FindOwnedOptions<M extends Model> extends Omit<FindOptions<M>, 
   where?: WhereOptions;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function idIsWellFormed<M extends Model>(model: ModelStatic<M>, id: string): boolean {
   const attributes: Record<string, { type?: unknown } | undefined> = model.getAttributes();
   const type = attributes[model.primaryKeyAttribute]?.type;
-  if (type instanceof DataTypes.UUID) return UUID.test(id);
+  if (type instanceof DataTypes.UUID) return isUuid(id);
   if (type instanceof DataTypes.INTEGER || type instanceof DataTypes.BIGINT) return /^\d{1,18}$/.test(id);
   return id.length > 0;
 }

@@ -1,14 +1,13 @@
 import { Router } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import { EMAIL_MESSAGES, adminEmailsQuerySchema, type AdminEmailDetail, type AdminEmailJson, type AdminEmailListResponse } from '@aabify/shared';
+import { EMAIL_MESSAGES, adminEmailsQuerySchema, type AdminEmailDetail, type AdminEmailJson, type AdminEmailListResponse, isUuid, pagination } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { EmailMessage } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { adminGuard, adminRateLimiter } from '../http/guards.js';
-import { likePattern, pagination } from '../http/listing.js';
+import { likePattern } from '../http/listing.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function presentAdminEmail(m: EmailMessage): AdminEmailJson {
   return {
@@ -63,7 +62,7 @@ export function createAdminEmailsRouter(ctx: AppContext): Router {
 
   router.get('/:id', async (req, res) => {
     const id = String(req.params.id);
-    const message = UUID.test(id) ? await ctx.models.EmailMessage.findByPk(id) : null;
+    const message = isUuid(id) ? await ctx.models.EmailMessage.findByPk(id) : null;
     if (!message) throw ApiError.notFound(EMAIL_MESSAGES.emailNotFound, 'EMAIL_NOT_FOUND');
     const rendered = outbox.render(message, 'admin');
     const body: AdminEmailDetail = { ...presentAdminEmail(message), html: rendered.html, text: rendered.text };

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import { PAYMENT_MESSAGES as M, PURCHASE_STATUSES, pageQuerySchema, type PaymentsStatus, type PurchaseStatus } from '@aabify/shared';
+import { PAYMENT_MESSAGES as M, PURCHASE_STATUSES, pageQuerySchema, type PaymentsStatus, type PurchaseStatus, pagination } from '@aabify/shared';
 import { mixed, object, string } from 'yup';
 import type { AppContext } from '../context.js';
 import type { Purchase } from '../models/index.js';
@@ -12,7 +12,6 @@ import { isPaymentProviderError, providerErrorToApi } from './providers/index.js
 import { applyProviderPayment, syncPayment } from './paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase } from './presenter.js';
 import { presentPaymentsState } from './providerStatePresenter.js';
-import { pagination } from '../http/listing.js';
 import { ownedPaymentOrPurchasePayment } from './access.js';
 
 const listQuerySchema = pageQuerySchema.shape({

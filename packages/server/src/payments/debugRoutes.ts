@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { boolean, object, string } from 'yup';
-import { PAYMENT_MESSAGES as M } from '@aabify/shared';
+import { PAYMENT_MESSAGES as M, isUuid, UUID_PATTERN } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
 import { authUser, requireAuth } from '../http/guards.js';
@@ -14,15 +14,14 @@ import { applyProviderPayment } from './paymentSynchronizer.js';
 import { approvePurchase } from './purchaseApprover.js';
 import { findPlan } from '../plans/planStore.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const userPlanSchema = object({
-  userId: string().required('userId é obrigatório').matches(UUID, 'userId inválido'),
-  planId: string().required('planId é obrigatório').matches(UUID, 'planId inválido'),
+  userId: string().required('userId é obrigatório').matches(UUID_PATTERN, 'userId inválido'),
+  planId: string().required('planId é obrigatório').matches(UUID_PATTERN, 'planId inválido'),
 });
 const simulateSchema = userPlanSchema.shape({ autoApprove: boolean().default(false) });
 
 async function findUser(ctx: AppContext, id: unknown): Promise<User> {
-  const user = typeof id === 'string' && UUID.test(id) ? await ctx.models.User.findByPk(id) : null;
+  const user = typeof id === 'string' && isUuid(id) ? await ctx.models.User.findByPk(id) : null;
   if (!user) throw ApiError.notFound('Usuário não encontrado', 'USER_NOT_FOUND');
   return user;
 }

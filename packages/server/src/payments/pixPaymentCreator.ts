@@ -4,7 +4,7 @@
  * price is answered again instead of a second one (double clicks, a reopened page).
  */
 import { Op } from 'sequelize';
-import { PAYMENT_MESSAGES as M, PIX_EXPIRATION_MINUTES } from '@aabify/shared';
+import { PAYMENT_MESSAGES as M, PIX_EXPIRATION_MINUTES, isUuid } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Payment, Purchase, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
@@ -14,7 +14,6 @@ import { cancelPaymentLocally } from './paymentSynchronizer.js';
 
 type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A charge with less time left than this is not handed out again. */
 const REUSE_MIN_REMAINING_MS = 2 * 60_000;
 
@@ -26,7 +25,7 @@ export interface CreatedPix {
 
 export async function createPixPayment(ctx: Ctx, user: User, planId: string): Promise<CreatedPix> {
   const { models } = ctx;
-  const plan = UUID.test(planId) ? await models.Plan.findByPk(planId) : null;
+  const plan = isUuid(planId) ? await models.Plan.findByPk(planId) : null;
   if (!plan || !plan.isActive) throw ApiError.notFound(M.planNotFound, 'PLAN_NOT_FOUND');
   if (plan.currency !== 'BRL') throw new ApiError(400, 'PAYMENT_VALIDATION', `${M.validationPrefix}${M.pixOnlyBrl}`);
   if (plan.priceCents <= 0) throw new ApiError(400, 'PAYMENT_VALIDATION', `${M.validationPrefix}o valor do plano deve ser maior que zero`);

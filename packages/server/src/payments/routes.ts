@@ -8,6 +8,7 @@ import {
   type PaymentConfigResponse,
   type PixPollingStatusResponse,
   type PixStatusResponse,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Payment } from '../models/index.js';
@@ -19,7 +20,6 @@ import { isPaymentProviderError, isRefusedChange, providerErrorToApi } from './p
 import { createPixPayment } from './pixPaymentCreator.js';
 import { applyProviderPayment, cancelPaymentLocally, claimProviderRead, syncPayment } from './paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase, presentPurchaseStatus } from './presenter.js';
-import { pagination } from '../http/listing.js';
 import { latestPaymentId, ownedPayment, ownedPaymentOrPurchasePayment, ownedPurchase } from './access.js';
 import { mercadoPagoWebhook } from './webhookRoutes.js';
 

@@ -11,6 +11,7 @@ import {
   planReorderSchema,
   planSetPopularSchema,
   type PlanListResponse,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { requireAuth } from '../http/guards.js';
@@ -29,7 +30,6 @@ import {
   updatePlan,
 } from './planStore.js';
 import { planAnalytics, planPerformance, planStats } from './planAnalytics.js';
-import { pagination } from '../http/listing.js';
 import { planCsvFileName, plansToCsv } from './planCsv.js';
 
 /**

@@ -11,6 +11,7 @@ import {
   type PlanFilterQuery,
   type PlanInput,
   type PlanSortField,
+  isUuid,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Plan } from '../models/index.js';
@@ -20,7 +21,6 @@ import { likePattern } from '../http/listing.js';
 
 type Ctx = Pick<AppContext, 'models' | 'sequelize'>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function planAttributes(input: PlanInput) {
   return {
@@ -56,7 +56,7 @@ export function planAsInput(plan: Plan): Record<string, unknown> {
 }
 
 export async function findPlan(ctx: Ctx, id: unknown, opts: { activeOnly?: boolean; transaction?: Transaction } = {}): Promise<Plan> {
-  const plan = typeof id === 'string' && UUID.test(id) ? await ctx.models.Plan.findByPk(id, { transaction: opts.transaction }) : null;
+  const plan = typeof id === 'string' && isUuid(id) ? await ctx.models.Plan.findByPk(id, { transaction: opts.transaction }) : null;
   if (!plan || (opts.activeOnly && !plan.isActive)) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
   return plan;
 }

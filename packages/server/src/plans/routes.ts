@@ -9,6 +9,7 @@ import {
   planFilterQuerySchema,
   planInputSchema,
   type PlanListResponse,
+  pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { authUser, requireAuth } from '../http/guards.js';
@@ -17,7 +18,6 @@ import { rateLimit } from '../http/rateLimit.js';
 import { presentPlan } from './presenter.js';
 import { presentUser } from '../accounts/userPresenter.js';
 import { createPlan, deletePlan, duplicatePlan, findPlan, listPlans, updatePlan } from './planStore.js';
-import { pagination } from '../http/listing.js';
 import { planStats } from './planAnalytics.js';
 
 /**

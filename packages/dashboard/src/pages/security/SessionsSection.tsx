@@ -41,11 +41,13 @@ export function SessionsSection() {
   const [ending, setEnding] = useState<SessionJson | null>(null);
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
-  const load = () => {
+  // State is set when the answer arrives, never in the effect itself.
+  const fetchSessions = () => securityApi.sessions().then((list) => setSessions(sessionsInOrder(list)), () => setFailed(true));
+  useEffect(() => void fetchSessions(), []);
+  const retry = () => {
     setFailed(false);
-    securityApi.sessions().then((list) => setSessions(sessionsInOrder(list)), () => setFailed(true));
+    void fetchSessions();
   };
-  useEffect(load, []);
 
   const end = async (session: SessionJson) => {
     setBusy(true);
@@ -79,7 +81,7 @@ export function SessionsSection() {
       {failed ? (
         <Alert variant="danger" className="d-flex flex-wrap align-items-center gap-2">
           {SECURITY_PAGE_TEXTS.loadError}
-          <Button size="sm" variant="outline-danger" onClick={load}>
+          <Button size="sm" variant="outline-danger" onClick={retry}>
             Tentar Novamente
           </Button>
         </Alert>

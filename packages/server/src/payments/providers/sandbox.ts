@@ -3,6 +3,7 @@
  * sandbox_charges, which nobody can pay. They are approved by an admin
  * (POST /admin/payments/{id}/approve) or by the buyer with simulate-approval, sandbox only.
  */
+import { isUuid } from '@aabify/shared';
 import { randomUUID } from 'node:crypto';
 import type { Models, SandboxCharge } from '../../models/index.js';
 import { buildPixBrCode } from './brcode.js';
@@ -20,7 +21,6 @@ export interface SandboxProvider extends PaymentProvider {
   reject(id: string): Promise<ProviderPayment>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function toProviderPayment(charge: SandboxCharge, qrCodeBase64: string | null): ProviderPayment {
   return {
@@ -43,7 +43,7 @@ export function createSandboxProvider(models: Pick<Models, 'SandboxCharge'>): Sa
   const { SandboxCharge } = models;
 
   async function find(id: string): Promise<SandboxCharge> {
-    const charge = UUID.test(id) ? await SandboxCharge.findByPk(id) : null;
+    const charge = isUuid(id) ? await SandboxCharge.findByPk(id) : null;
     if (!charge) throw new PaymentProviderError('not_found', `sandbox charge ${id} not found`, { httpStatus: 404 });
     return charge;
   }
@@ -54,7 +54,7 @@ export function createSandboxProvider(models: Pick<Models, 'SandboxCharge'>): Sa
     change: Partial<Pick<SandboxCharge, 'status' | 'statusDetail' | 'approvedAt'>>,
   ): Promise<ProviderPayment> {
     return SandboxCharge.sequelize!.transaction(async (transaction) => {
-      const charge = await SandboxCharge.findByPk(UUID.test(id) ? id : '00000000-0000-0000-0000-000000000000', {
+      const charge = await SandboxCharge.findByPk(isUuid(id) ? id : '00000000-0000-0000-0000-000000000000', {
         transaction,
         lock: transaction.LOCK.UPDATE,
       });
