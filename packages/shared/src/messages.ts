@@ -49,7 +49,6 @@ export const ACCOUNT_MESSAGES = {
   apiTokenNameTooLong: 'Nome do token deve ter no máximo 100 caracteres',
   apiTokenLimit: 'Limite de tokens de API atingido. Revogue um token antes de criar outro.',
   apiTokenNotFound: 'Token não encontrado.',
-  apiTokenNeedsSession: 'Tokens de API só podem ser criados a partir de uma sessão do painel.',
   apiTokenNeedsVerifiedEmail:
     'Confirme seu e-mail antes de criar tokens de API: abra o link que enviamos para sua caixa de entrada ou peça um novo.',
   apiTokenCreated: 'Token criado. Copie-o agora: ele não será mostrado novamente.',

@@ -76,7 +76,9 @@ const mapProviderErrors = (err: unknown): never => {
  */
 export function createPaymentsRouter(ctx: AppContext): Router {
   const router = Router();
-  const auth = requireAuth(ctx);
+  // Reading purchases is open to API tokens with `read`; buying and cancelling take a session.
+  const auth = requireAuth(ctx, { token: 'account:read' });
+  const session = requireAuth(ctx);
   const reads = rateLimit(ctx.rateLimits.limiter('payment-reads', { points: 240, windowMs: 60_000 }));
 
   router.get('/config', reads, async (_req, res) => {
@@ -159,7 +161,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(presentPurchaseStatus(purchase, paymentId));
   });
 
-  router.patch('/cancel/:id', auth, reads, async (req, res) => {
+  router.patch('/cancel/:id', session, reads, async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
     if (payment.status !== 'pending') throw ApiError.conflict(M.cannotCancel, 'PAYMENT_NOT_PENDING');
@@ -186,7 +188,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json({ success: true, message: M.cancelledOk, payment: presentPixPayment(result.payment) });
   });
 
-  router.post('/simulate-approval/:id', auth, rateLimit(ctx.rateLimits.limiter('simulate-approval', { points: 30, windowMs: 60_000 })), async (req, res) => {
+  router.post('/simulate-approval/:id', session, rateLimit(ctx.rateLimits.limiter('simulate-approval', { points: 30, windowMs: 60_000 })), async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
     // Only while nothing configures a real provider: a configured one in its error state is no sandbox.

@@ -26,7 +26,7 @@ import { userRoom } from '../conversions/events.js';
 import { snapshotMessages } from './snapshot.js';
 import type { LiveSocketData } from './access.js';
 import { ApiError } from '../http/errors.js';
-import { limitedCredentialCheck } from '../http/guards.js';
+import { accessRefusal, limitedCredentialCheck } from '../http/guards.js';
 import type { AuthResult } from '../accounts/authService.js';
 import { SOCKET_ADDRESS_LIMITS, SocketAddressGate, type SocketAddressLimits } from './addressLimits.js';
 
@@ -159,6 +159,12 @@ export function attachConversionSockets(ctx: AppContext, io: Server, options: Co
       if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
       return result;
     })
+      .then((result) => {
+        // A socket reads conversions (an API token needs a scope granting it), as GET /conversion/status does.
+        const refused = accessRefusal(result, { token: 'conversions:read' });
+        if (refused) throw refused;
+        return result;
+      })
       .then(
         (result) => {
           data.auth = result;
@@ -304,6 +310,8 @@ export function attachConversionSockets(ctx: AppContext, io: Server, options: Co
 
     handle(SOCKET_EVENTS.downloadLink, async (user, payload, ack) => {
       const id = idOf(payload);
+      const refused = accessRefusal(auth, { token: 'downloads' });
+      if (refused) throw refused;
       const c = await ownedConversion(id, user);
       let answer: Record<string, unknown>;
       if (!c) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notFoundOrUnauthorized };
