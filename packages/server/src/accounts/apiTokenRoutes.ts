@@ -83,7 +83,7 @@ export function createApiTokensRouter(ctx: AppContext): Router {
       await token.destroy({ transaction });
       await recordAudit(
         ctx,
-        { action: 'api_token.revoked', actor: signedInActor(req), target: { type: 'api_token', id: token.id, label: token.name }, accountId: user.id, before: { name: token.name, prefix: token.prefix } },
+        { action: 'api_token.revoked', actor: signedInActor(req), target: { type: 'api_token', id: token.id, label: token.name }, accountId: user.id, before: { name: token.name, prefix: token.prefix, scopes: token.scopes } },
         { transaction },
       );
     });
