@@ -5,6 +5,7 @@ import { HomeRedirect, PlansGuard, PublicOnly, RequireAdmin, RequireAuth, Requir
 import { Loading } from './components/Loading';
 import { Shell } from './components/Shell';
 import { Toasts } from './components/Toasts';
+import { ReauthModal } from './components/ReauthModal';
 import { lazyChunk, type LazyChunk } from './lib/lazyChunk';
 import { usePlanRefreshOnFocus } from './stores/planAccess';
 import { useSession } from './stores/session';
@@ -26,6 +27,7 @@ const KeystorePage = customerScreens.screen((m) => m.KeystorePage);
 const PurchasesPage = customerScreens.screen((m) => m.PurchasesPage);
 const PlayCredentialsPage = customerScreens.screen((m) => m.PlayCredentialsPage);
 const ApiTokensPage = customerScreens.screen((m) => m.ApiTokensPage);
+const SecurityPage = customerScreens.screen((m) => m.SecurityPage);
 const AccountActivityPage = customerScreens.screen((m) => m.AccountActivityPage);
 const AdminRoutes = lazyChunk(() => import('./admin/AdminRoutes')).screen((m) => m.default);
 const LoginPage = publicScreens.screen((m) => m.LoginPage);
@@ -114,6 +116,7 @@ export function App() {
           <Route path="/account/keystore" element={<KeystorePage />} />
           <Route path="/account/google-play" element={<PlayCredentialsPage />} />
           <Route path="/account/api-tokens" element={<ApiTokensPage />} />
+          <Route path="/account/security" element={<SecurityPage />} />
           <Route path="/account/activity" element={<AccountActivityPage />} />
           <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
           <Route path="*" element={<HomeRedirect />} />
@@ -124,6 +127,7 @@ export function App() {
     <>
       <Suspense fallback={<Loading />}>{content}</Suspense>
       <Toasts />
+      <ReauthModal />
     </>
   );
 }

@@ -122,7 +122,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
 
   const outbox = new Outbox({ config, models, sequelize, logger, keys, queue }, opts.mail);
   const mail = new Mailer({ models, sequelize, logger }, outbox);
-  const auth = createAuthService({ models, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits, notifier });
+  const auth = createAuthService({ models, sequelize, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits, notifier });
   const liveAccess = new LiveAccess(io, { auth, models, logger });
   const payments = createPaymentGateway({
     config,

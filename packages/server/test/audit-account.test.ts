@@ -13,6 +13,7 @@ import { api } from './helpers/http.js';
 import { waitFor } from './helpers/conversions.js';
 import { DEFAULT_PASSWORD, buildAdmin, buildUser, tokenFor, uniqueEmail } from './helpers/factories.js';
 import { auditEvent, auditEvents } from './helpers/audit.js';
+import { enrolTwoFactor, totpCode } from './helpers/twoFactor.js';
 import type { User } from '../src/models/index.js';
 
 const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -99,6 +100,49 @@ describe('audit trail: security events of an account', function () {
     expect((await auditEvent(server, adminToken, 'auth.sign_out_all', user.id)).via).to.equal('session');
   });
 
+  it('sessions_oneEndedFromTheList_recordedWithItsDevice', async () => {
+    const user = await buildUser(server);
+    const here = (await login(user.email, DEFAULT_PASSWORD)).body.token;
+    const other = (await http().post<{ token: string }>('/auth/login', { email: user.email, password: DEFAULT_PASSWORD })).body.token;
+    const list = await http().get<{ sessions: { id: string; current: boolean }[] }>('/auth/sessions', here);
+    const otherSession = list.body.sessions.find((s) => !s.current);
+    expect(otherSession, JSON.stringify(list.body)).to.not.equal(undefined);
+    expect((await http().delete(`/auth/sessions/${otherSession!.id}`, here)).status).to.equal(204);
+    expect((await http().get('/auth/me', other)).status).to.equal(401);
+    const ended = await auditEvent(server, adminToken, 'auth.session_ended', user.id);
+    expect(ended.actor.id).to.equal(user.id);
+    expect(ended.details).to.include({ sessionId: otherSession!.id });
+    expectNoSecrets(ended, here, other);
+    expect((await activity(here)).map((e) => e.action)).to.include('auth.session_ended');
+  });
+
+  it('twoFactor_enrolSignInWrongCodeRegenerateDisable_eachRecordedNeverTheSecretOrCodes', async () => {
+    const user = await buildUser(server);
+    const session = (await login(user.email, DEFAULT_PASSWORD)).body.token;
+    const { secret, recoveryCodes } = await enrolTwoFactor(server, session);
+    expect((await auditEvent(server, adminToken, 'two_factor.enabled', user.id)).actor.id).to.equal(user.id);
+
+    const step1 = await http().post<{ challenge: string }>('/auth/login', { email: user.email, password: DEFAULT_PASSWORD }, undefined, fromChrome);
+    expect(step1.status).to.equal(200);
+    expect((await http().post('/auth/login/2fa', { challenge: step1.body.challenge, code: totpCode(secret, Date.now() - 10 * 60_000) })).status).to.equal(401);
+    const refused = await auditEvent(server, adminToken, 'auth.sign_in_failed', user.id);
+    expect(refused.details).to.deep.equal({ reason: 'wrong_code' });
+    const signedIn = await http().post<{ token: string }>('/auth/login/2fa', { challenge: step1.body.challenge, code: recoveryCodes[0]! });
+    expect(signedIn.status, JSON.stringify(signedIn.body)).to.equal(200);
+    const signIn = await auditEvent(server, adminToken, 'auth.sign_in', user.id);
+    expect(signIn.details).to.deep.equal({ secondFactor: 'recovery' });
+
+    const regenerated = await http().post<{ recoveryCodes: string[] }>('/auth/2fa/recovery-codes', undefined, signedIn.body.token);
+    expect(regenerated.status, JSON.stringify(regenerated.body)).to.equal(200);
+    const regen = await auditEvent(server, adminToken, 'two_factor.recovery_codes_regenerated', user.id);
+    const disabled = await http().post('/auth/2fa/disable', { password: DEFAULT_PASSWORD, code: totpCode(secret, Date.now() + 30_000) }, signedIn.body.token);
+    expect(disabled.status, JSON.stringify(disabled.body)).to.equal(200);
+    const off = await auditEvent(server, adminToken, 'two_factor.disabled', user.id);
+    for (const event of [refused, signIn, regen, off]) expectNoSecrets(event, secret, ...recoveryCodes, ...regenerated.body.recoveryCodes);
+    const seen = (await activity(signedIn.body.token)).map((e) => e.action);
+    expect(seen).to.include.members(['two_factor.enabled', 'two_factor.disabled', 'two_factor.recovery_codes_regenerated', 'auth.sign_in_failed']);
+  });
+
   it('password_changedBySelfThenByAdmin_recordedWithoutThePassword_adminsShownAsSuch', async () => {
     const user = await buildUser(server);
     const token = tokenFor(server, user);
@@ -141,17 +185,17 @@ describe('audit trail: security events of an account', function () {
   it('apiTokens_madeAndRevoked_recordedWithoutTheSecret', async () => {
     const user = await buildUser(server);
     const session = tokenFor(server, user);
-    const made = await http().post<{ id: string; token: string; prefix: string }>('/auth/tokens', { name: 'CI do projeto' }, session);
+    const made = await http().post<{ id: string; token: string; prefix: string; scopes: string[] }>('/auth/tokens', { name: 'CI do projeto' }, session);
     expect(made.status).to.equal(201);
     const created = await auditEvent(server, adminToken, 'api_token.created', made.body.id);
     expect(created.target).to.deep.equal({ type: 'api_token', id: made.body.id, label: 'CI do projeto' });
     expect(created.accountId).to.equal(user.id);
-    expect(created.after).to.deep.equal({ name: 'CI do projeto', prefix: made.body.prefix });
+    expect(created.after).to.deep.equal({ name: 'CI do projeto', prefix: made.body.prefix, scopes: made.body.scopes });
     expectNoSecrets(created, made.body.token);
 
     expect((await http().delete(`/auth/tokens/${made.body.id}`, session)).status).to.equal(204);
     const revoked = await auditEvent(server, adminToken, 'api_token.revoked', made.body.id);
-    expect(revoked.before).to.deep.equal({ name: 'CI do projeto', prefix: made.body.prefix });
+    expect(revoked.before).to.deep.equal({ name: 'CI do projeto', prefix: made.body.prefix, scopes: made.body.scopes });
     expectNoSecrets(revoked, made.body.token);
   });
 
@@ -159,9 +203,9 @@ describe('audit trail: security events of an account', function () {
     const user = await buildUser(server);
     const made = await http().post<{ id: string; token: string }>('/auth/tokens', { name: 'pipeline' }, tokenFor(server, user));
     expect(made.status).to.equal(201);
-    const account = makeServiceAccount('via-token');
-    expect((await http().put('/account/play-credentials', { key: account.json }, made.body.token)).status).to.equal(200);
-    const event = await auditEvent(server, adminToken, 'play_key.saved', user.id);
+    // A token may revoke itself (a pipeline cleaning up after a leak): the event names that token.
+    expect((await http().delete(`/auth/tokens/${made.body.id}`, made.body.token)).status).to.equal(204);
+    const event = await auditEvent(server, adminToken, 'api_token.revoked', made.body.id);
     expect(event.via).to.equal('api_token');
     expect(event.apiTokenId).to.equal(made.body.id);
     expect(event.actor.id).to.equal(user.id);

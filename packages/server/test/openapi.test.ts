@@ -90,8 +90,8 @@ describe('the API contract (OpenAPI 3.1)', function () {
     // Accounts and tokens (session JWT and aab_ API token), with the errors clients meet.
     expect((await http.post('/auth/register', { email: 'nao-e-email', password })).status).to.equal(400);
     expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(201);
-    // A taken address answers exactly like a new one.
-    expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(201);
+    // A taken address: 409 with where to sign in instead.
+    expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(409);
     expect((await http.post('/auth/login', { email, password: 'errada123' })).status).to.equal(401);
     const signedIn = await http.post<JsonBody>('/auth/login', { email, password });
     expect(signedIn.status).to.equal(200);
@@ -145,10 +145,11 @@ describe('the API contract (OpenAPI 3.1)', function () {
     await http.get('/download/available', adminToken);
     expect((await http.post(`/conversion/cancel/${id}`, undefined, adminToken)).status).to.equal(409);
 
-    // Administration, and a user at an admin route.
+    // Administration (an admin's session; never an API token, not even an admin's), and a user at an admin route.
     expect((await http.get('/admin/users', apiToken)).status).to.equal(403);
+    expect((await http.get('/admin/users', adminToken)).status).to.equal(403);
     for (const path of ['/admin/dashboard', '/admin/users', '/admin/admins', '/admin/conversions', '/admin/queue', '/admin/system', '/admin/config', '/admin/plans', '/admin/payments/purchases', '/admin/payments/status', '/admin/emails']) {
-      expect((await http.get(path, adminToken)).status, path).to.equal(200);
+      expect((await http.get(path, admin)).status, path).to.equal(200);
     }
     stopRecording();
 

@@ -2,6 +2,7 @@
  * Accounts as the API's clients see them: limits and the JSON of a user. Their request schemas
  * are in accountSchemas.ts.
  */
+import type { ApiTokenScope, TwoFactorChallengeResponse } from './accountSecurity.js';
 
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
@@ -70,15 +71,41 @@ export interface ApiUser {
   emailVerified: boolean;
   /** E-mail when a conversion that took over a minute ends (the account menu's switch). */
   notifyConversions: boolean;
+  /** Sign-in asks for a code of an authenticator app (Conta › Segurança). */
+  twoFactorEnabled: boolean;
+  /**
+   * Only in the answers about the signed-in session (sign-in, /auth/me, /auth/verify): this
+   * session may do nothing but enrol in two-factor sign-in (an administrator, where
+   * accounts.requireAdminTwoFactor is on, without it).
+   */
+  twoFactorSetupRequired?: boolean;
   createdAt: string;
   updatedAt: string;
   usageSummary: UsageSummary;
 }
 
-/** POST /auth/register: the same answer for a new and a taken address. */
-export interface RegisterResponse {
+/**
+ * POST /auth/register: a new account is signed in at once (`{ token, expiresIn, user, message }`);
+ * where the operator requires a confirmed e-mail (accounts.requireVerifiedEmail), no session is
+ * given and a new and a taken address answer alike (`{ message, email }`). A taken address is
+ * otherwise 409 EMAIL_TAKEN with `details` saying where to sign in or recover the password.
+ */
+export type RegisterResponse = (AuthResponse & { message: string }) | RegisterCheckEmailResponse;
+
+/** The sign-up answer that says nothing of whether the address had an account. */
+export interface RegisterCheckEmailResponse {
   message: string;
   email: string;
+}
+
+/** `details` of a sign-up's 409 EMAIL_TAKEN: the dashboard's paths to offer instead. */
+export interface RegisterEmailTakenDetails {
+  loginPath: string;
+  forgotPasswordPath: string;
+}
+
+export function isRegisterSession(body: RegisterResponse): body is AuthResponse & { message: string } {
+  return 'token' in body && typeof body.token === 'string';
 }
 
 /** GET /auth/email-status: what the dashboard's confirmation banner needs. */
@@ -95,9 +122,10 @@ export interface MessageResponse {
 
 /**
  * POST /auth/verify-email: `message`; with the session fields when the link's holder proved the
- * account with its password or a new one (they are signed in to it).
+ * account with its password or a new one (they are signed in to it) — or, on an account with
+ * two-factor sign-in, the challenge to send with a code to POST /auth/login/2fa.
  */
-export type VerifyEmailResponse = MessageResponse & Partial<AuthResponse>;
+export type VerifyEmailResponse = MessageResponse & Partial<AuthResponse> & Partial<TwoFactorChallengeResponse>;
 
 export interface AuthResponse {
   token: string;
@@ -105,6 +133,9 @@ export interface AuthResponse {
   expiresIn: number;
   user: ApiUser;
 }
+
+/** A sign-in's answer: a session, or — with two-factor sign-in — the second step. */
+export type SignInResponse = AuthResponse | TwoFactorChallengeResponse;
 
 export interface SetupStatusResponse {
   requiresSetup: boolean;
@@ -120,6 +151,8 @@ export interface ApiTokenJson {
   name: string;
   /** The first characters of the token, to recognise it in a list (never the secret). */
   prefix: string;
+  /** What it may do (accountSecurity.ts); fixed when it was made. */
+  scopes: ApiTokenScope[];
   createdAt: string;
   lastUsedAt: string | null;
 }

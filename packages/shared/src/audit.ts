@@ -22,10 +22,15 @@ export interface AuditActionInfo {
 }
 
 export const AUDIT_ACTIONS = {
+  'account.registered': { label: 'Conta criada pelo cadastro', area: 'Segurança da conta', account: true },
   'auth.sign_in': { label: 'Entrada na conta', area: 'Segurança da conta', account: true },
   'auth.sign_in_failed': { label: 'Tentativa de entrada recusada', area: 'Segurança da conta', account: true },
   'auth.sign_out': { label: 'Saída da conta', area: 'Segurança da conta', account: true },
   'auth.sign_out_all': { label: 'Saída de todas as sessões', area: 'Segurança da conta', account: true },
+  'auth.session_ended': { label: 'Sessão encerrada pela lista de sessões', area: 'Segurança da conta', account: true },
+  'two_factor.enabled': { label: 'Verificação em duas etapas ativada', area: 'Segurança da conta', account: true },
+  'two_factor.disabled': { label: 'Verificação em duas etapas desativada', area: 'Segurança da conta', account: true },
+  'two_factor.recovery_codes_regenerated': { label: 'Códigos de recuperação gerados de novo', area: 'Segurança da conta', account: true },
   'account.password_changed': { label: 'Senha alterada', area: 'Segurança da conta', account: true },
   'account.password_reset': { label: 'Senha redefinida pelo link do e-mail', area: 'Segurança da conta', account: true },
   'account.email_verified': { label: 'E-mail confirmado', area: 'Segurança da conta', account: true },

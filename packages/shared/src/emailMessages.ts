@@ -51,6 +51,8 @@ export const EMAIL_KIND_LABELS = {
   conversion_finished: 'Conversão concluída',
   conversion_failed: 'Conversão com falha',
   api_token_created: 'Novo token de API',
+  new_sign_in: 'Novo acesso à conta',
+  two_factor_changed: 'Verificação em duas etapas alterada',
   admin_notice: 'Aviso aos administradores',
 } as const;
 export type EmailKind = keyof typeof EMAIL_KIND_LABELS;

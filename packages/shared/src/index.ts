@@ -6,6 +6,8 @@ export const VERSION = '0.1.0';
 export * from './messages.js';
 export * from './hiddenCharacters.js';
 export * from './accounts.js';
+export * from './accountSecurity.js';
+export * from './securityMessages.js';
 export * from './accountSchemas.js';
 export * from './planAccess.js';
 export * from './money.js';

@@ -23,8 +23,9 @@ export const ACCOUNT_MESSAGES = {
 
   invalidCredentials: 'Email ou senha incorretos.',
   accountDisabled: 'Sua conta está desativada. Entre em contato com o administrador.',
-  emailTaken: 'Este email já está cadastrado.',
-  /** Self-registration refused (e.g. a taken email): says nothing of whether the account exists. */
+  emailTaken: 'Este e-mail já está cadastrado.',
+  /** Sign-up with a taken address (where confirmed e-mail is not required): where to go instead. */
+  registerEmailTaken: 'Este e-mail já está cadastrado. Entre com sua senha ou use "Esqueci minha senha" para recuperar o acesso.',
   tooManyLoginAttempts: 'Muitas tentativas de login. Tente novamente mais tarde.',
   tooManyRequests: 'Muitas requisições. Tente novamente em instantes.',
   /** 408 REQUEST_TOO_SLOW: a request body that stopped or barely advances. */
@@ -48,7 +49,6 @@ export const ACCOUNT_MESSAGES = {
   apiTokenNameTooLong: 'Nome do token deve ter no máximo 100 caracteres',
   apiTokenLimit: 'Limite de tokens de API atingido. Revogue um token antes de criar outro.',
   apiTokenNotFound: 'Token não encontrado.',
-  apiTokenNeedsSession: 'Tokens de API só podem ser criados a partir de uma sessão do painel.',
   apiTokenNeedsVerifiedEmail:
     'Confirme seu e-mail antes de criar tokens de API: abra o link que enviamos para sua caixa de entrada ou peça um novo.',
   apiTokenCreated: 'Token criado. Copie-o agora: ele não será mostrado novamente.',

@@ -4,7 +4,7 @@ import type {
   AdminEmailJson,
   AdminEmailListResponse,
   ApiUser,
-  AuthResponse,
+  SignInResponse,
   EmailStatus,
   EmailStatusResponse,
   MessageResponse,
@@ -22,7 +22,7 @@ export const emailApi = {
   /** Quiet: the forms show the refusal themselves. */
   forgotPassword: (email: string) => api.post<MessageResponse>('/auth/forgot-password', { email }, { quiet: true }),
   resetPassword: (body: { token: string; password: string; confirmPassword: string }) =>
-    api.post<AuthResponse & MessageResponse>('/auth/reset-password', body, { quiet: true }),
+    api.post<SignInResponse & MessageResponse>('/auth/reset-password', body, { quiet: true }),
   /** The link's token; with the account's password or a new one when nobody is signed in to it. */
   verifyEmail: (body: { token: string; password?: string; newPassword?: string; confirmPassword?: string }) =>
     api.post<VerifyEmailResponse>('/auth/verify-email', body, { quiet: true }),

@@ -46,10 +46,15 @@ function useEntryDecision<T>(compute: () => T | undefined, provisional = false):
   return decided.value;
 }
 
+/** Where a session limited to two-factor enrolment may be (everything else would answer 403). */
+export const TWO_FACTOR_SETUP_PATH = '/account/security';
+
 export function RequireAuth({ children }: { children: ReactNode }) {
   const token = useSession((s) => s.token);
+  const enrolmentOnly = useSession((s) => s.user?.twoFactorSetupRequired === true);
   const location = useLocation();
   if (!token) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (enrolmentOnly && location.pathname !== TWO_FACTOR_SETUP_PATH) return <Navigate to={TWO_FACTOR_SETUP_PATH} replace />;
   return children;
 }
 

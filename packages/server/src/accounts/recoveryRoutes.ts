@@ -7,8 +7,10 @@ import {
   normalizeEmail,
   resetPasswordSchema,
   verifyEmailSchema,
-  type AuthResponse,
+  SECURITY_MESSAGES,
+  isTwoFactorChallenge,
   type EmailStatusResponse,
+  type SignInResponse,
   type MessageResponse,
   type VerifyEmailResponse,
 } from '@aabify/shared';
@@ -23,7 +25,8 @@ import type { User } from '../models/index.js';
 import { setPassword } from './userCreator.js';
 import { purgePreRegistrationAccess, type PurgedPreRegistrationAccess } from './preRegistrationPurger.js';
 import { activeEmailLink, knownEmailLink, revokeEmailLinks, useEmailLink } from '../mail/links.js';
-import { presentSession, userAuditTarget } from './userPresenter.js';
+import { userAuditTarget } from './userPresenter.js';
+import { passwordProven, requestOrigin } from './signIn.js';
 import { requestActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
 
@@ -109,7 +112,7 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
     if (purged) ctx.logger.info({ userId: user.id, ...purged }, 'unconfirmed account recovered: access made before the confirmation removed');
   }
 
-  const session = (user: User): AuthResponse => presentSession(ctx.auth, user);
+  const signIn = (user: User, req: Request): Promise<SignInResponse> => passwordProven(ctx, user, requestOrigin(req));
 
   router.post(
     '/reset-password',
@@ -126,7 +129,9 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
         return { user: found, purged: await setPasswordByLink(req, found, password, transaction) };
       });
       await afterPasswordSetByLink(user, purged, 'password reset by e-mail link');
-      const body: AuthResponse & MessageResponse = { message: EMAIL_MESSAGES.passwordReset, ...session(user) };
+      // With two-factor sign-in the mailbox alone does not sign in: the code is asked next.
+      const answer = await signIn(user, req);
+      const body: SignInResponse & MessageResponse = { ...answer, message: isTwoFactorChallenge(answer) ? SECURITY_MESSAGES.passwordResetTwoFactor : EMAIL_MESSAGES.passwordReset };
       res.json(body);
     },
   );
@@ -174,7 +179,8 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
           return { user: found, purged: await setPasswordByLink(req, found, newPassword, transaction) };
         });
         await afterPasswordSetByLink(user, purged, 'address confirmed with a new password');
-        const body: VerifyEmailResponse = { message: EMAIL_MESSAGES.emailVerifiedNewPassword, ...session(user) };
+        const answer = await signIn(user, req);
+        const body: VerifyEmailResponse = { ...answer, message: isTwoFactorChallenge(answer) ? SECURITY_MESSAGES.emailVerifiedTwoFactor : EMAIL_MESSAGES.emailVerifiedNewPassword };
         res.json(body);
         return;
       }
@@ -209,16 +215,18 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
         return user;
       });
       if (!confirmed) throw verifyLinkInvalid();
-      const body: VerifyEmailResponse = signsIn
-        ? { message: EMAIL_MESSAGES.emailVerifiedSignedIn, ...session(confirmed) }
-        : { message: EMAIL_MESSAGES.emailVerified };
+      let body: VerifyEmailResponse = { message: EMAIL_MESSAGES.emailVerified };
+      if (signsIn) {
+        const answer = await signIn(confirmed, req);
+        body = { ...answer, message: isTwoFactorChallenge(answer) ? SECURITY_MESSAGES.emailVerifiedTwoFactor : EMAIL_MESSAGES.emailVerifiedSignedIn };
+      }
       res.json(body);
     },
   );
 
-  router.get('/email-status', requireAuth(ctx), async (req, res) => {
+  router.get('/email-status', requireAuth(ctx, { token: 'account:read' }), async (req, res) => {
     const user = authUser(req);
-    const required = !user.isAdmin() && (await ctx.settings.get('accounts.requireVerifiedEmail')) === true;
+    const required = !user.hasAdminRole() && (await ctx.settings.get('accounts.requireVerifiedEmail')) === true;
     const body: EmailStatusResponse = { emailVerified: Boolean(user.emailVerifiedAt), verificationRequired: required };
     res.json(body);
   });

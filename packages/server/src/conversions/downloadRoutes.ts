@@ -20,7 +20,7 @@ import { readConversionSettings } from './settings.js';
  */
 export function createDownloadRouter(ctx: AppContext): Router {
   const router = Router();
-  const auth = requireAuth(ctx);
+  const auth = requireAuth(ctx, { token: 'downloads' });
 
   router.post('/generate-download-token/:conversionId', auth, async (req, res) => {
     const user = authUser(req);

@@ -40,7 +40,7 @@ export interface DownloadMinter {
  * at will. Only hashes are kept, so an existing token cannot be handed out again. The count and
  * the insert run under a per-user advisory lock: parallel calls cannot pass the cap together.
  */
-export async function issueDownloadToken(ctx: AppContext, conversion: Conversion, minter: DownloadMinter): Promise<DownloadTokenResponse> {
+export async function issueDownloadToken(ctx: Pick<AppContext, 'models' | 'sequelize' | 'config'>, conversion: Conversion, minter: DownloadMinter): Promise<DownloadTokenResponse> {
   const { user } = minter;
   if (!conversion.canDownload) throw notDownloadable();
   const token = randomBytes(32).toString('base64url');
@@ -79,7 +79,7 @@ const downloadTokenInvalid = () => ApiError.notFound(CONVERSION_MESSAGES.downloa
  * no longer holds (revoked, signed out, password changed, account deactivated or deleted) or its
  * user may no longer download the file (an admin's support link, the setting off).
  */
-export async function conversionForToken(ctx: AppContext, token: string): Promise<Conversion> {
+export async function conversionForToken(ctx: Pick<AppContext, 'models' | 'auth' | 'settings'>, token: string): Promise<Conversion> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw downloadTokenInvalid();
   const row = await ctx.models.DownloadToken.findByPk(hashDownloadToken(token));
   if (!row) throw downloadTokenInvalid();

@@ -265,14 +265,38 @@ export class Mailer {
     });
   }
 
-  async apiTokenCreated(user: User, token: { name: string; prefix: string; createdAt: Date }): Promise<void> {
+  async apiTokenCreated(user: User, token: { name: string; prefix: string; scopes: readonly string[]; createdAt: Date }): Promise<void> {
     await this.guard('api_token_created', () =>
       this.outbox.enqueue({
         kind: 'api_token_created',
         to: user.email,
         userId: user.id,
-        data: { name: user.name, tokenName: token.name, prefix: token.prefix, createdAt: token.createdAt.toISOString() },
+        data: { name: user.name, tokenName: token.name, prefix: token.prefix, scopes: [...token.scopes], createdAt: token.createdAt.toISOString() },
       }),
+    );
+  }
+
+  /**
+   * A sign-in from a device or address the account had not used: the owner can end it. One per
+   * device and day at most (the dedupe key), whatever the addresses: a stranger holding the
+   * password cannot flood the mailbox by signing in again and again.
+   */
+  async newSignIn(user: User, signIn: { device: string; deviceKey: string; address: string | null; at: Date }): Promise<void> {
+    await this.guard('new_sign_in', () =>
+      this.outbox.enqueue({
+        kind: 'new_sign_in',
+        to: user.email,
+        userId: user.id,
+        data: { name: user.name, device: signIn.device, address: signIn.address, at: signIn.at.toISOString() },
+        dedupeKey: `new-sign-in:${user.id}:${signIn.deviceKey}:${signIn.at.toISOString().slice(0, 10)}`,
+      }),
+    );
+  }
+
+  /** Two-factor sign-in turned on or off. */
+  async twoFactorChanged(user: User, enabled: boolean): Promise<void> {
+    await this.guard('two_factor_changed', () =>
+      this.outbox.enqueue({ kind: 'two_factor_changed', to: user.email, userId: user.id, data: { name: user.name, enabled, at: new Date().toISOString() } }),
     );
   }
 

@@ -6,6 +6,7 @@
 import type { Sequelize } from 'sequelize';
 import { defineUser, type User } from './User.js';
 import { defineApiToken, type ApiToken } from './ApiToken.js';
+import { defineSession, type Session } from './Session.js';
 import { definePlan, type Plan } from './Plan.js';
 import { definePayment, definePurchase, definePurchaseTransition, type Payment, type Purchase, type PurchaseTransition } from './Purchase.js';
 import { defineSandboxCharge, defineSandboxCheckout, type SandboxCharge, type SandboxCheckout } from './SandboxCharge.js';
@@ -24,6 +25,7 @@ import { defineAuditEvent, type AuditEvent } from './AuditEvent.js';
 export interface Models {
   User: typeof User;
   ApiToken: typeof ApiToken;
+  Session: typeof Session;
   Plan: typeof Plan;
   Purchase: typeof Purchase;
   PurchaseTransition: typeof PurchaseTransition;
@@ -48,6 +50,7 @@ export function initModels(sequelize: Sequelize): Models {
   const models: Models = {
     User: defineUser(sequelize),
     ApiToken: defineApiToken(sequelize),
+    Session: defineSession(sequelize),
     Plan: definePlan(sequelize),
     Purchase: definePurchase(sequelize),
     PurchaseTransition: definePurchaseTransition(sequelize),
@@ -74,6 +77,8 @@ export function initModels(sequelize: Sequelize): Models {
 function associate(m: Models): void {
   m.User.hasMany(m.ApiToken, { foreignKey: { name: 'userId', allowNull: false }, as: 'apiTokens', onDelete: 'CASCADE' });
   m.ApiToken.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
+  m.User.hasMany(m.Session, { foreignKey: { name: 'userId', allowNull: false }, as: 'sessions', onDelete: 'CASCADE' });
+  m.Session.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
   // Plans, purchases and payments.
   m.Purchase.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
   m.Purchase.belongsTo(m.Plan, { foreignKey: { name: 'planId', allowNull: true }, as: 'plan' });
@@ -94,8 +99,9 @@ function associate(m: Models): void {
   m.DownloadToken.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
 }
 
-export { User, type EndedSession } from './User.js';
+export { User, type RecoveryCode } from './User.js';
 export { ApiToken } from './ApiToken.js';
+export { Session } from './Session.js';
 export { Plan } from './Plan.js';
 export { Payment, Purchase, PurchaseTransition, type PlanGrant, type PurchaseProvider } from './Purchase.js';
 export { SandboxCharge, SandboxCheckout, type SandboxCheckoutKind, type SandboxCheckoutStatus } from './SandboxCharge.js';

@@ -6,7 +6,7 @@ import type { Payment, Purchase, Renewal, User } from '../models/index.js';
 import { findOwned, findOwnedOrNull } from '../http/ownership.js';
 import { ApiError } from '../http/errors.js';
 
-export async function ownedPayment(ctx: AppContext, id: unknown, user: User): Promise<Payment> {
+export async function ownedPayment(ctx: Pick<AppContext, 'models'>, id: unknown, user: User): Promise<Payment> {
   return findOwned(ctx.models.Payment, typeof id === 'string' ? id : undefined, user, {
     notFoundMessage: M.paymentNotFound,
     notFoundCode: 'PAYMENT_NOT_FOUND',
@@ -21,7 +21,7 @@ export function purchaseViewIncludes(ctx: Pick<AppContext, 'models'>): Includeab
   ];
 }
 
-export async function ownedPurchase(ctx: AppContext, id: unknown, user: User): Promise<Purchase> {
+export async function ownedPurchase(ctx: Pick<AppContext, 'models'>, id: unknown, user: User): Promise<Purchase> {
   return findOwned(ctx.models.Purchase, typeof id === 'string' ? id : undefined, user, {
     notFoundMessage: M.purchaseNotFound,
     notFoundCode: 'PURCHASE_NOT_FOUND',
@@ -34,7 +34,7 @@ export async function purchaseView(ctx: Pick<AppContext, 'models'>, id: string):
   return ctx.models.Purchase.findByPk(id, { include: purchaseViewIncludes(ctx) });
 }
 
-export async function ownedRenewal(ctx: AppContext, id: unknown, user: User): Promise<Renewal> {
+export async function ownedRenewal(ctx: Pick<AppContext, 'models'>, id: unknown, user: User): Promise<Renewal> {
   return findOwned(ctx.models.Renewal, typeof id === 'string' ? id : undefined, user, {
     notFoundMessage: M.renewalNotFound,
     notFoundCode: 'RENEWAL_NOT_FOUND',
@@ -42,7 +42,7 @@ export async function ownedRenewal(ctx: AppContext, id: unknown, user: User): Pr
 }
 
 /** A payment by its own id, or the latest payment of a purchase by the purchase id. */
-export async function ownedPaymentOrPurchasePayment(ctx: AppContext, id: unknown, user: User): Promise<Payment> {
+export async function ownedPaymentOrPurchasePayment(ctx: Pick<AppContext, 'models'>, id: unknown, user: User): Promise<Payment> {
   const key = typeof id === 'string' ? id : undefined;
   const payment = await findOwnedOrNull(ctx.models.Payment, key, user);
   if (payment) return payment;
@@ -57,5 +57,6 @@ export async function latestPayment(ctx: Pick<AppContext, 'models'>, purchaseId:
 }
 
 export async function latestPaymentId(ctx: Pick<AppContext, 'models'>, purchaseId: string): Promise<string | null> {
-  return (await latestPayment(ctx, purchaseId))?.id ?? null;
+  const payment = await ctx.models.Payment.findOne({ where: { purchaseId }, order: [['createdAt', 'DESC']], attributes: ['id'] });
+  return payment?.id ?? null;
 }

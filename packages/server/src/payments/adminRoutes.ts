@@ -4,7 +4,7 @@ import { PAYMENT_MESSAGES as M, PAYMENT_METHODS, PURCHASE_STATUSES, pageQuerySch
 import { mixed, object, string } from 'yup';
 import type { AppContext } from '../context.js';
 import type { Purchase } from '../models/index.js';
-import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
+import { authUser, requireAuth } from '../http/guards.js';
 import { signedInActor } from '../audit/requestActor.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
@@ -43,7 +43,7 @@ const mapProviderErrors = (err: unknown): never => {
  */
 export function createAdminPaymentsRouter(ctx: AppContext): Router {
   const router = Router();
-  router.use(requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('admin-payments', { points: 300, windowMs: 60_000 })), requireAdmin);
+  router.use(requireAuth(ctx, { admin: true }), rateLimit(ctx.rateLimits.limiter('admin-payments', { points: 300, windowMs: 60_000 })));
 
   /** Which provider is active, and why payments are unavailable when they are (the admin banner). */
   router.get('/status', async (_req, res) => {

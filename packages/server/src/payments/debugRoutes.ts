@@ -3,7 +3,7 @@ import { boolean, object, string } from 'yup';
 import { PAYMENT_MESSAGES as M, isUuid, UUID_PATTERN } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
-import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
+import { authUser, requireAuth } from '../http/guards.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -45,7 +45,7 @@ export function createDebugRouter(ctx: AppContext): Router {
     }
     next();
   };
-  router.use(sandboxOnly, requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('debug', { points: 120, windowMs: 60_000 })), requireAdmin);
+  router.use(sandboxOnly, requireAuth(ctx, { admin: true }), rateLimit(ctx.rateLimits.limiter('debug', { points: 120, windowMs: 60_000 })));
 
   router.get('/user-state/:id', async (req, res) => {
     const user = await findUser(ctx, req.params.id);

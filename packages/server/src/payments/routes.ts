@@ -105,7 +105,9 @@ function baseUrlOf(ctx: AppContext, req: { protocol: string; get(name: string): 
  */
 export function createPaymentsRouter(ctx: AppContext): Router {
   const router = Router();
-  const auth = requireAuth(ctx);
+  // Reading purchases is open to API tokens with `read`; buying and cancelling take a session.
+  const auth = requireAuth(ctx, { token: 'account:read' });
+  const session = requireAuth(ctx);
   const reads = rateLimit(ctx.rateLimits.limiter('payment-reads', { points: 240, windowMs: 60_000 }));
 
   router.get('/config', reads, async (_req, res) => {
@@ -134,7 +136,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
 
   router.post(
     '/checkout/:planId',
-    auth,
+    session,
     rateLimit(ctx.rateLimits.limiter('purchase-create', { points: 20, windowMs: 10 * 60_000 })),
     requireVerifiedEmail(ctx),
     validate(checkoutSchema),
@@ -162,7 +164,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json({ success: true, renewals: renewals.map(presentRenewal) });
   });
 
-  router.post('/renewals/:id/cancel', auth, reads, async (req, res) => {
+  router.post('/renewals/:id/cancel', session, reads, async (req, res) => {
     const user = authUser(req);
     const renewal = await ownedRenewal(ctx, req.params.id, user);
     const admin = user.isAdmin() && user.id !== renewal.userId;
@@ -235,7 +237,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(presentPurchaseStatus(purchase, latest));
   });
 
-  router.patch('/cancel/:id', auth, reads, async (req, res) => {
+  router.patch('/cancel/:id', session, reads, async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
     if (payment.status !== 'pending') throw ApiError.conflict(M.cannotCancel, 'PAYMENT_NOT_PENDING');
@@ -262,7 +264,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json({ success: true, message: M.cancelledOk, payment: presentPixPayment(result.payment) });
   });
 
-  router.post('/simulate-approval/:id', auth, rateLimit(ctx.rateLimits.limiter('simulate-approval', { points: 30, windowMs: 60_000 })), async (req, res) => {
+  router.post('/simulate-approval/:id', session, rateLimit(ctx.rateLimits.limiter('simulate-approval', { points: 30, windowMs: 60_000 })), async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
     // Only while nothing configures a real provider: a configured one in its error state is no sandbox.

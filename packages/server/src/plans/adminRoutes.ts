@@ -14,7 +14,7 @@ import {
   pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
-import { requireAdmin, requireAuth } from '../http/guards.js';
+import { requireAuth } from '../http/guards.js';
 import { signedInActor } from '../audit/requestActor.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -44,7 +44,7 @@ import { planCsvFileName, plansToCsv } from './planCsv.js';
  */
 export function createAdminPlansRouter(ctx: AppContext): Router {
   const router = Router();
-  router.use(requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('admin-plans', { points: 600, windowMs: 60_000 })), requireAdmin);
+  router.use(requireAuth(ctx, { admin: true }), rateLimit(ctx.rateLimits.limiter('admin-plans', { points: 600, windowMs: 60_000 })));
 
   router.get('/', validate(planFilterQuerySchema, 'query'), async (req, res) => {
     const query = inputOf(req, planFilterQuerySchema);

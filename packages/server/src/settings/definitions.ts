@@ -33,6 +33,7 @@ export interface SettingValues {
   'support.adminDownloads': boolean;
   'accounts.requireVerifiedEmail': boolean;
   'audit.retentionDays': number;
+  'accounts.requireAdminTwoFactor': boolean;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -329,6 +330,19 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     masked: false,
     defaultValue: () => AUDIT_LIMITS.retentionDaysDefault,
     parse: integer(AUDIT_LIMITS.retentionDaysMin, AUDIT_LIMITS.retentionDaysMax, `Valor deve estar entre ${AUDIT_LIMITS.retentionDaysMin} e ${AUDIT_LIMITS.retentionDaysMax} dias`),
+  },
+  'accounts.requireAdminTwoFactor': {
+    key: 'accounts.requireAdminTwoFactor',
+    title: 'Exigir verificação em duas etapas de administradores',
+    group: 'Segurança',
+    kind: 'boolean',
+    description: 'Administradores sem a verificação em duas etapas (código de um aplicativo autenticador) precisam ativá-la ao entrar',
+    help: 'A partir do próximo login, a sessão de um administrador sem ela só permite configurá-la em Conta › Segurança. Sessões já abertas continuam.',
+    recommended: 'Ligado',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => false,
+    parse: yesNo,
   },
 };
 

@@ -32,14 +32,14 @@ export const emailRoutes = [
   route('post', '/auth/reset-password', 'Autenticação', 'Define a nova senha com o token do link; encerra as sessões antigas e abre uma nova', {
     auth: 'none',
     body: resetPasswordSchema,
-    answer: { allOf: [ref('Session'), message] },
+    answer: { allOf: [ref('SignIn'), message] },
     rateLimited: true,
-    description: '400 RESET_LINK_INVALID para um link usado, vencido ou desconhecido.',
+    description: '400 RESET_LINK_INVALID para um link usado, vencido ou desconhecido. Numa conta com verificação em duas etapas, a resposta traz o desafio (twoFactorRequired) em vez da sessão: o código vai a /auth/login/2fa.',
   }),
   route('post', '/auth/verify-email', 'Autenticação', 'Confirma o endereço de e-mail com o token do link', {
     auth: 'none',
     body: verifyEmailSchema,
-    answer: { anyOf: [message, { allOf: [ref('Session'), message] }] },
+    answer: { anyOf: [message, { allOf: [ref('SignIn'), message] }] },
     rateLimited: true,
     errors: [403],
     description:
@@ -49,7 +49,7 @@ export const emailRoutes = [
       'continua valendo. 400 WRONG_PASSWORD, 400 VERIFY_LINK_INVALID para um link usado, vencido ou desconhecido.',
   }),
   route('get', '/auth/email-status', 'Autenticação', 'Se o endereço está confirmado e se a confirmação é exigida', {
-    auth: 'user',
+    auth: 'user', token: 'account:read',
     answer: { type: 'object', properties: { emailVerified: { type: 'boolean' }, verificationRequired: { type: 'boolean' } }, required: ['emailVerified', 'verificationRequired'] },
   }),
   route('post', '/auth/resend-verification', 'Autenticação', 'Reenvia o e-mail de confirmação do endereço', { auth: 'user', answer: message, rateLimited: true }),
