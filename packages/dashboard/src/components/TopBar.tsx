@@ -80,7 +80,7 @@ export function TopBar() {
               {user && (
                 <>
                   {givenName(user) && (
-                    <span className="text-truncate small text-body-secondary topbar-user" data-testid="topbar-name">
+                    <span className="text-truncate small text-body-secondary topbar-user" data-testid="topbar-name" title={givenName(user) ?? undefined}>
                       {givenName(user)}
                     </span>
                   )}
