@@ -17,6 +17,17 @@ export {
   type GeneratedKeystore,
   type KeygenOptions,
 } from './sign/index.js';
+export {
+  buildApks,
+  parseDeviceSpec,
+  checkDeviceSpec,
+  type BuildApksOptions,
+  type DeviceSpec,
+  type ApksReport,
+  type ApkReport,
+  type ApkSignatureReport,
+  type ApksMode,
+} from './apks/index.js';
 export { inspectApk, type InspectOptions, type InputDescription, type ObbDescription } from './inspect.js';
 export type { ContainerKind, InputFile } from './input/open.js';
 export type { MergedSplit, ModuleKind } from './splits/classify.js';

@@ -23,6 +23,8 @@ export interface Oracles {
   aapt: string;
   protoc: string;
   keytool: string;
+  /** Debian's apksigner: the independent check of the APK signatures the engine writes. */
+  apksigner: string;
   /** Debian's framework-res.apk, the android: attributes `aapt package -I` links fixtures against. */
   frameworkRes: string;
 }
@@ -35,6 +37,7 @@ const HOW_TO_GET: Record<OracleName, string> = {
   aapt: 'aapt (Debian: apt-get install -y aapt)',
   protoc: 'protoc (Debian: apt-get install -y protobuf-compiler)',
   keytool: 'keytool (comes with the Java runtime)',
+  apksigner: 'apksigner (Debian: apt-get install -y apksigner)',
   frameworkRes: 'framework-res.apk (Debian: apt-get install -y android-framework-res)',
 };
 
@@ -74,6 +77,8 @@ export function locateOracles(): Partial<Oracles> {
   if (protoc) found.protoc = protoc;
   const keytool = which('keytool');
   if (keytool) found.keytool = keytool;
+  const apksigner = which('apksigner');
+  if (apksigner) found.apksigner = apksigner;
   if (existsSync(FRAMEWORK_RES)) found.frameworkRes = FRAMEWORK_RES;
   return found;
 }
