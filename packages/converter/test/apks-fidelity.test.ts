@@ -5,19 +5,27 @@
  * other entry byte for byte and stored or deflated alike), its stored entries are aligned, and
  * Debian's apksigner accepts its signature (v2 and v3; v1 too for apps that install before
  * Android 7.0). The same for the AAB Google's own pipeline makes of the APK, where that pipeline
- * works. The conversions and bundletool's runs are shared with the round-trip tests.
+ * works. Device sets (an Android 11 phone; an Android 4.1 one for a few old apps) hold the same
+ * APKs as bundletool's for the same device spec, each equal by the same measure. The conversions
+ * and bundletool's universal runs are shared with the round-trip tests.
  *
  * Runs two APKs at a time, as the round-trip test does.
  */
 import { expect } from 'chai';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildApks, type ApksReport } from '../src/index.js';
+import { buildApks, type ApksReport, type DeviceSpec } from '../src/index.js';
 import { listCorpus, requireCorpus, type CorpusApk } from './helpers/corpus.js';
 import { corpusBundle, googleCorpusBundle } from './helpers/corpusBundles.js';
 import { requireOracles, type Oracles } from './helpers/oracles.js';
 import { apksignerVerify, compareApks, misalignedEntries } from './oracle/apksCompare.js';
+import { buildApkSet, DEVICE_SPEC } from './oracle/splitSets.js';
+import { ZipArchive } from './oracle/zip.js';
 
 const PARALLEL = 2;
+/** A device before Android 5.0 (served one standalone APK), for a few apps that still install there. */
+const PRE_L_SPEC = { supportedAbis: ['armeabi-v7a', 'armeabi'], supportedLocales: ['pt-BR', 'en'], screenDensity: 240, sdkVersion: 16 };
+const PRE_L_APPS = new Set(['ag-politedroid', 'drozer-agent', 'ag-jamendo', 'rn-bitlist-armv7']);
 /** Google's pipeline fails on these (no versionCode, SDK codenames): nothing to build APKs from. */
 const GOOGLE_FAILS = new Set(['at-sparse', 'npm-helloactivity', 'npm-appium-uia2-test', 'at-issue2701']);
 
@@ -39,11 +47,44 @@ async function fidelity(o: FidelityOracles, aab: string, expected: string, out: 
   return { report, problems };
 }
 
+/**
+ * A device set built by the engine against bundletool's for the same device: the same APK paths,
+ * and each APK the same by compareApks.
+ */
+async function deviceSetFidelity(o: FidelityOracles, aab: string, dir: string, spec: object, tag: string): Promise<Fidelity> {
+  mkdirSync(dir, { recursive: true });
+  const specFile = join(dir, `${tag}-spec.json`);
+  writeFileSync(specFile, JSON.stringify(spec));
+  const expected = await buildApkSet(o, aab, join(dir, `${tag}-bundletool.apks`), specFile);
+  const out = join(dir, `${tag}-aabify.apks`);
+  const report = await buildApks(aab, out, { mode: 'device', deviceSpec: spec as DeviceSpec, overwrite: true });
+  const a = ZipArchive.open(expected);
+  const b = ZipArchive.open(out);
+  const names = (z: ZipArchive): string[] => z.entries.map((e) => e.name).filter((n) => n.endsWith('.apk')).sort();
+  const problems: string[] = [];
+  if (names(a).join(' ') !== names(b).join(' ')) problems.push(`APKs of the set differ:
+    bundletool: ${names(a).join(' ')}
+    aabify:     ${names(b).join(' ')}`);
+  for (const name of names(a)) {
+    const other = b.entries.find((e) => e.name === name);
+    if (!other) continue;
+    const pa = join(dir, `${tag}-bt-${name.replace(/\//g, '_')}`);
+    const pb = join(dir, `${tag}-ours-${name.replace(/\//g, '_')}`);
+    writeFileSync(pa, a.read(a.entries.find((e) => e.name === name)!));
+    writeFileSync(pb, b.read(other));
+    for (const p of await compareApks(o.aapt2, pa, pb)) problems.push(`${name}: ${p}`);
+    const v = await apksignerVerify(o.apksigner, pb);
+    if (!v.verifies) problems.push(`${name}: apksigner verify fails\n${v.output.split('\n').slice(0, 6).join('\n')}`);
+  }
+  return { report, problems };
+}
+
 describe('build-apks fidelity: our universal APK equals bundletool’s, for every corpus APK', function () {
   this.timeout(5 * 60_000);
   const corpus = listCorpus() ?? [];
   const ourResults = new Map<string, Promise<Fidelity>>();
   const googleResults = new Map<string, Promise<Fidelity>>();
+  const deviceResults = new Map<string, Promise<Fidelity[]>>();
   let oracles: FidelityOracles | undefined;
 
   before(function () {
@@ -52,16 +93,24 @@ describe('build-apks fidelity: our universal APK equals bundletool’s, for ever
   });
 
   after(async () => {
-    await Promise.allSettled([...ourResults.values(), ...googleResults.values()]);
+    await Promise.allSettled([...ourResults.values(), ...googleResults.values(), ...deviceResults.values()]);
   });
 
   function start(i: number): void {
     const apk = corpus[i];
     if (!apk || !oracles || ourResults.has(apk.name)) return;
     const o = oracles;
-    const mine = corpusBundle(o, apk).then((b) => fidelity(o, b.aab, b.universal, join(b.dir, 'aabify-universal.apk')));
+    const bundle = corpusBundle(o, apk);
+    const mine = bundle.then((b) => fidelity(o, b.aab, b.universal, join(b.dir, 'aabify-universal.apk')));
     mine.catch(() => undefined);
     ourResults.set(apk.name, mine);
+    const sets = bundle.then(async (b) => {
+      const out = [await deviceSetFidelity(o, b.aab, join(b.dir, 'device'), DEVICE_SPEC, 'android11')];
+      if (PRE_L_APPS.has(apk.name)) out.push(await deviceSetFidelity(o, b.aab, join(b.dir, 'device'), PRE_L_SPEC, 'android41'));
+      return out;
+    });
+    sets.catch(() => undefined);
+    deviceResults.set(apk.name, sets);
     if (!GOOGLE_FAILS.has(apk.name)) {
       const theirs = googleCorpusBundle(o, apk).then((g) => fidelity(o, g.aab, g.universal, join(g.dir, 'aabify-universal.apk')));
       theirs.catch(() => undefined);
@@ -88,6 +137,13 @@ describe('build-apks fidelity: our universal APK equals bundletool’s, for ever
     it(`buildApks_${apk.name}_universalEqualsBundletools`, async () => {
       for (let ahead = 0; ahead < PARALLEL; ahead++) start(i + ahead);
       await check(apk, ourResults.get(apk.name), 'our AAB');
+    });
+    it(`buildApks_${apk.name}_deviceSetEqualsBundletools`, async () => {
+      start(i);
+      const results = deviceResults.get(apk.name);
+      if (!results) throw new Error(`nothing was started for ${apk.name}`);
+      const problems = (await results).flatMap((r) => r.problems);
+      if (problems.length > 0) expect.fail(`${apk.file} (device sets): ${problems.length} difference(s)\n${problems.join('\n\n')}`);
     });
     if (GOOGLE_FAILS.has(apk.name)) return;
     it(`buildApks_${apk.name}_googlePipelineAab_universalEqualsBundletools`, async () => {

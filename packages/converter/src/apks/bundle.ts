@@ -29,6 +29,10 @@ export interface BundleModule {
   /** `<dist:fusing dist:include>`; undefined when the manifest does not say (the base: always fused). */
   readonly fusing?: boolean;
   readonly delivery: ModuleDelivery;
+  /** Installed with the app and never removed (bundletool's isAlwaysInstalledModule). */
+  readonly alwaysInstalled: boolean;
+  /** Decoded proto XML files (res/ files the table references as PROTO_XML), by module path. */
+  readonly xml: ReadonlyMap<string, PbXmlNode>;
 }
 
 export interface Bundle {
@@ -43,8 +47,6 @@ export interface Bundle {
   readonly base: BundleModule;
   /** `namespace/file` under BUNDLE-METADATA/ → entry. */
   readonly metadata: ReadonlyMap<string, ZipEntry>;
-  /** Decoded proto XML files, by zip name (`module/res/...`). */
-  readonly xml: ReadonlyMap<string, PbXmlNode>;
 }
 
 // Empty repeated fields as empty arrays: the decoded objects then have the shapes the engine builds.
@@ -98,6 +100,20 @@ function deliveryOf(manifest: PbXmlNode): ModuleDelivery {
   }
   const onDemand = booleanValue(attrByName(module, 'onDemand', DIST_NS));
   return onDemand === true ? 'on-demand' : 'install-time';
+}
+
+/** bundletool's isAlwaysInstalledModule: an install-time module without conditions that cannot be removed. */
+function alwaysInstalledOf(manifest: PbXmlNode, assetPack: boolean): boolean {
+  const module = children(manifest.element, 'module', DIST_NS)[0];
+  const delivery = children(module, 'delivery', DIST_NS)[0];
+  const onDemand = children(delivery, 'on-demand', DIST_NS).length > 0;
+  const fastFollow = children(delivery, 'fast-follow', DIST_NS).length > 0;
+  const installTime = children(delivery, 'install-time', DIST_NS)[0];
+  const wellFormed = onDemand || installTime !== undefined || (assetPack && fastFollow);
+  if (!wellFormed) return booleanValue(attrByName(module, 'onDemand', DIST_NS)) !== true;
+  const conditions = children(installTime, 'conditions', DIST_NS).length > 0;
+  const removable = booleanValue(attrByName(children(installTime, 'removable', DIST_NS)[0], 'value', DIST_NS)) === true;
+  return !(onDemand || fastFollow || conditions || removable);
 }
 
 function fusingOf(manifest: PbXmlNode): boolean | undefined {
@@ -154,7 +170,6 @@ async function readBundle(path: string, reader: ZipReader, signal?: AbortSignal)
   }
 
   const files: BundleFile[] = [];
-  const xml = new Map<string, PbXmlNode>();
   const modules = new Map<string, BundleModule>();
   for (const [name, entries] of grouped) {
     const at = (p: string): string => `${name}/${p}`;
@@ -173,16 +188,17 @@ async function readBundle(path: string, reader: ZipReader, signal?: AbortSignal)
     const native = nativeBytes ? decoded(at(NATIVE_PB), () => decodeMessage<NativeLibrariesMsg>('NativeLibraries', nativeBytes)) : undefined;
     if (entries.has('runtime_enabled_sdk_config.pb')) throw new ConverterError('UNSUPPORTED_AAB', `${at('runtime_enabled_sdk_config.pb')}: SDKs com runtime`);
 
+    const xml = new Map<string, PbXmlNode>();
     const messages = new Map<string, object>([[MANIFEST_PATH, manifest]]);
     if (table) messages.set(RESOURCES_PB, table);
     if (assets) messages.set(ASSETS_PB, assets);
     if (native) messages.set(NATIVE_PB, native);
     for (const path of protoXmlPaths(table)) {
       const e = entries.get(path);
-      if (!e || xml.has(at(path))) continue;
+      if (!e) continue;
       try {
         const node = decodeXml(await read(e));
-        xml.set(at(path), node);
+        xml.set(path, node);
         messages.set(path, node);
       } catch (err) {
         if (isConverterError(err)) throw err; // zip-level failures; a bad proto is reported by the validators
@@ -192,7 +208,19 @@ async function readBundle(path: string, reader: ZipReader, signal?: AbortSignal)
 
     const own = new Map([...entries].filter(([p]) => p !== MANIFEST_PATH && p !== RESOURCES_PB && p !== ASSETS_PB && p !== NATIVE_PB));
     const kind: ModuleKind = name === BASE_MODULE ? 'base' : isAssetPackManifest(manifest, DIST_NS) ? 'asset-pack' : 'feature';
-    modules.set(name, { name, kind, manifest, table, assets, native, files: own, fusing: fusingOf(manifest), delivery: name === BASE_MODULE ? 'install-time' : deliveryOf(manifest) });
+    modules.set(name, {
+      name,
+      kind,
+      manifest,
+      table,
+      assets,
+      native,
+      files: own,
+      fusing: fusingOf(manifest),
+      delivery: name === BASE_MODULE ? 'install-time' : deliveryOf(manifest),
+      alwaysInstalled: alwaysInstalledOf(manifest, kind === 'asset-pack'),
+      xml,
+    });
   }
   files.push({ path: BUNDLE_CONFIG, read: async () => configBytes, message: config });
 
@@ -213,7 +241,6 @@ async function readBundle(path: string, reader: ZipReader, signal?: AbortSignal)
     modules: ordered,
     base,
     metadata,
-    xml,
   };
 }
 

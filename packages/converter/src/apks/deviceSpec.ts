@@ -5,6 +5,7 @@
  * from untrusted JSON with bounds on every list; what bundletool refuses is refused here too.
  */
 import { ConverterError } from '../errors.js';
+import type { DeviceProfile } from '../size/devices.js';
 
 export interface DeviceSpec {
   supportedAbis: string[];
@@ -84,4 +85,9 @@ export function parseDeviceSpec(text: string): DeviceSpec {
     bad(`JSON inválido: ${(e as Error).message}`);
   }
   return checkDeviceSpec(raw);
+}
+
+/** The device spec of one of the download-size device profiles (size/devices.ts). */
+export function deviceSpecOfProfile(profile: DeviceProfile): DeviceSpec {
+  return { supportedAbis: [...profile.abis], supportedLocales: [profile.locale], screenDensity: profile.density, sdkVersion: profile.sdk };
 }

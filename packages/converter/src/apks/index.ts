@@ -6,9 +6,9 @@
  * and output paths, options, progress and log callbacks, coded errors, a report; the output is
  * written to `output + '.partial'` and renamed into place, so a failure leaves no file.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { monotonicMs } from '../clock.js';
 import type { ConversionLogEntry, SignOptions } from '../convert.js';
 import { ConverterError, isConverterError } from '../errors.js';
@@ -23,7 +23,10 @@ import { checkDeviceSpec, type DeviceSpec } from './deviceSpec.js';
 import { debuggable, effectiveMinSdk, minSdk, packageName, targetSdk, versionCode, versionName } from './manifest.js';
 import { apksWarning, type ApkReport, type ApkSignatureReport, type ApksMode, type ApksReport } from './report.js';
 import { writeApk, type ApkSigning, type WriteApkOptions } from './serialize.js';
+import { planDeviceSet } from './deviceSet.js';
+import type { DeviceApk } from './plan.js';
 import { planUniversal } from './universal.js';
+import { ZipWriter } from '../zip/index.js';
 
 export interface BuildApksOptions {
   /** `universal` (default): one APK for every device; `device`: the splits `deviceSpec` installs, as an .apks set. */
@@ -137,7 +140,22 @@ export async function buildApks(input: string, output: string, options: BuildApk
     if (signature.testKey) warnings.push(apksWarning('TEST_KEY_SIGNED', signature.subject));
     if (/(^|, )CN=Android Debug(,|$)/.test(signature.subject)) warnings.push(apksWarning('DEBUG_CERTIFICATE', signature.subject));
     if (debuggable(bundle.base.manifest)) warnings.push(apksWarning('DEBUGGABLE_APP'));
-    if (mode !== 'universal' || deviceSpec) throw new ConverterError('UNSUPPORTED_AAB', 'conjuntos por dispositivo ainda não', { input: 'aab' });
+    if (mode === 'device' && deviceSpec) {
+      step = 'resources';
+      progress.report('resources', 0);
+      const plans = planDeviceSet(bundle, deviceSpec);
+      progress.report('resources', 1);
+      step = 'writing';
+      const written = await writeDeviceSet(bundle, plans, partial, signing, signal, (f) => progress.report('writing', f));
+      if (written.dropped.length > 0) warnings.push(apksWarning('INPUT_SIGNATURE_FILES_DROPPED', written.dropped.join(', ')));
+      if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output, { input: 'aab' });
+      renameSync(partial, output);
+      progress.report('writing', 1);
+      log('info', 'writing', `Conjunto de ${written.apks.length} APK(s) para o aparelho gravado: ${written.sizeBytes} bytes, assinado (${signature.schemes.join(', ')}) com "${key.alias}"${signature.testKey ? ' — chave de teste, não serve para o Google Play' : ''}`);
+      for (const w of warnings) log('warn', 'writing', w.message);
+      progress.report('done', 1);
+      return report(bundle, { input, output, mode, deviceSpec, modules: [...new Set(plans.map((p) => p.module))], apks: written.apks, sizeOut: written.sizeBytes, signature, warnings, progress, started });
+    }
 
     step = 'resources';
     progress.report('resources', 0);
@@ -156,28 +174,9 @@ export async function buildApks(input: string, output: string, options: BuildApk
     progress.report('writing', 1);
     log('info', 'writing', `APK universal gravado: ${written.sizeBytes} bytes, assinado (${signature.schemes.join(', ')}) com "${key.alias}"${signature.testKey ? ' — chave de teste, não serve para o Google Play' : ''}`);
     for (const w of warnings) log('warn', 'writing', w.message);
-
-    step = 'done';
     progress.report('done', 1);
     const apk: ApkReport = { name: 'universal', path: output, module: 'base', sizeBytes: written.sizeBytes, entries: written.entries };
-    const manifest = bundle.base.manifest;
-    return {
-      input,
-      output,
-      mode,
-      packageName: packageName(manifest),
-      versionCode: versionCode(manifest),
-      versionName: versionName(manifest),
-      minSdk: minSdk(manifest),
-      targetSdk: targetSdk(manifest),
-      modules: plan.modules,
-      apks: [apk],
-      sizeIn: bundle.sizeBytes,
-      sizeOut: written.sizeBytes,
-      signature,
-      durations: { ...progress.durations, total: Math.round(monotonicMs() - started) },
-      warnings,
-    };
+    return report(bundle, { input, output, mode, modules: plan.modules, apks: [apk], sizeOut: written.sizeBytes, signature, warnings, progress, started });
   } catch (e) {
     await rm(partial, { force: true }).catch(() => undefined);
     const err = isConverterError(e) ? e : unexpected(e);
@@ -188,5 +187,82 @@ export async function buildApks(input: string, output: string, options: BuildApk
   }
 }
 
-export { parseDeviceSpec, checkDeviceSpec, type DeviceSpec } from './deviceSpec.js';
+interface ReportParts {
+  input: string;
+  output: string;
+  mode: ApksMode;
+  deviceSpec?: DeviceSpec;
+  modules: string[];
+  apks: ApkReport[];
+  sizeOut: number;
+  signature: ApkSignatureReport;
+  warnings: ConversionWarning[];
+  progress: ProgressTracker;
+  started: number;
+}
+
+function report(bundle: Bundle, p: ReportParts): ApksReport {
+  const manifest = bundle.base.manifest;
+  return {
+    input: p.input,
+    output: p.output,
+    mode: p.mode,
+    packageName: packageName(manifest),
+    versionCode: versionCode(manifest),
+    versionName: versionName(manifest),
+    minSdk: minSdk(manifest),
+    targetSdk: targetSdk(manifest),
+    modules: p.modules,
+    apks: p.apks,
+    ...(p.deviceSpec ? { deviceSpec: p.deviceSpec } : {}),
+    sizeIn: bundle.sizeBytes,
+    sizeOut: p.sizeOut,
+    signature: p.signature,
+    durations: { ...p.progress.durations, total: Math.round(monotonicMs() - p.started) },
+    warnings: p.warnings,
+  };
+}
+
+/**
+ * Writes each planned APK of a device set beside the output, then the .apks: the APKs stored,
+ * under their set paths, in path order (as bundletool's ApkSetWriter). Temporary files go.
+ */
+async function writeDeviceSet(
+  bundle: Bundle,
+  plans: readonly DeviceApk[],
+  partial: string,
+  signing: ApkSigning,
+  signal: AbortSignal | undefined,
+  onFraction: (f: number) => void,
+): Promise<{ apks: ApkReport[]; sizeBytes: number; dropped: string[] }> {
+  const dir = `${partial}.parts`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const total = plans.reduce((n, p) => n + p.files.reduce((m, f) => m + (f.entry?.compressedSize ?? 0), 0), 0) || 1;
+  let done = 0;
+  const apks: ApkReport[] = [];
+  const dropped = new Set<string>();
+  let zip: ZipWriter | undefined;
+  try {
+    const files: { path: string; file: string; size: number }[] = [];
+    for (const [i, p] of plans.entries()) {
+      const file = join(dir, `${i}.apk`);
+      const w = await writeApk(p, file, writeOptions(bundle, signing, signal, (n) => onFraction(((done += n) / total) * 0.95)));
+      w.droppedSignatureFiles.forEach((f) => dropped.add(f));
+      apks.push({ name: p.name, path: p.path, module: p.module, sizeBytes: w.sizeBytes, entries: w.entries });
+      files.push({ path: p.path, file, size: w.sizeBytes });
+    }
+    rmSync(partial, { force: true });
+    zip = await ZipWriter.create(partial);
+    for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) await zip.addFile(f.path, f.file, f.size, { signal });
+    const { size } = await zip.finish();
+    zip = undefined;
+    return { apks, sizeBytes: size, dropped: [...dropped] };
+  } finally {
+    await zip?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export { parseDeviceSpec, checkDeviceSpec, deviceSpecOfProfile, type DeviceSpec } from './deviceSpec.js';
 export type { ApksReport, ApkReport, ApkSignatureReport, ApksMode } from './report.js';

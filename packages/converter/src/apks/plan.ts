@@ -30,6 +30,13 @@ export interface ApkPlan {
   readonly xml: ReadonlyMap<string, PbXmlNode>;
 }
 
+/** One APK of a device set, planned. */
+export interface DeviceApk extends ApkPlan {
+  /** Path in the .apks (`splits/base-master.apk`, `asset-slices/pack-master.apk`, `standalones/…`). */
+  readonly path: string;
+  readonly module: string;
+}
+
 /** bundletool's toApkEntryPath: manifest/, dex/ and root/ move to the top of the APK. */
 export function apkPath(modulePath: string): string {
   if (modulePath.startsWith('manifest/') || modulePath.startsWith('dex/')) return modulePath.slice(modulePath.indexOf('/') + 1);

@@ -1,3 +1,4 @@
+/// <reference path="./pako.d.ts" />
 /**
  * Deflated sizes as stock zlib gives them. bundletool (Java's zlib) decides from the deflated size
  * whether an APK stores an entry; Node's zlib (Chromium's, faster) finds other matches and its

@@ -14,6 +14,7 @@ import type { Bundle, BundleModule } from './bundle.js';
 import { injectSplitsXml, metadataFiles, setFusedModuleNames, tableLanguages } from './inject.js';
 import { cloneManifest, effectiveMinSdk, packageName } from './manifest.js';
 import { mergeManifests } from './manifestMerge.js';
+import { DENSITY_BUCKETS, tableForDensity } from './density.js';
 import { apkPath, type ApkPlan, type PlannedFile } from './plan.js';
 
 const HWASAN_DIR = 'lib/arm64-v8a-hwasan/';
@@ -69,8 +70,17 @@ function checkAssetTargeting(bundle: Bundle, modules: readonly BundleModule[]): 
   if (targeted) throw new ConverterError('UNSUPPORTED_AAB', 'assets segmentados por formato de textura, nível ou grupo de dispositivo, ou país');
 }
 
-/** The plan of the universal APK. */
-export function planUniversal(bundle: Bundle): ApkPlan & { modules: string[] } {
+/**
+ * One standalone APK's cut of the fused modules (bundletool's shards): the native libraries of
+ * one ABI, the density-dependent values one density bucket keeps. The universal APK has none.
+ */
+export interface Shard {
+  abi?: string;
+  dpi?: number;
+}
+
+/** The plan of the universal APK, or of a standalone APK for one shard. */
+export function planUniversal(bundle: Bundle, shard: Shard = {}): ApkPlan & { modules: string[] } {
   const modules = modulesToFuse(bundle);
   checkAssetTargeting(bundle, modules);
   const files = new Map<string, PlannedFile & { module: string }>();
@@ -80,9 +90,11 @@ export function planUniversal(bundle: Bundle): ApkPlan & { modules: string[] } {
   const manifests = new Map<string, PbXmlNode>();
   for (const m of modules) {
     if (m.kind !== 'base') manifests.set(m.name, m.manifest);
-    if (m.table) tables.push(m.table);
+    if (m.table) tables.push(shard.dpi === undefined ? m.table : tableForShard(bundle, m.table, shard.dpi));
+    const otherAbis = shard.abi === undefined ? [] : abiDirectories(m).filter((d) => d.abi !== shard.abi).map((d) => `${d.path}/`);
     for (const [modulePath, entry] of m.files) {
       if (modulePath.startsWith(HWASAN_DIR) || !/^(res|assets|lib|dex|root)\//.test(modulePath)) continue;
+      if (otherAbis.some((d) => modulePath.startsWith(d))) continue;
       const file: PlannedFile = { modulePath, path: apkPath(modulePath), entry };
       if (modulePath.startsWith('dex/')) {
         const list = dexByModule.get(m.name) ?? [];
@@ -95,7 +107,7 @@ export function planUniversal(bundle: Bundle): ApkPlan & { modules: string[] } {
         throw new ConverterError('INVALID_AAB', `os módulos "${prior.module}" e "${m.name}" trazem ${modulePath} com conteúdos diferentes`);
       }
       if (!prior) files.set(modulePath, { ...file, module: m.name });
-      const node = bundle.xml.get(`${m.name}/${modulePath}`);
+      const node = m.xml.get(modulePath);
       if (node && !xml.has(modulePath)) xml.set(modulePath, node);
     }
   }
@@ -126,6 +138,30 @@ export function planUniversal(bundle: Bundle): ApkPlan & { modules: string[] } {
     xml.set(injected.path, injected.xml);
   }
   return { name: 'universal', manifest, table, files: planned, xml, modules: modules.map((m) => m.name) };
+}
+
+const ABI_BY_ALIAS = ['', 'armeabi', 'armeabi-v7a', 'arm64-v8a', 'x86', 'x86_64', 'mips', 'mips64', 'riscv64'];
+
+/** The module's native directories with the ABI each targets (HWASAN ones aside). */
+export function abiDirectories(m: BundleModule): { path: string; abi: string }[] {
+  return (m.native?.directory ?? []).filter((d) => !d.targeting?.sanitizer).map((d) => ({ path: d.path ?? '', abi: ABI_BY_ALIAS[d.targeting?.abi?.alias ?? 0] ?? '' }));
+}
+
+/** A standalone shard's table: the values no density split takes, and those the shard's bucket takes. */
+function tableForShard(bundle: Bundle, table: PbResourceTable, dpi: number): PbResourceTable {
+  const claimed = new Set<object>();
+  const mine = new Set<object>();
+  for (const bucket of DENSITY_BUCKETS) {
+    const t = tableForDensity(table, bucket.dpi, bundle.version, new Set(), false);
+    for (const p of t?.package ?? []) for (const ty of p.type ?? []) for (const e of ty.entry ?? []) for (const cv of e.config_value ?? []) (bucket.dpi === dpi ? mine : claimed).add(cv);
+  }
+  return {
+    ...table,
+    package: (table.package ?? []).map((p) => ({
+      ...p,
+      type: (p.type ?? []).map((t) => ({ ...t, entry: (t.entry ?? []).map((e) => ({ ...e, config_value: (e.config_value ?? []).filter((cv) => mine.has(cv) || !claimed.has(cv)) })) })),
+    })),
+  };
 }
 
 /** Whether the module declares `<dist:module>` (a feature module's manifest must; the base's may). */
