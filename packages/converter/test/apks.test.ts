@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { buildApks, convertApk, ConverterError, generateUploadKeystore, type ApksReport, type ConverterErrorCode } from '../src/index.js';
+import { buildApks, convertApk, ConverterError, generateUploadKeystore, parseDeviceSpec, type ApksReport, type ConverterErrorCode } from '../src/index.js';
 import { encodeAapt, type PbXmlNode } from '../src/proto/aapt.js';
 import { encodeMessage } from '../src/proto/bundle.js';
 import { ZipReader } from '../src/zip/index.js';
@@ -173,6 +173,62 @@ describe('buildApks', function () {
     const meta = (await dumpXmlTree(o.aapt2, out, 'AndroidManifest.xml')).join('\n');
     expect(meta).to.contain('"com.android.dynamic.apk.fused.modules"');
     expect(meta).to.contain('"com.android.vending.splits"');
+  });
+
+  describe('device sets', () => {
+    const phone = { supportedAbis: ['arm64-v8a', 'armeabi-v7a'], supportedLocales: ['pt-BR'], screenDensity: 480, sdkVersion: 30 };
+
+    it('buildApks_deviceMode_splitsTheDevicePicks_eachSignedForItsOwnManifest', async function () {
+      const aab = tmp.file('tiny.aab');
+      await convertApk(tmp.file('tiny.apk', buildZip(tinyApkEntries())), aab);
+      const out = tmp.file('tiny.apks');
+      const report = await buildApks(aab, out, { mode: 'device', deviceSpec: phone });
+      expect(report.mode).to.equal('device');
+      expect(report.deviceSpec).to.deep.equal(phone);
+      const r = await ZipReader.open(out);
+      const names = r.entries.map((e) => e.name);
+      const files = new Map<string, Buffer>();
+      for (const e of r.entries) files.set(e.name, await r.read(e));
+      await r.close();
+      expect(names).to.include.members(['splits/base-master.apk', 'splits/base-arm64_v8a.apk']);
+      expect(names.some((n) => n.includes('x86'))).to.equal(false);
+      expect(report.apks.map((a) => a.path).sort()).to.deep.equal([...names].sort());
+      const o = requireOracles(this, 'apksigner');
+      for (const [name, data] of files) {
+        const apk = tmp.file(name.replace(/\//g, '_'), data);
+        const v = await apksignerVerify(o.apksigner, apk);
+        expect(v.verifies, `${name}\n${v.output}`).to.equal(true);
+        // A config split declares no minSdk: signed v1 too, with SHA-1, as bundletool signs it.
+        if (name !== 'splits/base-master.apk') expect(v.v1, name).to.equal(true);
+      }
+    });
+
+    it('buildApks_deviceBelowTheAppsMinSdk_DEVICE_INCOMPATIBLE', async () => {
+      const aab = tmp.file('a.aab', bundle([], { minSdk: 26 }));
+      const e = await expectCode(buildApks(aab, tmp.file('a.apks'), { mode: 'device', deviceSpec: { ...phone, sdkVersion: 24 } }), 'DEVICE_INCOMPATIBLE');
+      expect(e.detail).to.contain('API 24');
+      expect(existsSync(tmp.file('a.apks'))).to.equal(false);
+    });
+
+    it('buildApks_deviceWithoutTheAppsAbi_DEVICE_INCOMPATIBLE', async () => {
+      const aab = tmp.file('tiny.aab');
+      await convertApk(tmp.file('tiny.apk', buildZip(tinyApkEntries())), aab);
+      const e = await expectCode(buildApks(aab, tmp.file('a.apks'), { mode: 'device', deviceSpec: { ...phone, supportedAbis: ['x86_64', 'x86'] } }), 'DEVICE_INCOMPATIBLE');
+      expect(e.detail).to.contain('arm64-v8a');
+    });
+
+    it('parseDeviceSpec_badJsonOrFields_INVALID_DEVICE_SPEC', () => {
+      for (const text of ['{', '[]', JSON.stringify({ ...phone, sdkVersion: 0 }), JSON.stringify({ ...phone, supportedAbis: [] }), JSON.stringify({ ...phone, screenDensity: 'xxhdpi' }), 'x'.repeat(70_000)]) {
+        let code: string | undefined;
+        try {
+          parseDeviceSpec(text);
+        } catch (e) {
+          code = (e as ConverterError).code;
+        }
+        expect(code, text.slice(0, 60)).to.equal('INVALID_DEVICE_SPEC');
+      }
+      expect(parseDeviceSpec(JSON.stringify(phone))).to.deep.equal(phone);
+    });
   });
 
   describe('bad input and options', () => {

@@ -146,7 +146,7 @@ export async function buildApks(input: string, output: string, options: BuildApk
       const plans = planDeviceSet(bundle, deviceSpec);
       progress.report('resources', 1);
       step = 'writing';
-      const written = await writeDeviceSet(bundle, plans, partial, signing, signal, (f) => progress.report('writing', f));
+      const written = await writeDeviceSet(bundle, plans, partial, key, signal, (f) => progress.report('writing', f));
       if (written.dropped.length > 0) warnings.push(apksWarning('INPUT_SIGNATURE_FILES_DROPPED', written.dropped.join(', ')));
       if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output, { input: 'aab' });
       renameSync(partial, output);
@@ -224,6 +224,17 @@ function report(bundle: Bundle, p: ReportParts): ApksReport {
 }
 
 /**
+ * How one APK of a device set is signed: as bundletool, for the minimum SDK its own manifest
+ * declares, so config splits (no uses-sdk: API 1) carry a SHA-1 v1 signature. Splits install
+ * only on Android 5.0+, which never reads v1: an EC key, which v1 cannot use below API 18, signs
+ * them as if for API 18 (bundletool fails there).
+ */
+function deviceApkSigning(key: SigningKey, apk: DeviceApk): ApkSigning {
+  const declared = effectiveMinSdk(apk.manifest);
+  return signingFor(key, key.algorithm === 'EC' && !apk.path.startsWith('standalones/') ? Math.max(declared, 18) : declared);
+}
+
+/**
  * Writes each planned APK of a device set beside the output, then the .apks: the APKs stored,
  * under their set paths, in path order (as bundletool's ApkSetWriter). Temporary files go.
  */
@@ -231,7 +242,7 @@ async function writeDeviceSet(
   bundle: Bundle,
   plans: readonly DeviceApk[],
   partial: string,
-  signing: ApkSigning,
+  key: SigningKey,
   signal: AbortSignal | undefined,
   onFraction: (f: number) => void,
 ): Promise<{ apks: ApkReport[]; sizeBytes: number; dropped: string[] }> {
@@ -247,7 +258,7 @@ async function writeDeviceSet(
     const files: { path: string; file: string; size: number }[] = [];
     for (const [i, p] of plans.entries()) {
       const file = join(dir, `${i}.apk`);
-      const w = await writeApk(p, file, writeOptions(bundle, signing, signal, (n) => onFraction(((done += n) / total) * 0.95)));
+      const w = await writeApk(p, file, writeOptions(bundle, deviceApkSigning(key, p), signal, (n) => onFraction(((done += n) / total) * 0.95)));
       w.droppedSignatureFiles.forEach((f) => dropped.add(f));
       apks.push({ name: p.name, path: p.path, module: p.module, sizeBytes: w.sizeBytes, entries: w.entries });
       files.push({ path: p.path, file, size: w.sizeBytes });

@@ -154,6 +154,14 @@ function resourceParts(module: BundleModule, bundle: Bundle, o: SplitterOptions,
   return parts;
 }
 
+/**
+ * The languages of a module's language splits, in bundletool's order: what a standalone APK
+ * built for a device with locales is named after (its shard fuses every language split back).
+ */
+export function languageSplitLanguages(module: BundleModule, bundle: Bundle, o: SplitterOptions): string[] {
+  return resourceParts(module, bundle, o, {}).flatMap((p) => (p.targeting.language ? [p.targeting.language] : []));
+}
+
 /** NativeLibrariesCompressionSplitter's rule: may this variant keep native libraries uncompressed? */
 function uncompressedLibraries(bundle: Bundle, module: BundleModule, variantSdk: number): boolean {
   if (!bundle.optimizations.uncompressNativeLibraries) return false;

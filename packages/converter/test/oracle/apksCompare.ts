@@ -90,8 +90,9 @@ export interface ApksignerVerdict {
 }
 
 /** Debian's `apksigner verify --verbose --print-certs`. */
-export async function apksignerVerify(apksigner: string, apk: string): Promise<ApksignerVerdict> {
-  const text = await run(apksigner, ['verify', '--verbose', '--print-certs', apk]).then(
+export async function apksignerVerify(apksigner: string, apk: string, minSdkVersion?: number): Promise<ApksignerVerdict> {
+  const args = ['verify', '--verbose', '--print-certs', ...(minSdkVersion !== undefined ? ['--min-sdk-version', String(minSdkVersion)] : []), apk];
+  const text = await run(apksigner, args).then(
     (r) => r.stdout.toString('utf8'),
     (e: Error) => e.message,
   );
