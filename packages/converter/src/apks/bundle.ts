@@ -6,7 +6,8 @@
  */
 import { ASSETS_PB, BASE_MODULE, BUNDLE_CONFIG, DIST_NS, MANIFEST_PATH, NATIVE_PB, NON_MODULE_DIRECTORIES, RESOURCES_PB } from '../bundle/layout.js';
 import { ConverterError, asBundleInputError, isConverterError } from '../errors.js';
-import { AaptPb, type PbResourceTable, type PbXmlNode } from '../proto/aapt.js';
+import type { PbResourceTable, PbXmlNode } from '../proto/aapt.js';
+import { fastDecode } from '../proto/fast-decode.js';
 import { decodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrariesMsg } from '../proto/bundle.js';
 import { runValidators, type BundleFile } from '../validate/index.js';
 import { attrByName, booleanValue, children, isAssetPackManifest, stringValue } from '../validate/xml.js';
@@ -51,11 +52,11 @@ export interface Bundle {
 
 // Empty repeated fields as empty arrays: the decoded objects then have the shapes the engine builds.
 function decodeXml(bytes: Uint8Array): PbXmlNode {
-  return AaptPb.XmlNode.toObject(AaptPb.XmlNode.decode(bytes), { longs: Number, enums: Number, arrays: true }) as PbXmlNode;
+  return fastDecode('aapt.pb.XmlNode', bytes) as unknown as PbXmlNode;
 }
 
 function decodeTable(bytes: Uint8Array): PbResourceTable {
-  return AaptPb.ResourceTable.toObject(AaptPb.ResourceTable.decode(bytes), { longs: Number, enums: Number, arrays: true }) as PbResourceTable;
+  return fastDecode('aapt.pb.ResourceTable', bytes) as unknown as PbResourceTable;
 }
 
 /** Decodes a proto, turning a decoder failure (or a stack overflow on hostile nesting) into INVALID_AAB. */

@@ -21,7 +21,7 @@ export interface CompressionRules {
   /** Stored whatever the savings. */
   forcedUncompressed(modulePath: string, path: string, forced?: boolean): boolean;
   /** zlib level bundletool deflates the entry with. */
-  level(path: string): number;
+  level(path: string): 6 | 9;
   /** Whether deflating to `compressed` bytes pays for an entry of `uncompressed` bytes. */
   worthCompressing(modulePath: string, compressed: number, uncompressed: number): boolean;
 }

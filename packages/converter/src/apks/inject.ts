@@ -5,7 +5,7 @@
  * - `com.android.dynamic.apk.fused.modules`, the modules fused into a standalone APK;
  * - the ART baseline profile and the code transparency file kept in BUNDLE-METADATA.
  */
-import type { PbEntry, PbPackage, PbResourceTable, PbXmlElement, PbXmlNode } from '../proto/aapt.js';
+import type { PbEntry, PbPackage, PbResourceTable, PbType, PbXmlElement, PbXmlNode } from '../proto/aapt.js';
 import { ConverterError } from '../errors.js';
 import type { ZipEntry } from '../zip/index.js';
 import { addMetaData, androidAttr, element, ManifestAttr, setMetaData, withReference, withString } from './manifest.js';
@@ -57,14 +57,17 @@ export function splitsXml(mapping: ReadonlyMap<string, ReadonlyMap<string, strin
  * name or a new one after the highest type id, with the next entry id. Returns the new table and id.
  */
 export function injectFileResource(table: PbResourceTable | undefined, packageName: string, typeName: string, entryName: string, path: string): { table: PbResourceTable; id: number } {
-  const out: PbResourceTable = table ? structuredClone(table) : { package: [] };
-  let pkg: PbPackage | undefined = out.package[0];
-  if (!pkg) {
-    pkg = { package_id: { id: 0x7f }, package_name: packageName, type: [] };
-    out.package.push(pkg);
-  }
-  let type = pkg.type.find((t) => t.name === typeName);
-  if (!type) {
+  // Copied along the path to the new entry only: the rest of the table is shared, never changed.
+  const out: PbResourceTable = table ? { ...table, package: [...table.package] } : { package: [] };
+  const first = out.package[0];
+  const pkg: PbPackage = first ? { ...first, type: [...first.type] } : { package_id: { id: 0x7f }, package_name: packageName, type: [] };
+  out.package[0] = pkg;
+  const at = pkg.type.findIndex((t) => t.name === typeName);
+  let type: PbType;
+  if (at >= 0) {
+    type = { ...pkg.type[at], entry: [...pkg.type[at].entry] };
+    pkg.type[at] = type;
+  } else {
     const next = pkg.type.reduce((m, t) => Math.max(m, t.type_id?.id ?? 0), 0) + 1;
     type = { type_id: { id: next }, name: typeName, entry: [] };
     pkg.type.push(type);

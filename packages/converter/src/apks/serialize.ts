@@ -98,7 +98,7 @@ async function deflated(data: Uint8Array, level: number): Promise<Buffer> {
 }
 
 /** Whether bundletool deflates `data` (which Node deflated to `body`): stock zlib's size settles close calls. */
-async function worthDeflating(rules: CompressionRules, modulePath: string, data: Uint8Array, body: Uint8Array, level: number): Promise<boolean> {
+async function worthDeflating(rules: CompressionRules, modulePath: string, data: Uint8Array, body: Uint8Array, level: 6 | 9): Promise<boolean> {
   const verdict = clearVerdict(rules, modulePath, body.length, data.length);
   if (verdict !== undefined) return verdict;
   return rules.worthCompressing(modulePath, await stockDeflatedSize(data, level), data.length);

@@ -1,4 +1,3 @@
-/// <reference path="./pako.d.ts" />
 /**
  * Deflated sizes as stock zlib gives them. bundletool (Java's zlib) decides from the deflated size
  * whether an APK stores an entry; Node's zlib (Chromium's, faster) finds other matches and its
@@ -9,7 +8,9 @@
 type Pako = typeof import('pako');
 let pako: Pako | undefined;
 
-export async function stockDeflatedSize(data: Uint8Array, level: number): Promise<number> {
+export type DeflateLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+
+export async function stockDeflatedSize(data: Uint8Array, level: DeflateLevel): Promise<number> {
   pako ??= await import('pako');
   return pako.deflateRaw(data, { level }).length;
 }

@@ -5,7 +5,7 @@
  * (ResTable_config::diff) written into each type spec. See docs/apks.md.
  */
 import type { PbConfiguration } from '../proto/aapt.js';
-import { CONFIG_STRUCT_SIZE, configFromBytes, type ResTableConfig } from './config.js';
+import { CONFIG_STRUCT_SIZE, type ResTableConfig } from './config.js';
 
 /** ResTable_config::CONFIG_* change bits. */
 export const ConfigChange = {
@@ -133,15 +133,19 @@ export function configToBinary(c: PbConfiguration): Uint8Array {
   return b;
 }
 
-/** The binary configuration, decoded: what `configDiff` and `compareConfigs` read. */
-export function binaryConfig(c: PbConfiguration): ResTableConfig {
-  return configFromBytes(configToBinary(c));
-}
 
 const u32 = (lo: number, hi: number): number => ((hi & 0xffff) * 0x10000 + (lo & 0xffff));
 
+const localeKeys = new WeakMap<ResTableConfig, string>();
+
+/** The locale fields as one comparable text, made once per configuration (the flattener compares them often). */
 function localeKey(c: ResTableConfig): string {
-  return [c.language, c.country, c.localeScript, c.localeVariant].map((a) => a.map((x) => x.toString(16).padStart(2, '0')).join('')).join('.');
+  let key = localeKeys.get(c);
+  if (key === undefined) {
+    key = [c.language, c.country, c.localeScript, c.localeVariant].map((a) => a.map((x) => x.toString(16).padStart(2, '0')).join('')).join('.');
+    localeKeys.set(c, key);
+  }
+  return key;
 }
 
 function cmp(a: number | string, b: number | string): number {

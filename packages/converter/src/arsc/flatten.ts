@@ -11,8 +11,8 @@ import { ConverterError } from '../errors.js';
 import type { PbConfigValue, PbEntry, PbPackage, PbResourceTable, PbType, PbValue } from '../proto/aapt.js';
 import { ByteWriter } from './byte-writer.js';
 import { ChunkType } from './chunk.js';
-import { binaryConfig, compareConfigs, configDiff, configToBinary, parseBcp47 } from './config-writer.js';
-import type { ResTableConfig } from './config.js';
+import { compareConfigs, configDiff, configToBinary, parseBcp47 } from './config-writer.js';
+import { configFromBytes, type ResTableConfig } from './config.js';
 import { StringPoolBuilder } from './pool-writer.js';
 import { applyPatches, encodeItem, writeResValue, type EncodedValue, type PoolPatch } from './value-writer.js';
 import { DataType, EntryFlag, MapKey, SPEC_PUBLIC, SPEC_STAGED_API, makeResId, typeIdOf, entryIdOf } from './values.js';
@@ -57,11 +57,39 @@ function compareKeyIds(a: number, b: number): number {
   return a === b ? 0 : a >>> 0 < b >>> 0 ? -1 : 1;
 }
 
-function configOf(cv: PbConfigValue, where: string): { bytes: Uint8Array; parsed: ResTableConfig; key: string } {
+interface FlatConfig {
+  bytes: Uint8Array;
+  parsed: ResTableConfig;
+  key: string;
+}
+
+/** Configurations already seen in one table, by their bytes, and whether each locale tag parses: a table repeats few of them many times. */
+interface ConfigCache {
+  configs: Map<string, FlatConfig>;
+  locales: Map<string, boolean>;
+  defaultConfig?: FlatConfig;
+}
+
+function configOf(cv: PbConfigValue, where: string, cache: ConfigCache): FlatConfig {
   const c = cv.config ?? {};
-  if (c.locale && !parseBcp47(c.locale)) bad(`${where}: configuração com locale inválido "${c.locale}"`);
+  // Most values have the default configuration: no field set.
+  if (cache.defaultConfig && isEmptyConfig(c)) return cache.defaultConfig;
+  if (c.locale) {
+    let valid = cache.locales.get(c.locale);
+    if (valid === undefined) cache.locales.set(c.locale, (valid = parseBcp47(c.locale) !== undefined));
+    if (!valid) bad(`${where}: configuração com locale inválido "${c.locale}"`);
+  }
   const bytes = configToBinary(c);
-  return { bytes, parsed: binaryConfig(c), key: Buffer.from(bytes).toString('latin1') };
+  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  let known = cache.configs.get(key);
+  if (!known) cache.configs.set(key, (known = { bytes, parsed: configFromBytes(bytes), key }));
+  if (isEmptyConfig(c)) cache.defaultConfig = known;
+  return known;
+}
+
+function isEmptyConfig(c: object): boolean {
+  for (const k in c) if (Object.prototype.hasOwnProperty.call(c, k)) return false;
+  return true;
 }
 
 class PackageWriter {
@@ -71,6 +99,7 @@ class PackageWriter {
   private readonly patches: PoolPatch[] = [];
   private readonly keyPatches: { at: number; index: () => number }[] = [];
   readonly aliases = new Map<number, number>();
+  private readonly configCache: ConfigCache = { configs: new Map(), locales: new Map() };
 
   constructor(
     private readonly pkg: PbPackage,
@@ -162,7 +191,7 @@ class PackageWriter {
       const configs: ResTableConfig[] = [];
       const seen = new Set<string>();
       for (const cv of e.config_value ?? []) {
-        const c = configOf(cv, `${typeName}/${e.name ?? ''}`);
+        const c = configOf(cv, `${typeName}/${e.name ?? ''}`, this.configCache);
         if (seen.has(c.key)) bad(`${typeName}/${e.name ?? ''}: configuração repetida`);
         seen.add(c.key);
         configs.push(c.parsed);
@@ -171,7 +200,8 @@ class PackageWriter {
         if (!cv.value) bad(`${typeName}/${e.name ?? ''}: valor ausente`);
         group.values.push({ entry: fe, value: cv.value, key });
       }
-      for (let i = 0; i < configs.length; i++) for (let j = i + 1; j < configs.length; j++) masks[fe.id] |= configDiff(configs[i], configs[j]);
+      // Each bit says some field differs among the configurations: against the first one is enough (not every pair).
+      for (let i = 1; i < configs.length; i++) masks[fe.id] |= configDiff(configs[0], configs[i]);
     }
     const out = this.typeChunks;
     const spec = out.startChunk(ChunkType.TABLE_TYPE_SPEC, 16);
