@@ -223,6 +223,10 @@ export function planDeviceSet(bundle: Bundle, spec: DeviceSpec): DeviceApk[] {
   if (modules.some((m) => (maxSdk(m.manifest) ?? Infinity) < ANDROID_L)) incompatible('o app só roda antes do Android 5.0');
   const variant = variantFor(variantSdks(bundle, modules), spec.sdkVersion);
   if (variant === undefined) incompatible(`o app pede API ${effectiveMinSdk(bundle.base.manifest)} ou mais; o aparelho tem API ${spec.sdkVersion}`);
+  // bundletool writes that variant's tables sparse (aapt2 --enable-sparse-encoding), which the flattener does not.
+  if (variant >= 32 && bundle.config.optimizations?.resource_optimizations?.sparse_encoding === 2) {
+    throw new ConverterError('UNSUPPORTED_AAB', 'tabelas de recursos esparsas (sparse_encoding) para Android 12L ou mais novo', { input: 'aab' });
+  }
 
   const o = bundle.config.master_resources;
   const options = {

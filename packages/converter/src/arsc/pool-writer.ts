@@ -31,7 +31,10 @@ const MAX_UTF8_LENGTH = 0x7fff;
 const MAX_UTF16_LENGTH = 0x7fffffff;
 
 export class StringPoolBuilder {
-  private readonly plain = new Map<string, PoolRef>();
+  /** Plain strings by priority, then value (no key text built per reference: XML files make many). */
+  private readonly plain = new Map<number, Map<string, PoolRef>>();
+  /** The plain strings in the order first referenced. */
+  private readonly plainOrder: PoolRef[] = [];
   private readonly styled: PoolRef[] = [];
   private order: PoolRef[] | undefined;
 
@@ -39,11 +42,13 @@ export class StringPoolBuilder {
 
   /** A plain string (deduplicated by value and priority). */
   ref(value: string, priority = LOW_PRIORITY): PoolRef {
-    const key = `${priority}\u0000${value}`;
-    let r = this.plain.get(key);
+    let byValue = this.plain.get(priority);
+    if (!byValue) this.plain.set(priority, (byValue = new Map()));
+    let r = byValue.get(value);
     if (!r) {
       r = { index: -1, value, priority };
-      this.plain.set(key, r);
+      byValue.set(value, r);
+      this.plainOrder.push(r);
       this.order = undefined;
     }
     return r;
@@ -61,7 +66,7 @@ export class StringPoolBuilder {
   /** Lays the pool out: assigns every reference its index. */
   finalize(): readonly PoolRef[] {
     if (this.order) return this.order;
-    const plain = [...this.plain.values()];
+    const plain = [...this.plainOrder];
     // Array.prototype.sort is stable: equal priorities keep the order they were referenced in.
     plain.sort((a, b) => (a.priority === b.priority ? 0 : a.priority < b.priority ? -1 : 1));
     this.order = [...this.styled, ...plain];
