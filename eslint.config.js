@@ -1,7 +1,20 @@
 // One lint config for every package.
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { createNodeResolver } from 'eslint-plugin-import-x';
+import typeImportsCount from './scripts/eslint-type-imports-count.cjs';
+
+/**
+ * The packages whose modules may not import each other in a circle, type-only imports included
+ * (a cycle of types still ties two modules into one).
+ */
+const NO_CYCLE_PACKAGES = ['shared', 'converter', 'cli', 'dashboard', 'server'];
+
+// Every rule of the plugin's recommended set, as an error: a finding fails the lint.
+const reactHooksRules = Object.fromEntries(Object.keys(reactHooks.configs['recommended-latest'].rules).map((rule) => [rule, 'error']));
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.cache/**', 'data/**', 'test-artifacts/**', 'bench/out/**', 'packages/converter/src/proto/generated/**'] },
@@ -18,6 +31,20 @@ export default tseslint.config(
   {
     files: ['packages/dashboard/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooksRules,
+  },
+  {
+    files: NO_CYCLE_PACKAGES.map((name) => `packages/${name}/src/**/*.{ts,tsx}`),
+    plugins: { 'import-x': typeImportsCount.importXCountingTypes },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { [fileURLToPath(new URL('./scripts/eslint-type-imports-count.cjs', import.meta.url))]: ['.ts', '.tsx'] },
+      // Sources import `./x.js` for `./x.ts` (the dashboard leaves the extension out).
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } })],
+    },
+    // Type-only imports counted too (scripts/eslint-type-imports-count.cjs).
+    rules: { 'import-x/no-cycle': 'error' },
   },
   {
     // What `aabify convert --local` runs at every start: its first use of these loads a Node module.

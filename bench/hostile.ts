@@ -40,7 +40,7 @@ async function serve(): Promise<void> {
   const { startTestCluster } = await import('../packages/server/test/helpers/postgres.js');
   const { startTestServer } = await import('../packages/server/test/helpers/server.js');
   const { buildAdmin, tokenFor } = await import('../packages/server/test/helpers/factories.js');
-  const { CURRENT_PARAMS } = await import('../packages/server/src/auth/password.js');
+  const { CURRENT_PARAMS } = await import('../packages/server/src/accounts/password.js');
   await startTestCluster();
   // Production's password cost: the password attack is about how many checks run.
   const server = await startTestServer({}, { passwordParams: CURRENT_PARAMS });

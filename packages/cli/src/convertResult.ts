@@ -5,7 +5,8 @@
  */
 import type { ConversionReport } from '@aabify/converter';
 import type { DeviceDownloadSizeJson } from '@aabify/shared/downloadSizes';
-import { isRecord, num, str } from './api/types.js';
+import { isRecord } from '@aabify/shared/json';
+import { num, str } from './api/types.js';
 import { downloadSizesOfReport } from './signing.js';
 
 export interface ConvertResult {

@@ -7,13 +7,12 @@
  * last word on the outcome.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CONVERSION_STEP_LABELS } from '@aabify/shared/conversions';
+import { CONVERSION_STEP_LABELS, isFinalConversionStatus, type ConversionLogLevel } from '@aabify/shared/conversions';
 import type { ApiClient } from './api/client.js';
 import { CliError, errorFromResponse } from './api/errors.js';
 import { readServerEvents } from './api/sse.js';
 import {
   estimateText,
-  isTerminal,
   logKey,
   readConversion,
   readLogs,
@@ -44,12 +43,12 @@ export interface FollowResult {
   transport: 'sse' | 'polling';
 }
 
-const LEVEL_LABELS: Record<string, string> = { info: 'info', success: 'ok', warning: 'aviso', warn: 'aviso', error: 'erro' };
+const LEVEL_LABELS: Record<ConversionLogLevel, string> = { info: 'info', success: 'ok', warning: 'aviso', error: 'erro' };
 
 export function formatLog(entry: LogEntry): string {
   const time = entry.timestamp ? new Date(entry.timestamp) : undefined;
   const clock = time && !Number.isNaN(time.getTime()) ? `${time.toLocaleTimeString('pt-BR', { hour12: false })} ` : '';
-  const level = LEVEL_LABELS[entry.level] ?? entry.level;
+  const level = LEVEL_LABELS[entry.level];
   // A log message may span lines: the further ones are indented under the first.
   return `${clock}[${level}]${entry.step ? ` ${entry.step}:` : ''} ${indentedText(entry.message)}`;
 }
@@ -110,7 +109,7 @@ class Presenter {
     }
     // Plain lines: on a new status, queue position or step, and every 10 % of progress.
     const bucket = next.progress === undefined ? -1 : Math.floor(next.progress / 10);
-    const key = isTerminal(next.status) ? String(next.status) : `${next.status}|${next.position}|${next.step}`;
+    const key = isFinalConversionStatus(next.status) ? String(next.status) : `${next.status}|${next.position}|${next.step}`;
     if (key !== this.lastPlain || bucket > this.lastPlainBucket) {
       this.lastPlain = key;
       this.lastPlainBucket = bucket;
@@ -132,7 +131,7 @@ class Presenter {
       const progress = bar ? `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(p).padStart(3)}%` : `${p}%`;
       return `Processando: ${progress}${s.step ? ` — ${CONVERSION_STEP_LABELS[s.step] ?? s.step}` : ''}`;
     }
-    return `Status: ${statusLabel(status)}${s.progress !== undefined && !isTerminal(status) ? ` (${Math.round(s.progress)}%)` : ''}`;
+    return `Status: ${statusLabel(status)}${s.progress !== undefined && !isFinalConversionStatus(status) ? ` (${Math.round(s.progress)}%)` : ''}`;
   }
 
   fromConversion(c: Conversion): void {
@@ -142,7 +141,6 @@ class Presenter {
 
   fromUpdate(u: UpdateMessage): void {
     if (u.log) this.log(u.log);
-    else if (u.type === 'log' && u.message) this.log({ level: 'info', message: u.message, ...(u.step ? { step: u.step } : {}) });
     // Progress only comes from a running job.
     const status = u.type === 'completed' ? 'completed' : u.type === 'error' ? 'failed' : (u.status ?? (u.type === 'progress' ? 'processing' : undefined));
     // A log message's step is the step that wrote it, not necessarily the current one.
@@ -156,7 +154,7 @@ class Presenter {
 }
 
 export async function getConversion(api: ApiClient, id: string): Promise<Conversion> {
-  return readConversion(await api.json('GET', `/conversion/status/${encodeURIComponent(id)}`), id);
+  return readConversion(await api.json('GET', `/conversion/status/${encodeURIComponent(id)}`));
 }
 
 export async function getLogs(api: ApiClient, id: string): Promise<LogEntry[]> {
@@ -236,10 +234,10 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
           } catch {
             continue;
           }
-          const update = readUpdate(data, ev.event);
+          const update = readUpdate(data);
           if (!update || (update.conversionId && update.conversionId !== id)) continue;
           presenter.fromUpdate(update);
-          if (update.type === 'completed' || update.type === 'error' || isTerminal(update.status)) wake();
+          if (update.type === 'completed' || update.type === 'error' || isFinalConversionStatus(update.status)) wake();
         }
       } catch (e) {
         // An oversized event: the stream is given up for good (said once), the status polling goes on.
@@ -273,7 +271,7 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
     let conversion = await getConversion(api, id);
     for (;;) {
       presenter.fromConversion(conversion);
-      if (isTerminal(conversion.status)) break;
+      if (isFinalConversionStatus(conversion.status)) break;
       const left = deadline - Date.now();
       if (left <= 0) throw waitTimedOut(id, options.timeout!, conversion.status);
       let woken = pendingWake;
@@ -291,7 +289,7 @@ export async function followConversion(api: ApiClient, output: Output, id: strin
       pendingWake = false;
       conversion = await getConversion(api, id);
       // The event may beat the database: look again shortly.
-      if (woken && !isTerminal(conversion.status)) {
+      if (woken && !isFinalConversionStatus(conversion.status)) {
         await sleep(300);
         conversion = await getConversion(api, id);
       }

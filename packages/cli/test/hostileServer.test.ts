@@ -108,7 +108,7 @@ describe('aabify against a hostile server', function () {
     });
 
     it('status_serverAnswersAnotherMalformedId_refusedExit6', async () => {
-      routes[`GET /api/conversion/status/${ID}`] = (_req, res) => sendJson(res, 200, { conversion: { id: `${ID}\n::add-mask::x`, status: 'queued' } });
+      routes[`GET /api/conversion/status/${ID}`] = (_req, res) => sendJson(res, 200, { id: `${ID}\n::add-mask::x`, status: 'queued' });
       const r = await aabify(['status', ID, '--json']);
       expect(r.status, r.stderr).to.equal(6);
       expect(errorOf(r)).to.include({ code: 'INVALID_CONVERSION_ID' });
@@ -142,7 +142,7 @@ describe('aabify against a hostile server', function () {
     const aabBytes = Buffer.from('PK\x03\x04 bytes do AAB do servidor');
 
     beforeEach(() => {
-      routes[`GET /api/conversion/status/${ID}`] = (_req, res) => sendJson(res, 200, { conversion: { id: ID, status: 'completed', canDownload: true, fileName: 'app.apk' } });
+      routes[`GET /api/conversion/status/${ID}`] = (_req, res) => sendJson(res, 200, { id: ID, status: 'completed', canDownload: true, fileName: 'app.apk' });
       routes[`GET /api/conversion/download/${ID}`] = (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(aabBytes.length) });
         res.end(aabBytes);
@@ -192,7 +192,7 @@ describe('aabify against a hostile server', function () {
 
     it('status_failedConversionWithEscapesAndWorkflowCommands_printedInert', async () => {
       routes[`GET /api/conversion/status/${ID}`] = (_req, res) =>
-        sendJson(res, 200, { conversion: { id: ID, status: 'failed', error: hostile, fileName: `app\n::set-output name=x::y.apk` } });
+        sendJson(res, 200, { id: ID, status: 'failed', error: hostile, fileName: `app\n::set-output name=x::y.apk` });
       const r = await aabify(['status', ID]);
       expect(r.status, r.stderr).to.equal(0);
       expect(r.stdout).to.contain('falhou');
@@ -248,7 +248,7 @@ describe('aabify against a hostile server', function () {
         uploads++;
         req.resume().on('end', () => sendJson(res, 201, { conversionId: ID, status: 'queued' }));
       };
-      routes[`GET /api/conversion/status/${ID}`] = (_req, res) => sendJson(res, 200, { conversion: { id: ID, status: 'processing', progress: 40, fileName: 'app.apk' } });
+      routes[`GET /api/conversion/status/${ID}`] = (_req, res) => sendJson(res, 200, { id: ID, status: 'processing', progress: 40, fileName: 'app.apk' });
       routes[`GET /api/conversion/logs/${ID}`] = (_req, res) => sendJson(res, 200, { logs: [] });
       return { uploads: () => uploads };
     }

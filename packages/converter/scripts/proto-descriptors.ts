@@ -1,7 +1,7 @@
 /**
  * Writes src/proto/descriptors.ts from the aapt.pb and android.bundle schemas
- * (src/proto/aapt-schema.ts, src/proto/bundle-schema.ts), and from them the encoders
- * (src/proto/generated/encoders.ts): run after changing either schema (test/fast-encode.test.ts
+ * (src/proto/aaptSchema.ts, src/proto/bundleSchema.ts), and from them the encoders
+ * (src/proto/generated/encoders.ts): run after changing either schema (test/fastEncode.test.ts
  * says when).
  *
  *   npx tsx packages/converter/scripts/proto-descriptors.ts
@@ -9,8 +9,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AAPT_PROTO } from '../src/proto/aapt-schema.js';
-import { BUNDLE_PROTO } from '../src/proto/bundle-schema.js';
+import { AAPT_PROTO } from '../src/proto/aaptSchema.js';
+import { BUNDLE_PROTO } from '../src/proto/bundleSchema.js';
 import { converterDescriptors, descriptorsSource } from '../src/proto/describe.js';
 import { encodersModuleSource } from '../src/proto/encoderSource.js';
 

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
+import type { ApiConversion, ConversionUpdate } from '@aabify/shared';
 import {
+  UNKNOWN_FILE_NAME,
   applyUpdate,
+  conversionView,
   mergeLogs,
   newQueuedConversion,
-  normalizeConversion,
-  normalizeLog,
   statusLabel,
-  unknownConversion,
   type ConversionView,
   type LogEntry,
 } from '../src/lib/conversion';
@@ -14,8 +14,22 @@ import {
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const base = (): ConversionView => newQueuedConversion('c1', 'app.apk', 2048);
 const log = (i: number, extra: Partial<LogEntry> = {}): LogEntry => ({ timestamp: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(), level: 'info', message: `m${i}`, ...extra });
+/** A live message of conversion c1, sent at NOW. */
+const update = (fields: Omit<ConversionUpdate, 'conversionId' | 'timestamp'> & Partial<ConversionUpdate>): ConversionUpdate => ({ conversionId: 'c1', timestamp: NOW.toISOString(), ...fields });
 
-describe('conversion update reducer (spec §4)', () => {
+/** GET /conversion/status of a queued conversion, as the server answers it. */
+function answer(fields: Partial<ApiConversion> = {}): ApiConversion {
+  return {
+    id: 'x', _id: 'x', conversionId: 'x', userId: 'u1', fileName: 'app.apk', originalFileName: 'app.apk', filename: 'app.aab', fileSize: 1000,
+    status: 'queued', progress: 0, step: null, options: {}, error: null, errorCode: null,
+    createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', queuedAt: '2025-01-01T00:00:00.000Z', processingStartedAt: null, completedAt: null,
+    duration: null, originalSize: 1000, convertedSize: null, aabFile: null, canDownload: false, expiresIn: 3600, filesExpireAt: null, report: null, checklist: null,
+    queuePosition: 1, totalInQueue: 1, estimatedTime: 120000, averageProcessingTime: 120000, currentlyProcessing: 0, maxConcurrent: 3, lastUpdate: '2025-01-01T00:00:00.000Z',
+    ...fields,
+  };
+}
+
+describe('conversion update reducer', () => {
   it('newQueuedConversion_created_queuedWithProgressZero', () => {
     const c = base();
     expect(c.status).to.equal('queued');
@@ -26,7 +40,7 @@ describe('conversion update reducer (spec §4)', () => {
   });
 
   it('progress_fromQueued_setsProgressMovesToProcessingAndAppendsLog', () => {
-    const c = applyUpdate(base(), { type: 'progress', progress: 42.4, message: 'Convertendo recursos', step: 'resources' }, NOW);
+    const c = applyUpdate(base(), update({ type: 'progress', progress: 42.4, message: 'Convertendo recursos', step: 'resources' }), NOW);
     expect(c.progress).to.equal(42);
     expect(c.status).to.equal('processing');
     expect(c.logs).to.deep.equal([{ timestamp: NOW.toISOString(), level: 'info', message: 'Convertendo recursos', step: 'resources' }]);
@@ -34,14 +48,14 @@ describe('conversion update reducer (spec §4)', () => {
   });
 
   it('progress_outOfRange_clampedTo0And100', () => {
-    expect(applyUpdate(base(), { type: 'progress', progress: 140 }, NOW).progress).to.equal(100);
-    expect(applyUpdate(base(), { type: 'progress', progress: -3 }, NOW).progress).to.equal(0);
+    expect(applyUpdate(base(), update({ type: 'progress', progress: 140 }), NOW).progress).to.equal(100);
+    expect(applyUpdate(base(), update({ type: 'progress', progress: -3 }), NOW).progress).to.equal(0);
   });
 
   it('queuePosition_update_setsEveryQueueField', () => {
     const c = applyUpdate(
       base(),
-      { type: 'queue_position', position: 3, estimatedTime: 240000, totalWaiting: 5, averageProcessingTime: 90000, currentlyProcessing: 2, maxConcurrent: 4 },
+      update({ type: 'queue_position', position: 3, estimatedTime: 240000, totalWaiting: 5, averageProcessingTime: 90000, currentlyProcessing: 2, maxConcurrent: 4 }),
       NOW,
     );
     expect([c.queuePosition, c.estimatedTime, c.totalInQueue, c.averageProcessingTime, c.currentlyProcessing, c.maxConcurrent]).to.deep.equal([3, 240000, 5, 90000, 2, 4]);
@@ -49,19 +63,19 @@ describe('conversion update reducer (spec §4)', () => {
   });
 
   it('queuePosition_zeroOrStatus_changesStatusToProcessing', () => {
-    expect(applyUpdate(base(), { type: 'queue_position', position: 0 }, NOW).status).to.equal('processing');
-    expect(applyUpdate(base(), { type: 'queue_position', queuePosition: 2, status: 'processing' }, NOW).status).to.equal('processing');
+    expect(applyUpdate(base(), update({ type: 'queue_position', position: 0 }), NOW).status).to.equal('processing');
+    expect(applyUpdate(base(), update({ type: 'queue_position', position: 2, queuePosition: 2, status: 'processing' }), NOW).status).to.equal('processing');
   });
 
   it('statusChange_update_setsStatus', () => {
-    const c = applyUpdate(base(), { type: 'status_change', status: 'processing', progress: 5 }, NOW);
+    const c = applyUpdate(base(), update({ type: 'status_change', status: 'processing', progress: 5 }), NOW);
     expect(c.status).to.equal('processing');
     expect(c.progress).to.equal(5);
     expect(c.processingStartedAt).to.equal(NOW.toISOString());
   });
 
   it('completed_withoutFields_defaultsCanDownloadAndAabName', () => {
-    const c = applyUpdate(base(), { type: 'completed' }, NOW);
+    const c = applyUpdate(base(), update({ type: 'completed' }), NOW);
     expect(c.status).to.equal('completed');
     expect(c.progress).to.equal(100);
     expect(c.canDownload).to.equal(true);
@@ -69,43 +83,44 @@ describe('conversion update reducer (spec §4)', () => {
   });
 
   it('completed_withFields_storesSizeExpiryAndServerValues', () => {
-    const c = applyUpdate(base(), { type: 'completed', canDownload: false, filename: 'x.aab', fileSize: 1500, expiresIn: 3600 }, NOW);
+    const c = applyUpdate(base(), update({ type: 'completed', canDownload: false, filename: 'x.aab', fileSize: 1500, expiresIn: 3600 }), NOW);
     expect([c.canDownload, c.filename, c.convertedSize, c.expiresIn]).to.deep.equal([false, 'x.aab', 1500, 3600]);
   });
 
   it('completed_unknownFileName_namedConvertedAab', () => {
-    expect(applyUpdate(unknownConversion('c1'), { type: 'completed' }, NOW).filename).to.equal('converted.aab');
+    expect(applyUpdate({ ...base(), fileName: UNKNOWN_FILE_NAME }, update({ type: 'completed' }), NOW).filename).to.equal('converted.aab');
   });
 
   it('error_withoutText_failedWithErroDesconhecido', () => {
-    const c = applyUpdate(base(), { type: 'error' }, NOW);
+    const c = applyUpdate(base(), update({ type: 'error' }), NOW);
     expect(c.status).to.equal('failed');
     expect(c.error).to.equal('Erro desconhecido');
   });
 
   it('error_withText_failedWithThatText', () => {
-    const c = applyUpdate(base(), { type: 'error', error: 'O arquivo não é um APK válido' }, NOW);
+    const c = applyUpdate(base(), update({ type: 'error', error: 'O arquivo não é um APK válido' }), NOW);
     expect(c.error).to.equal('O arquivo não é um APK válido');
     expect(c.logs.at(-1)?.level).to.equal('error');
   });
 
   it('log_update_appendsTheEntry', () => {
-    const c = applyUpdate(base(), { type: 'log', log: { id: 'l1', timestamp: '2025-01-01T00:00:00Z', level: 'warning', message: 'Aviso', step: 'manifest' } }, NOW);
+    const c = applyUpdate(base(), update({ type: 'log', log: { id: 'l1', timestamp: '2025-01-01T00:00:00.000Z', level: 'warning', message: 'Aviso', step: 'manifest' } }), NOW);
     expect(c.logs).to.deep.equal([{ id: 'l1', timestamp: '2025-01-01T00:00:00.000Z', level: 'warning', message: 'Aviso', step: 'manifest' }]);
   });
 
   it('update_forAnotherConversion_ignored', () => {
     const s = base();
-    expect(applyUpdate(s, { type: 'progress', progress: 50, conversionId: 'other' }, NOW)).to.equal(s);
+    expect(applyUpdate(s, update({ type: 'progress', progress: 50, conversionId: 'other' }), NOW)).to.equal(s);
   });
 
   it('update_unknownType_ignored', () => {
     const s = base();
-    expect(applyUpdate(s, { type: 'ping' }, NOW)).to.equal(s);
+    // A message type this page does not know (a newer server): nothing changes.
+    expect(applyUpdate(s, { ...update({ type: 'progress' }), type: 'ping' } as unknown as ConversionUpdate, NOW)).to.equal(s);
   });
 });
 
-describe('log de-duplication (spec §4)', () => {
+describe('log de-duplication', () => {
   it('mergeLogs_sameId_ignored', () => {
     const a = log(1, { id: 'x' });
     expect(mergeLogs([a], [{ ...a, message: 'different text' }])).to.have.length(1);
@@ -132,47 +147,38 @@ describe('log de-duplication (spec §4)', () => {
   });
 
   it('applyUpdate_duplicateLogTwice_appendsOnce', () => {
-    const entry = { id: 'l1', timestamp: '2025-01-01T00:00:00.000Z', level: 'info', message: 'a' };
-    let c = applyUpdate(base(), { type: 'log', log: entry }, NOW);
-    c = applyUpdate(c, { type: 'log', log: entry }, NOW);
+    const entry = { id: 'l1', timestamp: '2025-01-01T00:00:00.000Z', level: 'info', message: 'a', step: null } as const;
+    let c = applyUpdate(base(), update({ type: 'log', log: entry }), NOW);
+    c = applyUpdate(c, update({ type: 'log', log: entry }), NOW);
     expect(c.logs).to.have.length(1);
-  });
-
-  it('normalizeLog_plainStringAndWarn_levelled', () => {
-    expect(normalizeLog('texto', '2025-01-01T00:00:00.000Z')).to.deep.equal({ timestamp: '2025-01-01T00:00:00.000Z', level: 'info', message: 'texto' });
-    expect(normalizeLog({ message: 'x', level: 'warn', timestamp: '2025-01-01T00:00:00Z' })?.level).to.equal('warning');
-    expect(normalizeLog({ level: 'info' })).to.equal(undefined);
   });
 });
 
-describe('conversion normalisation (spec §3)', () => {
-  it('normalizeConversion_idVariantsAndNames_read', () => {
-    expect(normalizeConversion({ _id: { $oid: 'abc' }, originalFileName: 'a.apk', status: 'queued' })?.id).to.equal('abc');
-    expect(normalizeConversion({ conversionId: 'x', filename: 'b.apk' })?.fileName).to.equal('b.apk');
-    expect(normalizeConversion({ conversion: { id: 'w', fileName: 'w.apk' } })?.id).to.equal('w');
-    expect(normalizeConversion({ fileName: 'no id' })).to.equal(undefined);
+describe('conversion view of a server answer', () => {
+  it('conversionView_queuedAnswer_queueFieldsAndNoDownload', () => {
+    const c = conversionView(answer());
+    expect([c.id, c.fileName, c.status, c.progress, c.queuePosition, c.totalInQueue, c.estimatedTime, c.canDownload]).to.deep.equal(['x', 'app.apk', 'queued', 0, 1, 1, 120000, false]);
+    expect(c.createdAt).to.equal('2025-01-01T00:00:00.000Z');
+    expect(c.completedAt).to.equal(undefined);
+    expect(c.error).to.equal(undefined);
   });
 
-  it('normalizeConversion_missingFields_defaults', () => {
-    const c = normalizeConversion({ id: 'x', progress: 250, createdAt: { $date: '2025-01-01T00:00:00Z' } })!;
+  it('conversionView_noFileNameAndProgressOver100_placeholderNameAndClamped', () => {
+    const c = conversionView(answer({ fileName: '', status: 'processing', progress: 250 }));
     expect(c.fileName).to.equal('Arquivo em processamento');
-    expect(c.status).to.equal('processing');
     expect(c.progress).to.equal(100);
-    expect(c.createdAt).to.equal('2025-01-01T00:00:00.000Z');
     expect(c.maxConcurrent).to.equal(3);
   });
 
-  it('normalizeConversion_serverShape_sizesAndAab', () => {
-    const c = normalizeConversion({
-      id: 'x', fileName: 'app.apk', filename: 'app.aab', fileSize: 1000, status: 'completed', canDownload: true,
-      convertedSize: 800, aabFile: { filename: 'app.aab', size: 800 }, duration: 4000,
-    })!;
+  it('conversionView_completedAnswer_sizesAabAndLogs', () => {
+    const c = conversionView(
+      answer({
+        status: 'completed', progress: 100, canDownload: true, convertedSize: 800, aabFile: { filename: 'app.aab', size: 800 }, duration: 4000,
+        logs: [{ id: 'l1', timestamp: '2025-01-01T00:00:01.000Z', level: 'success', message: 'Pronto', step: null }],
+      }),
+    );
     expect([c.fileName, c.filename, c.originalSize, c.convertedSize, c.duration, c.canDownload]).to.deep.equal(['app.apk', 'app.aab', 1000, 800, 4000, true]);
-  });
-
-  it('unknownConversion_firstStatsEmpty_assumesProcessingAtZero', () => {
-    const c = unknownConversion('id1');
-    expect([c.status, c.progress, c.fileName]).to.deep.equal(['processing', 0, 'Arquivo em processamento']);
+    expect(c.logs).to.deep.equal([{ id: 'l1', timestamp: '2025-01-01T00:00:01.000Z', level: 'success', message: 'Pronto' }]);
   });
 
   it('statusLabel_fourShownStatuses_elseStatusDesconhecido', () => {

@@ -45,14 +45,19 @@ describe('conversion page: stored logs merged with live ones', () => {
     expect(merged.map((l) => l.message)).to.deep.equal(['a', 'b', 'sem hora']);
   });
 
-  it('logEntriesFromAnswer_logsAnswer_normalisedAndInvalidDropped', () => {
-    const body = { conversionId: 'c1', total: 3, logs: [{ id: '1', timestamp: '2025-01-01T00:00:01.000Z', level: 'info', message: 'ok', step: 'upload' }, { level: 'info' }, 'texto'] };
-    const entries = logEntriesFromAnswer(body);
-    expect(entries).to.have.length(2);
-    expect(entries[0]).to.deep.equal({ id: '1', timestamp: '2025-01-01T00:00:01.000Z', level: 'info', message: 'ok', step: 'upload' });
-    expect(entries[1]!.message).to.equal('texto');
-    expect(logEntriesFromAnswer(null)).to.deep.equal([]);
-    expect(logEntriesFromAnswer([{ message: 'lista', level: 'warn', timestamp: '2025-01-01T00:00:00.000Z' }])[0]!.level).to.equal('warning');
+  it('logEntriesFromAnswer_logsAnswer_linesWithTheirStepWhenTheyHaveOne', () => {
+    const entries = logEntriesFromAnswer({
+      conversionId: 'c1',
+      total: 2,
+      logs: [
+        { id: '1', timestamp: '2025-01-01T00:00:01.000Z', level: 'info', message: 'ok', step: 'upload' },
+        { id: '2', timestamp: '2025-01-01T00:00:02.000Z', level: 'warning', message: 'sem etapa', step: null },
+      ],
+    });
+    expect(entries).to.deep.equal([
+      { id: '1', timestamp: '2025-01-01T00:00:01.000Z', level: 'info', message: 'ok', step: 'upload' },
+      { id: '2', timestamp: '2025-01-01T00:00:02.000Z', level: 'warning', message: 'sem etapa' },
+    ]);
   });
 });
 

@@ -62,8 +62,8 @@ describe('format', () => {
     expect(formatCountdown(-1000)).to.equal('00:00');
   });
 
-  it('toDate_wrappedAndPlain_parsed', () => {
-    expect(toDate({ $date: '2025-01-02T03:04:05.000Z' })?.toISOString()).to.equal('2025-01-02T03:04:05.000Z');
+  it('toDate_isoTextEpochOrInvalid_parsed', () => {
+    expect(toDate('2025-01-02T03:04:05.000Z')?.toISOString()).to.equal('2025-01-02T03:04:05.000Z');
     expect(toDate(0)?.getTime()).to.equal(0);
     expect(toDate('nope')).to.equal(undefined);
     expect(formatDate(null)).to.equal('—');

@@ -6,9 +6,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
-import { KEYSTORE_LIMITS, VERSION } from '@aabify/shared';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { compose, type ComposeOptions } from './compose.js';
 import { createLogger, type Logger } from './logger.js';
 import { acquireInstanceLock } from './instanceLock.js';
 import { resolveSecrets } from './secrets.js';
@@ -19,27 +19,17 @@ import { applicationName } from './db/connections.js';
 import { createNotifier } from './db/notifications.js';
 import { closeJobQueue, createJobQueue, ensureQueueSchema } from './jobs/queue.js';
 import { DEFAULT_INSTANCE_TIMING, ServerInstance, type InstanceTiming } from './jobs/instances.js';
+import { defineJobs, scheduleRecurring } from './jobs/define.js';
+import { ensureConversionJobs, reclaimOrphanedConversions } from './jobs/conversions.js';
+import { ensurePublicationJobs } from './jobs/publications.js';
 import { keyRingOf } from './settings/crypto.js';
 import { reencryptWithCurrentKey } from './settings/rotation.js';
-import { createMetrics } from './http/metrics.js';
 import { createApp, createOpsApp } from './http/app.js';
-import { initModels } from './models/index.js';
-import { createAuthService, type AuthLimits } from './auth/service.js';
-import { RateLimits } from './auth/rateLimiter.js';
-import { usePasswordParams, type ScryptParams } from './auth/password.js';
-import { createSettingsService } from './settings/index.js';
-import { createPaymentGateway } from './payments/index.js';
-import { registerPaymentJobs } from './jobs/payments.js';
-import { ConversionService, type ConversionServiceOptions } from './conversions/service.js';
+import { RateLimits } from './http/rateLimiter.js';
+import { usePasswordParams, type ScryptParams } from './accounts/password.js';
 import { openStorage } from './storage/index.js';
 import { createRealtime } from './realtime/io.js';
 import { attachConversionSockets } from './realtime/socket.js';
-import { Outbox, type OutboxOptions } from './mail/outbox.js';
-import { Mailer } from './mail/notices.js';
-import { registerMailJobs } from './jobs/mail.js';
-import { LiveAccess } from './realtime/access.js';
-import { KeystoreOpener, type KeystoreOpenerOptions } from './keystores/opener.js';
-import { PublicationService } from './play/service.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -49,7 +39,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export interface StartOptions {
+export interface StartOptions extends ComposeOptions {
   logger?: Logger;
   /** Time running jobs get to reach a safe point on shutdown. */
   drainTimeoutMs?: number;
@@ -57,23 +47,11 @@ export interface StartOptions {
   queue?: { processEvery?: number; lockLifetimeMs?: number };
   /** Heartbeat of this process's instance row, shortened by tests. */
   instance?: Partial<InstanceTiming>;
-  /** Mercado Pago client tuning, shortened by tests. */
-  payments?: { mercadoPago?: { timeoutMs?: number; retries?: number } };
-  /** Conversion engine and queue tuning (tests: a slowed-down engine, short retries). */
-  conversions?: ConversionServiceOptions;
-  /** E-mail delivery tuning (tests: short retry delays). */
-  mail?: OutboxOptions;
-  /** Keystore workers' time budget and parallelism (tests lower the budget). */
-  keystores?: Omit<KeystoreOpenerOptions, 'logger'>;
-  /** Sign-in limits other than the defaults (tests). */
-  authLimits?: Partial<AuthLimits>;
   /**
    * scrypt cost of new password hashes. Production leaves it unset (OWASP's cost); the test
    * server lowers it so hundreds of sign-ins stay fast. Deliberately no environment variable.
    */
   passwordParams?: ScryptParams;
-  /** Google Play publishing tuning (tests: small upload chunks). */
-  play?: { uploadChunkBytes?: number };
 }
 
 /** A job lock not touched for this long belongs to a dead process (runners touch it every quarter). */
@@ -144,80 +122,38 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     usePasswordParams(opts.passwordParams);
     const rateLimits = new RateLimits(databaseUrl, logger, { applicationName: appName('ratelimits') });
     cleanups.push(() => rateLimits.close());
-    const models = initModels(sequelize);
-    const settings = createSettingsService({ sequelize, config, keys: keyRingOf(secrets), logger, notifier });
-    // A level an admin sets on any process applies on all. Without a stored one the start level
-    // (LOG_LEVEL) stays: a reload of every setting (e.g. after a reconnect) must not impose the
-    // setting's default.
-    const startLevel = logger.level;
-    settings.onChange((key) => {
-      if (key !== undefined && key !== 'logging.level') return;
-      void (async () => {
-        const stored = (await settings.stored('logging.level')) === 'ok';
-        logger.level = (stored ? await settings.get('logging.level') : null) ?? startLevel;
-      })().catch((err: unknown) => logger.warn({ err }, 'logging level not reloaded'));
-    });
-    const outbox = new Outbox({ config, models, sequelize, logger, keys: keyRingOf(secrets) }, opts.mail);
-    cleanups.push(() => outbox.close());
-    const mail = new Mailer({ models, sequelize, logger }, outbox);
-    const ctx: AppContext = {
-      config: { ...config, databaseUrl },
-      logger,
-      sequelize,
-      secrets,
-      models,
-      auth: createAuthService({ models, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits, notifier }),
-      notifier,
-      rateLimits,
-      settings,
-      payments: createPaymentGateway({
-        config,
-        settings,
-        models,
-        logger,
-        mercadoPago: opts.payments?.mercadoPago,
-        onProviderFailure: (err) => void mail.notifyAdmins('payment_provider_failed', { Erro: err.message, Tipo: err.kind }),
-        onUnusable: (state) => void mail.notifyAdmins('payment_provider_unusable', { Motivo: state.reason }),
-      }),
-      mail,
-      keystores: new KeystoreOpener({
-        logger,
-        // One keystore operation per user across every process; the window outlives an operation's budget.
-        perUser: rateLimits.limiter('keystore-operations', { points: 1, windowMs: KEYSTORE_LIMITS.openBudgetMs + 20_000 }, { blockInMemory: false }),
-        ...opts.keystores,
-      }),
-      version: VERSION,
-      startedAt: new Date(),
-      instance,
-    };
+    const realtime = createRealtime(databaseUrl, logger, appName('realtime'));
+    const composed = compose(
+      { config: { ...config, databaseUrl }, logger, secrets, sequelize, notifier, queue, instance, rateLimits, storage, io: realtime.io },
+      opts,
+    );
+    const { ctx } = composed;
+    cleanups.push(() => composed.release());
     // One start-up line naming the payment provider, or why a configured one cannot be used.
     await ctx.payments.state();
-    cleanups.push(() => ctx.keystores.close());
-    ctx.metrics = createMetrics(ctx);
-
-    ctx.queue = queue;
-    await registerPaymentJobs(ctx, queue);
-    await registerMailJobs(ctx, queue);
-    const realtime = createRealtime(databaseUrl, logger, appName('realtime'));
-    ctx.liveAccess = new LiveAccess(realtime.io, ctx);
-    const conversions = new ConversionService(ctx, storage, realtime.io, {
-      ...opts.conversions,
-      lockLifetimeMs: opts.queue?.lockLifetimeMs ?? DEFAULT_LOCK_LIFETIME_MS,
-      instance,
-    });
-    ctx.conversions = conversions;
-    await conversions.register(queue, config.role !== 'web');
-    ctx.publications = new PublicationService(ctx, storage, realtime.io, { ...opts.play, lockLifetimeMs: opts.queue?.lockLifetimeMs ?? DEFAULT_LOCK_LIFETIME_MS });
-    ctx.publications.register(queue);
-    if (config.role !== 'web') await queue.start();
-    else await queue.ready;
+    const runsJobs = config.role !== 'web';
+    defineJobs(queue, composed.jobs, { lockLifetimeMs: opts.queue?.lockLifetimeMs ?? DEFAULT_LOCK_LIFETIME_MS, logger });
+    // At start: messages kept before SMTP_URL was set (or left by a crash) go out now.
+    await ctx.mail.outbox.sweep().catch((err: unknown) => logger.error({ err }, 'mail sweep at start failed'));
+    if (runsJobs) {
+      instance.onBeat(async () => {
+        const taken = await reclaimOrphanedConversions(ctx);
+        if (taken.length) logger.warn({ conversions: taken }, 'conversions of a dead instance handed back to the queue');
+      });
+      await ctx.queueBroadcaster.startPeriodic(() => ensureConversionJobs(ctx));
+      ctx.workerPool.warm();
+      await queue.start();
+    } else await queue.ready;
     cleanups.push(closeQueue);
     // Cleanups run last-pushed first. Sockets close after the conversions are handed back
     // (their 'back to queued' events still go out), and both before the queue drains.
     cleanups.push(() => realtime.close());
-    cleanups.push(() => conversions.close(opts.drainTimeoutMs));
-    if (config.role !== 'web') await conversions.afterStart(queue);
-    if (config.role !== 'web') await ctx.publications.afterStart();
+    cleanups.push(() => composed.stopConversions(opts.drainTimeoutMs));
+    if (runsJobs) {
+      await scheduleRecurring(queue, composed.jobs);
+      await ensureConversionJobs(ctx);
+      await ensurePublicationJobs(ctx);
+    }
 
     let http: Server | undefined;
     let url: string | undefined;
@@ -227,7 +163,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       http = createServer(app);
       if (config.role !== 'worker') {
         realtime.io.attach(http);
-        attachConversionSockets(ctx, realtime.io, conversions, { trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean });
+        attachConversionSockets(ctx, realtime.io, { trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean });
       }
       await new Promise<void>((resolve, reject) => {
         http!.once('error', reject);
@@ -236,7 +172,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       const addr = http.address() as AddressInfo;
       const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
       url = `http://${shownHost}:${addr.port}`;
-      outbox.setServerUrl(url);
+      ctx.mail.outbox.setServerUrl(url);
       const server = http;
       cleanups.push(
         () =>

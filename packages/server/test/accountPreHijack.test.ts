@@ -19,7 +19,7 @@ import { DEFAULT_PASSWORD, buildUser, tokenFor, uniqueEmail } from './helpers/fa
 import { buildConversion } from './helpers/adminFactories.js';
 import { connected, socketFor, waitFor } from './helpers/conversions.js';
 import type { User } from '../src/models/index.js';
-import { generateApiToken } from '../src/auth/tokens.js';
+import { generateApiToken } from '../src/accounts/tokens.js';
 import { hashDownloadToken } from '../src/conversions/downloads.js';
 import { issueEmailLink } from '../src/mail/links.js';
 import { encryptJson } from '../src/settings/crypto.js';

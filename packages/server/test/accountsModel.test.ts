@@ -3,9 +3,9 @@ import { UniqueConstraintError } from 'sequelize';
 import { conversionMonthKey } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildUser } from './helpers/factories.js';
-import { presentUser } from '../src/presenters/user.js';
-import { DEMO_ADMIN, DEMO_USER, seedDemo } from '../src/commands/seedDemo.js';
-import { verifyPassword } from '../src/auth/password.js';
+import { presentUser } from '../src/accounts/userPresenter.js';
+import { DEMO_ADMIN, DEMO_USER, seedDemo } from '../src/accounts/seedDemo.js';
+import { verifyPassword } from '../src/accounts/password.js';
 
 describe('User model', () => {
   let server: TestServer;

@@ -1,5 +1,5 @@
 /**
- * The admin calls of spec plans-payments-admin §7 (dashboard, users, admins, conversions,
+ * The admin calls (dashboard, users, admins, conversions,
  * queue, system, config) against a real server and database. The server runs as a web-only
  * process, so queued conversions stay queued while a test looks at them.
  */
@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { DEFAULT_PASSWORD, buildAdmin, buildCreditUser, buildSubscriber, buildUser, tokenFor } from './helpers/factories.js';
 import { buildConversion, buildPlan, buildPurchase } from './helpers/adminFactories.js';
-import { demote } from '../src/commands/userAdministrator.js';
+import { demote } from '../src/accounts/userAdministrator.js';
 import type { User } from '../src/models/index.js';
 
 type Err = { message: string; code: string; fields?: Record<string, string> };

@@ -3,8 +3,8 @@ import { ACCOUNT_MESSAGES, API_TOKENS_PER_USER, type ApiTokenJson, type ApiUser,
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildAdmin, buildUser, tokenFor } from './helpers/factories.js';
-import { hashApiToken } from '../src/auth/tokens.js';
-import { API_TOKEN_TOUCH_INTERVAL_MS } from '../src/auth/service.js';
+import { hashApiToken } from '../src/accounts/tokens.js';
+import { API_TOKEN_TOUCH_INTERVAL_MS } from '../src/accounts/authService.js';
 
 const M = ACCOUNT_MESSAGES;
 type Err = { message: string; code: string; fields?: Record<string, string> };

@@ -4,7 +4,7 @@ import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, type ApiUser, type AuthResponse, type
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildAdmin, buildCreditUser, buildUser, DEFAULT_PASSWORD, tokenFor } from './helpers/factories.js';
-import { hashPassword, verifyPassword } from '../src/auth/password.js';
+import { hashPassword, verifyPassword } from '../src/accounts/password.js';
 
 const M = ACCOUNT_MESSAGES;
 type Err = { message: string; code: string; fields?: Record<string, string>; retryAfter?: number };

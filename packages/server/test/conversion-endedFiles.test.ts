@@ -7,6 +7,7 @@
  * Play publication is still sending.
  */
 import { expect } from 'chai';
+import { purgeExpiredConversions } from '../src/conversions/retention.js';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -37,7 +38,7 @@ const OBB: Upload = { name: 'main.1.com.exemplo.obb', bytes: Buffer.alloc(4096, 
 describe('conversions: files of cancelled and failed conversions, retention and publications', function () {
   this.timeout(120_000);
   let server: TestServer;
-  const storage = () => server.ctx.conversions!.storage;
+  const storage = () => server.ctx.storage;
   /** The stored input files of a set upload of two files. */
   const inputKeys = (id: string) => [storageKeys.apk(id), storageKeys.part(id, 1)];
   const sizes = (keys: string[]) => Promise.all(keys.map((k) => storage().size(k)));
@@ -72,7 +73,7 @@ describe('conversions: files of cancelled and failed conversions, retention and 
     // Processing: its files go once the runner has let go of them.
     expect((await api(server).post(`/conversion/cancel/${running}`, undefined, token)).status).to.equal(200);
     await waitFor(async () => ((await sizes(inputKeys(running))).every((s) => s === undefined) ? true : undefined), 15_000, 'inputs of the cancelled running conversion deleted');
-    await waitFor(async () => (server.ctx.conversions!.runningCount === 0 ? true : undefined), 15_000, 'engine stopped');
+    await waitFor(async () => (server.ctx.conversionRunner.activeCount === 0 ? true : undefined), 15_000, 'engine stopped');
     expect(existsSync(join(server.dataDir, 'files', 'conversions', running)), 'no folder left').to.equal(false);
     await user.reload();
     expect([user.credits, user.creditsReserved]).to.deep.equal([3, 0]);
@@ -107,7 +108,7 @@ describe('conversions: files of cancelled and failed conversions, retention and 
     const oldCancelled = await endedWithFiles(user, 'cancelled', 61);
     const recent = await endedWithFiles(user, 'failed', 10);
 
-    await server.ctx.conversions!.purgeExpired();
+    await purgeExpiredConversions(server.ctx);
 
     for (const c of [oldFailed, oldCancelled]) {
       expect(await storage().size(storageKeys.apk(c.id)), c.status).to.equal(undefined);
@@ -137,13 +138,13 @@ describe('conversions: files of cancelled and failed conversions, retention and 
 
     for (const status of ['queued', 'processing'] as const) {
       await publication.update({ status });
-      await server.ctx.conversions!.purgeExpired();
+      await purgeExpiredConversions(server.ctx);
       expect(await storage().size(aabKey), status).to.equal(204);
       expect((await c.reload()).filesPurgedAt, status).to.equal(null);
     }
 
     await publication.update({ status: 'completed', completedAt: new Date() });
-    await server.ctx.conversions!.purgeExpired();
+    await purgeExpiredConversions(server.ctx);
     expect(await storage().size(aabKey)).to.equal(undefined);
     expect((await c.reload()).filesPurgedAt).to.be.instanceOf(Date);
   });

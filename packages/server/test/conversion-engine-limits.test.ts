@@ -1,5 +1,5 @@
 /**
- * The worker pool's limits (issue 14 item 7): a conversion past `conversions.maxDurationSeconds`
+ * The worker pool's limits: a conversion past `conversions.maxDurationSeconds`
  * has its worker terminated, fails with CONVERSION_TIMEOUT and gets its credit back; a worker that
  * reaches its heap limit fails its conversion with WORKER_OUT_OF_MEMORY, credit back, and the
  * pool goes on with a fresh worker. The engine is the test engine (fixtures/slowEngine.ts), which

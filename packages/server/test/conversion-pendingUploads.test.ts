@@ -20,7 +20,7 @@ function zipLike(size: number): Buffer {
   return bytes;
 }
 
-describe('conversions: quota and expiry of uploads not yet started (issue 14 item 6)', function () {
+describe('conversions: quota and expiry of uploads not yet started', function () {
   this.timeout(120000);
   let server: TestServer;
 
@@ -32,7 +32,7 @@ describe('conversions: quota and expiry of uploads not yet started (issue 14 ite
     for (const key of ['upload.maxPendingUploads', 'upload.maxPendingBytes', 'upload.maxFileSize'] as const) await server.ctx.settings.unset(key);
   });
 
-  const storage = () => server.ctx.conversions!.storage;
+  const storage = () => server.ctx.storage;
   const upload = (user: User, bytes: Buffer) => uploadBytes(server, tokenFor(server, user), bytes, { path: '/conversion/upload' });
   /** Files in the local store (one per stored single-file upload). */
   const storedUploads = async () => (await readdir(join(server.dataDir, 'files', 'conversions'), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile()).length;
@@ -127,7 +127,7 @@ describe('conversions: quota and expiry of uploads not yet started (issue 14 ite
       const deadline = Date.now() + 30000;
       while ((await fast.ctx.models.Conversion.findByPk(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
       expect(await fast.ctx.models.Conversion.findByPk(id), 'removed by the Agenda job').to.equal(null);
-      expect(await fast.ctx.conversions!.storage.size(storageKeys.apk(id))).to.equal(undefined);
+      expect(await fast.ctx.storage.size(storageKeys.apk(id))).to.equal(undefined);
     } finally {
       await fast.stop();
     }

@@ -70,7 +70,7 @@ describe('conversions: queue limits, cancel, credits under concurrency', functio
     const { max } = await watchConcurrency(ids);
     expect(max).to.equal(2);
     for (const id of ids) expect((await statusOf(server, token, id)).status).to.equal('completed');
-    // Waiting conversions were told their place: positions only go down, with the spec's fields.
+    // Waiting conversions were told their place: positions only go down, with the documented fields.
     const queueMessages = [...seen.values()].flat().filter((m): m is ConversionUpdate => m.type === 'queue_position' && m.status === 'queued');
     expect(queueMessages.length).to.be.above(0);
     const sample = queueMessages[0]!;
@@ -169,7 +169,7 @@ describe('conversions: queue limits, cancel, credits under concurrency', functio
     const user = await buildSubscriber(first, 30);
     const token = tokenFor(first, user);
     // Only `first` may take it: the shared server stops taking jobs for a while.
-    await server.ctx.queue!.stop(false);
+    await server.ctx.queue.stop(false);
     try {
       const id = conversionIdOf(await uploadBytes(first, token, apk, { fileName: 'reinicio.apk' }));
       await waitFor(async () => ((await first.ctx.models.Conversion.findByPk(id))?.status === 'processing' ? true : undefined), 20000, 'processing');
@@ -177,14 +177,14 @@ describe('conversions: queue limits, cancel, credits under concurrency', functio
       const row = await server.ctx.models.Conversion.findByPk(id);
       expect(row!.status).to.equal('queued');
       expect(row!.progress).to.equal(0);
-      await server.ctx.queue!.start();
+      await server.ctx.queue.start();
       const sameUser = tokenFor(server, user); // each server signs with its own secret
       const done = await waitForStatus(server, sameUser, id, ['completed', 'failed'], 60000);
       expect(done.status, `${done.errorCode} ${done.error}`).to.equal('completed');
       const logs = await api(server).get<{ logs: Array<{ message: string }> }>(`/conversion/logs/${id}`, sameUser);
       expect(logs.body.logs.map((l) => l.message)).to.include('Servidor reiniciando: a conversão voltou para a fila e continuará em seguida.');
     } finally {
-      if (!server.ctx.queue!.isActiveJobProcessor()) await server.ctx.queue!.start();
+      if (!server.ctx.queue.isActiveJobProcessor()) await server.ctx.queue.start();
     }
   });
 });

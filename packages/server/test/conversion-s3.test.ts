@@ -6,6 +6,7 @@
  * or AAB left on the server's local disk. A start with an unreachable store stops with one line.
  */
 import { expect } from 'chai';
+import { purgeExpiredConversions } from '../src/conversions/retention.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
@@ -73,8 +74,8 @@ describe('conversions on S3 storage', function () {
     requireCorpus(this);
     s3 = await startTestS3();
     server = await startTestServer(s3.env({ S3_PRESIGNED_DOWNLOADS: 'true' }), { conversions: { engine: { module: MARKED_ENGINE }, claimRetryMs: 200, maxAttempts: 1 } });
-    expect(server.ctx.conversions!.storage.kind).to.equal('s3');
-    store = server.ctx.conversions!.storage as S3Storage;
+    expect(server.ctx.storage.kind).to.equal('s3');
+    store = server.ctx.storage as S3Storage;
   });
   after(async () => {
     await server?.stop();
@@ -158,7 +159,7 @@ describe('conversions on S3 storage', function () {
     const slow = conversionIdOf(await uploadBytes(server, token, apkWithMarker('aabify-slow')));
     await waitForStatus(server, token, slow, ['processing']);
     expect((await api(server).post(`/conversion/cancel/${slow}`, undefined, token)).status).to.equal(200);
-    await waitFor(async () => (server.ctx.conversions!.runningCount === 0 ? true : undefined), 15_000, 'engine stopped');
+    await waitFor(async () => (server.ctx.conversionRunner.activeCount === 0 ? true : undefined), 15_000, 'engine stopped');
 
     await noPayloadLeft(server);
     await user.reload();
@@ -207,7 +208,7 @@ describe('conversions on S3 storage', function () {
     await waitForStatus(server, token, id, ['completed']);
     expect(await objectKeys(storageKeys.folder(id))).to.have.length(2);
     await server.ctx.models.Conversion.update({ completedAt: new Date(Date.now() - 30 * 86_400_000) }, { where: { id } });
-    expect(await server.ctx.conversions!.purgeExpired()).to.be.at.least(1);
+    expect(await purgeExpiredConversions(server.ctx)).to.be.at.least(1);
     expect(await objectKeys(storageKeys.folder(id))).to.deep.equal([]);
     const res = await api(server).get(`/conversion/download/${id}`, token);
     expect(res.status).to.equal(409);

@@ -6,6 +6,7 @@
  * TOO_MANY_DOWNLOAD_LINKS until one expires.
  */
 import { randomBytes } from 'node:crypto';
+import { readConversionSettings } from '../src/conversions/settings.js';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import { CONVERSION_LIMITS, CONVERSION_MESSAGES, type AdminConfigResponse, type DownloadTokenResponse } from '@aabify/shared';
@@ -31,7 +32,7 @@ describe('conversions: per-user caps on queued conversions and download links', 
   });
   after(async () => server?.stop());
   afterEach(async () => {
-    if (!server.ctx.queue!.isActiveJobProcessor()) await server.ctx.queue!.start();
+    if (!server.ctx.queue.isActiveJobProcessor()) await server.ctx.queue.start();
     await server.ctx.settings.unset('conversions.maxActivePerUser');
     await server.ctx.settings.unset('conversions.maxConcurrent');
   });
@@ -46,7 +47,7 @@ describe('conversions: per-user caps on queued conversions and download links', 
       const user = await buildSubscriber(server, 30);
       const token = tokenFor(server, user);
       // Nothing starts until the queue runs again: what is counted stays put while the test looks.
-      await server.ctx.queue!.stop(false);
+      await server.ctx.queue.stop(false);
       // Five at once: the user's row lock counts them one after the other.
       const results = await Promise.all([0, 1, 2, 3, 4].map((i) => convert(token, `p${i}.apk`)));
       expect(results.map((r) => r.status).sort()).to.deep.equal([201, 201, 201, 429, 429]);
@@ -68,7 +69,7 @@ describe('conversions: per-user caps on queued conversions and download links', 
       expect((await convert(token)).status).to.equal(429);
 
       // So does a finished one.
-      await server.ctx.queue!.start();
+      await server.ctx.queue.start();
       await waitForStatus(server, token, ids[0]!, ['completed'], 30_000);
       expect(await active(user)).to.be.below(3);
       expect((await convert(token, 'depois-da-conclusao.apk')).status).to.equal(201);
@@ -130,7 +131,7 @@ describe('conversions: per-user caps on queued conversions and download links', 
         expect(res.body).to.include({ code: 'VALIDATION_ERROR', message: 'Valor deve estar entre 1 e 1000' });
       }
       expect((await api(server).put('/admin/config/conversions.maxActivePerUser', { value: 25 }, adminToken)).status).to.equal(200);
-      expect((await server.ctx.conversions!.settings()).maxActivePerUser).to.equal(25);
+      expect((await readConversionSettings(server.ctx.settings)).maxActivePerUser).to.equal(25);
     });
   });
 
@@ -140,7 +141,7 @@ describe('conversions: per-user caps on queued conversions and download links', 
     async function completedWithFile(user: User): Promise<Conversion> {
       const conversion = await buildConversion(server, user, { status: 'completed', progress: 100, completedAt: new Date() });
       const aabKey = `testes/${conversion.id}/app.aab`;
-      await server.ctx.conversions!.storage.write(aabKey, Readable.from([AAB]));
+      await server.ctx.storage.write(aabKey, Readable.from([AAB]));
       return conversion.update({ aabKey, aabSize: AAB.length });
     }
 

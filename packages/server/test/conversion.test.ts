@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
+import { purgeExpiredConversions } from '../src/conversions/retention.js';
 import { EventSource } from 'eventsource';
 import type { ApiConversion, ConversionHistoryResponse, ConversionUpdate, UsageInfo } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -475,10 +476,10 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     const id = conversionIdOf(await uploadApk(server, token, corpusApk('jx-small.apk')));
     await waitForStatus(server, token, id, ['completed']);
     const conv = (await server.ctx.models.Conversion.findByPk(id))!;
-    const storage = server.ctx.conversions!.storage;
+    const storage = server.ctx.storage;
     expect(await storage.size(conv.aabKey!)).to.be.a('number');
     await conv.update({ completedAt: new Date(Date.now() - 8 * 86_400_000) });
-    expect(await server.ctx.conversions!.purgeExpired()).to.be.at.least(1);
+    expect(await purgeExpiredConversions(server.ctx)).to.be.at.least(1);
     expect(await storage.size(conv.aabKey!)).to.equal(undefined);
     expect(await storage.size(conv.apkKey!)).to.equal(undefined);
     const after = await statusOf(server, token, id);
@@ -489,7 +490,7 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
   it('convert_overRate_answers429WithRetryAfter', async () => {
     const user = await buildSubscriber(server, 30);
     const token = tokenFor(server, user);
-    const limiter = server.ctx.conversions!.submitLimiter;
+    const limiter = server.ctx.conversionSubmitLimiter;
     await limiter.consume(`user:${user.id}`, limiter.options.points);
     const res = await uploadApk(server, token, corpusApk('jx-small.apk'));
     expect(res.status).to.equal(429);

@@ -35,7 +35,7 @@ describe('download links outlive neither their owner nor their rights', function
   async function completedWithFile(user: User): Promise<Conversion> {
     const conversion = await buildConversion(server, user, { status: 'completed', progress: 100, completedAt: new Date() });
     const aabKey = `testes/${conversion.id}/app.aab`;
-    await server.ctx.conversions!.storage.write(aabKey, Readable.from([AAB]));
+    await server.ctx.storage.write(aabKey, Readable.from([AAB]));
     return conversion.update({ aabKey, aabSize: AAB.length });
   }
 

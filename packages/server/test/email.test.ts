@@ -22,7 +22,7 @@ import { buildConversion } from './helpers/adminFactories.js';
 import { connected, socketFor, uploadBytes, waitFor } from './helpers/conversions.js';
 import { buildZip, tinyApkEntries } from '../../converter/test/helpers/zipBuilder.js';
 import { linkToken, startTestSmtp, type ReceivedMail, type TestSmtp } from './helpers/smtpServer.js';
-import { expirePendingPayments } from '../src/commands/paymentExpirer.js';
+import { expirePendingPayments } from '../src/payments/paymentExpirer.js';
 import { hashLinkToken } from '../src/mail/links.js';
 import { QueryTypes } from 'sequelize';
 import { createSequelize } from '../src/db/database.js';

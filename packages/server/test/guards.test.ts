@@ -10,12 +10,12 @@ import { PLAN_ACCESS_MESSAGES } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildAdmin, buildCreditUser, buildSubscriber, buildUser, tokenFor } from './helpers/factories.js';
-import { authUser, requireAdmin, requireAuth, requirePlanAccess } from '../src/http/auth.js';
+import { authUser, requireAdmin, requireAuth, requirePlanAccess } from '../src/http/guards.js';
 import { apiNotFound, errorHandler } from '../src/http/errors.js';
-import { findOwned } from '../src/policies/ownership.js';
+import { findOwned } from '../src/http/ownership.js';
 import { rateLimit } from '../src/http/rateLimit.js';
-import { presentApiToken } from '../src/presenters/apiToken.js';
-import { generateApiToken } from '../src/auth/tokens.js';
+import { presentApiToken } from '../src/accounts/apiTokenPresenter.js';
+import { generateApiToken } from '../src/accounts/tokens.js';
 
 type Err = { message: string; code: string; details?: unknown; retryAfter?: number };
 

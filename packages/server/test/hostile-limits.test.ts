@@ -1,5 +1,5 @@
 /**
- * Hostile clients (issue 14, items 1, 3, 9, 10): each test performs the attack through real
+ * Hostile clients: each test performs the attack through real
  * HTTP against a server on the embedded Postgres and checks what must hold afterwards.
  * Stalls are measured by the answer time of a parallel /api/health, never by timing the attack.
  */
@@ -15,8 +15,8 @@ import { startTestServer, TEST_PASSWORD_PARAMS, type TestServer } from './helper
 import { api, type JsonBody } from './helpers/http.js';
 import { buildAdmin, buildUser, DEFAULT_PASSWORD, tokenFor } from './helpers/factories.js';
 import { ensureDashboardBuilt } from './helpers/browser.js';
-import { CURRENT_PARAMS, hashPassword, passwordKdfRuns, usePasswordParams } from '../src/auth/password.js';
-import { RateLimits } from '../src/auth/rateLimiter.js';
+import { CURRENT_PARAMS, hashPassword, passwordKdfRuns, usePasswordParams } from '../src/accounts/password.js';
+import { RateLimits } from '../src/http/rateLimiter.js';
 import { freePort } from './helpers/postgres.js';
 import { encryptJson } from '../src/settings/crypto.js';
 import { playCredentialsAad } from '../src/play/credentials.js';

@@ -1,5 +1,5 @@
 /**
- * Hostile keystores against a real server (issue 14 item 2), through real HTTP on embedded
+ * Hostile keystores against a real server, through real HTTP on embedded
  * Postgres: uploads that cost seconds of hashing each must neither stall the API nor pass.
  * Stalls are measured, never timed: a parallel client polls /api/health and this process (where
  * the server runs) watches its event-loop delay; both must stay under 1 s.

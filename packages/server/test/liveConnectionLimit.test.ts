@@ -49,7 +49,7 @@ describe('live connections per user (event streams and sockets)', function () {
     return { user, token: tokenFor(server, user), id: conversion.id };
   }
 
-  const held = (user: User) => server.ctx.liveAccess!.connectionsOf(user.id);
+  const held = (user: User) => server.ctx.liveAccess.connectionsOf(user.id);
 
   async function openStream(id: string, auth: { bearer: string } | { ticket: string }): Promise<OpenedStream> {
     const controller = new AbortController();
@@ -176,7 +176,7 @@ describe('live connections per user (event streams and sockets)', function () {
     await openStream(id, { bearer: token });
     expect(held(user)).to.equal(2);
     await user.update({ tokenVersion: user.tokenVersion + 1 });
-    await server.ctx.liveAccess!.accessChanged(user.id);
+    await server.ctx.liveAccess.accessChanged(user.id);
     await waitFor(() => (held(user) === 0 ? true : undefined), 10000, 'the ended connections to free their slots');
   });
 });

@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { DEFAULT_PASSWORD, buildUser } from './helpers/factories.js';
 import { connected, socketFor, waitFor } from './helpers/conversions.js';
-import { ENDED_SESSIONS_MAX } from '../src/commands/sessionEnder.js';
+import { ENDED_SESSIONS_MAX } from '../src/accounts/sessionEnder.js';
 import type { User } from '../src/models/index.js';
 
 type Err = { message: string; code: string };

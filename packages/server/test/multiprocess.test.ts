@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { SOCKET_EVENTS, type ConversionUpdate } from '@aabify/shared';
-import { DEFAULT_AUTH_LIMITS } from '../src/auth/service.js';
+import { DEFAULT_AUTH_LIMITS } from '../src/accounts/authService.js';
 import { createTestDatabase } from './helpers/postgres.js';
 import { TEST_SECRETS } from './helpers/server.js';
 import { startTestS3 } from './helpers/s3.js';

@@ -109,7 +109,7 @@ describe('caches invalidated across processes (principals, conversion state)', f
       // As the runner writes it; then the point every answering writer waits for.
       if (progress < 100) await row!.update({ progress });
       else await row!.update({ progress, status: 'completed', completedAt: new Date() });
-      await a.ctx.notifier!.sync();
+      await a.ctx.notifier.sync();
       for (const s of [b, a]) {
         const read = await api(s).get<{ progress: number; status: string }>(`/conversion/status/${c.id}`, token);
         expect(read.body.progress, `progress ${progress} on ${s === a ? 'A' : 'B'}`).to.equal(progress);
@@ -128,21 +128,21 @@ describe('caches invalidated across processes (principals, conversion state)', f
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE '%${b.ctx.instance.short}-notifications'`,
     );
     expect(rows).to.have.length(1);
-    await waitFor(() => (b.ctx.notifier!.listening ? undefined : true), 10000, "B's notifier to notice");
+    await waitFor(() => (b.ctx.notifier.listening ? undefined : true), 10000, "B's notifier to notice");
     await a.ctx.models.Conversion.update({ status: 'cancelled', cancelledAt: new Date() }, { where: { id: c.id } });
     expect((await api(b).get<{ status: string }>(`/conversion/status/${c.id}`, token)).body.status).to.equal('cancelled');
     await a.ctx.models.User.update({ isActive: false }, { where: { id: user.id } });
     expect((await api(b).get('/auth/me', token)).status).to.equal(401);
     await a.ctx.models.User.update({ isActive: true }, { where: { id: user.id } });
     // Back: caching again, and changes announced again.
-    await waitFor(() => (b.ctx.notifier!.listening ? true : undefined), 10000, "B's notifier to reconnect");
+    await waitFor(() => (b.ctx.notifier.listening ? true : undefined), 10000, "B's notifier to reconnect");
     for (let i = 0; i < 2; i++) expect((await api(b).get('/auth/me', token)).status).to.equal(200);
     const sql = await queriesDuring(b, /"users"/, async () => {
       expect((await api(b).get('/auth/me', token)).status).to.equal(200);
     });
     expect(sql).to.deep.equal([]);
     await a.ctx.models.User.update({ isActive: false }, { where: { id: user.id } });
-    await a.ctx.notifier!.sync();
+    await a.ctx.notifier.sync();
     expect((await api(b).get('/auth/me', token)).status).to.equal(401);
   });
 
@@ -156,8 +156,8 @@ describe('caches invalidated across processes (principals, conversion state)', f
     expect(await cache.get('1', async () => -1)).to.equal(1);
     // A change announced while a load is under way: that load may have read the old row.
     const stale = await cache.get('5', async () => {
-      await a.ctx.notifier!.notify('test-cache', '5');
-      await a.ctx.notifier!.sync();
+      await a.ctx.notifier.notify('test-cache', '5');
+      await a.ctx.notifier.sync();
       return 5;
     });
     expect(stale).to.equal(5);

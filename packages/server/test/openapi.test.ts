@@ -90,7 +90,7 @@ describe('the API contract (OpenAPI 3.1)', function () {
     // Accounts and tokens (session JWT and aab_ API token), with the errors clients meet.
     expect((await http.post('/auth/register', { email: 'nao-e-email', password })).status).to.equal(400);
     expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(201);
-    // A taken address answers exactly like a new one (issue 18).
+    // A taken address answers exactly like a new one.
     expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(201);
     expect((await http.post('/auth/login', { email, password: 'errada123' })).status).to.equal(401);
     const signedIn = await http.post<JsonBody>('/auth/login', { email, password });

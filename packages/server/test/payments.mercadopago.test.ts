@@ -6,8 +6,8 @@ import { api } from './helpers/http.js';
 import { buildAdmin, buildUser, tokenFor } from './helpers/factories.js';
 import { buildPlan } from './helpers/planFactories.js';
 import { MercadoPagoStandIn } from './helpers/mercadoPagoStandIn.js';
-import { verifyMercadoPagoSignature } from '../src/payments/index.js';
-import { expirePendingPayments } from '../src/commands/paymentExpirer.js';
+import { verifyMercadoPagoSignature } from '../src/payments/providers/index.js';
+import { expirePendingPayments } from '../src/payments/paymentExpirer.js';
 import type { Plan, User } from '../src/models/index.js';
 
 const TOKEN = 'TEST-7719-access-token-for-tests';
@@ -248,7 +248,7 @@ describe('payments: Mercado Pago provider against the stand-in', () => {
     expect(again.status).to.equal(409);
     expect(again.body).to.deep.include({ message: M.cannotCancel });
 
-    // A PIX that landed at the last second is accepted (PAYMENTS.md A2).
+    // A PIX that landed at the last second is accepted (docs/payments.md).
     mp.approve(mpId);
     expect((await mp.notify(mpId, { to: server.url })).status).to.equal(200);
     expect((await purchaseOf(purchase.id)).status).to.equal('approved');
@@ -347,7 +347,7 @@ describe('payments: Mercado Pago provider against the stand-in', () => {
     expect(await credits(user)).to.equal(0);
   });
 
-  describe('provider errors map to the spec messages', () => {
+  describe('provider errors map to their pt-BR messages', () => {
     it('createPix_mpAnswers400_400ErroDeValidacao', async () => {
       mp.failNext(400, { message: 'payer.email must be a valid email', error: 'bad_request', status: 400, cause: [{ code: 4050 }] });
       const res = await api(server).post(`/payments/create-pix/${plan.id}`, undefined, tokenFor(server, await buildUser(server)));

@@ -6,7 +6,7 @@ import { buildAdmin, buildUser, tokenFor } from './helpers/factories.js';
 import { buildPlan } from './helpers/planFactories.js';
 import { buildConversion } from './helpers/adminFactories.js';
 import { settleCredit } from '../src/conversions/credits.js';
-import { expirePendingPayments } from '../src/commands/paymentExpirer.js';
+import { expirePendingPayments } from '../src/payments/paymentExpirer.js';
 import type { Conversion, Plan, User } from '../src/models/index.js';
 
 // ---- an independent BR Code decoder: TLV walk and a table-driven CRC-16/CCITT-FALSE ----

@@ -29,7 +29,7 @@ function capturingLogger() {
   return { lines, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) };
 }
 
-describe('payments: a configured provider that cannot be used is an error state, never the sandbox (issue 14 item 5)', function () {
+describe('payments: a configured provider that cannot be used is an error state, never the sandbox', function () {
   this.timeout(120000);
 
   describe('Mercado Pago key stored under another encryption key', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { PlanSnapshot, PurchaseStatus } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { addMonths, applyPlan, revokePlan } from '../src/commands/planApplier.js';
-import { PURCHASE_TRANSITIONS, canTransition } from '../src/commands/purchaseTransition.js';
+import { addMonths, applyPlan, revokePlan } from '../src/plans/planApplier.js';
+import { PURCHASE_TRANSITIONS, canTransition } from '../src/payments/purchaseTransition.js';
 import type { User } from '../src/models/index.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');

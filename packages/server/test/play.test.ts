@@ -18,7 +18,7 @@ import { connected, conversionIdOf, socketFor, uploadBytes, waitFor, waitForStat
 import { openJson } from '../src/settings/crypto.js';
 import { reencryptWithCurrentKey } from '../src/settings/rotation.js';
 import { playCredentialsAad } from '../src/play/credentials.js';
-import { recordCompleted } from '../src/play/service.js';
+import { recordCompleted } from '../src/play/publicationRunner.js';
 
 type Err = { message: string; code: string; fields?: Record<string, string> };
 const PKG = 'com.aabify.play';

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 4: open sockets and event streams do not outlive the rights they were opened
+ * Open sockets and event streams do not outlive the rights they were opened
  * with. Each change goes through real HTTP; the socket is a real socket.io client. After the
  * change the socket is closed by the server, a `generate_download_link` sent right after it is
  * not answered with a link, and a new connection with the same credential gets `auth_error`.

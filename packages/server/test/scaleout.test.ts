@@ -12,7 +12,7 @@ import { createTestDatabase } from './helpers/postgres.js';
 import { api } from './helpers/http.js';
 import { buildAdmin, buildSubscriber, buildUser, tokenFor } from './helpers/factories.js';
 import { conversionIdOf, corpusApk, requireCorpus, uploadApk, waitFor, waitForStatus } from './helpers/conversions.js';
-import { signSessionToken, sessionKey } from '../src/auth/tokens.js';
+import { signSessionToken, sessionKey } from '../src/accounts/tokens.js';
 import { encryptJson, decryptJson, isEncryptedValue } from '../src/settings/crypto.js';
 import { keystoreAad, signingKeyFor } from '../src/keystores/service.js';
 import { connectionBudget } from '../src/db/connections.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 8: no long-lived token in URLs. The event stream's `?token=` takes a
+ * No long-lived token in URLs. The event stream's `?token=` takes a
  * single-use, one-minute stream ticket minted over an authenticated call; a session JWT or an
  * API token there is refused; the request log never prints a token or ticket.
  */

@@ -2,7 +2,6 @@
  * Accounts as the API's clients see them: limits and the JSON of a user. Their request schemas
  * are in accountSchemas.ts.
  */
-import type { PlanAccessStatus } from './planAccess.js';
 
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
@@ -17,6 +16,12 @@ export type UserRole = (typeof USER_ROLES)[number];
 export const USER_TYPES = ['credit', 'subscription'] as const;
 /** The kind of plan a user holds; null before the first plan. */
 export type UserType = (typeof USER_TYPES)[number];
+
+/** Whether a user may convert, from the plan fields alone (planAccess.ts); part of the user's JSON. */
+export const PLAN_ACCESS_STATUSES = ['no_plan', 'no_credits', 'expired', 'active'] as const;
+export type PlanAccessStatus = (typeof PLAN_ACCESS_STATUSES)[number];
+/** What the dashboard shows while the user's plan is still loading. */
+export type PlanAccessState = PlanAccessStatus | 'loading';
 
 /** Emails are compared case-insensitively: every email is stored and looked up like this. */
 export function normalizeEmail(email: string): string {

@@ -1,32 +1,30 @@
 /**
- * Conversions as the API's clients see them: statuses, limits, pt-BR messages, the JSON of a
- * conversion, its log entries, the usage info and the real-time messages (spec
- * users-and-conversion §3, §4, §7; DECISIONS.md "Conversions"). The options and history-query
- * schemas are in conversionSchemas.ts. No Node-only code: the dashboard imports this too.
+ * The rules of conversions that the server and its clients share: statuses, limits, pt-BR
+ * messages, upload file names, the history's sort fields, the real-time channel's names and the
+ * stage labels. The JSON the server sends is in conversionJson.ts, the request schemas in
+ * conversionSchemas.ts. No Node-only code: the dashboard imports this too, and the CLI at start
+ * (no yup here).
  */
-import type { ConversionSignatureJson, DeviceDownloadSizeJson } from './downloadSizes.js';
-import type { PlayCheck } from './playChecklist.js';
 import { countOf } from './numbers.js';
-import type { ConversionOptions } from './conversionSchemas.js';
 
 export const CONVERSION_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
 /** Statuses that still move; cancel is allowed in these. */
 export const ACTIVE_CONVERSION_STATUSES = ['pending', 'queued', 'processing'] as const satisfies readonly ConversionStatus[];
+/** Statuses a conversion ends in: nothing changes after them. */
 export const FINAL_CONVERSION_STATUSES = ['completed', 'failed', 'cancelled'] as const satisfies readonly ConversionStatus[];
 
-export function isActiveConversionStatus(status: ConversionStatus): boolean {
-  return (ACTIVE_CONVERSION_STATUSES as readonly string[]).includes(status);
+export function isConversionStatus(value: unknown): value is ConversionStatus {
+  return typeof value === 'string' && (CONVERSION_STATUSES as readonly string[]).includes(value);
 }
 
-export const CONVERSION_STATUS_LABELS: Record<ConversionStatus, string> = {
-  pending: 'Aguardando',
-  queued: 'Na Fila',
-  processing: 'Processando',
-  completed: 'Concluído',
-  failed: 'Falhou',
-  cancelled: 'Cancelado',
-};
+export function isActiveConversionStatus(status: string | undefined): status is (typeof ACTIVE_CONVERSION_STATUSES)[number] {
+  return status !== undefined && (ACTIVE_CONVERSION_STATUSES as readonly string[]).includes(status);
+}
+
+export function isFinalConversionStatus(status: string | undefined): status is (typeof FINAL_CONVERSION_STATUSES)[number] {
+  return status !== undefined && (FINAL_CONVERSION_STATUSES as readonly string[]).includes(status);
+}
 
 const MB = 1024 * 1024;
 
@@ -192,221 +190,14 @@ export function aabFileName(fileName: string | null | undefined): string {
 export const HISTORY_SORT_FIELDS = ['createdAt', 'updatedAt', 'completedAt', 'fileName', 'fileSize', 'status'] as const;
 export type HistorySortField = (typeof HISTORY_SORT_FIELDS)[number];
 
-// ---- JSON the client sees ------------------------------------------------------------
-
-export type ConversionLogLevel = 'info' | 'success' | 'warning' | 'error';
-
-export interface ConversionLogEntry {
-  id: string;
-  timestamp: string;
-  level: ConversionLogLevel;
-  message: string;
-  step: string | null;
-}
-
-/** The engine's report as stored with the conversion (internal paths removed). */
-export interface ConversionReportJson {
-  packageName: string;
-  versionCode?: number;
-  versionName?: string;
-  /** A number, or a preview codename the APK declares ('IceCreamSandwich'). */
-  minSdk?: number | string;
-  targetSdk?: number | string;
-  debuggable: boolean;
-  abis: string[];
-  locales: string[];
-  densities: number[];
-  dexCount: number;
-  entryCount: number;
-  sizeIn: number;
-  sizeOut: number;
-  entries: { copiedRaw: number; converted: number; dropped: number; generated: number };
-  durations: Record<string, number>;
-  warnings: Array<{ code: string; message: string; detail?: string }>;
-  /** Estimated download per representative device ('Economia estimada por dispositivo'). */
-  downloadSizes?: DeviceDownloadSizeJson[];
-  /** Present when the AAB was signed with the account's upload key. */
-  signature?: ConversionSignatureJson;
-  /** The bundle's modules (base, features, asset packs) with their compressed size in the AAB. */
-  modules?: ConversionModuleJson[];
-}
-
-export interface ConversionModuleJson {
-  name: string;
-  kind: 'base' | 'feature' | 'asset-pack';
-  /** Asset packs: install-time, fast-follow, on-demand or as-declared. */
-  delivery?: string;
-  files: number;
-  sizeBytes: number;
-}
-
-export interface ApiConversion {
-  id: string;
-  _id: string;
-  conversionId: string;
-  userId: string;
-  fileName: string;
-  originalFileName: string;
-  /** The AAB's name ('app.aab'). */
-  filename: string;
-  fileSize: number;
-  status: ConversionStatus;
-  progress: number;
-  step: string | null;
-  options: ConversionOptions;
-  error: string | null;
-  errorCode: string | null;
-  createdAt: string;
-  updatedAt: string;
-  queuedAt: string | null;
-  processingStartedAt: string | null;
-  completedAt: string | null;
-  /** Milliseconds from processing start to completion. */
-  duration: number | null;
-  originalSize: number;
-  convertedSize: number | null;
-  aabFile: { filename: string; size: number } | null;
-  canDownload: boolean;
-  /** Seconds a download link stays valid. */
-  expiresIn: number;
-  /** When the files are purged (retention). */
-  filesExpireAt: string | null;
-  report: ConversionReportJson | null;
-  /** What Google Play would refuse or warn about (completed conversions with a report), blockers first. */
-  checklist: PlayCheck[] | null;
-  /**
-   * Set when an admin reads another user's conversion (support): whose it is, and whether the
-   * admin may download its files (the admin.downloadCustomerFiles setting).
-   */
-  support?: { ownerEmail: string | null; downloadAllowed: boolean };
-  queuePosition: number | null;
-  totalInQueue: number;
-  estimatedTime: number | null;
-  averageProcessingTime: number;
-  currentlyProcessing: number;
-  maxConcurrent: number;
-  lastUpdate: string;
-  logs?: ConversionLogEntry[];
-}
-
-export interface ConversionStartResponse {
-  conversionId: string;
-  fileName: string;
-  fileSize: number;
-  status: ConversionStatus;
-  queuePosition: number;
-  estimatedTime: number;
-  message: string;
-}
-
-/** GET /conversion/limits: the upload limits the drop-zone shows and enforces. */
-export interface ConversionLimitsResponse {
-  /** The upload.maxFileSize setting, in bytes (1–500 MB). */
-  maxFileSize: number;
-}
-
-export interface ConversionHistoryResponse {
-  conversions: ApiConversion[];
-  total: number;
-  page: number;
-  limit: number;
-  totalPages: number;
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-}
-
-export interface UsageInfo {
-  hasActivePlan: boolean;
-  planId: string | null;
-  type: 'credit' | 'subscription' | null;
-  isActive: boolean;
-  credits: number;
-  remainingCredits: number;
-  expiresAt: string | null;
-  isExpired: boolean;
-  currentMonthUsage: number;
-  remaining: number | 'unlimited';
-  canConvert: boolean;
-  totalConversions: number;
-  planActivatedAt: string | null;
-  message: string;
-  redirectTo: string | null;
-  usageSummary: { userType: 'credit' | 'subscription' | 'admin' | null; credits: number; reservedCredits: number; activeConversions: number };
-}
-
-export interface DownloadTokenResponse {
-  downloadToken: string;
-  filename: string;
-  downloadUrl: string;
-  expiresIn: number;
-  expiresAt: string;
-}
-
-/** POST /conversion/updates/{id}/ticket: a single-use ticket for `GET /conversion/updates/{id}?token=`. */
-export interface StreamTicketResponse {
-  ticket: string;
-  conversionId: string;
-  expiresIn: number;
-  expiresAt: string;
-}
-
-export interface DownloadLinkResponse extends DownloadTokenResponse {
-  conversionId: string;
-  downloadLink: string;
-  link: string;
-}
-
-export interface AvailableDownload {
-  conversionId: string;
-  fileName: string;
-  filename: string;
-  fileSize: number;
-  convertedSize: number;
-  completedAt: string | null;
-  filesExpireAt: string | null;
-}
-
-export interface BulkConversionResponse {
-  message: string;
-  conversions: Array<{ conversionId: string; originalFileName: string; fileName: string; fileSize: number; queuePosition: number; estimatedTime: number }>;
-  errors: Array<{ fileName: string; error: string; code: string }>;
-}
+/** The levels of a conversion's log entries. */
+export const CONVERSION_LOG_LEVELS = ['info', 'success', 'warning', 'error'] as const;
+export type ConversionLogLevel = (typeof CONVERSION_LOG_LEVELS)[number];
 
 // ---- real-time -----------------------------------------------------------------------
 
 export const CONVERSION_UPDATE_TYPES = ['progress', 'queue_position', 'status_change', 'completed', 'error', 'log'] as const;
 export type ConversionUpdateType = (typeof CONVERSION_UPDATE_TYPES)[number];
-
-/** One message on `conversion:{id}` (socket.io) and on the SSE stream (spec §3). */
-export interface ConversionUpdate {
-  type: ConversionUpdateType;
-  conversionId: string;
-  timestamp: string;
-  status?: ConversionStatus;
-  progress?: number;
-  position?: number;
-  queuePosition?: number;
-  estimatedTime?: number;
-  totalWaiting?: number;
-  averageProcessingTime?: number;
-  currentlyProcessing?: number;
-  maxConcurrent?: number;
-  log?: ConversionLogEntry;
-  message?: string;
-  step?: string;
-  error?: string;
-  code?: string;
-  filename?: string;
-  fileSize?: number;
-  canDownload?: boolean;
-  expiresIn?: number;
-}
-
-export interface ConversionCreatedEvent {
-  conversionId: string;
-  fileName: string;
-  fileSize: number;
-}
 
 /** Socket event names (spec §7). */
 export const SOCKET_EVENTS = {

@@ -1,7 +1,7 @@
 /** E-mails as the admin screens see them (GET /admin/emails). */
 import { mixed, object, type InferType } from 'yup';
-import type { Pagination } from './plans.js';
-import { adminListQueryFields } from './admin.js';
+import type { Pagination } from './paging.js';
+import { adminListQueryFields } from './adminSchemas.js';
 import { EMAIL_STATUSES, type EmailKind, type EmailStatus } from './emailMessages.js';
 
 export interface AdminEmailJson {

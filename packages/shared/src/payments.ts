@@ -38,11 +38,6 @@ export const PIX_POLLING = {
   errorMaxMs: 8000,
 } as const;
 
-/** Statuses that end polling. */
-export function isFinalPaymentStatus(status: PaymentStatus): boolean {
-  return status !== 'pending';
-}
-
 export interface PlanSnapshot {
   name: string;
   type: PlanType;

@@ -3,13 +3,8 @@
  * users-and-conversion §4, plans-payments-admin §4). Pure and shared: the server gates
  * conversions with it and the dashboard routes with it, so both always agree.
  */
-import type { ApiUser, UserRole, UserType } from './accounts.js';
+import type { ApiUser, PlanAccessState, PlanAccessStatus, UserRole, UserType } from './accounts.js';
 import { PLAN_ACCESS_MESSAGES } from './messages.js';
-
-export const PLAN_ACCESS_STATUSES = ['no_plan', 'no_credits', 'expired', 'active'] as const;
-export type PlanAccessStatus = (typeof PLAN_ACCESS_STATUSES)[number];
-/** What the dashboard shows while the user's plan is still loading. */
-export type PlanAccessState = PlanAccessStatus | 'loading';
 
 export interface PlanAccessInput {
   role: UserRole;

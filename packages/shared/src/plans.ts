@@ -6,7 +6,8 @@
 import { array, boolean, mixed, number, object, string, type InferType } from 'yup';
 import { CURRENCIES, DEFAULT_CURRENCY, hasAtMostTwoDecimals, type Currency } from './money.js';
 import { PLAN_MESSAGES as M } from './plansMessages.js';
-import { pageNumber } from './paging.js';
+import { UUID_PATTERN } from './ids.js';
+import { pageNumber, type Pagination } from './paging.js';
 
 export const PLAN_TYPES = ['credit', 'subscription'] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
@@ -75,13 +76,6 @@ export interface ApiPlan {
   totalRevenueCents: number;
   createdAt: string;
   updatedAt: string;
-}
-
-export interface Pagination {
-  total: number;
-  page: number;
-  limit: number;
-  pages: number;
 }
 
 export interface PlanListResponse {
@@ -201,7 +195,7 @@ export const planFormSchema = buildPlanSchema(true);
 export type PlanFormValues = InferType<typeof planFormSchema>;
 
 const planIds = () =>
-  array(string().uuid(M.planIdInvalid).required(M.planIdInvalid))
+  array(string().matches(UUID_PATTERN, M.planIdInvalid).required(M.planIdInvalid))
     .required(M.planIdsRequired)
     .min(1, M.planIdsRequired)
     .max(PLAN_LIMITS.bulkMax, M.planIdsTooMany);
@@ -241,7 +235,7 @@ export const planBulkDeleteSchema = object({ planIds: planIds() });
 export const planReorderSchema = object({
   planOrders: array(
     object({
-      planId: string().uuid(M.planIdInvalid).required(M.planIdInvalid),
+      planId: string().matches(UUID_PATTERN, M.planIdInvalid).required(M.planIdInvalid),
       displayOrder: number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).required(M.displayOrderInvalid),
     }).transform((v: unknown) => {
       if (v && typeof v === 'object' && !('planId' in v) && 'id' in v) return { ...v, planId: (v as { id: unknown }).id };
@@ -294,7 +288,7 @@ export const planAnalyticsQuerySchema = object({
 
 /** GET /admin/plans/performance?planIds=a,b&period */
 export const planPerformanceQuerySchema = object({
-  planIds: array(string().uuid(M.planIdInvalid).required(M.planIdInvalid))
+  planIds: array(string().matches(UUID_PATTERN, M.planIdInvalid).required(M.planIdInvalid))
     .transform((v: unknown) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v))
     .max(PLAN_LIMITS.bulkMax, M.planIdsTooMany)
     .optional(),

@@ -4,7 +4,7 @@
  * the download button and answered by the API, so the web page, the CLI and support read the
  * same list.
  */
-import type { ConversionReportJson } from './conversions.js';
+import type { ConversionReportJson } from './conversionReport.js';
 
 /**
  * Google Play's target API level for new apps and app updates, by the date it applies from

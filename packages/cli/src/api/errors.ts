@@ -7,6 +7,7 @@
  *   5 rate limited · 6 network or server error
  */
 import { CONVERTER_ERRORS } from '@aabify/converter/errors';
+import { isRecord } from '@aabify/shared/json';
 import { sanitize } from '../safeText.js';
 import { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, playExitCode, type ExitCode } from '../exitCodes.js';
 
@@ -98,10 +99,6 @@ function defaultMessage(status: number): string {
     case 429: return 'Limite de requisições excedido.';
     default: return status >= 500 ? 'Erro interno do servidor.' : `HTTP ${status}`;
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The server's error body when the answer has that shape; its texts folded onto one line each, inert (safeText.ts). */

@@ -1,36 +1,37 @@
 /**
- * The API's answers as the CLI reads them, checked at the edge (`unknown` in, typed out). The
- * spec lets ids arrive as `_id`, `id` or `conversionId` (or wrapped object ids), dates wrapped,
- * logs as objects or plain strings; these readers accept every form and keep the raw object for
- * `--json`.
+ * The API's answers as the CLI reads them: `unknown` in, checked at the edge, the shared answer
+ * types out (@aabify/shared/conversionJson, /accounts). Text fields are folded onto one line and
+ * made inert (safeText.ts); the raw object is kept for `--json`. An answer without what its type
+ * requires is a server problem: UNEXPECTED_RESPONSE (exit 6).
  */
+import { PLAN_ACCESS_STATUSES, USER_ROLES, USER_TYPES, type ApiUser } from '@aabify/shared/accounts';
+import type { ApiConversion, ConversionLogEntry, ConversionStartResponse, ConversionUpdate } from '@aabify/shared/conversionJson';
+import { CONVERSION_LOG_LEVELS, CONVERSION_UPDATE_TYPES, isConversionStatus } from '@aabify/shared/conversions';
+import { isRecord, type JsonObject } from '@aabify/shared/json';
 import { CliError, EXIT_NETWORK } from './errors.js';
 import { serverId } from './ids.js';
 import { sanitize } from '../safeText.js';
 
-export type Json = Record<string, unknown>;
-
-export function isRecord(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 export function str(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (isRecord(v)) {
-    if (typeof v.$oid === 'string') return v.$oid;
-    if (typeof v.$date === 'string') return v.$date;
-  }
-  return undefined;
+  return typeof v === 'string' ? v : undefined;
 }
 
 export function num(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return undefined;
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 function bool(v: unknown): boolean | undefined {
   return typeof v === 'boolean' ? v : undefined;
+}
+
+/** A one-line text field of an answer (name, status, error, step), folded and made inert; the raw answer keeps it as sent. */
+function text(v: unknown): string | undefined {
+  return typeof v === 'string' ? sanitize(v, false) : undefined;
+}
+
+function percent(v: unknown): number | undefined {
+  const n = num(v);
+  return n === undefined ? undefined : Math.min(100, Math.max(0, n));
 }
 
 /** An answer that is not what the API promises: a server problem (exit 6). */
@@ -40,54 +41,35 @@ export function unexpected(what: string, body: unknown): CliError {
   });
 }
 
-export function expectRecord(body: unknown, what: string): Json {
+export function expectRecord(body: unknown, what: string): JsonObject {
   if (!isRecord(body)) throw unexpected(what, body);
   return body;
 }
 
-export const TERMINAL_STATUSES = ['completed', 'failed', 'cancelled'] as const;
-export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+/** The fields of an answer type that the CLI reads, each present only when the server sent it (nulls left out). */
+type Present<T> = { [K in keyof T]?: Exclude<T[K], null> };
 
-export function isTerminal(status: string | undefined): status is TerminalStatus {
-  return status !== undefined && (TERMINAL_STATUSES as readonly string[]).includes(status);
+/** Only the fields whose value is defined, so a reader's result holds just what the server sent. */
+function defined<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export interface LogEntry {
-  id?: string;
-  timestamp?: string;
-  level: string;
-  message: string;
-  step?: string;
+export type LogEntry = Pick<ConversionLogEntry, 'level' | 'message'> & Present<Pick<ConversionLogEntry, 'id' | 'timestamp' | 'step'>>;
+
+function isLogLevel(v: unknown): v is ConversionLogEntry['level'] {
+  return typeof v === 'string' && (CONVERSION_LOG_LEVELS as readonly string[]).includes(v);
 }
 
-/** A one-line text field of an answer (name, status, error, step), folded and made inert; the raw answer keeps it as sent. */
-function text(v: unknown): string | undefined {
-  const s = str(v);
-  return s === undefined ? undefined : sanitize(s, false);
-}
-
+/** A log entry (ConversionLogEntry); undefined when it has no message or an unknown level. */
 export function readLogEntry(v: unknown): LogEntry | undefined {
-  if (typeof v === 'string') return { level: 'info', message: v };
-  if (!isRecord(v)) return undefined;
-  const message = str(v.message) ?? str(v.msg);
-  if (message === undefined) return undefined;
-  const id = str(v.id) ?? str(v._id);
-  const timestamp = str(v.timestamp) ?? str(v.time) ?? str(v.createdAt);
-  const step = text(v.step) ?? text(v.stage);
-  return { level: text(v.level) ?? 'info', message, ...(id ? { id } : {}), ...(timestamp ? { timestamp } : {}), ...(step ? { step } : {}) };
+  if (!isRecord(v) || typeof v.message !== 'string' || !isLogLevel(v.level)) return undefined;
+  return { level: v.level, message: v.message, ...defined({ id: str(v.id), timestamp: str(v.timestamp), step: text(v.step) }) };
 }
 
-/** Logs as an array, `{ logs }` or `{ data: { logs } }`. */
+/** GET /conversion/logs/{id} (ConversionLogsResponse): its entries, the unreadable ones left out. */
 export function readLogs(body: unknown): LogEntry[] {
-  const list = Array.isArray(body)
-    ? body
-    : isRecord(body) && Array.isArray(body.logs)
-      ? body.logs
-      : isRecord(body) && isRecord(body.data) && Array.isArray(body.data.logs)
-        ? body.data.logs
-        : undefined;
-  if (!list) throw unexpected('logs', body);
-  return list.map(readLogEntry).filter((e): e is LogEntry => e !== undefined);
+  if (!isRecord(body) || !Array.isArray(body.logs)) throw unexpected('logs', body);
+  return body.logs.map(readLogEntry).filter((e): e is LogEntry => e !== undefined);
 }
 
 /** Same entry (same id, or same timestamp plus message): shown once. */
@@ -95,142 +77,114 @@ export function logKey(entry: LogEntry): string {
   return entry.id ?? `${entry.timestamp ?? ''}|${entry.message}`;
 }
 
-export interface Conversion {
-  id: string;
-  status: string;
-  fileName?: string;
-  fileSize?: number;
-  progress?: number;
-  queuePosition?: number;
-  totalInQueue?: number;
-  estimatedTime?: number;
-  error?: string;
-  canDownload?: boolean;
-  createdAt?: string;
-  processingStartedAt?: string;
-  completedAt?: string;
-  convertedSize?: number;
-  step?: string;
+type ConversionFields = Pick<ApiConversion, 'id' | 'status'> &
+  Present<
+    Pick<
+      ApiConversion,
+      | 'fileName'
+      | 'fileSize'
+      | 'progress'
+      | 'queuePosition'
+      | 'totalInQueue'
+      | 'estimatedTime'
+      | 'error'
+      | 'canDownload'
+      | 'createdAt'
+      | 'processingStartedAt'
+      | 'completedAt'
+      | 'convertedSize'
+      | 'step'
+    >
+  >;
+
+/** A conversion (ApiConversion) as the commands read it. */
+export interface Conversion extends ConversionFields {
   logs?: LogEntry[];
-  raw: Json;
+  raw: JsonObject;
 }
 
-function conversionId(v: Json): string | undefined {
-  return str(v.id) ?? str(v._id) ?? str(v.conversionId);
-}
-
-function errorText(v: unknown): string | undefined {
-  if (typeof v === 'string') return sanitize(v, false);
-  if (isRecord(v)) return text(v.message) ?? text(v.error);
-  return undefined;
-}
-
-/** A conversion from `{ conversion }`, `{ data }` or the object itself. */
-export function readConversion(body: unknown, fallbackId?: string): Conversion {
-  const outer = expectRecord(body, 'conversão');
-  const raw = isRecord(outer.conversion) ? outer.conversion : isRecord(outer.data) ? outer.data : outer;
-  const id = conversionId(raw) ?? conversionId(outer) ?? fallbackId;
-  const status = text(raw.status) ?? text(outer.status);
-  if (!id || !status) throw unexpected('conversão sem id ou status', body);
-  const c: Conversion = { id: serverId(id, 'conversão'), status, raw };
-  const set = <K extends keyof Conversion>(key: K, value: Conversion[K] | undefined): void => {
-    if (value !== undefined) c[key] = value;
+/** GET /conversion/status/{id} and the items of the history: an ApiConversion. */
+export function readConversion(body: unknown): Conversion {
+  const raw = expectRecord(body, 'conversão');
+  const id = str(raw.id);
+  if (!id || !isConversionStatus(raw.status)) throw unexpected('conversão sem id ou status', body);
+  const logs = Array.isArray(raw.logs) ? raw.logs.map(readLogEntry).filter((e): e is LogEntry => e !== undefined) : undefined;
+  return {
+    id: serverId(id, 'conversão'),
+    status: raw.status,
+    raw,
+    ...defined({
+      fileName: text(raw.fileName),
+      fileSize: num(raw.fileSize),
+      progress: percent(raw.progress),
+      queuePosition: num(raw.queuePosition),
+      totalInQueue: num(raw.totalInQueue),
+      estimatedTime: num(raw.estimatedTime),
+      error: text(raw.error),
+      canDownload: bool(raw.canDownload),
+      createdAt: str(raw.createdAt),
+      processingStartedAt: str(raw.processingStartedAt),
+      completedAt: str(raw.completedAt),
+      convertedSize: num(raw.convertedSize),
+      step: text(raw.step),
+      logs,
+    }),
   };
-  set('fileName', text(raw.fileName) ?? text(raw.originalFileName) ?? text(raw.filename));
-  set('fileSize', num(raw.fileSize) ?? num(raw.originalSize));
-  const progress = num(raw.progress);
-  set('progress', progress === undefined ? undefined : Math.min(100, Math.max(0, progress)));
-  set('queuePosition', num(raw.queuePosition) ?? num(raw.position));
-  set('totalInQueue', num(raw.totalInQueue) ?? num(raw.totalWaiting));
-  set('estimatedTime', num(raw.estimatedTime));
-  set('error', errorText(raw.error) ?? errorText(raw.errorMessage));
-  set('canDownload', bool(raw.canDownload));
-  set('createdAt', str(raw.createdAt));
-  set('processingStartedAt', str(raw.processingStartedAt));
-  set('completedAt', str(raw.completedAt));
-  set('convertedSize', num(raw.convertedSize) ?? (isRecord(raw.aabFile) ? num(raw.aabFile.size) : undefined));
-  set('step', text(raw.step) ?? text(raw.stage) ?? text(raw.currentStep));
-  if (Array.isArray(raw.logs)) c.logs = raw.logs.map(readLogEntry).filter((e): e is LogEntry => e !== undefined);
-  return c;
 }
 
-export interface ConversionStart {
-  conversionId: string;
-  fileName?: string;
-  fileSize?: number;
-  queuePosition?: number;
-  estimatedTime?: number;
-  status?: string;
-  message?: string;
-  raw: Json;
-}
+export type ConversionStart = Pick<ConversionStartResponse, 'conversionId'> &
+  Partial<Pick<ConversionStartResponse, 'fileName' | 'fileSize' | 'queuePosition' | 'estimatedTime' | 'status' | 'message'>> & { raw: JsonObject };
 
+/** POST /conversion/convert and /conversion/start/{id}: a ConversionStartResponse. */
 export function readConversionStart(body: unknown): ConversionStart {
-  const outer = expectRecord(body, 'envio');
-  const raw = isRecord(outer.conversion) ? { ...outer.conversion, ...outer } : outer;
-  const id = str(raw.conversionId) ?? str(raw.id) ?? str(raw._id) ?? (isRecord(outer.conversion) ? conversionId(outer.conversion) : undefined);
+  const raw = expectRecord(body, 'envio');
+  const id = str(raw.conversionId);
   if (!id) throw unexpected('envio sem conversionId', body);
-  const start: ConversionStart = { conversionId: serverId(id, 'conversão'), raw: outer };
-  const fileName = text(raw.fileName) ?? text(raw.originalFileName);
-  if (fileName) start.fileName = fileName;
-  const fileSize = num(raw.fileSize);
-  if (fileSize !== undefined) start.fileSize = fileSize;
-  const queuePosition = num(raw.queuePosition);
-  if (queuePosition !== undefined) start.queuePosition = queuePosition;
-  const estimatedTime = num(raw.estimatedTime);
-  if (estimatedTime !== undefined) start.estimatedTime = estimatedTime;
-  const status = text(raw.status);
-  if (status) start.status = status;
-  const message = text(raw.message);
-  if (message) start.message = message;
-  return start;
+  return {
+    conversionId: serverId(id, 'conversão'),
+    raw,
+    ...defined({
+      fileName: text(raw.fileName),
+      fileSize: num(raw.fileSize),
+      queuePosition: num(raw.queuePosition),
+      estimatedTime: num(raw.estimatedTime),
+      status: isConversionStatus(raw.status) ? raw.status : undefined,
+      message: text(raw.message),
+    }),
+  };
 }
 
-/** One real-time update (SSE message), spec §3 "Real-time update message". */
-export interface UpdateMessage {
-  type: string;
-  conversionId?: string;
-  status?: string;
-  progress?: number;
-  position?: number;
-  totalWaiting?: number;
-  estimatedTime?: number;
-  log?: LogEntry;
-  message?: string;
-  step?: string;
-  error?: string;
-  canDownload?: boolean;
-  raw: Json;
+/** One real-time message of a conversion (ConversionUpdate), as the event stream delivers it. */
+export type UpdateMessage = Pick<ConversionUpdate, 'type'> &
+  Partial<Pick<ConversionUpdate, 'conversionId' | 'status' | 'progress' | 'position' | 'totalWaiting' | 'estimatedTime' | 'message' | 'step' | 'error' | 'canDownload'>> & {
+    log?: LogEntry;
+    raw: JsonObject;
+  };
+
+function isUpdateType(v: unknown): v is ConversionUpdate['type'] {
+  return typeof v === 'string' && (CONVERSION_UPDATE_TYPES as readonly string[]).includes(v);
 }
 
-export function readUpdate(data: unknown, eventName?: string): UpdateMessage | undefined {
-  if (!isRecord(data)) return undefined;
-  const type = str(data.type) ?? (eventName && eventName !== 'message' ? eventName : undefined) ?? (str(data.status) ? 'status_change' : undefined);
-  if (!type) return undefined;
-  const u: UpdateMessage = { type, raw: data };
-  const conversionIdValue = str(data.conversionId) ?? str(data.id);
-  if (conversionIdValue) u.conversionId = conversionIdValue;
-  const status = text(data.status);
-  if (status) u.status = status;
-  const progress = num(data.progress);
-  if (progress !== undefined) u.progress = Math.min(100, Math.max(0, progress));
-  const position = num(data.position) ?? num(data.queuePosition);
-  if (position !== undefined) u.position = position;
-  const totalWaiting = num(data.totalWaiting) ?? num(data.totalInQueue);
-  if (totalWaiting !== undefined) u.totalWaiting = totalWaiting;
-  const estimatedTime = num(data.estimatedTime);
-  if (estimatedTime !== undefined) u.estimatedTime = estimatedTime;
-  const log = data.log !== undefined ? readLogEntry(data.log) : undefined;
-  if (log) u.log = log;
-  const message = str(data.message);
-  if (message) u.message = message;
-  const step = text(data.step) ?? text(data.stage);
-  if (step) u.step = step;
-  const error = errorText(data.error);
-  if (error) u.error = error;
-  const canDownload = bool(data.canDownload);
-  if (canDownload !== undefined) u.canDownload = canDownload;
-  return u;
+/** A ConversionUpdate; undefined for anything else (a type this CLI does not know). */
+export function readUpdate(data: unknown): UpdateMessage | undefined {
+  if (!isRecord(data) || !isUpdateType(data.type)) return undefined;
+  return {
+    type: data.type,
+    raw: data,
+    ...defined({
+      conversionId: str(data.conversionId),
+      status: isConversionStatus(data.status) ? data.status : undefined,
+      progress: percent(data.progress),
+      position: num(data.position),
+      totalWaiting: num(data.totalWaiting),
+      estimatedTime: num(data.estimatedTime),
+      log: readLogEntry(data.log),
+      message: str(data.message),
+      step: text(data.step),
+      error: text(data.error),
+      canDownload: bool(data.canDownload),
+    }),
+  };
 }
 
 /** Statuses in pt-BR, as the dashboard names them. */
@@ -247,7 +201,7 @@ export function statusLabel(status: string): string {
   return STATUS_LABELS[status] ?? status;
 }
 
-/** Spec §9 estimated-time text. */
+/** The estimated wait in words, as the dashboard's queue card says it. */
 export function estimateText(ms: number | undefined): string | undefined {
   if (ms === undefined) return undefined;
   if (ms <= 0) return 'a qualquer momento';
@@ -256,37 +210,39 @@ export function estimateText(ms: number | undefined): string | undefined {
   return minutes <= 1 ? '1 minuto' : `${minutes} minutos`;
 }
 
-export interface Account {
-  id?: string;
-  email: string;
-  role: string;
-  userType?: string;
-  planStatus?: string;
-  credits?: number;
-  expiresAt?: string;
-  raw: Json;
+/** The signed-in user (ApiUser) as `whoami` and `login` read it. */
+export type Account = Pick<ApiUser, 'email' | 'role'> &
+  Partial<Pick<ApiUser, 'id'>> & {
+    userType?: NonNullable<ApiUser['userType']>;
+    planStatus?: ApiUser['usageSummary']['planAccess'];
+    credits?: number;
+    expiresAt?: string;
+    raw: JsonObject;
+  };
+
+function oneOf<T extends string>(values: readonly T[], v: unknown): T | undefined {
+  return values.find((value) => value === v);
 }
 
-/** The user of `/auth/me` (or `{ user }` of login and verify). */
+/** GET /auth/me: an ApiUser. */
 export function readAccount(body: unknown): Account {
-  const outer = expectRecord(body, 'usuário');
-  const raw = isRecord(outer.user) ? outer.user : outer;
+  const raw = expectRecord(body, 'usuário');
   const email = text(raw.email);
-  const role = text(raw.role);
+  const role = oneOf(USER_ROLES, raw.role);
   if (!email || !role) throw unexpected('usuário sem email ou papel', body);
   const summary = isRecord(raw.usageSummary) ? raw.usageSummary : {};
-  const credits = isRecord(raw.credits) ? num(raw.credits.available) : num(raw.credits);
-  const expiresAt = (isRecord(raw.subscription) ? str(raw.subscription.expiresAt) : undefined) ?? str(summary.expiresAt);
-  const account: Account = { email, role, raw };
-  const id = str(raw.id) ?? str(raw._id);
-  if (id) account.id = id;
-  const userType = text(raw.userType) ?? text(summary.userType);
-  if (userType) account.userType = userType;
-  const planStatus = text(summary.planAccess);
-  if (planStatus) account.planStatus = planStatus;
-  if (credits !== undefined) account.credits = credits;
-  if (expiresAt) account.expiresAt = expiresAt;
-  return account;
+  return {
+    email,
+    role,
+    raw,
+    ...defined({
+      id: str(raw.id),
+      userType: oneOf(USER_TYPES, raw.userType),
+      planStatus: oneOf(PLAN_ACCESS_STATUSES, summary.planAccess),
+      credits: isRecord(raw.credits) ? num(raw.credits.available) : undefined,
+      expiresAt: isRecord(raw.subscription) ? str(raw.subscription.expiresAt) : undefined,
+    }),
+  };
 }
 
 export const PLAN_STATUS_LABELS: Record<string, string> = {

@@ -1,7 +1,8 @@
 /** `aabify cancel ID`: cancels a pending, queued or processing conversion (the credit comes back). */
 import type { Command } from 'commander';
+import { isRecord } from '@aabify/shared/json';
 import { EXIT_OK } from '../api/errors.js';
-import { isRecord, str } from '../api/types.js';
+import { str } from '../api/types.js';
 import { requireToken, runRemote, withRemoteOptions, type RemoteContext, type RemoteFlags } from '../remote.js';
 
 export async function runCancel(ctx: RemoteContext, id: string): Promise<typeof EXIT_OK> {

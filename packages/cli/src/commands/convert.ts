@@ -8,9 +8,10 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { isRecord } from '@aabify/shared/json';
 import { assertWritable, downloadAab } from '../aabDownload.js';
 import { CliError, EXIT_FAILED, EXIT_OK, toCliError, usageError, type ExitCode } from '../api/errors.js';
-import { estimateText, isRecord, readConversionStart, statusLabel, str } from '../api/types.js';
+import { estimateText, readConversionStart, statusLabel, str } from '../api/types.js';
 import { followConversion, getConversion } from '../follow.js';
 import { downloadSizeLines, downloadSizesOfReport } from '../signing.js';
 import { formatBytes } from '../output.js';

@@ -5,10 +5,11 @@
  */
 import type { Command } from 'commander';
 import { API_TOKEN_PREFIX } from '@aabify/shared/accounts';
+import { isRecord } from '@aabify/shared/json';
 import { writeConfig } from '../config.js';
 import { ApiClient } from '../api/client.js';
 import { EXIT_OK, toCliError } from '../api/errors.js';
-import { isRecord, str } from '../api/types.js';
+import { str } from '../api/types.js';
 import { runRemote, withRemoteOptions, type RemoteContext, type RemoteFlags } from '../remote.js';
 
 /** The id of `token` among the owner's tokens (matched by the prefix the server shows). */

@@ -1,7 +1,8 @@
 /** `aabify status ID`: where a conversion is (queue, processing, outcome). Exit 0 whatever the outcome. */
 import type { Command } from 'commander';
+import { isRecord } from '@aabify/shared/json';
 import { EXIT_OK } from '../api/errors.js';
-import { estimateText, formatDate, isRecord, statusLabel, type Conversion } from '../api/types.js';
+import { estimateText, formatDate, statusLabel, type Conversion } from '../api/types.js';
 import { getConversion } from '../follow.js';
 import { formatBytes } from '../output.js';
 import { downloadSizeLines, downloadSizesOfReport } from '../signing.js';

@@ -1,33 +1,54 @@
 /** `aabify usage`: the plan and what it still allows (credits, expiry, this month's use). */
 import type { Command } from 'commander';
 import { EXIT_OK } from '../api/errors.js';
-import { expectRecord, formatDate, num, str, type Json } from '../api/types.js';
+import type { UsageInfo } from '@aabify/shared/conversionJson';
+import type { JsonObject } from '@aabify/shared/json';
+import { expectRecord, formatDate, num, str } from '../api/types.js';
 import { requireToken, runRemote, withRemoteOptions, type RemoteContext, type RemoteFlags } from '../remote.js';
 
-export function describeUsage(u: Json): string[] {
-  const type = str(u.type) ?? (typeof u.usageSummary === 'object' && u.usageSummary !== null ? str((u.usageSummary as Json).userType) : undefined);
-  const active = u.hasActivePlan === true || u.isActive === true;
-  const lines = [`Plano: ${active ? 'ativo' : 'sem plano ativo'}${type ? ` (${type === 'subscription' ? 'assinatura' : type === 'credit' ? 'créditos' : type})` : ''}`];
-  const credits = num(u.remainingCredits) ?? num(u.credits);
-  if (type !== 'subscription' && credits !== undefined) lines.push(`Créditos: ${credits}`);
-  const expires = formatDate(str(u.expiresAt));
-  if (expires) lines.push(`Validade: ${expires}${u.isExpired === true ? ' (expirada)' : ''}`);
-  const month = num(u.currentMonthUsage);
-  if (month !== undefined) lines.push(`Conversões neste mês: ${month}`);
-  if (u.remaining !== undefined && u.remaining !== null) lines.push(`Restante: ${u.remaining === 'unlimited' ? 'ilimitado' : String(u.remaining)}`);
-  const total = num(u.totalConversions);
-  if (total !== undefined) lines.push(`Total de conversões: ${total}`);
-  if (typeof u.canConvert === 'boolean') lines.push(`Pode converter: ${u.canConvert ? 'sim' : 'não'}`);
+type Usage = Partial<
+  Pick<UsageInfo, 'type' | 'hasActivePlan' | 'remainingCredits' | 'expiresAt' | 'isExpired' | 'currentMonthUsage' | 'remaining' | 'totalConversions' | 'canConvert' | 'message'>
+>;
+
+/** GET /conversion/usage (UsageInfo): each field kept only when it has its type. */
+function readUsage(u: JsonObject): Usage {
+  const usage: Usage = {};
+  if (u.type === 'credit' || u.type === 'subscription') usage.type = u.type;
+  if (typeof u.hasActivePlan === 'boolean') usage.hasActivePlan = u.hasActivePlan;
+  if (typeof u.isExpired === 'boolean') usage.isExpired = u.isExpired;
+  if (typeof u.canConvert === 'boolean') usage.canConvert = u.canConvert;
+  const remainingCredits = num(u.remainingCredits);
+  if (remainingCredits !== undefined) usage.remainingCredits = remainingCredits;
+  const currentMonthUsage = num(u.currentMonthUsage);
+  if (currentMonthUsage !== undefined) usage.currentMonthUsage = currentMonthUsage;
+  const totalConversions = num(u.totalConversions);
+  if (totalConversions !== undefined) usage.totalConversions = totalConversions;
+  const remaining = u.remaining === 'unlimited' ? u.remaining : num(u.remaining);
+  if (remaining !== undefined) usage.remaining = remaining;
+  const expiresAt = str(u.expiresAt);
+  if (expiresAt) usage.expiresAt = expiresAt;
   const message = str(u.message);
-  if (message) lines.push(message);
+  if (message) usage.message = message;
+  return usage;
+}
+
+export function describeUsage(u: Usage): string[] {
+  const lines = [`Plano: ${u.hasActivePlan ? 'ativo' : 'sem plano ativo'}${u.type ? ` (${u.type === 'subscription' ? 'assinatura' : 'créditos'})` : ''}`];
+  if (u.type !== 'subscription' && u.remainingCredits !== undefined) lines.push(`Créditos: ${u.remainingCredits}`);
+  const expires = formatDate(u.expiresAt ?? undefined);
+  if (expires) lines.push(`Validade: ${expires}${u.isExpired ? ' (expirada)' : ''}`);
+  if (u.currentMonthUsage !== undefined) lines.push(`Conversões neste mês: ${u.currentMonthUsage}`);
+  if (u.remaining !== undefined) lines.push(`Restante: ${u.remaining === 'unlimited' ? 'ilimitado' : String(u.remaining)}`);
+  if (u.totalConversions !== undefined) lines.push(`Total de conversões: ${u.totalConversions}`);
+  if (u.canConvert !== undefined) lines.push(`Pode converter: ${u.canConvert ? 'sim' : 'não'}`);
+  if (u.message) lines.push(u.message);
   return lines;
 }
 
 export async function runUsage(ctx: RemoteContext): Promise<typeof EXIT_OK> {
   requireToken(ctx.connection);
   const body = expectRecord(await ctx.api.json('GET', '/conversion/usage'), 'uso');
-  const usage = typeof body.usage === 'object' && body.usage !== null && !Array.isArray(body.usage) ? (body.usage as Json) : body;
-  ctx.output.result({ usage }, describeUsage(usage));
+  ctx.output.result({ usage: body }, describeUsage(readUsage(body)));
   return EXIT_OK;
 }
 

@@ -5,9 +5,10 @@
  * failure: the first line of stdout is always the CLI's version.
  */
 import type { Command } from 'commander';
+import { isRecord } from '@aabify/shared/json';
 import { ApiClient } from '../api/client.js';
 import { EXIT_OK, toCliError } from '../api/errors.js';
-import { isRecord, str } from '../api/types.js';
+import { str } from '../api/types.js';
 import { resolveConnection } from '../config.js';
 import { Output } from '../output.js';
 import { CLI_NAME, CLI_VERSION } from '../version.js';

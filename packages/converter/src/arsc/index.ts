@@ -18,7 +18,7 @@ export {
   parseStringPool,
   type StringPool,
   type StyleSpan,
-} from './string-pool.js';
+} from './stringPool.js';
 export { MAX_PACKAGES, parseResourceTable } from './table.js';
-export { MAX_ENTRIES_PER_TYPE } from './type-chunk.js';
+export { MAX_ENTRIES_PER_TYPE } from './typeChunk.js';
 export * from './values.js';

@@ -1,5 +1,5 @@
 import { type ResTableConfig } from './config.js';
-import { type StringPool } from './string-pool.js';
+import { type StringPool } from './stringPool.js';
 
 /** A Res_value: the raw 8-bit data type and 32-bit data, as stored. */
 export interface ResValue {

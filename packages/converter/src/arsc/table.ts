@@ -11,8 +11,8 @@ import {
   type ResTypeSpec,
   type StagedAlias,
 } from './model.js';
-import { emptyStringPool, parseStringPool, type StringPool } from './string-pool.js';
-import { mapItemBudget, parseTypeChunk, parseTypeSpec, type MapItemBudget } from './type-chunk.js';
+import { emptyStringPool, parseStringPool, type StringPool } from './stringPool.js';
+import { mapItemBudget, parseTypeChunk, parseTypeSpec, type MapItemBudget } from './typeChunk.js';
 
 export const TABLE_HEADER_SIZE = 12;
 /** ResTable_package without typeIdOffset (old files) and with it. */

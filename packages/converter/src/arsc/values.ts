@@ -98,7 +98,3 @@ export function typeIdOf(resId: number): number {
 export function entryIdOf(resId: number): number {
   return resId & 0xffff;
 }
-
-export function makeResId(pkg: number, type: number, entry: number): number {
-  return ((pkg << 24) | (type << 16) | entry) >>> 0;
-}

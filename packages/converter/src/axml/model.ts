@@ -1,5 +1,5 @@
 import { type ResValue } from '../arsc/model.js';
-import { type StyleSpan } from '../arsc/string-pool.js';
+import { type StyleSpan } from '../arsc/stringPool.js';
 
 /** Marks "no string" in binary XML string references. */
 export const NO_STRING = -1;
@@ -54,7 +54,7 @@ export type XmlNode = XmlElement | XmlText;
 
 /**
  * The styles of a file's string pool, read when asked (once per offset, bounded by the pool's
- * bytes: string-pool.ts): a crafted pool declaring millions of styles costs nothing up front.
+ * bytes: stringPool.ts): a crafted pool declaring millions of styles costs nothing up front.
  */
 export interface XmlStyles {
   /** How many styles the pool declares. */

@@ -2,7 +2,7 @@ import { ConverterError, type ConverterErrorCode } from '../errors.js';
 import { ByteReader, hex } from '../arsc/bytes.js';
 import { type ChunkHeader, ChunkType, readChunkHeader } from '../arsc/chunk.js';
 import { type ResValue } from '../arsc/model.js';
-import { allStrings, parseStringPool, type StringPool } from '../arsc/string-pool.js';
+import { allStrings, parseStringPool, type StringPool } from '../arsc/stringPool.js';
 import {
   NO_STRING,
   type XmlAttribute,
@@ -53,7 +53,7 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
   let pool: StringPool | undefined;
   let resourceMap: number[] = [];
   let strings: string[] = [];
-  // Through the pool, so every reference counts against its served budget (string-pool.ts).
+  // Through the pool, so every reference counts against its served budget (stringPool.ts).
   const str = (i: number): string => (i === NONE || !pool ? '' : pool.get(i));
   const optStr = (i: number): string | undefined => (i === NONE || !pool || i >= pool.count ? undefined : pool.get(i));
   const attrContext: AttrContext = { str, optStr, resourceMap };
@@ -149,7 +149,7 @@ export function parseBinaryXml(buf: Uint8Array, options: ParseXmlOptions = {}): 
   }
   if (!pool) r.fail('binary XML: no string pool');
   if (!root) r.fail('binary XML: no root element');
-  // Styles are read when a value asks for them (xml-proto), not all up front.
+  // Styles are read when a value asks for them (xmlProto), not all up front.
   const styles: XmlStyles = { count: pool.styleCount, get: pool.styleAt };
   return { strings, styles, utf8: pool.utf8, resourceMap, root };
 }

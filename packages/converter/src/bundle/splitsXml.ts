@@ -6,7 +6,7 @@
  * meta-data (removed by the manifest repair), or the rebuilt APK would carry two.
  */
 import type { ResourceTable } from '../arsc/model.js';
-import { DataType } from '../arsc/values.js';
+import { DataType, entryIdOf, packageIdOf, typeIdOf } from '../arsc/values.js';
 import type { XmlDocument, XmlElement } from '../axml/model.js';
 import type { PbResourceTable } from '../proto/aapt.js';
 import { ANDROID_NS, AndroidAttr, attrText, findAndroidAttr } from '../resources/manifest.js';
@@ -36,10 +36,10 @@ export function splitsXmlResource(doc: XmlDocument): SplitsXml | undefined {
         id,
         pathIn(table) {
           for (const p of table.packages) {
-            if (p.id !== id >>> 24) continue;
+            if (p.id !== packageIdOf(id)) continue;
             for (const t of p.types) {
-              if (t.id !== ((id >>> 16) & 0xff) || t.name !== 'xml') continue;
-              const e = t.entries.find((x) => x.index === (id & 0xffff));
+              if (t.id !== typeIdOf(id) || t.name !== 'xml') continue;
+              const e = t.entries.find((x) => x.index === entryIdOf(id));
               if (e?.value.kind === 'simple' && e.value.value.dataType === DataType.STRING) {
                 const path = table.valuePool.get(e.value.value.data >>> 0);
                 return /^res\/xml[^/]*\/splits\d*\.xml$/.test(path) ? path : undefined;
@@ -59,13 +59,13 @@ export function withoutResource(table: PbResourceTable, id: number): PbResourceT
   return {
     ...table,
     package: table.package.map((p) =>
-      (p.package_id.id ?? 0) !== id >>> 24
+      (p.package_id.id ?? 0) !== packageIdOf(id)
         ? p
         : {
             ...p,
             type: p.type
               .map((t) =>
-                (t.type_id.id ?? 0) !== ((id >>> 16) & 0xff) ? t : { ...t, entry: t.entry.filter((e) => (e.entry_id.id ?? 0) !== (id & 0xffff)) },
+                (t.type_id.id ?? 0) !== typeIdOf(id) ? t : { ...t, entry: t.entry.filter((e) => (e.entry_id.id ?? 0) !== entryIdOf(id)) },
               )
               .filter((t) => t.entry.length > 0),
           },

@@ -9,8 +9,8 @@
  * bundle, checking encodes), not at start (~5 ms of every conversion's start).
  */
 import type protobuf from 'protobufjs';
-import { AAPT_PROTO } from './aapt-schema.js';
-import { encodeChecked } from './fast-encode.js';
+import { AAPT_PROTO } from './aaptSchema.js';
+import { encodeChecked } from './fastEncode.js';
 import { lazySchema } from './lazySchema.js';
 
 /** The messages the converter writes and reads, by short name. */
@@ -189,7 +189,7 @@ export interface PbXmlNode {
   source?: PbSourcePosition;
 }
 
-/** `AaptPb[name].encode(value).finish()`, byte for byte, through the fast encoder (fast-encode.ts), without parsing the schema. */
+/** `AaptPb[name].encode(value).finish()`, byte for byte, through the fast encoder (fastEncode.ts), without parsing the schema. */
 export function encodeAapt(name: AaptMessage, value: object): Uint8Array {
   return encodeChecked(schema.ref(name), value);
 }

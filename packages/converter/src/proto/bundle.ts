@@ -1,11 +1,11 @@
 /**
- * bundletool's `android.bundle` schema (bundle-schema.ts) and the plain-object shapes the
+ * bundletool's `android.bundle` schema (bundleSchema.ts) and the plain-object shapes the
  * converter builds. Parsed by protobufjs (snake_case names kept) on first use of `BundlePb`
  * (decoding, validating); a conversion encodes from the descriptors kept as source (descriptors.ts).
  */
 import type protobuf from 'protobufjs';
-import { BUNDLE_PROTO } from './bundle-schema.js';
-import { encodeChecked } from './fast-encode.js';
+import { BUNDLE_PROTO } from './bundleSchema.js';
+import { encodeChecked } from './fastEncode.js';
 import { lazySchema } from './lazySchema.js';
 
 export { BUNDLE_PROTO };

@@ -1,5 +1,5 @@
 /**
- * What the fast encoder (fast-encode.ts) needs of a schema: each message type's fields, in
+ * What the fast encoder (fastEncode.ts) needs of a schema: each message type's fields, in
  * field-number order. Taken from protobufjs's reflection of a parsed schema (`describeMessages`);
  * for the converter's two schemas (aapt.pb, android.bundle) it is also kept as source
  * (descriptors.ts, checked against the schemas by a test), so a conversion encodes without
@@ -52,9 +52,9 @@ export function describeMessages(root: protobuf.Root): MessageDescriptors {
 export function descriptorsSource(descriptors: MessageDescriptors): string {
   const lines = Object.entries(descriptors).map(([name, fields]) => `  ${JSON.stringify(name)}: ${JSON.stringify(fields)},`);
   return [
-    '// Generated from aapt-schema.ts and bundle-schema.ts by `npx tsx packages/converter/scripts/proto-descriptors.ts`;',
+    '// Generated from aaptSchema.ts and bundleSchema.ts by `npx tsx packages/converter/scripts/proto-descriptors.ts`;',
     '// do not edit. The fields of every aapt.pb and android.bundle message (describe.ts), so a conversion',
-    '// encodes without parsing the schemas at start. test/fast-encode.test.ts fails when this no longer',
+    '// encodes without parsing the schemas at start. test/fastEncode.test.ts fails when this no longer',
     '// matches them.',
     "import type { MessageDescriptors } from './describe.js';",
     '',

@@ -1,6 +1,6 @@
-// Generated from aapt-schema.ts and bundle-schema.ts by `npx tsx packages/converter/scripts/proto-descriptors.ts`;
+// Generated from aaptSchema.ts and bundleSchema.ts by `npx tsx packages/converter/scripts/proto-descriptors.ts`;
 // do not edit. The fields of every aapt.pb and android.bundle message (describe.ts), so a conversion
-// encodes without parsing the schemas at start. test/fast-encode.test.ts fails when this no longer
+// encodes without parsing the schemas at start. test/fastEncode.test.ts fails when this no longer
 // matches them.
 import type { MessageDescriptors } from './describe.js';
 

@@ -1,3 +1,3 @@
-export { AAPT_PROTO, AAPT_PROTO_FILE_NAME } from './aapt-schema.js';
+export { AAPT_PROTO, AAPT_PROTO_FILE_NAME } from './aaptSchema.js';
 export * from './aapt.js';
 export * from './bundle.js';

@@ -5,7 +5,7 @@
  */
 import type protobuf from 'protobufjs';
 import { MESSAGE_DESCRIPTORS } from './descriptors.js';
-import type { MessageRef } from './fast-encode.js';
+import type { MessageRef } from './fastEncode.js';
 import { protobufjs } from './protobufjs.js';
 
 export interface LazySchema<Name extends string> {

@@ -1,6 +1,6 @@
 /**
  * protobufjs, loaded on first use. A conversion never needs it: it encodes with the generated
- * encoders (fast-encode.ts) from descriptors kept as source. Only decoding, validating a bundle,
+ * encoders (fastEncode.ts) from descriptors kept as source. Only decoding, validating a bundle,
  * describing a schema and AABIFY_CHECK_ENCODE do, and loading it (with its `long`) cost every
  * `aabify convert --local` ~4 ms of start. An `import` would load it with the first module that
  * names it: esbuild evaluates an inlined CommonJS package where the importing module starts.

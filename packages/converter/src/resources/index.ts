@@ -6,11 +6,11 @@ export { parseResourceTable } from '../arsc/table.js';
 export type { ResourceTable } from '../arsc/model.js';
 export { isBinaryXml, parseBinaryXml, type ParseXmlOptions } from '../axml/parser.js';
 export type { XmlDocument } from '../axml/model.js';
-export { AAPT2_TYPE_NAMES, buildResourceTableProto, resourceTableToProto, type TableProtoContext } from './table-proto.js';
-export { listReferencedFiles, protoXmlCandidates, tableSummary, type TableSummary } from './table-info.js';
-export { hasCompiledValue, xmlToProto, xmlToProtoNode, type XmlProtoOptions } from './xml-proto.js';
-export { configToProto } from './config-proto.js';
-export { FileType, inferFileType, type ConversionWarning } from './value-proto.js';
+export { AAPT2_TYPE_NAMES, buildResourceTableProto, resourceTableToProto, type TableProtoContext } from './tableProto.js';
+export { listReferencedFiles, protoXmlCandidates, tableSummary, type TableSummary } from './tableInfo.js';
+export { hasCompiledValue, xmlToProto, xmlToProtoNode, type XmlProtoOptions } from './xmlProto.js';
+export { configToProto } from './configProto.js';
+export { FileType, inferFileType, type ConversionWarning } from './valueProto.js';
 export { ANDROID_NS, AndroidAttr, readManifest, type ManifestInfo } from './manifest.js';
 export {
   BUNDLETOOL_ATTRIBUTES,
@@ -18,5 +18,5 @@ export {
   repairManifest,
   type ManifestRepairOptions,
   type ManifestRepairResult,
-} from './manifest-repair.js';
-export { apiLevelForCodename } from './sdk-codenames.js';
+} from './manifestRepair.js';
+export { apiLevelForCodename } from './sdkCodenames.js';

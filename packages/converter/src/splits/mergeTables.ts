@@ -7,7 +7,7 @@
  */
 import { ConverterError } from '../errors.js';
 import type { PbEntry, PbPackage, PbResourceTable, PbType } from '../proto/aapt.js';
-import { configProtoKey } from '../resources/config-proto.js';
+import { configProtoKey } from '../resources/configProto.js';
 
 function hexId(pkg: number, type: number, entry: number): string {
   return `0x${(((pkg << 24) | (type << 16) | entry) >>> 0).toString(16).padStart(8, '0')}`;

@@ -23,14 +23,17 @@ export default function AdminDashboardPage() {
   const [stats, setStats] = useState<AdminDashboardStats | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setStats(await adminApi.dashboard());
-      setError(null);
-    } catch (e) {
-      setError(failureText(e, 'Erro ao carregar estatísticas'));
-    }
-  }, []);
+  const load = useCallback(
+    () =>
+      adminApi.dashboard().then(
+        (answer) => {
+          setStats(answer);
+          setError(null);
+        },
+        (e: unknown) => setError(failureText(e, 'Erro ao carregar estatísticas')),
+      ),
+    [],
+  );
 
   useEffect(() => {
     void load();

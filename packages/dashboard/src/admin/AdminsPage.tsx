@@ -27,13 +27,14 @@ export default function AdminsPage() {
   const [demoting, setDemoting] = useState<ApiUser | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(async () => {
-    try {
-      setAdmins((await adminApi.admins()).users);
-    } catch (e) {
-      toast.error(failureText(e, 'Erro ao carregar administradores'));
-    }
-  }, []);
+  const load = useCallback(
+    () =>
+      adminApi.admins().then(
+        (answer) => setAdmins(answer.users),
+        (e: unknown) => toast.error(failureText(e, 'Erro ao carregar administradores')),
+      ),
+    [],
+  );
   useEffect(() => {
     void load();
   }, [load]);

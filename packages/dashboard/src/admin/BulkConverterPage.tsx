@@ -7,16 +7,16 @@ import Collapse from 'react-bootstrap/Collapse';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
-import { ADMIN_MESSAGES, CONVERSION_LIMITS, CONVERSION_MESSAGES, countOf } from '@aabify/shared';
+import { ADMIN_MESSAGES, CONVERSION_LIMITS, CONVERSION_MESSAGES, countOf, isActiveConversionStatus } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { isApiRequestError } from '../api/client';
-import { conversionApi, logsFromAnswer } from '../api/conversions';
+import { conversionApi } from '../api/conversions';
 import { saveBlob } from '../api/download';
 import { DownloadButton } from '../components/DownloadButton';
 import { checkApkFile } from '../lib/apkFile';
-import { applyUpdate, mergeLogs, newQueuedConversion, normalizeConversion, normalizeLog, type ConversionView, type LogEntry } from '../lib/conversion';
+import { applyUpdate, conversionView, mergeLogs, newQueuedConversion, type ConversionView } from '../lib/conversion';
 import { formatBytes, formatRetryAfter, formatTime } from '../lib/format';
-import { logFileName, logsAsText } from '../lib/logs';
+import { logEntriesFromAnswer, logFileName, logsAsText } from '../lib/logs';
 import { useBulkConversions } from '../stores/bulkConversions';
 import { toast } from '../stores/toasts';
 import { ProgressMeter } from '../components/ProgressMeter';
@@ -38,7 +38,6 @@ export const BULK_STATUS: Record<string, { label: string; bg: string }> = {
   cancelled: { label: 'Cancelado', bg: 'secondary' },
 };
 
-const isActive = (c: ConversionView) => c.status === 'pending' || c.status === 'queued' || c.status === 'processing';
 const keepLogs = (c: ConversionView): ConversionView => (c.logs.length > BULK_LOGS ? { ...c, logs: c.logs.slice(-BULK_LOGS) } : c);
 
 /** Adds picked files to the list: .apk only, at most 100 MB each, at most 10 in all (spec §5). */
@@ -58,7 +57,7 @@ function ItemLogs({ item }: { item: ConversionView }) {
   const [open, setOpen] = useState(false);
   const download = async () => {
     try {
-      const fetched = logsFromAnswer(await conversionApi.logs(item.id)).map((l) => normalizeLog(l)).filter((l): l is LogEntry => l !== undefined);
+      const fetched = logEntriesFromAnswer(await conversionApi.logs(item.id));
       const logs = mergeLogs(fetched, item.logs);
       saveBlob(new Blob([logsAsText(logs, true)], { type: 'text/plain;charset=utf-8' }), logFileName(item.id));
       toast.success(ADMIN_MESSAGES.logsDownloaded, { admin: true });
@@ -133,7 +132,7 @@ export default function BulkConverterPage() {
     }
   };
 
-  const activeIds = useMemo(() => items.filter(isActive).map((c) => c.id), [items]);
+  const activeIds = useMemo(() => items.filter((c) => isActiveConversionStatus(c.status)).map((c) => c.id), [items]);
   useLiveConversions(activeIds, (u) => setItems((list) => list.map((c) => (c.id === u.conversionId ? keepLogs(applyUpdate(c, u)) : c))));
 
   // A safety net for events missed between the upload answer and the subscription.
@@ -144,9 +143,8 @@ export default function BulkConverterPage() {
       for (const id of activeKey.split(',')) {
         conversionApi
           .status(id)
-          .then((raw) => {
-            const fresh = normalizeConversion(raw);
-            if (!fresh) return;
+          .then((answer) => {
+            const fresh = conversionView(answer);
             setItems((list) =>
               list.map((c) => (c.id === id && (fresh.status !== c.status || fresh.progress > c.progress) ? keepLogs({ ...c, ...fresh, fileName: c.fileName, logs: mergeLogs(c.logs, fresh.logs) }) : c)),
             );
@@ -155,7 +153,7 @@ export default function BulkConverterPage() {
       }
     }, POLL_MS);
     return () => clearInterval(t);
-  }, [activeKey]);
+  }, [activeKey, setItems]);
 
   const counts = {
     completed: items.filter((c) => c.status === 'completed').length,
@@ -242,7 +240,7 @@ export default function BulkConverterPage() {
         <Card>
           <Card.Header className="d-flex justify-content-between align-items-center">
             <h2 className="h6 mb-0">Conversões</h2>
-            <Button size="sm" variant="outline-secondary" onClick={() => setItems((l) => l.filter(isActive))} disabled={items.every(isActive)}>
+            <Button size="sm" variant="outline-secondary" onClick={() => setItems((l) => l.filter((c) => isActiveConversionStatus(c.status)))} disabled={items.every((c) => isActiveConversionStatus(c.status))}>
               Limpar concluídas
             </Button>
           </Card.Header>

@@ -3,7 +3,7 @@ import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ADMIN_LIMITS, countOf, formatNumber, type AdminConversion, type AdminConversionListResponse } from '@aabify/shared';
+import { ADMIN_LIMITS, countOf, formatNumber, isActiveConversionStatus, type AdminConversion, type AdminConversionListResponse, type ConversionUpdate } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { ActionMenu } from '../components/ActionMenu';
 import { DataList } from '../components/DataList';
@@ -11,33 +11,30 @@ import { Icon } from '../components/Icon';
 import { PageHeader } from '../components/PageHeader';
 import { ProgressMeter } from '../components/ProgressMeter';
 import { Truncate } from '../components/Truncate';
-import { CONVERSION_STATUSES, HISTORY_STATUS_LABELS, STATUS_VARIANTS, clampProgress, isConversionStatus, type ConversionUpdate } from '../lib/conversion';
+import { CONVERSION_STATUSES, HISTORY_STATUS_LABELS, STATUS_VARIANTS, clampProgress } from '../lib/conversion';
 import { formatBytes, formatDateTime } from '../lib/format';
 import { toast } from '../stores/toasts';
+import { useKeyedState } from '../lib/useKeyedState';
 import { ConfirmModal, PageList, failureText, useDebounced, useLiveConversions } from './common';
 import { PublicationsList } from './PublicationsList';
 
-/** The statuses whose rows follow live updates. */
-const LIVE = new Set(['pending', 'queued', 'processing']);
-
-/** One live message applied to an admin list row (spec §4 "Live events"). */
+/** One live message applied to an admin list row. */
 export function applyToRow(row: AdminConversion, u: ConversionUpdate): AdminConversion {
   const next = { ...row };
   if (u.type === 'progress') {
     next.progress = clampProgress(u.progress ?? row.progress);
     if (row.status === 'queued' || row.status === 'pending') next.status = 'processing';
   } else if (u.type === 'status_change') {
-    if (isConversionStatus(u.status)) next.status = u.status;
+    if (u.status) next.status = u.status;
     if (u.progress !== undefined) next.progress = clampProgress(u.progress);
   } else if (u.type === 'queue_position') {
-    const p = u.position ?? u.queuePosition;
-    if (p !== undefined) next.queuePosition = p;
-    if (isConversionStatus(u.status)) next.status = u.status;
+    if (u.position !== undefined) next.queuePosition = u.position;
+    if (u.status) next.status = u.status;
   } else if (u.type === 'completed') {
     next.status = 'completed';
     next.progress = 100;
     next.canDownload = u.canDownload ?? true;
-  } else if (u.type === 'error' || u.type === 'failed') {
+  } else if (u.type === 'error') {
     next.status = 'failed';
     next.error = u.error ?? u.message ?? null;
   } else return row;
@@ -48,7 +45,6 @@ export function applyToRow(row: AdminConversion, u: ConversionUpdate): AdminConv
 export default function ConversionsPage() {
   const [params] = useSearchParams();
   const userId = params.get('userId') ?? undefined;
-  const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<number>(ADMIN_LIMITS.conversionDefaultPageSize);
   const [status, setStatus] = useState('');
   const [searchText, setSearchText] = useState('');
@@ -57,16 +53,13 @@ export default function ConversionsPage() {
   const [deleting, setDeleting] = useState<AdminConversion | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => setPage(1), [search, status, limit]);
+  const [page, setPage] = useKeyedState(JSON.stringify([search, status, limit]), 1);
 
   const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        setData(await adminApi.conversions({ page, limit, status, search, userId }, signal));
-      } catch (e) {
+    (signal?: AbortSignal) =>
+      adminApi.conversions({ page, limit, status, search, userId }, signal).then(setData, (e: unknown) => {
         if (!signal?.aborted) toast.error(failureText(e, 'Erro ao carregar conversões'));
-      }
-    },
+      }),
     [page, limit, status, search, userId],
   );
   useEffect(() => {
@@ -75,7 +68,7 @@ export default function ConversionsPage() {
     return () => ctrl.abort();
   }, [load]);
 
-  const liveIds = useMemo(() => (data?.conversions ?? []).filter((c) => LIVE.has(c.status)).map((c) => c.id), [data]);
+  const liveIds = useMemo(() => (data?.conversions ?? []).filter((c) => isActiveConversionStatus(c.status)).map((c) => c.id), [data]);
   useLiveConversions(liveIds, (u) => {
     setData((d) => (d ? { ...d, conversions: d.conversions.map((c) => (c.id === u.conversionId ? applyToRow(c, u) : c)) } : d));
   });

@@ -27,6 +27,7 @@ import { PageHeader } from '../components/PageHeader';
 import { Truncate } from '../components/Truncate';
 import { formatDateTime } from '../lib/format';
 import { toast } from '../stores/toasts';
+import { useKeyedState } from '../lib/useKeyedState';
 import { PageList, failureText } from './common';
 
 const STATUS_VARIANTS: Record<EmailStatus, string> = { queued: 'secondary', sent: 'success', failed: 'danger' };
@@ -41,11 +42,10 @@ function StatusBadge({ email }: { email: AdminEmailJson }) {
 
 /** The message as its recipient sees it: HTML in a frame that runs nothing, or the text part. */
 function EmailViewer({ id, onHide }: { id: string | null; onHide(): void }) {
-  const [detail, setDetail] = useState<AdminEmailDetail | null>(null);
-  const [tab, setTab] = useState<'html' | 'text'>('html');
+  // Another message starts empty, on its HTML tab.
+  const [detail, setDetail] = useKeyedState<AdminEmailDetail | null>(id ?? '', null);
+  const [tab, setTab] = useKeyedState<'html' | 'text'>(id ?? '', 'html');
   useEffect(() => {
-    setDetail(null);
-    setTab('html');
     if (!id) return;
     let live = true;
     emailApi.adminGet(id).then(
@@ -55,7 +55,7 @@ function EmailViewer({ id, onHide }: { id: string | null; onHide(): void }) {
     return () => {
       live = false;
     };
-  }, [id]);
+  }, [id, setDetail]);
   return (
     <Modal show={id !== null} onHide={onHide} size="lg" aria-labelledby="email-viewer-title" data-testid="email-viewer">
       <Modal.Header closeButton closeLabel="Fechar">
@@ -107,20 +107,19 @@ function EmailViewer({ id, onHide }: { id: string | null; onHide(): void }) {
 }
 
 export default function EmailsPage() {
-  const [page, setPage] = useState(1);
   const [status, setStatus] = useState<EmailStatus | ''>('');
   const [search, setSearch] = useState('');
   const [data, setData] = useState<AdminEmailListResponse | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
 
-  useEffect(() => setPage(1), [status, search]);
-  const load = useCallback(async () => {
-    try {
-      setData(await emailApi.adminList({ page, status, search: search.trim() || undefined }));
-    } catch (e) {
-      toast.error(failureText(e, 'Não foi possível carregar os e-mails.'));
-    }
-  }, [page, status, search]);
+  const [page, setPage] = useKeyedState(JSON.stringify([status, search]), 1);
+  const load = useCallback(
+    () =>
+      emailApi.adminList({ page, status, search: search.trim() || undefined }).then(setData, (e: unknown) => {
+        toast.error(failureText(e, 'Não foi possível carregar os e-mails.'));
+      }),
+    [page, status, search],
+  );
   useEffect(() => {
     void load();
   }, [load]);

@@ -33,12 +33,12 @@ import {
   refundReasonOf,
 } from '../lib/purchases';
 import { toast } from '../stores/toasts';
+import { useKeyedState } from '../lib/useKeyedState';
 import { ConfirmModal, PageList, failureText } from './common';
 
 type Action = 'approve' | 'sync' | 'refund';
 
 export default function PurchasesPage() {
-  const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<number>(PURCHASE_PAGE_SIZES[0]);
   const [status, setStatus] = useState<PurchaseStatus | ''>('');
   const [data, setData] = useState<AdminPurchaseListResponse | null>(null);
@@ -47,16 +47,13 @@ export default function PurchasesPage() {
   const [reasonText, setReasonText] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
 
-  useEffect(() => setPage(1), [status, limit]);
+  const [page, setPage] = useKeyedState(JSON.stringify([status, limit]), 1);
 
   const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        setData(await adminPaymentsApi.purchases({ page, limit, status }, signal));
-      } catch (e) {
+    (signal?: AbortSignal) =>
+      adminPaymentsApi.purchases({ page, limit, status }, signal).then(setData, (e: unknown) => {
         if (!signal?.aborted) toast.error(failureText(e, PURCHASE_TEXTS.loadFailed));
-      }
-    },
+      }),
     [page, limit, status],
   );
   useEffect(() => {

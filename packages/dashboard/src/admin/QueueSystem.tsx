@@ -93,15 +93,17 @@ export default function QueueSystemPage() {
   usePageTitle('Fila e Sistema');
   const [queue, setQueue] = useState<AdminQueueStats | null>(null);
   const [system, setSystem] = useState<AdminSystemStats | null>(null);
-  const load = useCallback(async () => {
-    try {
-      const [q, s] = await Promise.all([adminApi.queue(), adminApi.system()]);
-      setQueue(q);
-      setSystem(s);
-    } catch (e) {
-      toast.error(failureText(e, 'Erro ao carregar a fila'));
-    }
-  }, []);
+  const load = useCallback(
+    () =>
+      Promise.all([adminApi.queue(), adminApi.system()]).then(
+        ([q, s]) => {
+          setQueue(q);
+          setSystem(s);
+        },
+        (e: unknown) => toast.error(failureText(e, 'Erro ao carregar a fila')),
+      ),
+    [],
+  );
   useEffect(() => {
     void load();
     const t = setInterval(() => void load(), 10000);

@@ -185,17 +185,21 @@ export default function SettingsPage() {
   const [error, setError] = useState<string | null>(null);
   const setPayments = usePaymentsStatus((s) => s.set);
   const refreshPayments = usePaymentsStatus((s) => s.refresh);
-  const load = useCallback(async () => {
-    try {
-      const body = await adminApi.config();
-      setConfigs(body.configs);
-      setPayments(body.payments);
-      setError(null);
-    } catch {
-      setError(ADMIN_MESSAGES.configLoadFailed);
-      toast.error(ADMIN_MESSAGES.configLoadFailed);
-    }
-  }, [setPayments]);
+  const load = useCallback(
+    () =>
+      adminApi.config().then(
+        (body) => {
+          setConfigs(body.configs);
+          setPayments(body.payments);
+          setError(null);
+        },
+        () => {
+          setError(ADMIN_MESSAGES.configLoadFailed);
+          toast.error(ADMIN_MESSAGES.configLoadFailed);
+        },
+      ),
+    [setPayments],
+  );
   useEffect(() => {
     void load();
   }, [load]);

@@ -149,11 +149,12 @@ export function CreditsModal({ user, onHide, onSaved }: { user: ApiUser | null; 
   const [amount, setAmount] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
+  // Each opening starts from the user's balance.
+  const reset = () => {
     setOperation('set');
     setAmount(user ? String(user.credits.available) : '');
     setError(null);
-  }, [user]);
+  };
   const save = async () => {
     if (!user) return;
     const n = Number(amount);
@@ -174,7 +175,7 @@ export function CreditsModal({ user, onHide, onSaved }: { user: ApiUser | null; 
     }
   };
   return (
-    <Modal show={user !== null} onHide={onHide} centered>
+    <Modal show={user !== null} onShow={reset} onHide={onHide} centered>
       <Modal.Header closeButton closeLabel="Fechar">
         <Modal.Title as="h2" className="h5">Gerenciar Créditos</Modal.Title>
       </Modal.Header>

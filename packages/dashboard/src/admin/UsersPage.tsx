@@ -46,14 +46,17 @@ export default function UsersPage() {
   const [deleting, setDeleting] = useState<ApiUser | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(async () => {
-    try {
-      setData(await adminApi.users({ page, limit: ADMIN_LIMITS.usersPageSize, search, role: 'user', userType }));
-      setLoadError(null);
-    } catch (e) {
-      setLoadError(failureText(e, 'Erro ao carregar usuários'));
-    }
-  }, [page, search, userType]);
+  const load = useCallback(
+    () =>
+      adminApi.users({ page, limit: ADMIN_LIMITS.usersPageSize, search, role: 'user', userType }).then(
+        (answer) => {
+          setData(answer);
+          setLoadError(null);
+        },
+        (e: unknown) => setLoadError(failureText(e, 'Erro ao carregar usuários')),
+      ),
+    [page, search, userType],
+  );
   useEffect(() => {
     void load();
   }, [load]);

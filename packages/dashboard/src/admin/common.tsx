@@ -4,7 +4,7 @@ import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router-dom';
 import { isApiRequestError } from '../api/client';
 import { LiveConnection } from '../live/liveConnection';
-import type { ConversionUpdate } from '../lib/conversion';
+import type { ConversionUpdate } from '@aabify/shared';
 import { useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
 
@@ -56,11 +56,14 @@ export function serverFields(e: unknown): Record<string, string> {
 export function useLiveConversions(ids: readonly string[], onUpdate: (u: ConversionUpdate) => void): void {
   const token = useSession((s) => s.token);
   const conn = useRef<LiveConnection | null>(null);
+  // The latest callbacks, for the connection's handlers (which outlive a render).
   const handler = useRef(onUpdate);
-  handler.current = onUpdate;
   const navigate = useNavigate();
   const navigateRef = useRef(navigate);
-  navigateRef.current = navigate;
+  useEffect(() => {
+    handler.current = onUpdate;
+    navigateRef.current = navigate;
+  });
   const key = [...ids].sort().join(',');
   useEffect(() => {
     if (!token) return;

@@ -1,6 +1,16 @@
 /** Conversion calls of the user page (spec users-and-conversion §7). */
 import { api, apiUpload } from './client';
-import type { ConversionHistoryResponse, ConversionLimitsResponse, ConversionStartResponse, ConversionStatus, HistorySortField, StreamTicketResponse, UsageInfo } from '@aabify/shared';
+import type {
+  ApiConversion,
+  ConversionHistoryResponse,
+  ConversionLimitsResponse,
+  ConversionLogsResponse,
+  ConversionStartResponse,
+  ConversionStatus,
+  HistorySortField,
+  StreamTicketResponse,
+  UsageInfo,
+} from '@aabify/shared';
 
 export type { ConversionHistoryResponse as HistoryResponse, UsageInfo } from '@aabify/shared';
 
@@ -21,11 +31,11 @@ export const conversionApi = {
     for (const file of files) form.append('apk', file, file.name);
     return apiUpload<ConversionStartResponse>('/conversion/convert', form, onProgress, signal);
   },
-  status: (id: string) => api.get<unknown>(`/conversion/status/${encodeURIComponent(id)}`, { quiet: true }),
+  status: (id: string) => api.get<ApiConversion>(`/conversion/status/${encodeURIComponent(id)}`, { quiet: true }),
   history: (q: HistoryQuery, signal?: AbortSignal) => api.get<ConversionHistoryResponse>('/conversion/history', { query: { ...q }, signal }),
   usage: () => api.get<UsageInfo>('/conversion/usage', { quiet: true }),
   /** `quiet` for background reads (the conversion page's catch-up): no toast on failure. */
-  logs: (id: string, opts: { quiet?: boolean; signal?: AbortSignal } = {}) => api.get<unknown>(`/conversion/logs/${encodeURIComponent(id)}`, opts),
+  logs: (id: string, opts: { quiet?: boolean; signal?: AbortSignal } = {}) => api.get<ConversionLogsResponse>(`/conversion/logs/${encodeURIComponent(id)}`, opts),
   /** The upload limits of the drop-zone (upload.maxFileSize, bytes). */
   limits: () => api.get<ConversionLimitsResponse>('/conversion/limits', { quiet: true }),
   /** A single-use ticket for the conversion's event stream (the `?token=` of /conversion/updates/{id}). */
@@ -33,10 +43,3 @@ export const conversionApi = {
   cancel: (id: string) => api.post<unknown>(`/conversion/cancel/${encodeURIComponent(id)}`),
   clearLogs: (id: string) => api.delete<unknown>(`/conversion/logs/${encodeURIComponent(id)}`, { quiet: true }),
 };
-
-/** A history answer's list, whatever the wrapping. */
-export function logsFromAnswer(body: unknown): unknown[] {
-  if (Array.isArray(body)) return body;
-  if (typeof body === 'object' && body !== null && 'logs' in body && Array.isArray((body as { logs: unknown }).logs)) return (body as { logs: unknown[] }).logs;
-  return [];
-}

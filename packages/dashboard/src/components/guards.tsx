@@ -3,7 +3,7 @@
  * redirects are decided when a route is entered, not while the user is on it: a conversion
  * that spends the last credit must not pull the user away from its result.
  */
-import { useRef, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { planAccessMessage, type PlanAccessState } from '@aabify/shared';
 import { isAdmin, useSession } from '../stores/session';
@@ -35,13 +35,15 @@ export function homePath(role: string | undefined): string {
  */
 function useEntryDecision<T>(compute: () => T | undefined, provisional = false): T | undefined {
   const location = useLocation();
-  const ref = useRef<{ key: string; value: T; provisional: boolean } | null>(null);
-  if (ref.current?.key !== location.key || (ref.current.provisional && !provisional)) {
+  const [decided, setDecided] = useState<{ key: string; value: T; provisional: boolean } | null>(null);
+  if (decided?.key !== location.key || (decided.provisional && !provisional)) {
     const value = compute();
     if (value === undefined) return undefined;
-    ref.current = { key: location.key, value, provisional };
+    // Kept for this navigation: React renders again at once with it, before anything is shown.
+    setDecided({ key: location.key, value, provisional });
+    return value;
   }
-  return ref.current.value;
+  return decided.value;
 }
 
 export function RequireAuth({ children }: { children: ReactNode }) {

@@ -1,16 +1,29 @@
 /**
- * The conversion as the user page holds it, built from whatever shape the API or the live
- * channel sends (ids as id/_id/conversionId, names as fileName/originalFileName/filename,
- * wrapped dates), and the update reducer of spec users-and-conversion §4.
+ * The conversion as the user page holds it (ConversionView), built from the server's answers
+ * (ApiConversion, ConversionLogEntry) and kept current by the live updates (ConversionUpdate):
+ * the update reducer of the conversion page.
  */
-import { CONVERSION_LIMITS, CONVERSION_STATUSES, type ConversionStatus, type PlayCheck } from '@aabify/shared';
+import {
+  CONVERSION_LIMITS,
+  CONVERSION_LOG_LEVELS,
+  CONVERSION_STATUSES,
+  isActiveConversionStatus,
+  isConversionStatus,
+  type ApiConversion,
+  type ConversionLogEntry,
+  type ConversionLogLevel,
+  type ConversionStatus,
+  type ConversionUpdate,
+  type PlayCheck,
+} from '@aabify/shared';
 
-import { aabFileName, toDate, type DateLike } from './format';
+import { aabFileName } from './format';
 
-export { CONVERSION_STATUSES, type ConversionStatus };
-export const LOG_LEVELS = ['info', 'success', 'warning', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { CONVERSION_STATUSES, isConversionStatus, type ConversionStatus };
+export const LOG_LEVELS = CONVERSION_LOG_LEVELS;
+export type LogLevel = ConversionLogLevel;
 
+/** A log line of the page: the server's entries, and the lines the page writes itself (no id). */
 export interface LogEntry {
   id?: string;
   timestamp: string;
@@ -61,87 +74,17 @@ export interface ConversionView {
   support?: { ownerEmail: string | null; downloadAllowed: boolean };
 }
 
-const PLAY_CHECK_STATUSES = ['ok', 'warning', 'blocker'];
-function readChecklist(v: unknown): PlayCheck[] | undefined {
-  if (!Array.isArray(v)) return undefined;
-  return v.filter(
-    (c): c is PlayCheck => isObject(c) && typeof c.code === 'string' && typeof c.title === 'string' && PLAY_CHECK_STATUSES.includes(String(c.status)),
-  );
-}
-
-/** The real-time update message (spec §3), as socket.io and the SSE stream deliver it. */
-export interface ConversionUpdate {
-  type: 'progress' | 'queue_position' | 'status_change' | 'completed' | 'error' | 'log' | string;
-  conversionId?: string;
-  status?: string;
-  progress?: number;
-  position?: number;
-  queuePosition?: number;
-  estimatedTime?: number;
-  totalWaiting?: number;
-  averageProcessingTime?: number;
-  currentlyProcessing?: number;
-  maxConcurrent?: number;
-  log?: unknown;
-  message?: string;
-  step?: string;
-  error?: string;
-  filename?: string;
-  fileSize?: number;
-  canDownload?: boolean;
-  expiresIn?: number;
-  timestamp?: string;
-}
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** An id as it may arrive: text, or a wrapped object id ({ $oid }). */
-export function readId(value: unknown): string | undefined {
-  if (typeof value === 'string' && value) return value;
-  if (typeof value === 'number') return String(value);
-  if (isObject(value)) return str(value.$oid) ?? str(value.id) ?? str(value._id);
-  return undefined;
-}
-
-function isoOf(value: unknown): string | undefined {
-  if (value === null || value === undefined) return undefined;
-  const d = toDate(value as DateLike);
-  return d?.toISOString();
-}
-
-export function clampProgress(value: unknown): number {
-  const n = num(value) ?? 0;
-  return Math.min(100, Math.max(0, Math.round(n)));
-}
-
-export function isConversionStatus(value: unknown): value is ConversionStatus {
-  return typeof value === 'string' && (CONVERSION_STATUSES as readonly string[]).includes(value);
-}
-
-export function isActiveStatus(status: ConversionStatus): boolean {
-  return status === 'pending' || status === 'queued' || status === 'processing';
+export function clampProgress(value: number | undefined): number {
+  return Math.min(100, Math.max(0, Math.round(value ?? 0)));
 }
 
 export function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
 }
 
-/** One log entry from an object or a plain string (one view sends strings). */
-export function normalizeLog(raw: unknown, fallbackTime: string = new Date().toISOString()): LogEntry | undefined {
-  if (typeof raw === 'string') return raw ? { timestamp: fallbackTime, level: 'info', message: raw } : undefined;
-  if (!isObject(raw)) return undefined;
-  const message = str(raw.message);
-  if (!message) return undefined;
-  const level = raw.level === 'warn' ? 'warning' : isLogLevel(raw.level) ? raw.level : 'info';
-  const entry: LogEntry = { timestamp: isoOf(raw.timestamp) ?? fallbackTime, level, message };
-  const id = readId(raw.id ?? raw._id);
-  if (id) entry.id = id;
-  const step = str(raw.step);
-  if (step) entry.step = step;
-  return entry;
+/** A server log entry as a line of the page. */
+export function logEntryOf(entry: ConversionLogEntry): LogEntry {
+  return { id: entry.id, timestamp: entry.timestamp, level: entry.level, message: entry.message, ...(entry.step ? { step: entry.step } : {}) };
 }
 
 function logKey(entry: LogEntry): string {
@@ -167,51 +110,41 @@ export function mergeLogs(existing: readonly LogEntry[], incoming: readonly LogE
   return out.length > max ? out.slice(out.length - max) : out;
 }
 
-/** A conversion from any API answer shape; undefined without an id. */
-export function normalizeConversion(raw: unknown, averageDefault: number = LIVE_DEFAULTS.averageProcessingTime): ConversionView | undefined {
-  if (!isObject(raw)) return undefined;
-  const source = isObject(raw.conversion) ? raw.conversion : raw;
-  const id = readId(source.id ?? source._id ?? source.conversionId);
-  if (!id) return undefined;
-  const status = isConversionStatus(source.status) ? source.status : 'processing';
-  const logs = Array.isArray(source.logs)
-    ? mergeLogs([], source.logs.map((l) => normalizeLog(l)).filter((l): l is LogEntry => l !== undefined))
-    : [];
-  const aab = isObject(source.aabFile) ? source.aabFile : undefined;
-  const fileName = str(source.fileName) ?? str(source.originalFileName) ?? str(source.filename) ?? UNKNOWN_FILE_NAME;
+/** The page's view of a conversion the server answered (status, history, the live channel's lists). */
+export function conversionView(c: ApiConversion): ConversionView {
   const view: ConversionView = {
-    id,
-    fileName,
-    fileSize: num(source.fileSize) ?? num(source.originalSize) ?? 0,
-    status,
-    progress: status === 'completed' ? 100 : clampProgress(source.progress),
-    logs,
-    averageProcessingTime: num(source.averageProcessingTime) ?? averageDefault,
-    currentlyProcessing: num(source.currentlyProcessing) ?? LIVE_DEFAULTS.currentlyProcessing,
-    maxConcurrent: num(source.maxConcurrent) ?? LIVE_DEFAULTS.maxConcurrent,
-    canDownload: source.canDownload === undefined ? status === 'completed' : source.canDownload === true,
+    id: c.id,
+    fileName: c.fileName || UNKNOWN_FILE_NAME,
+    fileSize: c.fileSize,
+    status: c.status,
+    progress: c.status === 'completed' ? 100 : clampProgress(c.progress),
+    logs: c.logs ? mergeLogs([], c.logs.map(logEntryOf)) : [],
+    averageProcessingTime: c.averageProcessingTime,
+    currentlyProcessing: c.currentlyProcessing,
+    maxConcurrent: c.maxConcurrent,
+    canDownload: c.canDownload,
+    createdAt: c.createdAt,
+    filename: c.filename,
+    expiresIn: c.expiresIn,
+    originalSize: c.originalSize,
   };
-  const optional = {
-    createdAt: isoOf(source.createdAt),
-    processingStartedAt: isoOf(source.processingStartedAt),
-    completedAt: isoOf(source.completedAt),
-    error: str(source.error) ?? (isObject(source.error) ? str(source.error.message) : undefined),
-    queuePosition: num(source.queuePosition),
-    totalInQueue: num(source.totalInQueue),
-    estimatedTime: num(source.estimatedTime),
-    filename: str(aab?.filename) ?? str(aab?.fileName) ?? (str(source.filename) !== fileName ? str(source.filename) : undefined),
-    expiresIn: num(source.expiresIn),
-    duration: num(source.duration),
-    originalSize: num(source.originalSize) ?? num(source.fileSize),
-    convertedSize: num(source.convertedSize) ?? num(aab?.size) ?? num(aab?.fileSize),
-    checklist: readChecklist(source.checklist),
-    support: isObject(source.support) ? { ownerEmail: str(source.support.ownerEmail) ?? null, downloadAllowed: source.support.downloadAllowed === true } : undefined,
+  const optional: Partial<ConversionView> = {
+    processingStartedAt: c.processingStartedAt ?? undefined,
+    completedAt: c.completedAt ?? undefined,
+    error: c.error ?? undefined,
+    queuePosition: c.queuePosition ?? undefined,
+    totalInQueue: c.totalInQueue,
+    estimatedTime: c.estimatedTime ?? undefined,
+    duration: c.duration ?? undefined,
+    convertedSize: c.convertedSize ?? undefined,
+    checklist: c.checklist ?? undefined,
+    support: c.support,
   };
-  for (const [key, value] of Object.entries(optional)) if (value !== undefined) (view as unknown as Json)[key] = value;
+  for (const [key, value] of Object.entries(optional) as [keyof ConversionView, unknown][]) if (value !== undefined) Object.assign(view, { [key]: value });
   return view;
 }
 
-/** The state a conversion starts in once submitted or announced (spec §4). */
+/** The state a conversion starts in once submitted or announced. */
 export function newQueuedConversion(id: string, fileName: string, fileSize: number, extra: Partial<ConversionView> = {}): ConversionView {
   return {
     id,
@@ -230,20 +163,16 @@ export function newQueuedConversion(id: string, fileName: string, fileSize: numb
   };
 }
 
-/** What the page assumes when the first stats request returns nothing (spec §4). */
-export function unknownConversion(id: string): ConversionView {
-  return { ...newQueuedConversion(id, UNKNOWN_FILE_NAME, 0), status: 'processing', createdAt: undefined };
-}
-
-function logFromUpdate(update: ConversionUpdate, now: string): LogEntry | undefined {
-  if (update.log !== undefined) return normalizeLog(update.log, update.timestamp ?? now);
+/** The log line an update carries: its entry, else its message (progress, completion). */
+function logFromUpdate(update: ConversionUpdate): LogEntry | undefined {
+  if (update.log) return logEntryOf(update.log);
   if (!update.message) return undefined;
   const level: LogLevel = update.type === 'error' ? 'error' : update.type === 'completed' ? 'success' : 'info';
-  return { timestamp: update.timestamp ?? now, level, message: update.message, ...(update.step ? { step: update.step } : {}) };
+  return { timestamp: update.timestamp, level, message: update.message, ...(update.step ? { step: update.step } : {}) };
 }
 
 /**
- * Applies one live update (spec §4). Updates for another conversion leave the state as is.
+ * Applies one live update. Updates for another conversion leave the state as is.
  * `now` is injected so tests are deterministic.
  */
 export function applyUpdate(state: ConversionView, update: ConversionUpdate, now: Date = new Date()): ConversionView {
@@ -251,7 +180,7 @@ export function applyUpdate(state: ConversionView, update: ConversionUpdate, now
   const nowIso = now.toISOString();
   const next: ConversionView = { ...state, lastUpdate: now.getTime() };
   const appendLog = () => {
-    const entry = logFromUpdate(update, nowIso);
+    const entry = logFromUpdate(update);
     if (entry) next.logs = mergeLogs(state.logs, [entry]);
   };
   switch (update.type) {
@@ -263,7 +192,7 @@ export function applyUpdate(state: ConversionView, update: ConversionUpdate, now
       break;
     }
     case 'queue_position': {
-      const position = update.position ?? update.queuePosition;
+      const position = update.position;
       if (position !== undefined) next.queuePosition = position;
       if (update.estimatedTime !== undefined) next.estimatedTime = update.estimatedTime;
       if (update.totalWaiting !== undefined) next.totalInQueue = update.totalWaiting;
@@ -271,7 +200,7 @@ export function applyUpdate(state: ConversionView, update: ConversionUpdate, now
       if (update.currentlyProcessing !== undefined) next.currentlyProcessing = update.currentlyProcessing;
       if (update.maxConcurrent !== undefined) next.maxConcurrent = update.maxConcurrent;
       if (isConversionStatus(update.status)) next.status = update.status;
-      else if (position === 0 && isActiveStatus(state.status)) next.status = 'processing';
+      else if (position === 0 && isActiveConversionStatus(state.status)) next.status = 'processing';
       break;
     }
     case 'status_change': {
@@ -294,12 +223,11 @@ export function applyUpdate(state: ConversionView, update: ConversionUpdate, now
       appendLog();
       break;
     }
-    case 'error':
-    case 'failed': {
+    case 'error': {
       next.status = 'failed';
       next.error = update.error ?? update.message ?? DEFAULT_ERROR_TEXT;
       next.completedAt = state.completedAt ?? nowIso;
-      const entry = normalizeLog(update.log, update.timestamp ?? nowIso) ?? { timestamp: update.timestamp ?? nowIso, level: 'error' as const, message: next.error };
+      const entry = update.log ? logEntryOf(update.log) : { timestamp: update.timestamp, level: 'error' as const, message: next.error };
       next.logs = mergeLogs(state.logs, [entry]);
       break;
     }
@@ -317,7 +245,7 @@ export function applyUpdate(state: ConversionView, update: ConversionUpdate, now
   return next;
 }
 
-/** The conversion page shows four statuses; anything else reads 'Status Desconhecido' (spec §4). */
+/** The conversion page shows four statuses; anything else reads 'Status Desconhecido'. */
 export const STATUS_LABELS: Record<string, string> = {
   queued: 'Na Fila',
   processing: 'Processando',

@@ -55,13 +55,12 @@ export function formatRetryAfter(seconds: number): string {
   return m === 1 ? '1 minuto' : `${m} minutos`;
 }
 
-/** A date as it may arrive: ISO text, epoch ms, Date or a wrapped { $date }. */
-export type DateLike = string | number | Date | { $date: string | number } | null | undefined;
+/** A date as the answers carry it (ISO text), epoch ms or a Date. */
+export type DateLike = string | number | Date | null | undefined;
 
 export function toDate(value: DateLike): Date | undefined {
   if (value === null || value === undefined) return undefined;
-  const raw = typeof value === 'object' && !(value instanceof Date) ? value.$date : value;
-  const d = raw instanceof Date ? raw : new Date(raw);
+  const d = value instanceof Date ? value : new Date(value);
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 

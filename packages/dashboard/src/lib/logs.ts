@@ -1,6 +1,7 @@
 /** The log console's filters, counts, search and export (spec users-and-conversion §2). */
 import { formatDateTime, formatTime } from './format';
-import { MAX_LOGS, normalizeLog, type LogEntry, type LogLevel } from './conversion';
+import type { ConversionLogsResponse } from '@aabify/shared';
+import { MAX_LOGS, logEntryOf, type LogEntry, type LogLevel } from './conversion';
 
 export type LogFilter = 'all' | LogLevel;
 export const LOG_FILTERS: ReadonlyArray<{ key: LogFilter; label: string }> = [
@@ -104,12 +105,7 @@ export function mergeLogsInOrder(existing: readonly LogEntry[], incoming: readon
   return sorted.length > max ? sorted.slice(sorted.length - max) : sorted;
 }
 
-/** The entries of a logs answer ({ logs: [...] } or a bare list), normalised; unreadable ones dropped. */
-export function logEntriesFromAnswer(body: unknown): LogEntry[] {
-  const list = Array.isArray(body)
-    ? body
-    : typeof body === 'object' && body !== null && Array.isArray((body as { logs?: unknown }).logs)
-      ? (body as { logs: unknown[] }).logs
-      : [];
-  return list.map((l) => normalizeLog(l)).filter((l): l is LogEntry => l !== undefined);
+/** The entries of GET /conversion/logs/{id} as lines of the page. */
+export function logEntriesFromAnswer(answer: ConversionLogsResponse): LogEntry[] {
+  return answer.logs.map(logEntryOf);
 }

@@ -8,9 +8,18 @@
  * is closed and reopened here with a new one. Disconnects when no subscription remains.
  */
 import { io, type Socket } from 'socket.io-client';
-import { conversionChannel, CONVERSION_MESSAGES, PUBLICATION_SOCKET_EVENT, SOCKET_EVENTS as E, type PublicationUpdate } from '@aabify/shared';
+import {
+  conversionChannel,
+  CONVERSION_MESSAGES,
+  PUBLICATION_SOCKET_EVENT,
+  SOCKET_EVENTS as E,
+  type ApiConversion,
+  type ConversionCreatedEvent,
+  type ConversionStatsAnswer,
+  type ConversionUpdate,
+  type PublicationUpdate,
+} from '@aabify/shared';
 import { emitPublicationUpdate } from './publicationEvents';
-import type { ConversionUpdate } from '../lib/conversion';
 import { conversionApi } from '../api/conversions';
 
 export const SOCKET_OPTIONS = { timeout: 10000, reconnectionAttempts: 3, reconnectionDelay: 1000 } as const;
@@ -42,8 +51,8 @@ export interface LiveChannelStatus {
 export interface LiveHandlers {
   onUpdate(update: ConversionUpdate): void;
   onStatus(status: LiveChannelStatus): void;
-  onCreated?(c: { conversionId: string; fileName?: string; fileSize?: number }): void;
-  onActiveConversions?(list: unknown[]): void;
+  onCreated?(c: ConversionCreatedEvent): void;
+  onActiveConversions?(list: ApiConversion[]): void;
   onAuthError(): void;
   /** A server error that the user should see (not the 'not found or not authorised' kind). */
   onError?(message: string, conversionId?: string): void;
@@ -147,15 +156,14 @@ export class LiveConnection {
       this.startStreams();
       this.report(true);
     });
-    socket.on(E.activeConversions, (list: unknown) => {
-      const items = Array.isArray(list) ? list : typeof list === 'object' && list !== null && Array.isArray((list as { conversions?: unknown }).conversions) ? (list as { conversions: unknown[] }).conversions : [];
-      this.handlers.onActiveConversions?.(items);
+    socket.on(E.activeConversions, (list: ApiConversion[]) => {
+      if (Array.isArray(list)) this.handlers.onActiveConversions?.(list);
     });
     socket.on(PUBLICATION_SOCKET_EVENT, (u: PublicationUpdate) => {
       if (u && typeof u.publication?.id === 'string') emitPublicationUpdate(u);
     });
-    socket.on(E.conversionCreated, (c: { conversionId?: string; fileName?: string; fileSize?: number }) => {
-      if (c && typeof c.conversionId === 'string') this.handlers.onCreated?.({ conversionId: c.conversionId, fileName: c.fileName, fileSize: c.fileSize });
+    socket.on(E.conversionCreated, (c: ConversionCreatedEvent) => {
+      if (c && typeof c.conversionId === 'string') this.handlers.onCreated?.(c);
     });
     socket.on(E.error, (e: { message?: string; conversionId?: string } | string) => {
       const message = typeof e === 'string' ? e : e?.message ?? '';
@@ -189,11 +197,8 @@ export class LiveConnection {
   }
 
   /** get_conversion_stats → conversion_stats_response; nothing after 5 s. */
-  requestStats(conversionId: string): Promise<unknown> {
-    return this.ask(E.stats, E.statsResponse, conversionId).then((r) => {
-      if (typeof r === 'object' && r !== null && 'stats' in r) return (r as { stats: unknown }).stats;
-      return r;
-    });
+  requestStats(conversionId: string): Promise<ConversionStatsAnswer | undefined> {
+    return this.ask(E.stats, E.statsResponse, conversionId) as Promise<ConversionStatsAnswer | undefined>;
   }
 
   /** generate_download_link → download_link_response { downloadLink }; nothing after 5 s. */
@@ -325,11 +330,7 @@ export class LiveConnection {
     stream.onmessage = (ev: MessageEvent<string>) => {
       try {
         const data: unknown = JSON.parse(ev.data);
-        if (typeof data === 'object' && data !== null && typeof (data as ConversionUpdate).type === 'string') {
-          const update = data as ConversionUpdate;
-          if (update.position === undefined && typeof update.queuePosition === 'number') update.position = update.queuePosition;
-          this.handlers.onUpdate({ conversionId, ...update });
-        }
+        if (typeof data === 'object' && data !== null && typeof (data as ConversionUpdate).type === 'string') this.handlers.onUpdate(data as ConversionUpdate);
       } catch {
         /* a comment or keep-alive line */
       }

@@ -180,7 +180,6 @@ export default function ApiTokensPage() {
   const [busy, setBusy] = useState(false);
   // Read on every visit, no cache: this is where an owner checks what can act for them.
   const fetchTokens = () => {
-    setLoad('loading');
     apiTokensApi.list().then(
       (list) => {
         setTokens(list);
@@ -190,6 +189,10 @@ export default function ApiTokensPage() {
     );
   };
   useEffect(fetchTokens, []);
+  const retry = () => {
+    setLoad('loading');
+    fetchTokens();
+  };
   const onCreated = (answer: CreatedApiTokenResponse) => {
     setCreated(answer);
     setTokens((list) => withCreatedToken(list, answer));
@@ -225,7 +228,7 @@ export default function ApiTokensPage() {
       {load === 'error' && (
         <Alert variant="danger" className="d-flex flex-wrap align-items-center gap-2">
           {API_TOKENS_PAGE_TEXTS.loadError}
-          <Button size="sm" variant="outline-danger" onClick={fetchTokens}>
+          <Button size="sm" variant="outline-danger" onClick={retry}>
             Tentar Novamente
           </Button>
         </Alert>

@@ -8,7 +8,7 @@ import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
 import { countOf, formatNumber, type HistorySortField } from '@aabify/shared';
-import { conversionApi, logsFromAnswer, type HistoryResponse } from '../api/conversions';
+import { conversionApi, type HistoryResponse } from '../api/conversions';
 import { DownloadButton } from '../components/DownloadButton';
 import { DataList, type Column } from '../components/DataList';
 import { Icon } from '../components/Icon';
@@ -19,15 +19,15 @@ import {
   CONVERSION_STATUSES,
   HISTORY_STATUS_LABELS,
   mergeLogs,
-  normalizeConversion,
-  normalizeLog,
+  conversionView,
   STATUS_VARIANTS,
   type ConversionStatus,
   type ConversionView,
   type LogEntry,
 } from '../lib/conversion';
 import { formatBytes, formatDateTime } from '../lib/format';
-import { LOG_LEVEL_LABELS, LOG_TEXTS } from '../lib/logs';
+import { LOG_LEVEL_LABELS, LOG_TEXTS, logEntriesFromAnswer } from '../lib/logs';
+import { useKeyedState } from '../lib/useKeyedState';
 
 export const HISTORY_DEFAULTS = { page: 1, limit: 10 } as const;
 export const SEARCH_DEBOUNCE_MS = 400;
@@ -40,23 +40,22 @@ const SORTS: ReadonlyArray<{ value: `${HistorySortField}:${'asc' | 'desc'}`; lab
 ];
 
 function LogsModal({ conversion, onHide }: { conversion: ConversionView | null; onHide(): void }) {
-  const [logs, setLogs] = useState<LogEntry[] | null>(null);
+  // Empty (loading) again for every conversion opened.
+  const [logs, setLogs] = useKeyedState<LogEntry[] | null>(conversion?.id ?? '', null);
   useEffect(() => {
     if (!conversion) return;
-    setLogs(null);
     let live = true;
     conversionApi
       .logs(conversion.id)
       .then((body) => {
         if (!live) return;
-        const entries = logsFromAnswer(body).map((l) => normalizeLog(l)).filter((l): l is LogEntry => l !== undefined);
-        setLogs(mergeLogs([], entries));
+        setLogs(mergeLogs([], logEntriesFromAnswer(body)));
       })
       .catch(() => live && setLogs([]));
     return () => {
       live = false;
     };
-  }, [conversion]);
+  }, [conversion, setLogs]);
   return (
     <Modal show={conversion !== null} onHide={onHide} size="lg" scrollable aria-labelledby="logs-title">
       <Modal.Header closeButton closeLabel="Fechar">
@@ -91,7 +90,10 @@ export default function HistoryPage() {
   const [status, setStatus] = useState<ConversionStatus | ''>('');
   const [sort, setSort] = useState<string>(SORTS[0].value);
   const [data, setData] = useState<HistoryResponse | null>(null);
-  const [loading, setLoading] = useState(true);
+  // The query whose answer (or failure) arrived last: loading while it is not the current one.
+  const query = JSON.stringify([page, search, status, sort]);
+  const [settled, setSettled] = useState<string | null>(null);
+  const loading = settled !== query;
   const [logsOf, setLogsOf] = useState<ConversionView | null>(null);
 
   useEffect(() => {
@@ -105,18 +107,17 @@ export default function HistoryPage() {
   useEffect(() => {
     const ctrl = new AbortController();
     const [sortBy, sortOrder] = sort.split(':') as [HistorySortField, 'asc' | 'desc'];
-    setLoading(true);
     conversionApi
       .history({ page, limit: HISTORY_DEFAULTS.limit, search: search || undefined, status, sortBy, sortOrder }, ctrl.signal)
       .then((r) => {
         setData(r);
-        setLoading(false);
+        setSettled(query);
       })
-      .catch(() => !ctrl.signal.aborted && setLoading(false));
+      .catch(() => !ctrl.signal.aborted && setSettled(query));
     return () => ctrl.abort();
-  }, [page, search, status, sort]);
+  }, [page, search, status, sort, query]);
 
-  const rows = useMemo(() => (data ? data.conversions.map((c) => normalizeConversion(c)).filter((c): c is ConversionView => c !== undefined) : null), [data]);
+  const rows = useMemo(() => (data ? data.conversions.map(conversionView) : null), [data]);
   const totalPages = data?.totalPages ?? 1;
   const columns: Array<Column<ConversionView>> = [
     {

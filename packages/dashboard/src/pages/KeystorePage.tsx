@@ -60,7 +60,9 @@ function Fact({ label, children, testId }: { label: string; children: ReactNode;
 }
 
 function StoredKeystore({ keystore, onDelete }: { keystore: KeystoreMetadata; onDelete(): void }) {
-  const expired = new Date(keystore.notAfter).getTime() < Date.now();
+  // The time the card was first shown: it says 'expirada' from then on, not as the clock moves.
+  const [shownAt] = useState(Date.now);
+  const expired = new Date(keystore.notAfter).getTime() < shownAt;
   const debug = /CN=Android Debug/i.test(keystore.subject);
   return (
     <Card className="mb-3" data-testid="keystore-stored">

@@ -180,7 +180,6 @@ export default function PlayCredentialsPage() {
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const fetchCredentials = () => {
-    setLoad('loading');
     playApi.credentials().then(
       (c) => {
         setCredentials(c);
@@ -190,6 +189,10 @@ export default function PlayCredentialsPage() {
     );
   };
   useEffect(fetchCredentials, []);
+  const retry = () => {
+    setLoad('loading');
+    fetchCredentials();
+  };
   const remove = async () => {
     setDeleting(true);
     try {
@@ -215,7 +218,7 @@ export default function PlayCredentialsPage() {
       {load === 'error' && (
         <Alert variant="danger" className="d-flex flex-wrap align-items-center gap-2">
           {PLAY_PAGE_TEXTS.loadError}
-          <Button size="sm" variant="outline-danger" onClick={fetchCredentials}>
+          <Button size="sm" variant="outline-danger" onClick={retry}>
             Tentar Novamente
           </Button>
         </Alert>

@@ -67,19 +67,18 @@ export default function PurchasesPage() {
   const [opening, setOpening] = useState<string | null>(null);
   const [payment, setPayment] = useState<ApiPixPayment | null>(null);
   const [planName, setPlanName] = useState('');
-  const polling = usePixPolling(payment);
-  const { checking, check } = usePixCheck(payment, polling);
 
   const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        const r = await paymentsApi.purchases(page, MY_PURCHASES_PAGE_SIZE, signal);
-        setData(r);
-        setLoadError(false);
-      } catch {
-        if (!signal?.aborted) setLoadError(true);
-      }
-    },
+    (signal?: AbortSignal) =>
+      paymentsApi.purchases(page, MY_PURCHASES_PAGE_SIZE, signal).then(
+        (r) => {
+          setData(r);
+          setLoadError(false);
+        },
+        () => {
+          if (!signal?.aborted) setLoadError(true);
+        },
+      ),
     [page],
   );
   useEffect(() => {
@@ -89,19 +88,19 @@ export default function PurchasesPage() {
   }, [load]);
 
   // A final answer of the reopened PIX: the list is read again; an approval also refreshes the plan.
-  useEffect(() => {
-    if (!payment) return;
-    if (polling.phase === 'approved') {
-      pendingPayment.forgetIf(payment.id);
+  const polling = usePixPolling(payment, (phase, ended) => {
+    if (phase === 'approved') {
+      pendingPayment.forgetIf(ended.id);
       setPayment(null);
       toast.success(PAYMENT_MESSAGES.approved);
       void syncPlanAfterApproval().then(() => load());
-    } else if (polling.phase === 'rejected' || polling.phase === 'cancelled' || polling.phase === 'not_found' || polling.phase === 'expired') {
-      pendingPayment.forgetIf(payment.id);
-      toast.error(PIX_PHASE_MESSAGES[polling.phase] ?? PAYMENT_MESSAGES.statusFailed);
+    } else if (phase === 'rejected' || phase === 'cancelled' || phase === 'not_found' || phase === 'expired') {
+      pendingPayment.forgetIf(ended.id);
+      toast.error(PIX_PHASE_MESSAGES[phase] ?? PAYMENT_MESSAGES.statusFailed);
       void load();
     }
-  }, [polling.phase, payment, load]);
+  });
+  const { checking, check } = usePixCheck(payment, polling);
 
   const resume = async (p: ApiPurchase) => {
     if (!p.paymentId) return;

@@ -48,16 +48,12 @@ export default function VerifyEmailPage() {
   const signedInEmail = useSession((s) => (s.token ? (s.user?.email ?? '') : undefined));
   const signIn = useSession((s) => s.signIn);
   const navigate = useNavigate();
-  const [state, setState] = useState<State>({ kind: 'checking' });
+  const [state, setState] = useState<State>(() => (token ? { kind: 'checking' } : { kind: 'failed', message: EMAIL_MESSAGES.linkTokenRequired }));
   const sent = useRef(false);
   useEffect(() => {
     // Once: a link that works is used up, and React may run effects twice in development.
-    if (sent.current) return;
+    if (sent.current || !token) return;
     sent.current = true;
-    if (!token) {
-      setState({ kind: 'failed', message: EMAIL_MESSAGES.linkTokenRequired });
-      return;
-    }
     emailApi.verifyEmail({ token }).then(
       (res) => {
         setState({ kind: 'done', message: res.message });

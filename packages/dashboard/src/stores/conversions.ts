@@ -4,7 +4,8 @@
  * in, reset when the user changes).
  */
 import { create } from 'zustand';
-import { applyUpdate, isLogLevel, type ConversionUpdate, type ConversionView, type LogEntry } from '../lib/conversion';
+import type { ConversionUpdate } from '@aabify/shared';
+import { applyUpdate, isLogLevel, type ConversionView, type LogEntry } from '../lib/conversion';
 import { mergeLogsInOrder } from '../lib/logs';
 import { CONVERSION_LOGS_KEY, LAST_USER_KEY, useSession } from './session';
 import { readJson, write } from './storage';

@@ -1,6 +1,5 @@
 /**
- * The figures of the admin dashboard, queue and system views (spec plans-payments-admin §2.4,
- * §2.9). Counts come straight from the tables in a few aggregate queries; calendar periods
+ * The figures of the admin dashboard, queue and system views (docs/admin.md). Counts come straight from the tables in a few aggregate queries; calendar periods
  * (this month, a day of the chart) are São Paulo's, like the plan analytics. Revenue sums
  * approved purchases in BRL (PIX sells in BRL only).
  */
@@ -13,7 +12,7 @@ export const STATS_TIME_ZONE = 'America/Sao_Paulo';
 
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 
-type Ctx = Pick<AppContext, 'sequelize' | 'settings' | 'conversions' | 'config' | 'version' | 'startedAt'>;
+type Ctx = Pick<AppContext, 'sequelize' | 'settings' | 'conversionStats' | 'config' | 'version' | 'startedAt'>;
 
 function select<T extends object>(ctx: Pick<AppContext, 'sequelize'>, sql: string, replacements: Record<string, unknown> = {}): Promise<T[]> {
   return ctx.sequelize.query<T>(sql, { replacements: { tz: STATS_TIME_ZONE, ...replacements }, type: QueryTypes.SELECT });
@@ -32,7 +31,7 @@ export async function queueStats(ctx: Ctx): Promise<AdminQueueStats> {
      FROM conversions`,
   );
   const maxConcurrent = (await ctx.settings.get('conversions.maxConcurrent')) ?? CONVERSION_LIMITS.defaultMaxConcurrent;
-  const averageProcessingTime = ctx.conversions ? await ctx.conversions.stats.averageProcessingTime() : CONVERSION_LIMITS.defaultAverageProcessingTimeMs;
+  const averageProcessingTime = await ctx.conversionStats.averageProcessingTime();
   return {
     waiting: num(row?.waiting),
     active: num(row?.active),

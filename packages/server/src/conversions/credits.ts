@@ -1,5 +1,5 @@
 /**
- * What a conversion costs its owner (DECISIONS.md "Credits and plans"): a credit user
+ * What a conversion costs its owner (docs/decisions.md, "Credits and plans"): a credit user
  * reserves 1 credit at submission, spent on completion and given back on failure or cancel;
  * subscribers (until expiresAt) and admins convert without credits. Every move happens inside
  * the caller's transaction with the user's row locked, and only from `reserved`, so a credit

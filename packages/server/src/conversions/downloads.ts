@@ -11,7 +11,7 @@ import { CONVERSION_LIMITS, CONVERSION_MESSAGES, aabFileName, type DownloadToken
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
-import { mayDownloadFiles } from './downloadAccess.js';
+import { mayDownloadFiles } from './access.js';
 import type { ByteRange, Storage } from '../storage/index.js';
 
 export const hashDownloadToken = (token: string) => createHash('sha256').update(token).digest('hex');

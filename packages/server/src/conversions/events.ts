@@ -6,12 +6,14 @@
  */
 import type { Server } from 'socket.io';
 import {
+  CONVERSION_MESSAGES,
   SOCKET_EVENTS,
   conversionChannel,
   type ConversionCreatedEvent,
   type ConversionUpdate,
 } from '@aabify/shared';
 import type { Logger } from '../logger.js';
+import type { Conversion } from '../models/index.js';
 
 type Listener = (msg: ConversionUpdate) => void;
 
@@ -56,6 +58,12 @@ export class ConversionEvents {
     this.io.to(channel).emit(channel, out);
     this.deliverLocal(out);
     this.io.serverSideEmit(REMOTE_UPDATE, out);
+  }
+
+  /** The conversion failed: its error, as clients show it. */
+  failed(c: Conversion): void {
+    const error = c.error ?? CONVERSION_MESSAGES.genericFailure;
+    this.update({ type: 'error', conversionId: c.id, timestamp: new Date().toISOString(), status: 'failed', error, message: error, code: c.errorCode ?? undefined });
   }
 
   /** `conversion-created` to every socket of the owner. */

@@ -2,7 +2,7 @@
  * Uploads that wait for a start (POST /conversion/upload, status 'pending'): a per-user cap on
  * how many are stored and how many bytes they take (settings upload.maxPendingUploads and
  * upload.maxPendingBytes), and their removal, file and row, once they are an hour old
- * (CONVERSION_LIMITS.pendingUploadMaxAgeMs), by the Agenda job of ConversionService.
+ * (CONVERSION_LIMITS.pendingUploadMaxAgeMs), by the `conversions:abandoned-uploads` job (jobs/conversions.ts).
  */
 import { QueryTypes, type Transaction } from 'sequelize';
 import { CONVERSION_LIMITS, CONVERSION_MESSAGES } from '@aabify/shared';

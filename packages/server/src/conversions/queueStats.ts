@@ -5,6 +5,9 @@
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { CONVERSION_LIMITS } from '@aabify/shared';
+import type { Conversion } from '../models/index.js';
+import type { SettingsService } from '../settings/index.js';
+import { readConversionSettings, type ConversionSettings } from './settings.js';
 
 export interface QueueSnapshot {
   /** Queued conversions, first in line first. */
@@ -29,11 +32,23 @@ const AVERAGE_CACHE_MS = 5000;
 export class QueueStats {
   private average?: { at: number; value: number };
 
-  constructor(private readonly sequelize: Sequelize) {}
+  constructor(private readonly deps: { sequelize: Sequelize; settings: SettingsService }) {}
+
+  /** Queue figures of one conversion (position 0 when it is not waiting). */
+  async infoOf(c: Pick<Conversion, 'id' | 'status' | 'progress' | 'processingStartedAt'>, settings?: ConversionSettings): Promise<QueueInfo> {
+    const s = settings ?? (await readConversionSettings(this.deps.settings));
+    if (c.status !== 'queued' && c.status !== 'processing') {
+      return { queuePosition: 0, totalInQueue: 0, estimatedTime: 0, averageProcessingTime: await this.averageProcessingTime(), currentlyProcessing: 0, maxConcurrent: s.maxConcurrent };
+    }
+    const snapshot = await this.snapshot(s.maxConcurrent);
+    const info = queueInfo(snapshot, c.id);
+    if (c.status === 'processing') info.estimatedTime = estimateRemaining(c.progress, c.processingStartedAt, snapshot.averageProcessingTime);
+    return info;
+  }
 
   async averageProcessingTime(): Promise<number> {
     if (this.average && Date.now() - this.average.at < AVERAGE_CACHE_MS) return this.average.value;
-    const [row] = await this.sequelize.query<{ avg: string | null }>(
+    const [row] = await this.deps.sequelize.query<{ avg: string | null }>(
       `SELECT avg(ms) AS avg FROM (
          SELECT extract(epoch FROM ("completedAt" - "processingStartedAt")) * 1000 AS ms
          FROM conversions
@@ -52,7 +67,7 @@ export class QueueStats {
   }
 
   async snapshot(maxConcurrent: number): Promise<QueueSnapshot> {
-    const rows = await this.sequelize.query<{ id: string; status: string }>(
+    const rows = await this.deps.sequelize.query<{ id: string; status: string }>(
       `SELECT id, status FROM conversions WHERE status IN ('queued', 'processing') ORDER BY "queuedAt", id`,
       { type: QueryTypes.SELECT },
     );

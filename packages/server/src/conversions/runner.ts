@@ -1,42 +1,76 @@
 /**
- * The `conversion` job: one Agenda job per conversion. A run first claims its conversion
- * under a global advisory lock — first in line, within `conversions.maxConcurrent` for all
- * processes and `conversions.concurrentPerUser` for its owner — or reschedules itself
- * shortly. A claimed conversion runs in the worker pool; its job lock is touched while it
- * runs, so a process that dies leaves a lock that expires and the job runs again elsewhere
- * (or after restart), resuming the conversion from the start.
+ * Runs the `conversions:run` job: one job per conversion. A run first claims its conversion
+ * (jobs/claim.ts) under a global advisory lock — first in line, within
+ * `conversions.maxConcurrent` for all processes and `conversions.concurrentPerUser` for its
+ * owner — or reschedules itself shortly. A claimed conversion runs in the worker pool; the job's
+ * lease (jobs/define.ts) keeps its lock alive while it runs, so a process that dies leaves a lock
+ * that expires and the job runs again elsewhere (or after restart), resuming the conversion from
+ * the start, a few times at most.
  */
 import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { QueryTypes, type Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Job } from 'agenda';
-import { isConverterError } from '@aabify/converter';
+import { isConverterError, type InputFile } from '@aabify/converter';
 import { CONVERSION_MESSAGES, CONVERSION_STEP_LABELS, aabFileName, CONVERSION_LIMITS, type ConversionLogLevel } from '@aabify/shared';
-import type { AppContext } from '../context.js';
-import type { Conversion } from '../models/index.js';
-import type { InputFile } from '@aabify/converter';
-import { storageKeys, type LocalCopy } from '../storage/index.js';
+import type { Logger } from '../logger.js';
+import type { Conversion, Models } from '../models/index.js';
+import type { SettingsService } from '../settings/index.js';
+import type { ServerSecrets } from '../secrets.js';
+import type { Mailer } from '../mail/notices.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { ServerInstance } from '../jobs/instances.js';
+import { claimRun } from '../jobs/claim.js';
+import { storageKeys, type LocalCopy, type Storage } from '../storage/index.js';
+import { signingKeyFor } from '../keystores/service.js';
+import { storableJson, storableText } from '../db/storable.js';
 import { settleCredit } from './credits.js';
 import { logLevelOf, trimLogs } from './logs.js';
 import { overallProgress, storedReport } from './report.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
-import type { ConversionService } from './service.js';
-import { WorkerCrashedError, WorkerLimitError } from './workerPool.js';
-import { signingKeyFor } from '../keystores/service.js';
-import { ServerInstance } from '../jobs/instances.js';
-import { storableJson, storableText } from '../db/storable.js';
+import type { ConversionEvents } from './events.js';
+import type { ConversionFiles } from './files.js';
+import type { ConversionLogWriter } from './logWriter.js';
+import type { QueueBroadcaster } from './queueBroadcaster.js';
+import type { QueueStats } from './queueStats.js';
+import { WorkerCrashedError, WorkerLimitError, type WorkerPool } from './workerPool.js';
 
 export interface ConversionJobData {
   conversionId: string;
 }
 
-type Claim = { kind: 'run'; conversion: Conversion; resumed: boolean } | { kind: 'wait' } | { kind: 'skip' };
+export interface ConversionRunnerDeps {
+  sequelize: Sequelize;
+  models: Models;
+  logger: Logger;
+  secrets: ServerSecrets;
+  settings: SettingsService;
+  storage: Storage;
+  mail: Mailer;
+  metrics: Metrics;
+  instance: Pick<ServerInstance, 'id' | 'timing'>;
+  workerPool: WorkerPool;
+  conversionEvents: ConversionEvents;
+  conversionLogs: ConversionLogWriter;
+  conversionFiles: ConversionFiles;
+  conversionStats: QueueStats;
+  queueBroadcaster: QueueBroadcaster;
+}
+
+export interface ConversionRunnerOptions {
+  /** How soon a conversion that could not start yet tries again. */
+  claimRetryMs: number;
+  /** Runs of a conversion whose process keeps dying before it fails. */
+  maxAttempts: number;
+}
 
 interface Running {
   controller: AbortController;
   reason?: 'cancel' | 'shutdown';
   done: Promise<void>;
 }
+
+type Claimed = { kind: 'run'; conversion: Conversion; resumed: boolean } | { kind: 'wait' } | { kind: 'skip' };
 
 const CLAIM_LOCK = 0x0aab1f2;
 const PROGRESS_WRITE_MS = 500;
@@ -47,11 +81,10 @@ export class ConversionRunner {
   private closing = false;
 
   constructor(
-    private readonly ctx: AppContext,
-    private readonly service: ConversionService,
-    private readonly opts: { claimRetryMs: number; touchIntervalMs: number; maxAttempts: number; workerName: string; staleAfterMs: number },
+    private readonly deps: ConversionRunnerDeps,
+    private readonly opts: ConversionRunnerOptions,
   ) {
-    service.events.onCancelRequest((id) => {
+    deps.conversionEvents.onCancelRequest((id) => {
       const run = this.running.get(id);
       if (run && !run.reason) {
         run.reason = 'cancel';
@@ -60,6 +93,7 @@ export class ConversionRunner {
     });
   }
 
+  /** Conversions this process is running. */
   get activeCount(): number {
     return this.running.size;
   }
@@ -75,6 +109,7 @@ export class ConversionRunner {
     await Promise.race([Promise.allSettled(runs.map((r) => r.done)), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
   }
 
+  /** One run of a conversion's job. */
   async handle(job: Job<ConversionJobData>): Promise<void> {
     const id = job.attrs.data?.conversionId;
     if (typeof id !== 'string') return;
@@ -82,7 +117,7 @@ export class ConversionRunner {
       if (this.closing) job.schedule(new Date(Date.now() + this.opts.claimRetryMs));
       return;
     }
-    const settings = await readConversionSettings(this.ctx.settings);
+    const settings = await readConversionSettings(this.deps.settings);
     const claim = await this.claim(id, settings);
     if (claim.kind === 'wait') {
       job.schedule(new Date(Date.now() + this.opts.claimRetryMs));
@@ -98,90 +133,60 @@ export class ConversionRunner {
     } finally {
       this.running.delete(id);
       finish();
-      this.service.queueChanged();
+      this.deps.queueBroadcaster.changed();
     }
   }
 
-  private async claim(id: string, settings: ConversionSettings): Promise<Claim> {
-    const { models, sequelize } = this.ctx;
-    const result = await sequelize.transaction(async (transaction) => {
-      await sequelize.query(`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`, { transaction });
-      const conversion = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
-      if (!conversion) return { kind: 'skip' } as const;
-      if (conversion.status === 'processing') {
-        // The job's lock expired or was released by an orphan sweep. While the instance that
-        // runs it still beats, it is alive (only its lock touches failed): leave it be.
-        if (conversion.workerName && (await this.ownerAlive(conversion.workerName, transaction))) return { kind: 'wait' } as const;
-        // Its previous process died mid-run: run it again, a few times at most.
-        if (conversion.attempts >= this.opts.maxAttempts) {
-          await this.failLocked(conversion, 'WORKER_CRASHED', CONVERSION_MESSAGES.workerCrashed, `after ${conversion.attempts} attempts`, transaction);
-          return { kind: 'crashed', conversion } as const;
+  private async claim(id: string, settings: ConversionSettings): Promise<Claimed> {
+    const { models, sequelize } = this.deps;
+    const claim = await claimRun<Conversion>(this.deps, {
+      advisoryLock: CLAIM_LOCK,
+      load: (transaction) => models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE }),
+      maxAttempts: this.opts.maxAttempts,
+      startValues: () => ({ processingStartedAt: new Date(), progress: 5, step: 'reading' }),
+      exhausted: (conversion, transaction) =>
+        this.failLocked(conversion, 'WORKER_CRASHED', CONVERSION_MESSAGES.workerCrashed, `after ${conversion.attempts} attempts`, transaction),
+      mayStart: async (conversion, transaction) => {
+        const count = async (sql: string, replacements: Record<string, unknown>) =>
+          Number((await sequelize.query<{ n: string }>(sql, { replacements, transaction, type: QueryTypes.SELECT }))[0]?.n ?? 0);
+        const processing = await count(`SELECT count(*) AS n FROM conversions WHERE status = 'processing'`, {});
+        if (processing >= settings.maxConcurrent) return false;
+        const perUser = settings.concurrentPerUser;
+        if (perUser > 0) {
+          const mine = await count(`SELECT count(*) AS n FROM conversions WHERE status = 'processing' AND "userId" = :userId`, { userId: conversion.userId });
+          if (mine >= perUser) return false;
         }
-        await conversion.update(
-          { attempts: conversion.attempts + 1, workerName: this.opts.workerName, processingStartedAt: new Date(), progress: 5, step: 'reading' },
-          { transaction },
+        // First in line among those allowed to start now.
+        const ahead = await count(
+          `SELECT count(*) AS n FROM (
+             SELECT 1 FROM conversions c
+             WHERE c.status = 'queued' AND c.id <> :id AND (c."queuedAt", c.id) < (:queuedAt, :id)
+               AND (:perUser = 0 OR (SELECT count(*) FROM conversions p WHERE p.status = 'processing' AND p."userId" = c."userId") < :perUser)
+             LIMIT 1) older`,
+          { id, queuedAt: conversion.queuedAt ?? conversion.createdAt, perUser },
         );
-        return { kind: 'run', conversion, resumed: true } as const;
-      }
-      if (conversion.status !== 'queued') return { kind: 'skip' } as const;
-      const count = async (sql: string, replacements: Record<string, unknown>) =>
-        Number((await sequelize.query<{ n: string }>(sql, { replacements, transaction, type: QueryTypes.SELECT }))[0]?.n ?? 0);
-      const processing = await count(`SELECT count(*) AS n FROM conversions WHERE status = 'processing'`, {});
-      if (processing >= settings.maxConcurrent) return { kind: 'wait' } as const;
-      const perUser = settings.concurrentPerUser;
-      if (perUser > 0) {
-        const mine = await count(`SELECT count(*) AS n FROM conversions WHERE status = 'processing' AND "userId" = :userId`, { userId: conversion.userId });
-        if (mine >= perUser) return { kind: 'wait' } as const;
-      }
-      // First in line among those allowed to start now.
-      const ahead = await count(
-        `SELECT count(*) AS n FROM (
-           SELECT 1 FROM conversions c
-           WHERE c.status = 'queued' AND c.id <> :id AND (c."queuedAt", c.id) < (:queuedAt, :id)
-             AND (:perUser = 0 OR (SELECT count(*) FROM conversions p WHERE p.status = 'processing' AND p."userId" = c."userId") < :perUser)
-           LIMIT 1) older`,
-        { id, queuedAt: conversion.queuedAt ?? conversion.createdAt, perUser },
-      );
-      if (ahead > 0) return { kind: 'wait' } as const;
-      await conversion.update(
-        { status: 'processing', attempts: conversion.attempts + 1, workerName: this.opts.workerName, processingStartedAt: new Date(), progress: 5, step: 'reading' },
-        { transaction },
-      );
-      return { kind: 'run', conversion, resumed: false } as const;
+        return ahead === 0;
+      },
     });
-    if (result.kind === 'crashed') {
-      this.ctx.metrics?.conversionFinished('crashed');
-      this.service.emitFailed(result.conversion);
+    if (claim.kind === 'exhausted') {
+      this.deps.metrics.conversionFinished('crashed');
+      this.deps.conversionEvents.failed(claim.row);
       // Its process died: no copy of the inputs is held any more.
-      await this.service.discardInputs(id);
+      await this.deps.conversionFiles.discardInputs(id);
       return { kind: 'skip' };
     }
-    return result;
-  }
-
-  private async ownerAlive(workerName: string, transaction: Transaction): Promise<boolean> {
-    if (workerName === this.opts.workerName) return false;
-    const [row] = await this.ctx.sequelize.query<{ alive: boolean }>(`SELECT ${ServerInstance.aliveSql(':workerName')} AS alive`, {
-      replacements: { workerName, staleAfterMs: this.opts.staleAfterMs },
-      transaction,
-      type: QueryTypes.SELECT,
-    });
-    return row?.alive === true;
+    if (claim.kind === 'run') return { kind: 'run', conversion: claim.row, resumed: claim.resumed };
+    return claim;
   }
 
   private async execute(job: Job<ConversionJobData>, conversion: Conversion, resumed: boolean, run: Running, settings: ConversionSettings): Promise<void> {
-    const { storage, events } = this.service;
+    const { storage, conversionEvents: events, conversionLogs, conversionFiles, queueBroadcaster, metrics, logger } = this.deps;
     const id = conversion.id;
-    const log = (level: ConversionLogLevel, message: string, step?: string) => this.service.log(id, level, message, step);
+    const log = (level: ConversionLogLevel, message: string, step?: string) => conversionLogs.write(id, level, message, step);
 
     events.update({ type: 'status_change', conversionId: id, timestamp: new Date().toISOString(), status: 'processing', progress: 5, step: 'reading' });
-    this.service.queueChanged();
+    queueBroadcaster.changed();
     await log('info', resumed ? CONVERSION_MESSAGES.resumed : 'Processamento iniciado', 'queue');
-
-    const touch = setInterval(() => {
-      job.touch().catch((err: unknown) => this.ctx.logger.warn({ err, conversionId: id }, 'job lock not extended'));
-    }, this.opts.touchIntervalMs);
-    touch.unref();
 
     const copies: LocalCopy[] = [];
     let completedHere = false;
@@ -209,7 +214,7 @@ export class ConversionRunner {
       });
       if (stageChanged || force || now - lastWrite >= PROGRESS_WRITE_MS) {
         lastWrite = now;
-        void this.ctx.models.Conversion.update({ progress: lastProgress, step: stage }, { where: { id, status: 'processing' } }).catch(() => undefined);
+        void this.deps.models.Conversion.update({ progress: lastProgress, step: stage }, { where: { id, status: 'processing' } }).catch(() => undefined);
       }
     };
 
@@ -229,8 +234,8 @@ export class ConversionRunner {
       output = await storage.scratchPath(`${id}.aab`);
       engineStarted = performance.now();
       const task = conversion.inputFiles?.length ? { input: inputs, ...(obb.length > 0 ? { obb } : {}) } : { input: main.path };
-      const report = await this.service.pool.run(
-        { ...task, output, options: conversion.options, ...(conversion.options.sign ? { sign: await signingKeyFor(this.ctx, conversion.userId) } : {}) },
+      const report = await this.deps.workerPool.run(
+        { ...task, output, options: conversion.options, ...(conversion.options.sign ? { sign: await signingKeyFor(this.deps, conversion.userId) } : {}) },
         {
           signal: run.controller.signal,
           deadlineMs: settings.maxDurationSeconds * 1000,
@@ -239,7 +244,7 @@ export class ConversionRunner {
           onLog: (entry) => void log(logLevelOf(entry.level), entry.message, entry.step),
         },
       );
-      this.ctx.metrics?.engineRan('completed', (performance.now() - engineStarted) / 1000);
+      metrics.engineRan('completed', (performance.now() - engineStarted) / 1000);
       engineStarted = undefined;
       progressTo('storing', 97, true);
       const aabKey = storageKeys.aab(id);
@@ -250,15 +255,15 @@ export class ConversionRunner {
       if (!completed) {
         // Cancelled meanwhile: the file goes. Taken over by another instance (this one was
         // thought dead): the file is the same key that instance writes, so it stays.
-        const now = await this.ctx.models.Conversion.findByPk(id);
+        const now = await this.deps.models.Conversion.findByPk(id);
         if (now?.status !== 'processing' && now?.status !== 'completed') await storage.delete(aabKey);
         return;
       }
       completedHere = true;
-      this.ctx.metrics?.conversionFinished('completed');
+      metrics.conversionFinished('completed');
       for (const w of report.warnings) await log('warning', w.message, 'report');
       await log('success', `Conversão concluída: ${aabFileName(completed.fileName)} (${size} bytes)`, 'done');
-      this.service.stats.invalidate();
+      this.deps.conversionStats.invalidate();
       events.update({
         type: 'completed',
         conversionId: id,
@@ -272,7 +277,7 @@ export class ConversionRunner {
         message: 'Conversão concluída com sucesso',
       });
     } catch (err) {
-      if (engineStarted !== undefined) this.ctx.metrics?.engineRan('failed', (performance.now() - engineStarted) / 1000);
+      if (engineStarted !== undefined) metrics.engineRan('failed', (performance.now() - engineStarted) / 1000);
       if (run.reason === 'shutdown') {
         await this.requeue(id);
         job.schedule(new Date());
@@ -284,50 +289,49 @@ export class ConversionRunner {
       const code = known ? err.code : limit ? limit.code : err instanceof WorkerCrashedError ? err.code : 'INTERNAL';
       const message = known ? err.message : limit ? limit.userMessage : CONVERSION_MESSAGES.genericFailure;
       const detail = known ? err.detail : err instanceof Error ? err.message : String(err);
-      if (!known && !limit) this.ctx.logger.error({ err, conversionId: id }, 'conversion failed unexpectedly');
+      if (!known && !limit) logger.error({ err, conversionId: id }, 'conversion failed unexpectedly');
       const failed = await this.fail(id, code, message, detail);
       if (failed) {
-        this.ctx.metrics?.conversionFinished('failed');
+        metrics.conversionFinished('failed');
         await log('error', message, lastStage || 'processing');
-        this.service.emitFailed(failed);
+        events.failed(failed);
       }
     } finally {
-      clearInterval(touch);
       if (output) await rm(output, { force: true }).catch(() => undefined);
       for (const c of copies) await c.release().catch(() => undefined);
       // Failed or cancelled (here or by a request to any process): the inputs go now that no
       // copy of them is held. Requeued or taken over by another instance: the status says so
       // and they stay.
-      if (!completedHere) await this.service.discardInputs(id).catch((err: unknown) => this.ctx.logger.warn({ err, conversionId: id }, 'inputs not discarded'));
-      await this.service.flushLogs(id);
-      await trimLogs(this.ctx.sequelize, id).catch(() => undefined);
+      if (!completedHere) await conversionFiles.discardInputs(id).catch((err: unknown) => logger.warn({ err, conversionId: id }, 'inputs not discarded'));
+      await conversionLogs.flush(id);
+      await trimLogs(this.deps.sequelize, id).catch(() => undefined);
     }
   }
 
   /** processing → completed, credit spent; false (null) when the conversion was cancelled meanwhile. */
   private async complete(id: string, report: ReturnType<typeof storedReport>, aabKey: string, aabSize: number): Promise<Conversion | null> {
-    const { models, sequelize } = this.ctx;
+    const { models, sequelize } = this.deps;
     return sequelize.transaction(async (transaction) => {
       const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
       // Only the instance that holds the conversion completes it: exactly one credit spent.
-      if (!c || c.status !== 'processing' || c.workerName !== this.opts.workerName) return null;
+      if (!c || c.status !== 'processing' || c.workerName !== this.deps.instance.id) return null;
       await settleCredit(models, c, 'spent', transaction);
       await c.update(
         { status: 'completed', progress: 100, step: 'done', report, aabKey, aabSize, completedAt: new Date(), creditState: c.creditState, workerName: null },
         { transaction },
       );
-      await this.ctx.mail.conversionEnded(c, { transaction });
+      await this.deps.mail.conversionEnded(c, { transaction });
       return c;
     });
   }
 
   private async fail(id: string, code: string, message: string, detail: string | undefined): Promise<Conversion | null> {
-    const { models, sequelize } = this.ctx;
+    const { models, sequelize } = this.deps;
     const failOnce = (why: string, about: string | undefined) =>
       sequelize.transaction(async (transaction) => {
         const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
         if (!c || !['pending', 'queued', 'processing'].includes(c.status)) return null;
-        if (c.status === 'processing' && c.workerName !== this.opts.workerName) return null;
+        if (c.status === 'processing' && c.workerName !== this.deps.instance.id) return null;
         await this.failLocked(c, code, why, about, transaction);
         return c;
       });
@@ -336,13 +340,13 @@ export class ConversionRunner {
     } catch (err) {
       // A failure that cannot be written would leave the conversion processing for good,
       // holding its credit and a slot of the queue: it is written again without the details.
-      this.ctx.logger.error({ err, conversionId: id, code }, 'conversion failure not written; written again without details');
+      this.deps.logger.error({ err, conversionId: id, code }, 'conversion failure not written; written again without details');
       return failOnce(CONVERSION_MESSAGES.genericFailure, undefined);
     }
   }
 
   private async failLocked(c: Conversion, code: string, message: string, detail: string | undefined, transaction: Transaction): Promise<void> {
-    await settleCredit(this.ctx.models, c, 'returned', transaction);
+    await settleCredit(this.deps.models, c, 'returned', transaction);
     await c.update(
       {
         status: 'failed',
@@ -355,18 +359,18 @@ export class ConversionRunner {
       },
       { transaction },
     );
-    await this.ctx.mail.conversionEnded(c, { transaction });
+    await this.deps.mail.conversionEnded(c, { transaction });
   }
 
   private async requeue(id: string): Promise<void> {
-    const [count] = await this.ctx.models.Conversion.update(
+    const [count] = await this.deps.models.Conversion.update(
       // attempts goes back down: a shutdown is not the conversion's fault.
       { status: 'queued', progress: 0, step: null, workerName: null, processingStartedAt: null },
-      { where: { id, status: 'processing', workerName: this.opts.workerName } },
+      { where: { id, status: 'processing', workerName: this.deps.instance.id } },
     );
     if (count === 0) return;
-    await this.ctx.sequelize.query(`UPDATE conversions SET attempts = GREATEST(0, attempts - 1) WHERE id = :id`, { replacements: { id } });
-    await this.service.log(id, 'warning', CONVERSION_MESSAGES.requeued, 'queue');
-    this.service.events.update({ type: 'status_change', conversionId: id, timestamp: new Date().toISOString(), status: 'queued', progress: 0, message: CONVERSION_MESSAGES.requeued });
+    await this.deps.sequelize.query(`UPDATE conversions SET attempts = GREATEST(0, attempts - 1) WHERE id = :id`, { replacements: { id } });
+    await this.deps.conversionLogs.write(id, 'warning', CONVERSION_MESSAGES.requeued, 'queue');
+    this.deps.conversionEvents.update({ type: 'status_change', conversionId: id, timestamp: new Date().toISOString(), status: 'queued', progress: 0, message: CONVERSION_MESSAGES.requeued });
   }
 }

@@ -11,7 +11,7 @@ import { Op } from 'sequelize';
 import { CONVERSION_LIMITS, CONVERSION_MESSAGES, type StreamTicketResponse } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
-import type { Credential } from '../auth/service.js';
+import type { Credential } from '../accounts/authService.js';
 import { ApiError } from '../http/errors.js';
 
 const TICKET_PREFIX = 'sse_';

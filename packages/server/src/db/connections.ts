@@ -10,7 +10,7 @@ export const POOLS = {
   realtime: 2,
   /** Cross-process invalidation (db/notifications.ts): one LISTEN. */
   notifications: 1,
-  /** Rate limits (auth/rateLimiter.ts), kept apart so a flood cannot starve the app's pool; opened on first use. */
+  /** Rate limits (http/rateLimiter.ts), kept apart so a flood cannot starve the app's pool; opened on first use. */
   ratelimits: 3,
 } as const;
 

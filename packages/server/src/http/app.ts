@@ -2,10 +2,10 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { AppContext } from '../context.js';
 import type { Logger } from '../logger.js';
-import { createApiRouter } from '../routes/index.js';
-import { createHealthRouter, createReadyRouter } from '../routes/health/router.js';
+import { createApiRouter } from './api.js';
+import { createHealthRouter, createReadyRouter } from '../ops/healthRoutes.js';
 import { apiNotFound, errorHandler } from './errors.js';
-import { httpMetrics, metricsEndpoint } from './metrics.js';
+import { httpMetrics, metricsEndpoint } from '../ops/metrics.js';
 import { dashboardRouter, findDashboardDir } from './static.js';
 import { requestLog } from './requestLog.js';
 
@@ -68,11 +68,9 @@ export function createApp(ctx: AppContext): Express {
   app.use(warnOnceAboutUntrustedForwarding(ctx.logger));
   app.use(securityHeaders);
   app.use(requestLog(ctx.logger));
-  if (ctx.metrics) {
-    app.use(httpMetrics(ctx.metrics));
-    // Outside /api: never under the API's rate limits.
-    app.get('/metrics', metricsEndpoint(ctx.metrics, ctx.config.metricsToken));
-  }
+  app.use(httpMetrics(ctx.metrics));
+  // Outside /api: never under the API's rate limits.
+  app.get('/metrics', metricsEndpoint(ctx.metrics, ctx.config.metricsToken));
   app.use('/api', express.json({ limit: '1mb' }), createApiRouter(ctx), apiNotFound, errorHandler(ctx.logger));
   app.use(dashboardRouter(findDashboardDir(ctx.config.dashboardDir)));
   app.use(errorHandler(ctx.logger));
@@ -83,7 +81,7 @@ export function createApp(ctx: AppContext): Express {
 export function createOpsApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
-  if (ctx.metrics) app.get('/metrics', metricsEndpoint(ctx.metrics, ctx.config.metricsToken));
+  app.get('/metrics', metricsEndpoint(ctx.metrics, ctx.config.metricsToken));
   const api = Router();
   api.use('/health', createHealthRouter(ctx));
   api.use('/ready', createReadyRouter(ctx));

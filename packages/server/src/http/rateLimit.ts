@@ -13,7 +13,7 @@
 import { isIP } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { ACCOUNT_MESSAGES } from '@aabify/shared';
-import type { Limiter } from '../auth/rateLimiter.js';
+import type { Limiter } from './rateLimiter.js';
 import { ApiError } from './errors.js';
 
 /** The client's address (Express resolves it through trusted proxies). */

@@ -3,7 +3,7 @@
  * (`host:pid:random`, so a restarted process with the same pid is a new instance) and a
  * heartbeat row in `worker_instances`. Conversions record the instance that runs them; one
  * whose instance stopped beating belongs to a dead process and is taken over
- * (conversions/service.ts reclaimOrphans).
+ * (jobs/conversions.ts reclaimOrphanedConversions).
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';

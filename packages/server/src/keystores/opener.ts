@@ -1,5 +1,5 @@
 /**
- * Opens uploaded keystores off the event loop (issue 14 item 2). Deriving a keystore's keys is
+ * Opens uploaded keystores off the event loop. Deriving a keystore's keys is
  * CPU work the uploader chooses (iteration counts, bags): the engine caps it (KEYSTORE_LIMITS),
  * and this runs it in a worker thread of its own per operation, so the API keeps answering:
  *   - a time budget (KEYSTORE_LIMITS.openBudgetMs, counted from when the worker is ready): past
@@ -19,7 +19,7 @@ import { deserializeError, type SerializedError } from '../conversions/engine.js
 import { startWorkerThread } from '../conversions/workerPool.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../logger.js';
-import type { Limiter } from '../auth/rateLimiter.js';
+import type { Limiter } from '../http/rateLimiter.js';
 
 export interface KeystoreJob {
   keystore: Uint8Array;

@@ -7,9 +7,11 @@
  */
 import { ConverterError, isConverterError } from '@aabify/converter';
 import { KEYSTORE_MESSAGES, type KeystoreMetadata, type KeystoreUpload, type ParsedOptions } from '@aabify/shared';
-import type { AppContext } from '../context.js';
+import type { Logger } from '../logger.js';
+import type { ServerSecrets } from '../secrets.js';
+import type { KeystoreOpener } from './opener.js';
 import { ApiError } from '../http/errors.js';
-import type { UserKeystore } from '../models/index.js';
+import type { Models, UserKeystore } from '../models/index.js';
 import { encryptJson, keyRingOf, openJson } from '../settings/crypto.js';
 
 interface KeystoreSecret {
@@ -24,6 +26,8 @@ export interface StoredSigningKey {
   alias: string;
   keyPassword?: string;
 }
+
+type Keystores = { models: Pick<Models, 'UserKeystore'> };
 
 const aad = (userId: string): string => `user-keystore:${userId}`;
 
@@ -50,7 +54,7 @@ export function presentKeystore(k: UserKeystore): KeystoreMetadata {
  * Opens the keystore with the engine in a worker (keystores/opener.ts: time budget, one per
  * user); the engine's errors become a 422 with its pt-BR message.
  */
-export async function saveKeystore(ctx: AppContext, userId: string, input: KeystoreUpload): Promise<UserKeystore> {
+export async function saveKeystore(ctx: Keystores & { keystores: KeystoreOpener; secrets: ServerSecrets; logger: Logger }, userId: string, input: KeystoreUpload): Promise<UserKeystore> {
   const bytes = Buffer.from(input.keystore, 'base64');
   let key;
   try {
@@ -88,18 +92,18 @@ export async function saveKeystore(ctx: AppContext, userId: string, input: Keyst
   return (await UserKeystore.findByPk(userId))!;
 }
 
-export async function findKeystore(ctx: AppContext, userId: string): Promise<UserKeystore | null> {
+export async function findKeystore(ctx: Keystores, userId: string): Promise<UserKeystore | null> {
   return ctx.models.UserKeystore.findByPk(userId);
 }
 
-export async function deleteKeystore(ctx: AppContext, userId: string): Promise<boolean> {
+export async function deleteKeystore(ctx: Keystores & { logger: Logger }, userId: string): Promise<boolean> {
   const n = await ctx.models.UserKeystore.destroy({ where: { userId } });
   if (n > 0) ctx.logger.info({ userId }, 'upload keystore deleted');
   return n > 0;
 }
 
 /** What the engine needs to sign one conversion; BAD_KEYSTORE when the keystore is gone. */
-export async function signingKeyFor(ctx: AppContext, userId: string): Promise<StoredSigningKey> {
+export async function signingKeyFor(ctx: Keystores & { secrets: ServerSecrets }, userId: string): Promise<StoredSigningKey> {
   const row = await findKeystore(ctx, userId);
   if (!row) throw new ConverterError('BAD_KEYSTORE', KEYSTORE_MESSAGES.removedBeforeSigning);
   const secret = openJson(row.secret, keyRingOf(ctx.secrets), aad(userId)).value as KeystoreSecret;
@@ -112,7 +116,7 @@ export async function signingKeyFor(ctx: AppContext, userId: string): Promise<St
 }
 
 /** `options.sign` asks for the account's keystore: without one, the options are refused (400). */
-export async function requireKeystoreForSigning(ctx: AppContext, userId: string, parsed: ParsedOptions): Promise<ParsedOptions> {
+export async function requireKeystoreForSigning(ctx: Keystores, userId: string, parsed: ParsedOptions): Promise<ParsedOptions> {
   if (!parsed.ok || parsed.options.sign !== true || (await findKeystore(ctx, userId))) return parsed;
   return { ok: false, message: KEYSTORE_MESSAGES.requiredForSigning, fields: { 'options.sign': KEYSTORE_MESSAGES.requiredForSigning } };
 }

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Op, QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { hashApiToken } from '../auth/tokens.js';
+import { hashApiToken } from '../accounts/tokens.js';
 import type { EmailLinkPurpose, Models, User } from '../models/index.js';
 
 export const LINK_VALIDITY_MS: Record<EmailLinkPurpose, number> = {

@@ -14,10 +14,11 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { EmailMessage, Models } from '../models/index.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { enqueueFor } from '../jobs/define.js';
+import { JOBS } from '../jobs/names.js';
 import { encryptJson, openJson, type KeyRing } from '../settings/crypto.js';
 import { messageContent, renderMessage, type RenderedMessage } from './templates.js';
 
-export const MAIL_SEND_JOB = 'mail:send';
 
 export interface OutboxOptions {
   /** First retry delay; each next one doubles (tests shorten it). */
@@ -55,10 +56,9 @@ export class Outbox {
   readonly maxAttempts: number;
   private readonly smtp?: Transporter;
   private serverUrl?: string;
-  private queue?: JobQueue;
 
   constructor(
-    private readonly deps: { config: Config; models: Models; sequelize: Sequelize; logger: Logger; keys: KeyRing },
+    private readonly deps: { config: Config; models: Models; sequelize: Sequelize; logger: Logger; keys: KeyRing; queue: JobQueue },
     opts: OutboxOptions = {},
   ) {
     const { smtpUrl } = deps.config.mail;
@@ -73,11 +73,6 @@ export class Outbox {
         socketTimeout: 30_000,
       } as Parameters<typeof nodemailer.createTransport>[0]);
     }
-  }
-
-  /** The queue that runs deliveries (set once it exists). */
-  attachQueue(queue: JobQueue): void {
-    this.queue = queue;
   }
 
   /** This server's own address, the links' base when PUBLIC_URL is not set. */
@@ -142,9 +137,9 @@ export class Outbox {
 
   /** Queues the delivery job of a message (one per message). */
   async schedule(emailId: string): Promise<void> {
-    if (!this.queue || this.transport === 'outbox') return;
+    if (this.transport === 'outbox') return;
     try {
-      await this.queue.create<MailSendJobData>(MAIL_SEND_JOB, { emailId }).unique({ 'data.emailId': emailId }).schedule(new Date()).save();
+      await enqueueFor(this.deps.queue, JOBS.mailSend, 'emailId', emailId);
     } catch (err) {
       // The sweep job writes the missing job later.
       this.deps.logger.error({ err, emailId }, 'e-mail delivery job not written; the sweep retries');
@@ -217,7 +212,7 @@ export class Outbox {
       `SELECT m.id FROM email_messages m WHERE m.status = 'queued'
          AND NOT EXISTS (SELECT 1 FROM agenda_jobs j WHERE j.name = :name AND j.data->>'emailId' = m.id::text)
        ORDER BY m."createdAt" LIMIT 500`,
-      { replacements: { name: MAIL_SEND_JOB }, type: QueryTypes.SELECT },
+      { replacements: { name: JOBS.mailSend }, type: QueryTypes.SELECT },
     );
     for (const r of rows) await this.schedule(r.id);
     return { scheduled: rows.length, expired: typeof expiredCount === 'number' ? expiredCount : 0 };

@@ -1,7 +1,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import type { PlayPublishStatus, PublicationLogEntry, PublicationStatus, ReleaseNote } from '@aabify/shared';
 
-/** One publication of a conversion's AAB to a Google Play track (play/service.ts). */
+/** One publication of a conversion's AAB to a Google Play track (play/publications.ts, run by play/publicationRunner.ts). */
 export class Publication extends Model<InferAttributes<Publication>, InferCreationAttributes<Publication>> {
   declare id: CreationOptional<string>;
   declare conversionId: string;
@@ -16,6 +16,8 @@ export class Publication extends Model<InferAttributes<Publication>, InferCreati
   declare progress: CreationOptional<number>;
   declare step: CreationOptional<string | null>;
   declare attempts: CreationOptional<number>;
+  /** The instance running it while processing (jobs/claim.ts). */
+  declare workerName: CreationOptional<string | null>;
   declare versionCode: CreationOptional<number | null>;
   declare editId: CreationOptional<string | null>;
   declare playResponse: CreationOptional<Record<string, unknown> | null>;
@@ -45,6 +47,7 @@ export function definePublication(sequelize: Sequelize): typeof Publication {
       progress: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       step: { type: DataTypes.STRING(16), allowNull: true },
       attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      workerName: { type: DataTypes.STRING(255), allowNull: true },
       versionCode: { type: DataTypes.INTEGER, allowNull: true },
       editId: { type: DataTypes.STRING(128), allowNull: true },
       playResponse: { type: DataTypes.JSONB, allowNull: true },

@@ -1,3 +1,7 @@
+/**
+ * Purchases, their payments at a provider and their status history: three models that refer to
+ * one another, kept in one file.
+ */
 import {
   DataTypes,
   Model,
@@ -8,11 +12,9 @@ import {
   type NonAttribute,
   type Sequelize,
 } from 'sequelize';
-import type { Currency, PlanSnapshot, PlanType, PurchaseStatus, UserType } from '@aabify/shared';
+import type { Currency, PaymentProviderName, PaymentStatus, PlanSnapshot, PlanType, PurchaseStatus, UserType } from '@aabify/shared';
 import type { User } from './User.js';
 import type { Plan } from './Plan.js';
-import type { Payment } from './Payment.js';
-import type { PurchaseTransition } from './PurchaseTransition.js';
 
 export type PurchaseProvider = 'sandbox' | 'mercadopago' | 'manual';
 
@@ -84,4 +86,88 @@ export function definePurchase(sequelize: Sequelize): typeof Purchase {
     { sequelize, modelName: 'Purchase', tableName: 'purchases' },
   );
   return BoundPurchase;
+}
+
+/** One status change of a purchase: when, from what, why and by whom. Written, never edited. */
+export class PurchaseTransition extends Model<InferAttributes<PurchaseTransition>, InferCreationAttributes<PurchaseTransition>> {
+  declare id: CreationOptional<string>;
+  declare purchaseId: ForeignKey<Purchase['id']>;
+  declare fromStatus: PurchaseStatus | null;
+  declare toStatus: PurchaseStatus;
+  declare reason: string;
+  /** 'user:<id>', 'admin:<id>', 'webhook', 'job:payments:expire', 'system'. */
+  declare actor: string;
+  declare at: CreationOptional<Date>;
+
+  declare purchase?: NonAttribute<Purchase>;
+}
+
+export function definePurchaseTransition(sequelize: Sequelize): typeof PurchaseTransition {
+  class BoundPurchaseTransition extends PurchaseTransition {}
+  BoundPurchaseTransition.init(
+    {
+      id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+      fromStatus: { type: DataTypes.STRING(16), allowNull: true },
+      toStatus: { type: DataTypes.STRING(16), allowNull: false },
+      reason: { type: DataTypes.TEXT, allowNull: false },
+      actor: { type: DataTypes.STRING(80), allowNull: false },
+      at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
+    },
+    { sequelize, modelName: 'PurchaseTransition', tableName: 'purchase_transitions', timestamps: false },
+  );
+  return BoundPurchaseTransition;
+}
+
+/** A PIX charge of a purchase at a provider; mirrors the provider's last answer. */
+export class Payment extends Model<InferAttributes<Payment>, InferCreationAttributes<Payment>> {
+  declare id: CreationOptional<string>;
+  declare purchaseId: ForeignKey<Purchase['id']>;
+  declare userId: ForeignKey<User['id']>;
+  declare provider: PaymentProviderName;
+  declare providerPaymentId: CreationOptional<string | null>;
+  declare status: CreationOptional<PaymentStatus>;
+  declare providerStatus: CreationOptional<string | null>;
+  declare providerStatusDetail: CreationOptional<string | null>;
+  declare amountCents: number;
+  declare currency: Currency;
+  declare qrCode: CreationOptional<string | null>;
+  declare qrCodeBase64: CreationOptional<string | null>;
+  declare ticketUrl: CreationOptional<string | null>;
+  declare expiresAt: Date;
+  declare approvedAt: CreationOptional<Date | null>;
+  declare lastSyncedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  declare purchase?: NonAttribute<Purchase>;
+
+  isExpired(now: Date = new Date()): boolean {
+    return this.status === 'pending' && this.expiresAt.getTime() <= now.getTime();
+  }
+}
+
+export function definePayment(sequelize: Sequelize): typeof Payment {
+  class BoundPayment extends Payment {}
+  BoundPayment.init(
+    {
+      id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      provider: { type: DataTypes.STRING(16), allowNull: false },
+      providerPaymentId: { type: DataTypes.STRING(64), allowNull: true },
+      status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pending' },
+      providerStatus: { type: DataTypes.STRING(32), allowNull: true },
+      providerStatusDetail: { type: DataTypes.STRING(64), allowNull: true },
+      amountCents: { type: DataTypes.INTEGER, allowNull: false },
+      currency: { type: DataTypes.STRING(3), allowNull: false },
+      qrCode: { type: DataTypes.TEXT, allowNull: true },
+      qrCodeBase64: { type: DataTypes.TEXT, allowNull: true },
+      ticketUrl: { type: DataTypes.TEXT, allowNull: true },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+      approvedAt: { type: DataTypes.DATE, allowNull: true },
+      lastSyncedAt: { type: DataTypes.DATE, allowNull: true },
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+    },
+    { sequelize, modelName: 'Payment', tableName: 'payments' },
+  );
+  return BoundPayment;
 }

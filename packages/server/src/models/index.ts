@@ -7,15 +7,11 @@ import type { Sequelize } from 'sequelize';
 import { defineUser, type User } from './User.js';
 import { defineApiToken, type ApiToken } from './ApiToken.js';
 import { definePlan, type Plan } from './Plan.js';
-import { definePurchase, type Purchase } from './Purchase.js';
-import { definePurchaseTransition, type PurchaseTransition } from './PurchaseTransition.js';
-import { definePayment, type Payment } from './Payment.js';
+import { definePayment, definePurchase, definePurchaseTransition, type Payment, type Purchase, type PurchaseTransition } from './Purchase.js';
 import { defineSandboxCharge, type SandboxCharge } from './SandboxCharge.js';
-import { associatePayments } from './paymentAssociations.js';
 import { defineConversion, type Conversion } from './Conversion.js';
 import { defineConversionLog, type ConversionLog } from './ConversionLog.js';
 import { defineDownloadToken, type DownloadToken } from './DownloadToken.js';
-import { associateConversions } from './conversionAssociations.js';
 import { defineUserKeystore, type UserKeystore } from './UserKeystore.js';
 import { defineEmailMessage, type EmailMessage } from './EmailMessage.js';
 import { defineEmailLinkToken, type EmailLinkToken } from './EmailLinkToken.js';
@@ -70,16 +66,28 @@ export function initModels(sequelize: Sequelize): Models {
 function associate(m: Models): void {
   m.User.hasMany(m.ApiToken, { foreignKey: { name: 'userId', allowNull: false }, as: 'apiTokens', onDelete: 'CASCADE' });
   m.ApiToken.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
-  associatePayments(m);
-  associateConversions(m);
+  // Plans, purchases and payments.
+  m.Purchase.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
+  m.Purchase.belongsTo(m.Plan, { foreignKey: { name: 'planId', allowNull: true }, as: 'plan' });
+  m.Purchase.hasMany(m.Payment, { foreignKey: { name: 'purchaseId', allowNull: false }, as: 'payments' });
+  m.Purchase.hasMany(m.PurchaseTransition, { foreignKey: { name: 'purchaseId', allowNull: false }, as: 'transitions' });
+  m.Payment.belongsTo(m.Purchase, { foreignKey: { name: 'purchaseId', allowNull: false }, as: 'purchase' });
+  m.Payment.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
+  m.PurchaseTransition.belongsTo(m.Purchase, { foreignKey: { name: 'purchaseId', allowNull: false }, as: 'purchase' });
+  // Conversions belong to a user; logs and download tokens to a conversion.
+  m.User.hasMany(m.Conversion, { foreignKey: { name: 'userId', allowNull: false }, as: 'conversions', onDelete: 'CASCADE' });
+  m.Conversion.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
+  m.Conversion.hasMany(m.ConversionLog, { foreignKey: { name: 'conversionId', allowNull: false }, as: 'logs', onDelete: 'CASCADE' });
+  m.ConversionLog.belongsTo(m.Conversion, { foreignKey: { name: 'conversionId', allowNull: false }, as: 'conversion' });
+  m.Conversion.hasMany(m.DownloadToken, { foreignKey: { name: 'conversionId', allowNull: false }, as: 'downloadTokens', onDelete: 'CASCADE' });
+  m.DownloadToken.belongsTo(m.Conversion, { foreignKey: { name: 'conversionId', allowNull: false }, as: 'conversion' });
+  m.DownloadToken.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
 }
 
 export { User, type EndedSession } from './User.js';
 export { ApiToken } from './ApiToken.js';
 export { Plan } from './Plan.js';
-export { Purchase, type PlanGrant, type PurchaseProvider } from './Purchase.js';
-export { PurchaseTransition } from './PurchaseTransition.js';
-export { Payment } from './Payment.js';
+export { Payment, Purchase, PurchaseTransition, type PlanGrant, type PurchaseProvider } from './Purchase.js';
 export { SandboxCharge } from './SandboxCharge.js';
 export { Conversion, type CreditState } from './Conversion.js';
 export { ConversionLog } from './ConversionLog.js';

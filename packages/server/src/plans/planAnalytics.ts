@@ -1,5 +1,5 @@
 /**
- * Plan analytics of the admin screen (spec §2.7, §3). Periods are calendar periods in
+ * Plan analytics of the admin screen. Periods are calendar periods in
  * America/Sao_Paulo (this week from Monday, this month, quarter, year), counted on the
  * approval time of approved purchases. PIX sells in BRL only, so revenue sums BRL.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin plan export (spec §2.7): name, type, price, status, popular, sales, revenue.
+ * The admin plan export: name, type, price, status, popular, sales, revenue.
  * Semicolon-separated with a UTF-8 BOM, as spreadsheet software set to pt-BR expects (the
  * comma is the decimal separator there). Cells that a spreadsheet would run as a formula are
  * prefixed with an apostrophe.

@@ -11,15 +11,16 @@ import {
   type PlanFilterQuery,
   type PlanInput,
   type PlanSortField,
+  isUuid,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Plan } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import { parseInput } from '../http/validate.js';
+import { likePattern } from '../http/listing.js';
 
 type Ctx = Pick<AppContext, 'models' | 'sequelize'>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function planAttributes(input: PlanInput) {
   return {
@@ -55,7 +56,7 @@ export function planAsInput(plan: Plan): Record<string, unknown> {
 }
 
 export async function findPlan(ctx: Ctx, id: unknown, opts: { activeOnly?: boolean; transaction?: Transaction } = {}): Promise<Plan> {
-  const plan = typeof id === 'string' && UUID.test(id) ? await ctx.models.Plan.findByPk(id, { transaction: opts.transaction }) : null;
+  const plan = typeof id === 'string' && isUuid(id) ? await ctx.models.Plan.findByPk(id, { transaction: opts.transaction }) : null;
   if (!plan || (opts.activeOnly && !plan.isActive)) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
   return plan;
 }
@@ -67,11 +68,11 @@ export async function createPlan(ctx: Ctx, input: PlanInput): Promise<Plan> {
   return ctx.models.Plan.create({ ...attributes, displayOrder });
 }
 
-/** Merges the changed fields onto the plan and checks the result whole (spec §5 rules). */
+/** Merges the changed fields onto the plan and checks the result whole. */
 export async function updatePlan(ctx: Ctx, plan: Plan, patch: unknown): Promise<Plan> {
   const changes = typeof patch === 'object' && patch !== null ? (patch as Record<string, unknown>) : {};
   const merged: Record<string, unknown> = { ...planAsInput(plan), ...changes };
-  // Changing the type drops the other type's details (spec §5).
+  // Changing the type drops the other type's details.
   if (changes.type && changes.type !== plan.type) {
     if (changes.type === 'credit' && changes.credits === undefined) merged.credits = undefined;
     if (changes.type === 'subscription' && changes.subscriptionDetails === undefined) merged.subscriptionDetails = undefined;
@@ -183,12 +184,11 @@ const SORT_COLUMNS: Record<PlanSortField, string> = {
   totalRevenue: 'totalRevenueCents',
 };
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function planFilterWhere(query: Partial<PlanFilterQuery>, opts: { activeOnly?: boolean } = {}): WhereOptions<Plan> {
   const and: WhereOptions<Plan>[] = [];
   if (query.search) {
-    const pattern = `%${escapeLike(query.search)}%`;
+    const pattern = likePattern(query.search);
     and.push({ [Op.or]: [{ name: { [Op.iLike]: pattern } }, { description: { [Op.iLike]: pattern } }] });
   }
   if (query.type && query.type !== 'all') and.push({ type: query.type });
@@ -220,8 +220,4 @@ export async function listPlans(
     offset: opts.all ? 0 : (query.page - 1) * query.limit,
   });
   return { plans: rows, total: count };
-}
-
-export function pagination(total: number, page: number, limit: number) {
-  return { total, page, limit, pages: Math.max(1, Math.ceil(total / limit)) };
 }

@@ -7,10 +7,14 @@
  */
 import { isPlayError, parseServiceAccountKey, serviceAccountJson, testEditAccess, type PlayEndpoints, type PlayError, type ServiceAccountKey } from '@aabify/converter/play';
 import { PLAY_MESSAGES, type PlayCredentialsMetadata } from '@aabify/shared';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { ServerSecrets } from '../secrets.js';
 import { ApiError } from '../http/errors.js';
-import type { PlayCredential } from '../models/index.js';
+import type { Models, PlayCredential } from '../models/index.js';
 import { encryptJson, keyRingOf, openJson } from '../settings/crypto.js';
+
+type Credentials = { models: Pick<Models, 'PlayCredential'> };
 
 /** Additional data of a user's Play key ciphertext (also for re-encryption, settings/rotation.ts). */
 export const playCredentialsAad = (userId: string): string => `play-credentials:${userId}`;
@@ -27,7 +31,7 @@ export function presentPlayCredentials(row: PlayCredential): PlayCredentialsMeta
   };
 }
 
-export function playEndpoints(ctx: AppContext): PlayEndpoints {
+export function playEndpoints(ctx: { config: Pick<Config, 'googlePlay'> }): PlayEndpoints {
   return { ...(ctx.config.googlePlay.tokenUrl ? { tokenUrl: ctx.config.googlePlay.tokenUrl } : {}), ...(ctx.config.googlePlay.apiUrl ? { apiUrl: ctx.config.googlePlay.apiUrl } : {}) };
 }
 
@@ -36,7 +40,7 @@ export function playApiError(e: PlayError): ApiError {
   return new ApiError(e.code === 'PLAY_UNAVAILABLE' ? 502 : 422, e.code, e.message);
 }
 
-export async function savePlayCredentials(ctx: AppContext, userId: string, keyText: string): Promise<PlayCredential> {
+export async function savePlayCredentials(ctx: Credentials & { secrets: ServerSecrets; logger: Logger }, userId: string, keyText: string): Promise<PlayCredential> {
   let key: ServiceAccountKey;
   try {
     key = parseServiceAccountKey(keyText);
@@ -59,18 +63,18 @@ export async function savePlayCredentials(ctx: AppContext, userId: string, keyTe
   return (await PlayCredential.findByPk(userId))!;
 }
 
-export function findPlayCredentials(ctx: AppContext, userId: string): Promise<PlayCredential | null> {
+export function findPlayCredentials(ctx: Credentials, userId: string): Promise<PlayCredential | null> {
   return ctx.models.PlayCredential.findByPk(userId);
 }
 
-export async function deletePlayCredentials(ctx: AppContext, userId: string): Promise<boolean> {
+export async function deletePlayCredentials(ctx: Credentials & { logger: Logger }, userId: string): Promise<boolean> {
   const n = await ctx.models.PlayCredential.destroy({ where: { userId } });
   if (n > 0) ctx.logger.info({ userId }, 'play credentials deleted');
   return n > 0;
 }
 
 /** The key for one publication or test; null when the user has none. */
-export async function playKeyFor(ctx: AppContext, userId: string): Promise<ServiceAccountKey | null> {
+export async function playKeyFor(ctx: Credentials & { secrets: ServerSecrets }, userId: string): Promise<ServiceAccountKey | null> {
   const row = await findPlayCredentials(ctx, userId);
   if (!row) return null;
   const opened = openJson(row.secret, keyRingOf(ctx.secrets), playCredentialsAad(userId)).value;
@@ -78,7 +82,7 @@ export async function playKeyFor(ctx: AppContext, userId: string): Promise<Servi
 }
 
 /** 'Testar conexão': a token and an edit opened and deleted at once on `packageName`. */
-export async function testPlayAccess(ctx: AppContext, userId: string, packageName: string): Promise<PlayCredential> {
+export async function testPlayAccess(ctx: Credentials & { secrets: ServerSecrets; logger: Logger; config: Pick<Config, 'googlePlay'> }, userId: string, packageName: string): Promise<PlayCredential> {
   const key = await playKeyFor(ctx, userId);
   if (!key) throw ApiError.notFound(PLAY_MESSAGES.notFound, 'PLAY_CREDENTIALS_NOT_FOUND');
   try {

@@ -2,7 +2,7 @@
  * Live connections (sockets and event streams) lose what their user lost. They authenticate
  * once when they open, so whatever changes a user's rights — deactivation, deletion, demotion,
  * a password change (which ends the sessions), an API token revoked — calls
- * `ctx.liveAccess.accessChanged(userId)`. Every process (the adapter's serverSideEmit reaches
+ * `liveAccess.accessChanged(userId)`. Every process (the adapter's serverSideEmit reaches
  * the others, this one is handled directly) then checks each of the user's connections it holds
  * against the database: one whose credential no longer holds is closed; one whose role changed
  * is closed too (a socket may sit in other users' conversion rooms as an admin) and reconnects
@@ -16,11 +16,12 @@
  * socket with a connect_error, both TOO_MANY_LIVE_CONNECTIONS.
  */
 import type { Server } from 'socket.io';
-import type { AppContext } from '../context.js';
-import type { AuthResult, Credential } from '../auth/service.js';
+import type { AuthResult, AuthService, Credential } from '../accounts/authService.js';
+import type { Logger } from '../logger.js';
+import type { Models } from '../models/index.js';
 import { CONVERSION_LIMITS, CONVERSION_MESSAGES, type UserRole } from '@aabify/shared';
 import { userRoom } from '../conversions/events.js';
-import { findOwnedOrNull } from '../policies/ownership.js';
+import { findOwnedOrNull } from '../http/ownership.js';
 import { ApiError } from '../http/errors.js';
 
 const REMOTE_ACCESS_CHANGED = 'aabify:access-changed';
@@ -55,7 +56,7 @@ export class LiveAccess {
 
   constructor(
     private readonly io: Server,
-    private readonly ctx: Pick<AppContext, 'auth' | 'models' | 'logger'>,
+    private readonly ctx: { auth: AuthService; models: Models; logger: Logger },
   ) {
     io.on(REMOTE_ACCESS_CHANGED, (userId: unknown) => {
       if (typeof userId === 'string') void this.checkLocal(userId);

@@ -1,6 +1,14 @@
 /** The current state of a conversion as live messages, for a client that subscribes late. */
 import { CONVERSION_LIMITS, aabFileName, type ConversionUpdate } from '@aabify/shared';
-import type { ConversionService } from '../conversions/service.js';
+import type { Conversion, Models } from '../models/index.js';
+import type { ConversionEvents } from '../conversions/events.js';
+import type { QueueStats } from '../conversions/queueStats.js';
+
+export interface SnapshotDeps {
+  models: Models;
+  conversionEvents: ConversionEvents;
+  conversionStats: QueueStats;
+}
 
 /**
  * The subscriber is already in the conversion's room, so live messages may arrive while the
@@ -9,23 +17,23 @@ import type { ConversionService } from '../conversions/service.js';
  * and the snapshot rebuilt until it is still current; the caller sends it without awaiting
  * anything else, so every later live message is newer than it.
  */
-export async function snapshotMessages(service: ConversionService, conversionId: string): Promise<ConversionUpdate[]> {
+export async function snapshotMessages(deps: SnapshotDeps, conversionId: string): Promise<ConversionUpdate[]> {
   for (let attempt = 1; ; attempt++) {
-    const built = await snapshotOnce(service, conversionId);
+    const built = await snapshotOnce(deps, conversionId);
     if (!built) return [];
-    const now = await service.conversionById(conversionId);
+    const now = await deps.models.Conversion.findByPk(conversionId);
     const unchanged = now !== null && now.status === built.status && now.progress === built.progress;
     if (unchanged || attempt >= 5) return built.messages;
   }
 }
 
-async function snapshotOnce(service: ConversionService, conversionId: string): Promise<{ status: string; progress: number; messages: ConversionUpdate[] } | undefined> {
-  const c = await service.conversionById(conversionId);
+async function snapshotOnce(deps: SnapshotDeps, conversionId: string): Promise<{ status: string; progress: number; messages: ConversionUpdate[] } | undefined> {
+  const c = await deps.models.Conversion.findByPk(conversionId);
   if (!c) return undefined;
-  return { status: c.status, progress: c.progress, messages: await messagesOf(service, c) };
+  return { status: c.status, progress: c.progress, messages: await messagesOf(deps, c) };
 }
 
-async function messagesOf(service: ConversionService, c: NonNullable<Awaited<ReturnType<ConversionService['conversionById']>>>): Promise<ConversionUpdate[]> {
+async function messagesOf(deps: SnapshotDeps, c: Conversion): Promise<ConversionUpdate[]> {
   const conversionId = c.id;
   const timestamp = new Date().toISOString();
   const base = { conversionId, timestamp };
@@ -44,10 +52,10 @@ async function messagesOf(service: ConversionService, c: NonNullable<Awaited<Ret
     ];
   }
   if (c.status === 'failed') return [{ ...base, type: 'error', status: 'failed', error: c.error ?? undefined, message: c.error ?? undefined, code: c.errorCode ?? undefined }];
-  const progress = Math.max(c.progress, service.events.progressOf(conversionId, c.status) ?? 0);
+  const progress = Math.max(c.progress, deps.conversionEvents.progressOf(conversionId, c.status) ?? 0);
   const out: ConversionUpdate[] = [{ ...base, type: 'status_change', status: c.status, progress, step: c.step ?? undefined }];
   if (c.status === 'queued' || c.status === 'processing') {
-    const q = await service.queueInfoOf(c);
+    const q = await deps.conversionStats.infoOf(c);
     out.push({
       ...base,
       type: 'queue_position',

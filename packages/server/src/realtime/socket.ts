@@ -1,5 +1,5 @@
 /**
- * The socket.io protocol of conversions (spec §7): the token comes in the handshake
+ * The socket.io protocol of conversions: the token comes in the handshake
  * (auth.token or a bearer header); a bad one gets `auth_error` and a disconnect. Bad tokens
  * count against the address's limit as on HTTP (past it, a connect_error RATE_LIMIT), and a
  * socket's events are rate-limited (SOCKET_EVENT_LIMITS).
@@ -18,16 +18,16 @@ import { ACCOUNT_MESSAGES, CONVERSION_MESSAGES, SOCKET_EVENTS, conversionChannel
 import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
-import { findOwnedOrNull } from '../policies/ownership.js';
-import { mayDownloadFiles } from '../conversions/downloadAccess.js';
+import { findOwnedOrNull } from '../http/ownership.js';
+import { mayDownloadFiles } from '../conversions/access.js';
 import { baseUrlOf, issueDownloadToken } from '../conversions/downloads.js';
-import type { ConversionService } from '../conversions/service.js';
+import { describeConversion } from '../conversions/presenter.js';
 import { userRoom } from '../conversions/events.js';
 import { snapshotMessages } from './snapshot.js';
 import type { LiveSocketData } from './access.js';
 import { ApiError } from '../http/errors.js';
-import { limitedCredentialCheck } from '../http/auth.js';
-import type { AuthResult } from '../auth/service.js';
+import { limitedCredentialCheck } from '../http/guards.js';
+import type { AuthResult } from '../accounts/authService.js';
 
 type Ack = (answer: unknown) => void;
 
@@ -50,7 +50,7 @@ function handshakeToken(socket: Socket): string | undefined {
  */
 function holdConnectionSlot(ctx: AppContext, socket: Socket, userId: string): Error | undefined {
   // Gone during the handshake: socket.io drops it without a 'disconnect' (nothing to hold).
-  if (!ctx.liveAccess || socket.conn.readyState !== 'open') return undefined;
+  if (socket.conn.readyState !== 'open') return undefined;
   let release: () => void;
   try {
     release = ctx.liveAccess.claimConnection(userId);
@@ -98,7 +98,7 @@ export interface ConversionSocketOptions {
   trustProxy?: (address: string, hop: number) => boolean;
 }
 
-export function attachConversionSockets(ctx: AppContext, io: Server, service: ConversionService, options: ConversionSocketOptions = {}): void {
+export function attachConversionSockets(ctx: AppContext, io: Server, options: ConversionSocketOptions = {}): void {
   const clientAddressOf = (socket: Socket): string =>
     options.trustProxy ? proxyaddr(socket.request, options.trustProxy) : (socket.request.socket.remoteAddress ?? socket.handshake.address);
   // socket.io starts a handshake for every CONNECT packet of a connection while none has
@@ -106,7 +106,7 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
   const handshaking = new WeakSet<object>();
 
   // Authentication runs before `connection`, so handlers exist before the client's first emit;
-  // a failure is still a connection that receives auth_error (the spec's event), then closes.
+  // a failure is still a connection that receives auth_error (the protocol's event), then closes.
   io.use((socket, next) => {
     const data = socket.data as LiveSocketData;
     const token = handshakeToken(socket);
@@ -216,7 +216,7 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
 
     const subscribe = async (c: Conversion) => {
       await socket.join(conversionChannel(c.id));
-      for (const msg of await snapshotMessages(service, c.id)) socket.emit(conversionChannel(c.id), msg);
+      for (const msg of await snapshotMessages(ctx, c.id)) socket.emit(conversionChannel(c.id), msg);
     };
 
     handle(SOCKET_EVENTS.subscribe, async (user, payload, ack) => {
@@ -243,7 +243,7 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
       const list: ApiConversion[] = [];
       for (const c of active) {
         await socket.join(conversionChannel(c.id));
-        list.push(await service.describe(c));
+        list.push(await describeConversion(ctx, c));
       }
       socket.emit(SOCKET_EVENTS.activeConversions, list);
       ack?.(list);
@@ -257,7 +257,7 @@ export function attachConversionSockets(ctx: AppContext, io: Server, service: Co
         socket.emit(SOCKET_EVENTS.statsResponse, answer);
         return ack?.(answer);
       }
-      const answer = { success: true, ...(await service.describe(c)) };
+      const answer = { success: true, ...(await describeConversion(ctx, c)) };
       socket.emit(SOCKET_EVENTS.statsResponse, answer);
       ack?.(answer);
     });

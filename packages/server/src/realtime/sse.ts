@@ -8,15 +8,14 @@
 import type { Request, Response } from 'express';
 import type { ConversionUpdate } from '@aabify/shared';
 import type { Conversion } from '../models/index.js';
-import type { ConversionService } from '../conversions/service.js';
-import { snapshotMessages } from './snapshot.js';
+import { snapshotMessages, type SnapshotDeps } from './snapshot.js';
 
 const HEARTBEAT_MS = 15000;
 
 /** Registers the stream's `end` with whatever may end it; returns the unregistration. */
 export type StreamWatch = (end: () => void) => () => void;
 
-export async function openUpdateStream(req: Request, res: Response, service: ConversionService, conversion: Conversion, watch: StreamWatch): Promise<void> {
+export async function openUpdateStream(req: Request, res: Response, deps: SnapshotDeps, conversion: Conversion, watch: StreamWatch): Promise<void> {
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -34,7 +33,7 @@ export async function openUpdateStream(req: Request, res: Response, service: Con
   // Listen first, so nothing that happens while the snapshot is read is lost.
   const buffered: ConversionUpdate[] = [];
   let live = false;
-  const unsubscribe = service.events.subscribe(conversion.id, (msg) => (live ? send(msg) : buffered.push(msg)));
+  const unsubscribe = deps.conversionEvents.subscribe(conversion.id, (msg) => (live ? send(msg) : buffered.push(msg)));
   const unwatch = watch(() => res.end());
   const heartbeat = setInterval(() => write(': ping\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
@@ -47,7 +46,7 @@ export async function openUpdateStream(req: Request, res: Response, service: Con
   req.on('close', stop);
 
   write('retry: 3000\n\n');
-  for (const msg of await snapshotMessages(service, conversion.id)) send(msg);
+  for (const msg of await snapshotMessages(deps, conversion.id)) send(msg);
   for (const msg of buffered.splice(0)) send(msg);
   live = true;
 }

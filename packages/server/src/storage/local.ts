@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertSafeKey, assertSafePrefix, StorageUnavailableError, type ByteRange, type LocalCopy, type ScratchDir, type Storage } from './index.js';
+import { assertSafeKey, assertSafePrefix, StorageUnavailableError, type ByteRange, type LocalCopy, type ScratchDir, type Storage } from './store.js';
 
 const READ_CHUNK = 1024 * 1024;
 

@@ -23,7 +23,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { assertSafeKey, assertSafePrefix, StorageUnavailableError, type ByteRange, type LocalCopy, type ScratchDir, type Storage } from './index.js';
+import { assertSafeKey, assertSafePrefix, StorageUnavailableError, type ByteRange, type LocalCopy, type ScratchDir, type Storage } from './store.js';
 
 /** S3's minimum part size is 5 MiB; at most (queue + 1) parts of one upload are in memory. */
 export const S3_PART_SIZE = 8 * 1024 * 1024;

@@ -1,5 +1,5 @@
 /**
- * The admin screens in a real browser (spec plans-payments-admin §2.4–2.11): every screen
+ * The admin screens in a real browser: every screen
  * rendered and screenshotted; a plan created and bought, then seen in analytics and charts;
  * a user's credits edited, promoted and demoted; a setting changed and its effect seen; three
  * corpus APKs bulk-converted live and their results downloaded.

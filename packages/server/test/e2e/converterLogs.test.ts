@@ -183,7 +183,7 @@ describe('dashboard: converter logs, clear and upload limit in a real browser', 
     const { page, context } = await openPage(browser, { session: sessionOf(server, admin), width: 1400 });
     await page.goto(`${server.url}/admin/conversions`);
     await page.getByTestId('conversions-table').waitFor();
-    const io = server.ctx.conversions!.events.io;
+    const io = server.ctx.conversionEvents.io;
     const adminSockets = async () =>
       (await io.fetchSockets()).filter((s) => (s.data as { auth?: { ok: boolean; user?: { id: string } } }).auth?.user?.id === admin.id);
     await soon(adminSockets, (list) => expect(list.length).to.be.greaterThan(0), 15000);

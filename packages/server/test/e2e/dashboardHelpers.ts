@@ -6,7 +6,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ApiUser } from '@aabify/shared';
 import type { User } from '../../src/models/index.js';
-import { presentUser } from '../../src/presenters/user.js';
+import { presentUser } from '../../src/accounts/userPresenter.js';
 import { tokenFor } from '../helpers/factories.js';
 import { ensureDashboardBuilt, screenshotPath } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

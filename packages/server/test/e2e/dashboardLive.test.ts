@@ -45,7 +45,7 @@ describe('dashboard: live conversion channel in a real browser', function () {
     await page.locator('[data-testid="connection-indicator"][data-connected="true"]').waitFor({ timeout: 15000 });
     await page.locator('[data-testid="status-card"][data-status="processing"]').waitFor({ timeout: 30000 });
 
-    server.ctx.conversions!.events.io.disconnectSockets(true);
+    server.ctx.conversionEvents.io.disconnectSockets(true);
     const banner = page.getByTestId('connection-lost');
     await banner.waitFor({ timeout: 10000 });
     await soon(() => banner.textContent(), (v) => expect(v).to.equal('Conexão perdida: Tentando reconectar...'));

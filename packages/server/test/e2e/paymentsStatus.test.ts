@@ -1,5 +1,5 @@
 /**
- * The payment provider as the admin sees it in a real browser (issue 14 item 5): a Mercado
+ * The payment provider as the admin sees it in a real browser: a Mercado
  * Pago key saved under another data dir's encryption key puts a red banner on every admin
  * screen, marks the key in Configurações, and the banner goes once the key is saved again;
  * with nothing configured the screens say plainly that the sandbox moves no real money.

@@ -18,7 +18,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildAdmin, buildCreditUser, buildUser, tokenFor } from '../helpers/factories.js';
 import { buildPlan, buildPurchase } from '../helpers/planFactories.js';
 import { conversionIdOf, corpusApk, requireCorpus, uploadApk, waitForStatus } from '../helpers/conversions.js';
-import { presentUser } from '../../src/presenters/user.js';
+import { presentUser } from '../../src/accounts/userPresenter.js';
 
 const SHOOT = process.env.AABIFY_SCREENSHOTS === '1';
 const SHOT_DIR = join(SCREENSHOT_DIR, 'screens');

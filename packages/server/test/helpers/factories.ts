@@ -9,11 +9,12 @@ import { randomBytes } from 'node:crypto';
 import type { InferCreationAttributes } from 'sequelize';
 import type { AppContext } from '../../src/context.js';
 import type { User } from '../../src/models/index.js';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword } from '../../src/accounts/password.js';
 
 export const DEFAULT_PASSWORD = 'senha-de-teste-123';
 
-type HasContext = { ctx: AppContext };
+/** Anything holding the models: a running server, or the parts a test builds itself. */
+type HasContext = { ctx: Pick<AppContext, 'models'> };
 export type UserOverrides = Partial<Omit<InferCreationAttributes<User>, 'passwordHash'>> & { password?: string };
 
 // scrypt is deliberately slow: each distinct password is hashed once per test run.
@@ -65,6 +66,6 @@ export function buildSubscriber(server: HasContext, days = 30, overrides: UserOv
 }
 
 /** A session token for the user, as sign-in would give. */
-export function tokenFor(server: HasContext, user: User): string {
+export function tokenFor(server: { ctx: Pick<AppContext, 'auth'> }, user: User): string {
   return server.ctx.auth.issueToken(user);
 }

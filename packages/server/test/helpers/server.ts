@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
 import { createTestDatabase } from './postgres.js';
-import type { ScryptParams } from '../../src/auth/password.js';
+import type { ScryptParams } from '../../src/accounts/password.js';
 
 /**
  * The scrypt cost test servers hash with (4 MiB, a few ms) instead of production's 2^17: the

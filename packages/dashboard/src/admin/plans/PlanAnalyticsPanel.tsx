@@ -12,6 +12,7 @@ import { adminApi } from '../../api/admin';
 import { Loading } from '../../components/Loading';
 import { formatDate } from '../../lib/format';
 import { createQueryCache } from '../../lib/queryCache';
+import { useKeyedState } from '../../lib/useKeyedState';
 import { PlanRevenueChart } from '../charts';
 import { StatCard, failureText } from '../common';
 
@@ -22,11 +23,11 @@ export const planAnalyticsCache = createQueryCache<{ analytics: PlanAnalytics }>
 
 export function PlanAnalyticsPanel({ refreshKey }: { refreshKey: number }) {
   const [period, setPeriod] = useState<AnalyticsPeriod>('month');
-  const [data, setData] = useState<PlanAnalytics | null>(null);
+  // Empty again while another period (or a refresh) loads.
+  const [data, setData] = useKeyedState<PlanAnalytics | null>(`${period}|${refreshKey}`, null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    setData(null);
     planAnalyticsCache
       .read(period, () => adminApi.planAnalytics(period))
       .then((r) => live && (setData(r.analytics), setError(null)))
@@ -34,7 +35,7 @@ export function PlanAnalyticsPanel({ refreshKey }: { refreshKey: number }) {
     return () => {
       live = false;
     };
-  }, [period, refreshKey]);
+  }, [period, refreshKey, setData]);
 
   return (
     <Card className="mb-3" data-testid="plan-analytics">

@@ -14,19 +14,20 @@ import Table from 'react-bootstrap/Table';
 import { ANALYTICS_PERIODS, ANALYTICS_PERIOD_LABELS, PLAN_TYPE_LABELS, formatMoney, type AnalyticsPeriod, type Currency, type PlanPerformanceEntry } from '@aabify/shared';
 import { adminApi } from '../../api/admin';
 import { Loading } from '../../components/Loading';
+import { useKeyedState } from '../../lib/useKeyedState';
 import { failureText } from '../common';
 
 /** `currencies` maps each plan id to its currency (the performance answer carries none). */
 export function PlanComparisonModal({ planIds, currencies, show, onHide }: { planIds: string[]; currencies: Record<string, Currency>; show: boolean; onHide(): void }) {
   const [period, setPeriod] = useState<AnalyticsPeriod>('month');
-  const [rows, setRows] = useState<PlanPerformanceEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const key = planIds.join(',');
+  // Empty again for every opening, selection and period.
+  const fetchKey = `${show}|${key}|${period}`;
+  const [rows, setRows] = useKeyedState<PlanPerformanceEntry[] | null>(fetchKey, null);
+  const [error, setError] = useKeyedState<string | null>(fetchKey, null);
   useEffect(() => {
     if (!show) return;
     let live = true;
-    setRows(null);
-    setError(null);
     adminApi
       .planPerformance(key.split(','), period)
       .then((r) => live && setRows(r.performance))
@@ -34,7 +35,7 @@ export function PlanComparisonModal({ planIds, currencies, show, onHide }: { pla
     return () => {
       live = false;
     };
-  }, [show, key, period]);
+  }, [show, key, period, setRows, setError]);
   const best = Math.max(1, ...(rows ?? []).map((r) => r.periodRevenueCents));
 
   return (

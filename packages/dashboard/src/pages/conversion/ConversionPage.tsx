@@ -4,7 +4,7 @@
  * pre-publication checklist and the result, and the log console. Admins open any customer's
  * conversion here for support (download only when the setting allows it).
  */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -14,10 +14,11 @@ import { isApiRequestError } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
 import { SkeletonRows } from '../../components/Skeleton';
-import { normalizeConversion } from '../../lib/conversion';
+import { conversionView } from '../../lib/conversion';
 import { shortId } from '../../lib/format';
 import { LOG_TEXTS } from '../../lib/logs';
 import { trackerState } from '../../lib/tracker';
+import { useKeyedState } from '../../lib/useKeyedState';
 import { useConversions } from '../../stores/conversions';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
@@ -43,7 +44,8 @@ export default function ConversionPage() {
   const user = useSession((s) => s.user);
   const navigate = useNavigate();
   const { current, live, lastUpdateAt } = useConversions();
-  const [load, setLoad] = useState<Load>(() => (useConversions.getState().current?.id === id ? 'ready' : 'loading'));
+  // Per conversion shown: ready at once when the converter handed it over.
+  const [load, setLoad] = useKeyedState<Load>(id, useConversions.getState().current?.id === id ? 'ready' : 'loading');
   const liveConn = useLiveConversion();
   const [search] = useSearchParams();
 
@@ -56,18 +58,15 @@ export default function ConversionPage() {
     let alive = true;
     const store = useConversions.getState();
     if (store.current?.id === id) {
-      setLoad('ready');
       liveConn.follow(store.current);
       return;
     }
     store.reset();
-    setLoad('loading');
     conversionApi
       .status(id)
-      .then((raw) => {
+      .then((answer) => {
         if (!alive) return;
-        const view = normalizeConversion(raw);
-        if (!view) return setLoad('missing');
+        const view = conversionView(answer);
         useConversions.getState().track(view);
         setLoad('ready');
         liveConn.follow(view);
@@ -82,8 +81,7 @@ export default function ConversionPage() {
       alive = false;
       liveConn.stop();
     };
-    // liveConn is stable per visit; following again on every render would resubscribe.
-  }, [id]);
+  }, [id, liveConn, setLoad]);
 
   const clearLogs = async (conversionId: string) => {
     try {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -92,7 +92,7 @@ export default function ConverterPage() {
   const location = useLocation();
   const entry = (location.state ?? {}) as ConverterEntryState;
   const { phase, uploadProgress, uploadFileName } = useConversions();
-  const [files, setFiles] = useState<File[] | null>(null);
+  const [files, setFiles] = useState<File[] | null>(entry.retryFiles ?? null);
   const [startError, setStartError] = useState<string | null>(null);
   const [sign, setSign] = useState(false);
   const hasKeystore = useKeystore((s) => s.status === 'ready' && s.keystore !== null);
@@ -156,13 +156,13 @@ export default function ConverterPage() {
 
   // 'Tentar Novamente' on a failed conversion's page sends the same files again.
   const retried = useRef(false);
+  const retry = useEffectEvent((retryFiles: File[]) => void start(retryFiles));
   useEffect(() => {
     if (entry.retryFiles && !retried.current) {
       retried.current = true;
-      setFiles(entry.retryFiles);
-      void start(entry.retryFiles);
+      retry(entry.retryFiles);
     }
-  }, []);
+  }, [entry.retryFiles]);
 
   const cancelUpload = () => {
     upload.current?.abort();

@@ -25,14 +25,20 @@ export function DropZone({ files, disabled, onFiles }: DropZoneProps) {
   const [warning, setWarning] = useState<string | null>(null);
   const maxBytes = useUploadLimit();
 
-  // Files chosen before the limit was known are checked again against it.
-  useEffect(() => {
-    if (files && files.reduce((n, f) => n + f.size, 0) > maxBytes) {
+  // Files chosen before the limit was known are checked again against it: refused (said here)
+  // and handed back.
+  const overLimit = files !== null && files.reduce((n, f) => n + f.size, 0) > maxBytes;
+  const [limitSeen, setLimitSeen] = useState(maxBytes);
+  if (limitSeen !== maxBytes) {
+    setLimitSeen(maxBytes);
+    if (overLimit) {
       setRejection(CONVERSION_MESSAGES.fileTooLarge(maxBytes));
       setWarning(null);
-      onFiles(null);
     }
-  }, [maxBytes, files, onFiles]);
+  }
+  useEffect(() => {
+    if (overLimit) onFiles(null);
+  }, [overLimit, onFiles]);
 
   const take = (chosen: File[]) => {
     const check = checkDroppedFiles(chosen, maxBytes);

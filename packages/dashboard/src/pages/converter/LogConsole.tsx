@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
@@ -55,11 +55,16 @@ export function LogConsole({ conversionId, status, logs, onClear }: LogConsolePr
   const counts = useMemo(() => countLogs(logs), [logs]);
   const shown = useMemo(() => filterLogs(logs, filter, search), [logs, filter, search]);
 
-  useEffect(() => {
+  // With auto-collapse on, the console closes when the conversion ends (and when the switch is
+  // turned on after it ended); opening it again afterwards is the user's choice.
+  const collapseWhen = `${autoCollapse}|${status}`;
+  const [collapseSeen, setCollapseSeen] = useState(collapseWhen);
+  if (collapseSeen !== collapseWhen) {
+    setCollapseSeen(collapseWhen);
     if (autoCollapse && (status === 'completed' || status === 'failed')) setOpen(false);
-  }, [autoCollapse, status]);
+  }
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = viewport.current;
     if (el && follow) {
       el.scrollTop = el.scrollHeight;

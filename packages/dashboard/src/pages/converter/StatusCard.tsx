@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
@@ -6,7 +6,9 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Icon, type IconName } from '../../components/Icon';
 import { ProgressMeter } from '../../components/ProgressMeter';
-import { isActiveStatus, statusLabel, type ConversionView } from '../../lib/conversion';
+import { isActiveConversionStatus } from '@aabify/shared';
+import { statusLabel, type ConversionView } from '../../lib/conversion';
+import { useKeyedState } from '../../lib/useKeyedState';
 import { formatBytes, shortId } from '../../lib/format';
 import type { LiveStatus } from '../../stores/conversions';
 
@@ -23,14 +25,15 @@ const UNKNOWN_ICON = { name: 'question-circle', tone: 'secondary' } as const;
 
 /** Title and icon per status, file, id, progress, and the live connection indicator. */
 export function StatusCard({ conversion, live, lastUpdateAt }: { conversion: ConversionView; live: LiveStatus; lastUpdateAt: number | null }) {
-  const [flash, setFlash] = useState(false);
+  // Each live update lights the indicator for a moment.
+  const [flashEnded, setFlashEnded] = useKeyedState(String(lastUpdateAt), false);
+  const flash = Boolean(lastUpdateAt) && !flashEnded;
   useEffect(() => {
     if (!lastUpdateAt) return;
-    setFlash(true);
-    const t = setTimeout(() => setFlash(false), UPDATED_FLASH_MS);
+    const t = setTimeout(() => setFlashEnded(true), UPDATED_FLASH_MS);
     return () => clearTimeout(t);
-  }, [lastUpdateAt]);
-  const active = isActiveStatus(conversion.status);
+  }, [lastUpdateAt, setFlashEnded]);
+  const active = isActiveConversionStatus(conversion.status);
   const title = statusLabel(conversion.status);
   return (
     <Card className="mb-3" data-testid="status-card" data-status={conversion.status}>

@@ -9,9 +9,10 @@
  * read whenever the page starts following a conversion, on every catch-up and once it ends,
  * and merged with the live entries (no duplicates, time order).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { conversionApi } from '../../api/conversions';
-import { isActiveStatus, newQueuedConversion, normalizeConversion, unknownConversion, type ConversionView } from '../../lib/conversion';
+import { isActiveConversionStatus } from '@aabify/shared';
+import { conversionView, newQueuedConversion, type ConversionView } from '../../lib/conversion';
 import { logEntriesFromAnswer } from '../../lib/logs';
 import { LiveConnection } from '../../live/liveConnection';
 import { useConversions } from '../../stores/conversions';
@@ -41,9 +42,9 @@ export async function loadStoredLogs(id: string): Promise<void> {
 export async function catchUp(id: string): Promise<void> {
   void loadStoredLogs(id);
   try {
-    const view = normalizeConversion(await conversionApi.status(id));
+    const view = conversionView(await conversionApi.status(id));
     const s = useConversions.getState();
-    if (!view || s.current?.id !== id) return;
+    if (s.current?.id !== id) return;
     s.track({ ...s.current, ...view, logs: [...s.current.logs, ...view.logs], lastUpdate: s.current.lastUpdate });
   } catch {
     /* the live channel goes on */
@@ -61,8 +62,11 @@ export interface LiveConversionOptions {
 }
 
 export function useLiveConversion(options: LiveConversionOptions = {}): { follow(view: ConversionView): void; stop(): void } {
+  // The latest onAdopt, for the connection's handlers (which outlive a render).
   const adopt = useRef(options.onAdopt);
-  adopt.current = options.onAdopt;
+  useEffect(() => {
+    adopt.current = options.onAdopt;
+  });
   const token = useSession((s) => s.token);
   const conn = useRef<LiveConnection | null>(null);
   const followed = useRef<string | null>(null);
@@ -80,7 +84,7 @@ export function useLiveConversion(options: LiveConversionOptions = {}): { follow
       onCreated: (c) => {
         const s = store();
         if (!adopt.current || s.phase !== 'idle' || s.current) return;
-        const view = newQueuedConversion(c.conversionId, c.fileName ?? 'arquivo.apk', c.fileSize ?? 0);
+        const view = newQueuedConversion(c.conversionId, c.fileName, c.fileSize);
         s.track(view);
         adopt.current(view);
       },
@@ -90,12 +94,10 @@ export function useLiveConversion(options: LiveConversionOptions = {}): { follow
           if (!followed.current) connection.releaseIfIdle();
           return;
         }
-        const latest = list[list.length - 1];
-        const id = typeof latest === 'string' ? latest : normalizeConversion(latest)?.id;
-        if (!id) return;
-        const fromList = typeof latest === 'string' ? undefined : normalizeConversion(latest);
+        const fromList = conversionView(list[list.length - 1]!);
+        const id = fromList.id;
         void connection.requestStats(id).then((stats) => {
-          const view = normalizeConversion(stats) ?? fromList ?? unknownConversion(id);
+          const view = stats?.success ? conversionView(stats) : fromList;
           if (store().current?.id !== id && store().phase === 'idle' && adopt.current) {
             store().track({ ...view, id });
             adopt.current({ ...view, id });
@@ -113,7 +115,7 @@ export function useLiveConversion(options: LiveConversionOptions = {}): { follow
     // closes when no subscription remains.
     const unsubscribeStore = useConversions.subscribe((st) => {
       const cur = st.current;
-      if (cur && followed.current === cur.id && !isActiveStatus(cur.status)) {
+      if (cur && followed.current === cur.id && !isActiveConversionStatus(cur.status)) {
         followed.current = null;
         connection.unsubscribe(cur.id);
         // Whatever was written while the page was not listening, once more at the end, and
@@ -140,18 +142,22 @@ export function useLiveConversion(options: LiveConversionOptions = {}): { follow
     };
   }, [token]);
 
-  return {
-    follow: (view) => {
-      followed.current = view.id;
-      conn.current?.subscribe(view.id);
-      // The entries written before the subscription (upload received, queued).
-      void loadStoredLogs(view.id);
-      // A short conversion may end before the subscription lands.
-      setTimeout(() => followed.current === view.id && void catchUp(view.id), 1000);
-    },
-    stop: () => {
-      if (followed.current) conn.current?.unsubscribe(followed.current);
-      followed.current = null;
-    },
-  };
+  // One pair for the page's life (they only use refs): effects can depend on them.
+  return useMemo(
+    () => ({
+      follow: (view: ConversionView) => {
+        followed.current = view.id;
+        conn.current?.subscribe(view.id);
+        // The entries written before the subscription (upload received, queued).
+        void loadStoredLogs(view.id);
+        // A short conversion may end before the subscription lands.
+        setTimeout(() => followed.current === view.id && void catchUp(view.id), 1000);
+      },
+      stop: () => {
+        if (followed.current) conn.current?.unsubscribe(followed.current);
+        followed.current = null;
+      },
+    }),
+    [],
+  );
 }

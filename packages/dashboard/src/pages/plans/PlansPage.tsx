@@ -92,18 +92,18 @@ export default function PlansPage() {
   const [payment, setPayment] = useState<ApiPixPayment | null>(null);
   const [planName, setPlanName] = useState('');
   const [success, setSuccess] = useState(false);
-  const polling = usePixPolling(payment);
-  const { checking, check } = usePixCheck(payment, polling);
-
-  const load = useCallback(() => {
-    setLoadError(false);
-    setPlans(null);
+  const fetchPlans = () => {
     plansApi
       .publicPlans()
       .then(setPlans)
       .catch(() => setLoadError(true));
-  }, []);
-  useEffect(load, [load]);
+  };
+  useEffect(fetchPlans, []);
+  const retry = () => {
+    setLoadError(false);
+    setPlans(null);
+    fetchPlans();
+  };
 
   const approve = useCallback(async () => {
     pendingPayment.forget();
@@ -114,13 +114,14 @@ export default function PlansPage() {
   }, []);
 
   // A final answer from the polling ends the flow.
-  useEffect(() => {
-    if (polling.phase === 'approved' && payment) void approve();
-    if ((polling.phase === 'rejected' || polling.phase === 'cancelled' || polling.phase === 'not_found' || polling.phase === 'expired') && payment) {
+  const polling = usePixPolling(payment, (phase) => {
+    if (phase === 'approved') void approve();
+    if (phase === 'rejected' || phase === 'cancelled' || phase === 'not_found' || phase === 'expired') {
       pendingPayment.forget();
-      toast.error(PIX_PHASE_MESSAGES[polling.phase] ?? PAYMENT_MESSAGES.statusFailed);
+      toast.error(PIX_PHASE_MESSAGES[phase] ?? PAYMENT_MESSAGES.statusFailed);
     }
-  }, [polling.phase, payment, approve]);
+  });
+  const { checking, check } = usePixCheck(payment, polling);
 
   // A payment remembered from an earlier visit is checked once.
   const userId = user?.id;
@@ -189,7 +190,7 @@ export default function PlansPage() {
       {loadError ? (
         <Alert variant="danger" className="d-flex flex-wrap justify-content-between align-items-center gap-2" data-testid="plans-error">
           <span>{PLAN_MESSAGES.loadFailed}</span>
-          <Button variant="outline-danger" size="sm" onClick={load}>
+          <Button variant="outline-danger" size="sm" onClick={retry}>
             Tentar Novamente
           </Button>
         </Alert>

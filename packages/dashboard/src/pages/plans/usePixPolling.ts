@@ -1,5 +1,5 @@
 /**
- * Polls a PIX payment on the schedule of spec §9 (lib/pixPolling) until it is approved,
+ * Polls a PIX payment on the schedule of lib/pixPolling until it is approved,
  * rejected, cancelled or expired, the attempts run out, or the server says it does not exist.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -33,10 +33,25 @@ export function phaseOfStatus(status: PaymentStatus, isExpired: boolean): PixPha
   return isExpired ? 'expired' : 'polling';
 }
 
-export function usePixPolling(payment: ApiPixPayment | null): PixPollingState & { restart(): void; settle(phase: PixPhase): void } {
-  const [state, setState] = useState<PixPollingState>({ phase: 'idle', attempts: 0, nextDelay: null });
+const IDLE: PixPollingState = { phase: 'idle', attempts: 0, nextDelay: null };
+const FIRST_WAIT: PixPollingState = { phase: 'polling', attempts: 0, nextDelay: PIX_POLLING.initialIntervalMs };
+
+/**
+ * `onFinal` hears the end of a payment: the polling's final answer, a `settle`, or a payment
+ * handed in that had already ended. The screen reacts there (closes the PIX, refreshes the plan).
+ */
+export function usePixPolling(
+  payment: ApiPixPayment | null,
+  onFinal?: (phase: PixPhase, payment: ApiPixPayment) => void,
+): PixPollingState & { restart(): void; settle(phase: PixPhase): void } {
+  // The loop's state, kept with the payment it polls.
+  const [polled, setPolled] = useState<{ payment: ApiPixPayment; state: PixPollingState } | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const run = useRef(0);
+  const final = useRef(onFinal);
+  useEffect(() => {
+    final.current = onFinal;
+  });
 
   const stop = () => {
     if (timer.current) clearTimeout(timer.current);
@@ -44,19 +59,21 @@ export function usePixPolling(payment: ApiPixPayment | null): PixPollingState & 
     run.current++;
   };
 
+  /** Polls `p` from its first wait (the state reads FIRST_WAIT until the first answer). */
   const begin = useCallback((p: ApiPixPayment) => {
     stop();
     const myRun = run.current;
     let attempt = 0;
     let current: number = PIX_POLLING.initialIntervalMs;
     const schedule = (delay: number) => {
-      setState({ phase: 'polling', attempts: attempt, nextDelay: delay });
+      setPolled({ payment: p, state: { phase: 'polling', attempts: attempt, nextDelay: delay } });
       timer.current = setTimeout(poll, delay);
     };
     const finish = (phase: PixPhase) => {
       if (run.current !== myRun) return;
       timer.current = null;
-      setState({ phase, attempts: attempt, nextDelay: null });
+      setPolled({ payment: p, state: { phase, attempts: attempt, nextDelay: null } });
+      final.current?.(phase, p);
     };
     const poll = async () => {
       attempt++;
@@ -77,22 +94,32 @@ export function usePixPolling(payment: ApiPixPayment | null): PixPollingState & 
       current = d.next;
       schedule(current);
     };
-    schedule(current);
+    timer.current = setTimeout(poll, current);
   }, []);
 
   useEffect(() => {
     if (payment && payment.status === 'pending') begin(payment);
-    else if (payment) setState({ phase: phaseOfStatus(payment.status, payment.isExpired), attempts: 0, nextDelay: null });
-    else setState({ phase: 'idle', attempts: 0, nextDelay: null });
+    else if (payment) final.current?.(phaseOfStatus(payment.status, payment.isExpired), payment);
     return stop;
   }, [payment, begin]);
 
+  let state: PixPollingState;
+  if (!payment) state = IDLE;
+  else if (payment.status !== 'pending') state = { phase: phaseOfStatus(payment.status, payment.isExpired), attempts: 0, nextDelay: null };
+  else state = polled?.payment === payment ? polled.state : FIRST_WAIT;
+
   return {
     ...state,
-    restart: () => payment && begin(payment),
+    restart: () => {
+      if (!payment) return;
+      setPolled({ payment, state: FIRST_WAIT });
+      begin(payment);
+    },
     settle: (phase) => {
       stop();
-      setState((s) => ({ ...s, phase, nextDelay: null }));
+      if (!payment) return;
+      setPolled({ payment, state: { ...state, phase, nextDelay: null } });
+      final.current?.(phase, payment);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Migration } from './types.js';
 
 /**
- * Rate-limit counters shared by every web process (auth/rateLimiter.ts): the table
+ * Rate-limit counters shared by every web process (http/rateLimiter.ts): the table
  * rate-limiter-flexible's Postgres store reads and writes, created here rather than by the
  * library at start, so processes starting at once never race on CREATE TABLE. `expire` is
  * epoch milliseconds; the index serves the periodic delete of expired rows.

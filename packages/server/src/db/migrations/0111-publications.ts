@@ -2,7 +2,7 @@ import { DataTypes } from 'sequelize';
 import type { Migration } from './types.js';
 
 /**
- * Publications of conversions to Google Play (play/service.ts): who, when, which track and
+ * Publications of conversions to Google Play (play/publications.ts): who, when, which track and
  * release, the versionCode and what Play answered; their logs beside them, like a conversion's.
  */
 export const publications: Migration = {

@@ -2,7 +2,7 @@ import { INVALIDATION_CHANNEL } from '../notifications.js';
 import type { Migration } from './types.js';
 
 /**
- * Rows that processes cache in memory (auth/principalCache.ts, conversions/stateCache.ts)
+ * Rows that processes cache in memory (accounts/principalCache.ts, conversions/rowCache.ts)
  * announce their own changes: a trigger sends the notifier's message (db/notifications.ts)
  * naming the row, delivered to every process when the writing transaction commits. In the
  * database rather than beside each write, so no writer — a route, a job, a raw UPDATE, a

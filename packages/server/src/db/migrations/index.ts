@@ -23,6 +23,7 @@ import { publications } from './0111-publications.js';
 import { invalidationTriggers } from './0120-invalidation-triggers.js';
 import { creditsOwed } from './0130-credits-owed.js';
 import { endedSessions } from './0131-ended-sessions.js';
+import { jobNames } from './0140-job-names.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   socketIoAttachments, userKeystores, conversionInputFiles, rateLimits, streamTickets, workerInstances, emailMessages,
   emailLinkTokens, userEmailFields,
   playCredentials, publications, invalidationTriggers, creditsOwed, endedSessions,
+  jobNames,
 ];

@@ -1,0 +1,61 @@
+/** The only way a user leaves the server: no hash, no token version, dates as ISO strings. */
+import { conversionMonthKey, type ApiUser, type AuthResponse, type UsageSummary } from '@aabify/shared';
+import type { AuthService } from './authService.js';
+import type { User } from '../models/index.js';
+
+const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+export function presentUsageSummary(user: User, now: Date = new Date()): UsageSummary {
+  const planAccess = user.planAccess(now);
+  const expiresAt = user.subscriptionExpiresAt;
+  return {
+    hasActivePlan: planAccess === 'active',
+    userType: user.userType,
+    credits: user.credits,
+    remainingCredits: user.credits,
+    expiresAt: iso(expiresAt),
+    isExpired: expiresAt ? expiresAt.getTime() <= now.getTime() : false,
+    planActivatedAt: iso(user.planActivatedAt),
+    planAccess,
+  };
+}
+
+export function presentUser(user: User, now: Date = new Date()): ApiUser {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    isActive: user.isActive,
+    userType: user.userType,
+    currentPlan: user.userType
+      ? {
+          planId: user.currentPlanId,
+          purchaseId: user.currentPurchaseId,
+          type: user.userType,
+          credits: user.credits,
+          subscriptionDetails: { expiresAt: iso(user.subscriptionExpiresAt) },
+          activatedAt: iso(user.planActivatedAt),
+        }
+      : null,
+    credits: { available: user.credits, reserved: user.creditsReserved },
+    subscription: {
+      plan: user.subscriptionPlanId,
+      startsAt: iso(user.subscriptionStartsAt),
+      expiresAt: iso(user.subscriptionExpiresAt),
+    },
+    conversionsCount: user.conversionsCount,
+    monthlyConversions: user.monthlyConversionsMonth === conversionMonthKey(now) ? user.monthlyConversions : 0,
+    lastLogin: iso(user.lastLogin),
+    emailVerified: Boolean(user.emailVerifiedAt),
+    notifyConversions: user.notifyConversions,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+    usageSummary: presentUsageSummary(user, now),
+  };
+}
+
+/** A new session for the user, as sign-in, setup and the e-mailed links answer it. */
+export function presentSession(auth: Pick<AuthService, 'issueToken' | 'sessionTtlSeconds'>, user: User): AuthResponse {
+  return { token: auth.issueToken(user), expiresIn: auth.sessionTtlSeconds, user: presentUser(user) };
+}

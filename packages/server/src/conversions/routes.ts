@@ -1,0 +1,282 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import { Op, type WhereOptions } from 'sequelize';
+import {
+  ACCOUNT_MESSAGES,
+  CONVERSION_LIMITS,
+  CONVERSION_MESSAGES,
+  historyQuerySchema,
+  parseConversionOptions,
+  type BulkConversionResponse,
+  type ConversionHistoryResponse,
+  type DownloadLinkResponse,
+} from '@aabify/shared';
+import type { Credential } from '../accounts/authService.js';
+import type { AppContext } from '../context.js';
+import type { Conversion, User } from '../models/index.js';
+import { ApiError } from '../http/errors.js';
+import { authUser, bearerToken, limitedCredentialCheck, requireAdmin, requireAuth, requireVerifiedEmail } from '../http/guards.js';
+import { inputOf, validate } from '../http/validate.js';
+import { clientAddress, clientKey, rateLimit } from '../http/rateLimit.js';
+import { likePattern } from '../http/listing.js';
+import { findOwned, findOwnedThrough } from '../http/ownership.js';
+import { describeConversion, presentConversion, presentStart } from './presenter.js';
+import { cancelConversion } from './canceller.js';
+import { readConversionSettings } from './settings.js';
+import { presentUsage } from './usagePresenter.js';
+import { startConversion, submitConversion } from './conversionSubmitter.js';
+import { paymentRequired } from './credits.js';
+import { assertPendingUploadRoom } from './pendingUploads.js';
+import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
+import { readLogs } from './logs.js';
+import { assertMayDownload, presentForViewer } from './access.js';
+import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from './upload.js';
+import { openUpdateStream } from '../realtime/sse.js';
+import { isStreamTicketShaped, mintStreamTicket, redeemStreamTicket } from './streamTickets.js';
+import { requireKeystoreForSigning } from '../keystores/service.js';
+import { createConversionLimitsRouter } from './limitsRoutes.js';
+
+/**
+ * /api/conversion.
+ *   POST /convert (multipart apk + options) → 201 start response
+ *   POST /convert/bulk (admin; repeated apks, ≤ 10) → { message, conversions, errors }
+ *   POST /upload → 201 pending conversion; POST /start/:id → start response
+ *   GET /status/:id, /history, /usage, /logs/:id; DELETE /logs/:id; POST /cancel/:id
+ *   POST /generate-download-link/:id; GET /download/:id, /temp-download/:id
+ *   POST /updates/:id/ticket → 201 { ticket, expiresAt, expiresIn } (single use, 60 s)
+ *   GET /updates/:id?token=<ticket> (or a bearer header) → server-sent events (429
+ *     TOO_MANY_LIVE_CONNECTIONS past the user's live connections on this process)
+ * Every route: rate limit (submissions) → auth → validate → handler; another user's
+ * conversion answers 404 exactly like a missing one.
+ */
+export function createConversionRouter(ctx: AppContext): Router {
+  const router = Router();
+  const auth = requireAuth(ctx);
+  const owned = (req: Request): Promise<Conversion> =>
+    findOwned(ctx.models.Conversion, req.params.id, authUser(req), { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
+
+  /** Per-user submission rate; after auth because it counts per account. */
+  const submissionRate: RequestHandler = (req, res, next) => rateLimit(ctx.conversionSubmitLimiter, clientKey, CONVERSION_MESSAGES.rateLimited)(req, res, next);
+
+  /** 402 before a byte of the upload is read when the user cannot convert at all. */
+  const canSubmit: RequestHandler = (req, _res, next) => {
+    const refused = paymentRequired(authUser(req));
+    if (refused) throw refused;
+    next();
+  };
+
+  /** 409 before a byte is stored when the user's not-yet-started uploads fill their quota. */
+  const pendingUploadRoom: RequestHandler = async (req, _res, next) => {
+    // A declared body surely over the room is refused at once; the exact size is checked on submission.
+    const declared = Number(req.headers['content-length']);
+    const atLeast = Number.isFinite(declared) ? Math.max(0, declared - MULTIPART_OVERHEAD) : 0;
+    await assertPendingUploadRoom(ctx, authUser(req).id, await readConversionSettings(ctx.settings), atLeast);
+    next();
+  };
+
+  const receiveOne = async (req: Request): Promise<{ upload: UploadedApk; options: ReturnType<typeof parseConversionOptions> }> => {
+    const settings = await readConversionSettings(ctx.settings);
+    // One conversion: an APK, or a set (split APKs, .apks/.xapk/.apkm/.zip, OBB files) whose sum the limit bounds.
+    const result = await receiveApkUpload(req, {
+      storage: ctx.storage,
+      maxFileSize: settings.maxFileSize,
+      fileField: 'apk',
+      maxFiles: CONVERSION_LIMITS.uploadMaxFiles,
+      tooManyFilesMessage: CONVERSION_MESSAGES.tooManyUploadFiles,
+      set: true,
+    });
+    const upload = result.files[0];
+    if (!upload) throw ApiError.badRequest(CONVERSION_MESSAGES.noFile, 'NO_FILE');
+    const options = await requireKeystoreForSigning(ctx, authUser(req).id, parseConversionOptions(result.fields.options));
+    if (!options.ok) for (const key of [upload.key, ...(upload.parts ?? []).map((p) => p.key)]) await ctx.storage.delete(key);
+    return { upload, options };
+  };
+
+  const submit = (start: boolean): RequestHandler => async (req, res) => {
+    const user = authUser(req);
+    const { upload, options } = await receiveOne(req);
+    if (!options.ok) throw new ApiError(400, 'INVALID_OPTIONS', options.message, { fields: options.fields });
+    const conversion = await submitConversion(ctx, { user, upload, options: options.options, start });
+    const queue = await ctx.conversionStats.infoOf(conversion);
+    res.status(201).json({
+      ...presentStart(conversion, queue, start ? CONVERSION_MESSAGES.started : CONVERSION_MESSAGES.uploaded),
+      conversion: presentConversion(conversion, { queue, retentionDays: (await readConversionSettings(ctx.settings)).retentionDays }),
+    });
+  };
+
+  router.use(createConversionLimitsRouter(ctx));
+  router.post('/convert', auth, requireVerifiedEmail(ctx), submissionRate, canSubmit, submit(true));
+  router.post('/upload', auth, requireVerifiedEmail(ctx), submissionRate, canSubmit, pendingUploadRoom, submit(false));
+
+  router.post('/convert/bulk', auth, requireAdmin, submissionRate, async (req, res) => {
+    const user = authUser(req);
+    const settings = await readConversionSettings(ctx.settings);
+    const result = await receiveApkUpload(req, {
+      storage: ctx.storage,
+      maxFileSize: settings.maxFileSize,
+      fileField: 'apks',
+      maxFiles: CONVERSION_LIMITS.bulkMaxFiles,
+      tooManyFilesMessage: CONVERSION_MESSAGES.tooManyFiles,
+    });
+    if (result.files.length === 0 && result.rejected.length === 0) throw ApiError.badRequest(CONVERSION_MESSAGES.noFilesSelected, 'NO_FILE');
+    const options = await requireKeystoreForSigning(ctx, user.id, parseConversionOptions(result.fields.options));
+    if (!options.ok) {
+      await Promise.all(result.files.map((f) => ctx.storage.delete(f.key)));
+      throw new ApiError(400, 'INVALID_OPTIONS', options.message, { fields: options.fields });
+    }
+    const body: BulkConversionResponse = { message: '', conversions: [], errors: [] };
+    for (const r of result.rejected) body.errors.push({ fileName: r.fileName, error: r.error.message, code: r.error.code });
+    for (const upload of result.files) {
+      try {
+        const c = await submitConversion(ctx, { user, upload, options: options.options, start: true });
+        const q = await ctx.conversionStats.infoOf(c, settings);
+        body.conversions.push({ conversionId: c.id, originalFileName: c.fileName, fileName: c.fileName, fileSize: c.fileSize, queuePosition: q.queuePosition, estimatedTime: q.estimatedTime });
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        body.errors.push({ fileName: upload.fileName, error: err.message, code: err.code });
+      }
+    }
+    body.message = CONVERSION_MESSAGES.bulkDone(body.conversions.length, body.errors.length);
+    res.status(body.conversions.length ? 201 : 400).json(body);
+  });
+
+  router.post('/start/:id', auth, requireVerifiedEmail(ctx), submissionRate, async (req, res) => {
+    const user = authUser(req);
+    await owned(req);
+    const conversion = await startConversion(ctx, user, String(req.params.id));
+    res.json(presentStart(conversion, await ctx.conversionStats.infoOf(conversion), CONVERSION_MESSAGES.started));
+  });
+
+  router.get('/status/:id', auth, async (req, res) => {
+    // The most polled route: the row from memory while it is unchanged (no query).
+    const c = await findOwnedThrough(ctx.models.Conversion, req.params.id, authUser(req), (id) => ctx.conversionRows.get(id), {
+      notFoundMessage: CONVERSION_MESSAGES.notFound,
+      notFoundCode: 'CONVERSION_NOT_FOUND',
+    });
+    res.json(await presentForViewer(ctx, c, authUser(req), await describeConversion(ctx, c)));
+  });
+
+  router.get('/history', auth, validate(historyQuerySchema, 'query'), async (req, res) => {
+    const user = authUser(req);
+    const q = inputOf(req, historyQuerySchema);
+    const where: WhereOptions<Conversion> & Record<string | symbol, unknown> = { userId: user.id };
+    if (q.search) where.fileName = { [Op.iLike]: likePattern(q.search) };
+    if (q.status && q.status !== 'all') where.status = { [Op.in]: q.status.split(',').map((s) => s.trim()) };
+    const { rows, count } = await ctx.models.Conversion.findAndCountAll({
+      where,
+      order: [[q.sortBy, q.sortOrder.toUpperCase()], ['id', 'ASC']],
+      limit: q.limit,
+      offset: (q.page - 1) * q.limit,
+    });
+    const settings = await readConversionSettings(ctx.settings);
+    const conversions = await Promise.all(
+      rows.map(async (c) => presentConversion(c, { queue: await ctx.conversionStats.infoOf(c, settings), retentionDays: settings.retentionDays })),
+    );
+    const totalPages = Math.max(1, Math.ceil(count / q.limit));
+    const body: ConversionHistoryResponse = {
+      conversions,
+      total: count,
+      page: q.page,
+      limit: q.limit,
+      totalPages,
+      hasNextPage: q.page < totalPages,
+      hasPreviousPage: q.page > 1,
+    };
+    res.json(body);
+  });
+
+  router.get('/usage', auth, async (req, res) => {
+    const user = await ctx.models.User.findByPk(authUser(req).id);
+    if (!user) throw ApiError.unauthorized();
+    const active = await ctx.models.Conversion.count({ where: { userId: user.id, status: { [Op.in]: ['pending', 'queued', 'processing'] } } });
+    res.json(presentUsage(user, active));
+  });
+
+  router.get('/logs/:id', auth, async (req, res) => {
+    const c = await owned(req);
+    const logs = await readLogs(ctx.models, c.id);
+    res.json({ conversionId: c.id, logs, total: logs.length });
+  });
+
+  router.delete('/logs/:id', auth, async (req, res) => {
+    const c = await owned(req);
+    const deleted = await ctx.models.ConversionLog.destroy({ where: { conversionId: c.id } });
+    res.json({ message: CONVERSION_MESSAGES.logsCleared, conversionId: c.id, deleted });
+  });
+
+  router.post('/cancel/:id', auth, async (req, res) => {
+    const c = await owned(req);
+    const cancelled = await cancelConversion(ctx, c.id);
+    res.json({ message: CONVERSION_MESSAGES.cancelled, conversion: await describeConversion(ctx, cancelled) });
+  });
+
+  router.post('/generate-download-link/:id', auth, async (req, res) => {
+    const c = await owned(req);
+    await assertMayDownload(ctx, c, authUser(req));
+    const t = await issueDownloadToken(ctx, c, authUser(req), baseUrlOf(ctx, req));
+    const body: DownloadLinkResponse = { ...t, conversionId: c.id, downloadLink: t.downloadUrl, link: t.downloadUrl };
+    res.json(body);
+  });
+
+  router.get('/download/:id', auth, async (req, res) => {
+    const c = await owned(req);
+    await assertMayDownload(ctx, c, authUser(req));
+    await streamAab(req, res, ctx.storage, c);
+  });
+
+  /** Bearer token, or ?token= holding a download token of this conversion (a link opened in a tab). */
+  router.get('/temp-download/:id', async (req, res) => {
+    const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
+    let conversion: Conversion;
+    if (queryToken && !bearerToken(req)) {
+      conversion = await limitedCredentialCheck(ctx, clientAddress(req), async () => {
+        const found = await conversionForToken(ctx, queryToken);
+        if (found.id !== req.params.id) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
+        return found;
+      });
+    } else {
+      const { user } = await userFromRequest(ctx, req);
+      conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
+      await assertMayDownload(ctx, conversion, user);
+    }
+    await streamAab(req, res, ctx.storage, conversion, { redirect: true });
+  });
+
+  const streamable = (id: unknown, user: User) =>
+    findOwned(ctx.models.Conversion, id, user, { notFoundMessage: CONVERSION_MESSAGES.notFoundOrUnauthorized, notFoundCode: 'CONVERSION_NOT_FOUND' });
+
+  /** A ticket for one event stream, so a long-lived token never has to go in its URL. */
+  router.post('/updates/:id/ticket', auth, async (req, res) => {
+    const c = await streamable(req.params.id, authUser(req));
+    res.status(201).json(await mintStreamTicket(ctx, c, req.auth!.credential));
+  });
+
+  /** ?token= holds a stream ticket; a long-lived token is accepted only in the Authorization header. */
+  router.get('/updates/:id', async (req, res) => {
+    const id = String(req.params.id);
+    const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
+    let viewer: { user: User; credential: Credential };
+    if (queryToken !== undefined) {
+      if (!isStreamTicketShaped(queryToken)) throw ApiError.unauthorized(CONVERSION_MESSAGES.streamTicketRequired, 'STREAM_TICKET_REQUIRED');
+      viewer = await limitedCredentialCheck(ctx, clientAddress(req), () => redeemStreamTicket(ctx, queryToken, id));
+    } else {
+      viewer = await userFromRequest(ctx, req);
+    }
+    const c = await streamable(id, viewer.user);
+    // One of the user's live-connection slots (429 when they hold them all), freed when the stream closes.
+    res.on('close', ctx.liveAccess.claimConnection(viewer.user.id));
+    await openUpdateStream(req, res, ctx, c, (end) => ctx.liveAccess.track({ credential: viewer.credential, role: viewer.user.role, conversionId: c.id, end }));
+  });
+
+  return router;
+}
+
+/** The user (and credential) of the request's bearer token, under requireAuth's per-address limit. */
+export async function userFromRequest(ctx: AppContext, req: Request): Promise<{ user: User; credential: Credential }> {
+  const raw = bearerToken(req);
+  if (!raw) throw ApiError.unauthorized(CONVERSION_MESSAGES.tokenMissing || ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING');
+  return limitedCredentialCheck(ctx, clientAddress(req), async () => {
+    const result = await ctx.auth.authenticateToken(raw);
+    if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
+    return { user: result.user, credential: result.credential };
+  });
+}

@@ -1,0 +1,189 @@
+/**
+ * Route guards. Every protected route reads: rate limit → requireAuth(ctx) → requireAdmin /
+ * requirePlanAccess → validate → handler, and gets the signed-in user with authUser(req).
+ *
+ *   router.get('/x', requireAuth(ctx), requireAdmin, async (req, res) => {
+ *     const user = authUser(req);
+ *   });
+ *
+ * requireAuth accepts a session JWT or a personal API token (`aab_…`) as the bearer token.
+ */
+import type { Request, RequestHandler } from 'express';
+import {
+  ACCOUNT_MESSAGES,
+  EMAIL_MESSAGES,
+  PLAN_ACCESS_ERROR_CODES,
+  PLAN_ACCESS_REDIRECT,
+  planAccessMessage,
+} from '@aabify/shared';
+import type { AppContext } from '../context.js';
+import type { User } from '../models/index.js';
+import type { AuthMethod, AuthResult, Credential } from '../accounts/authService.js';
+import { isApiTokenShaped } from '../accounts/tokens.js';
+import { ApiError } from './errors.js';
+import { addressLimitKey, clientKey, rateLimit } from './rateLimit.js';
+import type { Limiter } from './rateLimiter.js';
+
+export interface RequestAuth {
+  user: User;
+  method: AuthMethod;
+  /** Set when the request came with an API token. */
+  apiTokenId?: string;
+  /** What the request was authenticated with, for things that outlive it (stream tickets). */
+  credential: Credential;
+}
+
+declare global {
+  // Express's request carries the authenticated user (and validated input, see validate.ts).
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      auth?: RequestAuth;
+    }
+  }
+}
+
+/** The bearer token of a request, if any (Authorization: Bearer …). */
+export function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : undefined;
+}
+
+function failure(result: Extract<AuthResult, { ok: false }>): ApiError {
+  return ApiError.unauthorized(result.message, result.code);
+}
+
+function isAuthResult(info: unknown): info is AuthResult {
+  return typeof info === 'object' && info !== null && 'ok' in info;
+}
+
+/**
+ * 401 unless the request carries a valid session token or API token of an active user.
+ * Credentials that do not verify count per client address (badCredentialsPerAddress): past
+ * the limit the address gets 429 from memory, before any token is looked at.
+ */
+export function requireAuth(ctx: AppContext): RequestHandler {
+  const badCredentials = ctx.auth.limiters.badCredentialsPerAddress;
+  return (req, res, next) => {
+    const raw = bearerToken(req);
+    if (!raw) return next(ApiError.unauthorized(ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING'));
+    const addressKey = clientKey(req);
+    const blockedMs = badCredentials.blockedInMemoryMs(addressKey);
+    if (blockedMs > 0) return next(ApiError.tooManyRequests(Math.ceil(blockedMs / 1000)));
+    const finish = (result: AuthResult) => {
+      if (!result.ok) {
+        badCredentials.consume(addressKey).then(
+          (state) => next(state.limited ? ApiError.tooManyRequests(state.retryAfter) : failure(result)),
+          next,
+        );
+        return;
+      }
+      req.auth = { user: result.user, method: result.method, apiTokenId: result.apiTokenId, credential: result.credential };
+      req.user = result.user;
+      next();
+    };
+    if (isApiTokenShaped(raw)) {
+      ctx.auth.authenticateToken(raw).then(finish, next);
+      return;
+    }
+    const authenticate = ctx.auth.passport.authenticate('jwt', { session: false }, (err: unknown, user: unknown, info: unknown) => {
+      if (err) return next(err);
+      if (isAuthResult(info)) return finish(info);
+      if (!user) return finish({ ok: false, code: 'TOKEN_INVALID', message: ACCOUNT_MESSAGES.tokenInvalid });
+      next(new Error('jwt strategy answered without a result'));
+    }) as RequestHandler;
+    authenticate(req, res, next);
+  };
+}
+
+/**
+ * Whether the request carries a valid credential of this user, for routes that serve signed-out
+ * visitors too: a missing, stale or foreign credential is simply not this user (never a 401).
+ */
+export async function signedInAs(ctx: AppContext, req: Request, userId: string): Promise<boolean> {
+  const raw = bearerToken(req);
+  if (!raw) return false;
+  const result = await ctx.auth.authenticateToken(raw);
+  return result.ok && result.user.id === userId;
+}
+
+/**
+ * A credential check outside requireAuth (the socket handshake, event streams, download and
+ * stream tickets) under the same per-address limit: past it, 429 from memory before any lookup,
+ * and every refusal (401 or 404) counts. Without it each such request was a free database query.
+ */
+export async function limitedCredentialCheck<T>(ctx: AppContext, address: string, check: () => Promise<T>): Promise<T> {
+  const limiter = ctx.auth.limiters.badCredentialsPerAddress;
+  const key = addressLimitKey(address);
+  const blockedMs = limiter.blockedInMemoryMs(key);
+  if (blockedMs > 0) throw ApiError.tooManyRequests(Math.ceil(blockedMs / 1000));
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 401 || err.status === 404)) {
+      const state = await limiter.consume(key);
+      if (state.limited) throw ApiError.tooManyRequests(state.retryAfter);
+    }
+    throw err;
+  }
+}
+
+/** The signed-in user; only after requireAuth (a 401 otherwise). */
+export function authUser(req: Request): User {
+  if (!req.auth) throw ApiError.unauthorized(ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING');
+  return req.auth.user;
+}
+
+/** 403 unless the signed-in user is an admin. */
+export const requireAdmin: RequestHandler = (req, _res, next) => {
+  const user = authUser(req);
+  if (!user.isAdmin()) throw ApiError.forbidden(ACCOUNT_MESSAGES.adminRequired, 'ADMIN_REQUIRED');
+  next();
+};
+
+/**
+ * 402 unless the user's plan gives access (admins always pass); the answer says why
+ * (code NO_PLAN | NO_CREDITS | PLAN_EXPIRED, details.planStatus) and where to go.
+ */
+export const requirePlanAccess: RequestHandler = (req, _res, next) => {
+  const user = authUser(req);
+  const status = user.planAccess();
+  if (status !== 'active') {
+    throw new ApiError(402, PLAN_ACCESS_ERROR_CODES[status], planAccessMessage(status), {
+      details: { planStatus: status, redirectTo: PLAN_ACCESS_REDIRECT },
+    });
+  }
+  next();
+};
+
+/** 403 EMAIL_NOT_VERIFIED, pointing at the call that sends a new confirmation link. */
+export function emailNotVerifiedError(message: string = EMAIL_MESSAGES.emailNotVerified): ApiError {
+  return new ApiError(403, 'EMAIL_NOT_VERIFIED', message, { details: { resend: '/api/auth/resend-verification' } });
+}
+
+/**
+ * The `accounts.requireVerifiedEmail` guard: with the setting on, a customer whose address is
+ * not confirmed cannot buy or convert (403 EMAIL_NOT_VERIFIED); admins always pass. After requireAuth.
+ */
+export function requireVerifiedEmail(ctx: Pick<AppContext, 'settings'>): RequestHandler {
+  return async (req, _res, next) => {
+    const user = authUser(req);
+    if (user.isAdmin() || user.emailVerifiedAt || !(await ctx.settings.get('accounts.requireVerifiedEmail'))) return next();
+    throw emailNotVerifiedError();
+  };
+}
+
+/** Generous: the dashboard refreshes every 30 s and live lists poll; this only stops floods. */
+export function adminRateLimiter(ctx: Pick<AppContext, 'rateLimits'>): Limiter {
+  return ctx.rateLimits.limiter('admin', { points: 1200, windowMs: 60_000 });
+}
+
+/**
+ * The guard every admin route starts with: requireAuth → rate limit → requireAdmin (403 for
+ * anyone else). requireAuth first: the limit counts per verified admin, never per presented token.
+ */
+export function adminGuard(ctx: AppContext, limiter: Limiter): RequestHandler[] {
+  return [requireAuth(ctx), rateLimit(limiter), requireAdmin];
+}

@@ -1,0 +1,36 @@
+/** Loading a payment or purchase for the signed-in user (owner or admin; others get 404). */
+import { PAYMENT_MESSAGES as M } from '@aabify/shared';
+import type { AppContext } from '../context.js';
+import type { Payment, Purchase, User } from '../models/index.js';
+import { findOwned, findOwnedOrNull } from '../http/ownership.js';
+import { ApiError } from '../http/errors.js';
+
+export async function ownedPayment(ctx: AppContext, id: unknown, user: User): Promise<Payment> {
+  return findOwned(ctx.models.Payment, typeof id === 'string' ? id : undefined, user, {
+    notFoundMessage: M.paymentNotFound,
+    notFoundCode: 'PAYMENT_NOT_FOUND',
+  });
+}
+
+export async function ownedPurchase(ctx: AppContext, id: unknown, user: User): Promise<Purchase> {
+  return findOwned(ctx.models.Purchase, typeof id === 'string' ? id : undefined, user, {
+    notFoundMessage: M.purchaseNotFound,
+    notFoundCode: 'PURCHASE_NOT_FOUND',
+  });
+}
+
+/** A payment by its own id, or the latest payment of a purchase by the purchase id. */
+export async function ownedPaymentOrPurchasePayment(ctx: AppContext, id: unknown, user: User): Promise<Payment> {
+  const key = typeof id === 'string' ? id : undefined;
+  const payment = await findOwnedOrNull(ctx.models.Payment, key, user);
+  if (payment) return payment;
+  const purchase = await findOwnedOrNull(ctx.models.Purchase, key, user);
+  const latest = purchase ? await ctx.models.Payment.findOne({ where: { purchaseId: purchase.id }, order: [['createdAt', 'DESC']] }) : null;
+  if (!latest) throw ApiError.notFound(M.paymentNotFound, 'PAYMENT_NOT_FOUND');
+  return latest;
+}
+
+export async function latestPaymentId(ctx: AppContext, purchaseId: string): Promise<string | null> {
+  const payment = await ctx.models.Payment.findOne({ where: { purchaseId }, order: [['createdAt', 'DESC']], attributes: ['id'] });
+  return payment?.id ?? null;
+}

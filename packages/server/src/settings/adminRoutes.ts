@@ -1,0 +1,60 @@
+import { Router, type Request } from 'express';
+import { ADMIN_MESSAGES, adminConfigUpdateSchema, type AdminConfigResponse, type AdminConfigUpdateResponse } from '@aabify/shared';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import type { Limiter } from '../http/rateLimiter.js';
+import { inputOf, validate } from '../http/validate.js';
+import { SettingValueError, isSettingKey, type SettingKey } from './index.js';
+import { presentSetting, webhookUrlOf } from './presenter.js';
+import { presentPaymentsState } from '../payments/providerStatePresenter.js';
+import { adminGuard } from '../http/guards.js';
+
+const webhookUrl = (ctx: AppContext, req: Request) => webhookUrlOf(ctx.config, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+
+/** Settings that act on this process at once (the others are read where they are used). */
+async function applyRuntimeSetting(ctx: AppContext, key: SettingKey): Promise<void> {
+  if (key === 'logging.level') {
+    const level = await ctx.settings.get('logging.level');
+    if (level) ctx.logger.level = level;
+  }
+  if (key === 'conversions.maxConcurrent' || key === 'queue.broadcastInterval') ctx.queueBroadcaster.changed();
+}
+
+/**
+ * /api/admin/config:
+ *   GET / → { configs: [{ key, value (secrets masked), description, help, recommended, kind, options?, hint?, problem?, updatedAt, … }],
+ *     webhookUrl, payments: { provider, label, available, reason, message } }
+ *   PUT /{key} { value } → { message, config }; 400 with the key's pt-BR rule ('Valor não pode ser
+ *     vazio', 'Valor deve ser um número válido', ranges, levels); 404 for an unknown key.
+ */
+export function createAdminConfigRouter(ctx: AppContext, limiter: Limiter): Router {
+  const router = Router();
+  router.use(adminGuard(ctx, limiter));
+
+  router.get('/', async (req, res) => {
+    const url = webhookUrl(ctx, req);
+    const body: AdminConfigResponse = {
+      configs: (await ctx.settings.list()).map((e) => presentSetting(e, url)),
+      webhookUrl: url,
+      payments: presentPaymentsState(await ctx.payments.state()),
+    };
+    res.json(body);
+  });
+
+  router.put('/:key', validate(adminConfigUpdateSchema), async (req, res) => {
+    const key = String(req.params.key);
+    if (!isSettingKey(key)) throw ApiError.notFound(ADMIN_MESSAGES.configUnknown, 'CONFIG_NOT_FOUND');
+    const { value } = inputOf(req, adminConfigUpdateSchema);
+    try {
+      await ctx.settings.set(key, value);
+    } catch (err) {
+      if (err instanceof SettingValueError) throw ApiError.validation({ value: err.message }, err.message);
+      throw err;
+    }
+    await applyRuntimeSetting(ctx, key);
+    const body: AdminConfigUpdateResponse = { message: ADMIN_MESSAGES.configUpdated, config: presentSetting(await ctx.settings.entry(key), webhookUrl(ctx, req)) };
+    res.json(body);
+  });
+
+  return router;
+}

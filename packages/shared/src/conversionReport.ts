@@ -1,0 +1,40 @@
+/**
+ * The engine's report of one conversion as the server stores it and answers it (internal paths
+ * removed): the app, its sizes, the modules of the bundle and the warnings.
+ */
+import type { ConversionSignatureJson, DeviceDownloadSizeJson } from './downloadSizes.js';
+
+export interface ConversionReportJson {
+  packageName: string;
+  versionCode?: number;
+  versionName?: string;
+  /** A number, or a preview codename the APK declares ('IceCreamSandwich'). */
+  minSdk?: number | string;
+  targetSdk?: number | string;
+  debuggable: boolean;
+  abis: string[];
+  locales: string[];
+  densities: number[];
+  dexCount: number;
+  entryCount: number;
+  sizeIn: number;
+  sizeOut: number;
+  entries: { copiedRaw: number; converted: number; dropped: number; generated: number };
+  durations: Record<string, number>;
+  warnings: Array<{ code: string; message: string; detail?: string }>;
+  /** Estimated download per representative device ('Economia estimada por dispositivo'). */
+  downloadSizes?: DeviceDownloadSizeJson[];
+  /** Present when the AAB was signed with the account's upload key. */
+  signature?: ConversionSignatureJson;
+  /** The bundle's modules (base, features, asset packs) with their compressed size in the AAB. */
+  modules?: ConversionModuleJson[];
+}
+
+export interface ConversionModuleJson {
+  name: string;
+  kind: 'base' | 'feature' | 'asset-pack';
+  /** Asset packs: install-time, fast-follow, on-demand or as-declared. */
+  delivery?: string;
+  files: number;
+  sizeBytes: number;
+}
