@@ -3,7 +3,7 @@
  * aligned, native libraries 16 KiB-aligned when not extracted, bundletool's injected resource
  * and meta-data), signing with the caller's key or a test key, and the coded errors of bad
  * input, bad options and hostile bundles. The corpus and Google's tools judge fidelity in
- * apks-fidelity.test.ts.
+ * apksFidelity.test.ts.
  */
 import { expect } from 'chai';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

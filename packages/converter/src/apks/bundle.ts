@@ -7,7 +7,7 @@
 import { ASSETS_PB, BASE_MODULE, BUNDLE_CONFIG, DIST_NS, MANIFEST_PATH, NATIVE_PB, NON_MODULE_DIRECTORIES, RESOURCES_PB } from '../bundle/layout.js';
 import { ConverterError, asBundleInputError, isConverterError } from '../errors.js';
 import type { PbResourceTable, PbXmlNode } from '../proto/aapt.js';
-import { fastDecode } from '../proto/fast-decode.js';
+import { fastDecode } from '../proto/fastDecode.js';
 import { decodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrariesMsg } from '../proto/bundle.js';
 import { runValidators, type BundleFile } from '../validate/index.js';
 import { attrByName, booleanValue, children, isAssetPackManifest, stringValue } from '../validate/xml.js';

@@ -7,6 +7,7 @@
  */
 import type { PbConfigValue, PbEntry, PbResourceTable } from '../proto/aapt.js';
 import { versionAtLeast, type Version } from './optimizations.js';
+import { makeResId } from '../arsc/values.js';
 
 export const DENSITY_DEFAULT = 0;
 export const DENSITY_ANY = 0xfffe;
@@ -134,7 +135,7 @@ export function tableForDensity(table: PbResourceTable, dpi: number, version: Ve
       if (t.name === 'mipmap') continue; // launcher icons stay in the master
       const entries = [];
       for (const e of t.entry ?? []) {
-        const id = (((p.package_id?.id ?? 0) << 24) | ((t.type_id?.id ?? 0) << 16) | (e.entry_id?.id ?? 0)) >>> 0;
+        const id = makeResId(p.package_id?.id ?? 0, t.type_id?.id ?? 0, e.entry_id?.id ?? 0);
         const values = entryForDensity(e, dpi, version, pinnedIds.has(id), t.name === 'style', pinStyles);
         if (values.length > 0) entries.push({ ...e, config_value: values });
       }

@@ -10,6 +10,7 @@ import { ConverterError } from '../errors.js';
 import type { ZipEntry } from '../zip/index.js';
 import { addMetaData, androidAttr, element, ManifestAttr, setMetaData, withReference, withString } from './manifest.js';
 import type { PlannedFile } from './plan.js';
+import { makeResId } from '../arsc/values.js';
 
 export const SPLITS_META_DATA = 'com.android.vending.splits';
 export const FUSED_MODULES_META_DATA = 'com.android.dynamic.apk.fused.modules';
@@ -81,7 +82,7 @@ export function injectFileResource(table: PbResourceTable | undefined, packageNa
     config_value: [{ config: {}, value: { item: { file: { path, type: 3 } } } }],
   };
   type.entry.push(entry);
-  const id = (((pkg.package_id?.id ?? 0) << 24) | ((type.type_id?.id ?? 0) << 16) | (highest + 1)) >>> 0;
+  const id = makeResId(pkg.package_id?.id ?? 0, type.type_id?.id ?? 0, highest + 1);
   return { table: out, id };
 }
 

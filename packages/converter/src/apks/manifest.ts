@@ -6,7 +6,7 @@
  */
 import { ANDROID_NS, ATTR } from '../bundle/layout.js';
 import type { PbXmlAttribute, PbXmlElement, PbXmlNode } from '../proto/aapt.js';
-import { apiLevelForCodename } from '../resources/sdk-codenames.js';
+import { apiLevelForCodename } from '../resources/sdkCodenames.js';
 import { attrById, attrByName, booleanValue, children, decimalValue, stringValue } from '../validate/xml.js';
 
 export const ManifestAttr = {

@@ -15,6 +15,7 @@ import { androidAttr, application, getOrCreateChild, manifestElement, ManifestAt
 import type { Dimension } from './optimizations.js';
 import { apkPath, type PlannedFile } from './plan.js';
 import { installableOnExternalStorage, mayHaveNativeActivities } from './variants.js';
+import { makeResId } from '../arsc/values.js';
 
 /** What a split is for (bundletool's ApkTargeting), beyond the variant. */
 export interface SplitTargeting {
@@ -53,7 +54,7 @@ const ANDROID_N = 24;
 const ANDROID_P = 28;
 
 function resourceId(p: { package_id?: { id?: number } }, t: { type_id?: { id?: number } }, e: { entry_id?: { id?: number } }): number {
-  return (((p.package_id?.id ?? 0) << 24) | ((t.type_id?.id ?? 0) << 16) | (e.entry_id?.id ?? 0)) >>> 0;
+  return makeResId(p.package_id?.id ?? 0, t.type_id?.id ?? 0, e.entry_id?.id ?? 0);
 }
 
 /** Every file path the table references. */

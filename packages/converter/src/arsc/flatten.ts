@@ -9,12 +9,12 @@
  */
 import { ConverterError } from '../errors.js';
 import type { PbConfigValue, PbEntry, PbPackage, PbResourceTable, PbType, PbValue } from '../proto/aapt.js';
-import { ByteWriter } from './byte-writer.js';
+import { ByteWriter } from './byteWriter.js';
 import { ChunkType } from './chunk.js';
-import { compareConfigs, configDiff, configToBinary, parseBcp47 } from './config-writer.js';
+import { compareConfigs, configDiff, configToBinary, parseBcp47 } from './configWriter.js';
 import { configFromBytes, type ResTableConfig } from './config.js';
-import { StringPoolBuilder } from './pool-writer.js';
-import { applyPatches, encodeItem, writeResValue, type EncodedValue, type PoolPatch } from './value-writer.js';
+import { StringPoolBuilder } from './poolWriter.js';
+import { applyPatches, encodeItem, writeResValue, type EncodedValue, type PoolPatch } from './valueWriter.js';
 import { DataType, EntryFlag, MapKey, SPEC_PUBLIC, SPEC_STAGED_API, makeResId, typeIdOf, entryIdOf } from './values.js';
 
 const INT_MIN = -0x80000000;

@@ -6,10 +6,10 @@
  * whose first strings are the attribute names with resource ids, in id order, matched by the
  * resource map.
  */
-import { ByteWriter } from '../arsc/byte-writer.js';
+import { ByteWriter } from '../arsc/byteWriter.js';
 import { ChunkType } from '../arsc/chunk.js';
-import { LOW_PRIORITY, StringPoolBuilder, type PoolRef } from '../arsc/pool-writer.js';
-import { applyPatches, encodeItem, writeResValue, type PoolPatch } from '../arsc/value-writer.js';
+import { LOW_PRIORITY, StringPoolBuilder, type PoolRef } from '../arsc/poolWriter.js';
+import { applyPatches, encodeItem, writeResValue, type PoolPatch } from '../arsc/valueWriter.js';
 import { ConverterError } from '../errors.js';
 import type { PbXmlAttribute, PbXmlElement, PbXmlNode } from '../proto/aapt.js';
 import { compactText, resolveEscapes } from './escapes.js';

@@ -5,9 +5,9 @@
  * final indices in once the pool is laid out (`finalize`).
  */
 import { ConverterError } from '../errors.js';
-import { ByteWriter } from './byte-writer.js';
+import { ByteWriter } from './byteWriter.js';
 import { ChunkType } from './chunk.js';
-import { STRING_POOL_FLAG_UTF8, STRING_POOL_HEADER_SIZE, STRING_POOL_SPAN_END } from './string-pool.js';
+import { STRING_POOL_FLAG_UTF8, STRING_POOL_HEADER_SIZE, STRING_POOL_SPAN_END } from './stringPool.js';
 
 /** The lowest priority: strings with no resource id (aapt2's kLowPriority). */
 export const LOW_PRIORITY = 0xffffffff;

@@ -6,8 +6,8 @@
  */
 import { ConverterError } from '../errors.js';
 import type { PbItem } from '../proto/aapt.js';
-import type { ByteWriter } from './byte-writer.js';
-import type { PoolRef, StringPoolBuilder } from './pool-writer.js';
+import type { ByteWriter } from './byteWriter.js';
+import type { PoolRef, StringPoolBuilder } from './poolWriter.js';
 import { DATA_NULL_EMPTY, DATA_NULL_UNDEFINED, DataType } from './values.js';
 
 /** A Res_value to write; `ref` (a pool string) supplies `data` once the pool is laid out. */

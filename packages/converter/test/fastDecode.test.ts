@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { convertApk } from '../src/index.js';
 import { AaptPb, encodeAapt } from '../src/proto/aapt.js';
-import { fastDecode } from '../src/proto/fast-decode.js';
+import { fastDecode } from '../src/proto/fastDecode.js';
 import { ZipReader } from '../src/zip/index.js';
 import { listCorpus } from './helpers/corpus.js';
 import { buildZip, TempDir, tinyApkEntries } from './helpers/zipBuilder.js';
