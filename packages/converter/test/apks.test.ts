@@ -6,7 +6,7 @@
  * apksFidelity.test.ts.
  */
 import { expect } from 'chai';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { buildApks, convertApk, ConverterError, generateUploadKeystore, parseDeviceSpec, type ApksReport, type ConverterErrorCode } from '../src/index.js';
 import { encodeAapt, type PbXmlNode } from '../src/proto/aapt.js';
 import { encodeMessage } from '../src/proto/bundle.js';
@@ -14,7 +14,7 @@ import { ZipReader } from '../src/zip/index.js';
 import { requireOracles } from './helpers/oracles.js';
 import { buildZip, TempDir, tinyApkEntries, type BuildEntry } from './helpers/zipBuilder.js';
 import { apksignerVerify } from './oracle/apksCompare.js';
-import { dumpXmlTree } from './oracle/tools.js';
+import { bundletool, dumpXmlTree } from './oracle/tools.js';
 
 async function expectCode(p: Promise<unknown>, code: ConverterErrorCode): Promise<ConverterError> {
   try {
@@ -192,9 +192,16 @@ describe('buildApks', function () {
       await r.close();
       expect(names).to.include.members(['splits/base-master.apk', 'splits/base-arm64_v8a.apk']);
       expect(names.some((n) => n.includes('x86'))).to.equal(false);
-      expect(report.apks.map((a) => a.path).sort()).to.deep.equal([...names].sort());
-      const o = requireOracles(this, 'apksigner');
+      expect(report.apks.map((a) => a.path).sort()).to.deep.equal(names.filter((n) => n !== 'toc.pb').sort());
+      expect(names[0], 'the table of contents first').to.equal('toc.pb');
+      const o = requireOracles(this, 'apksigner', 'java', 'bundletoolJar');
+      // bundletool reads our table of contents and picks the same APKs for the device.
+      const spec = tmp.file('spec.json', Buffer.from(JSON.stringify(phone)));
+      const extracted = tmp.file('extracted');
+      await bundletool(o, ['extract-apks', `--apks=${out}`, `--device-spec=${spec}`, `--output-dir=${extracted}`]);
+      expect(readdirSync(extracted).sort()).to.deep.equal(names.filter((n) => n.endsWith('.apk')).map((n) => n.slice(n.lastIndexOf('/') + 1)).sort());
       for (const [name, data] of files) {
+        if (name === 'toc.pb') continue;
         const apk = tmp.file(name.replace(/\//g, '_'), data);
         const v = await apksignerVerify(o.apksigner, apk);
         expect(v.verifies, `${name}\n${v.output}`).to.equal(true);

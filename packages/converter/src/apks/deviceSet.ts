@@ -31,7 +31,7 @@ import {
   withReference,
   withString,
 } from './manifest.js';
-import { apkPath, type DeviceApk, type PlannedFile } from './plan.js';
+import { apkPath, type ApkTargeting, type DeviceApk, type DeviceSetPlan, type PlannedFile, type TocEntry } from './plan.js';
 import { referencedFiles, splitModule, type ModuleSplit } from './splitter.js';
 import { planStandalone } from './standalone.js';
 import { mergeInstallTimeModules, variantFor, variantSdks } from './variants.js';
@@ -211,17 +211,23 @@ function assetSlice(bundle: Bundle, m: BundleModule): Split {
 }
 
 /** The planned APKs of the device set. */
-export function planDeviceSet(bundle: Bundle, spec: DeviceSpec): DeviceApk[] {
+export function planDeviceSet(bundle: Bundle, spec: DeviceSpec): DeviceSetPlan {
   const appMax = maxSdk(bundle.base.manifest);
   if (appMax !== undefined && spec.sdkVersion > appMax) incompatible(`o app vai até o Android de API ${appMax}; o aparelho tem API ${spec.sdkVersion}`);
   if (bundle.modules.some((m) => m.manifest.element?.child?.some((c) => c.element?.name === 'instant-delivery'))) {
     throw new ConverterError('UNSUPPORTED_AAB', 'módulos instantâneos', { input: 'aab' });
   }
   const slices = bundle.modules.filter((m) => m.kind === 'asset-pack').map((m) => assetSlice(bundle, m)).filter((s) => s.sdkMin <= spec.sdkVersion);
-  if (spec.sdkVersion < ANDROID_L) return [planStandalone(bundle, spec), ...slices.map((s) => planApk(s, 'asset-slices', new Set()))];
+  if (spec.sdkVersion < ANDROID_L) {
+    const standalone = planStandalone(bundle, spec);
+    const { abi, density } = standalone.toc.targeting;
+    const variant = { number: 0, sdk: effectiveMinSdk(bundle.base.manifest), otherSdks: [], ...(abi ? { abi } : {}), ...(density ? { density } : {}) };
+    return { apks: [standalone, ...slices.map((s) => planApk(s, 'asset-slices', new Set()))], variant };
+  }
   const modules = mergeInstallTimeModules(bundle);
   if (modules.some((m) => (maxSdk(m.manifest) ?? Infinity) < ANDROID_L)) incompatible('o app só roda antes do Android 5.0');
-  const variant = variantFor(variantSdks(bundle, modules), spec.sdkVersion);
+  const starts = variantSdks(bundle, modules);
+  const variant = variantFor(starts, spec.sdkVersion);
   if (variant === undefined) incompatible(`o app pede API ${effectiveMinSdk(bundle.base.manifest)} ou mais; o aparelho tem API ${spec.sdkVersion}`);
   // bundletool writes that variant's tables sparse (aapt2 --enable-sparse-encoding), which the flattener does not.
   if (variant >= 32 && bundle.config.optimizations?.resource_optimizations?.sparse_encoding === 2) {
@@ -251,7 +257,10 @@ export function planDeviceSet(bundle: Bundle, spec: DeviceSpec): DeviceApk[] {
   const languages = new Set(spec.supportedLocales.map(languageOf));
   const chosen = splits.filter((s) => matches(s, spec, languages));
   const used = new Set<string>();
-  return [...chosen.map((s) => planApk(s, 'splits', used)), ...slices.map((s) => planApk(s, 'asset-slices', used))];
+  return {
+    apks: [...chosen.map((s) => planApk(s, 'splits', used)), ...slices.map((s) => planApk(s, 'asset-slices', used))],
+    variant: { number: starts.indexOf(variant), sdk: variant, otherSdks: starts.filter((s) => s !== variant) },
+  };
 }
 
 /** ApkPathManager's name (`<module>-master`, `<module>-<suffix>`, `_2` on a clash) and the split's files. */
@@ -262,5 +271,13 @@ function planApk(s: Split, dir: string, used: Set<string>): DeviceApk {
   used.add(`${dir}/${name}`);
   const refs = referencedFiles(s.table);
   const files = s.files.filter((f) => !f.modulePath.startsWith('res/') || refs.has(f.modulePath));
-  return { name, path: `${dir}/${name}.apk`, module: s.module.name, manifest: s.manifest, table: s.table, files, xml: s.xml };
+  const slice = dir === 'asset-slices';
+  const targeting: ApkTargeting = {
+    ...(s.targeting.abi ? { abi: s.targeting.abi } : {}),
+    ...(s.targeting.density ? { density: s.targeting.density } : {}),
+    ...(s.targeting.language ? { languages: [s.targeting.language] } : {}),
+    ...(slice ? {} : { sdkMin: s.sdkMin }),
+  };
+  const toc: TocEntry = { kind: slice ? 'slice' : 'split', master: s.master, splitId: s.splitId, targeting };
+  return { name, path: `${dir}/${name}.apk`, module: s.module.name, manifest: s.manifest, table: s.table, files, xml: s.xml, toc };
 }

@@ -24,7 +24,8 @@ import { debuggable, effectiveMinSdk, minSdk, packageName, targetSdk, versionCod
 import { apksWarning, type ApkReport, type ApkSignatureReport, type ApksMode, type ApksReport } from './report.js';
 import { writeApk, type ApkSigning, type WriteApkOptions } from './serialize.js';
 import { planDeviceSet } from './deviceSet.js';
-import type { DeviceApk } from './plan.js';
+import type { DeviceApk, DeviceSetPlan } from './plan.js';
+import { tableOfContents } from './toc.js';
 import { planUniversal } from './universal.js';
 import { ZipWriter } from '../zip/index.js';
 
@@ -143,10 +144,10 @@ export async function buildApks(input: string, output: string, options: BuildApk
     if (mode === 'device' && deviceSpec) {
       step = 'resources';
       progress.report('resources', 0);
-      const plans = planDeviceSet(bundle, deviceSpec);
+      const plan = planDeviceSet(bundle, deviceSpec);
       progress.report('resources', 1);
       step = 'writing';
-      const written = await writeDeviceSet(bundle, plans, partial, key, signal, (f) => progress.report('writing', f));
+      const written = await writeDeviceSet(bundle, plan, partial, key, signal, (f) => progress.report('writing', f));
       if (written.dropped.length > 0) warnings.push(apksWarning('INPUT_SIGNATURE_FILES_DROPPED', written.dropped.join(', ')));
       if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output, { input: 'aab' });
       renameSync(partial, output);
@@ -154,7 +155,7 @@ export async function buildApks(input: string, output: string, options: BuildApk
       log('info', 'writing', `Conjunto de ${written.apks.length} APK(s) para o aparelho gravado: ${written.sizeBytes} bytes, assinado (${signature.schemes.join(', ')}) com "${key.alias}"${signature.testKey ? ' — chave de teste, não serve para o Google Play' : ''}`);
       for (const w of warnings) log('warn', 'writing', w.message);
       progress.report('done', 1);
-      return report(bundle, { input, output, mode, deviceSpec, modules: [...new Set(plans.map((p) => p.module))], apks: written.apks, sizeOut: written.sizeBytes, signature, warnings, progress, started });
+      return report(bundle, { input, output, mode, deviceSpec, modules: [...new Set(plan.apks.map((p) => p.module))], apks: written.apks, sizeOut: written.sizeBytes, signature, warnings, progress, started });
     }
 
     step = 'resources';
@@ -235,12 +236,13 @@ function deviceApkSigning(key: SigningKey, apk: DeviceApk): ApkSigning {
 }
 
 /**
- * Writes each planned APK of a device set beside the output, then the .apks: the APKs stored,
- * under their set paths, in path order (as bundletool's ApkSetWriter). Temporary files go.
+ * Writes each planned APK of a device set beside the output, then the .apks: its table of
+ * contents (toc.pb), then the APKs under their set paths in path order, all stored (as
+ * bundletool's ApkSetWriter). Temporary files go.
  */
 async function writeDeviceSet(
   bundle: Bundle,
-  plans: readonly DeviceApk[],
+  plan: DeviceSetPlan,
   partial: string,
   key: SigningKey,
   signal: AbortSignal | undefined,
@@ -249,6 +251,7 @@ async function writeDeviceSet(
   const dir = `${partial}.parts`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  const plans = plan.apks;
   const total = plans.reduce((n, p) => n + p.files.reduce((m, f) => m + (f.entry?.compressedSize ?? 0), 0), 0) || 1;
   let done = 0;
   const apks: ApkReport[] = [];
@@ -265,6 +268,8 @@ async function writeDeviceSet(
     }
     rmSync(partial, { force: true });
     zip = await ZipWriter.create(partial);
+    // The table of contents first, as bundletool writes it.
+    await zip.addBuffer('toc.pb', tableOfContents(bundle, plan), { compress: false });
     for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) await zip.addFile(f.path, f.file, f.size, { signal });
     const { size } = await zip.finish();
     zip = undefined;

@@ -30,11 +30,45 @@ export interface ApkPlan {
   readonly xml: ReadonlyMap<string, PbXmlNode>;
 }
 
+/** What an APK is for, as bundletool's ApkTargeting says it (beyond the variant). */
+export interface ApkTargeting {
+  abi?: { value: string; alternatives: string[] };
+  density?: { value: number; alternatives: number[] };
+  languages?: string[];
+  /** The lowest SDK level the APK installs on (split APKs). */
+  sdkMin?: number;
+}
+
+/** What the .apks table of contents (toc.pb) says of one APK. */
+export interface TocEntry {
+  readonly kind: 'split' | 'standalone' | 'slice';
+  readonly targeting: ApkTargeting;
+  readonly master: boolean;
+  readonly splitId?: string;
+  /** The modules fused into a standalone APK. */
+  readonly fusedModules?: readonly string[];
+}
+
 /** One APK of a device set, planned. */
 export interface DeviceApk extends ApkPlan {
   /** Path in the .apks (`splits/base-master.apk`, `asset-slices/pack-master.apk`, `standalones/…`). */
   readonly path: string;
   readonly module: string;
+  readonly toc: TocEntry;
+}
+
+/** A device set planned: its APKs and the variant they belong to. */
+export interface DeviceSetPlan {
+  readonly apks: readonly DeviceApk[];
+  readonly variant: {
+    /** bundletool's number of the variant among all it would build. */
+    readonly number: number;
+    readonly sdk: number;
+    /** The other variants' lowest SDK levels. */
+    readonly otherSdks: readonly number[];
+    readonly abi?: ApkTargeting['abi'];
+    readonly density?: ApkTargeting['density'];
+  };
 }
 
 /** bundletool's toApkEntryPath: manifest/, dex/ and root/ move to the top of the APK. */

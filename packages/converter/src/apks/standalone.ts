@@ -10,7 +10,7 @@ import type { DeviceSpec } from './deviceSpec.js';
 import { languageOf } from './inject.js';
 import { effectiveMinSdk } from './manifest.js';
 import { languageSplitLanguages } from './splitter.js';
-import type { DeviceApk } from './plan.js';
+import type { ApkTargeting, DeviceApk } from './plan.js';
 import { abiDirectories, modulesToFuse, planUniversal } from './universal.js';
 
 const ANDROID_L = 21;
@@ -40,7 +40,12 @@ export function planStandalone(bundle: Bundle, spec: DeviceSpec): DeviceApk {
   const languages = shardLanguages(bundle, modules, spec);
   const suffix = [abi?.replace(/-/g, '_'), ...languages, DENSITY_BUCKETS.find((b) => b.dpi === dpi)?.name].filter((x) => x !== undefined).join('_');
   const name = suffix === '' ? 'standalone' : `standalone-${suffix}`;
-  return { ...plan, name, path: `standalones/${name}.apk`, module: 'base' };
+  const targeting: ApkTargeting = {
+    ...(abi ? { abi: { value: abi, alternatives: abis.filter((a) => a !== abi) } } : {}),
+    ...(dpi ? { density: { value: dpi, alternatives: DENSITY_BUCKETS.map((b) => b.dpi).filter((d) => d !== dpi) } } : {}),
+    ...(languages.length > 0 ? { languages } : {}),
+  };
+  return { ...plan, name, path: `standalones/${name}.apk`, module: 'base', toc: { kind: 'standalone', master: true, targeting, fusedModules: plan.modules } };
 }
 
 /**
