@@ -42,7 +42,7 @@ const seconds = (ms: number | undefined): string => (ms === undefined ? '-' : (m
 
 function row(tool: string, bundle: string, r: Runs): string {
   const m = r.best;
-  return `${tool.padEnd(12)}${bundle.padEnd(34)}${lpad(seconds(m.wallMs), 8)}${lpad(seconds(r.medianWallMs), 8)}${lpad(seconds(m.cpuMs), 8)}${lpad((m.peakRssKb / 1024).toFixed(0), 8)}`;
+  return `${tool.padEnd(12)}${bundle.padEnd(42)}${lpad(seconds(m.wallMs), 8)}${lpad(seconds(r.medianWallMs), 8)}${lpad(seconds(m.cpuMs), 8)}${lpad((m.peakRssKb / 1024).toFixed(0), 8)}`;
 }
 
 /** An AAB of `apk`, converted by the CLI into `dir` (once per run: the engine may have changed). */
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
 
   console.log(loadLine());
   console.log(`aabify: release bundle ${basename(BUNDLE)}, best and median of ${runs}; bundletool: ${basename(bundletoolJar)} (java -jar), ${btRuns} run(s); both sign with ${basename(ks)}\n`);
-  console.log(`${'tool'.padEnd(12)}${'bundle'.padEnd(34)}${lpad('wall s', 8)}${lpad('median', 8)}${lpad('cpu s', 8)}${lpad('RSS MB', 8)}`);
+  console.log(`${'tool'.padEnd(12)}${'bundle'.padEnd(42)}${lpad('wall s', 8)}${lpad('median', 8)}${lpad('cpu s', 8)}${lpad('RSS MB', 8)}`);
   const results: { bundle: string; ours: Runs; theirs: Runs }[] = [];
   for (const aab of bundles) {
     const label = `${basename(aab)} (${(statSync(aab).size / 1e6).toFixed(0)} MB)`;
