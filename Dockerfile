@@ -3,7 +3,7 @@
 # Not built on the development machines (no container runtime there): see docs/deploy.md.
 
 # ---- build ------------------------------------------------------------------------------------
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/shared/package.json packages/shared/
@@ -17,7 +17,7 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 # ---- run --------------------------------------------------------------------------------------
-FROM node:20-bookworm-slim AS run
+FROM node:24-bookworm-slim AS run
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

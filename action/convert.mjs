@@ -16,10 +16,33 @@ function fail(message) {
   process.exit(2);
 }
 
-/** A glob segment (`*`, `?`, `**` for any depth) as a regular expression. */
-function segmentPattern(segment) {
-  const body = segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
-  return new RegExp(`^${body}$`);
+/**
+ * Whether a file name matches one glob segment (`*` any run of characters, `?` one), in time
+ * proportional to the name times the segment: the greedy two-pointer walk that remembers only the
+ * last `*`, never a backtracking regular expression (a segment like `*a*a*a*b` took exponential
+ * time against a long name of a's).
+ */
+function segmentMatches(segment, name) {
+  let s = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (s < segment.length && (segment[s] === '?' || segment[s] === name[n])) {
+      s++;
+      n++;
+    } else if (s < segment.length && segment[s] === '*') {
+      star = s++;
+      resume = n;
+    } else if (star >= 0) {
+      s = star + 1;
+      n = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (s < segment.length && segment[s] === '*') s++;
+  return s === segment.length;
 }
 
 /** The files a pattern names, relative to the workspace: a plain path or a glob. */
@@ -49,8 +72,7 @@ function expandPattern(pattern, cwd = process.cwd()) {
       walk(next, tail);
       return;
     }
-    const re = segmentPattern(head);
-    for (const e of readdirSync(dir, { withFileTypes: true })) if (re.test(e.name) && (tail.length > 0 ? e.isDirectory() : e.isFile())) walk(join(dir, e.name), tail);
+    for (const e of readdirSync(dir, { withFileTypes: true })) if (segmentMatches(head, e.name) && (tail.length > 0 ? e.isDirectory() : e.isFile())) walk(join(dir, e.name), tail);
   };
   const root = absolute ? '/' : cwd;
   walk(root, segments);
@@ -85,7 +107,9 @@ const releaseFlags = [
 ];
 if (!local) Object.assign(env, { AABIFY_URL: serverUrl, AABIFY_TOKEN: input('token') });
 
-const args = ['convert', ...files, '--json', '--overwrite'];
+const failOn = input('fail-on');
+if (failOn && failOn !== 'blocker' && failOn !== 'warning') fail(`fail-on deve ser blocker ou warning (recebido: ${failOn}).`);
+const args = ['convert', ...files, '--json', '--overwrite', ...(failOn ? ['--fail-on', failOn] : [])];
 for (const [option, file] of [['--github-output', process.env.GITHUB_OUTPUT], ['--summary', process.env.GITHUB_STEP_SUMMARY]]) if (file) args.push(option, file);
 if (local || wait) args.push('-o', resolve(output));
 if (local) args.push('--local');

@@ -2,7 +2,7 @@
  * Start-up of the CLI as the published package runs it (the release bundle `npm run pack:cli`
  * ships, packages/cli/dist/aabify.js, rebuilt first): `aabify --help`, `aabify --version` and
  * `aabify convert --local` of the corpus APKs of about 1 MB, each a new process, against bare
- * `node -e 0`. Targets (issue 21): `--help` under 150 ms and `convert --local` of a 1 MB APK
+ * `node -e 0`. Targets: `--help` under 150 ms and `convert --local` of a 1 MB APK
  * under 250 ms, whole process. Prints min and median wall time and CPU time (user + sys, from
  * `/usr/bin/time`, 10 ms steps) and the load average: on a busy machine the minimum and the CPU
  * time are the steadier figures. Each command's minimum is also given above `node -e 0`'s minimum

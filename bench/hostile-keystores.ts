@@ -1,5 +1,5 @@
 /**
- * Hostile-client benchmark, keystore attack (issue 14): N accounts upload at once a PKCS#12
+ * Hostile-client benchmark, keystore attack: N accounts upload at once a PKCS#12
  * keystore whose legacy PKCS#12 KDF runs 1,000,000 iterations (MAC, key and certificate bags —
  * made by keytool, or by our own writer with its MAC count patched when keytool is missing),
  * while a client polls GET /api/health back to back. Prints each upload's answer, the worst

@@ -1,5 +1,5 @@
 /**
- * Hostile-client benchmark (issue 14): the attacks of the issue against a real server running
+ * Hostile-client benchmark: the attacks of docs/security.md against a real server running
  * as its own OS process (embedded test Postgres), so its RSS is the server's alone. Prints,
  * per attack, the server's RSS growth, the worst /api/health answer time during the attack and
  * what the server did with the attempts.
@@ -8,6 +8,8 @@
  *   npx tsx bench/hostile.ts --attack tokens     # 30,000 distinct made-up bearer tokens, 48 connections
  *   npx tsx bench/hostile.ts --attack passwords  # 40 simultaneous wrong passwords for one account
  *   npx tsx bench/hostile.ts --attack keystores  # four 1M-iteration legacy PKCS#12 keystores at once
+ *   npx tsx bench/hostile.ts --attack slow       # slowloris headers on 200 connections, then a dripping upload body
+ *   npx tsx bench/hostile.ts --attack sockets    # 300 sockets of 15 accounts from one address, each emitting 30 events
  *
  * Options: --requests N (tokens, default 30000), --connections N (default 48),
  * --guesses N (passwords, default 40), --uploads N and --iterations N (keystores, default 4 and
@@ -19,7 +21,9 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Pool, request } from 'undici';
+import { io as connectSocket, type Socket } from 'socket.io-client';
 import { worstHealthDuring } from '../packages/server/test/helpers/healthProbe.js';
+import { dripRequest } from '../packages/server/test/helpers/slowClient.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -166,10 +170,102 @@ async function attackKeystores(target: Target): Promise<void> {
   );
 }
 
+/** A new credit customer, signed in: its session token. */
+async function newCustomer(target: Target, credits = 0): Promise<string> {
+  const email = `c-${randomBytes(4).toString('hex')}@example.com`;
+  const password = 'senha-do-ataque-1';
+  const created = await fetch(`${target.url}/api/admin/users/create-user`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, userType: 'credit', credits }),
+  });
+  if (created.status !== 201) throw new Error(`user not created: ${created.status} ${await created.text()}`);
+  const login = await fetch(`${target.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  return ((await login.json()) as { token: string }).token;
+}
+
+const spread = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? `${sorted[0]}–${sorted[sorted.length - 1]} ms (median ${sorted[Math.floor(sorted.length / 2)]})` : 'never';
+};
+
+/** Slow clients, at production limits: headers a line a second (slowloris), then an upload body at 400 B/s. */
+async function attackSlowClients(target: Target): Promise<void> {
+  const connections = Number(arg('slowloris', '200'));
+  const head = Buffer.from('GET /api/health HTTP/1.1\r\nHost: aabify\r\n');
+  // A header line a second for two minutes.
+  const lines = Array.from({ length: 120 }, (_, i) => Buffer.from(`X-Lento-${i}: a\r\n`));
+  const rssBefore = await rssMb(target.pid);
+  const { result: exchanges, worstMs } = await worstHealthDuring(target.url, () => Promise.all(Array.from({ length: connections }, () => dripRequest(target.url, head, lines, 1000))));
+  const rssAfter = await rssMb(target.pid);
+  const closed = exchanges.map((e) => e.closedAfterMs).filter((ms): ms is number => ms !== undefined);
+  console.log(
+    `slowloris: ${connections} connections, a header line a second — ${closed.length} closed by the server (${exchanges.filter((e) => e.received.startsWith('HTTP/1.1 408')).length} with 408) after ${spread(closed)}; ` +
+      `server RSS growth ${(rssAfter - rssBefore).toFixed(0)} MB; worst /api/health ${worstMs.toFixed(0)} ms`,
+  );
+
+  const token = await newCustomer(target, 1);
+  const boundary = 'limite-lento';
+  const upload = Buffer.from(
+    `POST /api/conversion/upload HTTP/1.1\r\nHost: aabify\r\nAuthorization: Bearer ${token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100000000\r\n\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="apk"; filename="lento.apk"\r\n\r\nPK\x03\x04`,
+  );
+  // 100 bytes every 250 ms for five minutes.
+  const drip = Array.from({ length: 1200 }, () => Buffer.alloc(100, 0x41));
+  const uploads = Number(arg('uploads', '20'));
+  const { result: drips, worstMs: worstDuringDrips } = await worstHealthDuring(target.url, () => Promise.all(Array.from({ length: uploads }, () => dripRequest(target.url, upload, drip, 250))));
+  const cut = drips.map((e) => e.closedAfterMs).filter((ms): ms is number => ms !== undefined);
+  console.log(
+    `drip:      ${uploads} uploads at 400 B/s — ${cut.length} cut by the server (${drips.filter((e) => e.received.startsWith('HTTP/1.1 408')).length} with 408 REQUEST_TOO_SLOW) after ${spread(cut)}; ` +
+      `worst /api/health ${worstDuringDrips.toFixed(0)} ms`,
+  );
+}
+
+/** 300 sockets of 15 accounts from one address, then every connected one emits 30 events back to back. */
+async function attackSocketFlood(target: Target): Promise<void> {
+  const tokens = await Promise.all(Array.from({ length: 15 }, () => newCustomer(target)));
+  const open = (token: string) =>
+    new Promise<{ socket: Socket; code?: string }>((resolve) => {
+      const socket = connectSocket(target.url, { auth: { token }, transports: ['websocket'], reconnection: false, timeout: 20_000 });
+      socket.once('connect', () => resolve({ socket }));
+      socket.once('connect_error', (err: Error & { data?: { code?: string } }) => resolve({ socket, code: err.data?.code ?? err.message }));
+    });
+  const rssBefore = await rssMb(target.pid);
+  const outcomes: Array<{ socket: Socket; code?: string }> = [];
+  const { worstMs: worstDuringHandshakes } = await worstHealthDuring(target.url, async () => {
+    for (let wave = 0; wave < 6; wave++) outcomes.push(...(await Promise.all(Array.from({ length: 50 }, (_, i) => open(tokens[(wave * 50 + i) % tokens.length]!)))));
+  });
+  const live = outcomes.filter((o) => !o.code).map((o) => o.socket);
+  const refused = new Map<string, number>();
+  for (const o of outcomes) if (o.code) refused.set(o.code, (refused.get(o.code) ?? 0) + 1);
+  const answers: boolean[] = [];
+  const started = performance.now();
+  const { worstMs } = await worstHealthDuring(target.url, () =>
+    Promise.all(
+      live.map(async (socket) => {
+        for (let i = 0; i < 30; i++) {
+          const a = (await socket.timeout(20_000).emitWithAck('unsubscribe-conversion', { conversionId: 'x' })) as { success: boolean };
+          answers.push(a.success);
+        }
+      }),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const rssAfter = await rssMb(target.pid);
+  for (const o of outcomes) o.socket.close();
+  console.log(
+    `sockets:   300 handshakes — ${live.length} connected, refused ${[...refused].map(([c, n]) => `${c}×${n}`).join(' ') || 'none'} (worst /api/health ${worstDuringHandshakes.toFixed(0)} ms); ` +
+      `${answers.length} events in ${seconds.toFixed(1)} s: ${answers.filter(Boolean).length} answered, ${answers.filter((a) => !a).length} refused; ` +
+      `server RSS growth ${(rssAfter - rssBefore).toFixed(0)} MB; worst /api/health ${worstMs.toFixed(0)} ms`,
+  );
+}
+
 const ATTACKS: Record<string, (target: Target) => Promise<void>> = {
   tokens: attackDistinctTokens,
   passwords: attackParallelPasswords,
   keystores: attackKeystores,
+  slow: attackSlowClients,
+  sockets: attackSocketFlood,
 };
 
 // ---------------------------------------------------------------- main

@@ -6,11 +6,13 @@
 //
 // Debian's `aapt`, `protobuf-compiler` (protoc) and a Java 17 runtime are installed by apt, not here.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fail, npmPackInto, run } from './npm-pack.mjs';
 
+const TOOL = 'fetch-oracles';
 const NATIVESCRIPT = 'nativescript@9.0.7';
 const JAR_MEMBER = 'package/vendor/aab-tool/bundletool.jar';
 const AAPT2_MEMBER = 'linux/aapt2';
@@ -19,20 +21,6 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(repo, '.cache', 'oracles');
 const jarPath = join(cacheDir, 'bundletool.jar');
 const aapt2Path = join(cacheDir, 'aapt2');
-
-function fail(message) {
-  console.error(`fetch-oracles: ERRO: ${message}`);
-  process.exit(1);
-}
-
-function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, ...opts });
-  if (r.error) fail(`could not run ${cmd}: ${r.error.message}`);
-  if (r.status !== 0) {
-    fail(`${cmd} ${args.join(' ')} exited with ${r.status}: ${r.stderr.toString().trim().split('\n').slice(-5).join(' | ')}`);
-  }
-  return r.stdout;
-}
 
 function present(path) {
   return existsSync(path) && statSync(path).size > 0;
@@ -47,21 +35,17 @@ mkdirSync(cacheDir, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'aabify-oracles-'));
 try {
   if (!present(jarPath)) {
-    console.log(`fetch-oracles: npm pack ${NATIVESCRIPT} ...`);
-    run('npm', ['pack', NATIVESCRIPT, '--silent', '--pack-destination', work], { cwd: work });
-    const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'));
-    if (!tgz) fail(`npm pack produced no tarball in ${work}`);
-    run('tar', ['-xzf', join(work, tgz), '-C', work, JAR_MEMBER]);
+    npmPackInto(TOOL, NATIVESCRIPT, work, [JAR_MEMBER]);
     const extracted = join(work, JAR_MEMBER);
-    if (!present(extracted)) fail(`${JAR_MEMBER} not found in ${tgz}`);
+    if (!present(extracted)) fail(TOOL, `${JAR_MEMBER} not found in ${NATIVESCRIPT}`);
     // Write under a temporary name first so an interrupted run never leaves a half jar behind.
     renameSync(extracted, `${jarPath}.part`);
     renameSync(`${jarPath}.part`, jarPath);
     console.log(`fetch-oracles: bundletool.jar -> ${jarPath}`);
   }
   if (!present(aapt2Path)) {
-    const bin = run('unzip', ['-p', jarPath, AAPT2_MEMBER]);
-    if (bin.length === 0) fail(`${AAPT2_MEMBER} not found in ${jarPath}`);
+    const bin = run(TOOL, 'unzip', ['-p', jarPath, AAPT2_MEMBER]);
+    if (bin.length === 0) fail(TOOL, `${AAPT2_MEMBER} not found in ${jarPath}`);
     const part = `${aapt2Path}.part`;
     writeFileSync(part, bin);
     chmodSync(part, 0o755);

@@ -9,6 +9,7 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { usageError } from './api/errors.js';
+import type { ChecklistRow } from './checklist.js';
 import type { ConvertResult } from './convertResult.js';
 import { formatBytes, formatDecimal } from './format.js';
 import { jsonDocument } from './jsonDocument.js';
@@ -67,7 +68,9 @@ export function dotenvLines(values: Record<string, string>): string {
     .join('');
 }
 
-/** The Markdown job summary of a saved AAB: app, version, sizes, per-device estimate, warnings. */
+const CHECK_MARKS: Record<ChecklistRow['status'], string> = { blocker: '⛔ **impede a publicação:**', warning: '⚠️ **atenção:**', ok: '✅' };
+
+/** The Markdown job summary of a saved AAB: app, version, sizes, per-device estimate, checklist, warnings. */
 export function summaryMarkdown(r: ConvertResult): string {
   const app = r.app.packageName ?? '—';
   const version = r.app.versionName || r.app.versionCode !== null ? `${r.app.versionName ?? '—'} (código ${r.app.versionCode ?? '—'})` : '—';
@@ -90,6 +93,9 @@ export function summaryMarkdown(r: ConvertResult): string {
       );
     }
     lines.push('');
+  }
+  if (r.checklist.length > 0) {
+    lines.push('**Antes de enviar ao Google Play**', '', ...r.checklist.map((c) => `- ${CHECK_MARKS[c.status]} ${markdownText(c.title)}${c.action ? ` — ${markdownText(c.action)}` : ''}`), '');
   }
   if (r.warnings.length > 0) {
     lines.push(`**Avisos (${r.warnings.length})**`, '', ...r.warnings.map((w) => `- ${markdownText(w.message)} ${markdownCode(w.code)}`), '');

@@ -8,6 +8,8 @@ import type { DeviceDownloadSizeJson } from '@aabify/shared/downloadSizes';
 import { isRecord } from '@aabify/shared/json';
 import { num, str } from './api/types.js';
 import { downloadSizesOfReport } from './signing.js';
+import type { PlayCheck } from '@aabify/shared/playChecklist';
+import { checklistOf, serverChecklist, type ChecklistRow } from './checklist.js';
 
 export interface ConvertResult {
   mode: 'local' | 'server';
@@ -25,10 +27,12 @@ export interface ConvertResult {
   /** Play's estimated download per representative device, AAB against APK. */
   downloadSizes: DeviceDownloadSizeJson[];
   warnings: { code: string; message: string }[];
+  /** What Google Play would refuse or warn about, blockers first (the service's checklist in server mode). */
+  checklist: ChecklistRow[];
 }
 
-/** The result of a conversion the engine ran on this machine. */
-export function localConvertResult(report: ConversionReport, saved: { output: string; sha256: string }): ConvertResult {
+/** The result of a conversion the engine ran on this machine (`versionCodeRow`: the comparison with Google Play, when made). */
+export function localConvertResult(report: ConversionReport, saved: { output: string; sha256: string }, versionCodeRow?: PlayCheck): ConvertResult {
   return {
     mode: 'local',
     conversionId: null,
@@ -48,6 +52,7 @@ export function localConvertResult(report: ConversionReport, saved: { output: st
       savedPercent,
     })),
     warnings: report.warnings.map(({ code, message }) => ({ code, message })),
+    checklist: checklistOf(report, [], versionCodeRow),
   };
 }
 
@@ -75,5 +80,6 @@ export function serverConvertResult(conversionId: string, conversion: Record<str
     signature: signature && str(signature.alias) ? { alias: str(signature.alias)!, certificateSha256: str(signature.certificateSha256) ?? '' } : null,
     downloadSizes: Array.isArray(report.downloadSizes) ? report.downloadSizes.flatMap((raw: unknown) => deviceSize(raw)) : [],
     warnings: warnings.map((w) => ({ code: str(w.code) ?? 'WARNING', message: str(w.message) ?? '' })),
+    checklist: serverChecklist(conversion.checklist),
   };
 }

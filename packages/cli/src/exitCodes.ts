@@ -3,6 +3,8 @@
  *   0 ok · 1 conversion or validation failed · 2 usage error · 3 authentication ·
  *   4 no credits or plan · 5 rate limited · 6 network or server error ·
  *   7 Google Play refused the release · 8 Google Play credentials (key invalid or refused, no permission) ·
+ *   9 the pre-publication checklist failed `--fail-on` (a blocker, or with `--fail-on warning` a warning;
+ *     the AAB is saved all the same) ·
  *   124 gave up waiting (`--timeout`; the conversion goes on on the server), as coreutils' `timeout`
  */
 export const EXIT_OK = 0;
@@ -14,6 +16,7 @@ export const EXIT_RATE_LIMITED = 5;
 export const EXIT_NETWORK = 6;
 export const EXIT_PLAY_REFUSED = 7;
 export const EXIT_PLAY_CREDENTIALS = 8;
+export const EXIT_CHECKLIST = 9;
 export const EXIT_TIMEOUT = 124;
 
 export type ExitCode =
@@ -26,6 +29,7 @@ export type ExitCode =
   | typeof EXIT_NETWORK
   | typeof EXIT_PLAY_REFUSED
   | typeof EXIT_PLAY_CREDENTIALS
+  | typeof EXIT_CHECKLIST
   | typeof EXIT_TIMEOUT;
 
 /**

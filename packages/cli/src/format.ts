@@ -2,6 +2,7 @@
 import type { ApkInfo } from '@aabify/converter';
 // The errors module alone: the engine itself is loaded only by the commands that run it.
 import { isConverterError } from '@aabify/converter/errors';
+import { CliError } from './api/errors.js';
 import { EXIT_FAILED } from './exitCodes.js';
 import { writeJsonDocument } from './jsonDocument.js';
 import { sanitize } from './safeText.js';
@@ -100,6 +101,7 @@ export interface CommandFailure {
 /** A thrown value as code + pt-BR message (engine errors keep theirs; anything else is internal). */
 export function describeFailure(e: unknown): CommandFailure {
   if (isConverterError(e)) return { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) };
+  if (e instanceof CliError) return { code: e.code, message: e.message, ...(e.extra.detail ? { detail: e.extra.detail } : {}) };
   const detail = e instanceof Error ? e.message : String(e);
   return { code: 'INTERNAL', message: 'Erro interno do aabify.', detail };
 }
@@ -109,8 +111,10 @@ export function describeFailure(e: unknown): CommandFailure {
  * with --json an `{ ok: false, error }` object on stdout so pipelines always get JSON. Sets the
  * exit code.
  */
-export function reportFailure(e: unknown, json: boolean, exitCode = EXIT_FAILED): void {
+export function reportFailure(e: unknown, json: boolean, fallbackExitCode = EXIT_FAILED): void {
   const failure = describeFailure(e);
+  // A CliError knows its exit code (a usage error, a Google Play refusal).
+  const exitCode = e instanceof CliError ? e.exitCode : fallbackExitCode;
   // The engine's messages and details quote the input file (entry names, manifest values).
   process.stderr.write(`erro: ${sanitize(failure.message, false)} [${sanitize(failure.code, false)}]\n`);
   if (failure.detail) process.stderr.write(`  detalhe: ${sanitize(failure.detail, false)}\n`);

@@ -4,6 +4,7 @@ import { EXIT_USAGE } from './exitCodes.js';
 import { register as registerConvert } from './commands/convert.js';
 import { register as registerInspect } from './commands/inspect.js';
 import { register as registerValidate } from './commands/validate.js';
+import { register as registerCheck } from './commands/check.js';
 import { register as registerKeygen } from './commands/keygen.js';
 import { register as registerBuildApks } from './commands/buildApks.js';
 import { register as registerLogin } from './commands/login.js';
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
   registerConvert(program);
   registerInspect(program);
   registerValidate(program);
+  registerCheck(program);
   registerKeygen(program);
   registerBuildApks(program);
   registerVersion(program);

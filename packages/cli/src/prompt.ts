@@ -1,9 +1,10 @@
 /**
  * Asking for credentials: on a terminal, a question for the email and a hidden password (no
  * echo); otherwise (CI, a pipe) lines read from stdin — email then password, or only the
- * password when the email came as a flag.
+ * password when the email came as a flag — and, when the account has two-factor sign-in, the
+ * code on the next line (or AABIFY_PASSWORD / AABIFY_2FA_CODE where stdin carries something else).
  */
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { CliError, EXIT_USAGE, usageError } from './api/errors.js';
 
 export async function askLine(question: string): Promise<string> {
@@ -50,16 +51,48 @@ export function askHidden(question: string): Promise<string> {
   });
 }
 
-/** The first `count` lines of a non-terminal stdin (fewer when it ends first). */
-export async function readStdinLines(count: number): Promise<string[]> {
-  const rl = createInterface({ input: process.stdin, terminal: false });
-  const lines: string[] = [];
-  for await (const line of rl) {
-    lines.push(line.replace(/\r$/, ''));
-    if (lines.length >= count) break;
+/**
+ * One reader of a non-terminal stdin for the whole command, so a line asked later (the
+ * two-factor code after the password was tried) is the next one piped, never lost in a buffer.
+ */
+let stdinReader: { rl: Interface; lines: string[]; waiting: Array<(line: string | undefined) => void>; ended: boolean } | undefined;
+
+function stdinLine(): Promise<string | undefined> {
+  if (!stdinReader) {
+    const reader = { rl: createInterface({ input: process.stdin, terminal: false }), lines: [] as string[], waiting: [] as Array<(line: string | undefined) => void>, ended: false };
+    reader.rl.on('line', (line) => {
+      const clean = line.replace(/\r$/, '');
+      const next = reader.waiting.shift();
+      if (next) next(clean);
+      else reader.lines.push(clean);
+    });
+    reader.rl.on('close', () => {
+      reader.ended = true;
+      for (const next of reader.waiting.splice(0)) next(undefined);
+    });
+    stdinReader = reader;
   }
-  rl.close();
+  const reader = stdinReader;
+  if (reader.lines.length > 0) return Promise.resolve(reader.lines.shift());
+  if (reader.ended) return Promise.resolve(undefined);
+  return new Promise((resolve) => reader.waiting.push(resolve));
+}
+
+/** The next `count` lines of a non-terminal stdin (fewer when it ends first). */
+export async function readStdinLines(count: number): Promise<string[]> {
+  const lines: string[] = [];
+  while (lines.length < count) {
+    const line = await stdinLine();
+    if (line === undefined) break;
+    lines.push(line);
+  }
   return lines;
+}
+
+/** Lets the process end though stdin stays open (a command is done reading it). */
+export function releaseStdin(): void {
+  stdinReader?.rl.close();
+  stdinReader = undefined;
 }
 
 export interface Credentials {
@@ -85,4 +118,36 @@ export async function askCredentials(emailFlag: string | undefined): Promise<Cre
     );
   }
   return { email, password };
+}
+
+/**
+ * The account's password for a command that needs a session (replacing keys): asked on a
+ * terminal; else AABIFY_PASSWORD; else one stdin line (unless stdin carries the command's data).
+ */
+export async function askPassword(email: string, stdinFree = true): Promise<string> {
+  if (process.stdin.isTTY) return askHidden(`Senha de ${email}: `);
+  const fromEnv = process.env.AABIFY_PASSWORD;
+  if (fromEnv) return fromEnv;
+  const [line] = stdinFree ? await readStdinLines(1) : [];
+  if (!line) {
+    throw usageError(
+      stdinFree
+        ? `Sem terminal: envie a senha de ${email} na entrada padrão (uma linha) ou em AABIFY_PASSWORD.`
+        : `Sem terminal e com a entrada padrão ocupada: informe a senha de ${email} em AABIFY_PASSWORD.`,
+      'MISSING_CREDENTIALS',
+    );
+  }
+  return line;
+}
+
+/** The code of the authenticator app (or a recovery code) when the account asks for it. */
+export async function askTwoFactorCode(stdinFree = true): Promise<string> {
+  if (process.stdin.isTTY) return (await askLine('Código de verificação (aplicativo autenticador ou código de recuperação): ')).trim();
+  const fromEnv = process.env.AABIFY_2FA_CODE;
+  if (fromEnv) return fromEnv.trim();
+  const [line] = stdinFree ? await readStdinLines(1) : [];
+  if (!line?.trim()) {
+    throw usageError('A conta pede o código de verificação em duas etapas: envie-o na linha seguinte à senha (ou em AABIFY_2FA_CODE).', 'MISSING_TWO_FACTOR_CODE');
+  }
+  return line.trim();
 }

@@ -202,3 +202,18 @@ export async function publishThroughServer(ctx: RemoteContext, conversionId: str
 export function publicationLine(r: PublicationResult): string {
   return `Publicado no Google Play: ${r.packageName}, faixa ${r.track} (${r.releaseStatus}), versionCode ${r.versionCode}.`;
 }
+
+/**
+ * The app's highest versionCode on Google Play (undefined: none yet), read with a key given to
+ * this run — an edit opened, read and deleted; Play's refusals as for publishing (exit 7 or 8…).
+ */
+export async function highestVersionCodeWithKey(keyText: string, packageName: string): Promise<number | undefined> {
+  const play = await import('@aabify/converter/play');
+  const doc = { packageName };
+  try {
+    return await play.highestVersionCodeOnPlay(play.parseServiceAccountKey(keyText), packageName, play.playEndpointsFromEnv());
+  } catch (e) {
+    if (play.isPlayError(e)) throw playFailure(e.code, e.message, doc, e.detail);
+    throw e;
+  }
+}

@@ -13,6 +13,7 @@ import { ApiClient } from './api/client.js';
 import { CliError, EXIT_AUTH, EXIT_OK, type ExitCode } from './api/errors.js';
 import { cleartextWarning, resolveConnection, type Connection } from './config.js';
 import { Output } from './output.js';
+import { releaseStdin } from './prompt.js';
 
 export interface RemoteFlags {
   url?: string;
@@ -53,5 +54,7 @@ export async function runRemote(flags: RemoteFlags, body: (ctx: RemoteContext) =
     process.exitCode = (await body({ connection, api, output })) ?? EXIT_OK;
   } catch (e) {
     process.exitCode = output.failure(e);
+  } finally {
+    releaseStdin();
   }
 }

@@ -95,6 +95,7 @@ describe('foreign text', () => {
       signature: null,
       downloadSizes: [],
       warnings: [{ code: 'W`<b>', message: '<script>x</script> ![i](https://evil/i.png)\n| falso | linha |' }],
+      checklist: [{ code: 'pageSize16k', status: 'blocker', title: 'lib/arm64-v8a/<img src=x>.so **1**', action: '[clique](https://evil)\n| falso |' }],
     };
     const md = summaryMarkdown(result);
     expect(md).not.to.match(/<img|<script|<b>|\]\(|!\[|\*\*1\*\*/);
@@ -106,7 +107,7 @@ describe('foreign text', () => {
   it('summaryMarkdown_plainPackage_staysACodeSpan', () => {
     const md = summaryMarkdown({
       mode: 'local', conversionId: null, output: '/tmp/app.aab', bytes: 1, sha256: '', app: { packageName: 'com.example.app', versionName: '1.0', versionCode: 1 },
-      inputBytes: 1, signature: null, downloadSizes: [], warnings: [],
+      inputBytes: 1, signature: null, downloadSizes: [], warnings: [], checklist: [],
     });
     expect(md).to.contain('| App | `com.example.app` |').and.contain('| Versão | 1.0 (código 1) |');
   });

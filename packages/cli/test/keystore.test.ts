@@ -46,6 +46,8 @@ describe('aabify keystore and convert --sign (server mode)', function () {
         AABIFY_POLL_INTERVAL: '500',
         AABIFY_URL: server.url,
         AABIFY_TOKEN: token,
+        // Replacing the account's key takes its password (a token may not): given as CI would.
+        AABIFY_PASSWORD: 'segredo123',
         ...env,
       });
       const child = spawn(process.execPath, [bin, ...args], { env: childEnv, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -348,6 +348,11 @@ describe('aabify remote commands', function () {
       expect(report.abis).to.deep.equal(['arm64-v8a', 'x86_64']);
       expect(report.modules.map((m) => `${m.name}:${m.kind}:${m.delivery ?? ''}`)).to.deep.equal(['base:base:', 'sons:asset-pack:on-demand', 'obb_main:asset-pack:install-time']);
       expect(r.stderr).to.contain('Enviado: base.apk (+2)');
+      // The engine's findings reach the service's stored report, its checklist and this JSON: the
+      // x86_64 split's "library" is no ELF file.
+      const row = (doc.checklist as { code: string; status: string; title: string }[]).find((c) => c.code === 'pageSize16k');
+      expect(row).to.include({ status: 'warning' });
+      expect(row!.title).to.contain('lib/x86_64/libfoo.so (não é um arquivo ELF)');
     });
 
     it('convert_waitHuman_thenStatus_showTheDownloadEstimatePerDevice', async function () {

@@ -1,20 +1,20 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { ASSET_DELIVERIES, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
+import { ASSET_DELIVERIES, assetPackGlob, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
 import { rawCopyOrder } from './bundle/collect.js';
 import { planBundle, type BundlePlan } from './bundle/plan.js';
 import { playLimitWarnings } from './bundle/playLimits.js';
 import type { SplitOptions } from './bundle/bundleConfig.js';
 import { openInputs, type InputFile, type OpenedInputs } from './input/open.js';
 import { groupSplits, readSplit, type SplitApk } from './splits/classify.js';
-import { globSyntaxError } from './validate/glob.js';
 import { ConverterError, isConverterError } from './errors.js';
 import { buildSignatureFiles, loadSigningKey, type SigningKey } from './sign/index.js';
 import { estimateDownloadSizes, type ParsedTable } from './size/estimate.js';
 import { ProgressTracker } from './progress.js';
 import { warning, type ConversionReport, type ConversionStage, type ModuleReport, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
+import { playFindings, subjectOfPlan } from './checks/index.js';
 import { BackgroundVerifier, METHOD_STORED, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
 import { monotonicMs } from './clock.js';
 
@@ -84,9 +84,7 @@ function checkOptions(inputs: readonly InputFile[], output: string, o: ConvertOp
     if (!Array.isArray(o.assetPacks) || o.assetPacks.length > MAX_ASSET_PACK_RULES) bad(`assetPacks deve ser uma lista de até ${MAX_ASSET_PACK_RULES} regras`);
     for (const r of o.assetPacks) {
       if (typeof r !== 'object' || r === null || typeof r.name !== 'string' || typeof r.glob !== 'string') bad('cada regra de assetPacks precisa de name e glob');
-      if (r.glob === '' || r.glob.length > 512) bad(`glob vazio ou longo demais em assetPacks (${r.name})`);
-      const why = globSyntaxError(r.glob);
-      if (why) bad(`glob inválido em assetPacks "${r.glob}": ${why}`);
+      assetPackGlob(r); // refuses an empty, over-long or malformed glob before any work
       if (r.delivery !== undefined && !ASSET_DELIVERIES.includes(r.delivery)) bad(`entrega inválida "${String(r.delivery)}" em assetPacks (${r.name})`);
     }
   }
@@ -185,7 +183,15 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     // The generated files deflate on the thread pool while the plan is validated here.
     const prepared = prepareGenerated(plan, signal);
     await validatePlan(plan, signal);
-    for (const f of plan.files) delete f.message; // only the validators read them: the heap may shrink while writing
+    // What Google Play refuses beyond the format (native libraries, manifest): warnings for the
+    // report's checklist. They read the manifests' messages and each library's first bytes.
+    const checksStarted = monotonicMs();
+    for (const w of await playFindings(subjectOfPlan(plan.files, plan.modules, signal))) {
+      plan.warnings.push(w);
+      log('warn', 'validating', w.message);
+    }
+    const checksMs = monotonicMs() - checksStarted;
+    for (const f of plan.files) delete f.message; // only the validators and the checks read them: the heap may shrink while writing
     progress.report('validating', 1);
     log('info', 'validating', `AAB validado: ${plan.files.length} arquivos em ${plan.modules.length} módulo(s)`);
 
@@ -236,7 +242,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
       sizeOut,
       sha256Out,
       entries: plan.counts,
-      durations: { ...progress.durations, total: Math.round(monotonicMs() - started) },
+      durations: { ...progress.durations, checks: Math.round(checksMs * 10) / 10, total: Math.round(monotonicMs() - started) },
       warnings: plan.warnings,
       downloadSizes,
       ...(signature ? { signature } : {}),
@@ -347,7 +353,7 @@ function unexpected(e: unknown): ConverterError {
   return new ConverterError(typeof code === 'string' && /^E[A-Z]+$/.test(code) ? 'IO_ERROR' : 'INTERNAL', message, { cause: e });
 }
 
-/** The plan against every rule of AAB-FORMAT.md §5, before a byte is written. */
+/** The plan against every rule of the "Validation" sections of docs/aab-format.md, before a byte is written. */
 async function validatePlan(plan: BundlePlan, signal?: AbortSignal): Promise<void> {
   // Local headers of everything copied raw (their CRCs are proven while copying).
   for (const f of plan.files) {

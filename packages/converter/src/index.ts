@@ -31,6 +31,7 @@ export {
   type ApkSignatureReport,
   type ApksMode,
 } from './apks/index.js';
+export { checkApp, type AppCheck, type CheckAppOptions } from './checks/app.js';
 export { inspectApk, type InspectOptions, type InputDescription, type ObbDescription } from './inspect.js';
 export type { ContainerKind, InputFile } from './input/open.js';
 export type { MergedSplit, ModuleKind } from './splits/classify.js';

@@ -133,8 +133,11 @@ export interface ConversionReport extends ApkInfo {
   /** SHA-256 of the AAB (hex), taken while it was written. */
   sha256Out: string;
   entries: EntryCounts;
-  /** Milliseconds per stage, and in total. */
-  durations: Partial<Record<ConversionStage, number>> & { total: number };
+  /**
+   * Milliseconds per stage, and in total; `checks` is the share of validating spent on the
+   * pre-publication checks (checks/), to 0.1 ms — present when they ran.
+   */
+  durations: Partial<Record<ConversionStage, number>> & { checks?: number; total: number };
   warnings: ConversionWarning[];
   /** Present when the bundle was signed (JAR v1) with an upload key. */
   signature?: SignatureReport;

@@ -1,8 +1,8 @@
 /**
  * V8 flags for a process that exists to run one conversion (the CLI's `convert --local`): call
  * `tuneV8ForConversion()` once, before converting. They can only be set at run time because V8
- * reads them when it acts on them (a bin cannot pass node flags portably; see bench/README.md,
- * "Third pass: the engine"). Not for a long-lived server: they are the whole process's.
+ * reads them when it acts on them (a bin cannot pass node flags portably). Not for a
+ * long-lived server: they are the whole process's.
  *
  * - `--semi-space-growth-factor=1`: V8 doubles the new space (two semi-spaces) each time enough
  *   objects survive a scavenge, up to 2 × 16 MB, and converting a large APK's resources makes it
@@ -17,7 +17,10 @@
  *   it up. A conversion runs much of its code hot for a moment only (each parser and encoder
  *   over one table); TurboFan compiled ~140 functions for the 100 MB APK, ~0.3 s of CPU on the
  *   other core. With 4× the budget, only the long-running loops get there: ~0.15–0.2 s less CPU,
- *   the main thread's time unchanged.
+ *   the main thread's time unchanged. V8 12 (Node 22) dropped the flag: its tiers count
+ *   invocations, with Maglev between the interpreter and TurboFan, and 4× TurboFan's count there
+ *   (`--invocation-count-for-turbofan=12000`) saved nothing on Node 24 (the 100 MB APK, five
+ *   alternating runs: 1.16 s CPU without, 1.29 s with), so newer V8s get the first flag only.
  *
  * At exit the flags go back to V8's defaults: V8 keys a code cache by a hash of every flag that
  * differs from its default, so a cache the release CLI writes at exit (cli/src/start.ts) after a
@@ -25,9 +28,11 @@
  */
 import { monotonicMs } from './clock.js';
 
-const CONVERSION_FLAGS = '--semi-space-growth-factor=1 --interrupt-budget=270336';
-/** V8's defaults for the same flags (`node --v8-options`, V8 11–12 in Node 20–22). */
-const DEFAULT_FLAGS = '--semi-space-growth-factor=2 --interrupt-budget=67584';
+/** `--interrupt-budget` exists up to V8 11 (Node 20); a V8 that does not know a flag prints an error. */
+const HAS_INTERRUPT_BUDGET = Number(process.versions.v8.split('.')[0]) < 12;
+const CONVERSION_FLAGS = HAS_INTERRUPT_BUDGET ? '--semi-space-growth-factor=1 --interrupt-budget=270336' : '--semi-space-growth-factor=1';
+/** V8's defaults for the same flags (`node --v8-options`: the same in V8 11–13, Node 20–24). */
+const DEFAULT_FLAGS = HAS_INTERRUPT_BUDGET ? '--semi-space-growth-factor=2 --interrupt-budget=67584' : '--semi-space-growth-factor=2';
 let applied: string | undefined;
 
 export function tuneV8ForConversion(): void {

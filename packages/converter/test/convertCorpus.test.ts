@@ -1,6 +1,7 @@
 /**
- * Every corpus APK converts, passes every validator of AAB-FORMAT.md §5 and reports what the
- * corpus manifest says of it. (Google's tools are run over the same output by roundtrip.test.ts.)
+ * Every corpus APK converts, passes every validator of docs/aab-format.md (its "Validation"
+ * sections) and reports what the corpus manifest says of it. (Google's tools are run over the same
+ * output by roundtrip.test.ts.)
  */
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';

@@ -22,7 +22,7 @@ import { missingPrerequisite } from './helpers/oracles.js';
 
 type Obj = Record<string, unknown>;
 
-/** Checks what aapt2's proto reader would crash on (AAB-FORMAT.md §5.3) in a decoded table. */
+/** Checks what aapt2's proto reader would crash on (docs/aab-format.md "Validation: aapt2's proto reader") in a decoded table. */
 function checkTable(pb: Obj): void {
   const oneof = (o: Obj, keys: string[], what: string): void => {
     const set = keys.filter((k) => o[k] !== undefined);

@@ -1,5 +1,5 @@
 /**
- * Crafted string pools (issue 14 item 7): indices that share one long string, or start inside
+ * Crafted string pools: indices that share one long string, or start inside
  * each other's bytes, made readers decode the same bytes again per index until gigabytes were
  * used. Each string now decodes once per offset, decoding is bounded by the pool's own string
  * data, and the characters a pool hands out are bounded by the file's size. Each crafted file

@@ -12,7 +12,7 @@ export const ICONS = [
   'cpu', 'download', 'envelope', 'exclamation-triangle-fill', 'eye', 'file-earmark-arrow-up', 'file-earmark-text',
   'files', 'funnel', 'gear', 'gear-fill', 'grip-vertical', 'hourglass-split', 'info-circle-fill', 'key', 'layers',
   'list', 'moon-stars-fill', 'pencil', 'people', 'person-badge', 'person-circle', 'plus-lg', 'question-circle',
-  'receipt', 'search', 'shield-lock', 'sliders', 'speedometer2', 'star', 'star-fill', 'sun-fill', 'tags',
+  'receipt', 'search', 'shield-check', 'shield-lock', 'sliders', 'speedometer2', 'star', 'star-fill', 'sun-fill', 'tags',
   'three-dots-vertical', 'trash', 'upload', 'x-circle-fill', 'x-lg', 'google-play', 'book', 'terminal',
 ];
 

@@ -5,6 +5,7 @@ import { HomeRedirect, PlansGuard, PublicOnly, RequireAdmin, RequireAuth, Requir
 import { Loading } from './components/Loading';
 import { Shell } from './components/Shell';
 import { Toasts } from './components/Toasts';
+import { ReauthModal } from './components/ReauthModal';
 import { lazyChunk, type LazyChunk } from './lib/lazyChunk';
 import { usePlanRefreshOnFocus } from './stores/planAccess';
 import { useSession } from './stores/session';
@@ -25,6 +26,8 @@ const KeystorePage = customerScreens.screen((m) => m.KeystorePage);
 const PurchasesPage = customerScreens.screen((m) => m.PurchasesPage);
 const PlayCredentialsPage = customerScreens.screen((m) => m.PlayCredentialsPage);
 const ApiTokensPage = customerScreens.screen((m) => m.ApiTokensPage);
+const SecurityPage = customerScreens.screen((m) => m.SecurityPage);
+const AccountActivityPage = customerScreens.screen((m) => m.AccountActivityPage);
 const AdminRoutes = lazyChunk(() => import('./admin/AdminRoutes')).screen((m) => m.default);
 const LoginPage = publicScreens.screen((m) => m.LoginPage);
 const RegisterPage = publicScreens.screen((m) => m.RegisterPage);
@@ -59,7 +62,7 @@ type SetupState = 'checking' | 'required' | 'done';
 
 /**
  * GET /setup/status, asked once at boot beside the session check (no request waits for the
- * other); a failed check counts as no setup needed (spec §2.1).
+ * other); a failed check counts as no setup needed.
  */
 const setupCheck: Promise<SetupState> = authApi
   .setupStatus()
@@ -111,6 +114,8 @@ export function App() {
           <Route path="/account/keystore" element={<KeystorePage />} />
           <Route path="/account/google-play" element={<PlayCredentialsPage />} />
           <Route path="/account/api-tokens" element={<ApiTokensPage />} />
+          <Route path="/account/security" element={<SecurityPage />} />
+          <Route path="/account/activity" element={<AccountActivityPage />} />
           <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
           <Route path="*" element={<HomeRedirect />} />
         </Route>
@@ -120,6 +125,7 @@ export function App() {
     <>
       <Suspense fallback={<Loading />}>{content}</Suspense>
       <Toasts />
+      <ReauthModal />
     </>
   );
 }

@@ -7,12 +7,16 @@ import { configureApi } from './api/client';
 import { useSession } from './stores/session';
 import { signOutEverywhere } from './stores/signOut';
 import { toast } from './stores/toasts';
+import { useReauth } from './stores/reauth';
 
 configureApi({
   getToken: () => useSession.getState().token,
   // The guards see the session end and send the browser to /login.
   onUnauthorized: () => signOutEverywhere(),
   onError: (title, message) => toast.error(message, title),
+  onReauthRequired: () => useReauth.getState().ask(),
+  // The guards send a session limited to two-factor enrolment to Conta › Segurança.
+  onTwoFactorSetupRequired: () => void useSession.getState().refreshUser(),
 });
 // A stored token is confirmed against the server (a failure ends the session), asked at boot
 // beside the setup check rather than after the first render.

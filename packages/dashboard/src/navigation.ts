@@ -45,6 +45,8 @@ export const ACCOUNT_MENU: readonly AccountMenuEntry[] = [
   { kind: 'link', to: '/account/keystore', label: 'Chave de upload', icon: 'shield-lock' },
   { kind: 'link', to: '/account/google-play', label: 'Google Play', icon: 'google-play' },
   { kind: 'link', to: '/account/api-tokens', label: 'Tokens de API', icon: 'terminal' },
+  { kind: 'link', to: '/account/security', label: 'Segurança', icon: 'shield-check' },
+  { kind: 'link', to: '/account/activity', label: 'Atividade da conta', icon: 'clock-history' },
   { kind: 'link', to: '/purchases', label: 'Minhas compras', icon: 'bag', visible: isCustomer },
 ];
 
@@ -78,6 +80,7 @@ export const ADMIN_NAV: readonly NavGroup[] = [
     entries: [
       { to: '/admin/management', label: 'Administradores', icon: 'person-badge' },
       { to: '/admin/emails', label: 'E-mails', icon: 'envelope' },
+      { to: '/admin/audit', label: 'Auditoria', icon: 'shield-lock' },
       { to: '/admin/settings', label: 'Configurações', icon: 'sliders' },
     ],
   },

@@ -1,17 +1,18 @@
 import { expect } from 'chai';
-import { ACCOUNT_MESSAGES, createApiTokenSchema, type CreatedApiTokenResponse } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, createApiTokenSchema, type ApiTokenJson, type CreatedApiTokenResponse } from '@aabify/shared';
 import { API_TOKEN_NEVER_USED, apiTokenLastUsed, apiTokenPrefixLabel, apiTokenRefusal, withCreatedToken, withoutToken } from '../src/lib/apiTokens';
 
 const created: CreatedApiTokenResponse = {
   id: 'b',
   name: 'GitHub Actions',
   prefix: 'aab_AbCdEf12',
+  scopes: ['read', 'conversions'],
   createdAt: '2025-03-01T12:00:00.000Z',
   lastUsedAt: null,
   token: 'aab_AbCdEf12-o-resto-do-segredo',
   message: ACCOUNT_MESSAGES.apiTokenCreated,
 };
-const older = { id: 'a', name: 'aabify CLI (notebook)', prefix: 'aab_Zz99yy88', createdAt: '2025-02-01T12:00:00.000Z', lastUsedAt: '2025-02-02T15:30:00.000Z' };
+const older: ApiTokenJson = { id: 'a', name: 'aabify CLI (notebook)', prefix: 'aab_Zz99yy88', scopes: ['read'], createdAt: '2025-02-01T12:00:00.000Z', lastUsedAt: '2025-02-02T15:30:00.000Z' };
 
 describe('API tokens (/account/api-tokens)', () => {
   it('apiTokenPrefixLabel_prefix_endsWithAnEllipsis', () => {
@@ -27,7 +28,7 @@ describe('API tokens (/account/api-tokens)', () => {
   it('withCreatedToken_createdAnswer_listedFirstWithoutTheSecretOrMessage', () => {
     const list = withCreatedToken([older], created);
     expect(list.map((t) => t.id)).to.deep.equal(['b', 'a']);
-    expect(list[0]).to.deep.equal({ id: 'b', name: 'GitHub Actions', prefix: 'aab_AbCdEf12', createdAt: created.createdAt, lastUsedAt: null });
+    expect(list[0]).to.deep.equal({ id: 'b', name: 'GitHub Actions', prefix: 'aab_AbCdEf12', scopes: ['read', 'conversions'], createdAt: created.createdAt, lastUsedAt: null });
     expect(JSON.stringify(list)).to.not.contain(created.token);
   });
 

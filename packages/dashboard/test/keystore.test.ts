@@ -14,7 +14,7 @@ const file = (name: string, size = 2000) => ({ name, size, type: '' });
 
 describe('upload keystore form (/account/keystore)', () => {
   it('errorMessages_theEnginesPtBrMessages', () => {
-    // The same texts as @aabify/converter's CONVERTER_ERRORS (docs/signing.md §2), used when the server sends none.
+    // The same texts as @aabify/converter's CONVERTER_ERRORS (docs/signing.md "Sign a conversion on your machine (CLI)"), used when the server sends none.
     expect(KEYSTORE_ERROR_MESSAGES).to.include({
       BAD_KEYSTORE: 'O keystore de assinatura é inválido ou está corrompido.',
       KEYSTORE_PASSWORD: 'Senha do keystore incorreta.',

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { nextPixPoll, pixPollSchedule, planSyncDelay } from '../src/lib/pixPolling';
 
-describe('PIX polling schedule (spec plans-payments-admin §9)', () => {
+describe('PIX polling schedule', () => {
   it('pixPollSchedule_noServerHint_exactDelays', () => {
     expect(pixPollSchedule()).to.deep.equal([2000, 2000, 2000, 2000, 2000, 2400, 2880, 3000, 3000, 3000, 4500, 5000, 5000, 5000, 5000]);
   });

@@ -14,7 +14,7 @@ const user = (over: Partial<PlanUser>): PlanUser => ({
   ...over,
 });
 
-describe('plan status display (spec §9)', () => {
+describe('plan status display', () => {
   it('creditDisplay_thresholds_warningsAndTones', () => {
     expect(creditDisplay(10)).to.deep.equal({ kind: 'credit', credits: 10, tone: 'success' });
     expect(creditDisplay(6).warning).to.equal(undefined);

@@ -20,6 +20,7 @@ import { conversionJobs, type ConversionJobsOptions } from './jobs/conversions.j
 import { publicationJobs } from './jobs/publications.js';
 import { mailJobs } from './jobs/mail.js';
 import { paymentJobs } from './jobs/payments.js';
+import { auditJobs } from './jobs/audit.js';
 import type { RateLimits, RateLimiterOptions } from './http/rateLimiter.js';
 import { createMetrics } from './ops/metrics.js';
 import type { Storage } from './storage/index.js';
@@ -117,11 +118,11 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
   const keys = keyRingOf(secrets);
   const settings = createSettingsService({ sequelize, config, keys, logger, notifier });
   followLogLevel(settings, logger);
-  const metrics = createMetrics({ sequelize, config });
+  const metrics = createMetrics({ sequelize, config, instance, version: VERSION });
 
   const outbox = new Outbox({ config, models, sequelize, logger, keys, queue }, opts.mail);
   const mail = new Mailer({ models, sequelize, logger }, outbox);
-  const auth = createAuthService({ models, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits, notifier });
+  const auth = createAuthService({ models, sequelize, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits, notifier });
   const liveAccess = new LiveAccess(io, { auth, models, logger });
   const payments = createPaymentGateway({
     config,
@@ -194,7 +195,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
     publishLimiter: rateLimits.limiter('play-publish', { points: 10, windowMs: 60_000 }),
     playTestLimiter: rateLimits.limiter('play-test', { points: 10, windowMs: 60_000 }),
   });
-  const jobs = [...conversionJobs(ctx, conversionOpts), ...publicationJobs(ctx), ...mailJobs(ctx), ...paymentJobs(ctx)];
+  const jobs = [...conversionJobs(ctx, conversionOpts), ...publicationJobs(ctx), ...mailJobs(ctx), ...paymentJobs(ctx), ...auditJobs(ctx)];
   return {
     ctx,
     jobs,

@@ -3,7 +3,7 @@
  * migrations, job queue, HTTP. Shutdown runs in the reverse order and lets running jobs reach
  * a safe point first.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import type { Config } from './config.js';
@@ -25,11 +25,13 @@ import { ensurePublicationJobs } from './jobs/publications.js';
 import { keyRingOf } from './settings/crypto.js';
 import { reencryptWithCurrentKey } from './settings/rotation.js';
 import { createApp, createOpsApp } from './http/app.js';
+import { createLimitedServer, type HttpServerLimits } from './http/serverLimits.js';
 import { RateLimits } from './http/rateLimiter.js';
 import { usePasswordParams, type ScryptParams } from './accounts/password.js';
 import { openStorage } from './storage/index.js';
 import { createRealtime } from './realtime/io.js';
 import { attachConversionSockets } from './realtime/socket.js';
+import type { SocketAddressLimits } from './realtime/addressLimits.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -52,6 +54,10 @@ export interface StartOptions extends ComposeOptions {
    * server lowers it so hundreds of sign-ins stay fast. Deliberately no environment variable.
    */
   passwordParams?: ScryptParams;
+  /** The HTTP server's timeouts and header limits (http/serverLimits.ts), shortened by tests. */
+  http?: Partial<HttpServerLimits>;
+  /** socket.io limits per client address (realtime/addressLimits.ts), changed by tests. */
+  socketAddressLimits?: Partial<SocketAddressLimits>;
 }
 
 /** A job lock not touched for this long belongs to a dead process (runners touch it every quarter). */
@@ -160,10 +166,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     {
       // Workers serve only health, ready and metrics (createOpsApp); web roles the whole app.
       const app = config.role === 'worker' ? createOpsApp(ctx) : createApp(ctx);
-      http = createServer(app);
+      http = createLimitedServer(app, logger, opts.http);
       if (config.role !== 'worker') {
         realtime.io.attach(http);
-        attachConversionSockets(ctx, realtime.io, { trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean });
+        const sockets = attachConversionSockets(ctx, realtime.io, {
+          trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean,
+          addressLimits: opts.socketAddressLimits,
+        });
+        cleanups.push(async () => sockets.close());
       }
       await new Promise<void>((resolve, reject) => {
         http!.once('error', reject);

@@ -84,7 +84,13 @@ describe('account pre-hijacking (unconfirmed accounts, reset by e-mail link)', f
       status: 'queued',
     });
     const downloadTokenHash = hashDownloadToken(`link-do-invasor-${user.id}`);
-    await models.DownloadToken.create({ tokenHash: downloadTokenHash, conversionId: conversion.id, userId: user.id, expiresAt: new Date(Date.now() + 3600_000) });
+    await models.DownloadToken.create({
+      tokenHash: downloadTokenHash,
+      conversionId: conversion.id,
+      userId: user.id,
+      credential: { method: 'api_token', userId: user.id, apiTokenId: apiToken.id },
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
     return { apiToken, apiTokenSecret: secret.token, publication, downloadTokenHash };
   }
 

@@ -11,6 +11,7 @@ import { api } from './helpers/http.js';
 import { DEFAULT_PASSWORD, buildAdmin, buildCreditUser, buildSubscriber, buildUser, tokenFor } from './helpers/factories.js';
 import { buildConversion, buildPlan, buildPurchase } from './helpers/adminFactories.js';
 import { demote } from '../src/accounts/userAdministrator.js';
+import { userActor } from '../src/audit/actor.js';
 import type { User } from '../src/models/index.js';
 
 type Err = { message: string; code: string; fields?: Record<string, string> };
@@ -376,7 +377,7 @@ describe('admin API', function () {
       const former = await buildUser(server);
       await onlyAdmins(admin.id);
       let error: unknown;
-      await demote(server.ctx, former, admin.id).catch((e: unknown) => (error = e));
+      await demote(server.ctx, userActor(former), admin.id).catch((e: unknown) => (error = e));
       expect(error).to.include({ status: 403, code: 'ADMIN_REQUIRED', message: 'Acesso restrito a administradores.' });
       await admin.reload();
       expect(admin.role).to.equal('admin');
@@ -530,7 +531,8 @@ describe('admin API', function () {
       expect(token.value).to.equal('••••••••abcd');
       expect(JSON.stringify(res.body)).to.not.contain('APP_USR-1234567890');
       const secret = res.body.configs.find((c) => c.key === 'payments.mercadopago.webhookSecret')!;
-      expect(res.body.webhookUrl).to.equal(`${server.url}/api/payments/webhook`);
+      // Without PUBLIC_URL: a path on this server, never an address built from the request's Host.
+      expect(res.body.webhookUrl).to.equal('/api/payments/webhook');
       expect(secret.hint).to.contain(res.body.webhookUrl);
       // The URL is said once (the hint), not repeated in the help text.
       expect(secret.help).to.not.contain(res.body.webhookUrl);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ACCOUNT_MESSAGES, API_TOKENS_PER_USER, type ApiTokenJson, type ApiUser, type CreatedApiTokenResponse } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, API_TOKENS_PER_USER, SECURITY_MESSAGES, type ApiTokenJson, type ApiUser, type CreatedApiTokenResponse } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildAdmin, buildUser, tokenFor } from './helpers/factories.js';
@@ -37,7 +37,7 @@ describe('API tokens (/api/auth/tokens)', () => {
     const list = await api(server).get<{ tokens: ApiTokenJson[] }>('/auth/tokens', tokenFor(server, user));
     expect(list.status).to.equal(200);
     expect(list.body.tokens).to.deep.equal([
-      { id: created.id, name: 'GitHub Actions', prefix: created.prefix, createdAt: created.createdAt, lastUsedAt: null },
+      { id: created.id, name: 'GitHub Actions', prefix: created.prefix, scopes: ['read', 'conversions', 'downloads'], createdAt: created.createdAt, lastUsedAt: null },
     ]);
   });
 
@@ -63,7 +63,7 @@ describe('API tokens (/api/auth/tokens)', () => {
     const created = await createToken(tokenFor(server, user));
     const res = await api(server).post<Err>('/auth/tokens', { name: 'other' }, created.token);
     expect(res.status).to.equal(403);
-    expect(res.body).to.deep.equal({ message: M.apiTokenNeedsSession, code: 'SESSION_REQUIRED' });
+    expect(res.body).to.deep.equal({ message: SECURITY_MESSAGES.sessionRequired, code: 'SESSION_REQUIRED' });
   });
 
   it('create_overTheLimit_answers409', async () => {

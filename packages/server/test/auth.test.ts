@@ -44,7 +44,7 @@ describe('auth (/api/auth)', () => {
         planAccess: 'no_plan',
       });
       expect(Object.keys(user).sort()).to.deep.equal(
-        ['conversionsCount', 'createdAt', 'credits', 'currentPlan', 'email', 'emailVerified', 'id', 'isActive', 'lastLogin', 'monthlyConversions', 'name', 'notifyConversions', 'role', 'subscription', 'updatedAt', 'usageSummary', 'userType'].sort(),
+        ['conversionsCount', 'createdAt', 'credits', 'currentPlan', 'email', 'emailVerified', 'id', 'isActive', 'lastLogin', 'monthlyConversions', 'name', 'notifyConversions', 'role', 'subscription', 'twoFactorEnabled', 'updatedAt', 'usageSummary', 'userType'].sort(),
       );
       const stored = await server.ctx.models.User.findByPk(user.id);
       expect(stored!.passwordHash).to.match(/^scrypt\$ln=12,r=8,p=1\$/);

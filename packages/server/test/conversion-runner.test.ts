@@ -88,7 +88,7 @@ async function buildRunner(): Promise<Parts> {
       settings,
       storage,
       mail: new Mailer({ models, sequelize, logger }, outbox),
-      metrics: createMetrics({ sequelize, config }),
+      metrics: createMetrics({ sequelize, config, instance, version: 'test' }),
       instance,
       workerPool: pool,
       conversionEvents: events,

@@ -109,7 +109,7 @@ describe('conversions on S3 storage', function () {
 
     // A download link redirects to a short-lived presigned URL of the bucket.
     const link = await api(server).post<{ downloadUrl: string }>(`/download/generate-download-token/${id}`, undefined, token);
-    const redirect = await fetch(link.body.downloadUrl, { redirect: 'manual' });
+    const redirect = await fetch(new URL(link.body.downloadUrl, server.url), { redirect: 'manual' });
     expect(redirect.status).to.equal(302);
     const location = redirect.headers.get('location')!;
     expect(location.startsWith(`${s3.endpoint}/${s3.bucket}/${storageKeys.aab(id)}?`)).to.equal(true);
@@ -118,7 +118,7 @@ describe('conversions on S3 storage', function () {
     expect(direct.status).to.equal(200);
     expect(direct.headers.get('content-disposition')).to.equal(`attachment; filename="jx-small.aab"; filename*=UTF-8''jx-small.aab`);
     expect(Buffer.from(await direct.arrayBuffer()).equals(stored)).to.equal(true);
-    const followed = await fetch(link.body.downloadUrl, { headers: { range: 'bytes=0-9' } });
+    const followed = await fetch(new URL(link.body.downloadUrl, server.url), { headers: { range: 'bytes=0-9' } });
     expect(followed.status).to.equal(206);
     expect(Buffer.from(await followed.arrayBuffer()).equals(stored.subarray(0, 10))).to.equal(true);
 

@@ -148,7 +148,13 @@ describe('conversions: per-user caps on queued conversions and download links', 
     /** Unexpired links already minted by `user` (rows as POST /generate-download-token writes them). */
     async function mintedBefore(user: User, conversion: Conversion, count: number, expiresInMs = 3_600_000): Promise<void> {
       await server.ctx.models.DownloadToken.bulkCreate(
-        Array.from({ length: count }, () => ({ tokenHash: hashDownloadToken(randomBytes(32).toString('base64url')), conversionId: conversion.id, userId: user.id, expiresAt: new Date(Date.now() + expiresInMs) })),
+        Array.from({ length: count }, () => ({
+          tokenHash: hashDownloadToken(randomBytes(32).toString('base64url')),
+          conversionId: conversion.id,
+          userId: user.id,
+          credential: { method: 'jwt' as const, userId: user.id, tokenVersion: user.tokenVersion },
+          expiresAt: new Date(Date.now() + expiresInMs),
+        })),
       );
     }
 

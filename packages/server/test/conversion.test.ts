@@ -126,8 +126,9 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     expect(t.status).to.equal(200);
     expect(t.body.filename).to.equal('jx-small.aab');
     expect(t.body.expiresIn).to.equal(3600);
-    const url = `${server.url}/api/download/file/${t.body.downloadToken}`;
-    expect(t.body.downloadUrl).to.equal(url);
+    // Without PUBLIC_URL the link is a path on the server the client called.
+    expect(t.body.downloadUrl).to.equal(`/api/download/file/${t.body.downloadToken}`);
+    const url = new URL(t.body.downloadUrl, server.url).href;
 
     const full = Buffer.from(await (await fetch(url)).arrayBuffer());
     expect(full.length).to.equal(size);
@@ -148,7 +149,7 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     // The link of generate-download-link and temp-download with the token work too.
     const link = await api(server).post<{ downloadLink: string; downloadToken: string }>(`/conversion/generate-download-link/${id}`, undefined, token);
     expect(link.status).to.equal(200);
-    expect((await fetch(link.body.downloadLink)).status).to.equal(200);
+    expect((await fetch(new URL(link.body.downloadLink, server.url))).status).to.equal(200);
     expect((await fetch(`${server.url}/api/conversion/temp-download/${id}?token=${link.body.downloadToken}`)).status).to.equal(200);
 
     // An hour later the token no longer opens the file.

@@ -27,7 +27,8 @@ describe('route guards', () => {
     server = await startTestServer();
     const ctx = server.ctx;
     const router = express.Router();
-    router.get('/admin-only', requireAuth(ctx), requireAdmin, (req, res) => {
+    // Tokens let through by requireAuth, so that requireAdmin's own refusal of them is what is tested.
+    router.get('/admin-only', requireAuth(ctx, { token: 'any' }), requireAdmin, (req, res) => {
       res.json({ ok: true, id: authUser(req).id });
     });
     router.get('/convert-probe', requireAuth(ctx), requirePlanAccess, (_req, res) => {
@@ -78,11 +79,16 @@ describe('route guards', () => {
       expect((await client().get('/admin-only', token)).status).to.equal(403);
     });
 
-    it('requireAdmin_adminsApiToken_passes', async () => {
+    it('requireAdmin_adminsApiToken_refused403', async () => {
+      // An API token never acts as an administrator, whoever owns it (a leaked CI token must
+      // not be able to make admins).
       const admin = await buildAdmin(server);
       const secret = generateApiToken();
-      await server.ctx.models.ApiToken.create({ userId: admin.id, name: 'ci', tokenHash: secret.hash, prefix: secret.prefix });
-      expect((await client().get('/admin-only', secret.token)).status).to.equal(200);
+      await server.ctx.models.ApiToken.create({ userId: admin.id, name: 'ci', tokenHash: secret.hash, prefix: secret.prefix, scopes: ['read', 'conversions', 'downloads', 'publishing'] });
+      const res = await client().get<Err>('/admin-only', secret.token);
+      expect(res.status).to.equal(403);
+      expect(res.body.code).to.equal('ADMIN_NEEDS_SESSION');
+      expect((await client().get('/admin-only', tokenFor(server, admin))).status).to.equal(200);
     });
   });
 

@@ -34,7 +34,9 @@ describe('live connections per user (event streams and sockets)', function () {
   const closers: Array<() => void> = [];
 
   before(async () => {
-    server = await startTestServer();
+    // Many handshakes from this one address within seconds: the per-address handshake rate
+    // (socketFlood.test.ts) is raised so the per-user cap is what each test meets.
+    server = await startTestServer({}, { socketAddressLimits: { handshakeBurst: 10_000 } });
   });
   afterEach(() => {
     for (const close of closers.splice(0)) close();

@@ -6,12 +6,11 @@
  */
 import { expect } from 'chai';
 import type { Socket } from 'socket.io-client';
-import { ACCOUNT_MESSAGES, type AuthResponse, type CreatedApiTokenResponse } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, SESSIONS_PER_USER_MAX, type AuthResponse, type CreatedApiTokenResponse, type SessionListResponse } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { DEFAULT_PASSWORD, buildUser } from './helpers/factories.js';
 import { connected, socketFor, waitFor } from './helpers/conversions.js';
-import { ENDED_SESSIONS_MAX } from '../src/accounts/sessionEnder.js';
 import type { User } from '../src/models/index.js';
 
 type Err = { message: string; code: string };
@@ -77,21 +76,16 @@ describe('signing out (POST /auth/logout, /auth/logout-all)', function () {
     expect(await works(created.body.token)).to.equal(true);
   });
 
-  it('endedSessions_expiredEntriesDropped_pastTheCapEverySessionEnds', async () => {
+  it('signIn_pastTheSessionCap_endsTheOldestSession', async () => {
+    // A script signing in again and again cannot pile up live sessions without bound.
     const user = await buildUser(server);
-    const past = Math.floor(Date.now() / 1000) - 60;
-    await user.update({ endedSessions: Array.from({ length: 50 }, (_, i) => ({ id: `velha-${i}`, exp: past })) });
-    await api(server).post('/auth/logout', undefined, await signIn(user));
-    await user.reload();
-    expect(user.endedSessions).to.have.length(1);
-
-    // A user who signs out one session after another cannot grow the row without bound.
-    const future = Math.floor(Date.now() / 1000) + 3600;
-    await user.update({ endedSessions: Array.from({ length: ENDED_SESSIONS_MAX }, (_, i) => ({ id: `aberta-${i}`, exp: future })) });
-    const other = await signIn(user);
-    await api(server).post('/auth/logout', undefined, await signIn(user));
-    await user.reload();
-    expect(user.endedSessions).to.deep.equal([]);
-    expect(await works(other)).to.equal(false);
+    const oldest = await signIn(user);
+    for (let i = 0; i < SESSIONS_PER_USER_MAX - 1; i++) await server.ctx.auth.startSession(user, { userAgent: null, address: null });
+    expect(await works(oldest)).to.equal(true);
+    const newest = await signIn(user);
+    expect(await works(oldest)).to.equal(false);
+    expect(await works(newest)).to.equal(true);
+    const list = await api(server).get<SessionListResponse>('/auth/sessions', newest);
+    expect(list.body.sessions).to.have.length(SESSIONS_PER_USER_MAX);
   });
 });

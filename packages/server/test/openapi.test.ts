@@ -145,10 +145,11 @@ describe('the API contract (OpenAPI 3.1)', function () {
     await http.get('/download/available', adminToken);
     expect((await http.post(`/conversion/cancel/${id}`, undefined, adminToken)).status).to.equal(409);
 
-    // Administration, and a user at an admin route.
+    // Administration (an admin's session; never an API token, not even an admin's), and a user at an admin route.
     expect((await http.get('/admin/users', apiToken)).status).to.equal(403);
+    expect((await http.get('/admin/users', adminToken)).status).to.equal(403);
     for (const path of ['/admin/dashboard', '/admin/users', '/admin/admins', '/admin/conversions', '/admin/queue', '/admin/system', '/admin/config', '/admin/plans', '/admin/payments/purchases', '/admin/payments/status', '/admin/emails']) {
-      expect((await http.get(path, adminToken)).status, path).to.equal(200);
+      expect((await http.get(path, admin)).status, path).to.equal(200);
     }
     stopRecording();
 

@@ -248,7 +248,7 @@ describe('payments: Mercado Pago provider against the stand-in', () => {
     expect(again.status).to.equal(409);
     expect(again.body).to.deep.include({ message: M.cannotCancel });
 
-    // A PIX that landed at the last second is accepted (docs/payments.md).
+    // A PIX that landed at the last second is accepted (docs/payments-pix.md "Refunds, cancellation and expiry").
     mp.approve(mpId);
     expect((await mp.notify(mpId, { to: server.url })).status).to.equal(200);
     expect((await purchaseOf(purchase.id)).status).to.equal('approved');

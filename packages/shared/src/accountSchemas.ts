@@ -3,7 +3,9 @@
  * requests and the dashboard's formik forms. Kept apart from the limits and types, which the CLI
  * imports at start without building schemas (index.ts).
  */
-import { boolean, object, ref, string, type InferType } from 'yup';
+import { array, boolean, object, ref, string, type InferType } from 'yup';
+import { API_TOKEN_DEFAULT_SCOPES, API_TOKEN_SCOPES, TOTP_DIGITS, type ApiTokenScope } from './accountSecurity.js';
+import { SECURITY_MESSAGES as S } from './securityMessages.js';
 import { API_TOKEN_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, normalizeEmail } from './accounts.js';
 import { ACCOUNT_MESSAGES as M } from './messages.js';
 import { EMAIL_MESSAGES } from './emailMessages.js';
@@ -72,9 +74,15 @@ export const changePasswordSchema = object({
 export type ChangePasswordRequest = InferType<typeof changePasswordSchema>;
 export const changePasswordFormSchema = changePasswordSchema.shape({ confirmPassword: requiredConfirmation('newPassword') });
 
-/** POST /auth/tokens */
+/** POST /auth/tokens (without `scopes`: API_TOKEN_DEFAULT_SCOPES). */
 export const createApiTokenSchema = object({
   name: string().transform(trimmed).required(M.apiTokenNameRequired).max(API_TOKEN_NAME_MAX_LENGTH, M.apiTokenNameTooLong),
+  scopes: array(string<ApiTokenScope>().defined().strict().oneOf(API_TOKEN_SCOPES, S.scopeInvalid))
+    .typeError(S.scopeInvalid)
+    .min(1, S.scopesRequired)
+    .max(API_TOKEN_SCOPES.length, S.scopeInvalid)
+    .transform((v: unknown) => (Array.isArray(v) ? [...new Set(v)] : v))
+    .default(() => [...API_TOKEN_DEFAULT_SCOPES]),
 });
 export type CreateApiTokenRequest = InferType<typeof createApiTokenSchema>;
 
@@ -127,3 +135,50 @@ export const accountPreferencesSchema = object({
   notifyConversions: boolean().strict().required(),
 });
 export type AccountPreferencesRequest = InferType<typeof accountPreferencesSchema>;
+
+// ---- Two-factor sign-in and re-authentication (accountSecurity.ts) ----------------------
+
+/**
+ * A code typed at sign-in: the authenticator app's 6 digits, or a recovery code (16
+ * characters, dashes and spaces allowed). The server tells which it is.
+ */
+const verificationCode = () =>
+  string()
+    .transform(trimmed)
+    .required(S.twoFactorCodeRequired)
+    .matches(/^[0-9A-Za-z][0-9A-Za-z -]{4,30}[0-9A-Za-z]$/, { message: S.twoFactorCodeFormat, excludeEmptyString: true });
+
+/** Only the app's code (enrolment): a recovery code does not exist yet. */
+const appCode = () =>
+  string()
+    .transform((v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, '') : v))
+    .required(S.twoFactorCodeRequired)
+    .matches(new RegExp(`^\\d{${TOTP_DIGITS}}$`), { message: S.twoFactorCodeFormat, excludeEmptyString: true });
+
+/** POST /auth/login/2fa: the second step of a sign-in. */
+export const loginTwoFactorSchema = object({
+  challenge: string().required(S.twoFactorChallengeRequired).max(2048, S.twoFactorChallengeInvalid),
+  code: verificationCode(),
+});
+export type LoginTwoFactorRequest = InferType<typeof loginTwoFactorSchema>;
+
+/** POST /auth/reauth: the password, or a code of the app (or a recovery code). */
+export const reauthSchema = object({
+  password: string().optional().max(1024, M.passwordTooLong),
+  code: verificationCode().optional().default(undefined),
+}).test('one-proof', S.reauthProofRequired, (value) => Boolean(value.password) || Boolean(value.code));
+export type ReauthRequest = InferType<typeof reauthSchema>;
+/** The dashboard's "confirme sua senha" form, and its variant with a code. */
+export const reauthPasswordFormSchema = object({ password: string().required(M.passwordRequired).max(1024, M.passwordTooLong) });
+export const reauthCodeFormSchema = object({ code: verificationCode() });
+
+/** POST /auth/2fa/enable: the first code of the app confirms the secret it scanned. */
+export const twoFactorEnableSchema = object({ code: appCode() });
+export type TwoFactorEnableRequest = InferType<typeof twoFactorEnableSchema>;
+
+/** POST /auth/2fa/disable: the password and a code (of the app, or a recovery code). */
+export const twoFactorDisableSchema = object({
+  password: string().required(M.passwordRequired).max(1024, M.passwordTooLong),
+  code: verificationCode(),
+});
+export type TwoFactorDisableRequest = InferType<typeof twoFactorDisableSchema>;

@@ -2,6 +2,7 @@
  * Accounts as the API's clients see them: limits and the JSON of a user. Their request schemas
  * are in accountSchemas.ts.
  */
+import type { ApiTokenScope, TwoFactorChallengeResponse } from './accountSecurity.js';
 
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
@@ -70,6 +71,14 @@ export interface ApiUser {
   emailVerified: boolean;
   /** E-mail when a conversion that took over a minute ends (the account menu's switch). */
   notifyConversions: boolean;
+  /** Sign-in asks for a code of an authenticator app (Conta › Segurança). */
+  twoFactorEnabled: boolean;
+  /**
+   * Only in the answers about the signed-in session (sign-in, /auth/me, /auth/verify): this
+   * session may do nothing but enrol in two-factor sign-in (an administrator, where
+   * accounts.requireAdminTwoFactor is on, without it).
+   */
+  twoFactorSetupRequired?: boolean;
   createdAt: string;
   updatedAt: string;
   usageSummary: UsageSummary;
@@ -95,9 +104,10 @@ export interface MessageResponse {
 
 /**
  * POST /auth/verify-email: `message`; with the session fields when the link's holder proved the
- * account with its password or a new one (they are signed in to it).
+ * account with its password or a new one (they are signed in to it) — or, on an account with
+ * two-factor sign-in, the challenge to send with a code to POST /auth/login/2fa.
  */
-export type VerifyEmailResponse = MessageResponse & Partial<AuthResponse>;
+export type VerifyEmailResponse = MessageResponse & Partial<AuthResponse> & Partial<TwoFactorChallengeResponse>;
 
 export interface AuthResponse {
   token: string;
@@ -105,6 +115,9 @@ export interface AuthResponse {
   expiresIn: number;
   user: ApiUser;
 }
+
+/** A sign-in's answer: a session, or — with two-factor sign-in — the second step. */
+export type SignInResponse = AuthResponse | TwoFactorChallengeResponse;
 
 export interface SetupStatusResponse {
   requiresSetup: boolean;
@@ -120,6 +133,8 @@ export interface ApiTokenJson {
   name: string;
   /** The first characters of the token, to recognise it in a list (never the secret). */
   prefix: string;
+  /** What it may do (accountSecurity.ts); fixed when it was made. */
+  scopes: ApiTokenScope[];
   createdAt: string;
   lastUsedAt: string | null;
 }

@@ -50,6 +50,11 @@ export const ADMIN_MESSAGES = {
   queueCleared: (n: number) => (n === 1 ? '1 conversão removida da fila' : `${n} conversões removidas da fila`),
   configUpdated: 'Configuração atualizada com sucesso!',
   configUnknown: 'Configuração desconhecida',
+  /** The webhook secret's hint: the whole URL with PUBLIC_URL set, else the path on this server. */
+  webhookHint: (url: string) =>
+    url.startsWith('/')
+      ? `URL do webhook para cadastrar no Mercado Pago: o endereço público deste servidor seguido de ${url} (com PUBLIC_URL definida, a URL completa aparece aqui).`
+      : `URL do webhook para cadastrar no Mercado Pago: ${url}`,
   // failures the screens show
   createAdminFailed: 'Erro ao criar admin',
   promoteFailed: 'Erro ao promover usuário',

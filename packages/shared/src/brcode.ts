@@ -58,7 +58,7 @@ export type PixCodeProblem = 'too_short' | 'bad_prefix' | 'bad_crc';
 export const PIX_CODE_MIN_LENGTH = 50;
 
 /**
- * The client-side check of a copy-and-paste code (DECISIONS "PIX code check"): starts with
+ * The client-side check of a copy-and-paste code (docs/decisions.md "PIX code check"): starts with
  * `000201`, at least 50 characters, and a correct CRC16 in the last field. Real Mercado Pago
  * codes hold lowercase letters and punctuation, so characters are not restricted.
  */

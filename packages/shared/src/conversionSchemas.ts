@@ -8,7 +8,7 @@ import { ASSET_DELIVERIES, CONVERSION_LIMITS, CONVERSION_MESSAGES, CONVERSION_ST
 
 /**
  * `options` (JSON) of POST /conversion/convert: which splits Google Play may make and a
- * version override. Unknown keys are a 400 (DECISIONS.md), at every level.
+ * version override. Unknown keys are a 400 (docs/decisions.md "Conversions"), at every level.
  */
 export const conversionOptionsSchema = object({
   splits: object({
@@ -40,7 +40,7 @@ export const conversionOptionsSchema = object({
   assetPacks: array(
     object({
       name: string().strict().required(CONVERSION_MESSAGES.assetPackName).matches(/^[A-Za-z][A-Za-z0-9_]{0,49}$/, CONVERSION_MESSAGES.assetPackName),
-      glob: string().strict().required(CONVERSION_MESSAGES.assetPackGlob).min(1, CONVERSION_MESSAGES.assetPackGlob).max(512, CONVERSION_MESSAGES.assetPackGlob),
+      glob: string().strict().required(CONVERSION_MESSAGES.assetPackGlob).min(1, CONVERSION_MESSAGES.assetPackGlob).max(CONVERSION_LIMITS.assetPackGlobMaxLength, CONVERSION_MESSAGES.assetPackGlob),
       delivery: string().strict().oneOf([...ASSET_DELIVERIES], CONVERSION_MESSAGES.assetDelivery).optional(),
     })
       .noUnknown(({ unknown }) => CONVERSION_MESSAGES.unknownOption(`assetPacks[].${String(unknown)}`))

@@ -37,6 +37,8 @@ export const CONVERSION_LIMITS = {
   unlimitedMaxFileSize: 0,
   /** Asset-pack rules per conversion (Play allows at most 100 asset packs per app). */
   assetPacksMax: 100,
+  /** Characters of one asset-pack glob (the engine matches globs in time linear in both lengths). */
+  assetPackGlobMaxLength: 512,
   /** Files of one conversion (a split set given as separate APKs, plus OBBs). */
   uploadMaxFiles: 20,
   /** Files per bulk conversion. */
@@ -67,6 +69,11 @@ export const CONVERSION_LIMITS = {
    * process. A dashboard tab holds one socket and the CLI one stream per conversion it follows.
    */
   liveConnectionsPerUser: 20,
+  /**
+   * Sockets from one client address (IPv6: its /64) a server process holds at once, whatever the
+   * accounts: generous, since many customers may share one address (a carrier's NAT).
+   */
+  liveConnectionsPerAddress: 100,
   /** Files are kept this many days by default (setting conversions.retentionDays). */
   defaultRetentionDays: 7,
   historyDefaultPage: 1,
@@ -142,6 +149,8 @@ export const CONVERSION_MESSAGES = {
   streamTicketExpired: 'Ticket de transmissão expirado. Peça um novo ticket.',
   tooManyStreamTickets: 'Tickets de transmissão demais em aberto. Aguarde um minuto e tente de novo.',
   /** TOO_MANY_LIVE_CONNECTIONS (no "token" or "auth" here: the dashboard would take it for a sign-out). */
+  tooManyConnectionsFromAddress:
+    `Conexões em tempo real demais a partir do seu endereço de rede (no máximo ${CONVERSION_LIMITS.liveConnectionsPerAddress} por vez). Feche outras abas do aabify e tente de novo em instantes.`,
   tooManyLiveConnections:
     `Conexões em tempo real demais abertas nesta conta (no máximo ${CONVERSION_LIMITS.liveConnectionsPerUser} por vez). Feche outras abas do aabify ou acompanhamentos da CLI e tente de novo.`,
   bulkDone: (ok: number, failed: number) => `${countOf(ok, 'conversão iniciada', 'conversões iniciadas')}${failed ? `, ${failed} com erro` : ''}`,
@@ -179,7 +188,7 @@ export function isObbFileName(fileName: string): boolean {
   return /\.obb$/i.test(fileName);
 }
 
-/** 'app.apk' → 'app.aab', also for a split set ('app.apks', '.xapk', '.apkm', '.zip'); 'converted.aab' without a name (spec §4). */
+/** 'app.apk' → 'app.aab', also for a split set ('app.apks', '.xapk', '.apkm', '.zip'); 'converted.aab' without a name. */
 export function aabFileName(fileName: string | null | undefined): string {
   if (!fileName) return 'converted.aab';
   return /\.(apk|apks|xapk|apkm|zip)$/i.test(fileName) ? fileName.replace(/\.(apk|apks|xapk|apkm|zip)$/i, '.aab') : `${fileName}.aab`;
@@ -199,7 +208,7 @@ export type ConversionLogLevel = (typeof CONVERSION_LOG_LEVELS)[number];
 export const CONVERSION_UPDATE_TYPES = ['progress', 'queue_position', 'status_change', 'completed', 'error', 'log'] as const;
 export type ConversionUpdateType = (typeof CONVERSION_UPDATE_TYPES)[number];
 
-/** Socket event names (spec §7). */
+/** Socket event names (docs/conversions.md). */
 export const SOCKET_EVENTS = {
   autoSubscribe: 'auto-subscribe-active-conversions',
   activeConversions: 'active-conversions',

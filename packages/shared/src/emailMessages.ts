@@ -28,6 +28,10 @@ export const EMAIL_MESSAGES = {
   tooManyEmailRequests: 'Muitos pedidos de e-mail. Aguarde alguns minutos e tente novamente.',
   preferencesSaved: 'Preferências salvas.',
   emailNotFound: 'E-mail não encontrado.',
+  /** Admin › E-mails 'Reenviar'. */
+  emailResent: 'E-mail colocado na fila de envio de novo.',
+  emailNotResendable: 'Só um e-mail cujo envio falhou pode ser reenviado.',
+  emailLinkNotResendable: 'Este e-mail levava um link de uso único, que não é guardado depois da falha: peça ao cliente para solicitar um novo link.',
 } as const;
 
 /** What each message is, as the admin's e-mail list names it. */
@@ -46,6 +50,8 @@ export const EMAIL_KIND_LABELS = {
   conversion_finished: 'Conversão concluída',
   conversion_failed: 'Conversão com falha',
   api_token_created: 'Novo token de API',
+  new_sign_in: 'Novo acesso à conta',
+  two_factor_changed: 'Verificação em duas etapas alterada',
   admin_notice: 'Aviso aos administradores',
 } as const;
 export type EmailKind = keyof typeof EMAIL_KIND_LABELS;

@@ -1,15 +1,15 @@
 /**
  * pt-BR texts users read for accounts and plan access. Each text lives here once; the server
- * answers with it and the dashboard's forms show it (see spec users-and-conversion §5, §8).
+ * answers with it and the dashboard's forms show it.
  */
 export const ACCOUNT_MESSAGES = {
   emailRequired: 'Email é obrigatório',
   emailInvalid: 'Email inválido',
   emailTooLong: 'Email deve ter no máximo 254 caracteres',
   passwordRequired: 'Senha é obrigatória',
-  /** Register form wording (spec §5). */
+  /** Register form wording. */
   passwordMin: 'A senha deve ter pelo menos 6 caracteres',
-  /** Setup form wording (spec §5). */
+  /** Setup form wording. */
   setupPasswordMin: 'Senha deve ter no mínimo 6 caracteres',
   passwordTooLong: 'A senha deve ter no máximo 128 caracteres',
   passwordHelper: 'Mínimo de 6 caracteres',
@@ -28,6 +28,8 @@ export const ACCOUNT_MESSAGES = {
   /** Self-registration refused (e.g. a taken email): says nothing of whether the account exists. */
   tooManyLoginAttempts: 'Muitas tentativas de login. Tente novamente mais tarde.',
   tooManyRequests: 'Muitas requisições. Tente novamente em instantes.',
+  /** 408 REQUEST_TOO_SLOW: a request body that stopped or barely advances. */
+  requestTooSlow: 'O envio parou ou está lento demais e a conexão foi encerrada. Verifique sua conexão com a internet e tente de novo.',
   tokenMissing: 'Token de acesso não fornecido.',
   tokenInvalid: 'Sessão inválida ou expirada. Faça login novamente.',
   adminRequired: 'Acesso restrito a administradores.',
@@ -47,7 +49,6 @@ export const ACCOUNT_MESSAGES = {
   apiTokenNameTooLong: 'Nome do token deve ter no máximo 100 caracteres',
   apiTokenLimit: 'Limite de tokens de API atingido. Revogue um token antes de criar outro.',
   apiTokenNotFound: 'Token não encontrado.',
-  apiTokenNeedsSession: 'Tokens de API só podem ser criados a partir de uma sessão do painel.',
   apiTokenNeedsVerifiedEmail:
     'Confirme seu e-mail antes de criar tokens de API: abra o link que enviamos para sua caixa de entrada ou peça um novo.',
   apiTokenCreated: 'Token criado. Copie-o agora: ele não será mostrado novamente.',
@@ -57,6 +58,6 @@ export const PLAN_ACCESS_MESSAGES = {
   no_plan: 'Você não possui um plano ativo. Escolha um plano para fazer conversões.',
   no_credits: 'Créditos insuficientes para fazer conversões.',
   expired: 'Limite mensal atingido ou assinatura expirada.',
-  /** Shown before a conversion by a credit user without a free credit (spec §8). */
+  /** Shown before a conversion by a credit user without a free credit. */
   notEnoughCreditsForConversion: 'Você não possui créditos suficientes para fazer esta conversão.',
 } as const;

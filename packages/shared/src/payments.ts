@@ -1,6 +1,6 @@
 /**
- * Purchases and PIX payments as the API's clients see them, with the polling constants of
- * spec §9 and the status labels of the admin screens.
+ * Purchases and PIX payments as the API's clients see them, with the polling constants
+ * of the payment page and the status labels of the admin screens.
  */
 import type { Currency } from './money.js';
 import type { PlanType } from './plans.js';
@@ -24,7 +24,7 @@ export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 /** A PIX charge lives 30 minutes. */
 export const PIX_EXPIRATION_MINUTES = 30;
 
-/** Client polling of a PIX charge (spec §9). */
+/** Client polling of a PIX charge. */
 export const PIX_POLLING = {
   initialIntervalMs: 2000,
   maxAttempts: 15,

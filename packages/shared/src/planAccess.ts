@@ -1,6 +1,6 @@
 /**
- * Plan access: whether a user may convert, derived from the plan fields alone (spec
- * users-and-conversion §4, plans-payments-admin §4). Pure and shared: the server gates
+ * Plan access: whether a user may convert, derived from the plan fields alone.
+ * Pure and shared: the server gates
  * conversions with it and the dashboard routes with it, so both always agree.
  */
 import type { ApiUser, PlanAccessState, PlanAccessStatus, UserRole, UserType } from './accounts.js';

@@ -1,6 +1,6 @@
 /**
  * Plans as the API's clients see them: the JSON of a plan, the request schemas (the same yup
- * schemas validate the server's requests and the dashboard's formik forms, spec §5) and the
+ * schemas validate the server's requests and the dashboard's formik forms) and the
  * admin query and analytics shapes.
  */
 import { array, boolean, mixed, number, object, string, type InferType } from 'yup';
@@ -30,7 +30,7 @@ export const PLAN_LIMITS = {
   bulkMax: 100,
   topPlans: 5,
   recentSales: 5,
-  /** The admin screen serves a plan list younger than this without asking again (spec §9). */
+  /** The admin screen serves a plan list younger than this without asking again. */
   listFreshMs: 30_000,
   /** The same for analytics. */
   analyticsFreshMs: 60_000,
@@ -156,7 +156,7 @@ function buildPlanSchema(form: boolean) {
     type: mixed<PlanType>().oneOf(PLAN_TYPES, M.typeInvalid).required(M.typeInvalid),
     price: price().required(M.priceRequired),
     currency: mixed<Currency>().oneOf(CURRENCIES, M.currencyInvalid).default(DEFAULT_CURRENCY),
-    // Sent only for credit plans; dropped from the other type (spec §5).
+    // Sent only for credit plans; dropped from the other type.
     credits: number().when('type', {
       is: 'credit',
       then: (s) =>
@@ -179,7 +179,7 @@ function buildPlanSchema(form: boolean) {
     }).when('type', { is: 'subscription', then: (s) => s, otherwise: (s) => s.strip() }),
     features: features(),
     isPopular: boolean().default(false),
-    // Absent on a new plan: it goes last in the display order (issue 17), not to the top.
+    // Absent on a new plan: it goes last in the display order, not to the top.
     displayOrder: form
       ? number().transform(emptyToUndefined).typeError(M.displayOrderMin).integer(M.displayOrderMin).min(1, M.displayOrderMin).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).optional()
       : number().typeError(M.displayOrderInvalid).integer(M.displayOrderInvalid).min(0, M.displayOrderInvalid).max(PLAN_LIMITS.displayOrderMax, M.displayOrderTooHigh).optional(),
@@ -190,7 +190,7 @@ function buildPlanSchema(form: boolean) {
 /** POST /admin/plans, PUT /admin/plans/{id} (an update is merged onto the plan, then checked whole). */
 export const planInputSchema = buildPlanSchema(false);
 export type PlanInput = InferType<typeof planInputSchema>;
-/** The admin plan form: the same rules, with display order from 1 (spec §5). */
+/** The admin plan form: the same rules, with display order from 1. */
 export const planFormSchema = buildPlanSchema(true);
 export type PlanFormValues = InferType<typeof planFormSchema>;
 
@@ -205,7 +205,7 @@ const planIds = () =>
 const hasAny = (value: Record<string, unknown> | undefined, keys: readonly string[]) =>
   value !== undefined && keys.some((k) => value[k] !== undefined && value[k] !== null && value[k] !== '');
 
-/** The bulk "custom update" form: price, currency or display order (spec §5). */
+/** The bulk "custom update" form: price, currency or display order. */
 export const planBulkCustomUpdateFormSchema = object({
   price: price().transform(emptyToUndefined).optional(),
   currency: mixed<Currency>().transform(emptyToUndefined).oneOf([...CURRENCIES, undefined], M.currencyInvalid).optional(),

@@ -1,5 +1,5 @@
 /**
- * pt-BR texts of plans, purchases and payments (spec plans-payments-admin §5, §8). The server
+ * pt-BR texts of plans, purchases and payments. The server
  * answers with them and the dashboard shows them; each text lives here once.
  */
 export const PLAN_MESSAGES = {

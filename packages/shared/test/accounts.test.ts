@@ -38,7 +38,7 @@ describe('account schemas', () => {
   });
 
   it('registerForm_confirmationMissingOrDifferent_requiredOrSenhasNaoCoincidem', async () => {
-    // Empty says it is required (issue 17); a different one, the spec's message.
+    // Empty says it is required; a different one, that they do not match.
     expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456' })).to.deep.equal({ confirmPassword: 'Confirmação obrigatória: digite a senha novamente' });
     expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456', confirmPassword: '1234567' })).to.deep.equal({ confirmPassword: 'As senhas não coincidem' });
     expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456', confirmPassword: '123456' })).to.deep.equal({});

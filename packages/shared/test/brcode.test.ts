@@ -16,7 +16,7 @@ describe('brcode', () => {
   });
 
   it('checkPixCode_lowercaseAndPunctuation_stillValid', () => {
-    // The spec's "digits and uppercase only" check would refuse this real-shaped code.
+    // A "digits and uppercase only" check would refuse this real-shaped code (docs/decisions.md "PIX code check").
     expect(BCB_EXAMPLE).to.match(/[a-z.]/);
     expect(checkPixCode(BCB_EXAMPLE).valid).to.equal(true);
   });

@@ -7,6 +7,7 @@
  *   5 rate limited · 6 network or server error
  */
 import { CONVERTER_ERRORS } from '@aabify/converter/errors';
+import { API_TOKEN_DEFAULT_SCOPES, isApiTokenScope } from '@aabify/shared/accountSecurity';
 import { isRecord } from '@aabify/shared/json';
 import { sanitize } from '../safeText.js';
 import { EXIT_AUTH, EXIT_FAILED, EXIT_NETWORK, EXIT_OK, EXIT_PAYMENT, EXIT_RATE_LIMITED, EXIT_USAGE, playExitCode, type ExitCode } from '../exitCodes.js';
@@ -87,7 +88,7 @@ export function exitCodeFor(status: number, code?: string): ExitCode {
   return EXIT_NETWORK;
 }
 
-/** What the client says when the server sent no usable message (spec §8 wording). */
+/** What the client says when the server sent no usable message (the dashboard's wording). */
 function defaultMessage(status: number): string {
   switch (status) {
     case 400: return 'Dados inválidos.';
@@ -119,11 +120,24 @@ export function parseServerError(body: unknown): Partial<ServerErrorBody> {
   return out;
 }
 
+/**
+ * What the CLI adds to a refusal it can help with: a token without the scope a command needs
+ * is replaced by logging in again with it.
+ */
+function cliHint(code: string | undefined, details: unknown): string {
+  if (code !== 'TOKEN_SCOPE_MISSING' || !isRecord(details) || !Array.isArray(details.requiredScopes)) return '';
+  const required = details.requiredScopes.filter(isApiTokenScope);
+  if (required.length === 0) return '';
+  const scopes = [...new Set([...API_TOKEN_DEFAULT_SCOPES, required[0]!])];
+  return ` Na CLI: aabify login --scopes ${scopes.join(',')}`;
+}
+
 /** A non-2xx answer as a CliError. */
 export function errorFromResponse(status: number, body: unknown, retryAfterHeader?: number): CliError {
   const parsed = parseServerError(body);
   const retryAfter = parsed.retryAfter ?? retryAfterHeader;
-  return new CliError(parsed.code ?? `HTTP_${status}`, parsed.message ?? defaultMessage(status), exitCodeFor(status, parsed.code), {
+  const message = (parsed.message ?? defaultMessage(status)) + cliHint(parsed.code, parsed.details);
+  return new CliError(parsed.code ?? `HTTP_${status}`, message, exitCodeFor(status, parsed.code), {
     status,
     ...(parsed.details !== undefined ? { details: parsed.details } : {}),
     ...(parsed.fields ? { fields: parsed.fields } : {}),

@@ -17,6 +17,7 @@ import { downloadSizeLines, downloadSizesOfReport } from '../signing.js';
 import { formatBytes } from '../output.js';
 import { requireToken, runRemote, type RemoteContext, type RemoteFlags } from '../remote.js';
 import { register as registerConvertCommand, type AssetDeliveryFlag, type AssetPackFlag, type ConvertOptions } from './convertLocal.js';
+import { checklistExitCode, checklistLines, failOnDoc, failingRows, type FailOnLevel } from '../checklist.js';
 import { CONVERSION_MESSAGES, aabFileName, hasUploadExtension } from '@aabify/shared/conversions';
 import type { UploadFile } from '../api/client.js';
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
@@ -38,8 +39,9 @@ export interface RemoteConvertFlags extends RemoteFlags, CiFileFlags, ReleaseFla
   options?: string;
   /** Sign with the upload keystore stored in the account (`aabify keystore upload`). */
   sign?: boolean;
-  versionCode?: number;
+  versionCode?: number | 'play';
   versionName?: string;
+  failOn?: FailOnLevel;
   ks?: string;
   ksAlias?: string;
   ksPass?: string;
@@ -166,7 +168,10 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
     const saved = await downloadAab(api, output, id, out, overwrite);
     const result = serverConvertResult(id, conversion.raw, saved);
     let publication: PublicationResult | undefined;
-    if (release) {
+    // --fail-on stops at the checklist: a release Play would refuse (or that warns) is not sent.
+    const failing = failingRows(result.checklist, flags.failOn);
+    if (release && failing.length > 0) output.warn(`a publicação em ${release.track} não foi feita: --fail-on ${flags.failOn} (${failing.map((r) => r.code).join(', ')}).`);
+    else if (release) {
       const report = conversion.raw.report;
       const packageName = isRecord(report) ? str(report.packageName) : undefined;
       publication = playKey && packageName ? { ...(await publishDirect(output, saved.path, packageName, playKey, release)), conversionId: id } : await publishThroughServer(ctx, id, release);
@@ -174,6 +179,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
     output.result(
       {
         ...result,
+        ...failOnDoc(result.checklist, flags.failOn),
         ...(publication ? { publication } : {}),
         status: conversion.status,
         resumedFrom: saved.resumedFrom,
@@ -181,10 +187,10 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
         conversion: conversion.raw,
         logs,
       },
-      [`AAB salvo em ${saved.path} (${formatBytes(saved.bytes)}).`, ...(publication ? [publicationLine(publication)] : [])],
+      [`AAB salvo em ${saved.path} (${formatBytes(saved.bytes)}).`, ...(publication ? [publicationLine(publication)] : []), ...checklistLines(result.checklist)],
     );
     await writeCiFiles(flags, { result });
-    return EXIT_OK;
+    return checklistExitCode(result.checklist, flags.failOn);
   } finally {
     process.removeListener('SIGINT', onSigint);
   }

@@ -10,7 +10,11 @@
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { ConversionReport } from '@aabify/converter';
-import { EXIT_OK, EXIT_USAGE } from '../exitCodes.js';
+import { EXIT_CHECKLIST, EXIT_USAGE } from '../exitCodes.js';
+import { versionCodeAgainstPlay } from '@aabify/shared/playChecklist';
+import { usageError } from '../api/errors.js';
+import { checklistExitCode, checklistLines, failOnDoc, parseFailOn, type FailOnLevel } from '../checklist.js';
+import { highestVersionCodeWithKey, playKeyText } from '../publishing.js';
 import { apkFactRows, describeFailure, formatBytes, formatRows, formatSeconds, reportFailure } from '../format.js';
 import { downloadSizeLines, parsePasswordSpec, signOptionsFrom, signatureLines, type SigningFlags } from '../signing.js';
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
@@ -22,14 +26,19 @@ export interface ConvertOptions extends SigningFlags, CiFileFlags {
   local?: boolean;
   output?: string;
   overwrite?: boolean;
-  versionCode?: number;
+  /** A number, or `play`: one above the highest versionCode the app has on Google Play. */
+  versionCode?: number | 'play';
   versionName?: string;
   json?: boolean;
+  /** A Google Play key (registered with the release flags): the versionCode is compared with Play's. */
+  playKey?: string;
   /** Server mode only (the account's keystore); --local signs with --ks. */
   sign?: boolean;
   obb?: string[];
   assetDelivery?: AssetDeliveryFlag;
   assetPack?: AssetPackFlag[];
+  /** Exit EXIT_CHECKLIST when the checklist has a blocker (or, with `warning`, a warning). */
+  failOn?: FailOnLevel;
 }
 
 export const ASSET_DELIVERY_VALUES = ['install-time', 'fast-follow', 'on-demand'] as const;
@@ -58,6 +67,11 @@ function collect(value: string, previous: string[] = []): string[] {
 
 /** What `convert` runs without `--local` (the server mode, registered elsewhere). */
 export type ConvertHandler = (inputs: string[], options: ConvertOptions, command: Command) => Promise<void>;
+
+/** `--version-code` of `convert`: a number, or `play` (one above the app's highest on Google Play; needs a Play key). */
+export function parseVersionCodeOrPlay(value: string): number | 'play' {
+  return value === 'play' ? 'play' : parseVersionCode(value);
+}
 
 /** Play accepts version codes from 1 to 2100000000. */
 export function parseVersionCode(value: string): number {
@@ -175,26 +189,41 @@ export async function runConvertLocal(inputs: string[], options: ConvertOptions,
   const onSigint = (): void => abort.abort();
   process.once('SIGINT', onSigint);
   try {
-    const { convertApk, tuneV8ForConversion } = await import('@aabify/converter');
+    const { convertApk, inspectApk, tuneV8ForConversion } = await import('@aabify/converter');
     tuneV8ForConversion(); // this process exists to convert: less peak RSS and CPU (converter/src/v8flags.ts)
+    // With a Play key (--play-key, or AABIFY_PLAY_KEY for --version-code play), the app's highest
+    // versionCode on Play: the checklist compares with it, `play` converts with the next one.
+    let play: { highest: number | undefined } | undefined;
+    if (options.playKey !== undefined || options.versionCode === 'play') {
+      const key = await playKeyText({ playKey: options.playKey });
+      if (!key) throw usageError('--version-code play precisa da chave do Google Play: --play-key chave.json ou AABIFY_PLAY_KEY.', 'PLAY_KEY_REQUIRED');
+      const { packageName } = await inspectApk(inputs, options.obb ? { obb: options.obb } : {});
+      play = { highest: await highestVersionCodeWithKey(key, packageName) };
+      if (options.versionCode === 'play') {
+        process.stderr.write(
+          play.highest === undefined ? 'O app ainda não tem versões no Google Play: o AAB mantém o versionCode do APK.\n' : `Maior versionCode no Google Play: ${play.highest}; o AAB sai com ${play.highest + 1}.\n`,
+        );
+      }
+    }
+    const versionCode = options.versionCode === 'play' ? (play?.highest !== undefined ? play.highest + 1 : undefined) : options.versionCode;
     const report = await convertApk(inputs, options.output, {
       ...(options.obb ? { obb: options.obb } : {}),
       ...(options.assetDelivery ? { assetDelivery: options.assetDelivery } : {}),
       ...(options.assetPack ? { assetPacks: options.assetPack } : {}),
       overwrite: options.overwrite === true,
-      ...(options.versionCode !== undefined ? { versionCode: options.versionCode } : {}),
+      ...(versionCode !== undefined ? { versionCode } : {}),
       ...(options.versionName !== undefined ? { versionName: options.versionName } : {}),
       ...(sign ? { sign } : {}),
       signal: abort.signal,
       onProgress: (stage, fraction) => progress?.update(stage, fraction),
     });
     progress?.finish();
-    const result = localConvertResult(report, { output: resolve(report.output), sha256: report.sha256Out });
-    if (json) writeJsonDocument({ ok: true, ...result, report });
+    const result = localConvertResult(report, { output: resolve(report.output), sha256: report.sha256Out }, play ? versionCodeAgainstPlay(report.versionCode, play.highest) : undefined);
+    if (json) writeJsonDocument({ ok: true, ...result, ...failOnDoc(result.checklist, options.failOn), report });
     // The report quotes the APK (manifest values, split names, warnings).
-    else process.stdout.write(`${sanitize(formatReportSummary(report))}\n`);
+    else process.stdout.write(`${sanitize([formatReportSummary(report), ...checklistLines(result.checklist)].join('\n'))}\n`);
     await writeCiFiles(options, { result });
-    process.exitCode = EXIT_OK;
+    process.exitCode = checklistExitCode(result.checklist, options.failOn);
   } catch (e) {
     progress?.finish();
     reportFailure(e, json);
@@ -212,7 +241,7 @@ export function register(program: Command, remote?: ConvertHandler): Command {
     .option('--local', 'converte nesta máquina, sem enviar o APK ao serviço')
     .option('-o, --output <aab>', 'arquivo AAB de saída')
     .option('--overwrite', 'substitui o arquivo de saída se ele já existir')
-    .option('--version-code <n>', 'substitui o versionCode do manifesto', parseVersionCode)
+    .option('--version-code <n|play>', 'substitui o versionCode do manifesto; play: o seguinte ao maior já enviado ao Google Play (com --local e --play-key ou AABIFY_PLAY_KEY)', parseVersionCodeOrPlay)
     .option('--version-name <nome>', 'substitui o versionName do manifesto')
     .option('--json', 'saída em JSON (o relatório completo)')
     .option('--ks <keystore>', 'assina o AAB com a chave de upload deste keystore (PKCS12 ou JKS)')
@@ -225,6 +254,7 @@ export function register(program: Command, remote?: ConvertHandler): Command {
     .option('--github-output <arquivo>', 'acrescenta as saídas aab, conversion-id, size e json no formato do GitHub Actions ($GITHUB_OUTPUT)')
     .option('--summary <arquivo>', 'acrescenta um resumo em Markdown (app, versão, tamanhos, estimativa por dispositivo, avisos), ex.: $GITHUB_STEP_SUMMARY')
     .option('--dotenv <arquivo>', 'grava AABIFY_AAB, AABIFY_CONVERSION_ID e AABIFY_AAB_SIZE (relatório dotenv do GitLab CI)')
+    .option('--fail-on <nível>', `termina com código ${EXIT_CHECKLIST} se o checklist do Google Play tiver um item que impede a publicação (blocker) ou também um alerta (warning); o AAB é salvo mesmo assim`, parseFailOn)
     .action(async (inputs: string[], options: ConvertOptions, command: Command) => {
       // --publish (convert.ts) goes through the server; offline, the AAB is published with `aabify publish FILE.aab`.
       if (options.local && (options as { publish?: string }).publish !== undefined) {

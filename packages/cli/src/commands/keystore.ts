@@ -1,6 +1,6 @@
 /**
  * `aabify keystore upload|show|delete`: the upload keystore kept in the account on the server
- * (docs/signing.md §3), which `aabify convert app.apk --sign` uses. The server opens the
+ * (docs/signing.md "Sign conversions in the web service"), which `aabify convert app.apk --sign` uses. The server opens the
  * keystore in a worker, within the engine's caps, before storing it (422 BAD_KEYSTORE /
  * KEYSTORE_PASSWORD / KEYSTORE_ALIAS / KEYSTORE_ITERATIONS / KEYSTORE_TOO_… / KEYSTORE_TIMEOUT,
  * exit 1; 429 KEYSTORE_BUSY while another of the account's keystores is being opened, retried),
@@ -18,6 +18,7 @@ import { EXIT_OK, usageError } from '../api/errors.js';
 import { expectRecord, formatDate, num, str, unexpected } from '../api/types.js';
 import { requireToken, runRemote, withRemoteOptions, type RemoteContext, type RemoteFlags } from '../remote.js';
 import { parsePasswordSpec, resolvePassword } from '../signing.js';
+import { withAccountSession } from '../accountSession.js';
 import { formatRows } from '../format.js';
 
 export interface KeystoreUploadFlags extends RemoteFlags {
@@ -100,17 +101,20 @@ export async function runKeystoreUpload(ctx: RemoteContext, file: string, flags:
   }
   const storePassword = password(flags.ksPass, '--ks-pass');
   const keyPassword = flags.keyPass ? password(flags.keyPass, '--key-pass') : undefined;
-  requireToken(ctx.connection);
   const bytes = await readFile(file);
-  const body = await ctx.api.json('PUT', '/account/keystore', {
-    body: {
-      keystore: bytes.toString('base64'),
-      storePassword,
-      fileName: basename(file),
-      ...(flags.alias ? { alias: flags.alias } : {}),
-      ...(keyPassword ? { keyPassword } : {}),
-    },
-  });
+  // Replacing the account's key takes its password: an API token may not (accountSession.ts).
+  const body = await withAccountSession(ctx, (session) =>
+    ctx.api.json('PUT', '/account/keystore', {
+      token: session,
+      body: {
+        keystore: bytes.toString('base64'),
+        storePassword,
+        fileName: basename(file),
+        ...(flags.alias ? { alias: flags.alias } : {}),
+        ...(keyPassword ? { keyPassword } : {}),
+      },
+    }),
+  );
   const keystore = readKeystoreFacts(body);
   const message = str(expectRecord(body, 'keystore').message) ?? 'Keystore salvo.';
   ctx.output.result({ message, keystore }, [message, ...keystoreLines(keystore)]);
@@ -125,8 +129,7 @@ export async function runKeystoreShow(ctx: RemoteContext): Promise<typeof EXIT_O
 }
 
 export async function runKeystoreDelete(ctx: RemoteContext): Promise<typeof EXIT_OK> {
-  requireToken(ctx.connection);
-  await ctx.api.json('DELETE', '/account/keystore');
+  await withAccountSession(ctx, (session) => ctx.api.json('DELETE', '/account/keystore', { token: session }));
   ctx.output.result({ deleted: true }, 'Keystore removido da conta.');
   return EXIT_OK;
 }

@@ -15,6 +15,7 @@ import type { Command } from 'commander';
 import { PLAY_LIMITS, type PlayCredentialsMetadata } from '@aabify/shared/play';
 import { EXIT_OK, usageError } from '../api/errors.js';
 import { expectRecord, formatDate, str, unexpected } from '../api/types.js';
+import { withAccountSession } from '../accountSession.js';
 import { requireToken, runRemote, withRemoteOptions, type RemoteContext, type RemoteFlags } from '../remote.js';
 import { formatRows } from '../format.js';
 
@@ -52,8 +53,10 @@ async function keyFile(file: string): Promise<string> {
 
 async function runSet(ctx: RemoteContext, file: string): Promise<typeof EXIT_OK> {
   const key = await keyFile(file);
-  requireToken(ctx.connection);
-  const body = await ctx.api.json('PUT', '/account/play-credentials', { body: { key } });
+  // Replacing the account's key takes its password: an API token may not (accountSession.ts).
+  const body = await withAccountSession(ctx, (session) => ctx.api.json('PUT', '/account/play-credentials', { token: session, body: { key } }), {
+    stdinFree: file !== '-',
+  });
   const credentials = readCredentials(body);
   ctx.output.result({ credentials }, [str(expectRecord(body, 'credentials').message) ?? 'Credenciais salvas.', ...credentialLines(credentials)]);
   return EXIT_OK;
@@ -76,8 +79,7 @@ async function runTest(ctx: RemoteContext, packageName: string | undefined): Pro
 }
 
 async function runDelete(ctx: RemoteContext): Promise<typeof EXIT_OK> {
-  requireToken(ctx.connection);
-  await ctx.api.json('DELETE', '/account/play-credentials');
+  await withAccountSession(ctx, (session) => ctx.api.json('DELETE', '/account/play-credentials', { token: session }));
   ctx.output.result({ deleted: true }, 'Credenciais do Google Play removidas da conta.');
   return EXIT_OK;
 }

@@ -5,6 +5,7 @@
  * the file stored as `assets/<its name>`), and base assets the user moves out by glob.
  */
 import { ConverterError } from '../errors.js';
+import { compilePathGlob, MatchBudget, type PathGlob } from '../glob/pathGlob.js';
 import type { ObbInput } from '../input/open.js';
 import { encodeAapt, type PbXmlAttribute, type PbXmlElement, type PbXmlNode } from '../proto/aapt.js';
 import { xmlToProtoNode } from '../resources/index.js';
@@ -37,34 +38,28 @@ export interface AssetPackPlan {
   origin: 'split' | 'obb' | 'glob';
 }
 
-/** A RegExp for a bundletool PathMatcher glob (`*`, `**`, `?`, `[...]`, `{a,b}`, backslash escapes). */
-export function globRegExp(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '\\' && i + 1 < glob.length) re += glob[++i].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    else if (c === '*' && glob[i + 1] === '*') {
-      re += '.*';
-      i++;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '{') re += '(?:';
-    else if (c === '}') re += ')';
-    else if (c === ',') re += '|';
-    else if (c === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end < 0) throw new ConverterError('INVALID_OPTIONS', `glob inválido: ${glob}`);
-      re += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
-      i = end;
-    } else re += c.replace(/[.+^$()|/]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
+/** A rule's glob compiled (INVALID_OPTIONS, in pt-BR, when it is too long or not bundletool syntax). */
+export function assetPackGlob(rule: AssetPackRule): PathGlob {
+  const glob = rule.glob.startsWith('assets/') ? rule.glob.slice('assets/'.length) : rule.glob.replace(/^\/+/, '');
+  return compilePathGlob(glob, { what: `padrão do pacote de assets "${rule.name}"`, prefix: 'assets/' });
 }
 
-/** Which pack (if any) a base asset goes to: the first rule whose glob matches. */
-export function assetPackOf(rules: readonly AssetPackRule[]): (path: string) => string | undefined {
-  const compiled = rules.map((r) => ({ name: r.name, re: globRegExp(r.glob.startsWith('assets/') ? r.glob : `assets/${r.glob.replace(/^\/+/, '')}`) }));
-  return (path) => compiled.find((c) => c.re.test(path))?.name;
+/**
+ * Which pack (if any) a base asset goes to: the first rule whose glob matches (globs are
+ * relative to `assets/` unless they start with it). Matching is linear in the path
+ * (glob/pathGlob.ts) and every match of the conversion draws from one budget; each path is
+ * matched once however often it is asked about.
+ */
+export function assetPackOf(rules: readonly AssetPackRule[], budget = new MatchBudget()): (path: string) => string | undefined {
+  const compiled = rules.map((r) => ({ name: r.name, glob: assetPackGlob(r) }));
+  const known = new Map<string, string | undefined>();
+  return (path) => {
+    if (compiled.length === 0) return undefined;
+    if (known.has(path)) return known.get(path);
+    const name = compiled.find((c) => c.glob.matches(path, budget))?.name;
+    known.set(path, name);
+    return name;
+  };
 }
 
 function distAttr(name: string, value: string, bool?: boolean): PbXmlAttribute {

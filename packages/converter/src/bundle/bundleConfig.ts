@@ -31,7 +31,7 @@ export function literalGlob(path: string): string | undefined {
 }
 
 /**
- * Paths the generated APKs treat by their own rules, never by glob (AAB-FORMAT.md §2.3). Stored
+ * Paths the generated APKs treat by their own rules, never by glob (docs/aab-format.md "What we set in BundleConfig"). Stored
  * dex files are globbed on purpose: uncompress_dex_files only covers the Android 10+ variant, and
  * the APK had them stored for every device (universal and standalone APKs included).
  */
@@ -45,7 +45,7 @@ export interface BundleConfigResult {
   unglobbable: string[];
 }
 
-/** BundleConfig.pb per AAB-FORMAT.md §2.3: what was stored uncompressed in the APK stays so in Play's APKs. */
+/** BundleConfig.pb per docs/aab-format.md "What we set in BundleConfig": what was stored uncompressed in the APK stays so in Play's APKs. */
 export function buildBundleConfig(facts: CompressionFacts, splits: SplitOptions = {}): BundleConfigResult {
   const globs: string[] = [];
   const unglobbable: string[] = [];

@@ -1,4 +1,4 @@
-/** Names and path rules of the AAB module layout (AAB-FORMAT.md §1.2), shared by mapping and validators. */
+/** Names and path rules of the AAB module layout (docs/aab-format.md "Module layout"), shared by mapping and validators. */
 
 export const BASE_MODULE = 'base';
 export const BUNDLE_CONFIG = 'BundleConfig.pb';

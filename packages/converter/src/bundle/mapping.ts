@@ -10,7 +10,7 @@ export type DropReason =
   | 'reserved-root'
   | 'asset-targeting-name';
 
-/** Where one APK entry goes (AAB-FORMAT.md §1.3). Module paths are relative to `base/`. */
+/** Where one APK entry goes (docs/aab-format.md "Mapping APK entries"). Module paths are relative to `base/`. */
 export type EntryRoute =
   | { kind: 'manifest' }
   | { kind: 'resource-table' }

@@ -27,7 +27,7 @@ import { application, attrById, booleanValue } from '../validate/xml.js';
 import { METHOD_STORED, type ZipEntry, type ZipReader } from '../zip/index.js';
 import { dropDanglingFileReferences } from './dangling.js';
 import { ANDROID_NS, ATTR, MANIFEST_PATH, RESOURCES_PB } from './layout.js';
-import { ensureNoCode } from './manifestFix.js';
+import { ensureNoCode, setExtractNativeLibs } from './manifestFix.js';
 import { dexFileName, type DropReason } from './mapping.js';
 import { splitsXmlResource, withoutResource } from './splitsXml.js';
 import { eventLoopTurns } from '../eventLoop.js';
@@ -166,12 +166,23 @@ export async function planCodeModule(m: ModuleParts, options: ModuleOptions, hoo
   const splitsXml = m.kind === 'base' ? splitsXmlResource(m.master.doc) : undefined;
   const fromBundletool = splitsXml !== undefined || m.master.doc.root.attributes.some((a) => a.name === 'isSplitRequired' && a.namespaceUri === ANDROID_NS);
   const hasNativeLibs = parts.some((p) => p.routed.abis.size > 0);
+  // Libraries stored in every APK of the set: built to be loaded in place (page-aligned).
+  const libsStored = hasNativeLibs && parts.every((p) => [...p.routed.copies].every(([path, e]) => !path.startsWith('lib/') || e.method === METHOD_STORED));
   const { file: manifestFile, manifest } = await planManifest(m, options, hooks, dex.length > 0, (n) => {
     // bundletool writes extractNativeLibs into every APK with native libraries it builds, from the
     // bundle's config: in such an APK the attribute is its doing, so it goes back into BundleConfig.
     const app = application(n);
     const value = booleanValue(attrById(app, ATTR.extractNativeLibs));
     if (!fromBundletool || !hasNativeLibs || value === undefined || !app) return value;
+    // Except over stored libraries: bundletool stores them (whatever it writes in a variant for
+    // old Android versions) only when the app's bundle let them stay uncompressed, as its own
+    // build declares with extractNativeLibs="false" (the Android Gradle plugin's default); and its
+    // universal and standalone APKs read that attribute to keep them stored. Without it, those
+    // APKs of the rebuilt bundle would deflate what the original app's bundle kept stored.
+    if (libsStored) {
+      if (value !== false) setExtractNativeLibs(n, false);
+      return false;
+    }
     app.attribute = (app.attribute ?? []).filter((a) => a.resource_id !== ATTR.extractNativeLibs);
     hooks.warn('manifest', warning('EXTRACT_NATIVE_LIBS_TO_CONFIG', [], `android:extractNativeLibs="${value}"`));
     return value;

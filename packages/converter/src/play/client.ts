@@ -2,7 +2,8 @@
  * The Android Publisher API v3 over its documented REST protocol (undici + node:crypto; no
  * Google client library): an OAuth 2.0 token by the JWT-bearer grant (RFC 7523), edits.insert,
  * edits.bundles.upload by the resumable upload protocol (the bundle streamed in chunks, never
- * held whole), edits.tracks.update, edits.commit and edits.delete.
+ * held whole), edits.bundles.list and edits.apks.list, edits.tracks.update, edits.commit and
+ * edits.delete.
  */
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
@@ -173,6 +174,25 @@ export class PlayClient {
   async commitEdit(packageName: string, editId: string): Promise<Record<string, unknown>> {
     const res = await this.api('commit', 'POST', `${this.appPath(packageName)}/edits/${enc(editId)}:commit`);
     return (res.body as Record<string, unknown> | undefined) ?? {};
+  }
+
+  /**
+   * Every versionCode the app has on Play: edits.bundles.list and edits.apks.list (bundles and
+   * APKs ever uploaded; a versionCode once used is refused again, whatever track it went to).
+   */
+  async listVersionCodes(packageName: string, editId: string): Promise<number[]> {
+    const codes: number[] = [];
+    for (const [kind, field] of [['bundles', 'bundles'], ['apks', 'apks']] as const) {
+      const res = await this.api('edit', 'GET', `${this.appPath(packageName)}/edits/${enc(editId)}/${kind}`);
+      const list = (res.body as Record<string, unknown> | undefined)?.[field];
+      if (!Array.isArray(list)) continue; // an app without any answers without the field
+      for (const item of list) {
+        const v = (item as { versionCode?: unknown } | null)?.versionCode;
+        const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
+        if (n !== undefined && Number.isSafeInteger(n)) codes.push(n);
+      }
+    }
+    return codes;
   }
 
   /** edits.tracks.update: the track's releases become `[release]`. */

@@ -8,4 +8,4 @@ export { PlayError, isPlayError, playErrorFrom, googleErrorFacts, type PlayStage
 export { playEndpointsFromEnv, tokenUrlFor, apiBaseFor, isEndpointUrl, ANDROID_PUBLISHER_SCOPE, GOOGLE_TOKEN_URL, GOOGLE_PLAY_API_URL, type PlayEndpoints } from './endpoints.js';
 export { signAssertion } from './jwt.js';
 export { PlayClient, UPLOAD_CHUNK_UNIT, DEFAULT_UPLOAD_CHUNK_BYTES, type PlayBundle, type BundleSource, type TrackRelease } from './client.js';
-export { publishBundle, testEditAccess, trackRelease, type PlayRelease, type PublishInput, type PublishResult, type PublishHooks, type PublishLogLevel } from './publish.js';
+export { highestVersionCodeOnPlay, publishBundle, testEditAccess, trackRelease, type PlayRelease, type PublishInput, type PublishResult, type PublishHooks, type PublishLogLevel } from './publish.js';

@@ -123,3 +123,18 @@ export async function testEditAccess(key: ServiceAccountKey, packageName: string
   await client.deleteEdit(packageName, edit.id);
   return { editId: edit.id };
 }
+
+/**
+ * The highest versionCode the app has on Google Play (bundles and APKs ever uploaded), or
+ * undefined when it has none: an edit opened, read, and deleted — nothing changes on Play.
+ */
+export async function highestVersionCodeOnPlay(key: ServiceAccountKey, packageName: string, endpoints: PlayEndpoints = {}, signal?: AbortSignal): Promise<number | undefined> {
+  const client = new PlayClient(key, endpoints, { signal });
+  const edit = await client.insertEdit(packageName);
+  try {
+    const codes = await client.listVersionCodes(packageName, edit.id);
+    return codes.length > 0 ? Math.max(...codes) : undefined;
+  } finally {
+    await client.deleteEdit(packageName, edit.id).catch(() => undefined); // Google drops an unused edit within an hour anyway
+  }
+}

@@ -1,7 +1,7 @@
 /**
  * The aapt.pb schema (snake_case names kept), plus the plain-object shapes the converter builds.
  * Builders must omit proto3 scalars equal to their default and must always set oneof members and
- * presence-bearing sub-messages (AAB-FORMAT.md §3.0): the protobufjs encoder writes every own,
+ * presence-bearing sub-messages (docs/aab-format.md "Protobuf encoding rules"): the protobufjs encoder writes every own,
  * non-null property, in field-number order, so the same object always gives the same bytes.
  *
  * A conversion only encodes, from the schema's descriptors kept as source (descriptors.ts):

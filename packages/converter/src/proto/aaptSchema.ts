@@ -1,6 +1,6 @@
 /**
  * The aapt2 protobuf schema (package aapt.pb: Resources.proto + Configuration.proto), written
- * for aabify from the public wire contract in AAB-FORMAT.md §3: same message names, field names
+ * for aabify from the public wire contract (docs/aab-format.md "Protobuf encoding rules"): same message names, field names
  * and numbers as aapt2's own schema, so the bytes are what aapt2 and bundletool read.
  * Kept as text so tests can hand it to `protoc --decode` as well.
  */

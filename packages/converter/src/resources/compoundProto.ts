@@ -22,7 +22,7 @@ function refTo(id: number): PbReference {
 
 /**
  * A complex (map) entry → aapt.pb.Value, dispatched on the entry's type name as aapt2's
- * BinaryResourceParser::ParseMapEntry (AAB-FORMAT.md §4.3). Undefined for a type aapt2
+ * BinaryResourceParser::ParseMapEntry (docs/aab-format.md "Compound values"). Undefined for a type aapt2
  * refuses as "illegal map type".
  */
 export function mapEntryToValue(

@@ -23,7 +23,7 @@ const NAVIGATION: Record<number, number> = { 1: 1, 2: 2, 3: 3, 4: 4 };
 
 /**
  * ResTable_config → aapt.pb.Configuration, field by field as aapt2's SerializeConfig does
- * (AAB-FORMAT.md §3.3), including the five inverted yes/no fields. Defaults are omitted.
+ * (docs/aab-format.md "Configuration"), including the five inverted yes/no fields. Defaults are omitted.
  */
 export function configToProto(c: ResTableConfig): PbConfiguration {
   const out: PbConfiguration = {};

@@ -1,6 +1,6 @@
 /**
  * The resources half of the engine, as the bundle stage calls it: binary resource table and
- * binary XML in, aapt2's protobuf formats out (AAB-FORMAT.md §3–§4).
+ * binary XML in, aapt2's protobuf formats out (docs/aab-format.md, "Binary resource formats" to "File resources").
  */
 export { parseResourceTable } from '../arsc/table.js';
 export type { ResourceTable } from '../arsc/model.js';

@@ -39,8 +39,8 @@ function float32(bits: number): number {
 }
 
 /**
- * Res_value → aapt.pb.Item, as aapt2's ParseBinaryResValue + ProtoSerialize (AAB-FORMAT.md
- * §4.2). `typeName` is the resource type of the entry holding the value ("anim" for XML).
+ * Res_value → aapt.pb.Item, as aapt2's ParseBinaryResValue + ProtoSerialize (docs/aab-format.md
+ * "Values"). `typeName` is the resource type of the entry holding the value ("anim" for XML).
  * Values aapt2 would abort on (odd NULL data, unknown data types) are sanitised and reported.
  */
 export function resValueToItem(typeName: string, v: ResValue, ctx: ValueContext): PbItem {

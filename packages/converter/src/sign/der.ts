@@ -205,7 +205,7 @@ export function derOid(oid: string): Buffer {
   return tlv(TAG.OID, Buffer.from(out));
 }
 
-/** UTCTime through 2049, GeneralizedTime after (RFC 5280 §4.1.2.5). */
+/** UTCTime through 2049, GeneralizedTime after (RFC 5280, section 4.1.2.5). */
 export function derTime(d: Date): Buffer {
   const iso = d.toISOString().replace(/[-:T]/g, '').slice(0, 14);
   return d.getUTCFullYear() < 2050 ? tlv(TAG.UTC_TIME, Buffer.from(`${iso.slice(2)}Z`)) : tlv(TAG.GENERALIZED_TIME, Buffer.from(`${iso}Z`));

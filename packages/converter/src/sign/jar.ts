@@ -1,9 +1,9 @@
 /**
- * The JAR (v1) signature of an AAB (AAB-FORMAT.md §6.2) or of an APK for Android before 7.0:
- * META-INF/MANIFEST.MF with each entry's digest, the .SF with the digests of the manifest and of
- * each of its sections, and a detached PKCS#7 SignedData over the .SF (no signed attributes: the
- * apksig/AGP style). SHA-256 by default; SHA-1 for APKs that must install on Android before 4.3,
- * which knows no other digest in JAR signatures (docs/apks.md).
+ * The JAR (v1) signature of an AAB (docs/aab-format.md "Signing") or of an APK for Android before
+ * 7.0: META-INF/MANIFEST.MF with each entry's digest, the .SF with the digests of the manifest and
+ * of each of its sections, and a detached PKCS#7 SignedData over the .SF (no signed attributes:
+ * the apksig/AGP style Play has accepted for years). SHA-256 by default; SHA-1 for APKs that must
+ * install on Android before 4.3, which knows no other digest in JAR signatures (docs/apks.md).
  */
 import { createHash, sign } from 'node:crypto';
 import { derAlg, derExplicit, derImplicit, derInt, derOctets, derOid, derSeq, derSet } from './der.js';

@@ -1,6 +1,6 @@
 /**
  * Sorts the APKs of a split set into the bundle's modules by what their manifests say
- * (AAB-FORMAT §1.3, bundletool's ModuleSplit): the base APK has no `split`; a configuration
+ * (docs/aab-format.md "Mapping APK entries", bundletool's ModuleSplit): the base APK has no `split`; a configuration
  * split is `config.<x>` (base) or `<feature>.config.<x>` with `configForSplit`; a feature split
  * has `split="<feature>"` and `android:isFeatureSplit`; an asset pack's manifest says
  * `<dist:module dist:type="asset-pack">`. Refuses what cannot be one app.

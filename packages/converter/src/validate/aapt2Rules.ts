@@ -1,4 +1,4 @@
-/** AAB-FORMAT.md §5.3: what aapt2's proto deserializer (run by build-apks) needs, or it fails or crashes. */
+/** docs/aab-format.md "Validation: aapt2's proto reader": what aapt2's proto deserializer (run by build-apks) needs, or it fails or crashes. */
 import type { PbConfiguration, PbItem, PbReference, PbResourceTable, PbValue } from '../proto/aapt.js';
 import { AAPT2_RESOURCE_TYPES, configValues, describe } from './table.js';
 import { problem, type BundleProblem, type ModuleValidator } from './types.js';

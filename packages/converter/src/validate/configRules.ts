@@ -1,4 +1,4 @@
-/** AAB-FORMAT.md §2.2: BundleConfigValidator. */
+/** BundleConfigValidator (docs/aab-format.md "How bundletool reads BundleConfig"). */
 import { BUNDLE_CONFIG } from '../bundle/layout.js';
 import { globSyntaxError } from './glob.js';
 import { problem, type BundleProblem, type BundleValidator } from './types.js';

@@ -23,7 +23,7 @@ export * from './aapt2Rules.js';
 export { bundleContext } from './context.js';
 export { globSyntaxError } from './glob.js';
 
-/** Every rule of AAB-FORMAT.md §5, in bundletool's order: zip, manifest, config, files, resources, aapt2. */
+/** Every rule of the "Validation" sections of docs/aab-format.md, in bundletool's order: zip, manifest, config, files, resources, aapt2. */
 export const ALL_VALIDATORS: readonly Validator[] = [...ZIP_RULES, ...MANIFEST_RULES, ...CONFIG_RULES, ...MODULE_RULES, ...RESOURCE_RULES, ...AAPT2_RULES];
 
 /** Runs validators over a bundle held as a view (files read lazily). */
@@ -49,7 +49,7 @@ export async function runValidators(view: BundleView, validators: readonly Valid
 }
 
 /**
- * Checks an .aab file against every rule bundletool and its aapt2 enforce (AAB-FORMAT.md §5).
+ * Checks an .aab file against every rule bundletool and its aapt2 enforce (docs/aab-format.md, the "Validation" sections).
  * An archive that is not a sane zip is one problem (rule "zip-structure"), not an exception.
  */
 export async function validateBundle(aab: string): Promise<BundleProblem[]> {

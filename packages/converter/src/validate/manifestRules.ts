@@ -1,4 +1,4 @@
-/** AAB-FORMAT.md §5.2: what bundletool's manifest validators require of each module's manifest. */
+/** docs/aab-format.md "Validation: bundle and module": what bundletool's manifest validators require of each module's manifest. */
 import { ANDROID_NS, ATTR, BASE_MODULE, DIST_NS, MANIFEST_PATH } from '../bundle/layout.js';
 import type { PbXmlElement } from '../proto/aapt.js';
 import { attrById, attrByName, children, decimalValue, descendants, stringValue } from './xml.js';

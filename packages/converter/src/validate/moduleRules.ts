@@ -1,4 +1,4 @@
-/** AAB-FORMAT.md §5.2: dex, native and asset targeting, ABI parity, reserved archive entries. */
+/** docs/aab-format.md "Validation: bundle and module": dex, native and asset targeting, ABI parity, reserved archive entries. */
 import { ARCHIVE_RESERVED_PATHS, ASSETS_PB, ATTR, BASE_MODULE, DEX_NAME, DIST_NS, NATIVE_PB, RESOURCES_PB, dexIndex } from '../bundle/layout.js';
 import { ABI_ALIASES } from '../proto/bundle.js';
 import { application, attrById, booleanValue, isAssetPackManifest, stringValue } from './xml.js';

@@ -1,4 +1,4 @@
-/** AAB-FORMAT.md §5.2: ResourceTableValidator, resource ids, and proto XML files (ResourceAnalyzer). */
+/** docs/aab-format.md "Validation: bundle and module": ResourceTableValidator, resource ids, and proto XML files (ResourceAnalyzer). */
 import { RESOURCES_PB } from '../bundle/layout.js';
 import { configValues, describe, FILE_TYPE, hexId, resourceId } from './table.js';
 import { problem, type BundleProblem, type ModuleContext, type ModuleValidator } from './types.js';

@@ -1,7 +1,7 @@
 import type { PbResourceTable, PbXmlNode } from '../proto/aapt.js';
 import type { AssetsMsg, BundleConfigMsg, NativeLibrariesMsg } from '../proto/bundle.js';
 
-/** One broken rule of the AAB format (AAB-FORMAT.md §5). Messages follow bundletool's wording. */
+/** One broken rule of the AAB format (docs/aab-format.md, the "Validation" sections). Messages follow bundletool's wording. */
 export interface BundleProblem {
   rule: string;
   message: string;

@@ -1,4 +1,4 @@
-/** AAB-FORMAT.md §5.1: the zip itself and where files may sit. */
+/** docs/aab-format.md "Validation: zip and files": the zip itself and where files may sit. */
 import {
   BUNDLE_CONFIG,
   DEX_NAME,

@@ -17,7 +17,7 @@ import {
 import { Crc32, crc32 } from './crc32.js';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './limits.js';
 import { decodeEntryName } from './names.js';
-import { inflateRawSmall } from './smallZlib.js';
+import { inflateRawHead, inflateRawSmall } from './smallZlib.js';
 
 const CHUNK = 1024 * 1024;
 const SMALL_ENTRY = 1024 * 1024;
@@ -51,6 +51,10 @@ function inflateError(entry: ZipEntry, e: unknown): ConverterError {
 const SYNC_READ = SMALL_ENTRY + 64 * 1024;
 /** Inflated chunk size of `chunks()`: zlib's default (16 KiB) costs one event and one CRC call per 16 KiB. */
 const INFLATE_CHUNK = 256 * 1024;
+/** Compressed bytes `readHead` reads first (and multiplies by 4 while the head inflates to less than asked). */
+const HEAD_CHUNK = 16 * 1024;
+/** Compressed bytes `readHead` reads at most: a head that needs more (deflate that makes nothing) comes back short. */
+const MAX_HEAD_COMPRESSED = 4 * 1024 * 1024;
 /** Bytes read past a small entry's fixed local header for its name and extra field. */
 const HEADER_SLACK = 512;
 
@@ -266,6 +270,30 @@ export class ZipReader {
     }
     throwIfAborted(opts.signal);
     return this.readAt(this.dataOffsetSync(entry) + start, length);
+  }
+
+  /**
+   * The first `length` bytes of an entry's content (fewer when it is shorter), reading no more of
+   * it than that takes: a stored entry's range, or a deflated entry's compressed head inflated as
+   * far as it goes (read in growing steps, up to MAX_HEAD_COMPRESSED). Not checked against the CRC, which covers the
+   * whole entry (checked when the entry is copied or read whole). For headers: ELF, images.
+   */
+  async readHead(entry: ZipEntry, length: number, opts: ReadOptions = {}): Promise<Buffer> {
+    const want = Math.max(0, Math.min(length, entry.uncompressedSize));
+    if (entry.method === METHOD_STORED) return this.readStoredRange(entry, 0, Math.min(want, entry.compressedSize), opts);
+    const start = this.dataOffsetSync(entry);
+    let take = Math.min(entry.compressedSize, HEAD_CHUNK);
+    for (;;) {
+      throwIfAborted(opts.signal);
+      let out: Buffer;
+      try {
+        out = inflateRawHead(this.readAtSync(start, take), want);
+      } catch (e) {
+        throw inflateError(entry, e);
+      }
+      if (out.length >= want || take >= Math.min(entry.compressedSize, MAX_HEAD_COMPRESSED)) return out;
+      take = Math.min(entry.compressedSize, MAX_HEAD_COMPRESSED, take * 4);
+    }
   }
 
   /**

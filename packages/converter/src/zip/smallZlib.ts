@@ -150,3 +150,21 @@ export function deflatedLengthSmall(data: Uint8Array): number {
 export function inflateRawSmall(data: Uint8Array, size: number): Buffer {
   return inflateDirectly(data, size) ?? inflateRawSync(data, { maxOutputLength: size + 1 });
 }
+
+/**
+ * The first bytes (at most `length`) that `data`, the head of a raw deflate stream, inflates to:
+ * zlib stops when `length` bytes are out, so a head that would inflate to far more (a bomb) costs
+ * no more than `length`. Throws as `inflateRawSync` does on data that is not deflate.
+ */
+export function inflateRawHead(data: Uint8Array, length: number): Buffer {
+  const direct = withHandle(constants.INFLATERAW, constants.Z_DEFAULT_COMPRESSION, (handle, failed) => {
+    const out = Buffer.allocUnsafe(length);
+    writeState[0] = 0;
+    writeState[1] = data.length;
+    // Z_SYNC_FLUSH: a head that ends mid-stream is not an error, it gives what it holds.
+    handle.writeSync(constants.Z_SYNC_FLUSH, data, 0, data.length, out, 0, length);
+    return failed() ? undefined : out.subarray(0, length - writeState[0]);
+  });
+  if (direct) return direct;
+  return inflateRawSync(data, { finishFlush: constants.Z_SYNC_FLUSH }).subarray(0, length);
+}

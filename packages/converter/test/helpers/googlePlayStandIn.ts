@@ -3,7 +3,7 @@
  * loopback, speaking their documented REST protocol (so the code under test cannot tell it
  * from Google): the JWT-bearer grant (RS256 assertion checked against the service account's
  * public key, aud = this token URL, the androidpublisher scope, at most an hour), edits.insert,
- * edits.delete, edits.bundles.upload by the resumable protocol (POST with
+ * edits.delete, edits.bundles.list and edits.apks.list, edits.bundles.upload by the resumable protocol (POST with
  * X-Upload-Content-Type/-Length → Location; PUTs with Content-Range in multiples of 256 KiB;
  * 308 + Range until the last byte; a `bytes * /N` status query), edits.tracks.update and
  * edits.commit; errors in Google's JSON error shape.
@@ -64,6 +64,8 @@ export interface StandInApp {
   grantedTo: string[];
   tracks: string[];
   usedVersionCodes: number[];
+  /** versionCodes of APKs uploaded before the app moved to bundles (edits.apks.list). */
+  apksVersionCodes?: number[];
   /** A draft app accepts only draft releases. */
   draft: boolean;
   /** SHA-256 of the app's upload certificate (bundles signed otherwise are refused). */
@@ -193,6 +195,7 @@ export class GooglePlayStandIn {
       grantedTo: app.grantedTo ?? [...this.accounts.keys()],
       tracks: app.tracks ?? ['internal', 'alpha', 'beta', 'production'],
       usedVersionCodes: app.usedVersionCodes ?? [],
+      ...(app.apksVersionCodes ? { apksVersionCodes: app.apksVersionCodes } : {}),
       draft: app.draft ?? false,
       ...(app.uploadKeySha256 ? { uploadKeySha256: app.uploadKeySha256 } : {}),
     };
@@ -265,7 +268,7 @@ export class GooglePlayStandIn {
     if (req.method === 'POST' && path === '/token') return this.token(req, res);
 
     const upload = /^\/upload\/androidpublisher\/v3\/applications\/([^/]+)\/edits\/([^/]+)\/bundles$/.exec(path);
-    const api = /^\/androidpublisher\/v3\/applications\/([^/]+)\/edits(?:\/([^/:]+))?(:commit)?(?:\/tracks\/([^/]+))?$/.exec(path);
+    const api = /^\/androidpublisher\/v3\/applications\/([^/]+)\/edits(?:\/([^/:]+))?(:commit)?(?:\/tracks\/([^/]+)|\/(bundles|apks))?$/.exec(path);
     if (!upload && !api) return this.json(req, res, 404, googleError(404, 'NOT_FOUND', `Not found: ${path}`, 'notFound'));
 
     const email = this.caller(req);
@@ -279,15 +282,16 @@ export class GooglePlayStandIn {
       if (req.method === 'PUT' && uploadId) return this.chunk(req, res, uploadId);
       return this.json(req, res, 400, googleError(400, 'INVALID_ARGUMENT', 'Bad upload request.', 'badRequest'));
     }
-    const [, pkgRaw, editRaw, commit, trackRaw] = api!;
+    const [, pkgRaw, editRaw, commit, trackRaw, listed] = api!;
     const pkg = decodeURIComponent(pkgRaw!);
     const editId = editRaw ? decodeURIComponent(editRaw) : undefined;
     if (req.method === 'POST' && !editId) return this.insertEdit(req, res, pkg, email);
     const edit = editId ? this.edits.get(editId) : undefined;
     if (!edit || edit.packageName !== pkg) return this.json(req, res, 404, googleError(404, 'NOT_FOUND', `Edit ${editId ?? ''} not found or already closed.`, 'editNotFound'));
-    if (req.method === 'DELETE' && !commit && !trackRaw) return this.deleteEdit(req, res, edit);
+    if (req.method === 'DELETE' && !commit && !trackRaw && !listed) return this.deleteEdit(req, res, edit);
     if (req.method === 'POST' && commit) return this.commit(req, res, edit);
     if (req.method === 'PUT' && trackRaw) return this.updateTrack(req, res, edit, decodeURIComponent(trackRaw), await this.body(req));
+    if (req.method === 'GET' && listed) return this.list(req, res, edit, listed as 'bundles' | 'apks');
     return this.json(req, res, 405, googleError(405, 'INVALID_ARGUMENT', 'Method not allowed.', 'badRequest'));
   }
 
@@ -338,6 +342,18 @@ export class GooglePlayStandIn {
     const id = randomBytes(10).toString('hex');
     this.edits.set(id, { id, packageName: pkg, email, bundles: [], tracks: {} });
     this.json(req, res, 200, { id, expiryTimeSeconds: String(Math.floor(Date.now() / 1000) + 3600) });
+  }
+
+  /**
+   * edits.bundles.list / edits.apks.list: the app's versionCodes used before this edit (as
+   * bundles; `apksVersionCodes` as APKs) and those uploaded in it. An empty list omits the field,
+   * as Google does.
+   */
+  private list(req: IncomingMessage, res: ServerResponse, edit: Edit, kind: 'bundles' | 'apks'): void {
+    const app = this.apps.get(edit.packageName)!;
+    const codes = kind === 'bundles' ? [...app.usedVersionCodes, ...edit.bundles.map((b) => b.versionCode)] : (app.apksVersionCodes ?? []);
+    const items = codes.map((versionCode) => ({ versionCode, ...(kind === 'bundles' ? { sha1: '', sha256: '' } : { binary: { sha1: '', sha256: '' } }) }));
+    this.json(req, res, 200, { kind: `androidpublisher#${kind}ListResponse`, ...(items.length > 0 ? { [kind]: items } : {}) });
   }
 
   private deleteEdit(req: IncomingMessage, res: ServerResponse, edit: Edit): void {

@@ -25,6 +25,8 @@ export interface Oracles {
   keytool: string;
   /** Debian's apksigner: the independent check of the APK signatures the engine writes. */
   apksigner: string;
+  /** GNU readelf (binutils): program headers of native libraries. */
+  readelf: string;
   /** Debian's framework-res.apk, the android: attributes `aapt package -I` links fixtures against. */
   frameworkRes: string;
 }
@@ -38,6 +40,7 @@ const HOW_TO_GET: Record<OracleName, string> = {
   protoc: 'protoc (Debian: apt-get install -y protobuf-compiler)',
   keytool: 'keytool (comes with the Java runtime)',
   apksigner: 'apksigner (Debian: apt-get install -y apksigner)',
+  readelf: 'readelf (Debian: apt-get install -y binutils)',
   frameworkRes: 'framework-res.apk (Debian: apt-get install -y android-framework-res)',
 };
 
@@ -79,6 +82,8 @@ export function locateOracles(): Partial<Oracles> {
   if (keytool) found.keytool = keytool;
   const apksigner = which('apksigner');
   if (apksigner) found.apksigner = apksigner;
+  const readelf = which('readelf');
+  if (readelf) found.readelf = readelf;
   if (existsSync(FRAMEWORK_RES)) found.frameworkRes = FRAMEWORK_RES;
   return found;
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from '../../src/zip/crc32.js';
+import { elfLibrary } from './elf.js';
 import { NONE, packageChunk, stringPool, tableChunk, typeChunk, typeSpecChunk, xmlDoc, xmlEndEl, xmlEndNs, xmlStartEl, xmlStartNs } from './chunks.js';
 
 export interface HeaderOverrides {
@@ -204,7 +205,7 @@ export function tinyLayout(): Uint8Array {
 
 /** Entries of a small APK that exercises every mapping rule. */
 export function tinyApkEntries(manifest: TinyManifest = { versionCode: 1 }): BuildEntry[] {
-  const so = Buffer.alloc(4096, 7);
+  const so = elfLibrary(); // arm64, 16 KB-aligned: nothing for the pre-publication checks to report
   return [
     { name: 'AndroidManifest.xml', data: tinyManifest(manifest) },
     { name: 'resources.arsc', data: tinyTable(), method: 0 },

@@ -55,7 +55,7 @@ describe('oracle: harness sanity', function () {
       const { aab, universal } = await googleCorpusBundle(o, apk);
       await validateBundle(o, aab);
       // A module built without uncompressed globs lets bundletool compress what the APK stored
-      // (bundletool issue #256): our engine must not, Google's bare pipeline does; see below.
+      // (docs/aab-format.md "What we set in BundleConfig"): our engine must not, Google's bare pipeline does; see below.
       expect(await compareRoundTrip({ aapt2: o.aapt2, source: apk.path, universal, checkStored: false })).to.deep.equal([]);
     });
   }

@@ -27,7 +27,7 @@ const DUMPED_ENTRIES = new Set(['AndroidManifest.xml', 'resources.arsc']);
 
 /** Manifest attributes an engine may add that the source does not have (so are not in its dump). */
 const ADDABLE_ATTRIBUTES = ['versionCode', 'versionName', 'hasCode', 'minSdkVersion', 'targetSdkVersion'];
-/** Elements an engine may remove from a manifest (AAB-FORMAT §5.2). */
+/** Elements an engine may remove from a manifest (docs/aab-format.md "Validation: bundle and module"). */
 const REMOVABLE_ELEMENTS = ['uses-split', 'uses-sdk-library'];
 
 function warningText(w: ReportWarning): string {
@@ -143,14 +143,14 @@ export interface EntryComparison {
   xmlFiles: string[];
   /**
    * Stored uncompressed in the APK, compressed after the round trip: the app may open it with
-   * openFd/openRawResourceFd, which needs it stored (AAB-FORMAT §2.3, uncompressed globs).
+   * openFd/openRawResourceFd, which needs it stored (docs/aab-format.md "What we set in BundleConfig").
    */
   compressed: string[];
 }
 
 /**
  * bundletool alone decides how dex files are stored: uncompressed only in its uncompressed-dex
- * (Android S+) variant, compressed in a universal APK, whatever the APK did (AAB-FORMAT §2.3).
+ * (Android S+) variant, compressed in a universal APK, whatever the APK did (docs/aab-format.md "What we set in BundleConfig").
  */
 const DEX = /^classes\d*\.dex$/;
 

@@ -18,7 +18,7 @@ import { ConversionsPerDayChart, RevenueChart, withOther } from './charts';
 import { StatCard, failureText } from './common';
 import { QueueCard, SystemCard } from './QueueSystem';
 
-/** Spec §2.4: figures, 5 recent conversions, refresh every 30 s, queue and system, and charts. */
+/** The admin dashboard (docs/admin.md): figures, 5 recent conversions, refresh every 30 s, queue and system, and charts. */
 export default function AdminDashboardPage() {
   const [stats, setStats] = useState<AdminDashboardStats | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -1,7 +1,7 @@
 /**
  * The admin screens: a lazily loaded chunk of their own (App.tsx imports this file with
  * React.lazy), with the grouped admin sidebar (src/navigation.ts: ADMIN_NAV) and one file per
- * screen of spec plans-payments-admin §2.4–2.11.
+ * screen (docs/admin.md "Screens").
  */
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
@@ -10,6 +10,7 @@ import { AdminSidebar } from './AdminSidebar';
 import { PaymentsUnavailableBanner } from './PaymentsStatus';
 import AdminDashboardPage from './AdminDashboardPage';
 import AdminsPage from './AdminsPage';
+import AuditPage from './AuditPage';
 import BulkConverterPage from './BulkConverterPage';
 import ConversionsPage from './ConversionsPage';
 import EmailsPage from './EmailsPage';
@@ -37,6 +38,7 @@ export default function AdminRoutes() {
           <Route path="management" element={<AdminsPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="emails" element={<EmailsPage />} />
+          <Route path="audit" element={<AuditPage />} />
           <Route path="system" element={<QueueSystemPage />} />
           <Route path="queue" element={<QueueSystemPage />} />
           <Route path="*" element={<Navigate to="/admin" replace />} />

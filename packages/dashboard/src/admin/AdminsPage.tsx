@@ -19,7 +19,7 @@ import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
 import { ConfirmModal, failureText } from './common';
 
-/** Spec §2.6: administrators; create an admin, promote a user by email, demote an admin. */
+/** Administrators (docs/admin.md): create an admin, promote a user by email, demote an admin. */
 export default function AdminsPage() {
   const me = useSession((s) => s.user);
   const [admins, setAdmins] = useState<ApiUser[] | null>(null);

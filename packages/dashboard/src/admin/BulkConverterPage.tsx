@@ -24,11 +24,11 @@ import { StatCard, useLiveConversions } from './common';
 import { usePageTitle } from '../components/PageHeader';
 
 const MAX_FILES = CONVERSION_LIMITS.bulkMaxFiles;
-/** Log lines kept per item in bulk (spec §9). */
+/** Log lines kept per item in bulk. */
 const BULK_LOGS = 100;
 const POLL_MS = 3000;
 
-/** Bulk labels of spec §4: Aguardando, Processando, Concluído, Falhou (and Cancelado). */
+/** Bulk labels: Aguardando, Processando, Concluído, Falhou (and Cancelado). */
 export const BULK_STATUS: Record<string, { label: string; bg: string }> = {
   pending: { label: 'Aguardando', bg: 'secondary' },
   queued: { label: 'Aguardando', bg: 'info' },
@@ -40,7 +40,7 @@ export const BULK_STATUS: Record<string, { label: string; bg: string }> = {
 
 const keepLogs = (c: ConversionView): ConversionView => (c.logs.length > BULK_LOGS ? { ...c, logs: c.logs.slice(-BULK_LOGS) } : c);
 
-/** Adds picked files to the list: .apk only, at most 100 MB each, at most 10 in all (spec §5). */
+/** Adds picked files to the list: .apk only, at most 100 MB each, at most 10 in all. */
 export function addFiles(current: readonly File[], picked: readonly File[]): { files: File[]; errors: string[] } {
   const errors: string[] = [];
   if (current.length + picked.length > MAX_FILES) return { files: [...current], errors: [ADMIN_MESSAGES.dropTooMany(MAX_FILES, current.length + picked.length)] };
@@ -84,7 +84,7 @@ function ItemLogs({ item }: { item: ConversionView }) {
   );
 }
 
-/** Spec §2.11: up to 10 APKs at once, each followed live, with logs and result downloads. */
+/** Bulk conversion (docs/admin.md): up to 10 APKs at once, each followed live, with logs and result downloads. */
 export default function BulkConverterPage() {
   usePageTitle('Conversão em Massa');
   const [files, setFiles] = useState<File[]>([]);

@@ -41,7 +41,7 @@ export function applyToRow(row: AdminConversion, u: ConversionUpdate): AdminConv
   return next;
 }
 
-/** Spec §2.8: every conversion, status filter, 400 ms debounced search, page sizes, live rows, delete. */
+/** Every conversion (docs/admin.md): status filter, 400 ms debounced search, page sizes, live rows, delete. */
 export default function ConversionsPage() {
   const [params] = useSearchParams();
   const userId = params.get('userId') ?? undefined;

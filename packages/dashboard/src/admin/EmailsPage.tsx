@@ -2,7 +2,9 @@
  * 'E-mails' (/admin/emails): the outbox — every message the service sent or keeps (without
  * SMTP_URL nothing leaves, and this is where admins read them), with status, attempts and the
  * last SMTP error; 'Ver' shows the message as sent, in a sandboxed frame (no scripts, no
- * same-origin), with single-use links hidden. See docs/email.md.
+ * same-origin), with single-use links hidden; 'Reenviar' puts a failed message back in the queue
+ * (one that carried a single-use link cannot be: the link was dropped with the failure). See
+ * docs/email.md.
  */
 import { useCallback, useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -124,6 +126,15 @@ export default function EmailsPage() {
     void load();
   }, [load]);
 
+  const resend = async (email: AdminEmailJson) => {
+    try {
+      toast.success((await emailApi.adminResend(email.id)).message, { admin: true });
+      await load();
+    } catch (e) {
+      toast.error(failureText(e, 'Não foi possível reenviar o e-mail'));
+    }
+  };
+
   return (
     <>
       <PageHeader
@@ -175,9 +186,16 @@ export default function EmailsPage() {
           { key: 'createdAt', header: 'Criado em', className: 'text-nowrap', render: (e) => formatDateTime(e.createdAt) },
         ]}
         actions={(e) => (
-          <Button size="sm" variant="outline-primary" onClick={() => setViewing(e.id)} aria-label={`Ver e-mail: ${e.subject}`}>
-            Ver
-          </Button>
+          <div className="d-flex gap-1">
+            <Button size="sm" variant="outline-primary" onClick={() => setViewing(e.id)} aria-label={`Ver e-mail: ${e.subject}`}>
+              Ver
+            </Button>
+            {e.status === 'failed' && (
+              <Button size="sm" variant="outline-secondary" onClick={() => void resend(e)} aria-label={`Reenviar e-mail: ${e.subject}`} data-testid="email-resend">
+                Reenviar
+              </Button>
+            )}
+          </div>
         )}
       />
       {data && <PageList page={page} totalPages={data.pagination.pages} onChange={setPage} />}

@@ -13,7 +13,7 @@ import { toast } from '../stores/toasts';
 import { ConfirmModal, StatCard, failureText } from './common';
 import { usePageTitle } from '../components/PageHeader';
 
-/** Spec §2.9 queue view: waiting, active, completed, failed, and clearing the queue. */
+/** The queue view of Fila e Sistema (docs/admin.md): waiting, active, completed, failed, and clearing the queue. */
 export function QueueCard({ queue, onCleared }: { queue: AdminQueueStats; onCleared(): void }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -57,7 +57,7 @@ export function QueueCard({ queue, onCleared }: { queue: AdminQueueStats; onClea
   );
 }
 
-/** Spec §2.9 system view: uptime, memory used/total, cpu. */
+/** The system view of Fila e Sistema: uptime, memory used/total, cpu. */
 export function SystemCard({ system }: { system: AdminSystemStats }) {
   const memPct = system.memory.total ? Math.round((system.memory.used / system.memory.total) * 100) : 0;
   return (

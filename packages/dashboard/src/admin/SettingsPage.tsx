@@ -15,7 +15,7 @@ import { toast } from '../stores/toasts';
 import { usePaymentsStatus } from '../stores/paymentsStatus';
 import { PaymentProviderNotice } from './PaymentsStatus';
 
-/** A draft is 'modified' when it differs from the current value (spec §4 "Settings draft"). */
+/** A draft is 'modified' when it differs from the current value. */
 export function isModified(entry: AdminConfigEntry, draft: string | undefined): boolean {
   if (draft === undefined) return false;
   if (entry.isSecret) return draft !== '';
@@ -179,7 +179,7 @@ export function groupsOf(configs: readonly AdminConfigEntry[]): Array<[string, A
   return [...byGroup.entries()].sort((a, b) => rank(a[0]) - rank(b[0]));
 }
 
-/** Spec §2.10: one card per setting with its own draft, grouped by topic, titled for an admin. */
+/** Configurações (docs/admin.md): one card per setting with its own draft, grouped by topic, titled for an admin. */
 export default function SettingsPage() {
   const [configs, setConfigs] = useState<AdminConfigEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);

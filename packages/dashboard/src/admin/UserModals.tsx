@@ -1,4 +1,4 @@
-/** The modals of the admin users screen: create/edit, credits, password (spec §2.5). */
+/** The modals of the admin users screen: create/edit, credits, password. */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Form as FormikForm, Formik, useField, type FormikHelpers } from 'formik';
 import Button from 'react-bootstrap/Button';
@@ -212,7 +212,7 @@ interface PasswordValues {
   confirmPassword: string;
 }
 
-/** An admin sets another user's password: no current password (spec §2.5). */
+/** An admin sets another user's password: no current password. */
 export function AdminPasswordModal({ user, onHide }: { user: ApiUser | null; onHide(): void }) {
   const submit = async (values: PasswordValues, helpers: FormikHelpers<PasswordValues>) => {
     if (!user) return;

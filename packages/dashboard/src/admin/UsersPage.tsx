@@ -30,7 +30,7 @@ function PlanCell({ user }: { user: ApiUser }) {
   return <span className="text-body-secondary">sem plano</span>;
 }
 
-/** Spec §2.5: users (role user) 10 per page, search, type filter, and every user action. */
+/** Gerenciar Usuários (docs/admin.md): users (role user) 10 per page, search, type filter, and every user action. */
 export default function UsersPage() {
   const me = useSession((s) => s.user);
   const navigate = useNavigate();

@@ -37,7 +37,7 @@ export function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-/** 'Erro ao X: <server message>' (spec §8), or the fallback alone. */
+/** 'Erro ao X: <server message>', or the fallback alone. */
 export function failureText(e: unknown, fallback: string): string {
   const server = isApiRequestError(e) ? e.serverMessage : e instanceof Error ? e.message : undefined;
   return server ? `${fallback}: ${server}` : fallback;
@@ -51,7 +51,7 @@ export function serverFields(e: unknown): Record<string, string> {
 /**
  * Live updates for a set of conversions: subscribes to the ids given, drops the ones no
  * longer given, closes the channel when the list is empty. A real-time auth_error ends the
- * session and goes to /login, as on the user screens (spec users-and-conversion §8).
+ * session and goes to /login, as on the user screens.
  */
 export function useLiveConversions(ids: readonly string[], onUpdate: (u: ConversionUpdate) => void): void {
   const token = useSession((s) => s.token);

@@ -1,4 +1,4 @@
-/** The admin user forms' values and what an edit sends: only the fields that changed (spec §2.5). */
+/** The admin user forms' values and what an edit sends: only the fields that changed. */
 import { ADMIN_LIMITS, type ApiUser, type UserType } from '@aabify/shared';
 
 export interface UserFormValues {

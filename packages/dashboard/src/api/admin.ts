@@ -1,4 +1,4 @@
-/** The admin calls of spec plans-payments-admin §7 (dashboard, users, conversions, queue, system, config, plans). */
+/** The admin calls (docs/admin.md; dashboard, users, conversions, queue, system, config, plans). */
 import type {
   AdminConfigResponse,
   AdminConfigUpdateResponse,

@@ -1,8 +1,9 @@
 /**
  * The one HTTP client of the dashboard: JSON over fetch under /api, the bearer token of the
  * session, the server's error shape { message, code, fields?, retryAfter? } raised as
- * ApiRequestError, a toast for every failure unless the caller handles it (quiet), and 401
- * ending the session.
+ * ApiRequestError, a toast for every failure unless the caller handles it (quiet), 401 ending
+ * the session, and 403 REAUTH_REQUIRED (a sensitive change after 10 minutes without the
+ * password) answered by asking for the password and trying the call once more.
  */
 import { GENERIC_ERROR, type RequestFailure } from '../lib/errors';
 
@@ -39,6 +40,10 @@ interface ApiHooks {
   onUnauthorized(): void;
   /** Shows a failed call to the user (a toast). */
   onError(title: string | undefined, message: string): void;
+  /** A sensitive call needs the password again: resolves true once the session proved it, false if the user gave up. */
+  onReauthRequired?(): Promise<boolean>;
+  /** The session may only enrol in two-factor sign-in (an administrator where it is required). */
+  onTwoFactorSetupRequired?(): void;
 }
 
 let hooks: ApiHooks = {
@@ -63,6 +68,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** A non-JSON body (FormData). */
   raw?: BodyInit;
+  /** A 403 REAUTH_REQUIRED is the caller's (the re-authentication call itself). */
+  noReauth?: boolean;
 }
 
 export function apiUrl(path: string, query?: RequestOptions['query']): string {
@@ -96,6 +103,7 @@ export function failureFrom(status: number, body: unknown, retryAfterHeader?: st
 
 function report(error: ApiRequestError, quiet: boolean | undefined, hadToken: boolean): void {
   if (error.status === 401 && hadToken) hooks.onUnauthorized();
+  if (error.status === 403 && error.code === 'TWO_FACTOR_SETUP_REQUIRED') hooks.onTwoFactorSetupRequired?.();
   if (quiet) return;
   if (error.status === 0) hooks.onError('Erro de Conexão', error.message);
   else hooks.onError(undefined, error.serverMessage || GENERIC_ERROR);
@@ -130,6 +138,9 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   }
   if (!res.ok) {
     const err = new ApiRequestError(failureFrom(res.status, parsed, res.headers.get('retry-after')));
+    if (err.status === 403 && err.code === 'REAUTH_REQUIRED' && !options.noReauth && hooks.onReauthRequired && (await hooks.onReauthRequired())) {
+      return apiRequest<T>(method, path, { ...options, noReauth: true });
+    }
     report(err, options.quiet, Boolean(token));
     throw err;
   }

@@ -1,4 +1,4 @@
-/** Conversion calls of the user page (spec users-and-conversion §7). */
+/** Conversion calls of the user page (docs/conversions.md "Calls"). */
 import { api, apiUpload } from './client';
 import type {
   ApiConversion,

@@ -1,5 +1,5 @@
 /**
- * Downloading a converted AAB (spec users-and-conversion §7): a one-use token, then the
+ * Downloading a converted AAB (docs/conversions.md "Files and downloads"): a one-use token, then the
  * file streamed (from the server, or from the object store it redirects to), progress from
  * content-length, saved under the name the server gave.
  */

@@ -1,9 +1,10 @@
 /** E-mail: password recovery, address confirmation, notification preferences, and the admin outbox. */
 import type {
   AdminEmailDetail,
+  AdminEmailJson,
   AdminEmailListResponse,
   ApiUser,
-  AuthResponse,
+  SignInResponse,
   EmailStatus,
   EmailStatusResponse,
   MessageResponse,
@@ -21,7 +22,7 @@ export const emailApi = {
   /** Quiet: the forms show the refusal themselves. */
   forgotPassword: (email: string) => api.post<MessageResponse>('/auth/forgot-password', { email }, { quiet: true }),
   resetPassword: (body: { token: string; password: string; confirmPassword: string }) =>
-    api.post<AuthResponse & MessageResponse>('/auth/reset-password', body, { quiet: true }),
+    api.post<SignInResponse & MessageResponse>('/auth/reset-password', body, { quiet: true }),
   /** The link's token; with the account's password or a new one when nobody is signed in to it. */
   verifyEmail: (body: { token: string; password?: string; newPassword?: string; confirmPassword?: string }) =>
     api.post<VerifyEmailResponse>('/auth/verify-email', body, { quiet: true }),
@@ -30,4 +31,6 @@ export const emailApi = {
   setPreferences: (body: { notifyConversions: boolean }) => api.patch<MessageResponse & { user: ApiUser }>('/account/preferences', body),
   adminList: (q: EmailsQuery) => api.get<AdminEmailListResponse>('/admin/emails', { query: { page: q.page, status: q.status, search: q.search } }),
   adminGet: (id: string) => api.get<AdminEmailDetail>(`/admin/emails/${encodeURIComponent(id)}`),
+  /** A failed message back to the queue (recorded in the audit trail). */
+  adminResend: (id: string) => api.post<MessageResponse & { email: AdminEmailJson }>(`/admin/emails/${encodeURIComponent(id)}/resend`, undefined, { quiet: true }),
 };

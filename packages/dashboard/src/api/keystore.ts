@@ -1,4 +1,4 @@
-/** The account's upload keystore (docs/signing.md §3): metadata only, never the key. */
+/** The account's upload keystore (docs/signing.md "Sign conversions in the web service"): metadata only, never the key. */
 import type { KeystoreMetadata } from '@aabify/shared';
 import { api, isApiRequestError } from './client';
 

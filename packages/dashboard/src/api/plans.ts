@@ -1,4 +1,4 @@
-/** Plans and PIX payments of the plans page (spec plans-payments-admin §7). */
+/** Plans and PIX payments of the plans page (docs/payments.md). */
 import type { ApiPlan, CreatePixResponse, PixPollingStatusResponse, PixStatusResponse, PurchaseStatusResponse } from '@aabify/shared';
 import { api, isApiRequestError } from './client';
 
@@ -12,7 +12,7 @@ function plansOf(body: unknown): ApiPlan[] {
 
 export const plansApi = {
   publicPlans: async () => plansOf(await api.get<unknown>('/plans/public', { quiet: true })).filter((p) => p.isActive !== false),
-  /** On 404, 405 or 500 the older path /create-pix/{planId} is tried (spec §7). */
+  /** On 404, 405 or 500 the older path /create-pix/{planId} is tried. */
   createPix: async (planId: string): Promise<CreatePixResponse> => {
     const id = encodeURIComponent(planId);
     try {

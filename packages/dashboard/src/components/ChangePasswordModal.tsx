@@ -16,7 +16,7 @@ interface Values {
   confirmPassword: string;
 }
 
-/** 'Alterar Senha' of the top bar's menu: own password, field errors beside the fields (spec §5). */
+/** 'Alterar Senha' of the top bar's menu: own password, field errors beside the fields. */
 export function ChangePasswordModal({ show, onHide }: { show: boolean; onHide(): void }) {
   const submit = async (values: Values, helpers: FormikHelpers<Values>) => {
     try {

@@ -12,7 +12,7 @@ export const DOWNLOAD_DONE_RESET_MS = 3000;
 
 /**
  * 'Baixar AAB' → preparing → downloading N% → 'Download Concluído' (back to idle after 3 s),
- * or 'Tentar Novamente' with the error inline; a byte-progress bar below (spec §2, §4).
+ * or 'Tentar Novamente' with the error inline; a byte-progress bar below.
  * The failure toast reads 'Erro no download: …' unless the screen gives its own text
  * (`failureMessage`, e.g. the bulk screen's 'Erro ao fazer download').
  */

@@ -2,7 +2,7 @@
 import Pagination from 'react-bootstrap/Pagination';
 import { pageWindow } from '@aabify/shared';
 
-/** Page buttons; above 7 pages a window with the first and last page (spec §2.8). */
+/** Page buttons; above 7 pages a window with the first and last page. */
 export function PageList({ page, totalPages, onChange, label = 'Paginação', max }: { page: number; totalPages: number; onChange(p: number): void; label?: string; max?: number }) {
   if (totalPages <= 1) return null;
   const items = pageWindow(page, totalPages, max);

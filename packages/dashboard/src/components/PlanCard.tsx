@@ -8,7 +8,7 @@ import type { PlansEntryState } from './guards';
 /** Yellow and light-blue badges need dark text to stay legible. */
 export const darkText = (tone: string): 'dark' | undefined => (tone === 'warning' || tone === 'info' ? 'dark' : undefined);
 
-/** Credits or subscription expiry, with the warnings of spec §9. */
+/** Credits or subscription expiry, with the warnings of lib/planStatus. */
 export function PlanCard({ user, title = 'Seu Plano', showBuy = true }: { user: ApiUser; title?: string; showBuy?: boolean }) {
   const d = planDisplay(user);
   const buyState: PlansEntryState = { topUp: true };

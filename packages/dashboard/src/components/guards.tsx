@@ -1,5 +1,5 @@
 /**
- * Route guards of spec users-and-conversion §2/§6 and plans-payments-admin §2.1. Plan-access
+ * Route guards (docs/dashboard.md "Screens and routes"). Plan-access
  * redirects are decided when a route is entered, not while the user is on it: a conversion
  * that spends the last credit must not pull the user away from its result.
  */
@@ -46,10 +46,15 @@ function useEntryDecision<T>(compute: () => T | undefined, provisional = false):
   return decided.value;
 }
 
+/** Where a session limited to two-factor enrolment may be (everything else would answer 403). */
+export const TWO_FACTOR_SETUP_PATH = '/account/security';
+
 export function RequireAuth({ children }: { children: ReactNode }) {
   const token = useSession((s) => s.token);
+  const enrolmentOnly = useSession((s) => s.user?.twoFactorSetupRequired === true);
   const location = useLocation();
   if (!token) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (enrolmentOnly && location.pathname !== TWO_FACTOR_SETUP_PATH) return <Navigate to={TWO_FACTOR_SETUP_PATH} replace />;
   return children;
 }
 
@@ -81,7 +86,7 @@ type Decision = { go: string; state?: PlanRedirectState } | 'allow';
 /**
  * Plan access for /dashboard, /converter and /history. Admins pass (and /dashboard sends them
  * to /admin). Others without access go to /plans carrying origin, reason and status — or to
- * `fallback` (/history goes to /dashboard, spec §2.1).
+ * `fallback` (/history goes to /dashboard).
  */
 export function RequirePlan({ children, fallback, adminTo }: { children: ReactNode; fallback?: string; adminTo?: string }) {
   const user = useSession((s) => s.user);

@@ -24,8 +24,8 @@ export function apiTokenLastUsed(lastUsedAt: string | null): string {
  * kept: the secret lives in the one-time box alone, never in the list's state.
  */
 export function withCreatedToken(tokens: readonly ApiTokenJson[], created: CreatedApiTokenResponse): ApiTokenJson[] {
-  const { id, name, prefix, createdAt, lastUsedAt } = created;
-  return [{ id, name, prefix, createdAt, lastUsedAt }, ...tokens.filter((t) => t.id !== id)];
+  const { id, name, prefix, scopes, createdAt, lastUsedAt } = created;
+  return [{ id, name, prefix, scopes, createdAt, lastUsedAt }, ...tokens.filter((t) => t.id !== id)];
 }
 
 export function withoutToken(tokens: readonly ApiTokenJson[], id: string): ApiTokenJson[] {

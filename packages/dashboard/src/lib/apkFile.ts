@@ -1,4 +1,4 @@
-/** Checks on the file chosen in the drop-zone (spec users-and-conversion §5). */
+/** Checks on the file chosen in the drop-zone. */
 import { CONVERSION_LIMITS, CONVERSION_MESSAGES, UPLOAD_EXTENSIONS, hasUploadExtension, isObbFileName } from '@aabify/shared';
 
 export const MAX_APK_BYTES: number = CONVERSION_LIMITS.defaultMaxFileSize;
@@ -20,7 +20,7 @@ export const APK_MIME = 'application/vnd.android.package-archive';
 export const APK_MESSAGES = {
   extension: CONVERSION_MESSAGES.apkExtension,
   tooLarge: CONVERSION_MESSAGES.fileTooLarge(MAX_APK_BYTES),
-  /** The drop-zone's own generic rejections (spec §5 quotes them in English). */
+  /** The drop-zone's own generic rejections, in English as the drop-zone words them (docs/dashboard.md "Decisions"). */
   tooMany: 'Too many files',
   fileType: `File type must be ${APK_MIME},.apk`,
   larger: (max: number) => `File is larger than ${max} bytes`,

@@ -1,5 +1,5 @@
 /**
- * User-facing texts for failed calls (spec users-and-conversion §8, plans-payments-admin §8).
+ * User-facing texts for failed calls.
  * The API client raises ApiRequestError; these map it to what a toast or a card says.
  */
 import { PAYMENT_MESSAGES } from '@aabify/shared';
@@ -17,7 +17,7 @@ export interface RequestFailure {
   details?: unknown;
 }
 
-/** The conversion client's mapping by HTTP status (spec §8). */
+/** The conversion client's mapping by HTTP status. */
 export function conversionErrorMessage(f: RequestFailure): string {
   if (f.status === 0) return 'Erro de conexão';
   if (f.status === 429) return f.message || 'Limite de requisições excedido';
@@ -42,7 +42,7 @@ export function uploadErrorMessage(f: RequestFailure): string {
   return f.message || UPLOAD_FAILED;
 }
 
-/** PIX creation errors (plans-payments-admin §8). */
+/** PIX creation errors. */
 export function pixCreateErrorMessage(f: RequestFailure): string {
   if (f.status === 400) return `${PAYMENT_MESSAGES.validationPrefix}${f.message ?? ''}`.trim();
   if (f.status === 401) return PAYMENT_MESSAGES.sessionExpired;
@@ -53,7 +53,7 @@ export function pixCreateErrorMessage(f: RequestFailure): string {
   return f.message || PAYMENT_MESSAGES.createFailed;
 }
 
-/** Maps a server answer's password-change error onto the form fields (spec §5). */
+/** Maps a server answer's password-change error onto the form fields. */
 export function passwordChangeFieldErrors(f: RequestFailure): Partial<Record<'currentPassword' | 'newPassword' | 'confirmPassword', string>> {
   const out: Partial<Record<'currentPassword' | 'newPassword' | 'confirmPassword', string>> = {};
   for (const [k, v] of Object.entries(f.fields ?? {})) {

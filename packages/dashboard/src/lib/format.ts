@@ -38,7 +38,7 @@ export const ESTIMATE_TEXTS = {
   processingFallback: '~2-3 min',
 } as const;
 
-/** A wait in ms as the queue card says it (spec §9 'Estimated-time text'). */
+/** A wait in ms as the queue card says it. */
 export function formatEstimate(ms: number | null | undefined, fallback: string = ESTIMATE_TEXTS.queueFallback): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return fallback;
   if (ms <= 0) return ESTIMATE_TEXTS.due;

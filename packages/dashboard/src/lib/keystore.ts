@@ -1,5 +1,5 @@
 /**
- * The upload keystore form of /account/keystore (docs/signing.md §3): the yup schema of what the
+ * The upload keystore form of /account/keystore (docs/signing.md "Sign conversions in the web service"): the yup schema of what the
  * user fills in, the file checks, the server's keystore errors mapped onto the form's fields,
  * and the base64 of the file for PUT /account/keystore. Pure, tested without a browser.
  */

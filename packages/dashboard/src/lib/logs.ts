@@ -1,4 +1,4 @@
-/** The log console's filters, counts, search and export (spec users-and-conversion §2). */
+/** The log console's filters, counts, search and export. */
 import { formatDateTime, formatTime } from './format';
 import type { ConversionLogsResponse } from '@aabify/shared';
 import { MAX_LOGS, logEntryOf, type LogEntry, type LogLevel } from './conversion';

@@ -1,5 +1,5 @@
 /**
- * The PIX polling schedule of spec plans-payments-admin §9: start at 2 s, at most 15 polls;
+ * The PIX polling schedule (docs/dashboard.md "Downloads and payments"): start at 2 s, at most 15 polls;
  * the server's recommended interval is used; after poll 5 the interval grows ×1.2 up to 3 s,
  * after poll 10 ×1.5 up to 5 s; after an error ×1.5 up to 8 s; a 404 stops.
  */

@@ -1,6 +1,6 @@
 /**
- * How the plan card shows a plan: credit warnings and subscription expiry colours
- * (spec users-and-conversion §9, plans-payments-admin §9).
+ * How the plan card shows a plan: credit warnings and subscription expiry colours, at the
+ * thresholds below.
  */
 import { getPlanAccess, planAccessInputFromUser, type ApiUser, type PlanAccessStatus } from '@aabify/shared';
 import { formatDate } from './format';

@@ -1,5 +1,5 @@
 /**
- * A small read cache for admin queries (spec plans-payments-admin §9: the plan list is fresh
+ * A small read cache for admin queries (docs/admin.md: the plan list is fresh
  * for 30 s, analytics for 60 s, queries retry once and do not refetch on focus). An answer
  * younger than `freshMs` is served again without a request; concurrent reads of one key share
  * one request; a failed read is tried once more before the error reaches the screen; any change

@@ -1,4 +1,4 @@
-/** The four-step tracker of the conversion page (spec users-and-conversion §2, §4). */
+/** The four-step tracker of the conversion page. */
 import type { ConversionStatus } from './conversion';
 
 export type StepState = 'completed' | 'active' | 'failed' | 'pending';

@@ -1,5 +1,5 @@
 /**
- * Live updates of conversions (spec users-and-conversion §4, §7): socket.io with the token in
+ * Live updates of conversions (docs/dashboard.md "How live data works"): socket.io with the token in
  * the handshake (10 s timeout, 3 reconnection attempts, 1 s apart), auto-subscription to the
  * user's active conversions, then one subscription per conversion; server-sent events at
  * /api/conversion/updates/{id}?token=<stream ticket> when the socket fails. The ticket is
@@ -141,8 +141,9 @@ export class LiveConnection {
       if (this.closed) return;
       console.warn(LIVE_MESSAGES.connectError, err.message);
       this.socketFailing = true;
-      // The server refused the handshake and says why in pt-BR (too many live connections).
-      if (err.data?.code === 'TOO_MANY_LIVE_CONNECTIONS') this.handlers.onError?.(err.message);
+      // The server refused the handshake and says why in pt-BR (too many live connections, of
+      // this account or from this network address).
+      if (err.data?.code === 'TOO_MANY_LIVE_CONNECTIONS' || err.data?.code === 'TOO_MANY_CONNECTIONS_FROM_ADDRESS') this.handlers.onError?.(err.message);
       if (/auth|token|unauthori[sz]ed|jwt/i.test(err.message) && !socket.active) {
         this.handlers.onAuthError();
         return;

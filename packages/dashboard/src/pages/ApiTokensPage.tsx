@@ -5,12 +5,21 @@
  * creates one and shows its secret once, and revokes one after a confirmation.
  */
 import { useEffect, useState } from 'react';
-import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
+import { ErrorMessage, Field, Form as FormikForm, Formik, type FormikHelpers } from 'formik';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { API_TOKENS_PER_USER, createApiTokenSchema, type ApiTokenJson, type CreatedApiTokenResponse } from '@aabify/shared';
+import {
+  API_TOKEN_DEFAULT_SCOPES,
+  API_TOKEN_SCOPES,
+  API_TOKEN_SCOPE_LABELS,
+  API_TOKENS_PER_USER,
+  createApiTokenSchema,
+  type ApiTokenJson,
+  type ApiTokenScope,
+  type CreatedApiTokenResponse,
+} from '@aabify/shared';
 import { isApiRequestError } from '../api/client';
 import { apiTokensApi } from '../api/apiTokens';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -23,6 +32,7 @@ import { ResendVerificationButton } from '../components/ResendVerificationButton
 import { Truncate } from '../components/Truncate';
 import { apiTokenLastUsed, apiTokenPrefixLabel, apiTokenRefusal, withCreatedToken, withoutToken, type ApiTokenRefusal } from '../lib/apiTokens';
 import { formatDate } from '../lib/format';
+import { scopeNames } from '../lib/security';
 import { showServerErrors } from '../lib/formErrors';
 import { toast } from '../stores/toasts';
 import { COPY_CONFIRMATION_MS } from './plans/PixModal';
@@ -31,7 +41,9 @@ import { SubmitButton } from '../components/SubmitButton';
 export const API_TOKENS_PAGE_TEXTS = {
   title: 'Tokens de API',
   intro:
-    'Tokens de API deixam o CLI do aabify e os seus pipelines de CI (GitHub Actions, GitLab CI, Bitrise…) converterem com a sua conta sem usar a sua senha. Cada token age com os seus direitos até ser revogado.',
+    'Tokens de API deixam o CLI do aabify e os seus pipelines de CI (GitHub Actions, GitLab CI, Bitrise…) converterem com a sua conta sem usar a sua senha. Cada token faz só o que os escopos escolhidos na criação permitem, até ser revogado — nunca altera a conta (senha, chaves, tokens) nem tem acesso de administrador.',
+  scopesLabel: 'O que o token pode fazer',
+  scopesHelper: 'Dê a cada token só o que o lugar onde ele será usado precisa.',
   security:
     'O token só aparece uma vez, logo depois de criado: guarde-o como segredo do seu CI. Depois disso só o nome e o início de cada token ficam visíveis. Não reconhece um token da lista? Revogue-o.',
   howTo: 'No pipeline, entregue o token na variável AABIFY_TOKEN (CLI) ou na entrada token da GitHub Action — veja o guia em docs/cli.md.',
@@ -102,13 +114,38 @@ function NewTokenSecret({ created, onClose }: { created: CreatedApiTokenResponse
   );
 }
 
+interface CreateValues {
+  name: string;
+  scopes: ApiTokenScope[];
+}
+
+/** One checkbox per scope, with what it allows. */
+function ScopeChoices() {
+  return (
+    <fieldset className="mb-3" data-testid="api-token-scopes">
+      <legend className="form-label fs-6 mb-1">{API_TOKENS_PAGE_TEXTS.scopesLabel}</legend>
+      {API_TOKEN_SCOPES.map((scope) => (
+        <div className="form-check" key={scope}>
+          <Field type="checkbox" name="scopes" value={scope} id={`scope-${scope}`} className="form-check-input" />
+          <label className="form-check-label" htmlFor={`scope-${scope}`}>
+            <strong>{API_TOKEN_SCOPE_LABELS[scope].label}</strong> <code className="small">{scope}</code>
+            <span className="d-block small text-body-secondary">{API_TOKEN_SCOPE_LABELS[scope].description}</span>
+          </label>
+        </div>
+      ))}
+      <ErrorMessage name="scopes">{(message) => <div className="small text-danger" role="alert">{message}</div>}</ErrorMessage>
+      <div className="form-text">{API_TOKENS_PAGE_TEXTS.scopesHelper}</div>
+    </fieldset>
+  );
+}
+
 function CreateTokenForm({ onCreated }: { onCreated(created: CreatedApiTokenResponse): void }) {
   // The limit and an unconfirmed address are not about the name: said in the form, not on the field.
   const [refusal, setRefusal] = useState<ApiTokenRefusal | null>(null);
-  const submit = async (values: { name: string }, helpers: FormikHelpers<{ name: string }>) => {
+  const submit = async (values: CreateValues, helpers: FormikHelpers<CreateValues>) => {
     setRefusal(null);
     try {
-      onCreated(await apiTokensApi.create(values.name.trim()));
+      onCreated(await apiTokensApi.create(values.name.trim(), values.scopes));
       helpers.resetForm();
     } catch (e) {
       const inPlace = isApiRequestError(e) ? apiTokenRefusal(e) : null;
@@ -124,10 +161,16 @@ function CreateTokenForm({ onCreated }: { onCreated(created: CreatedApiTokenResp
         Novo token
       </Card.Header>
       <Card.Body>
-        <Formik initialValues={{ name: '' }} validationSchema={createApiTokenSchema} validateOnBlur={false} onSubmit={submit}>
+        <Formik<CreateValues>
+          initialValues={{ name: '', scopes: [...API_TOKEN_DEFAULT_SCOPES] }}
+          validationSchema={createApiTokenSchema}
+          validateOnBlur={false}
+          onSubmit={submit}
+        >
           {({ isSubmitting }) => (
             <FormikForm noValidate>
               <FormField name="name" label="Nome do token" autoComplete="off" helper={API_TOKENS_PAGE_TEXTS.nameHelper} />
+              <ScopeChoices />
               {refusal && (
                 <Alert variant="warning" className="small d-flex flex-wrap align-items-center gap-2" data-testid="api-token-refusal">
                   <span className="flex-grow-1">{refusal.message}</span>
@@ -157,6 +200,7 @@ const TOKEN_COLUMNS: ReadonlyArray<Column<ApiTokenJson>> = [
       </code>
     ),
   },
+  { key: 'scopes', header: 'Escopos', render: (t) => <span data-testid="api-token-scopes-cell">{scopeNames(t.scopes)}</span> },
   { key: 'createdAt', header: 'Criado em', className: 'text-nowrap', render: (t) => formatDate(t.createdAt) },
   {
     key: 'lastUsedAt',

@@ -1,6 +1,6 @@
 /**
  * /account/keystore — 'Chave de upload': the upload keystore kept in the account to sign
- * conversions (docs/signing.md §3). Shows the stored certificate's public facts or what the key
+ * conversions (docs/signing.md "Sign conversions in the web service"). Shows the stored certificate's public facts or what the key
  * is for, takes a new keystore (the server opens it before storing it: a wrong file, password or
  * alias comes back on its field), and removes it after a confirmation.
  */

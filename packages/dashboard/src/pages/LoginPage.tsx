@@ -1,10 +1,12 @@
+import { useState } from 'react';
 import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
-import { Link, useNavigate } from 'react-router-dom';
-import { ACCOUNT_MESSAGES, loginSchema } from '@aabify/shared';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { ACCOUNT_MESSAGES, isTwoFactorChallenge, loginSchema, type AuthResponse, type TwoFactorChallengeResponse } from '@aabify/shared';
 import { authApi } from '../api/auth';
 import { showServerErrors } from '../lib/formErrors';
 import { AuthLayout } from '../components/AuthLayout';
 import { FormField } from '../components/FormField';
+import { TwoFactorStep } from '../components/TwoFactorStep';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
 import { SubmitButton } from '../components/SubmitButton';
@@ -14,21 +16,40 @@ interface LoginValues {
   password: string;
 }
 
+/** State that opens /login at the code step (an e-mailed link proved the password already). */
+export interface LoginEntryState {
+  challenge?: TwoFactorChallengeResponse;
+}
+
 export function LoginPage() {
   const signIn = useSession((s) => s.signIn);
   const navigate = useNavigate();
+  const entry = useLocation().state as LoginEntryState | null;
+  // After the password, on an account with two-factor sign-in: the code step.
+  const [challenge, setChallenge] = useState<TwoFactorChallengeResponse | null>(entry?.challenge && isTwoFactorChallenge(entry.challenge) ? entry.challenge : null);
+  const signedIn = (res: AuthResponse) => {
+    signIn(res.token, res.user);
+    toast.success(ACCOUNT_MESSAGES.loginSuccess);
+    navigate(res.user.twoFactorSetupRequired ? '/account/security' : '/dashboard', { replace: true });
+  };
   const submit = async (values: LoginValues, helpers: FormikHelpers<LoginValues>) => {
     try {
       const res = await authApi.login({ email: values.email.trim(), password: values.password });
-      signIn(res.token, res.user);
-      toast.success(ACCOUNT_MESSAGES.loginSuccess);
-      navigate('/dashboard', { replace: true });
+      if (isTwoFactorChallenge(res)) setChallenge(res);
+      else signedIn(res);
     } catch (e) {
       // 'Email ou senha incorretos.' under the password, a disabled account under the email.
       showServerErrors(e, helpers, ['email', 'password'], 'Erro ao entrar');
       helpers.setSubmitting(false);
     }
   };
+  if (challenge) {
+    return (
+      <AuthLayout title="Verificação em duas etapas" subtitle="Sua conta pede um código além da senha.">
+        <TwoFactorStep challenge={challenge} onSignedIn={signedIn} onRestart={() => setChallenge(null)} />
+      </AuthLayout>
+    );
+  }
   return (
     <AuthLayout title="Entrar" subtitle="Acesse sua conta para converter APKs em AAB.">
       <Formik<LoginValues> initialValues={{ email: '', password: '' }} validationSchema={loginSchema}

@@ -1,6 +1,6 @@
 import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
 import { Link, useNavigate } from 'react-router-dom';
-import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, registerFormSchema } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, registerFormSchema, isTwoFactorChallenge } from '@aabify/shared';
 import { authApi } from '../api/auth';
 import { showServerErrors } from '../lib/formErrors';
 import { AuthLayout } from '../components/AuthLayout';
@@ -26,7 +26,7 @@ export function RegisterPage() {
       await authApi.register({ email, password: values.password, ...(name ? { name } : {}) });
       // Register answers the same for a taken address (no enumeration); signing in tells them apart.
       const session = await authApi.login({ email, password: values.password }).catch(() => null);
-      if (!session) {
+      if (!session || isTwoFactorChallenge(session)) {
         toast.info(EMAIL_MESSAGES.registerCheckInbox);
         navigate('/login', { replace: true });
         return;

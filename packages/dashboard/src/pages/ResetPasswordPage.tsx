@@ -1,7 +1,7 @@
 import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
 import Alert from 'react-bootstrap/Alert';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, resetPasswordFormSchema } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, isTwoFactorChallenge, resetPasswordFormSchema } from '@aabify/shared';
 import { emailApi } from '../api/email';
 import { showServerErrors } from '../lib/formErrors';
 import { AuthLayout } from '../components/AuthLayout';
@@ -9,6 +9,7 @@ import { FormField } from '../components/FormField';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
 import { SubmitButton } from '../components/SubmitButton';
+import type { LoginEntryState } from './LoginPage';
 
 interface ResetValues {
   token: string;
@@ -25,8 +26,10 @@ export default function ResetPasswordPage() {
   const submit = async (values: ResetValues, helpers: FormikHelpers<ResetValues>) => {
     try {
       const res = await emailApi.resetPassword({ token: values.token, password: values.password, confirmPassword: values.confirmPassword });
-      signIn(res.token, res.user);
       toast.success(res.message);
+      // With two-factor sign-in the link does not sign in: the code is asked on /login.
+      if (isTwoFactorChallenge(res)) return navigate('/login', { replace: true, state: { challenge: res } satisfies LoginEntryState });
+      signIn(res.token, res.user);
       navigate('/dashboard', { replace: true });
     } catch (e) {
       showServerErrors(e, helpers, ['token', 'password', 'confirmPassword'], 'Erro ao criar nova senha');

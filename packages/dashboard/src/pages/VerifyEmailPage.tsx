@@ -4,7 +4,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, verifyEmailNewPasswordFormSchema, verifyEmailSignInFormSchema, type VerifyEmailResponse } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, isTwoFactorChallenge, verifyEmailNewPasswordFormSchema, verifyEmailSignInFormSchema, type VerifyEmailResponse } from '@aabify/shared';
 import { emailApi } from '../api/email';
 import { isApiRequestError } from '../api/client';
 import { showServerErrors } from '../lib/formErrors';
@@ -13,6 +13,7 @@ import { FormField } from '../components/FormField';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
 import { SubmitButton } from '../components/SubmitButton';
+import type { LoginEntryState } from './LoginPage';
 
 type State =
   | { kind: 'checking' }
@@ -69,8 +70,10 @@ export default function VerifyEmailPage() {
 
   /** Signed in to the confirmed account: the dashboard, with the server's message. */
   const enter = (res: VerifyEmailResponse) => {
-    if (res.token && res.user) signIn(res.token, res.user);
     toast.success(res.message);
+    // With two-factor sign-in the password alone does not sign in: the code is asked on /login.
+    if (isTwoFactorChallenge(res)) return navigate('/login', { replace: true, state: { challenge: res } satisfies LoginEntryState });
+    if (res.token && res.user) signIn(res.token, res.user);
     navigate('/dashboard', { replace: true });
   };
   const proveWithPassword = async (values: PasswordValues, helpers: FormikHelpers<PasswordValues>) => {

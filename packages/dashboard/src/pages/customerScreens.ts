@@ -14,3 +14,5 @@ export { default as KeystorePage } from './KeystorePage';
 export { default as PurchasesPage } from './PurchasesPage';
 export { default as PlayCredentialsPage } from './PlayCredentialsPage';
 export { default as ApiTokensPage } from './ApiTokensPage';
+export { default as SecurityPage } from './security/SecurityPage';
+export { default as AccountActivityPage } from './AccountActivityPage';

@@ -1,7 +1,7 @@
 /**
  * Plan access on the client: the shared getPlanAccess over the session's user, the usage
  * info (refetched every 30 s where shown), and the user refetched on window focus when older
- * than 30 s (spec §9).
+ * than 30 s.
  */
 import { useEffect } from 'react';
 import { create } from 'zustand';

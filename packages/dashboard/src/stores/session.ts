@@ -1,5 +1,5 @@
 /**
- * The session: token and user kept in localStorage (spec §4). At start a stored token fetches
+ * The session: token and user kept in localStorage (docs/dashboard.md "Stores"). At start a stored token fetches
  * the current user; a failure ends the session. Sign-out clears the token, the user, the
  * conversion-log cache, the last-user marker and the remembered PIX payment (the next person
  * on this browser must not be asked about someone else's payment).
@@ -15,7 +15,7 @@ export const TOKEN_KEY = 'aabify-token';
 export const USER_KEY = 'aabify-user';
 export const LAST_USER_KEY = 'aabify-last-user';
 export const CONVERSION_LOGS_KEY = 'conversion-logs-v1';
-/** User data counts as fresh for 30 s (spec §9). */
+/** User data counts as fresh for 30 s. */
 export const USER_FRESH_MS = 30000;
 
 function isUser(v: unknown): v is ApiUser {

@@ -20,7 +20,7 @@ import {
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
-import { authUser } from '../http/guards.js';
+import { signedInActor } from '../audit/requestActor.js';
 import type { Limiter } from '../http/rateLimiter.js';
 import { inputOf, parseInput, validate } from '../http/validate.js';
 import { presentUser } from './userPresenter.js';
@@ -91,12 +91,12 @@ export function createAdminUsersRouter(ctx: AppContext, limiter: Limiter): Route
   });
 
   router.post('/create-user', validate(adminCreateUserSchema), async (req, res) => {
-    const user = await createUserByAdmin(ctx, authUser(req), inputOf(req, adminCreateUserSchema));
+    const user = await createUserByAdmin(ctx, signedInActor(req), inputOf(req, adminCreateUserSchema));
     res.status(201).json(answer(ADMIN_MESSAGES.userCreated, user));
   });
 
   router.post('/create-admin', validate(adminCreateAdminSchema), async (req, res) => {
-    const user = await createAdmin(ctx, authUser(req), inputOf(req, adminCreateAdminSchema));
+    const user = await createAdmin(ctx, signedInActor(req), inputOf(req, adminCreateAdminSchema));
     res.status(201).json(answer(ADMIN_MESSAGES.adminCreated, user));
   });
 
@@ -112,45 +112,45 @@ export function createAdminUsersRouter(ctx: AppContext, limiter: Limiter): Route
   });
 
   router.patch('/:id/update', validate(adminUpdateUserSchema), async (req, res) => {
-    const user = await updateUserByAdmin(ctx, authUser(req), idOf(req), inputOf(req, adminUpdateUserSchema));
+    const user = await updateUserByAdmin(ctx, signedInActor(req), idOf(req), inputOf(req, adminUpdateUserSchema));
     res.json(answer(ADMIN_MESSAGES.userUpdated, user));
   });
 
   router.patch('/:id/credits', validate(adminCreditsSchema), async (req, res) => {
-    const user = await setCredits(ctx, authUser(req), idOf(req), inputOf(req, adminCreditsSchema));
+    const user = await setCredits(ctx, signedInActor(req), idOf(req), inputOf(req, adminCreditsSchema));
     res.json(answer(ADMIN_MESSAGES.creditsUpdated, user));
   });
 
   router.patch('/:id/subscription', validate(adminSubscriptionSchema), async (req, res) => {
-    const user = await setSubscription(ctx, authUser(req), idOf(req), inputOf(req, adminSubscriptionSchema));
+    const user = await setSubscription(ctx, signedInActor(req), idOf(req), inputOf(req, adminSubscriptionSchema));
     res.json(answer(ADMIN_MESSAGES.subscriptionUpdated, user));
   });
 
   router.patch('/:id/type', validate(adminUserTypeSchema), async (req, res) => {
-    const user = await setUserType(ctx, authUser(req), idOf(req), inputOf(req, adminUserTypeSchema).userType);
+    const user = await setUserType(ctx, signedInActor(req), idOf(req), inputOf(req, adminUserTypeSchema).userType);
     res.json(answer(ADMIN_MESSAGES.typeUpdated, user));
   });
 
   router.patch('/:id/toggle-status', async (req, res) => {
-    const user = await toggleStatus(ctx, authUser(req), idOf(req));
+    const user = await toggleStatus(ctx, signedInActor(req), idOf(req));
     res.json(answer(user.isActive ? ADMIN_MESSAGES.userActivated : ADMIN_MESSAGES.userDeactivated, user));
   });
 
   router.patch('/:id/promote', async (req, res) => {
-    res.json(answer(ADMIN_MESSAGES.promoted, await promote(ctx, authUser(req), idOf(req))));
+    res.json(answer(ADMIN_MESSAGES.promoted, await promote(ctx, signedInActor(req), idOf(req))));
   });
 
   router.patch('/:id/demote', async (req, res) => {
-    res.json(answer(ADMIN_MESSAGES.demoted, await demote(ctx, authUser(req), idOf(req))));
+    res.json(answer(ADMIN_MESSAGES.demoted, await demote(ctx, signedInActor(req), idOf(req))));
   });
 
   router.patch('/:id/change-password', validate(adminChangePasswordSchema), async (req, res) => {
     const { newPassword } = inputOf(req, adminChangePasswordSchema);
-    res.json(answer(ADMIN_MESSAGES.passwordChanged, await changePasswordByAdmin(ctx, authUser(req), idOf(req), newPassword)));
+    res.json(answer(ADMIN_MESSAGES.passwordChanged, await changePasswordByAdmin(ctx, signedInActor(req), idOf(req), newPassword)));
   });
 
   router.delete('/:id', async (req, res) => {
-    await deleteUserByAdmin(ctx, authUser(req), idOf(req));
+    await deleteUserByAdmin(ctx, signedInActor(req), idOf(req));
     res.json({ message: ADMIN_MESSAGES.userDeleted });
   });
 

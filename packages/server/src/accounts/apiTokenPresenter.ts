@@ -7,6 +7,7 @@ export function presentApiToken(token: ApiToken): ApiTokenJson {
     id: token.id,
     name: token.name,
     prefix: token.prefix,
+    scopes: [...token.scopes],
     createdAt: token.createdAt.toISOString(),
     lastUsedAt: token.lastUsedAt ? token.lastUsedAt.toISOString() : null,
   };

@@ -1,12 +1,16 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import {
   ACCOUNT_MESSAGES,
   EMAIL_MESSAGES,
+  REAUTH_WINDOW_SECONDS,
+  SECURITY_MESSAGES,
   changePasswordSchema,
   loginSchema,
+  loginTwoFactorSchema,
+  reauthSchema,
   registerSchema,
   type ApiUser,
-  type AuthResponse,
+  type ReauthResponse,
   type RegisterResponse,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
@@ -18,23 +22,30 @@ import { clientAddress, rateLimit } from '../http/rateLimit.js';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './password.js';
 import { reserveLoginAttempt } from './loginAttempts.js';
 import { createUser, isEmailTaken, setPassword } from './userCreator.js';
-import { endAllSessions, endSession } from './sessionEnder.js';
-import { presentSession, presentUser } from './userPresenter.js';
+import { endAllSessions, endSession, markSessionVerified } from './sessions.js';
+import { presentSessionUser, userAuditTarget } from './userPresenter.js';
+import { openSession, passwordProven, requestOrigin } from './signIn.js';
+import { useSecondFactor } from './twoFactor.js';
 import { createApiTokensRouter } from './apiTokenRoutes.js';
+import { createSessionsRouter } from './sessionRoutes.js';
+import { createTwoFactorRouter } from './twoFactorRoutes.js';
+import { requestActor, signedInActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 /**
  * POST /api/auth/register → 201 { message, email }, the same for a taken address (recovery.ts has the e-mail routes)
- * POST /api/auth/login → { token, expiresIn, user }
+ * POST /api/auth/login → { token, expiresIn, user }, or with two-factor sign-in
+ *   { twoFactorRequired, challenge, expiresIn, message }; POST /api/auth/login/2fa { challenge, code } → the session
  * GET /api/auth/verify → { user }; GET /api/auth/me → the user
  * PATCH /api/auth/change-password → { message, token, expiresIn, user } (older sessions end)
  * POST /api/auth/logout → { message } (this session ends); POST /api/auth/logout-all → { message } (every session ends)
- * /api/auth/tokens → personal API tokens (apiTokens/router.ts)
+ * POST /api/auth/reauth { password | code } → { message, verifiedUntil } (sensitive changes allowed for 10 min)
+ * /api/auth/sessions, /api/auth/2fa, /api/auth/tokens → sessionRoutes.ts, twoFactorRoutes.ts, apiTokenRoutes.ts
+ * Sign-ins (and checked attempts that failed), sign-outs and password changes go to the audit trail.
  */
 export function createAuthRouter(ctx: AppContext): Router {
   const router = Router();
   const { limiters } = ctx.auth;
-
-  const session = (user: User): AuthResponse => presentSession(ctx.auth, user);
 
   router.post(
     '/register',
@@ -63,24 +74,62 @@ export function createAuthRouter(ctx: AppContext): Router {
     const user = await ctx.models.User.findOne({ where: { email } });
     const ok = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
     await attempt.settle(Boolean(user && ok));
-    if (!user || !ok) throw ApiError.unauthorized(ACCOUNT_MESSAGES.invalidCredentials, 'INVALID_CREDENTIALS');
-    if (!user.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
-    const lastLogin = new Date();
+    if (!user || !ok || !user.isActive) {
+      const reason = !user ? 'unknown_email' : !ok ? 'wrong_password' : 'account_disabled';
+      await recordFailedSignIn(ctx, req, user, email, reason);
+      if (reason === 'account_disabled') throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
+      throw ApiError.unauthorized(ACCOUNT_MESSAGES.invalidCredentials, 'INVALID_CREDENTIALS');
+    }
     // A hash of older parameters is upgraded: same password, so a bulk update (no hook) keeps
     // the sessions valid.
-    const upgrade = needsRehash(user.passwordHash) ? { passwordHash: await hashPassword(password) } : {};
-    await ctx.models.User.update({ lastLogin, ...upgrade }, { where: { id: user.id } });
-    user.set({ lastLogin, ...upgrade });
-    res.json(session(user));
+    if (needsRehash(user.passwordHash)) {
+      const passwordHash = await hashPassword(password);
+      await ctx.models.User.update({ passwordHash }, { where: { id: user.id } });
+      user.set({ passwordHash });
+    }
+    if (!user.twoFactorEnabled()) await recordLogin(ctx, req, user);
+    const answer = await passwordProven(ctx, user, requestOrigin(req), { alertNewDevice: true });
+    ctx.logger.info({ userId: user.id, secondStep: 'twoFactorRequired' in answer }, 'password accepted at sign-in');
+    res.json(answer);
   });
 
-  router.get('/verify', requireAuth(ctx), (req, res) => {
-    const body: { user: ApiUser } = { user: presentUser(authUser(req)) };
+  /**
+   * The second step: the challenge from /login and a code of the app (or a recovery code),
+   * under the same limits as passwords. A challenge opens one session at most.
+   */
+  router.post('/login/2fa', validate(loginTwoFactorSchema), async (req, res) => {
+    const { challenge, code } = inputOf(req, loginTwoFactorSchema);
+    const invalid = () => ApiError.unauthorized(SECURITY_MESSAGES.twoFactorChallengeInvalid, 'TWO_FACTOR_CHALLENGE_INVALID');
+    const opened = ctx.auth.openChallenge(challenge);
+    if (!opened) throw invalid();
+    const user = await ctx.models.User.findByPk(opened.userId);
+    if (!user || user.tokenVersion !== opened.tokenVersion || (await ctx.models.Session.findByPk(opened.sessionId))) throw invalid();
+    const attempt = await reserveLoginAttempt(limiters, user.email, clientAddress(req));
+    if (attempt.refused) throw ApiError.tooManyRequests(attempt.retryAfter, ACCOUNT_MESSAGES.tooManyLoginAttempts);
+    const factor = await useSecondFactor(ctx, user.id, code);
+    await attempt.settle(factor !== null);
+    if (!factor) {
+      await recordFailedSignIn(ctx, req, user, user.email, 'wrong_code');
+      ctx.logger.warn({ userId: user.id }, 'two-factor code refused at sign-in');
+      throw new ApiError(401, 'TWO_FACTOR_CODE_INVALID', SECURITY_MESSAGES.twoFactorCodeInvalid, { fields: { code: SECURITY_MESSAGES.twoFactorCodeInvalid } });
+    }
+    if (!user.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
+    await recordLogin(ctx, req, user, { secondFactor: factor });
+    const session = await openSession(ctx, user, requestOrigin(req), { alertNewDevice: true, sessionId: opened.sessionId });
+    if (!session) throw invalid();
+    ctx.logger.info({ userId: user.id, secondFactor: factor }, 'signed in with two-factor');
+    res.json(session);
+  });
+
+  const signedIn = requireAuth(ctx, { token: 'any', duringEnrolment: true });
+
+  router.get('/verify', signedIn, (req, res) => {
+    const body: { user: ApiUser } = { user: presentSessionUser(authUser(req), req.auth!.session) };
     res.json(body);
   });
 
-  router.get('/me', requireAuth(ctx), (req, res) => {
-    res.json(presentUser(authUser(req)));
+  router.get('/me', signedIn, (req, res) => {
+    res.json(presentSessionUser(authUser(req), req.auth!.session));
   });
 
   router.patch('/change-password', requireAuth(ctx), validate(changePasswordSchema), async (req, res) => {
@@ -95,38 +144,93 @@ export function createAuthRouter(ctx: AppContext): Router {
       });
     }
     await limiters.passwordChangePerUser.reset(user.id);
-    await setPassword(user, newPassword);
+    await ctx.sequelize.transaction(async (transaction) => {
+      await setPassword(user, newPassword, { transaction });
+      await recordAudit(ctx, { action: 'account.password_changed', actor: signedInActor(req), target: userAuditTarget(user) }, { transaction });
+    });
     // Sockets and event streams opened with the ended sessions close too.
     await ctx.liveAccess.accessChanged(user.id);
     ctx.logger.info({ userId: user.id }, 'password changed');
     await ctx.mail.passwordChanged(user);
-    res.json({ message: ACCOUNT_MESSAGES.passwordChanged, ...session(user) });
+    const session = await openSession(ctx, user, requestOrigin(req));
+    res.json({ message: ACCOUNT_MESSAGES.passwordChanged, ...session });
   });
 
   /**
    * Signs out of the session the request carries, on the server: its token stops working on
    * every process and its sockets and event streams close; the user's other sessions go on.
    */
-  router.post('/logout', requireAuth(ctx), async (req, res) => {
+  router.post('/logout', signedIn, async (req, res) => {
     const { user, credential } = req.auth!;
     if (credential.method !== 'jwt') throw new ApiError(400, 'LOGOUT_NEEDS_SESSION', ACCOUNT_MESSAGES.logoutNeedsSession);
-    await endSession(ctx, user.id, credential.sessionId, credential.expiresAt);
+    if (credential.sessionId) await endSession(ctx, user.id, credential.sessionId);
+    else await endAllSessions(ctx, user.id);
+    await recordAudit(ctx, { action: 'auth.sign_out', actor: signedInActor(req), target: userAuditTarget(user) });
     await ctx.liveAccess.accessChanged(user.id);
-    ctx.logger.info({ userId: user.id }, 'signed out');
+    ctx.logger.info({ userId: user.id, sessionId: credential.sessionId }, 'signed out');
     res.json({ message: ACCOUNT_MESSAGES.loggedOut });
   });
 
   /** Signs out of every session of the user (this one too); API tokens stay. */
-  router.post('/logout-all', requireAuth(ctx), async (req, res) => {
+  router.post('/logout-all', signedIn, async (req, res) => {
     const { user } = req.auth!;
     if (req.auth!.credential.method !== 'jwt') throw new ApiError(400, 'LOGOUT_NEEDS_SESSION', ACCOUNT_MESSAGES.logoutNeedsSession);
     await endAllSessions(ctx, user.id);
+    await recordAudit(ctx, { action: 'auth.sign_out_all', actor: signedInActor(req), target: userAuditTarget(user) });
     await ctx.liveAccess.accessChanged(user.id);
     ctx.logger.info({ userId: user.id }, 'signed out everywhere');
     res.json({ message: ACCOUNT_MESSAGES.loggedOutEverywhere });
   });
 
+  /**
+   * Proves the password (or a code) again in this session: for REAUTH_WINDOW_SECONDS the
+   * sensitive changes (http/guards.ts requireReauth) go through. Wrong answers count per user.
+   */
+  router.post('/reauth', requireAuth(ctx, { duringEnrolment: true }), validate(reauthSchema), async (req, res) => {
+    const { user, session } = req.auth!;
+    if (!session) throw ApiError.forbidden(SECURITY_MESSAGES.sessionRequired, 'SESSION_REQUIRED');
+    const { password, code } = inputOf(req, reauthSchema);
+    const limit = await limiters.reauthPerUser.consume(user.id);
+    if (limit.limited) throw ApiError.tooManyRequests(limit.retryAfter);
+    if (password) {
+      if (!(await verifyPassword(password, user.passwordHash))) {
+        throw new ApiError(400, 'WRONG_PASSWORD', SECURITY_MESSAGES.passwordWrong, { fields: { password: SECURITY_MESSAGES.passwordWrong } });
+      }
+    } else if (!code || !(await useSecondFactor(ctx, user.id, code))) {
+      throw new ApiError(400, 'TWO_FACTOR_CODE_INVALID', SECURITY_MESSAGES.twoFactorCodeInvalid, { fields: { code: SECURITY_MESSAGES.twoFactorCodeInvalid } });
+    }
+    await limiters.reauthPerUser.reset(user.id);
+    const at = new Date();
+    await markSessionVerified(ctx, session.id, at);
+    // Every process sees the proof before the client retries what was refused.
+    await ctx.auth.changesSettled();
+    ctx.logger.info({ userId: user.id, sessionId: session.id, with: password ? 'password' : 'code' }, 'session re-authenticated');
+    const body: ReauthResponse = { message: SECURITY_MESSAGES.reauthDone, verifiedUntil: new Date(at.getTime() + REAUTH_WINDOW_SECONDS * 1000).toISOString() };
+    res.json(body);
+  });
+
+  router.use('/sessions', createSessionsRouter(ctx));
+  router.use('/2fa', createTwoFactorRouter(ctx));
   router.use('/tokens', createApiTokensRouter(ctx));
 
   return router;
+}
+
+/**
+ * users.lastLogin (in the answer too) and the sign-in's audit event, together; a bulk update, so
+ * the row's hooks (which end sessions) stay out of it.
+ */
+async function recordLogin(ctx: Pick<AppContext, 'models' | 'sequelize'>, req: Request, user: User, details?: Record<string, string>): Promise<void> {
+  const lastLogin = new Date();
+  await ctx.sequelize.transaction(async (transaction) => {
+    await ctx.models.User.update({ lastLogin }, { where: { id: user.id }, transaction });
+    await recordAudit(ctx, { action: 'auth.sign_in', actor: requestActor(req, user), target: userAuditTarget(user), ...(details ? { details } : {}) }, { transaction });
+  });
+  user.lastLogin = lastLogin;
+}
+
+/** A checked attempt that failed (the limits' refusals are not recorded: the trail grows no faster than they allow). */
+async function recordFailedSignIn(ctx: Pick<AppContext, 'sequelize'>, req: Request, user: User | null, email: string, reason: string): Promise<void> {
+  const target = user ? userAuditTarget(user) : { type: 'user' as const, id: null, label: email };
+  await recordAudit(ctx, { action: 'auth.sign_in_failed', actor: requestActor(req, null), target, accountId: user?.id ?? null, details: { reason } });
 }

@@ -1,13 +1,15 @@
 /**
  * The authenticated principal in memory, so a request with a bearer token costs no query when
- * nothing changed: users by id (the session's tokenVersion, isActive and role are checked
- * against the cached row as against a fresh one) and API tokens by hash. Both tables announce
- * their changes through triggers (migration 0120), so a deactivation, a password change, a
- * demotion, a deletion or a revocation drops the entry on every process (db/notifiedCache.ts).
+ * nothing changed: users by id (tokenVersion, isActive and role are checked against the cached
+ * row as against a fresh one), sessions by id (accounts/sessions.ts) and API tokens by hash.
+ * The tables announce their changes through triggers (migrations 0120, 0150, 0151), so a
+ * deactivation, a password change, a demotion, a deletion, a sign-out or a revocation drops
+ * the entry on every process (db/notifiedCache.ts).
  * Entries are plain values; every call builds a new model instance, so a route that changes
  * its user cannot change what the next request sees.
  */
 import type { InferAttributes } from 'sequelize';
+import type { ApiTokenScope } from '@aabify/shared';
 import type { Notifier } from '../db/notifications.js';
 import { NotifiedCache } from '../db/notifiedCache.js';
 import type { Models, User } from '../models/index.js';
@@ -16,6 +18,21 @@ import type { Models, User } from '../models/index.js';
 export interface CachedApiToken {
   id: string;
   userId: string;
+  scopes: ApiTokenScope[];
+  /** Updated in memory when this process writes it (the trigger ignores lastUsedAt). */
+  lastUsedAt: Date | null;
+}
+
+/** What authentication needs of a session row. */
+export interface CachedSession {
+  id: string;
+  userId: string;
+  tokenVersion: number;
+  createdAt: Date;
+  expiresAt: Date;
+  endedAt: Date | null;
+  verifiedAt: Date | null;
+  enrolmentRequired: boolean;
   /** Updated in memory when this process writes it (the trigger ignores lastUsedAt). */
   lastUsedAt: Date | null;
 }
@@ -28,6 +45,7 @@ export const PRINCIPAL_CACHE_MAX_AGE_MS = 60_000;
 export class PrincipalCache {
   readonly users: NotifiedCache<InferAttributes<User>>;
   readonly tokens: NotifiedCache<CachedApiToken>;
+  readonly sessions: NotifiedCache<CachedSession>;
 
   constructor(
     private readonly models: Models,
@@ -36,8 +54,10 @@ export class PrincipalCache {
     const limits = { max: PRINCIPAL_CACHE_MAX, maxAgeMs: PRINCIPAL_CACHE_MAX_AGE_MS };
     this.users = new NotifiedCache(notifier, { topic: 'user', ...limits });
     this.tokens = new NotifiedCache(notifier, { topic: 'api-token', ...limits });
+    this.sessions = new NotifiedCache(notifier, { topic: 'session', ...limits });
     this.users.dropOnWrite(models.User, 'id');
     this.tokens.dropOnWrite(models.ApiToken, 'tokenHash');
+    this.sessions.dropOnWrite(models.Session, 'id');
   }
 
   /** The user as last committed (not deleted), or null. */
@@ -48,8 +68,29 @@ export class PrincipalCache {
 
   async tokenByHash(tokenHash: string): Promise<CachedApiToken | undefined> {
     return this.tokens.get(tokenHash, async () => {
-      const row = await this.models.ApiToken.findOne({ where: { tokenHash }, attributes: ['id', 'userId', 'lastUsedAt'] });
-      return row ? { id: row.id, userId: row.userId, lastUsedAt: row.lastUsedAt } : undefined;
+      const row = await this.models.ApiToken.findOne({ where: { tokenHash }, attributes: ['id', 'userId', 'scopes', 'lastUsedAt'] });
+      return row ? { id: row.id, userId: row.userId, scopes: row.scopes, lastUsedAt: row.lastUsedAt } : undefined;
     });
   }
+
+  async sessionById(id: string): Promise<CachedSession | undefined> {
+    return this.sessions.get(id, async () => {
+      const row = await this.models.Session.findByPk(id);
+      return row ? cachedSession(row) : undefined;
+    });
+  }
+}
+
+export function cachedSession(row: CachedSession): CachedSession {
+  return {
+    id: row.id,
+    userId: row.userId,
+    tokenVersion: row.tokenVersion,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    endedAt: row.endedAt,
+    verifiedAt: row.verifiedAt,
+    enrolmentRequired: row.enrolmentRequired,
+    lastUsedAt: row.lastUsedAt,
+  };
 }

@@ -7,8 +7,10 @@ import {
   normalizeEmail,
   resetPasswordSchema,
   verifyEmailSchema,
-  type AuthResponse,
+  SECURITY_MESSAGES,
+  isTwoFactorChallenge,
   type EmailStatusResponse,
+  type SignInResponse,
   type MessageResponse,
   type VerifyEmailResponse,
 } from '@aabify/shared';
@@ -23,7 +25,10 @@ import type { User } from '../models/index.js';
 import { setPassword } from './userCreator.js';
 import { purgePreRegistrationAccess, type PurgedPreRegistrationAccess } from './preRegistrationPurger.js';
 import { activeEmailLink, knownEmailLink, revokeEmailLinks, useEmailLink } from '../mail/links.js';
-import { presentSession } from './userPresenter.js';
+import { userAuditTarget } from './userPresenter.js';
+import { passwordProven, requestOrigin } from './signIn.js';
+import { requestActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 const MINUTE = 60_000;
 
@@ -81,8 +86,11 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
    * whatever was made on it before goes: whoever registered the address may not be its owner
    * (a confirmed account keeps its CI tokens). The address is confirmed too: the link reached it.
    */
-  async function setPasswordByLink(user: User, password: string, transaction: Transaction): Promise<PurgedPreRegistrationAccess | null> {
+  async function setPasswordByLink(req: Request, user: User, password: string, transaction: Transaction): Promise<PurgedPreRegistrationAccess | null> {
     const purged = user.emailVerifiedAt ? null : await purgePreRegistrationAccess(ctx, user.id, transaction);
+    const actor = requestActor(req, user);
+    if (!user.emailVerifiedAt) await recordAudit(ctx, { action: 'account.email_verified', actor, target: userAuditTarget(user) }, { transaction });
+    await recordAudit(ctx, { action: 'account.password_reset', actor, target: userAuditTarget(user), details: purged ? { removedBeforeConfirmation: purged } : null }, { transaction });
     user.emailVerifiedAt ??= new Date();
     user.lastLogin = new Date();
     // setPassword raises tokenVersion: every session made before this ends.
@@ -104,7 +112,7 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
     if (purged) ctx.logger.info({ userId: user.id, ...purged }, 'unconfirmed account recovered: access made before the confirmation removed');
   }
 
-  const session = (user: User): AuthResponse => presentSession(ctx.auth, user);
+  const signIn = (user: User, req: Request): Promise<SignInResponse> => passwordProven(ctx, user, requestOrigin(req));
 
   router.post(
     '/reset-password',
@@ -118,10 +126,12 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
         const found = await models.User.findByPk(link.userId, { transaction, lock: transaction.LOCK.UPDATE });
         if (!found || found.email !== link.email) throw resetLinkInvalid();
         if (!found.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
-        return { user: found, purged: await setPasswordByLink(found, password, transaction) };
+        return { user: found, purged: await setPasswordByLink(req, found, password, transaction) };
       });
       await afterPasswordSetByLink(user, purged, 'password reset by e-mail link');
-      const body: AuthResponse & MessageResponse = { message: EMAIL_MESSAGES.passwordReset, ...session(user) };
+      // With two-factor sign-in the mailbox alone does not sign in: the code is asked next.
+      const answer = await signIn(user, req);
+      const body: SignInResponse & MessageResponse = { ...answer, message: isTwoFactorChallenge(answer) ? SECURITY_MESSAGES.passwordResetTwoFactor : EMAIL_MESSAGES.passwordReset };
       res.json(body);
     },
   );
@@ -166,10 +176,11 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
           if (!(await useEmailLink(sequelize, token, 'email_verification', transaction))) throw verifyLinkInvalid();
           const found = await models.User.findByPk(owner.id, { transaction, lock: transaction.LOCK.UPDATE });
           if (!found || found.email !== pending.email) throw verifyLinkInvalid();
-          return { user: found, purged: await setPasswordByLink(found, newPassword, transaction) };
+          return { user: found, purged: await setPasswordByLink(req, found, newPassword, transaction) };
         });
         await afterPasswordSetByLink(user, purged, 'address confirmed with a new password');
-        const body: VerifyEmailResponse = { message: EMAIL_MESSAGES.emailVerifiedNewPassword, ...session(user) };
+        const answer = await signIn(user, req);
+        const body: VerifyEmailResponse = { ...answer, message: isTwoFactorChallenge(answer) ? SECURITY_MESSAGES.emailVerifiedTwoFactor : EMAIL_MESSAGES.emailVerifiedNewPassword };
         res.json(body);
         return;
       }
@@ -191,22 +202,31 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
         if (!(await useEmailLink(sequelize, token, 'email_verification', transaction))) return null;
         const user = await models.User.findByPk(owner.id, { transaction, lock: transaction.LOCK.UPDATE });
         if (!user || user.email !== pending.email) return null;
-        if (!user.emailVerifiedAt) user.emailVerifiedAt = new Date();
-        if (signsIn) user.lastLogin = new Date();
+        const actor = requestActor(req, user);
+        if (!user.emailVerifiedAt) {
+          user.emailVerifiedAt = new Date();
+          await recordAudit(ctx, { action: 'account.email_verified', actor, target: userAuditTarget(user) }, { transaction });
+        }
+        if (signsIn) {
+          user.lastLogin = new Date();
+          await recordAudit(ctx, { action: 'auth.sign_in', actor, target: userAuditTarget(user), details: { how: 'verify-email' } }, { transaction });
+        }
         await user.save({ transaction });
         return user;
       });
       if (!confirmed) throw verifyLinkInvalid();
-      const body: VerifyEmailResponse = signsIn
-        ? { message: EMAIL_MESSAGES.emailVerifiedSignedIn, ...session(confirmed) }
-        : { message: EMAIL_MESSAGES.emailVerified };
+      let body: VerifyEmailResponse = { message: EMAIL_MESSAGES.emailVerified };
+      if (signsIn) {
+        const answer = await signIn(confirmed, req);
+        body = { ...answer, message: isTwoFactorChallenge(answer) ? SECURITY_MESSAGES.emailVerifiedTwoFactor : EMAIL_MESSAGES.emailVerifiedSignedIn };
+      }
       res.json(body);
     },
   );
 
-  router.get('/email-status', requireAuth(ctx), async (req, res) => {
+  router.get('/email-status', requireAuth(ctx, { token: 'account:read' }), async (req, res) => {
     const user = authUser(req);
-    const required = !user.isAdmin() && (await ctx.settings.get('accounts.requireVerifiedEmail')) === true;
+    const required = !user.hasAdminRole() && (await ctx.settings.get('accounts.requireVerifiedEmail')) === true;
     const body: EmailStatusResponse = { emailVerified: Boolean(user.emailVerifiedAt), verificationRequired: required };
     res.json(body);
   });

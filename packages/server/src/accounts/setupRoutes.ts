@@ -3,7 +3,10 @@ import { ACCOUNT_MESSAGES, setupSchema, type SetupResponse, type SetupStatusResp
 import type { AppContext } from '../context.js';
 import { validate, inputOf } from '../http/validate.js';
 import { createFirstAdmin, requiresSetup, setupDoneError } from './firstAdminCreator.js';
-import { presentSession } from './userPresenter.js';
+import { userAuditTarget, userAuditView } from './userPresenter.js';
+import { openSession, requestOrigin } from './signIn.js';
+import { requestActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 /**
  * GET /api/setup/status → { requiresSetup }
@@ -27,13 +30,14 @@ export function createSetupRouter(ctx: AppContext): Router {
     const input = inputOf(req, setupSchema);
     const admin = await createFirstAdmin(ctx, { email: input.email, password: input.password, name: input.name });
     admin.lastLogin = new Date();
-    await admin.save();
+    await ctx.sequelize.transaction(async (transaction) => {
+      await admin.save({ transaction });
+      await recordAudit(ctx, { action: 'setup.completed', actor: requestActor(req, admin), target: userAuditTarget(admin), after: userAuditView(admin) }, { transaction });
+    });
     ctx.logger.info({ userId: admin.id }, 'first administrator created');
-    const body: SetupResponse = {
-      success: true,
-      message: ACCOUNT_MESSAGES.setupSuccess,
-      ...presentSession(ctx.auth, admin),
-    };
+    const session = await openSession(ctx, admin, requestOrigin(req));
+    if (!session) throw new Error('new session id already in use');
+    const body: SetupResponse = { success: true, message: ACCOUNT_MESSAGES.setupSuccess, ...session };
     res.status(201).json(body);
   });
 

@@ -30,8 +30,24 @@ import { hashPassword, verifyPassword } from './password.js';
 import { ApiError } from '../http/errors.js';
 import { addMonths } from '../plans/planApplier.js';
 import { createUser, emailTakenError } from './userCreator.js';
+import { userAuditTarget, userAuditView } from './userPresenter.js';
+import type { SignedInActor } from '../audit/actor.js';
+import { auditChanges, recordAudit, type AuditEntry } from '../audit/recorder.js';
 
 type Ctx = Pick<AppContext, 'models' | 'sequelize' | 'logger' | 'liveAccess'> & CancelDeps;
+
+/** Records what the actor changed on the account (only the fields that differ), in the change's transaction. */
+async function recordUserChange(
+  ctx: Ctx,
+  action: AuditEntry['action'],
+  actor: SignedInActor,
+  user: User,
+  before: Record<string, unknown>,
+  transaction: Transaction,
+  details?: Record<string, unknown>,
+): Promise<void> {
+  await recordAudit(ctx, { action, actor, target: userAuditTarget(user), ...auditChanges(before, userAuditView(user)), details }, { transaction });
+}
 
 
 const userNotFound = () => ApiError.notFound(ADMIN_MESSAGES.userNotFound, 'USER_NOT_FOUND');
@@ -79,7 +95,7 @@ async function saveUnique(user: User, transaction: Transaction): Promise<User> {
   }
 }
 
-export async function createUserByAdmin(ctx: Ctx, actor: User, input: AdminCreateUserRequest): Promise<User> {
+export async function createUserByAdmin(ctx: Ctx, actor: SignedInActor, input: AdminCreateUserRequest): Promise<User> {
   return ctx.sequelize.transaction(async (transaction) => {
     const now = new Date();
     const user = await createUser(
@@ -93,22 +109,28 @@ export async function createUserByAdmin(ctx: Ctx, actor: User, input: AdminCreat
       grantSubscription(user, await subscriptionPlan(ctx, input.planId, transaction), undefined, now);
     }
     await user.save({ transaction });
-    ctx.logger.info({ actor: actor.id, userId: user.id, userType: input.userType }, 'admin created user');
+    await recordAudit(ctx, { action: 'user.created', actor, target: userAuditTarget(user), after: userAuditView(user) }, { transaction });
+    ctx.logger.info({ actor: actor.user.id, userId: user.id, userType: input.userType }, 'admin created user');
     return user;
   });
 }
 
-export async function createAdmin(ctx: Ctx, actor: User, input: AdminCreateAdminRequest): Promise<User> {
-  const user = await createUser(ctx, { email: input.email, password: input.password, name: input.name ?? 'Administrador', role: 'admin' });
-  ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin created admin');
+export async function createAdmin(ctx: Ctx, actor: SignedInActor, input: AdminCreateAdminRequest): Promise<User> {
+  const user = await ctx.sequelize.transaction(async (transaction) => {
+    const created = await createUser(ctx, { email: input.email, password: input.password, name: input.name ?? 'Administrador', role: 'admin' }, { transaction });
+    await recordAudit(ctx, { action: 'user.created', actor, target: userAuditTarget(created), after: userAuditView(created) }, { transaction });
+    return created;
+  });
+  ctx.logger.info({ actor: actor.user.id, userId: user.id }, 'admin created admin');
   return user;
 }
 
 /** Applies only what differs from the account; nothing different is a 400 'Nenhuma alteração detectada'. */
-export async function updateUserByAdmin(ctx: Ctx, actor: User, id: string, input: AdminUpdateUserRequest): Promise<User> {
+export async function updateUserByAdmin(ctx: Ctx, actor: SignedInActor, id: string, input: AdminUpdateUserRequest): Promise<User> {
   let passwordChanged = false;
   const updated = await ctx.sequelize.transaction(async (transaction) => {
     const user = await lockUser(ctx, id, transaction);
+    const before = userAuditView(user);
     const now = new Date();
     let changed = false;
     if (input.email !== undefined && input.email !== user.email) {
@@ -143,7 +165,8 @@ export async function updateUserByAdmin(ctx: Ctx, actor: User, id: string, input
     }
     if (!changed) throw noChanges();
     await saveUnique(user, transaction);
-    ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin updated user');
+    await recordUserChange(ctx, 'user.updated', actor, user, before, transaction, passwordChanged ? { passwordChanged: true } : undefined);
+    ctx.logger.info({ actor: actor.user.id, userId: user.id }, 'admin updated user');
     return user;
   });
   if (passwordChanged) await ctx.liveAccess.accessChanged(updated.id);
@@ -154,9 +177,10 @@ function keepFutureExpiry(user: User, now: Date): Date | undefined {
   return user.subscriptionExpiresAt && user.subscriptionExpiresAt.getTime() > now.getTime() ? user.subscriptionExpiresAt : undefined;
 }
 
-export async function setCredits(ctx: Ctx, actor: User, id: string, input: AdminCreditsRequest): Promise<User> {
+export async function setCredits(ctx: Ctx, actor: SignedInActor, id: string, input: AdminCreditsRequest): Promise<User> {
   return ctx.sequelize.transaction(async (transaction) => {
     const user = await lockUser(ctx, id, transaction);
+    const before = userAuditView(user);
     const next = input.operation === 'add' ? user.credits + input.credits : input.operation === 'subtract' ? user.credits - input.credits : input.credits;
     if (next < 0) throw new ApiError(400, 'VALIDATION_ERROR', ADMIN_MESSAGES.creditsBelowZero, { fields: { credits: ADMIN_MESSAGES.creditsBelowZero } });
     // The balance keeps the request's own bound: repeated additions never overflow the column.
@@ -165,14 +189,16 @@ export async function setCredits(ctx: Ctx, actor: User, id: string, input: Admin
     if (!user.userType) user.userType = 'credit';
     if (user.userType === 'credit' && !user.planActivatedAt) user.planActivatedAt = new Date();
     await user.save({ transaction });
-    ctx.logger.info({ actor: actor.id, userId: user.id, credits: next }, 'admin set credits');
+    await recordUserChange(ctx, 'user.credits_changed', actor, user, before, transaction, { operation: input.operation, amount: input.credits });
+    ctx.logger.info({ actor: actor.user.id, userId: user.id, credits: next }, 'admin set credits');
     return user;
   });
 }
 
-export async function setSubscription(ctx: Ctx, actor: User, id: string, input: AdminSubscriptionRequest): Promise<User> {
+export async function setSubscription(ctx: Ctx, actor: SignedInActor, id: string, input: AdminSubscriptionRequest): Promise<User> {
   return ctx.sequelize.transaction(async (transaction) => {
     const user = await lockUser(ctx, id, transaction);
+    const before = userAuditView(user);
     const now = new Date();
     const planId = input.planId ?? user.subscriptionPlanId;
     if (!planId) throw new ApiError(400, 'VALIDATION_ERROR', ADMIN_MESSAGES.subscriptionNeedsPlan, { fields: { planId: ADMIN_MESSAGES.subscriptionNeedsPlan } });
@@ -185,36 +211,41 @@ export async function setSubscription(ctx: Ctx, actor: User, id: string, input: 
     if (expiresAt === undefined && input.planId === user.subscriptionPlanId) expiresAt = keepFutureExpiry(user, now);
     grantSubscription(user, plan, expiresAt, now);
     await user.save({ transaction });
-    ctx.logger.info({ actor: actor.id, userId: user.id, expiresAt: user.subscriptionExpiresAt }, 'admin set subscription');
+    await recordUserChange(ctx, 'user.subscription_changed', actor, user, before, transaction, { planName: plan.name, ...(input.extendMonths !== undefined ? { extendMonths: input.extendMonths } : {}) });
+    ctx.logger.info({ actor: actor.user.id, userId: user.id, expiresAt: user.subscriptionExpiresAt }, 'admin set subscription');
     return user;
   });
 }
 
-export async function setUserType(ctx: Ctx, actor: User, id: string, userType: UserType): Promise<User> {
+export async function setUserType(ctx: Ctx, actor: SignedInActor, id: string, userType: UserType): Promise<User> {
   return ctx.sequelize.transaction(async (transaction) => {
     const user = await lockUser(ctx, id, transaction);
     if (user.userType === userType) throw noChanges();
+    const before = userAuditView(user);
     user.userType = userType;
     if (userType === 'credit' && !user.planActivatedAt) user.planActivatedAt = new Date();
     await user.save({ transaction });
-    ctx.logger.info({ actor: actor.id, userId: user.id, userType }, 'admin set user type');
+    await recordUserChange(ctx, 'user.type_changed', actor, user, before, transaction);
+    ctx.logger.info({ actor: actor.user.id, userId: user.id, userType }, 'admin set user type');
     return user;
   });
 }
 
-export async function toggleStatus(ctx: Ctx, actor: User, id: string): Promise<User> {
+export async function toggleStatus(ctx: Ctx, actor: SignedInActor, id: string): Promise<User> {
   const toggled = await ctx.sequelize.transaction(async (transaction) => {
     // Two admins deactivating each other at once: the second finds its sender no longer an
     // active admin, so one active admin always remains.
     await lockAdmins(ctx, actor, transaction);
     const user = await lockUser(ctx, id, transaction);
-    if (user.id === actor.id && user.isActive) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeactivateSelf, 'CANNOT_DEACTIVATE_SELF');
+    if (user.id === actor.user.id && user.isActive) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeactivateSelf, 'CANNOT_DEACTIVATE_SELF');
     // Deactivation raises tokenVersion (model hook): every session of the account ends, and the
     // download links it made go (reactivating does not revive them).
+    const before = userAuditView(user);
     user.isActive = !user.isActive;
     await user.save({ transaction });
     if (!user.isActive) await ctx.models.DownloadToken.destroy({ where: { userId: user.id }, transaction });
-    ctx.logger.info({ actor: actor.id, userId: user.id, isActive: user.isActive }, 'admin toggled user status');
+    await recordUserChange(ctx, 'user.status_changed', actor, user, before, transaction);
+    ctx.logger.info({ actor: actor.user.id, userId: user.id, isActive: user.isActive }, 'admin toggled user status');
     return user;
   });
   if (!toggled.isActive) await ctx.liveAccess.accessChanged(toggled.id);
@@ -228,72 +259,89 @@ export async function toggleStatus(ctx: Ctx, actor: User, id: string): Promise<U
  * admin can demote, deactivate or delete themselves, the actor is then an active admin who
  * remains: the last active admin can never be removed, even by two admins at once.
  */
-async function lockAdmins(ctx: Ctx, actor: User, transaction: Transaction): Promise<void> {
+async function lockAdmins(ctx: Ctx, actor: SignedInActor, transaction: Transaction): Promise<void> {
   const admins = await ctx.models.User.findAll({ where: { role: 'admin' }, order: [['id', 'ASC']], transaction, lock: transaction.LOCK.UPDATE });
-  if (!admins.some((a) => a.id === actor.id && a.isActive)) throw ApiError.forbidden(ACCOUNT_MESSAGES.adminRequired, 'ADMIN_REQUIRED');
+  if (!admins.some((a) => a.id === actor.user.id && a.isActive)) throw ApiError.forbidden(ACCOUNT_MESSAGES.adminRequired, 'ADMIN_REQUIRED');
 }
 
-export async function promote(ctx: Ctx, actor: User, id: string): Promise<User> {
+export async function promote(ctx: Ctx, actor: SignedInActor, id: string): Promise<User> {
   return ctx.sequelize.transaction(async (transaction) => {
     await lockAdmins(ctx, actor, transaction);
     const user = await lockUser(ctx, id, transaction);
     if (user.role === 'admin') throw ApiError.conflict(ADMIN_MESSAGES.alreadyAdmin, 'ALREADY_ADMIN');
+    const before = userAuditView(user);
     user.role = 'admin';
     await user.save({ transaction });
-    ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin promoted user');
+    await recordUserChange(ctx, 'user.role_changed', actor, user, before, transaction);
+    ctx.logger.info({ actor: actor.user.id, userId: user.id }, 'admin promoted user');
     return user;
   });
 }
 
-export async function demote(ctx: Ctx, actor: User, id: string): Promise<User> {
+export async function demote(ctx: Ctx, actor: SignedInActor, id: string): Promise<User> {
   const demoted = await ctx.sequelize.transaction(async (transaction) => {
     await lockAdmins(ctx, actor, transaction);
     const user = await lockUser(ctx, id, transaction);
-    if (user.id === actor.id) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDemoteSelf, 'CANNOT_DEMOTE_SELF');
+    if (user.id === actor.user.id) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDemoteSelf, 'CANNOT_DEMOTE_SELF');
     if (user.role !== 'admin') throw ApiError.conflict(ADMIN_MESSAGES.notAdmin, 'NOT_ADMIN');
+    const before = userAuditView(user);
     user.role = 'user';
     await user.save({ transaction });
-    ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin demoted admin');
+    await recordUserChange(ctx, 'user.role_changed', actor, user, before, transaction);
+    ctx.logger.info({ actor: actor.user.id, userId: user.id }, 'admin demoted admin');
     return user;
   });
   await ctx.liveAccess.accessChanged(demoted.id);
   return demoted;
 }
 
-export async function changePasswordByAdmin(ctx: Ctx, actor: User, id: string, newPassword: string): Promise<User> {
+export async function changePasswordByAdmin(ctx: Ctx, actor: SignedInActor, id: string, newPassword: string): Promise<User> {
   const changed = await ctx.sequelize.transaction(async (transaction) => {
     const user = await lockUser(ctx, id, transaction);
     // The model hook raises tokenVersion: the account's older sessions end.
     user.passwordHash = await hashPassword(newPassword);
     await user.save({ transaction });
-    ctx.logger.info({ actor: actor.id, userId: user.id }, 'admin changed user password');
+    await recordAudit(ctx, { action: 'user.password_changed', actor, target: userAuditTarget(user), details: { sessionsEnded: true } }, { transaction });
+    ctx.logger.info({ actor: actor.user.id, userId: user.id }, 'admin changed user password');
     return user;
   });
   await ctx.liveAccess.accessChanged(changed.id);
   return changed;
 }
 
-export async function deleteUserByAdmin(ctx: Ctx, actor: User, id: string): Promise<void> {
+export async function deleteUserByAdmin(ctx: Ctx, actor: SignedInActor, id: string): Promise<void> {
   const running = await ctx.sequelize.transaction(async (transaction) => {
     await lockAdmins(ctx, actor, transaction);
     const user = await lockUser(ctx, id, transaction);
-    if (user.id === actor.id) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeleteSelf, 'CANNOT_DELETE_SELF');
+    if (user.id === actor.user.id) throw ApiError.forbidden(ADMIN_MESSAGES.cannotDeleteSelf, 'CANNOT_DELETE_SELF');
     // The soft delete keeps the row, so ON DELETE CASCADE never fires: the account's API tokens,
     // download links, upload keystore and Google Play key (both private keys) go now, explicitly.
-    await ctx.models.ApiToken.destroy({ where: { userId: user.id }, transaction });
-    await ctx.models.DownloadToken.destroy({ where: { userId: user.id }, transaction });
-    await ctx.models.UserKeystore.destroy({ where: { userId: user.id }, transaction });
-    await ctx.models.PlayCredential.destroy({ where: { userId: user.id }, transaction });
+    const before = userAuditView(user);
+    const apiTokensRemoved = await ctx.models.ApiToken.destroy({ where: { userId: user.id }, transaction });
+    const downloadLinksRemoved = await ctx.models.DownloadToken.destroy({ where: { userId: user.id }, transaction });
+    const uploadKeyRemoved = (await ctx.models.UserKeystore.destroy({ where: { userId: user.id }, transaction })) > 0;
+    const playKeyRemoved = (await ctx.models.PlayCredential.destroy({ where: { userId: user.id }, transaction })) > 0;
     // Deactivating raises tokenVersion (model hook): sessions end even before the row is hidden.
     user.isActive = false;
     await user.save({ transaction });
     await user.destroy({ transaction });
     const active = await ctx.models.Conversion.findAll({ where: { userId: user.id, status: { [Op.in]: ['pending', 'queued', 'processing'] } }, attributes: ['id'], transaction });
+    await recordAudit(
+      ctx,
+      {
+        action: 'user.deleted',
+        actor,
+        target: userAuditTarget(user),
+        before,
+        details: { apiTokensRemoved, downloadLinksRemoved, uploadKeyRemoved, playKeyRemoved, runningConversionsCancelled: active.length },
+      },
+      { transaction },
+    );
     return active.map((c) => c.id);
   });
   await ctx.liveAccess.accessChanged(id);
   for (const conversionId of running) {
     await cancelConversion(ctx, conversionId).catch((err: unknown) => ctx.logger.warn({ err, conversionId }, 'conversion of deleted user not cancelled'));
   }
-  ctx.logger.info({ actor: actor.id, userId: id }, 'admin deleted user');
+  ctx.logger.info({ actor: actor.user.id, userId: id }, 'admin deleted user');
 }

@@ -6,10 +6,11 @@ import { createAdminDashboardRouter } from './dashboardRoutes.js';
 import { adminRateLimiter } from '../http/guards.js';
 import { createAdminQueueRouter, createAdminSystemRouter } from '../conversions/adminQueueRoutes.js';
 import { createAdminsRouter, createAdminUsersRouter } from '../accounts/adminRoutes.js';
+import { createAdminAuditRouter } from '../audit/adminRoutes.js';
 
 /**
  * /api/admin — "Admin: dashboard, users, conversions, queue,
- * system" and "Admin: settings". Every route answers 403 to non-admins (adminGuard in each
+ * system", "Admin: settings" and the audit trail. Every route answers 403 to non-admins (adminGuard in each
  * sub-router). /admin/plans is the payments routes' own sub-router, mounted beside this one.
  */
 export function createAdminRouter(ctx: AppContext): Router {
@@ -22,5 +23,6 @@ export function createAdminRouter(ctx: AppContext): Router {
   router.use('/queue', createAdminQueueRouter(ctx, limiter));
   router.use('/system', createAdminSystemRouter(ctx, limiter));
   router.use('/config', createAdminConfigRouter(ctx, limiter));
+  router.use('/audit', createAdminAuditRouter(ctx, limiter));
   return router;
 }

@@ -6,7 +6,7 @@ import { queueInfo, type QueueInfo } from './queueStats.js';
 import { readConversionSettings } from './settings.js';
 import { presentAdminConversion } from './adminPresenter.js';
 
-export async function presentAdminConversions(ctx: AppContext, rows: Conversion[]): Promise<AdminConversion[]> {
+export async function presentAdminConversions(ctx: Pick<AppContext, 'settings' | 'conversionStats'>, rows: Conversion[]): Promise<AdminConversion[]> {
   const settings = await readConversionSettings(ctx.settings);
   const active = rows.some((c) => c.status === 'queued' || c.status === 'processing');
   const snapshot = active ? await ctx.conversionStats.snapshot(settings.maxConcurrent) : undefined;
@@ -22,6 +22,6 @@ export async function presentAdminConversions(ctx: AppContext, rows: Conversion[
 }
 
 /** The owner, included with every admin conversion (deleted accounts too). */
-export function ownerInclude(ctx: AppContext) {
+export function ownerInclude(ctx: Pick<AppContext, 'models'>) {
   return { model: ctx.models.User, as: 'user', attributes: ['id', 'email'], paranoid: false, required: false };
 }

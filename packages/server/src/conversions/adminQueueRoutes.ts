@@ -6,12 +6,14 @@ import type { Limiter } from '../http/rateLimiter.js';
 import { queueStats, systemStats } from '../admin/stats.js';
 import { adminGuard } from '../http/guards.js';
 import { cancelConversion } from './canceller.js';
+import { signedInActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 /**
  * /api/admin/queue — GET / → { waiting, active, completed, failed, cancelled, pending, maxConcurrent, averageProcessingTime }
  * POST /clear → { message, cancelledCount, creditsReturned, queue }: every waiting conversion is
  * cancelled through the conversion service (its job removed, its reserved credit given back);
- * running ones finish.
+ * running ones finish. Each cancellation and the clearing are recorded in the audit trail.
  */
 export function createAdminQueueRouter(ctx: AppContext, limiter: Limiter): Router {
   const router = Router();
@@ -21,13 +23,14 @@ export function createAdminQueueRouter(ctx: AppContext, limiter: Limiter): Route
     res.json(await queueStats(ctx));
   });
 
-  router.post('/clear', async (_req, res) => {
+  router.post('/clear', async (req, res) => {
+    const actor = signedInActor(req);
     const waiting = await ctx.models.Conversion.findAll({ where: { status: 'queued' }, attributes: ['id', 'creditState'], order: [['queuedAt', 'ASC']] });
     let cancelledCount = 0;
     let creditsReturned = 0;
     for (const c of waiting) {
       try {
-        const done = await cancelConversion(ctx, c.id);
+        const done = await cancelConversion(ctx, c.id, { audit: { actor, details: { queueCleared: true } } });
         cancelledCount++;
         if (c.creditState === 'reserved' && done.creditState === 'returned') creditsReturned++;
       } catch (err) {
@@ -35,6 +38,7 @@ export function createAdminQueueRouter(ctx: AppContext, limiter: Limiter): Route
         if (!(err instanceof ApiError)) throw err;
       }
     }
+    await recordAudit(ctx, { action: 'queue.cleared', actor, target: { type: 'queue', id: null }, details: { cancelledCount, creditsReturned } });
     ctx.logger.info({ cancelledCount }, 'admin cleared the queue');
     const body: AdminQueueClearResponse = { message: ADMIN_MESSAGES.queueCleared(cancelledCount), cancelledCount, creditsReturned, queue: await queueStats(ctx) };
     res.json(body);

@@ -10,6 +10,9 @@ import { adminGuard } from '../http/guards.js';
 import { likePattern } from '../http/listing.js';
 import { ownerInclude, presentAdminConversions } from './adminConversionList.js';
 import { cancelConversion } from './canceller.js';
+import { conversionAuditTarget } from './access.js';
+import { signedInActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 
 /**
@@ -17,7 +20,7 @@ import { cancelConversion } from './canceller.js';
  *   GET / (page, limit = 25, status, search over file name and owner email, userId)
  *     → { conversions (with user {id, email}), total, page, limit, totalPages, hasNextPage, hasPreviousPage, pagination }
  *   DELETE /{id} → { message }: a running one is cancelled first (its credit goes back), then
- *     its files and its record (logs, download links) are removed.
+ *     its files and its record (logs, download links) are removed; both recorded in the audit trail.
  */
 export function createAdminConversionsRouter(ctx: AppContext, limiter: Limiter): Router {
   const router = Router();
@@ -58,15 +61,20 @@ export function createAdminConversionsRouter(ctx: AppContext, limiter: Limiter):
     const id = String(req.params.id);
     const c = isUuid(id) ? await ctx.models.Conversion.findByPk(id) : null;
     if (!c) throw ApiError.notFound(ADMIN_MESSAGES.conversionNotFound, 'CONVERSION_NOT_FOUND');
+    const actor = signedInActor(req);
     if (['pending', 'queued', 'processing'].includes(c.status)) {
-      await cancelConversion(ctx, c.id).catch((err: unknown) => {
+      await cancelConversion(ctx, c.id, { audit: { actor, details: { deleting: true } } }).catch((err: unknown) => {
         if (!(err instanceof ApiError)) throw err;
       });
     }
     const fresh = await ctx.models.Conversion.findByPk(id);
     if (fresh) {
       await ctx.conversionFiles.deleteAll(fresh).catch((err: unknown) => ctx.logger.warn({ err, conversionId: fresh.id }, 'conversion files not deleted'));
-      await fresh.destroy();
+      await ctx.sequelize.transaction(async (transaction) => {
+        await fresh.destroy({ transaction });
+        const before = { status: fresh.status, fileName: fresh.fileName, fileSize: fresh.fileSize, createdAt: fresh.createdAt };
+        await recordAudit(ctx, { action: 'conversion.deleted', actor, target: conversionAuditTarget(fresh), accountId: fresh.userId, before }, { transaction });
+      });
       ctx.queueBroadcaster.changed();
     }
     ctx.logger.info({ conversionId: id }, 'admin deleted conversion');

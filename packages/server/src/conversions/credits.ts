@@ -11,7 +11,7 @@ import type { Conversion, CreditState, Models, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 
 export function paymentRequired(user: User, now: Date = new Date()): ApiError | undefined {
-  if (user.isAdmin()) return undefined;
+  if (user.hasAdminRole()) return undefined;
   const access = user.planAccess(now);
   if (access === 'active') return undefined;
   const message =
@@ -23,7 +23,7 @@ export function paymentRequired(user: User, now: Date = new Date()): ApiError | 
 export async function reserveCredit(user: User, transaction: Transaction): Promise<CreditState> {
   const refused = paymentRequired(user);
   if (refused) throw refused;
-  if (user.isAdmin() || user.userType !== 'credit') return 'none';
+  if (user.hasAdminRole() || user.userType !== 'credit') return 'none';
   await user.update({ credits: user.credits - 1, creditsReserved: user.creditsReserved + 1 }, { transaction });
   return 'reserved';
 }

@@ -4,10 +4,11 @@ import { CONVERSION_MESSAGES, aabFileName, type AvailableDownload } from '@aabif
 import type { AppContext } from '../context.js';
 import { authUser, limitedCredentialCheck, requireAuth } from '../http/guards.js';
 import { clientAddress } from '../http/rateLimit.js';
+import { secretsInUrl } from '../http/requestLog.js';
 import { findOwned } from '../http/ownership.js';
 import { filesExpireAt } from './presenter.js';
-import { assertMayDownload } from './access.js';
-import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
+import { assertMayDownload, recordSupportAccess } from './access.js';
+import { conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
 import { readConversionSettings } from './settings.js';
 
 /**
@@ -19,7 +20,7 @@ import { readConversionSettings } from './settings.js';
  */
 export function createDownloadRouter(ctx: AppContext): Router {
   const router = Router();
-  const auth = requireAuth(ctx);
+  const auth = requireAuth(ctx, { token: 'downloads' });
 
   router.post('/generate-download-token/:conversionId', auth, async (req, res) => {
     const user = authUser(req);
@@ -28,10 +29,11 @@ export function createDownloadRouter(ctx: AppContext): Router {
       notFoundCode: 'CONVERSION_NOT_FOUND',
     });
     await assertMayDownload(ctx, c, user);
-    res.json(await issueDownloadToken(ctx, c, user, baseUrlOf(ctx, req)));
+    await recordSupportAccess(ctx, req, user, c, 'conversion.downloaded', { how: 'download-link' });
+    res.json(await issueDownloadToken(ctx, c, req.auth!));
   });
 
-  router.get('/file/:token', async (req, res) => {
+  router.get('/file/:token', secretsInUrl({ params: ['token'] }), async (req, res) => {
     const conversion = await limitedCredentialCheck(ctx, clientAddress(req), () => conversionForToken(ctx, String(req.params.token)));
     await streamAab(req, res, ctx.storage, conversion, { redirect: true });
   });

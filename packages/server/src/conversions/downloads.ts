@@ -3,6 +3,10 @@
  * the hour so an interrupted download can resume; a capped number per user) and streaming with Content-Length, single
  * byte ranges (206/416) and the .aab file name. Download links may instead redirect to a
  * short-lived presigned URL of the object store (S3_PRESIGNED_DOWNLOADS).
+ *
+ * A token is a capability (accounts/capabilities.ts): it records the credential that minted it
+ * and opens nothing once that credential no longer holds (token revoked, signed out, password
+ * changed, account deactivated or deleted).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -10,7 +14,10 @@ import { Op } from 'sequelize';
 import { CONVERSION_LIMITS, CONVERSION_MESSAGES, aabFileName, type DownloadTokenResponse } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
+import type { Credential } from '../accounts/authService.js';
+import { capabilityHolder, recordCredential } from '../accounts/capabilities.js';
 import { ApiError } from '../http/errors.js';
+import { publicBaseUrl } from '../http/links.js';
 import { mayDownloadFiles } from './access.js';
 import type { ByteRange, Storage } from '../storage/index.js';
 
@@ -20,14 +27,21 @@ export function notDownloadable(): ApiError {
   return new ApiError(409, 'NOT_DOWNLOADABLE', CONVERSION_MESSAGES.notDownloadable);
 }
 
+/** Who asks for a link: the signed-in user and the credential the request (or socket) came with. */
+export interface DownloadMinter {
+  user: User;
+  credential: Credential;
+}
+
 /**
- * A new download token of `conversion` for `user`. At most CONVERSION_LIMITS.downloadTokensPerUser
+ * A new download token of `conversion` for `minter`, dying with the minter's credential. At most CONVERSION_LIMITS.downloadTokensPerUser
  * unexpired ones per user (429 TOO_MANY_DOWNLOAD_LINKS, retryAfter = until the oldest expires):
  * every call writes a row that lives an hour, so without a cap one account could grow the table
  * at will. Only hashes are kept, so an existing token cannot be handed out again. The count and
  * the insert run under a per-user advisory lock: parallel calls cannot pass the cap together.
  */
-export async function issueDownloadToken(ctx: AppContext, conversion: Conversion, user: User, baseUrl: string): Promise<DownloadTokenResponse> {
+export async function issueDownloadToken(ctx: AppContext, conversion: Conversion, minter: DownloadMinter): Promise<DownloadTokenResponse> {
+  const { user } = minter;
   if (!conversion.canDownload) throw notDownloadable();
   const token = randomBytes(32).toString('base64url');
   const ttl = CONVERSION_LIMITS.downloadTokenTtlSeconds;
@@ -42,13 +56,16 @@ export async function issueDownloadToken(ctx: AppContext, conversion: Conversion
       throw ApiError.tooManyRequests(Math.max(1, wait), CONVERSION_MESSAGES.tooManyDownloadLinks, 'TOO_MANY_DOWNLOAD_LINKS');
     }
     const until = new Date(now.getTime() + ttl * 1000);
-    await models.DownloadToken.create({ tokenHash: hashDownloadToken(token), conversionId: conversion.id, userId: user.id, expiresAt: until }, { transaction });
+    await models.DownloadToken.create(
+      { tokenHash: hashDownloadToken(token), conversionId: conversion.id, userId: user.id, credential: recordCredential(minter.credential), expiresAt: until },
+      { transaction },
+    );
     return until;
   });
   return {
     downloadToken: token,
     filename: aabFileName(conversion.fileName),
-    downloadUrl: `${baseUrl}/api/download/file/${token}`,
+    downloadUrl: `${publicBaseUrl(ctx.config)}/api/download/file/${token}`,
     expiresIn: ttl,
     expiresAt: expiresAt.toISOString(),
   };
@@ -58,8 +75,9 @@ const downloadTokenInvalid = () => ApiError.notFound(CONVERSION_MESSAGES.downloa
 
 /**
  * The conversion a token opens: 404 for an unknown token, 410 once it has expired. The link
- * carries the rights of the user who made it, so it is unknown too once that user is deleted
- * or deactivated or may no longer download the file (an admin's support link, the setting off).
+ * carries the rights of the credential that made it, so it is unknown too once that credential
+ * no longer holds (revoked, signed out, password changed, account deactivated or deleted) or its
+ * user may no longer download the file (an admin's support link, the setting off).
  */
 export async function conversionForToken(ctx: AppContext, token: string): Promise<Conversion> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw downloadTokenInvalid();
@@ -68,18 +86,11 @@ export async function conversionForToken(ctx: AppContext, token: string): Promis
   if (row.expiresAt.getTime() <= Date.now()) throw new ApiError(410, 'DOWNLOAD_TOKEN_EXPIRED', CONVERSION_MESSAGES.downloadExpired);
   const conversion = await ctx.models.Conversion.findByPk(row.conversionId);
   if (!conversion) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
-  // Paranoid model: a deleted user is not found.
-  const minter = await ctx.models.User.findByPk(row.userId);
-  if (!minter?.isActive || !(await mayDownloadFiles(ctx, conversion, minter))) throw downloadTokenInvalid();
+  const holder = await capabilityHolder(ctx.auth, row.credential);
+  if (!holder.ok || holder.user.id !== row.userId || !(await mayDownloadFiles(ctx, conversion, holder.user))) throw downloadTokenInvalid();
   return conversion;
 }
 
-/** The base URL links are made of: PUBLIC_URL, else the request's own origin. */
-export function baseUrlOf(ctx: AppContext, req?: Request): string {
-  if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '');
-  if (!req) return '';
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-}
 
 /** Parses a single `bytes=` range; undefined = whole file; 'invalid' = 416. */
 export function parseRange(header: string | undefined, size: number): ByteRange | undefined | 'invalid' {

@@ -11,7 +11,7 @@ import { readConversionSettings } from './settings.js';
  */
 export function createConversionLimitsRouter(ctx: AppContext): Router {
   const router = Router();
-  router.get('/limits', requireAuth(ctx), async (_req, res) => {
+  router.get('/limits', requireAuth(ctx, { token: 'conversions:read' }), async (_req, res) => {
     const { maxFileSize } = await readConversionSettings(ctx.settings);
     const body: ConversionLimitsResponse = { maxFileSize };
     res.json(body);

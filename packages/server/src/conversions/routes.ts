@@ -14,9 +14,10 @@ import type { Credential } from '../accounts/authService.js';
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
-import { authUser, bearerToken, limitedCredentialCheck, requireAdmin, requireAuth, requireVerifiedEmail } from '../http/guards.js';
+import { accessRefusal, authUser, bearerToken, limitedCredentialCheck, requireAuth, requireVerifiedEmail, type RouteAccess } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { clientAddress, clientKey, rateLimit } from '../http/rateLimit.js';
+import { secretsInUrl } from '../http/requestLog.js';
 import { likePattern } from '../http/listing.js';
 import { findOwned, findOwnedThrough } from '../http/ownership.js';
 import { describeConversion, presentConversion, presentStart } from './presenter.js';
@@ -26,9 +27,11 @@ import { presentUsage } from './usagePresenter.js';
 import { startConversion, submitConversion } from './conversionSubmitter.js';
 import { paymentRequired } from './credits.js';
 import { assertPendingUploadRoom } from './pendingUploads.js';
-import { baseUrlOf, conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
+import { conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
 import { readLogs } from './logs.js';
-import { assertMayDownload, presentForViewer } from './access.js';
+import { assertMayDownload, conversionAuditTarget, presentForViewer, recordSupportAccess } from './access.js';
+import { signedInActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from './upload.js';
 import { openUpdateStream } from '../realtime/sse.js';
 import { isStreamTicketShaped, mintStreamTicket, redeemStreamTicket } from './streamTickets.js';
@@ -50,7 +53,10 @@ import { createConversionLimitsRouter } from './limitsRoutes.js';
  */
 export function createConversionRouter(ctx: AppContext): Router {
   const router = Router();
-  const auth = requireAuth(ctx);
+  // What an API token needs on each route (http/guards.ts).
+  const reads = requireAuth(ctx, { token: 'conversions:read' });
+  const writes = requireAuth(ctx, { token: 'conversions:write' });
+  const downloads = requireAuth(ctx, { token: 'downloads' });
   const owned = (req: Request): Promise<Conversion> =>
     findOwned(ctx.models.Conversion, req.params.id, authUser(req), { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
 
@@ -104,10 +110,10 @@ export function createConversionRouter(ctx: AppContext): Router {
   };
 
   router.use(createConversionLimitsRouter(ctx));
-  router.post('/convert', auth, requireVerifiedEmail(ctx), submissionRate, canSubmit, submit(true));
-  router.post('/upload', auth, requireVerifiedEmail(ctx), submissionRate, canSubmit, pendingUploadRoom, submit(false));
+  router.post('/convert', writes, requireVerifiedEmail(ctx), submissionRate, canSubmit, submit(true));
+  router.post('/upload', writes, requireVerifiedEmail(ctx), submissionRate, canSubmit, pendingUploadRoom, submit(false));
 
-  router.post('/convert/bulk', auth, requireAdmin, submissionRate, async (req, res) => {
+  router.post('/convert/bulk', requireAuth(ctx, { admin: true }), submissionRate, async (req, res) => {
     const user = authUser(req);
     const settings = await readConversionSettings(ctx.settings);
     const result = await receiveApkUpload(req, {
@@ -139,23 +145,24 @@ export function createConversionRouter(ctx: AppContext): Router {
     res.status(body.conversions.length ? 201 : 400).json(body);
   });
 
-  router.post('/start/:id', auth, requireVerifiedEmail(ctx), submissionRate, async (req, res) => {
+  router.post('/start/:id', writes, requireVerifiedEmail(ctx), submissionRate, async (req, res) => {
     const user = authUser(req);
     await owned(req);
     const conversion = await startConversion(ctx, user, String(req.params.id));
     res.json(presentStart(conversion, await ctx.conversionStats.infoOf(conversion), CONVERSION_MESSAGES.started));
   });
 
-  router.get('/status/:id', auth, async (req, res) => {
+  router.get('/status/:id', reads, async (req, res) => {
     // The most polled route: the row from memory while it is unchanged (no query).
     const c = await findOwnedThrough(ctx.models.Conversion, req.params.id, authUser(req), (id) => ctx.conversionRows.get(id), {
       notFoundMessage: CONVERSION_MESSAGES.notFound,
       notFoundCode: 'CONVERSION_NOT_FOUND',
     });
+    await recordSupportAccess(ctx, req, authUser(req), c, 'conversion.viewed');
     res.json(await presentForViewer(ctx, c, authUser(req), await describeConversion(ctx, c)));
   });
 
-  router.get('/history', auth, validate(historyQuerySchema, 'query'), async (req, res) => {
+  router.get('/history', reads, validate(historyQuerySchema, 'query'), async (req, res) => {
     const user = authUser(req);
     const q = inputOf(req, historyQuerySchema);
     const where: WhereOptions<Conversion> & Record<string | symbol, unknown> = { userId: user.id };
@@ -184,47 +191,59 @@ export function createConversionRouter(ctx: AppContext): Router {
     res.json(body);
   });
 
-  router.get('/usage', auth, async (req, res) => {
+  router.get('/usage', reads, async (req, res) => {
     const user = await ctx.models.User.findByPk(authUser(req).id);
     if (!user) throw ApiError.unauthorized();
     const active = await ctx.models.Conversion.count({ where: { userId: user.id, status: { [Op.in]: ['pending', 'queued', 'processing'] } } });
     res.json(presentUsage(user, active));
   });
 
-  router.get('/logs/:id', auth, async (req, res) => {
+  router.get('/logs/:id', reads, async (req, res) => {
     const c = await owned(req);
+    await recordSupportAccess(ctx, req, authUser(req), c, 'conversion.viewed');
     const logs = await readLogs(ctx.models, c.id);
     res.json({ conversionId: c.id, logs, total: logs.length });
   });
 
-  router.delete('/logs/:id', auth, async (req, res) => {
+  router.delete('/logs/:id', writes, async (req, res) => {
     const c = await owned(req);
-    const deleted = await ctx.models.ConversionLog.destroy({ where: { conversionId: c.id } });
+    const user = authUser(req);
+    const deleted = await ctx.sequelize.transaction(async (transaction) => {
+      const count = await ctx.models.ConversionLog.destroy({ where: { conversionId: c.id }, transaction });
+      if (c.userId !== user.id) {
+        await recordAudit(ctx, { action: 'conversion.logs_cleared', actor: signedInActor(req), target: conversionAuditTarget(c), accountId: c.userId, details: { deleted: count } }, { transaction });
+      }
+      return count;
+    });
     res.json({ message: CONVERSION_MESSAGES.logsCleared, conversionId: c.id, deleted });
   });
 
-  router.post('/cancel/:id', auth, async (req, res) => {
+  router.post('/cancel/:id', writes, async (req, res) => {
     const c = await owned(req);
-    const cancelled = await cancelConversion(ctx, c.id);
+    // An admin cancelling a customer's conversion: recorded with the cancellation.
+    const audit = c.userId !== authUser(req).id ? { actor: signedInActor(req) } : undefined;
+    const cancelled = await cancelConversion(ctx, c.id, { audit });
     res.json({ message: CONVERSION_MESSAGES.cancelled, conversion: await describeConversion(ctx, cancelled) });
   });
 
-  router.post('/generate-download-link/:id', auth, async (req, res) => {
+  router.post('/generate-download-link/:id', downloads, async (req, res) => {
     const c = await owned(req);
     await assertMayDownload(ctx, c, authUser(req));
-    const t = await issueDownloadToken(ctx, c, authUser(req), baseUrlOf(ctx, req));
+    await recordSupportAccess(ctx, req, authUser(req), c, 'conversion.downloaded', { how: 'download-link' });
+    const t = await issueDownloadToken(ctx, c, req.auth!);
     const body: DownloadLinkResponse = { ...t, conversionId: c.id, downloadLink: t.downloadUrl, link: t.downloadUrl };
     res.json(body);
   });
 
-  router.get('/download/:id', auth, async (req, res) => {
+  router.get('/download/:id', downloads, async (req, res) => {
     const c = await owned(req);
     await assertMayDownload(ctx, c, authUser(req));
+    await recordSupportAccess(ctx, req, authUser(req), c, 'conversion.downloaded', { how: 'download' });
     await streamAab(req, res, ctx.storage, c);
   });
 
   /** Bearer token, or ?token= holding a download token of this conversion (a link opened in a tab). */
-  router.get('/temp-download/:id', async (req, res) => {
+  router.get('/temp-download/:id', secretsInUrl({ query: ['token'] }), async (req, res) => {
     const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
     let conversion: Conversion;
     if (queryToken && !bearerToken(req)) {
@@ -234,9 +253,10 @@ export function createConversionRouter(ctx: AppContext): Router {
         return found;
       });
     } else {
-      const { user } = await userFromRequest(ctx, req);
+      const { user } = await userFromRequest(ctx, req, { token: 'downloads' });
       conversion = await findOwned(ctx.models.Conversion, req.params.id, user, { notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
       await assertMayDownload(ctx, conversion, user);
+      await recordSupportAccess(ctx, req, user, conversion, 'conversion.downloaded', { how: 'download' });
     }
     await streamAab(req, res, ctx.storage, conversion, { redirect: true });
   });
@@ -245,13 +265,13 @@ export function createConversionRouter(ctx: AppContext): Router {
     findOwned(ctx.models.Conversion, id, user, { notFoundMessage: CONVERSION_MESSAGES.notFoundOrUnauthorized, notFoundCode: 'CONVERSION_NOT_FOUND' });
 
   /** A ticket for one event stream, so a long-lived token never has to go in its URL. */
-  router.post('/updates/:id/ticket', auth, async (req, res) => {
+  router.post('/updates/:id/ticket', reads, async (req, res) => {
     const c = await streamable(req.params.id, authUser(req));
     res.status(201).json(await mintStreamTicket(ctx, c, req.auth!.credential));
   });
 
   /** ?token= holds a stream ticket; a long-lived token is accepted only in the Authorization header. */
-  router.get('/updates/:id', async (req, res) => {
+  router.get('/updates/:id', secretsInUrl({ query: ['token'] }), async (req, res) => {
     const id = String(req.params.id);
     const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
     let viewer: { user: User; credential: Credential };
@@ -259,7 +279,7 @@ export function createConversionRouter(ctx: AppContext): Router {
       if (!isStreamTicketShaped(queryToken)) throw ApiError.unauthorized(CONVERSION_MESSAGES.streamTicketRequired, 'STREAM_TICKET_REQUIRED');
       viewer = await limitedCredentialCheck(ctx, clientAddress(req), () => redeemStreamTicket(ctx, queryToken, id));
     } else {
-      viewer = await userFromRequest(ctx, req);
+      viewer = await userFromRequest(ctx, req, { token: 'conversions:read' });
     }
     const c = await streamable(id, viewer.user);
     // One of the user's live-connection slots (429 when they hold them all), freed when the stream closes.
@@ -270,13 +290,19 @@ export function createConversionRouter(ctx: AppContext): Router {
   return router;
 }
 
-/** The user (and credential) of the request's bearer token, under requireAuth's per-address limit. */
-export async function userFromRequest(ctx: AppContext, req: Request): Promise<{ user: User; credential: Credential }> {
+/**
+ * The user (and credential) of the request's bearer token, under requireAuth's per-address
+ * limit and with requireAuth's access rules.
+ */
+export async function userFromRequest(ctx: AppContext, req: Request, access: RouteAccess): Promise<{ user: User; credential: Credential }> {
   const raw = bearerToken(req);
   if (!raw) throw ApiError.unauthorized(CONVERSION_MESSAGES.tokenMissing || ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING');
-  return limitedCredentialCheck(ctx, clientAddress(req), async () => {
+  const result = await limitedCredentialCheck(ctx, clientAddress(req), async () => {
     const result = await ctx.auth.authenticateToken(raw);
     if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
-    return { user: result.user, credential: result.credential };
+    return result;
   });
+  const refused = accessRefusal(result, access);
+  if (refused) throw refused;
+  return { user: result.user, credential: result.credential };
 }

@@ -3,8 +3,9 @@
  * EventSource cannot send headers, and a long-lived token in a URL ends up in proxy and access
  * logs; a ticket opens one stream of one conversion, within a minute, once. Only its SHA-256
  * is stored, and the UPDATE that marks it used is atomic, so two processes cannot both redeem
- * it. The credential it was minted with is kept and checked again at redemption: a session
- * ended or an API token revoked in between opens nothing.
+ * it. It is a capability (accounts/capabilities.ts): the credential it was minted with is kept
+ * and checked again at redemption, so a session ended or an API token revoked in between opens
+ * nothing.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Op } from 'sequelize';
@@ -12,6 +13,7 @@ import { CONVERSION_LIMITS, CONVERSION_MESSAGES, type StreamTicketResponse } fro
 import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
 import type { Credential } from '../accounts/authService.js';
+import { capabilityHolder, recordCredential } from '../accounts/capabilities.js';
 import { ApiError } from '../http/errors.js';
 
 const TICKET_PREFIX = 'sse_';
@@ -40,9 +42,7 @@ export async function mintStreamTicket(ctx: AppContext, conversion: Conversion, 
     tokenHash: hashTicket(ticket),
     userId: credential.userId,
     conversionId: conversion.id,
-    apiTokenId: credential.method === 'api_token' ? credential.apiTokenId : null,
-    tokenVersion: credential.method === 'jwt' ? credential.tokenVersion : null,
-    sessionExpiresAt: credential.method === 'jwt' ? (credential.expiresAt ?? null) : null,
+    credential: recordCredential(credential),
     expiresAt,
   });
   return { ticket, conversionId: conversion.id, expiresIn: ttl, expiresAt: expiresAt.toISOString() };
@@ -61,11 +61,8 @@ export async function redeemStreamTicket(ctx: AppContext, ticket: string, conver
   const row = rows[0];
   if (count !== 1 || !row) throw invalid();
   if (row.expiresAt.getTime() <= now.getTime()) throw ApiError.unauthorized(CONVERSION_MESSAGES.streamTicketExpired, 'STREAM_TICKET_EXPIRED');
-  const credential: Credential = row.apiTokenId
-    ? { method: 'api_token', userId: row.userId, apiTokenId: row.apiTokenId }
-    : { method: 'jwt', userId: row.userId, tokenVersion: row.tokenVersion ?? -1, expiresAt: row.sessionExpiresAt ?? undefined };
-  const result = await ctx.auth.recheck(credential);
+  const result = await capabilityHolder(ctx.auth, row.credential);
   if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
   if (row.conversionId !== conversionId) throw ApiError.notFound(CONVERSION_MESSAGES.notFoundOrUnauthorized, 'CONVERSION_NOT_FOUND');
-  return { user: result.user, credential };
+  return { user: result.user, credential: result.credential };
 }

@@ -12,7 +12,7 @@ const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() 
 
 export function presentUsage(user: User, activeConversions: number, now: Date = new Date()): UsageInfo {
   const access = user.planAccess(now);
-  const admin = user.isAdmin();
+  const admin = user.hasAdminRole();
   const subscription = user.userType === 'subscription';
   const expiresAt = user.subscriptionExpiresAt;
   const isExpired = subscription && expiresAt ? expiresAt.getTime() <= now.getTime() : false;

@@ -6,7 +6,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isConverterError } from '@aabify/converter';
 import type { Logger } from '../logger.js';
-import { redactUrl } from './requestLog.js';
+import { loggedUrl } from './requestLog.js';
 
 export interface ApiErrorBody {
   message: string;
@@ -71,7 +71,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         ? new ApiError(413, 'PAYLOAD_TOO_LARGE', 'O corpo da requisição é grande demais.')
         : new ApiError(400, 'INVALID_JSON', 'O corpo da requisição não é um JSON válido.');
     } else {
-      logger.error({ err, method: req.method, url: redactUrl(req.originalUrl) }, 'unhandled error');
+      logger.error({ err, method: req.method, url: loggedUrl(req) }, 'unhandled error');
       apiError = new ApiError(500, 'INTERNAL_ERROR', 'Erro interno do servidor.');
     }
     if (apiError.status === 429 && apiError.extra.retryAfter !== undefined) {

@@ -1,12 +1,17 @@
 /**
- * Route guards. Every protected route reads: rate limit → requireAuth(ctx) → requireAdmin /
- * requirePlanAccess → validate → handler, and gets the signed-in user with authUser(req).
+ * Route guards. Every protected route reads: rate limit → requireAuth(ctx, access) →
+ * requirePlanAccess / requireReauth → validate → handler, and gets the signed-in user with
+ * authUser(req).
  *
- *   router.get('/x', requireAuth(ctx), requireAdmin, async (req, res) => {
+ *   router.get('/status/:id', requireAuth(ctx, { token: 'conversions:read' }), async (req, res) => {
  *     const user = authUser(req);
  *   });
  *
- * requireAuth accepts a session JWT or a personal API token (`aab_…`) as the bearer token.
+ * requireAuth accepts a session JWT, and a personal API token (`aab_…`) only where the route
+ * names what a token needs (`token`: a permission its scopes must grant, accountSecurity.ts in
+ * @aabify/shared). Without it the route is a session's alone (403 SESSION_REQUIRED for tokens):
+ * a new route is closed to tokens until it says otherwise. Admin routes (`admin: true`) refuse
+ * every API token (403 ADMIN_NEEDS_SESSION), an administrator's too.
  */
 import type { Request, RequestHandler } from 'express';
 import {
@@ -14,11 +19,18 @@ import {
   EMAIL_MESSAGES,
   PLAN_ACCESS_ERROR_CODES,
   PLAN_ACCESS_REDIRECT,
+  REAUTH_WINDOW_SECONDS,
+  SECURITY_MESSAGES,
   planAccessMessage,
+  scopesGrant,
+  scopesGranting,
+  tokenScopeMissingMessage,
+  type ApiTokenPermission,
+  type ApiTokenScope,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
-import type { AuthMethod, AuthResult, Credential } from '../accounts/authService.js';
+import type { AuthMethod, AuthResult, Credential, SessionState } from '../accounts/authService.js';
 import { isApiTokenShaped } from '../accounts/tokens.js';
 import { ApiError } from './errors.js';
 import { addressLimitKey, clientKey, rateLimit } from './rateLimit.js';
@@ -31,6 +43,38 @@ export interface RequestAuth {
   apiTokenId?: string;
   /** What the request was authenticated with, for things that outlive it (stream tickets). */
   credential: Credential;
+  /** With a session token: its row's state (re-authentication, enrolment limit). */
+  session?: SessionState;
+  /** With an API token: its scopes. */
+  scopes?: readonly ApiTokenScope[];
+}
+
+/** Who may use a route, beyond holding a valid credential. */
+export interface RouteAccess {
+  /** What an API token needs here; without it, API tokens are refused (403 SESSION_REQUIRED). */
+  token?: ApiTokenPermission | 'any';
+  /** An administrator's route: 403 ADMIN_REQUIRED for others, 403 ADMIN_NEEDS_SESSION for any API token. */
+  admin?: boolean;
+  /** Open to a session limited to enrolling in two-factor sign-in (everything else answers 403 TWO_FACTOR_SETUP_REQUIRED). */
+  duringEnrolment?: boolean;
+}
+
+type Authenticated = Extract<AuthResult, { ok: true }>;
+
+/** Why an authenticated request may not use a route with this access, or undefined. */
+export function accessRefusal(result: Authenticated, access: RouteAccess): ApiError | undefined {
+  if (result.method === 'api_token') {
+    if (access.admin) return ApiError.forbidden(SECURITY_MESSAGES.adminNeedsSession, 'ADMIN_NEEDS_SESSION');
+    if (!access.token) return ApiError.forbidden(SECURITY_MESSAGES.sessionRequired, 'SESSION_REQUIRED');
+    if (!scopesGrant(result.scopes ?? [], access.token)) {
+      const requiredScopes = access.token === 'any' ? [] : scopesGranting(access.token);
+      return new ApiError(403, 'TOKEN_SCOPE_MISSING', tokenScopeMissingMessage(requiredScopes), { details: { requiredScopes } });
+    }
+  } else if (result.session?.enrolmentOnly && !access.duringEnrolment) {
+    return new ApiError(403, 'TWO_FACTOR_SETUP_REQUIRED', SECURITY_MESSAGES.twoFactorSetupRequired, { details: { setup: '/api/auth/2fa/setup' } });
+  }
+  if (access.admin && !result.user.isAdmin()) return ApiError.forbidden(ACCOUNT_MESSAGES.adminRequired, 'ADMIN_REQUIRED');
+  return undefined;
 }
 
 declare global {
@@ -60,11 +104,12 @@ function isAuthResult(info: unknown): info is AuthResult {
 }
 
 /**
- * 401 unless the request carries a valid session token or API token of an active user.
- * Credentials that do not verify count per client address (badCredentialsPerAddress): past
- * the limit the address gets 429 from memory, before any token is looked at.
+ * 401 unless the request carries a valid session token or API token of an active user; 403
+ * when the credential may not use the route (`access`, accessRefusal). Credentials that do not
+ * verify count per client address (badCredentialsPerAddress): past the limit the address gets
+ * 429 from memory, before any token is looked at.
  */
-export function requireAuth(ctx: AppContext): RequestHandler {
+export function requireAuth(ctx: AppContext, access: RouteAccess = {}): RequestHandler {
   const badCredentials = ctx.auth.limiters.badCredentialsPerAddress;
   return (req, res, next) => {
     const raw = bearerToken(req);
@@ -80,7 +125,16 @@ export function requireAuth(ctx: AppContext): RequestHandler {
         );
         return;
       }
-      req.auth = { user: result.user, method: result.method, apiTokenId: result.apiTokenId, credential: result.credential };
+      const refused = accessRefusal(result, access);
+      if (refused) return next(refused);
+      req.auth = {
+        user: result.user,
+        method: result.method,
+        apiTokenId: result.apiTokenId,
+        credential: result.credential,
+        session: result.session,
+        scopes: result.scopes,
+      };
       req.user = result.user;
       next();
     };
@@ -136,12 +190,35 @@ export function authUser(req: Request): User {
   return req.auth.user;
 }
 
-/** 403 unless the signed-in user is an admin. */
+/**
+ * 403 unless the signed-in user is an admin, on a session (an API token never acts as one).
+ * After requireAuth; `requireAuth(ctx, { admin: true })` does both.
+ */
 export const requireAdmin: RequestHandler = (req, _res, next) => {
   const user = authUser(req);
+  if (req.auth?.method === 'api_token') throw ApiError.forbidden(SECURITY_MESSAGES.adminNeedsSession, 'ADMIN_NEEDS_SESSION');
   if (!user.isAdmin()) throw ApiError.forbidden(ACCOUNT_MESSAGES.adminRequired, 'ADMIN_REQUIRED');
   next();
 };
+
+/**
+ * The sensitive changes (API tokens, upload key, Google Play key, two-factor settings): a
+ * session that proved the password or a code within REAUTH_WINDOW_SECONDS (signing in counts),
+ * else 403 REAUTH_REQUIRED — the dashboard then asks for the password (POST /auth/reauth) and
+ * tries again. After requireAuth on a session-only route.
+ */
+export const requireReauth: RequestHandler = (req, _res, next) => {
+  const session = req.auth?.session;
+  if (!session) throw ApiError.forbidden(SECURITY_MESSAGES.sessionRequired, 'SESSION_REQUIRED');
+  if (!isRecentlyVerified(session)) {
+    throw new ApiError(403, 'REAUTH_REQUIRED', SECURITY_MESSAGES.reauthRequired, { details: { reauth: '/api/auth/reauth', methods: ['password', 'code'] } });
+  }
+  next();
+};
+
+export function isRecentlyVerified(session: Pick<SessionState, 'verifiedAt'>, now: number = Date.now()): boolean {
+  return session.verifiedAt !== null && now - session.verifiedAt.getTime() < REAUTH_WINDOW_SECONDS * 1000;
+}
 
 /**
  * 402 unless the user's plan gives access (admins always pass); the answer says why
@@ -170,7 +247,7 @@ export function emailNotVerifiedError(message: string = EMAIL_MESSAGES.emailNotV
 export function requireVerifiedEmail(ctx: Pick<AppContext, 'settings'>): RequestHandler {
   return async (req, _res, next) => {
     const user = authUser(req);
-    if (user.isAdmin() || user.emailVerifiedAt || !(await ctx.settings.get('accounts.requireVerifiedEmail'))) return next();
+    if (user.hasAdminRole() || user.emailVerifiedAt || !(await ctx.settings.get('accounts.requireVerifiedEmail'))) return next();
     throw emailNotVerifiedError();
   };
 }
@@ -181,9 +258,10 @@ export function adminRateLimiter(ctx: Pick<AppContext, 'rateLimits'>): Limiter {
 }
 
 /**
- * The guard every admin route starts with: requireAuth → rate limit → requireAdmin (403 for
- * anyone else). requireAuth first: the limit counts per verified admin, never per presented token.
+ * The guard every admin route starts with: requireAuth as an admin route (403 for anyone else,
+ * and for every API token) → rate limit. requireAuth first: the limit counts per verified
+ * admin, never per presented token.
  */
 export function adminGuard(ctx: AppContext, limiter: Limiter): RequestHandler[] {
-  return [requireAuth(ctx), rateLimit(limiter), requireAdmin];
+  return [requireAuth(ctx, { admin: true }), rateLimit(limiter)];
 }

@@ -9,6 +9,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { secretsInUrl } from './requestLog.js';
 
 /** Finds packages/dashboard/dist from the server's sources or from its bundle in dist/. */
 export function findDashboardDir(explicit?: string): string | undefined {
@@ -87,7 +88,7 @@ function landingPages(dir: string): Map<string, string> {
 export function dashboardRouter(dir: string | undefined): Router {
   const router = express.Router();
   if (!dir) {
-    router.get(/^(?!\/api(\/|$)).*/, (_req, res) => {
+    router.get(/^(?!\/api(\/|$)).*/, secretsInUrl({ query: ['token'] }), (_req, res) => {
       res.status(503).type('text/plain; charset=utf-8').send('O painel ainda não foi compilado. Rode "npm run build".');
     });
     return router;
@@ -109,6 +110,7 @@ export function dashboardRouter(dir: string | undefined): Router {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(join(dir, page));
   };
-  router.get(/^(?!\/api(\/|$)).*/, index);
+  // The pages of e-mailed links (/reset-password, /verify-email) take their token in ?token=.
+  router.get(/^(?!\/api(\/|$)).*/, secretsInUrl({ query: ['token'] }), index);
   return router;
 }

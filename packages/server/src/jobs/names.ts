@@ -11,6 +11,7 @@ export const JOBS = {
   mailSweep: 'mail:sweep',
   planNotices: 'mail:plan-notices',
   paymentsExpire: 'payments:expire',
+  auditRetention: 'audit:retention',
 } as const;
 
 export type JobName = (typeof JOBS)[keyof typeof JOBS];

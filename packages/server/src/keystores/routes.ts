@@ -2,9 +2,10 @@ import { Router } from 'express';
 import { KEYSTORE_MESSAGES, keystoreUploadSchema, type KeystoreMetadata } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
-import { authUser, requireAuth } from '../http/guards.js';
+import { authUser, requireAuth, requireReauth } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { deleteKeystore, findKeystore, presentKeystore, saveKeystore } from './service.js';
+import { signedInActor } from '../audit/requestActor.js';
 
 /**
  * /api/account — the signed-in user's own settings.
@@ -13,28 +14,30 @@ import { deleteKeystore, findKeystore, presentKeystore, saveKeystore } from './s
  *       engine's code (BAD_KEYSTORE, KEYSTORE_PASSWORD, KEYSTORE_ALIAS) when it does not open
  *   GET /keystore → { keystore: metadata } | 404 — never the key itself
  *   DELETE /keystore → 204 | 404
- * Strictly personal: there is no admin route to a user's keystore.
+ * Strictly personal: there is no admin route to a user's keystore. Replacing or removing it
+ * takes a session that recently proved the password (403 SESSION_REQUIRED for API tokens, 403
+ * REAUTH_REQUIRED for an older session); reading its public facts is open to `read` tokens.
  */
 export function createAccountRouter(ctx: AppContext): Router {
   const router = Router();
-  const auth = requireAuth(ctx);
+  const change = [requireAuth(ctx), requireReauth];
 
-  router.put('/keystore', auth, validate(keystoreUploadSchema), async (req, res) => {
+  router.put('/keystore', ...change, validate(keystoreUploadSchema), async (req, res) => {
     const user = authUser(req);
-    const saved = await saveKeystore(ctx, user.id, inputOf(req, keystoreUploadSchema));
+    const saved = await saveKeystore(ctx, signedInActor(req), user.id, inputOf(req, keystoreUploadSchema));
     const body: { message: string; keystore: KeystoreMetadata } = { message: KEYSTORE_MESSAGES.saved, keystore: presentKeystore(saved) };
     res.json(body);
   });
 
-  router.get('/keystore', auth, async (req, res) => {
+  router.get('/keystore', requireAuth(ctx, { token: 'account:read' }), async (req, res) => {
     const row = await findKeystore(ctx, authUser(req).id);
     if (!row) throw ApiError.notFound(KEYSTORE_MESSAGES.notFound, 'KEYSTORE_NOT_FOUND');
     const body: { keystore: KeystoreMetadata } = { keystore: presentKeystore(row) };
     res.json(body);
   });
 
-  router.delete('/keystore', auth, async (req, res) => {
-    if (!(await deleteKeystore(ctx, authUser(req).id))) throw ApiError.notFound(KEYSTORE_MESSAGES.notFound, 'KEYSTORE_NOT_FOUND');
+  router.delete('/keystore', ...change, async (req, res) => {
+    if (!(await deleteKeystore(ctx, signedInActor(req), authUser(req).id))) throw ApiError.notFound(KEYSTORE_MESSAGES.notFound, 'KEYSTORE_NOT_FOUND');
     res.status(204).end();
   });
 

@@ -3,8 +3,10 @@
  * the given passwords (so a conversion never fails on a typo weeks later), encrypted at rest
  * with AES-256-GCM (data dir key, the user id as additional data: a row copied onto another
  * user does not open). Nothing here returns the key or its passwords, except `signingKeyFor`,
- * which hands them to the engine for one conversion.
+ * which hands them to the engine for one conversion. Saving and removing are recorded in the
+ * audit trail with the certificate's public facts.
  */
+import type { Sequelize } from 'sequelize';
 import { ConverterError, isConverterError } from '@aabify/converter';
 import { KEYSTORE_MESSAGES, type KeystoreMetadata, type KeystoreUpload, type ParsedOptions } from '@aabify/shared';
 import type { Logger } from '../logger.js';
@@ -13,6 +15,8 @@ import type { KeystoreOpener } from './opener.js';
 import { ApiError } from '../http/errors.js';
 import type { Models, UserKeystore } from '../models/index.js';
 import { encryptJson, keyRingOf, openJson } from '../settings/crypto.js';
+import type { AuditActor } from '../audit/actor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 interface KeystoreSecret {
   keystore: string;
@@ -28,6 +32,14 @@ export interface StoredSigningKey {
 }
 
 type Keystores = { models: Pick<Models, 'UserKeystore'> };
+type KeystoreWrites = Keystores & { sequelize: Sequelize; logger: Logger };
+
+/** What the audit trail keeps of an upload keystore: the certificate's public facts. */
+function auditView(k: UserKeystore): Record<string, unknown> {
+  return { alias: k.alias, certificateSha256: k.certificateSha256, subject: k.subject, notAfter: k.notAfter, fileName: k.fileName };
+}
+
+const auditTarget = (userId: string, k: Pick<UserKeystore, 'alias'> | null) => ({ type: 'keystore' as const, id: userId, label: k?.alias ?? null });
 
 const aad = (userId: string): string => `user-keystore:${userId}`;
 
@@ -54,7 +66,7 @@ export function presentKeystore(k: UserKeystore): KeystoreMetadata {
  * Opens the keystore with the engine in a worker (keystores/opener.ts: time budget, one per
  * user); the engine's errors become a 422 with its pt-BR message.
  */
-export async function saveKeystore(ctx: Keystores & { keystores: KeystoreOpener; secrets: ServerSecrets; logger: Logger }, userId: string, input: KeystoreUpload): Promise<UserKeystore> {
+export async function saveKeystore(ctx: KeystoreWrites & { keystores: KeystoreOpener; secrets: ServerSecrets }, actor: AuditActor, userId: string, input: KeystoreUpload): Promise<UserKeystore> {
   const bytes = Buffer.from(input.keystore, 'base64');
   let key;
   try {
@@ -87,19 +99,35 @@ export async function saveKeystore(ctx: Keystores & { keystores: KeystoreOpener;
     fileName: input.fileName || null,
   };
   const { UserKeystore } = ctx.models;
-  await UserKeystore.upsert(row);
+  const saved = await ctx.sequelize.transaction(async (transaction) => {
+    const previous = await UserKeystore.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+    await UserKeystore.upsert(row, { transaction });
+    const stored = (await UserKeystore.findByPk(userId, { transaction }))!;
+    await recordAudit(
+      ctx,
+      { action: 'keystore.saved', actor, target: auditTarget(userId, stored), accountId: userId, before: previous ? auditView(previous) : null, after: auditView(stored) },
+      { transaction },
+    );
+    return stored;
+  });
   ctx.logger.info({ userId, alias: key.alias, sha256: key.certificateSha256 }, 'upload keystore saved');
-  return (await UserKeystore.findByPk(userId))!;
+  return saved;
 }
 
 export async function findKeystore(ctx: Keystores, userId: string): Promise<UserKeystore | null> {
   return ctx.models.UserKeystore.findByPk(userId);
 }
 
-export async function deleteKeystore(ctx: Keystores & { logger: Logger }, userId: string): Promise<boolean> {
-  const n = await ctx.models.UserKeystore.destroy({ where: { userId } });
-  if (n > 0) ctx.logger.info({ userId }, 'upload keystore deleted');
-  return n > 0;
+export async function deleteKeystore(ctx: KeystoreWrites, actor: AuditActor, userId: string): Promise<boolean> {
+  const removed = await ctx.sequelize.transaction(async (transaction) => {
+    const row = await ctx.models.UserKeystore.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!row) return false;
+    await row.destroy({ transaction });
+    await recordAudit(ctx, { action: 'keystore.removed', actor, target: auditTarget(userId, row), accountId: userId, before: auditView(row) }, { transaction });
+    return true;
+  });
+  if (removed) ctx.logger.info({ userId }, 'upload keystore deleted');
+  return removed;
 }
 
 /** What the engine needs to sign one conversion; BAD_KEYSTORE when the keystore is gone. */

@@ -7,6 +7,8 @@ import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { adminGuard, adminRateLimiter } from '../http/guards.js';
 import { likePattern } from '../http/listing.js';
+import { signedInActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 
 export function presentAdminEmail(m: EmailMessage): AdminEmailJson {
@@ -29,6 +31,9 @@ export function presentAdminEmail(m: EmailMessage): AdminEmailJson {
  *   GET / (page, limit = 25, status = queued|sent|failed|all, search over recipient and subject)
  *     → { emails, pagination, transport, linkBase, publicUrlSet }
  *   GET /{id} → the message with its HTML and text as sent, single-use links hidden
+ *   POST /{id}/resend → { message, email }: a failed message goes back to the queue (recorded in
+ *     the audit trail); 409 EMAIL_NOT_RESENDABLE for one not failed, EMAIL_LINK_NOT_RESENDABLE
+ *     for one whose single-use link was dropped with the failure
  */
 export function createAdminEmailsRouter(ctx: AppContext): Router {
   const router = Router();
@@ -67,6 +72,36 @@ export function createAdminEmailsRouter(ctx: AppContext): Router {
     const rendered = outbox.render(message, 'admin');
     const body: AdminEmailDetail = { ...presentAdminEmail(message), html: rendered.html, text: rendered.text };
     res.json(body);
+  });
+
+  router.post('/:id/resend', async (req, res) => {
+    const id = String(req.params.id);
+    const actor = signedInActor(req);
+    const message = await ctx.sequelize.transaction(async (transaction) => {
+      const found = isUuid(id) ? await ctx.models.EmailMessage.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE }) : null;
+      if (!found) throw ApiError.notFound(EMAIL_MESSAGES.emailNotFound, 'EMAIL_NOT_FOUND');
+      if (found.status !== 'failed') throw ApiError.conflict(EMAIL_MESSAGES.emailNotResendable, 'EMAIL_NOT_RESENDABLE');
+      // A failed message's single-use link is gone (never kept past the failure): sent again, it would carry none.
+      if (typeof found.data.linkExpiresAt === 'string') throw ApiError.conflict(EMAIL_MESSAGES.emailLinkNotResendable, 'EMAIL_LINK_NOT_RESENDABLE');
+      await found.update({ status: 'queued', attempts: 0, lastError: null }, { transaction });
+      await recordAudit(
+        ctx,
+        {
+          action: 'email.resent',
+          actor,
+          target: { type: 'email', id: found.id, label: found.subject },
+          accountId: found.userId,
+          before: { status: 'failed' },
+          after: { status: 'queued' },
+          details: { to: found.to, kind: found.kind },
+        },
+        { transaction },
+      );
+      transaction.afterCommit(() => void outbox.schedule(found.id));
+      return found;
+    });
+    ctx.logger.info({ emailId: message.id, actor: actor.user.id }, 'admin resent e-mail');
+    res.json({ message: EMAIL_MESSAGES.emailResent, email: presentAdminEmail(message) });
   });
 
   return router;

@@ -1,6 +1,7 @@
 /**
  * The product's e-mails, one method per trigger (docs/email.md lists them): each gathers what
- * its template needs and hands it to the outbox. Methods never throw: an e-mail that cannot be
+ * its template needs and hands it to the outbox, which also holds the kinds a stranger can cause
+ * to their per-recipient policy (mail/recipientPolicy.ts). Methods never throw: an e-mail that cannot be
  * queued is logged and the request or job that caused it goes on. Methods that take a
  * `transaction` write the message in it, so it exists exactly when that work commits.
  */
@@ -44,35 +45,33 @@ export class Mailer {
 
   /** After register: welcome, with the address-confirmation link. */
   async welcome(user: User, opts: Tx = {}): Promise<void> {
-    await this.guard('welcome', async () => {
-      const link = await issueEmailLink(this.deps.models, user, 'email_verification', opts);
-      await this.outbox.enqueue({
+    await this.guard('welcome', () =>
+      this.outbox.enqueue({
         kind: 'welcome',
         to: user.email,
         userId: user.id,
         // No name: whoever typed it may not own this mailbox (the address is not confirmed),
         // and a name is free text a stranger could fill with a phishing line sent from our domain.
-        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000, linkExpiresAt: link.expiresAt.toISOString() },
-        secret: link.token,
+        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000 },
+        link: (transaction) => issueEmailLink(this.deps.models, user, 'email_verification', { transaction }),
         transaction: opts.transaction,
-      });
-    });
+      }),
+    );
   }
 
   /** "Reenviar e-mail": a new confirmation link (older ones stop working). */
   async verification(user: User): Promise<void> {
-    await this.guard('verify_email', async () => {
-      const link = await issueEmailLink(this.deps.models, user, 'email_verification');
-      await this.outbox.enqueue({
+    await this.guard('verify_email', () =>
+      this.outbox.enqueue({
         kind: 'verify_email',
         to: user.email,
         userId: user.id,
         // No name: whoever typed it may not own this mailbox (the address is not confirmed),
         // and a name is free text a stranger could fill with a phishing line sent from our domain.
-        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000, linkExpiresAt: link.expiresAt.toISOString() },
-        secret: link.token,
-      });
-    });
+        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000 },
+        link: (transaction) => issueEmailLink(this.deps.models, user, 'email_verification', { transaction }),
+      }),
+    );
   }
 
   /** Register with a taken address: the owner learns of it; the stranger learns nothing. */
@@ -89,13 +88,12 @@ export class Mailer {
     await this.guard('password_reset', async () => {
       const user = await this.deps.models.User.findOne({ where: { email } });
       if (!user || !user.isActive) return;
-      const link = await issueEmailLink(this.deps.models, user, 'password_reset');
       await this.outbox.enqueue({
         kind: 'password_reset',
         to: user.email,
         userId: user.id,
-        data: { name: user.name, linkExpiresAt: link.expiresAt.toISOString() },
-        secret: link.token,
+        data: { name: user.name },
+        link: (transaction) => issueEmailLink(this.deps.models, user, 'password_reset', { transaction }),
       });
     });
   }
@@ -243,14 +241,38 @@ export class Mailer {
     });
   }
 
-  async apiTokenCreated(user: User, token: { name: string; prefix: string; createdAt: Date }): Promise<void> {
+  async apiTokenCreated(user: User, token: { name: string; prefix: string; scopes: readonly string[]; createdAt: Date }): Promise<void> {
     await this.guard('api_token_created', () =>
       this.outbox.enqueue({
         kind: 'api_token_created',
         to: user.email,
         userId: user.id,
-        data: { name: user.name, tokenName: token.name, prefix: token.prefix, createdAt: token.createdAt.toISOString() },
+        data: { name: user.name, tokenName: token.name, prefix: token.prefix, scopes: [...token.scopes], createdAt: token.createdAt.toISOString() },
       }),
+    );
+  }
+
+  /**
+   * A sign-in from a device or address the account had not used: the owner can end it. One per
+   * device and day at most (the dedupe key), whatever the addresses: a stranger holding the
+   * password cannot flood the mailbox by signing in again and again.
+   */
+  async newSignIn(user: User, signIn: { device: string; deviceKey: string; address: string | null; at: Date }): Promise<void> {
+    await this.guard('new_sign_in', () =>
+      this.outbox.enqueue({
+        kind: 'new_sign_in',
+        to: user.email,
+        userId: user.id,
+        data: { name: user.name, device: signIn.device, address: signIn.address, at: signIn.at.toISOString() },
+        dedupeKey: `new-sign-in:${user.id}:${signIn.deviceKey}:${signIn.at.toISOString().slice(0, 10)}`,
+      }),
+    );
+  }
+
+  /** Two-factor sign-in turned on or off. */
+  async twoFactorChanged(user: User, enabled: boolean): Promise<void> {
+    await this.guard('two_factor_changed', () =>
+      this.outbox.enqueue({ kind: 'two_factor_changed', to: user.email, userId: user.id, data: { name: user.name, enabled, at: new Date().toISOString() } }),
     );
   }
 

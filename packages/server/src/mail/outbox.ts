@@ -18,6 +18,8 @@ import { enqueueFor } from '../jobs/define.js';
 import { JOBS } from '../jobs/names.js';
 import { encryptJson, openJson, type KeyRing } from '../settings/crypto.js';
 import { messageContent, renderMessage, type RenderedMessage } from './templates.js';
+import type { IssuedLink } from './links.js';
+import { CAPPED_KINDS, RECIPIENT_POLICIES, RECIPIENT_WINDOW_MS, recipientRefusal, type RecentMail } from './recipientPolicy.js';
 
 
 export interface OutboxOptions {
@@ -33,8 +35,13 @@ export interface NewMessage {
   userId: string | null;
   /** The template's input; never a secret (it is shown to admins). */
   data: Record<string, unknown>;
-  /** A single-use link's token: stored encrypted, put in the link only when delivered. */
-  secret?: string;
+  /**
+   * Makes the message's single-use link, in the message's transaction and only once the message
+   * is admitted (a message its recipient policy refuses must not revoke the link already sent).
+   * The token is stored encrypted and put in the link only when delivered; its expiry goes in
+   * `data.linkExpiresAt`.
+   */
+  link?: (transaction: Transaction) => Promise<IssuedLink>;
   /** A notice that goes out once: a second message with the same key is not queued. */
   dedupeKey?: string;
   transaction?: Transaction;
@@ -87,18 +94,29 @@ export class Outbox {
 
   /**
    * Writes a message (in `transaction` when given, inside a savepoint so a failure here never
-   * aborts the caller's work) and, once committed, queues its delivery. Answers the id, or
-   * null when a message with the same dedupeKey exists or writing failed.
+   * aborts the caller's work) and, once committed, queues its delivery. A kind a stranger can
+   * cause is first held to its recipient policy (mail/recipientPolicy.ts), under a lock on the
+   * address so parallel requests cannot pass it together. Answers the id, or null when the policy
+   * refused it, a message with the same dedupeKey exists, or writing failed.
    */
-  async enqueue(message: NewMessage): Promise<string | null> {
+  async enqueue(message: NewMessage, now: Date = new Date()): Promise<string | null> {
     const { sequelize, logger } = this.deps;
     const id = randomUUID();
     const subject = messageContent(message.kind, message.data).subject;
-    const secret = message.secret === undefined ? null : encryptJson(message.secret, this.deps.keys.current, `email:${id}`);
-    const insert = (transaction?: Transaction) =>
-      sequelize.query<{ id: string }>(
+    const write = async (transaction: Transaction): Promise<string | null> => {
+      if (RECIPIENT_POLICIES[message.kind]) {
+        const refusal = recipientRefusal(message.kind, await this.recentMail(message.to, now, transaction), now);
+        if (refusal) {
+          logger.info({ kind: message.kind, to: message.to, refusal }, 'e-mail not queued: its recipient had this one already or too many this hour');
+          return null;
+        }
+      }
+      const link = message.link ? await message.link(transaction) : undefined;
+      const data = link ? { ...message.data, linkExpiresAt: link.expiresAt.toISOString() } : message.data;
+      const secret = link ? encryptJson(link.token, this.deps.keys.current, `email:${id}`) : null;
+      const rows = await sequelize.query<{ id: string }>(
         `INSERT INTO email_messages (id, "userId", kind, "to", subject, data, secret, status, attempts, "dedupeKey", "createdAt", "updatedAt")
-         VALUES (:id, :userId, :kind, :to, :subject, CAST(:data AS jsonb), CAST(:secret AS jsonb), 'queued', 0, :dedupeKey, now(), now())
+         VALUES (:id, :userId, :kind, :to, :subject, CAST(:data AS jsonb), CAST(:secret AS jsonb), 'queued', 0, :dedupeKey, :now, :now)
          ON CONFLICT ("dedupeKey") DO NOTHING RETURNING id`,
         {
           replacements: {
@@ -107,22 +125,25 @@ export class Outbox {
             kind: message.kind,
             to: message.to,
             subject,
-            data: JSON.stringify(message.data),
+            data: JSON.stringify(data),
             secret: secret === null ? null : JSON.stringify(secret),
             dedupeKey: message.dedupeKey ?? null,
+            now,
           },
           type: QueryTypes.SELECT,
           transaction,
         },
       );
-    let rows: Array<{ id: string }>;
+      return rows.length ? id : null;
+    };
+    let written: string | null;
     try {
-      rows = message.transaction ? await sequelize.transaction({ transaction: message.transaction }, (t) => insert(t)) : await insert();
+      written = await sequelize.transaction(message.transaction ? { transaction: message.transaction } : {}, write);
     } catch (err) {
       logger.error({ err, kind: message.kind, to: message.to, subject }, 'e-mail not queued');
       return null;
     }
-    if (!rows.length) return null;
+    if (!written) return null;
     const after = () => {
       if (this.transport === 'outbox') {
         logger.info({ emailId: id, to: message.to, subject }, 'e-mail kept in the outbox (no SMTP_URL)');
@@ -133,6 +154,23 @@ export class Outbox {
     if (message.transaction) message.transaction.afterCommit(after);
     else after();
     return id;
+  }
+
+  /**
+   * The capped kinds queued or sent to `to` within the policy's window, read under a lock on the
+   * address (held until `transaction` ends).
+   */
+  private async recentMail(to: string, now: Date, transaction: Transaction): Promise<RecentMail[]> {
+    const { sequelize } = this.deps;
+    const address = to.trim().toLowerCase();
+    await sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:key))', { replacements: { key: `mail-recipient:${address}` }, transaction });
+    const rows = await sequelize.query<{ kind: EmailKind; count: string; last: Date }>(
+      `SELECT kind, count(*) AS count, max("createdAt") AS last FROM email_messages
+        WHERE lower("to") = :address AND kind IN (:kinds) AND status <> 'failed' AND "createdAt" > :since
+        GROUP BY kind`,
+      { replacements: { address, kinds: CAPPED_KINDS, since: new Date(now.getTime() - RECIPIENT_WINDOW_MS) }, type: QueryTypes.SELECT, transaction },
+    );
+    return rows.map((r) => ({ kind: r.kind, count: Number(r.count), last: new Date(r.last) }));
   }
 
   /** Queues the delivery job of a message (one per message). */

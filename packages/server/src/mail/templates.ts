@@ -211,9 +211,39 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
     heading: greeting(d.name),
     blocks: [
       { p: 'Um novo token de API foi criado na sua conta. Ele dá acesso às conversões pela CLI e por pipelines de CI.' },
-      { table: [['Nome', str(d.tokenName)], ['Início do token', str(d.prefix)], ['Criado em', formatDateTime(str(d.createdAt))]] },
+      {
+        table: [
+          ['Nome', str(d.tokenName)],
+          ['Início do token', str(d.prefix)],
+          ...(Array.isArray(d.scopes) ? ([['Escopos', d.scopes.map(str).join(', ')]] as Array<[string, string]>) : []),
+          ['Criado em', formatDateTime(str(d.createdAt))],
+        ],
+      },
       { p: 'Se não foi você, troque sua senha e revogue o token:' },
       { button: { label: 'Abrir o painel', path: '/dashboard' } },
+    ],
+  }),
+  new_sign_in: (d) => ({
+    subject: `Novo acesso à sua conta do ${PRODUCT_NAME}`,
+    heading: greeting(d.name),
+    blocks: [
+      { p: 'Sua conta foi acessada de um dispositivo ou endereço que não tínhamos visto antes:' },
+      { table: [['Dispositivo', str(d.device)], ['Endereço', str(d.address) || 'desconhecido'], ['Quando', formatDateTime(str(d.at))]] },
+      { p: 'Se foi você, não precisa fazer nada. Se não foi, encerre a sessão em Conta › Segurança, troque sua senha e ative a verificação em duas etapas:' },
+      { button: { label: 'Abrir Conta › Segurança', path: '/account/security' } },
+    ],
+  }),
+  two_factor_changed: (d) => ({
+    subject: d.enabled ? `Verificação em duas etapas ativada no ${PRODUCT_NAME}` : `Verificação em duas etapas desativada no ${PRODUCT_NAME}`,
+    heading: greeting(d.name),
+    blocks: [
+      {
+        p: d.enabled
+          ? `A verificação em duas etapas foi ativada na sua conta em ${formatDateTime(str(d.at))}: o login pedirá um código do seu aplicativo autenticador.`
+          : `A verificação em duas etapas foi desativada na sua conta em ${formatDateTime(str(d.at))}: o login volta a pedir só a senha.`,
+      },
+      { p: 'Se não foi você, troque sua senha agora e confira as sessões ativas:' },
+      { button: { label: 'Abrir Conta › Segurança', path: '/account/security' } },
     ],
   }),
   admin_notice: (d) => ({

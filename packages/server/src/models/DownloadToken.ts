@@ -7,14 +7,19 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import type { RecordedCredential } from './recordedCredential.js';
 import type { Conversion } from './Conversion.js';
 import type { User } from './User.js';
 
-/** A download link's token, valid for an hour; only its SHA-256 is kept. */
+/**
+ * A download link's token, valid for an hour; only its SHA-256 is kept, with the credential that
+ * minted it (accounts/capabilities.ts): the link works only while that credential holds.
+ */
 export class DownloadToken extends Model<InferAttributes<DownloadToken>, InferCreationAttributes<DownloadToken>> {
   declare tokenHash: string;
   declare conversionId: ForeignKey<Conversion['id']>;
   declare userId: ForeignKey<User['id']>;
+  declare credential: RecordedCredential;
   declare expiresAt: Date;
   declare createdAt: CreationOptional<Date>;
 }
@@ -24,6 +29,7 @@ export function defineDownloadToken(sequelize: Sequelize): typeof DownloadToken 
   BoundDownloadToken.init(
     {
       tokenHash: { type: DataTypes.CHAR(64), primaryKey: true },
+      credential: { type: DataTypes.JSONB, allowNull: false },
       expiresAt: { type: DataTypes.DATE, allowNull: false },
       createdAt: DataTypes.DATE,
     },

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import type { RecordedCredential } from './recordedCredential.js';
 
 /**
  * A ticket for one conversion event stream, minted by an authenticated call and redeemed once
@@ -15,11 +16,8 @@ export class StreamTicket extends Model<InferAttributes<StreamTicket>, InferCrea
   declare tokenHash: string;
   declare userId: string;
   declare conversionId: string;
-  /** Set when minted with an API token: revoking the token removes the ticket. */
-  declare apiTokenId: string | null;
-  /** The session's tokenVersion and expiry when minted with a session token. */
-  declare tokenVersion: number | null;
-  declare sessionExpiresAt: Date | null;
+  /** The credential that minted it (accounts/capabilities.ts), checked again at redemption. */
+  declare credential: RecordedCredential;
   declare expiresAt: Date;
   declare usedAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
@@ -32,9 +30,7 @@ export function defineStreamTicket(sequelize: Sequelize): typeof StreamTicket {
       tokenHash: { type: DataTypes.CHAR(64), primaryKey: true },
       userId: { type: DataTypes.UUID, allowNull: false },
       conversionId: { type: DataTypes.UUID, allowNull: false },
-      apiTokenId: { type: DataTypes.UUID, allowNull: true },
-      tokenVersion: { type: DataTypes.INTEGER, allowNull: true },
-      sessionExpiresAt: { type: DataTypes.DATE, allowNull: true },
+      credential: { type: DataTypes.JSONB, allowNull: false },
       expiresAt: { type: DataTypes.DATE, allowNull: false },
       usedAt: { type: DataTypes.DATE, allowNull: true },
       createdAt: DataTypes.DATE,

@@ -4,8 +4,10 @@ import {
   type CreationOptional,
   type InferAttributes,
   type InferCreationAttributes,
+  type NonAttribute,
   type Sequelize,
 } from 'sequelize';
+import type { EncryptedValue } from '../settings/crypto.js';
 import { getPlanAccess, normalizeEmail, type PlanAccessInput, type PlanAccessStatus, type UserRole, type UserType } from '@aabify/shared';
 
 /**
@@ -16,10 +18,11 @@ import { getPlanAccess, normalizeEmail, type PlanAccessInput, type PlanAccessSta
  * `tokenVersion` is part of every session token: raising it signs the user out everywhere.
  * Always query through `ctx.models.User` (bound to the context's database), never this class.
  */
-export interface EndedSession {
-  id: string;
-  /** The session token's exp (seconds since the epoch): past it the entry can go. */
-  exp: number;
+export interface RecoveryCode {
+  /** SHA-256 (hex) of the normalised code (accounts/twoFactor.ts). */
+  hash: string;
+  /** ISO time it was used; null while unused. */
+  usedAt: string | null;
 }
 
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
@@ -30,8 +33,6 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare role: CreationOptional<UserRole>;
   declare isActive: CreationOptional<boolean>;
   declare tokenVersion: CreationOptional<number>;
-  /** Sessions signed out one by one (their jti and expiry, seconds), kept until they expire. */
-  declare endedSessions: CreationOptional<EndedSession[]>;
   declare userType: CreationOptional<UserType | null>;
   declare credits: CreationOptional<number>;
   declare creditsReserved: CreationOptional<number>;
@@ -51,12 +52,36 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare emailVerifiedAt: CreationOptional<Date | null>;
   /** E-mail when a long conversion ends (the account menu's switch). */
   declare notifyConversions: CreationOptional<boolean>;
+  /** The authenticator's secret, encrypted (accounts/twoFactor.ts); in use once totpEnabledAt is set. */
+  declare totpSecret: CreationOptional<EncryptedValue | null>;
+  declare totpEnabledAt: CreationOptional<Date | null>;
+  /** Time step of the last code accepted: no code is accepted twice. */
+  declare totpLastStep: CreationOptional<number | null>;
+  declare recoveryCodes: CreationOptional<RecoveryCode[]>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   declare deletedAt: CreationOptional<Date | null>;
+  /**
+   * Set by authentication on the instance a request made with an API token gets (not stored):
+   * such a request never acts with an administrator's rights (accounts/scopes.ts).
+   */
+  declare viaApiToken?: NonAttribute<boolean>;
 
+  /** Whether this request may act as an administrator: the role, and never through an API token. */
   isAdmin(): boolean {
+    return this.role === 'admin' && !this.viaApiToken;
+  }
+
+  /**
+   * The account's role, whatever the credential: what the account is (admins convert without
+   * credits), never what the request may do (isAdmin).
+   */
+  hasAdminRole(): boolean {
     return this.role === 'admin';
+  }
+
+  twoFactorEnabled(): boolean {
+    return this.totpEnabledAt !== null && this.totpEnabledAt !== undefined;
   }
 
   planAccessInput(): PlanAccessInput {
@@ -92,7 +117,6 @@ export function defineUser(sequelize: Sequelize): typeof User {
       role: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'user' },
       isActive: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
       tokenVersion: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-      endedSessions: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
       userType: { type: DataTypes.STRING(16), allowNull: true },
       credits: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       creditsReserved: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
@@ -109,6 +133,10 @@ export function defineUser(sequelize: Sequelize): typeof User {
       lastLogin: { type: DataTypes.DATE, allowNull: true },
       emailVerifiedAt: { type: DataTypes.DATE, allowNull: true },
       notifyConversions: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      totpSecret: { type: DataTypes.JSONB, allowNull: true },
+      totpEnabledAt: { type: DataTypes.DATE, allowNull: true },
+      totpLastStep: { type: DataTypes.INTEGER, allowNull: true },
+      recoveryCodes: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
       deletedAt: DataTypes.DATE,

@@ -6,6 +6,7 @@
 import type { Sequelize } from 'sequelize';
 import { defineUser, type User } from './User.js';
 import { defineApiToken, type ApiToken } from './ApiToken.js';
+import { defineSession, type Session } from './Session.js';
 import { definePlan, type Plan } from './Plan.js';
 import { definePayment, definePurchase, definePurchaseTransition, type Payment, type Purchase, type PurchaseTransition } from './Purchase.js';
 import { defineSandboxCharge, type SandboxCharge } from './SandboxCharge.js';
@@ -18,10 +19,12 @@ import { defineEmailLinkToken, type EmailLinkToken } from './EmailLinkToken.js';
 import { defineStreamTicket, type StreamTicket } from './StreamTicket.js';
 import { definePlayCredential, type PlayCredential } from './PlayCredential.js';
 import { definePublication, definePublicationLog, type Publication, type PublicationLog } from './Publication.js';
+import { defineAuditEvent, type AuditEvent } from './AuditEvent.js';
 
 export interface Models {
   User: typeof User;
   ApiToken: typeof ApiToken;
+  Session: typeof Session;
   Plan: typeof Plan;
   Purchase: typeof Purchase;
   PurchaseTransition: typeof PurchaseTransition;
@@ -37,12 +40,14 @@ export interface Models {
   PlayCredential: typeof PlayCredential;
   Publication: typeof Publication;
   PublicationLog: typeof PublicationLog;
+  AuditEvent: typeof AuditEvent;
 }
 
 export function initModels(sequelize: Sequelize): Models {
   const models: Models = {
     User: defineUser(sequelize),
     ApiToken: defineApiToken(sequelize),
+    Session: defineSession(sequelize),
     Plan: definePlan(sequelize),
     Purchase: definePurchase(sequelize),
     PurchaseTransition: definePurchaseTransition(sequelize),
@@ -58,6 +63,7 @@ export function initModels(sequelize: Sequelize): Models {
     PlayCredential: definePlayCredential(sequelize),
     Publication: definePublication(sequelize),
     PublicationLog: definePublicationLog(sequelize),
+    AuditEvent: defineAuditEvent(sequelize),
   };
   associate(models);
   return models;
@@ -66,6 +72,8 @@ export function initModels(sequelize: Sequelize): Models {
 function associate(m: Models): void {
   m.User.hasMany(m.ApiToken, { foreignKey: { name: 'userId', allowNull: false }, as: 'apiTokens', onDelete: 'CASCADE' });
   m.ApiToken.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
+  m.User.hasMany(m.Session, { foreignKey: { name: 'userId', allowNull: false }, as: 'sessions', onDelete: 'CASCADE' });
+  m.Session.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
   // Plans, purchases and payments.
   m.Purchase.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
   m.Purchase.belongsTo(m.Plan, { foreignKey: { name: 'planId', allowNull: true }, as: 'plan' });
@@ -84,8 +92,9 @@ function associate(m: Models): void {
   m.DownloadToken.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
 }
 
-export { User, type EndedSession } from './User.js';
+export { User, type RecoveryCode } from './User.js';
 export { ApiToken } from './ApiToken.js';
+export { Session } from './Session.js';
 export { Plan } from './Plan.js';
 export { Payment, Purchase, PurchaseTransition, type PlanGrant, type PurchaseProvider } from './Purchase.js';
 export { SandboxCharge } from './SandboxCharge.js';
@@ -96,5 +105,7 @@ export { UserKeystore } from './UserKeystore.js';
 export { EmailMessage } from './EmailMessage.js';
 export { EmailLinkToken, type EmailLinkPurpose } from './EmailLinkToken.js';
 export { StreamTicket } from './StreamTicket.js';
+export type { RecordedCredential } from './recordedCredential.js';
 export { PlayCredential } from './PlayCredential.js';
 export { Publication, PublicationLog } from './Publication.js';
+export { AuditEvent } from './AuditEvent.js';

@@ -4,7 +4,7 @@
  * fields clients rely on and their types; presenters may add fields (additionalProperties stays
  * open) but never drop or retype one without the contract test noticing.
  */
-import { CONVERSION_STATUSES } from '@aabify/shared';
+import { API_TOKEN_SCOPES, CONVERSION_STATUSES } from '@aabify/shared';
 import type { JsonSchema } from './jsonSchema.js';
 
 const str = { type: 'string' };
@@ -36,7 +36,6 @@ export const schemas: Record<string, JsonSchema> = {
   Ready: obj({
     status: { enum: ['ready', 'unavailable'] },
     role: { enum: ['all', 'web', 'worker'] },
-    instance: str,
     checks: obj({ database: bool, storage: bool, queue: bool }),
     failed: arrayOf({ enum: ['database', 'storage', 'queue'] }),
   }),
@@ -55,11 +54,41 @@ export const schemas: Record<string, JsonSchema> = {
       lastLogin: dateTimeOrNull,
       createdAt: dateTime,
       usageSummary: { type: 'object' },
+      twoFactorEnabled: bool,
+      twoFactorSetupRequired: { type: 'boolean', description: 'Nas respostas da própria sessão: ela só pode ativar a verificação em duas etapas.' },
     },
-    ['id', 'email', 'role', 'isActive', 'credits', 'createdAt'],
+    ['id', 'email', 'role', 'isActive', 'credits', 'createdAt', 'twoFactorEnabled'],
   ),
   Session: obj({ token: str, expiresIn: int, user: ref('User') }),
-  ApiToken: obj({ id: str, name: str, prefix: { type: 'string', description: 'O início do token (aab_…), para reconhecê-lo.' }, createdAt: dateTime, lastUsedAt: dateTimeOrNull }),
+  TwoFactorChallenge: obj({
+    twoFactorRequired: { const: true },
+    challenge: { type: 'string', description: 'Enviado com o código a /api/auth/login/2fa; vale alguns minutos, uma vez.' },
+    expiresIn: int,
+    message: str,
+  }),
+  SignIn: { oneOf: [ref('Session'), ref('TwoFactorChallenge')] },
+  SessionInfo: obj({
+    id: str,
+    device: str,
+    userAgent: strOrNull,
+    address: strOrNull,
+    createdAt: dateTime,
+    lastUsedAt: dateTimeOrNull,
+    expiresAt: dateTime,
+    current: bool,
+  }),
+  TwoFactorStatus: obj({ enabled: bool, enabledAt: dateTimeOrNull, recoveryCodesLeft: int, requiredForAccount: bool }),
+  TwoFactorSetup: obj({ secret: str, otpauthUrl: str, qrCode: { type: 'string', description: 'data:image/svg+xml;base64,…' } }),
+  RecoveryCodes: obj({ message: str, recoveryCodes: { type: 'array', items: str, minItems: 10, maxItems: 10 } }),
+  ApiTokenScope: { enum: [...API_TOKEN_SCOPES] },
+  ApiToken: obj({
+    id: str,
+    name: str,
+    prefix: { type: 'string', description: 'O início do token (aab_…), para reconhecê-lo.' },
+    scopes: arrayOf(ref('ApiTokenScope')),
+    createdAt: dateTime,
+    lastUsedAt: dateTimeOrNull,
+  }),
   CreatedApiToken: {
     allOf: [ref('ApiToken'), obj({ token: { type: 'string', pattern: '^aab_', description: 'O token inteiro; só aparece nesta resposta.' }, message: str })],
   },
@@ -123,7 +152,7 @@ const ERROR_ANSWERS: Record<number, [string, string]> = {
   400: ['BadRequest', 'Dados inválidos (VALIDATION_ERROR com fields, INVALID_JSON, INVALID_OPTIONS …).'],
   401: ['Unauthorized', 'Sem token, token inválido, expirado ou revogado (TOKEN_MISSING, TOKEN_INVALID, TOKEN_EXPIRED …).'],
   402: ['PaymentRequired', 'Sem plano, sem créditos ou assinatura vencida (NO_PLAN, NO_CREDITS, PLAN_EXPIRED; details.planStatus, details.redirectTo).'],
-  403: ['Forbidden', 'Papel ou dono errado (ADMIN_REQUIRED, FORBIDDEN …).'],
+  403: ['Forbidden', 'A credencial não pode fazer isto: papel errado (ADMIN_REQUIRED), token de API sem o escopo (TOKEN_SCOPE_MISSING) ou onde só vale uma sessão (SESSION_REQUIRED, ADMIN_NEEDS_SESSION), senha a confirmar (REAUTH_REQUIRED), verificação em duas etapas a ativar (TWO_FACTOR_SETUP_REQUIRED) …'],
   404: ['NotFound', 'Recurso inexistente ou de outro usuário.'],
   409: ['Conflict', 'O estado atual não permite a operação.'],
   410: ['Gone', 'Expirado (ex.: PIX vencido, link de download vencido).'],

@@ -3,6 +3,7 @@
  * the shared yup schemas the routes validate with. Served at /api/openapi.json, browsable at
  * /api/docs; test/openapi.test.ts checks it against the Express router and real answers.
  */
+import { API_TOKEN_SCOPES, API_TOKEN_SCOPE_LABELS, scopesGranting, type ApiTokenScope } from '@aabify/shared';
 import { errorResponseName, responses, schemas, securitySchemes } from './components.js';
 import { isYupSchema, jsonSchemaOf, queryParametersOf, type JsonSchema } from './jsonSchema.js';
 import type { Answer, RouteDoc } from './route.js';
@@ -12,9 +13,10 @@ import { planRoutes } from './paths/plans.js';
 import { adminRoutes } from './paths/admin.js';
 import { emailRoutes } from './paths/email.js';
 import { playRoutes } from './paths/play.js';
+import { auditRoutes } from './paths/audit.js';
 
 /** Every documented route, in the order the reference shows them. */
-export const API_ROUTES: readonly RouteDoc[] = [...accountRoutes, ...emailRoutes, ...conversionRoutes, ...planRoutes, ...adminRoutes, ...playRoutes];
+export const API_ROUTES: readonly RouteDoc[] = [...accountRoutes, ...emailRoutes, ...conversionRoutes, ...planRoutes, ...adminRoutes, ...auditRoutes, ...playRoutes];
 
 /** `/conversion/status/:id` → `/api/conversion/status/{id}`. */
 export function openApiPath(expressPath: string): string {
@@ -22,6 +24,21 @@ export function openApiPath(expressPath: string): string {
 }
 
 const SECURITY = [{ sessionJwt: [] }, { apiToken: [] }];
+const SESSION_ONLY = [{ sessionJwt: [] }];
+
+/** The scopes that open a route to API tokens (none: sessions only). */
+export function tokenScopesOf(r: Pick<RouteDoc, 'auth' | 'token'>): ApiTokenScope[] {
+  if (r.auth === 'none' || r.auth === 'admin' || !r.token) return [];
+  return r.token === 'any' ? [...API_TOKEN_SCOPES] : scopesGranting(r.token);
+}
+
+function tokenSentence(r: RouteDoc): string {
+  if (r.auth === 'none') return '';
+  const scopes = tokenScopesOf(r);
+  if (scopes.length === 0) return r.auth === 'admin' ? 'Tokens de API nunca (403 ADMIN_NEEDS_SESSION). ' : 'Só com sessão: tokens de API recebem 403 SESSION_REQUIRED. ';
+  if (r.token === 'any') return 'Tokens de API: qualquer escopo. ';
+  return `Tokens de API: escopo ${scopes.map((s) => `${s} (${API_TOKEN_SCOPE_LABELS[s].label})`).join(' ou ')} (403 TOKEN_SCOPE_MISSING sem ele). `;
+}
 
 function answerContent(answer: Answer, status: number): JsonSchema {
   if (answer === null) return { description: status === 204 ? 'Sem corpo' : 'Resposta vazia' };
@@ -36,7 +53,9 @@ function errorStatuses(r: RouteDoc): number[] {
   const statuses = new Set(r.errors ?? []);
   if (r.body || r.query || r.multipart) statuses.add(400);
   if (r.auth !== 'none') statuses.add(401);
-  if (r.auth === 'admin') statuses.add(403);
+  // Every authenticated route may refuse a credential: a token's scopes, a session limited to
+  // two-factor enrolment, an admin's route.
+  if (r.auth !== 'none') statuses.add(403);
   if (r.rateLimited) statuses.add(429);
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
@@ -56,7 +75,8 @@ function operation(r: RouteDoc): JsonSchema {
     : r.body
       ? { required: true, content: { 'application/json': { schema: isYupSchema(r.body) ? jsonSchemaOf(r.body) : r.body } } }
       : undefined;
-  const who = r.auth === 'admin' ? 'Só administradores. ' : '';
+  const who = `${r.auth === 'admin' ? 'Só administradores. ' : ''}${tokenSentence(r)}`;
+  const scopes = tokenScopesOf(r);
   return {
     tags: [r.tag],
     summary: r.summary,
@@ -65,7 +85,8 @@ function operation(r: RouteDoc): JsonSchema {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: answers,
-    security: r.auth === 'none' ? [] : r.auth === 'token-or-query' ? [...SECURITY, {}] : SECURITY,
+    security: r.auth === 'none' ? [] : r.auth === 'token-or-query' ? [...SECURITY, {}] : scopes.length > 0 ? SECURITY : SESSION_ONLY,
+    ...(r.auth === 'none' ? {} : { 'x-api-token-scopes': scopes }),
   };
 }
 
@@ -85,7 +106,8 @@ export function buildOpenApiDocument(version: string, routes: readonly RouteDoc[
       summary: 'APK → AAB: contas, planos e pagamentos PIX, conversões e administração.',
       description:
         'Toda rota fica sob /api. Erros têm uma forma só: `{ message, code, details?, fields?, retryAfter? }`, com a mensagem em pt-BR (schema Error). ' +
-        'Autenticação: `Authorization: Bearer <token>`, com o token de sessão (JWT) de /api/auth/login ou um token de API pessoal `aab_…` (/api/auth/tokens).',
+        'Autenticação: `Authorization: Bearer <token>`, com o token de sessão (JWT) de /api/auth/login ou um token de API pessoal `aab_…` (/api/auth/tokens). ' +
+        'Um token de API só abre as rotas dos escopos escolhidos ao criá-lo (`x-api-token-scopes` de cada operação: read, conversions, downloads, publishing); nunca as de administrador nem as que alteram a conta.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'Este servidor' }],

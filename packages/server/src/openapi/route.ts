@@ -8,6 +8,7 @@
  *   })
  */
 import type { Schema } from 'yup';
+import type { ApiTokenPermission } from '@aabify/shared';
 import type { JsonSchema } from './jsonSchema.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -23,6 +24,11 @@ export type Answer = JsonSchema | { media: string; schema?: JsonSchema; descript
 
 export interface RouteOptions {
   auth: RouteAuth;
+  /**
+   * What an API token needs here, as the route's requireAuth says (http/guards.ts); absent on an
+   * authenticated route: a session's alone (API tokens get 403). Never on admin routes.
+   */
+  token?: ApiTokenPermission | 'any';
   /** The JSON body: the yup schema the route validates with, or a JSON Schema. */
   body?: Schema | JsonSchema;
   /** A multipart upload: the form's fields. */

@@ -31,7 +31,8 @@ export function createHealthRouter(ctx: AppContext): Router {
 /**
  * GET /api/ready, for orchestrators and load balancers: 200 when the database, the file store
  * and the job queue answer (and, in worker roles, the queue is processing); 503 naming what
- * failed in `failed`. Liveness is /api/health.
+ * failed in `failed`. Liveness is /api/health. Anyone may ask, so it names no process (host,
+ * pid): which instance answered is told only by the authenticated /metrics.
  */
 export function createReadyRouter(ctx: AppContext): Router {
   const router = Router();
@@ -53,7 +54,7 @@ export function createReadyRouter(ctx: AppContext): Router {
       ]),
     ) as Record<'database' | 'storage' | 'queue', boolean>;
     const failed = Object.entries(checks).filter(([, ok]) => !ok).map(([name]) => name);
-    res.status(failed.length ? 503 : 200).json({ status: failed.length ? 'unavailable' : 'ready', role: ctx.config.role, instance: ctx.instance.id, checks, failed });
+    res.status(failed.length ? 503 : 200).json({ status: failed.length ? 'unavailable' : 'ready', role: ctx.config.role, checks, failed });
   });
   return router;
 }

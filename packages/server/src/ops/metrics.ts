@@ -1,7 +1,7 @@
 /**
  * GET /metrics in Prometheus text format (prom-client), one registry per process: HTTP latency
  * by route pattern, conversions by outcome, engine duration, queue depth, worker utilisation,
- * payments by status. Off (404) unless METRICS_TOKEN is set; then it answers only to
+ * payments by status, and which instance answers (`aabify_instance_info`). Off (404) unless METRICS_TOKEN is set; then it answers only to
  * `Authorization: Bearer <METRICS_TOKEN>`. Mounted outside /api, so the API's rate limits never
  * apply to it (docs/deploy.md). Queue depth and payments are database-wide figures: every
  * process reports the same value (aggregate them with max, not sum).
@@ -31,7 +31,7 @@ export interface WorkerFigures {
   utilisation(): number;
 }
 
-export function createMetrics(ctx: { sequelize: Sequelize; config: Pick<Config, 'role'> }): Metrics {
+export function createMetrics(ctx: { sequelize: Sequelize; config: Pick<Config, 'role'>; instance: { readonly id: string }; version: string }): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ role: ctx.config.role });
   collectDefaultMetrics({ register: registry, prefix: 'aabify_' });
@@ -70,6 +70,14 @@ export function createMetrics(ctx: { sequelize: Sequelize; config: Pick<Config, 
       for (const r of await count(`SELECT status AS key, count(*) AS n FROM payments GROUP BY status`)) this.set({ status: r.key }, Number(r.n));
     },
   });
+  // Which process this is (host:pid:random) and what it runs: said here, behind METRICS_TOKEN,
+  // and nowhere a stranger can ask (/api/ready names no process).
+  new Gauge({
+    name: 'aabify_instance_info',
+    help: 'This process: its instance id (host:pid:random) and version; always 1',
+    labelNames: ['instance', 'version'],
+    registers: [registry],
+  }).set({ instance: ctx.instance.id, version: ctx.version }, 1);
   let workers: WorkerFigures = { running: () => 0, utilisation: () => 0 };
   new Gauge({
     name: 'aabify_worker_busy',

@@ -4,7 +4,8 @@ import { PAYMENT_MESSAGES as M, PURCHASE_STATUSES, pageQuerySchema, type Payment
 import { mixed, object, string } from 'yup';
 import type { AppContext } from '../context.js';
 import type { Purchase } from '../models/index.js';
-import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
+import { authUser, requireAuth } from '../http/guards.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -37,7 +38,7 @@ const mapProviderErrors = (err: unknown): never => {
  */
 export function createAdminPaymentsRouter(ctx: AppContext): Router {
   const router = Router();
-  router.use(requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('admin-payments', { points: 300, windowMs: 60_000 })), requireAdmin);
+  router.use(requireAuth(ctx, { admin: true }), rateLimit(ctx.rateLimits.limiter('admin-payments', { points: 300, windowMs: 60_000 })));
 
   /** Which provider is active, and why payments are unavailable when they are (the admin banner). */
   router.get('/status', async (_req, res) => {
@@ -71,7 +72,7 @@ export function createAdminPaymentsRouter(ctx: AppContext): Router {
     }
     if (payment.status === 'refunded') throw ApiError.conflict(M.notPending, 'PAYMENT_NOT_PENDING');
     const remote = await ctx.payments.sandbox.approve(payment.providerPaymentId, { allowLate: true }).catch(mapProviderErrors);
-    const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: 'Aprovado por administrador (sandbox)' });
+    const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: 'Aprovado por administrador (sandbox)', audit: signedInActor(req) });
     const purchase = await ctx.models.Purchase.findByPk(payment.purchaseId);
     res.json({
       success: true,
@@ -97,7 +98,7 @@ export function createAdminPaymentsRouter(ctx: AppContext): Router {
     const provider = await ctx.payments.provider(payment.provider).catch(mapProviderErrors);
     const remote = await provider.refundPayment(payment.providerPaymentId, `aabify-refund-${payment.id}`).catch(mapProviderErrors);
     const text = reason || 'Reembolso feito por administrador';
-    const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: text });
+    const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: text, audit: signedInActor(req) });
     const purchase = await ctx.models.Purchase.findByPk(payment.purchaseId);
     res.json({
       success: true,

@@ -3,7 +3,7 @@ import { boolean, object, string } from 'yup';
 import { PAYMENT_MESSAGES as M, isUuid, UUID_PATTERN } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
-import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
+import { authUser, requireAuth } from '../http/guards.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -13,6 +13,10 @@ import { createPixPayment } from './pixPaymentCreator.js';
 import { applyProviderPayment } from './paymentSynchronizer.js';
 import { approvePurchase } from './purchaseApprover.js';
 import { findPlan } from '../plans/planStore.js';
+import { signedInActor } from '../audit/requestActor.js';
+import { auditChanges, recordAudit } from '../audit/recorder.js';
+import { auditPurchaseTransition } from './purchaseTransition.js';
+import { userAuditTarget, userAuditView } from '../accounts/userPresenter.js';
 
 const userPlanSchema = object({
   userId: string().required('userId é obrigatório').matches(UUID_PATTERN, 'userId inválido'),
@@ -41,7 +45,7 @@ export function createDebugRouter(ctx: AppContext): Router {
     }
     next();
   };
-  router.use(sandboxOnly, requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('debug', { points: 120, windowMs: 60_000 })), requireAdmin);
+  router.use(sandboxOnly, requireAuth(ctx, { admin: true }), rateLimit(ctx.rateLimits.limiter('debug', { points: 120, windowMs: 60_000 })));
 
   router.get('/user-state/:id', async (req, res) => {
     const user = await findUser(ctx, req.params.id);
@@ -69,7 +73,8 @@ export function createDebugRouter(ctx: AppContext): Router {
         { purchaseId: created.id, fromStatus: null, toStatus: 'pending', reason: 'Compra manual (debug)', actor: `admin:${admin.id}` },
         { transaction },
       );
-      await approvePurchase(ctx, created.id, { transaction, actor: `admin:${admin.id}`, reason: 'Plano aplicado (debug)' });
+      const approved = await approvePurchase(ctx, created.id, { transaction, actor: `admin:${admin.id}`, reason: 'Plano aplicado (debug)' });
+      if (approved.purchase) await auditPurchaseTransition(ctx, signedInActor(req), approved.purchase, transaction, { debug: 'test-apply-plan' });
       return created;
     });
     await purchase.reload();
@@ -84,7 +89,7 @@ export function createDebugRouter(ctx: AppContext): Router {
     let { payment, purchase } = await createPixPayment(ctx, user, planId);
     if (autoApprove && payment.providerPaymentId) {
       const remote = await ctx.payments.sandbox.approve(payment.providerPaymentId, { allowLate: true });
-      payment = (await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: 'Compra simulada aprovada (debug)' })).payment;
+      payment = (await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: 'Compra simulada aprovada (debug)', audit: signedInActor(req) })).payment;
       purchase = (await ctx.models.Purchase.findByPk(purchase.id)) ?? purchase;
     }
     await user.reload();
@@ -97,6 +102,7 @@ export function createDebugRouter(ctx: AppContext): Router {
       const found = await findUser(ctx, req.params.id);
       const locked = await ctx.models.User.findByPk(found.id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!locked) throw ApiError.notFound('Usuário não encontrado', 'USER_NOT_FOUND');
+      const before = userAuditView(locked);
       await locked.update(
         {
           userType: null,
@@ -110,6 +116,7 @@ export function createDebugRouter(ctx: AppContext): Router {
         },
         { transaction },
       );
+      await recordAudit(ctx, { action: 'user.updated', actor: signedInActor(req), target: userAuditTarget(locked), ...auditChanges(before, userAuditView(locked)), details: { debug: 'reset-user' } }, { transaction });
       return locked;
     });
     ctx.logger.info({ userId: user.id, admin: authUser(req).id }, 'debug: user plan reset');

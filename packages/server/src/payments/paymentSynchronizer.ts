@@ -11,6 +11,8 @@ import type { ProviderPayment } from './providers/index.js';
 import { approvePurchase } from './purchaseApprover.js';
 import { closePurchase } from './purchaseCloser.js';
 import { refundPurchase } from './purchaseRefunder.js';
+import { auditPurchaseTransition } from './purchaseTransition.js';
+import type { AuditActor } from '../audit/actor.js';
 
 type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
 
@@ -25,6 +27,11 @@ export interface SyncOptions {
   actor: string;
   /** Reason written on the transition instead of the default one. */
   reason?: string;
+  /**
+   * The change is a person's decision (an admin approving, refunding or cancelling a customer's
+   * purchase): a state change is recorded in the audit trail as theirs, in the same transaction.
+   */
+  audit?: AuditActor;
 }
 
 const DEFAULT_REASONS = {
@@ -95,6 +102,7 @@ export async function applyProviderPayment(ctx: Ctx, paymentId: string, remote: 
         break;
     }
     await payment.save({ transaction });
+    if (opts.audit && change.changed && change.purchase) await auditPurchaseTransition(ctx, opts.audit, change.purchase, transaction, { paymentId: payment.id });
     return { payment, purchase: change.purchase, changed: change.changed };
   });
 }
@@ -136,6 +144,7 @@ export async function cancelPaymentLocally(ctx: Ctx, paymentId: string, opts: Sy
     payment.status = 'cancelled';
     const change = await closePurchase(ctx, payment.purchaseId, 'cancelled', { transaction, actor: opts.actor, reason: opts.reason });
     await payment.save({ transaction });
+    if (opts.audit && change.changed && change.purchase) await auditPurchaseTransition(ctx, opts.audit, change.purchase, transaction, { paymentId: payment.id });
     return { payment, purchase: change.purchase, changed: change.changed };
   });
 }

@@ -4,9 +4,11 @@
  * accepted (a PIX can land at the last second). Every change is written to
  * purchase_transitions with time, reason and actor, in the caller's transaction.
  */
-import type { Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import type { PurchaseStatus } from '@aabify/shared';
 import type { Models, Purchase } from '../models/index.js';
+import type { AuditActor } from '../audit/actor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 /** For each status, the statuses it may be reached from. */
 export const PURCHASE_TRANSITIONS: Record<PurchaseStatus, readonly PurchaseStatus[]> = {
@@ -59,4 +61,39 @@ export async function transitionPurchase(
     { transaction: opts.transaction },
   );
   return true;
+}
+
+const AUDITED: Partial<Record<PurchaseStatus, 'purchase.approved' | 'purchase.refunded' | 'purchase.cancelled'>> = {
+  approved: 'purchase.approved',
+  refunded: 'purchase.refunded',
+  cancelled: 'purchase.cancelled',
+};
+
+/**
+ * Records in the audit trail the purchase's last transition as the actor's doing (an admin
+ * approving, refunding or cancelling a customer's purchase), in the transition's transaction.
+ */
+export async function auditPurchaseTransition(
+  ctx: { sequelize: Sequelize; models: Pick<Models, 'PurchaseTransition'> },
+  actor: AuditActor,
+  purchase: Purchase,
+  transaction: Transaction,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  const last = await ctx.models.PurchaseTransition.findOne({ where: { purchaseId: purchase.id }, order: [['at', 'DESC'], ['id', 'DESC']], transaction });
+  const action = last ? AUDITED[last.toStatus] : undefined;
+  if (!last || !action) return;
+  await recordAudit(
+    ctx,
+    {
+      action,
+      actor,
+      target: { type: 'purchase', id: purchase.id, label: purchase.planSnapshot?.name ?? null },
+      accountId: purchase.userId,
+      before: { status: last.fromStatus },
+      after: { status: last.toStatus },
+      details: { reason: last.reason, amountCents: purchase.amountCents, currency: purchase.currency, ...details },
+    },
+    { transaction },
+  );
 }

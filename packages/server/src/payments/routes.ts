@@ -13,6 +13,7 @@ import {
 import type { AppContext } from '../context.js';
 import type { Payment } from '../models/index.js';
 import { authUser, requireAuth, requireVerifiedEmail } from '../http/guards.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { ApiError } from '../http/errors.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -75,7 +76,9 @@ const mapProviderErrors = (err: unknown): never => {
  */
 export function createPaymentsRouter(ctx: AppContext): Router {
   const router = Router();
-  const auth = requireAuth(ctx);
+  // Reading purchases is open to API tokens with `read`; buying and cancelling take a session.
+  const auth = requireAuth(ctx, { token: 'account:read' });
+  const session = requireAuth(ctx);
   const reads = rateLimit(ctx.rateLimits.limiter('payment-reads', { points: 240, windowMs: 60_000 }));
 
   router.get('/config', reads, async (_req, res) => {
@@ -158,12 +161,15 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     res.json(presentPurchaseStatus(purchase, paymentId));
   });
 
-  router.patch('/cancel/:id', auth, reads, async (req, res) => {
+  router.patch('/cancel/:id', session, reads, async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
     if (payment.status !== 'pending') throw ApiError.conflict(M.cannotCancel, 'PAYMENT_NOT_PENDING');
     const provider = await ctx.payments.provider(payment.provider).catch(mapProviderErrors);
-    const reason = user.isAdmin() && user.id !== payment.userId ? 'Cancelado por administrador' : 'Cancelado pelo usuário';
+    const byAdmin = user.isAdmin() && user.id !== payment.userId;
+    const reason = byAdmin ? 'Cancelado por administrador' : 'Cancelado pelo usuário';
+    // An admin cancelling a customer's purchase is an admin action: recorded in the audit trail.
+    const audit = byAdmin ? signedInActor(req) : undefined;
     let result;
     if (payment.providerPaymentId) {
       let remote;
@@ -174,15 +180,15 @@ export function createPaymentsRouter(ctx: AppContext): Router {
         if (!isRefusedChange(err)) mapProviderErrors(err);
         remote = await provider.getPayment(payment.providerPaymentId).catch(mapProviderErrors);
       }
-      result = await applyProviderPayment(ctx, payment.id, remote, { actor: `user:${user.id}`, reason: remote.status === 'cancelled' ? reason : undefined });
+      result = await applyProviderPayment(ctx, payment.id, remote, { actor: `user:${user.id}`, reason: remote.status === 'cancelled' ? reason : undefined, audit: remote.status === 'cancelled' ? audit : undefined });
     } else {
-      result = await cancelPaymentLocally(ctx, payment.id, { actor: `user:${user.id}`, reason });
+      result = await cancelPaymentLocally(ctx, payment.id, { actor: `user:${user.id}`, reason, audit });
     }
     if (result.payment.status !== 'cancelled') throw ApiError.conflict(M.cannotCancel, 'PAYMENT_NOT_PENDING');
     res.json({ success: true, message: M.cancelledOk, payment: presentPixPayment(result.payment) });
   });
 
-  router.post('/simulate-approval/:id', auth, rateLimit(ctx.rateLimits.limiter('simulate-approval', { points: 30, windowMs: 60_000 })), async (req, res) => {
+  router.post('/simulate-approval/:id', session, rateLimit(ctx.rateLimits.limiter('simulate-approval', { points: 30, windowMs: 60_000 })), async (req, res) => {
     const user = authUser(req);
     const payment = await ownedPaymentOrPurchasePayment(ctx, req.params.id, user);
     // Only while nothing configures a real provider: a configured one in its error state is no sandbox.

@@ -1,5 +1,5 @@
 /**
- * POST /api/payments/webhook — Mercado Pago notifications (docs/payments.md). The signature is
+ * POST /api/payments/webhook — Mercado Pago notifications (docs/payments-pix.md "Webhooks"). The signature is
  * checked against the webhook secret; then the payment is read back from Mercado Pago and
  * only that answer changes state (paymentSynchronizer). Replays change nothing. Answers 200
  * at once for what is not ours, and, with no secret configured, for a payment read back less

@@ -14,7 +14,8 @@ import {
   pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
-import { requireAdmin, requireAuth } from '../http/guards.js';
+import { requireAuth } from '../http/guards.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { presentPlan } from './presenter.js';
@@ -27,6 +28,8 @@ import {
   findPlan,
   listPlans,
   reorderPlans,
+  setPlanPopular,
+  togglePlanStatus,
   updatePlan,
 } from './planStore.js';
 import { planAnalytics, planPerformance, planStats } from './planAnalytics.js';
@@ -41,7 +44,7 @@ import { planCsvFileName, plansToCsv } from './planCsv.js';
  */
 export function createAdminPlansRouter(ctx: AppContext): Router {
   const router = Router();
-  router.use(requireAuth(ctx), rateLimit(ctx.rateLimits.limiter('admin-plans', { points: 600, windowMs: 60_000 })), requireAdmin);
+  router.use(requireAuth(ctx, { admin: true }), rateLimit(ctx.rateLimits.limiter('admin-plans', { points: 600, windowMs: 60_000 })));
 
   router.get('/', validate(planFilterQuerySchema, 'query'), async (req, res) => {
     const query = inputOf(req, planFilterQuerySchema);
@@ -70,26 +73,26 @@ export function createAdminPlansRouter(ctx: AppContext): Router {
 
   router.patch('/reorder', validate(planReorderSchema), async (req, res) => {
     const { planOrders } = inputOf(req, planReorderSchema);
-    const updatedCount = await reorderPlans(ctx, planOrders);
+    const updatedCount = await reorderPlans(ctx, signedInActor(req), planOrders);
     res.json({ success: true, message: M.reordered, updatedCount });
   });
 
   router.patch('/bulk-update', validate(planBulkUpdateSchema), async (req, res) => {
     const { planIds, updates } = inputOf(req, planBulkUpdateSchema);
-    const updatedCount = await bulkUpdatePlans(ctx, planIds, updates);
+    const updatedCount = await bulkUpdatePlans(ctx, signedInActor(req), planIds, updates);
     res.json({ success: true, message: `${updatedCount} plano(s) atualizado(s) com sucesso!`, updatedCount });
   });
 
   router.delete('/bulk-delete', validate(planBulkDeleteSchema), async (req, res) => {
     const { planIds } = inputOf(req, planBulkDeleteSchema);
-    const { deletedCount, deactivatedCount } = await bulkDeletePlans(ctx, planIds);
+    const { deletedCount, deactivatedCount } = await bulkDeletePlans(ctx, signedInActor(req), planIds);
     const message =
       `${deletedCount} plano(s) excluído(s)` + (deactivatedCount ? `; ${deactivatedCount} com vendas desativado(s)` : '') + '.';
     res.json({ success: true, message, deletedCount, deactivatedCount });
   });
 
   router.post('/', validate(planInputSchema), async (req, res) => {
-    const plan = await createPlan(ctx, inputOf(req, planInputSchema));
+    const plan = await createPlan(ctx, signedInActor(req), inputOf(req, planInputSchema));
     res.status(201).json({ success: true, message: M.created, plan: presentPlan(plan) });
   });
 
@@ -103,16 +106,16 @@ export function createAdminPlansRouter(ctx: AppContext): Router {
   });
 
   router.put('/:id', async (req, res) => {
-    const plan = await updatePlan(ctx, await findPlan(ctx, req.params.id), req.body);
+    const plan = await updatePlan(ctx, signedInActor(req), await findPlan(ctx, req.params.id), req.body);
     res.json({ success: true, message: M.updated, plan: presentPlan(plan) });
   });
   router.patch('/:id', async (req, res) => {
-    const plan = await updatePlan(ctx, await findPlan(ctx, req.params.id), req.body);
+    const plan = await updatePlan(ctx, signedInActor(req), await findPlan(ctx, req.params.id), req.body);
     res.json({ success: true, message: M.updated, plan: presentPlan(plan) });
   });
 
   router.delete('/:id', async (req, res) => {
-    const outcome = await deletePlan(ctx, await findPlan(ctx, req.params.id));
+    const outcome = await deletePlan(ctx, signedInActor(req), await findPlan(ctx, req.params.id));
     res.json({
       success: true,
       deleted: outcome === 'deleted',
@@ -122,21 +125,19 @@ export function createAdminPlansRouter(ctx: AppContext): Router {
   });
 
   router.patch('/:id/toggle-status', async (req, res) => {
-    const plan = await findPlan(ctx, req.params.id);
-    await plan.update({ isActive: !plan.isActive });
+    const plan = await togglePlanStatus(ctx, signedInActor(req), await findPlan(ctx, req.params.id));
     res.json({ success: true, message: plan.isActive ? M.activated : M.deactivated, plan: presentPlan(plan) });
   });
 
   router.patch('/:id/set-popular', validate(planSetPopularSchema), async (req, res) => {
     const { popular } = inputOf(req, planSetPopularSchema);
-    const plan = await findPlan(ctx, req.params.id);
-    await plan.update({ isPopular: popular ?? !plan.isPopular });
+    const plan = await setPlanPopular(ctx, signedInActor(req), await findPlan(ctx, req.params.id), popular);
     res.json({ success: true, message: plan.isPopular ? M.markedPopular : M.unmarkedPopular, plan: presentPlan(plan) });
   });
 
   router.post('/:id/duplicate', validate(planDuplicateSchema), async (req, res) => {
     const { newName, name } = inputOf(req, planDuplicateSchema);
-    const copy = await duplicatePlan(ctx, await findPlan(ctx, req.params.id), newName ?? name);
+    const copy = await duplicatePlan(ctx, signedInActor(req), await findPlan(ctx, req.params.id), newName ?? name);
     res.status(201).json({ success: true, message: M.duplicated, plan: presentPlan(copy) });
   });
 

@@ -1,25 +1,18 @@
 /**
- * The admin plan export: name, type, price, status, popular, sales, revenue.
- * Semicolon-separated with a UTF-8 BOM, as spreadsheet software set to pt-BR expects (the
- * comma is the decimal separator there). Cells that a spreadsheet would run as a formula are
- * prefixed with an apostrophe.
+ * The admin plan export: name, type, price, status, popular, sales, revenue, as a pt-BR
+ * spreadsheet reads it (http/csv.ts: separator, BOM, formula cells neutralised).
  */
 import { PLAN_TYPE_LABELS, formatMoney } from '@aabify/shared';
 import type { Plan } from '../models/index.js';
+import { CSV_BOM, csvLine } from '../http/csv.js';
 
 export const PLAN_CSV_HEADER = ['Nome', 'Tipo', 'Preço', 'Status', 'Popular', 'Vendas', 'Receita'];
 
-function cell(value: string | number): string {
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function plansToCsv(plans: Plan[]): string {
-  const lines = [PLAN_CSV_HEADER.map(cell).join(';')];
+  const lines = [csvLine(PLAN_CSV_HEADER)];
   for (const p of plans) {
     lines.push(
-      [
+      csvLine([
         p.name,
         PLAN_TYPE_LABELS[p.type],
         formatMoney(p.priceCents, p.currency),
@@ -27,12 +20,10 @@ export function plansToCsv(plans: Plan[]): string {
         p.isPopular ? 'Sim' : 'Não',
         p.salesCount,
         formatMoney(p.totalRevenueCents, p.currency),
-      ]
-        .map(cell)
-        .join(';'),
+      ]),
     );
   }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  return `${CSV_BOM}${lines.join('')}`;
 }
 
 /** planos-2025-01-31.csv (São Paulo date). */

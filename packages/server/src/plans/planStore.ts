@@ -2,6 +2,8 @@
  * Plan writes and the admin filter query. Prices arrive in major units (the form's value)
  * and are kept in cents. A plan that was ever bought is deactivated instead of destroyed, so
  * its purchases keep their plan; the snapshot on each purchase keeps what was sold anyway.
+ * Every write takes the acting admin and records each plan's before and after in the audit
+ * trail, in the write's transaction (bulk writes: one event per plan, `details.bulk`).
  */
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import {
@@ -18,8 +20,25 @@ import type { Plan } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import { parseInput } from '../http/validate.js';
 import { likePattern } from '../http/listing.js';
+import type { SignedInActor } from '../audit/actor.js';
+import { auditChanges, recordAudit, type AuditEntry } from '../audit/recorder.js';
+import { planAuditTarget, planAuditView } from './presenter.js';
 
 type Ctx = Pick<AppContext, 'models' | 'sequelize'>;
+
+/** Records a plan's change (the fields that differ from `before`; everything when there was no plan). */
+async function recordPlanChange(
+  ctx: Ctx,
+  action: AuditEntry['action'],
+  actor: SignedInActor,
+  plan: Plan,
+  before: Record<string, unknown> | null,
+  transaction: Transaction,
+  details?: Record<string, unknown>,
+): Promise<void> {
+  const change = before ? auditChanges(before, planAuditView(plan)) : { before: null, after: planAuditView(plan) };
+  await recordAudit(ctx, { action, actor, target: planAuditTarget(plan), ...change, details }, { transaction });
+}
 
 
 export function planAttributes(input: PlanInput) {
@@ -62,14 +81,40 @@ export async function findPlan(ctx: Ctx, id: unknown, opts: { activeOnly?: boole
 }
 
 /** A plan sent without a display order goes last (after every plan there is). */
-export async function createPlan(ctx: Ctx, input: PlanInput): Promise<Plan> {
+export async function createPlan(ctx: Ctx, actor: SignedInActor, input: PlanInput): Promise<Plan> {
   const attributes = planAttributes(input);
-  const displayOrder = input.displayOrder ?? ((await ctx.models.Plan.max<number, Plan>('displayOrder')) ?? 0) + 1;
-  return ctx.models.Plan.create({ ...attributes, displayOrder });
+  return ctx.sequelize.transaction(async (transaction) => {
+    const displayOrder = input.displayOrder ?? ((await ctx.models.Plan.max<number, Plan>('displayOrder', { transaction })) ?? 0) + 1;
+    const plan = await ctx.models.Plan.create({ ...attributes, displayOrder }, { transaction });
+    await recordPlanChange(ctx, 'plan.created', actor, plan, null, transaction);
+    return plan;
+  });
+}
+
+/** Writes some of a plan's attributes under its row lock and records what changed. */
+async function changePlan(ctx: Ctx, actor: SignedInActor, plan: Plan, values: Partial<ReturnType<typeof planAttributes>>): Promise<Plan> {
+  return ctx.sequelize.transaction(async (transaction) => {
+    const locked = await ctx.models.Plan.findByPk(plan.id, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!locked) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
+    const before = planAuditView(locked);
+    await locked.update(values, { transaction });
+    await recordPlanChange(ctx, 'plan.updated', actor, locked, before, transaction);
+    return locked;
+  });
+}
+
+/** Activates or deactivates a plan. */
+export function togglePlanStatus(ctx: Ctx, actor: SignedInActor, plan: Plan): Promise<Plan> {
+  return changePlan(ctx, actor, plan, { isActive: !plan.isActive });
+}
+
+/** Marks a plan popular or not (the other way round when `popular` is not given). */
+export function setPlanPopular(ctx: Ctx, actor: SignedInActor, plan: Plan, popular: boolean | undefined): Promise<Plan> {
+  return changePlan(ctx, actor, plan, { isPopular: popular ?? !plan.isPopular });
 }
 
 /** Merges the changed fields onto the plan and checks the result whole. */
-export async function updatePlan(ctx: Ctx, plan: Plan, patch: unknown): Promise<Plan> {
+export async function updatePlan(ctx: Ctx, actor: SignedInActor, plan: Plan, patch: unknown): Promise<Plan> {
   const changes = typeof patch === 'object' && patch !== null ? (patch as Record<string, unknown>) : {};
   const merged: Record<string, unknown> = { ...planAsInput(plan), ...changes };
   // Changing the type drops the other type's details.
@@ -78,7 +123,7 @@ export async function updatePlan(ctx: Ctx, plan: Plan, patch: unknown): Promise<
     if (changes.type === 'subscription' && changes.subscriptionDetails === undefined) merged.subscriptionDetails = undefined;
   }
   const input = await parseInput(planInputSchema, merged);
-  return plan.update(planAttributes(input));
+  return changePlan(ctx, actor, plan, planAttributes(input));
 }
 
 async function hasPurchases(ctx: Ctx, planId: string, transaction?: Transaction): Promise<boolean> {
@@ -86,21 +131,40 @@ async function hasPurchases(ctx: Ctx, planId: string, transaction?: Transaction)
 }
 
 /** 'deleted', or 'deactivated' when the plan has purchases. */
-export async function deletePlan(ctx: Ctx, plan: Plan): Promise<'deleted' | 'deactivated'> {
+/** Removes a plan never bought, deactivates one that was; records which, in the same transaction. */
+async function removeOrDeactivate(ctx: Ctx, actor: SignedInActor, plan: Plan, sold: boolean, transaction: Transaction, details?: Record<string, unknown>): Promise<'deleted' | 'deactivated'> {
+  const before = planAuditView(plan);
+  const outcome = sold ? 'deactivated' : 'deleted';
+  if (sold) await plan.update({ isActive: false }, { transaction });
+  else await plan.destroy({ transaction });
+  await recordAudit(
+    ctx,
+    { action: 'plan.deleted', actor, target: planAuditTarget(plan), before, after: sold ? planAuditView(plan) : null, details: { outcome, ...details } },
+    { transaction },
+  );
+  return outcome;
+}
+
+/** 'deleted', or 'deactivated' when the plan has purchases. */
+export async function deletePlan(ctx: Ctx, actor: SignedInActor, plan: Plan): Promise<'deleted' | 'deactivated'> {
   return ctx.sequelize.transaction(async (transaction) => {
-    await ctx.models.Plan.findByPk(plan.id, { transaction, lock: transaction.LOCK.UPDATE });
-    if (await hasPurchases(ctx, plan.id, transaction)) {
-      await plan.update({ isActive: false }, { transaction });
-      return 'deactivated';
-    }
-    await plan.destroy({ transaction });
-    return 'deleted';
+    const locked = await ctx.models.Plan.findByPk(plan.id, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!locked) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
+    return removeOrDeactivate(ctx, actor, locked, await hasPurchases(ctx, plan.id, transaction), transaction);
   });
 }
 
-export async function duplicatePlan(ctx: Ctx, plan: Plan, newName?: string): Promise<Plan> {
+export async function duplicatePlan(ctx: Ctx, actor: SignedInActor, plan: Plan, newName?: string): Promise<Plan> {
   const name = (newName?.trim() || `${plan.name} ${PLAN_MESSAGES.copySuffix}`).slice(0, 100);
-  const maxOrder = (await ctx.models.Plan.max<number, Plan>('displayOrder')) ?? 0;
+  return ctx.sequelize.transaction(async (transaction) => {
+    const copy = await copyPlan(ctx, plan, name, transaction);
+    await recordPlanChange(ctx, 'plan.duplicated', actor, copy, null, transaction, { sourcePlanId: plan.id, sourcePlanName: plan.name });
+    return copy;
+  });
+}
+
+async function copyPlan(ctx: Ctx, plan: Plan, name: string, transaction: Transaction): Promise<Plan> {
+  const maxOrder = (await ctx.models.Plan.max<number, Plan>('displayOrder', { transaction })) ?? 0;
   // A copy starts hidden and not popular, with no sales: it is a draft to edit before selling.
   return ctx.models.Plan.create({
     name,
@@ -114,17 +178,29 @@ export async function duplicatePlan(ctx: Ctx, plan: Plan, newName?: string): Pro
     isPopular: false,
     displayOrder: maxOrder + 1,
     isActive: false,
-  });
+  }, { transaction });
 }
 
-export async function reorderPlans(ctx: Ctx, orders: Array<{ planId: string; displayOrder: number }>): Promise<number> {
+/** The plans named, locked in id order for the rest of the transaction. */
+async function lockPlans(ctx: Ctx, planIds: readonly string[], transaction: Transaction): Promise<Plan[]> {
+  return ctx.models.Plan.findAll({ where: { id: { [Op.in]: [...new Set(planIds)] } }, order: [['id', 'ASC']], transaction, lock: transaction.LOCK.UPDATE });
+}
+
+export async function reorderPlans(ctx: Ctx, actor: SignedInActor, orders: Array<{ planId: string; displayOrder: number }>): Promise<number> {
   return ctx.sequelize.transaction(async (transaction) => {
+    const plans = await lockPlans(ctx, orders.map((o) => o.planId), transaction);
+    // Every plan named exists, each named once.
+    if (plans.length !== orders.length) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
+    const byId = new Map(plans.map((p) => [p.id, p]));
+    const before = new Map(plans.map((p) => [p.id, planAuditView(p)]));
     let updated = 0;
     for (const { planId, displayOrder } of orders) {
-      const [count] = await ctx.models.Plan.update({ displayOrder }, { where: { id: planId }, transaction });
-      updated += count;
+      await byId.get(planId)!.update({ displayOrder }, { transaction });
+      updated++;
     }
-    if (updated !== new Set(orders.map((o) => o.planId)).size) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
+    for (const plan of plans) {
+      if (before.get(plan.id)!.displayOrder !== plan.displayOrder) await recordPlanChange(ctx, 'plan.reordered', actor, plan, before.get(plan.id)!, transaction);
+    }
     return updated;
   });
 }
@@ -137,20 +213,27 @@ export interface BulkUpdates {
   isPopular?: boolean;
 }
 
-export async function bulkUpdatePlans(ctx: Ctx, planIds: string[], updates: BulkUpdates): Promise<number> {
+export async function bulkUpdatePlans(ctx: Ctx, actor: SignedInActor, planIds: string[], updates: BulkUpdates): Promise<number> {
   const values: Partial<Pick<Plan, 'priceCents' | 'currency' | 'displayOrder' | 'isActive' | 'isPopular'>> = {};
   if (updates.price !== undefined) values.priceCents = toCents(updates.price);
   if (updates.currency !== undefined) values.currency = updates.currency;
   if (updates.displayOrder !== undefined) values.displayOrder = updates.displayOrder;
   if (updates.isActive !== undefined) values.isActive = updates.isActive;
   if (updates.isPopular !== undefined) values.isPopular = updates.isPopular;
-  const [count] = await ctx.models.Plan.update(values, { where: { id: { [Op.in]: planIds } } });
-  return count;
+  return ctx.sequelize.transaction(async (transaction) => {
+    const plans = await lockPlans(ctx, planIds, transaction);
+    for (const plan of plans) {
+      const before = planAuditView(plan);
+      await plan.update(values, { transaction });
+      await recordPlanChange(ctx, 'plan.updated', actor, plan, before, transaction, { bulk: true });
+    }
+    return plans.length;
+  });
 }
 
-export async function bulkDeletePlans(ctx: Ctx, planIds: string[]): Promise<{ deletedCount: number; deactivatedCount: number }> {
+export async function bulkDeletePlans(ctx: Ctx, actor: SignedInActor, planIds: string[]): Promise<{ deletedCount: number; deactivatedCount: number }> {
   return ctx.sequelize.transaction(async (transaction) => {
-    const plans = await ctx.models.Plan.findAll({ where: { id: { [Op.in]: planIds } }, transaction, lock: transaction.LOCK.UPDATE });
+    const plans = await lockPlans(ctx, planIds, transaction);
     const sold = await ctx.models.Purchase.findAll({
       attributes: ['planId'],
       where: { planId: { [Op.in]: plans.map((p) => p.id) } },
@@ -161,13 +244,8 @@ export async function bulkDeletePlans(ctx: Ctx, planIds: string[]): Promise<{ de
     let deletedCount = 0;
     let deactivatedCount = 0;
     for (const plan of plans) {
-      if (soldIds.has(plan.id)) {
-        await plan.update({ isActive: false }, { transaction });
-        deactivatedCount++;
-      } else {
-        await plan.destroy({ transaction });
-        deletedCount++;
-      }
+      if ((await removeOrDeactivate(ctx, actor, plan, soldIds.has(plan.id), transaction, { bulk: true })) === 'deactivated') deactivatedCount++;
+      else deletedCount++;
     }
     return { deletedCount, deactivatedCount };
   });

@@ -26,3 +26,23 @@ export function presentPlan(plan: Plan): ApiPlan {
     updatedAt: plan.updatedAt.toISOString(),
   };
 }
+
+/** What the audit trail keeps of a plan before and after a change (prices in cents). */
+export function planAuditView(plan: Plan): Record<string, unknown> {
+  return {
+    name: plan.name,
+    description: plan.description,
+    type: plan.type,
+    priceCents: plan.priceCents,
+    currency: plan.currency,
+    credits: plan.credits,
+    durationMonths: plan.durationMonths,
+    features: plan.features,
+    isActive: plan.isActive,
+    isPopular: plan.isPopular,
+    displayOrder: plan.displayOrder,
+  };
+}
+
+/** A plan as the audit trail names a target. */
+export const planAuditTarget = (plan: Pick<Plan, 'id' | 'name'>) => ({ type: 'plan' as const, id: plan.id, label: plan.name });

@@ -12,7 +12,8 @@ import {
   pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
-import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
+import { authUser, requireAuth } from '../http/guards.js';
+import { signedInActor } from '../audit/requestActor.js';
 import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { presentPlan } from './presenter.js';
@@ -30,7 +31,8 @@ export function createPlansRouter(ctx: AppContext): Router {
   const router = Router();
   // Per verified user after auth, per address for /public: plan reads are cheap, but not free.
   const limiter = rateLimit(ctx.rateLimits.limiter('plans', { points: 300, windowMs: 60_000 }));
-  const auth = requireAuth(ctx);
+  const auth = requireAuth(ctx, { token: 'account:read' });
+  const admin = requireAuth(ctx, { admin: true });
 
   router.get('/public', limiter, async (_req, res) => {
     const plans = await ctx.models.Plan.findAll({ where: { isActive: true }, order: [['displayOrder', 'ASC'], ['name', 'ASC']] });
@@ -75,7 +77,7 @@ export function createPlansRouter(ctx: AppContext): Router {
       credits: user.credits,
       remainingCredits: user.credits,
       expiresAt: user.subscriptionExpiresAt ? user.subscriptionExpiresAt.toISOString() : null,
-      remaining: user.isAdmin() || user.userType === 'subscription' ? 'unlimited' : user.credits,
+      remaining: user.hasAdminRole() || user.userType === 'subscription' ? 'unlimited' : user.credits,
     });
   });
 
@@ -114,8 +116,8 @@ export function createPlansRouter(ctx: AppContext): Router {
     });
   });
 
-  router.post('/', auth, limiter, requireAdmin, validate(planInputSchema), async (req, res) => {
-    const plan = await createPlan(ctx, inputOf(req, planInputSchema));
+  router.post('/', admin, limiter, validate(planInputSchema), async (req, res) => {
+    const plan = await createPlan(ctx, signedInActor(req), inputOf(req, planInputSchema));
     res.status(201).json({ success: true, message: PLAN_MESSAGES.created, plan: presentPlan(plan) });
   });
 
@@ -124,13 +126,13 @@ export function createPlansRouter(ctx: AppContext): Router {
     res.json({ success: true, plan: presentPlan(plan) });
   });
 
-  router.patch('/:id', auth, limiter, requireAdmin, async (req, res) => {
-    const plan = await updatePlan(ctx, await findPlan(ctx, req.params.id), req.body);
+  router.patch('/:id', admin, limiter, async (req, res) => {
+    const plan = await updatePlan(ctx, signedInActor(req), await findPlan(ctx, req.params.id), req.body);
     res.json({ success: true, message: PLAN_MESSAGES.updated, plan: presentPlan(plan) });
   });
 
-  router.delete('/:id', auth, limiter, requireAdmin, async (req, res) => {
-    const outcome = await deletePlan(ctx, await findPlan(ctx, req.params.id));
+  router.delete('/:id', admin, limiter, async (req, res) => {
+    const outcome = await deletePlan(ctx, signedInActor(req), await findPlan(ctx, req.params.id));
     res.json({
       success: true,
       deleted: outcome === 'deleted',
@@ -139,14 +141,14 @@ export function createPlansRouter(ctx: AppContext): Router {
     });
   });
 
-  router.get('/:id/stats', auth, limiter, requireAdmin, async (req, res) => {
+  router.get('/:id/stats', admin, limiter, async (req, res) => {
     const plan = await findPlan(ctx, req.params.id);
     res.json({ success: true, plan: presentPlan(plan), stats: await planStats(ctx, plan.id) });
   });
 
-  router.post('/:id/duplicate', auth, limiter, requireAdmin, validate(planDuplicateSchema), async (req, res) => {
+  router.post('/:id/duplicate', admin, limiter, validate(planDuplicateSchema), async (req, res) => {
     const { name, newName } = inputOf(req, planDuplicateSchema);
-    const copy = await duplicatePlan(ctx, await findPlan(ctx, req.params.id), name ?? newName);
+    const copy = await duplicatePlan(ctx, signedInActor(req), await findPlan(ctx, req.params.id), name ?? newName);
     res.status(201).json({ success: true, message: PLAN_MESSAGES.duplicated, plan: presentPlan(copy) });
   });
 

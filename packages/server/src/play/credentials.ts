@@ -3,8 +3,10 @@
  * keystore (keystores/service.ts): checked first (a JSON service-account key with an RSA
  * private key), then sealed with AES-256-GCM under the data dir's key with the user id as
  * additional data. Only the client e-mail, project and key id are kept in the clear and shown;
- * nothing returns the key but `playKeyFor`, which hands it to one publication or test.
+ * nothing returns the key but `playKeyFor`, which hands it to one publication or test. Saving
+ * and removing are recorded in the audit trail (who the key is, never the key).
  */
+import type { Sequelize } from 'sequelize';
 import { isPlayError, parseServiceAccountKey, serviceAccountJson, testEditAccess, type PlayEndpoints, type PlayError, type ServiceAccountKey } from '@aabify/converter/play';
 import { PLAY_MESSAGES, type PlayCredentialsMetadata } from '@aabify/shared';
 import type { Config } from '../config.js';
@@ -13,8 +15,15 @@ import type { ServerSecrets } from '../secrets.js';
 import { ApiError } from '../http/errors.js';
 import type { Models, PlayCredential } from '../models/index.js';
 import { encryptJson, keyRingOf, openJson } from '../settings/crypto.js';
+import type { AuditActor } from '../audit/actor.js';
+import { recordAudit } from '../audit/recorder.js';
 
 type Credentials = { models: Pick<Models, 'PlayCredential'> };
+type CredentialWrites = Credentials & { sequelize: Sequelize; logger: Logger };
+
+/** What the audit trail keeps of a Play key: who it is, never the key. */
+const auditView = (row: PlayCredential): Record<string, unknown> => ({ clientEmail: row.clientEmail, projectId: row.projectId, privateKeyId: row.privateKeyId });
+const auditTarget = (userId: string, row: PlayCredential) => ({ type: 'play_key' as const, id: userId, label: row.clientEmail });
 
 /** Additional data of a user's Play key ciphertext (also for re-encryption, settings/rotation.ts). */
 export const playCredentialsAad = (userId: string): string => `play-credentials:${userId}`;
@@ -40,7 +49,7 @@ export function playApiError(e: PlayError): ApiError {
   return new ApiError(e.code === 'PLAY_UNAVAILABLE' ? 502 : 422, e.code, e.message);
 }
 
-export async function savePlayCredentials(ctx: Credentials & { secrets: ServerSecrets; logger: Logger }, userId: string, keyText: string): Promise<PlayCredential> {
+export async function savePlayCredentials(ctx: CredentialWrites & { secrets: ServerSecrets }, actor: AuditActor, userId: string, keyText: string): Promise<PlayCredential> {
   let key: ServiceAccountKey;
   try {
     key = parseServiceAccountKey(keyText);
@@ -49,28 +58,47 @@ export async function savePlayCredentials(ctx: Credentials & { secrets: ServerSe
     throw e;
   }
   const { PlayCredential } = ctx.models;
-  await PlayCredential.upsert({
-    userId,
-    // Only the fields the JWT-bearer flow needs are kept (serviceAccountJson), sealed.
-    secret: encryptJson(JSON.parse(serviceAccountJson(key)), ctx.secrets.encryptionKey, playCredentialsAad(userId)),
-    clientEmail: key.clientEmail,
-    projectId: key.projectId?.slice(0, 128) ?? null,
-    privateKeyId: key.privateKeyId?.slice(0, 128) ?? null,
-    lastTestedAt: null,
-    lastTestedPackage: null,
+  const saved = await ctx.sequelize.transaction(async (transaction) => {
+    const previous = await PlayCredential.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+    await PlayCredential.upsert(
+      {
+        userId,
+        // Only the fields the JWT-bearer flow needs are kept (serviceAccountJson), sealed.
+        secret: encryptJson(JSON.parse(serviceAccountJson(key)), ctx.secrets.encryptionKey, playCredentialsAad(userId)),
+        clientEmail: key.clientEmail,
+        projectId: key.projectId?.slice(0, 128) ?? null,
+        privateKeyId: key.privateKeyId?.slice(0, 128) ?? null,
+        lastTestedAt: null,
+        lastTestedPackage: null,
+      },
+      { transaction },
+    );
+    const stored = (await PlayCredential.findByPk(userId, { transaction }))!;
+    await recordAudit(
+      ctx,
+      { action: 'play_key.saved', actor, target: auditTarget(userId, stored), accountId: userId, before: previous ? auditView(previous) : null, after: auditView(stored) },
+      { transaction },
+    );
+    return stored;
   });
   ctx.logger.info({ userId, clientEmail: key.clientEmail }, 'play credentials saved');
-  return (await PlayCredential.findByPk(userId))!;
+  return saved;
 }
 
 export function findPlayCredentials(ctx: Credentials, userId: string): Promise<PlayCredential | null> {
   return ctx.models.PlayCredential.findByPk(userId);
 }
 
-export async function deletePlayCredentials(ctx: Credentials & { logger: Logger }, userId: string): Promise<boolean> {
-  const n = await ctx.models.PlayCredential.destroy({ where: { userId } });
-  if (n > 0) ctx.logger.info({ userId }, 'play credentials deleted');
-  return n > 0;
+export async function deletePlayCredentials(ctx: CredentialWrites, actor: AuditActor, userId: string): Promise<boolean> {
+  const removed = await ctx.sequelize.transaction(async (transaction) => {
+    const row = await ctx.models.PlayCredential.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!row) return false;
+    await row.destroy({ transaction });
+    await recordAudit(ctx, { action: 'play_key.removed', actor, target: auditTarget(userId, row), accountId: userId, before: auditView(row) }, { transaction });
+    return true;
+  });
+  if (removed) ctx.logger.info({ userId }, 'play credentials deleted');
+  return removed;
 }
 
 /** The key for one publication or test; null when the user has none. */

@@ -16,13 +16,15 @@ import {
 import type { AppContext } from '../context.js';
 import type { Publication } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
-import { authUser, requireAdmin, requireAuth } from '../http/guards.js';
+import { authUser, requireAuth, requireReauth } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { clientKey, rateLimit } from '../http/rateLimit.js';
 import { likePattern } from '../http/listing.js';
 import { findOwned } from '../http/ownership.js';
 import { deletePlayCredentials, findPlayCredentials, presentPlayCredentials, savePlayCredentials, testPlayAccess } from './credentials.js';
 import { createPublication, presentPublication } from './publications.js';
+import { signedInActor } from '../audit/requestActor.js';
+import { recordSupportAccess } from '../conversions/access.js';
 
 /**
  * /api/account/play-credentials — the signed-in user's Google Play service-account key (docs/play.md).
@@ -31,31 +33,33 @@ import { createPublication, presentPublication } from './publications.js';
  *   DELETE → 204 | 404
  *   POST /test { packageName } → 200 { message, credentials }: a token, an edit opened and deleted;
  *        422 with the PLAY_* code of what Google refused, 502 PLAY_UNAVAILABLE
- * Strictly personal, like the upload keystore: no admin route reaches a user's key.
+ * Strictly personal, like the upload keystore: no admin route reaches a user's key. Replacing
+ * or removing it takes a session that recently proved the password; reading its facts is open
+ * to `read` tokens, testing it to `publishing` ones.
  */
 export function createPlayCredentialsRouter(ctx: AppContext): Router {
   const router = Router();
-  const auth = requireAuth(ctx);
+  const change = [requireAuth(ctx), requireReauth];
   const testRate = rateLimit(ctx.playTestLimiter, clientKey);
 
-  router.put('/play-credentials', auth, validate(playCredentialsSchema), async (req, res) => {
-    const saved = await savePlayCredentials(ctx, authUser(req).id, inputOf(req, playCredentialsSchema).key);
+  router.put('/play-credentials', ...change, validate(playCredentialsSchema), async (req, res) => {
+    const saved = await savePlayCredentials(ctx, signedInActor(req), authUser(req).id, inputOf(req, playCredentialsSchema).key);
     const body: { message: string; credentials: PlayCredentialsMetadata } = { message: PLAY_MESSAGES.saved, credentials: presentPlayCredentials(saved) };
     res.json(body);
   });
 
-  router.get('/play-credentials', auth, async (req, res) => {
+  router.get('/play-credentials', requireAuth(ctx, { token: 'account:read' }), async (req, res) => {
     const row = await findPlayCredentials(ctx, authUser(req).id);
     if (!row) throw ApiError.notFound(PLAY_MESSAGES.notFound, 'PLAY_CREDENTIALS_NOT_FOUND');
     res.json({ credentials: presentPlayCredentials(row) });
   });
 
-  router.delete('/play-credentials', auth, async (req, res) => {
-    if (!(await deletePlayCredentials(ctx, authUser(req).id))) throw ApiError.notFound(PLAY_MESSAGES.notFound, 'PLAY_CREDENTIALS_NOT_FOUND');
+  router.delete('/play-credentials', ...change, async (req, res) => {
+    if (!(await deletePlayCredentials(ctx, signedInActor(req), authUser(req).id))) throw ApiError.notFound(PLAY_MESSAGES.notFound, 'PLAY_CREDENTIALS_NOT_FOUND');
     res.status(204).end();
   });
 
-  router.post('/play-credentials/test', auth, testRate, validate(playTestSchema), async (req, res) => {
+  router.post('/play-credentials/test', requireAuth(ctx, { token: 'publications:write' }), testRate, validate(playTestSchema), async (req, res) => {
     const { packageName } = inputOf(req, playTestSchema);
     const row = await testPlayAccess(ctx, authUser(req).id, packageName);
     res.json({ message: PLAY_MESSAGES.testOk(packageName), credentials: presentPlayCredentials(row) });
@@ -73,16 +77,17 @@ const listQuerySchema = object({ conversionId: string().trim().required() });
  *        404 for another user's conversion, 409 PLAY_CREDENTIALS_REQUIRED / CONVERSION_NOT_PUBLISHABLE / PUBLICATION_IN_PROGRESS
  *   GET ?conversionId= → { publications } newest first (the conversion's history)
  *   GET /:id → { publication, logs }
- * Publishing uses the caller's own key, so only the owner publishes; admins may read (support).
+ * Publishing uses the caller's own key, so only the owner publishes; admins may read (support),
+ * which the audit trail records as opening the customer's conversion.
  */
 export function createPublicationsRouter(ctx: AppContext): Router {
   const router = Router();
-  const auth = requireAuth(ctx);
+  const reads = requireAuth(ctx, { token: 'publications:read' });
   const publishRate = rateLimit(ctx.publishLimiter, clientKey, PLAY_MESSAGES.rateLimited);
   const ownedConversion = (req: Request, id: unknown, adminBypass: boolean) =>
     findOwned(ctx.models.Conversion, id, authUser(req), { adminBypass, notFoundMessage: CONVERSION_MESSAGES.notFound, notFoundCode: 'CONVERSION_NOT_FOUND' });
 
-  router.post('/', auth, publishRate, validate(publishRequestSchema), async (req, res) => {
+  router.post('/', requireAuth(ctx, { token: 'publications:write' }), publishRate, validate(publishRequestSchema), async (req, res) => {
     const input = inputOf(req, publishRequestSchema);
     const conversion = await ownedConversion(req, input.conversionId, false);
     const publication = await createPublication(ctx, authUser(req), conversion, input);
@@ -90,14 +95,19 @@ export function createPublicationsRouter(ctx: AppContext): Router {
     res.status(201).json(body);
   });
 
-  router.get('/', auth, validate(listQuerySchema, 'query'), async (req, res) => {
+  router.get('/', reads, validate(listQuerySchema, 'query'), async (req, res) => {
     const conversion = await ownedConversion(req, inputOf(req, listQuerySchema).conversionId, true);
+    await recordSupportAccess(ctx, req, authUser(req), conversion, 'conversion.viewed');
     const rows = await ctx.models.Publication.findAll({ where: { conversionId: conversion.id }, order: [['createdAt', 'DESC']], limit: 100 });
     res.json({ publications: rows.map(presentPublication) });
   });
 
-  router.get('/:id', auth, async (req, res) => {
+  router.get('/:id', reads, async (req, res) => {
     const publication = await findOwned(ctx.models.Publication, req.params.id, authUser(req), { notFoundMessage: PLAY_MESSAGES.publicationNotFound, notFoundCode: 'PUBLICATION_NOT_FOUND' });
+    if (publication.userId !== authUser(req).id) {
+      const conversion = await ctx.models.Conversion.findByPk(publication.conversionId);
+      if (conversion) await recordSupportAccess(ctx, req, authUser(req), conversion, 'conversion.viewed', { publicationId: publication.id });
+    }
     const body: { publication: ApiPublication; logs: PublicationLogEntry[] } = { publication: presentPublication(publication), logs: await ctx.publicationEvents.logsOf(publication.id) };
     res.json(body);
   });
@@ -115,7 +125,7 @@ const adminQuerySchema = object({
 /** /api/admin/publications — every publication, newest first, with owner and file (Admin › Conversões). */
 export function createAdminPublicationsRouter(ctx: AppContext): Router {
   const router = Router();
-  router.get('/', requireAuth(ctx), requireAdmin, validate(adminQuerySchema, 'query'), async (req, res) => {
+  router.get('/', requireAuth(ctx, { admin: true }), validate(adminQuerySchema, 'query'), async (req, res) => {
     const q = inputOf(req, adminQuerySchema);
     const where: WhereOptions<Publication> & Record<string | symbol, unknown> = {};
     if (q.status !== 'all') where.status = q.status;

@@ -20,14 +20,15 @@ import type { AppContext } from '../context.js';
 import type { Conversion, User } from '../models/index.js';
 import { findOwnedOrNull } from '../http/ownership.js';
 import { mayDownloadFiles } from '../conversions/access.js';
-import { baseUrlOf, issueDownloadToken } from '../conversions/downloads.js';
+import { issueDownloadToken } from '../conversions/downloads.js';
 import { describeConversion } from '../conversions/presenter.js';
 import { userRoom } from '../conversions/events.js';
 import { snapshotMessages } from './snapshot.js';
 import type { LiveSocketData } from './access.js';
 import { ApiError } from '../http/errors.js';
-import { limitedCredentialCheck } from '../http/guards.js';
+import { accessRefusal, limitedCredentialCheck } from '../http/guards.js';
 import type { AuthResult } from '../accounts/authService.js';
+import { SOCKET_ADDRESS_LIMITS, SocketAddressGate, type SocketAddressLimits } from './addressLimits.js';
 
 type Ack = (answer: unknown) => void;
 
@@ -41,6 +42,21 @@ function handshakeToken(socket: Socket): string | undefined {
   const header = socket.handshake.headers.authorization;
   const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   return m?.[1];
+}
+
+/**
+ * Calls `release` when the socket goes. 'disconnect' comes only once connected; the transport's
+ * 'close' also covers a client that leaves before that (socket.io then drops the socket
+ * silently). The transport may outlive the socket (a client can leave and rejoin the namespace
+ * on one connection): no listener stays on it.
+ */
+function releaseWhenGone(socket: Socket, release: () => void): void {
+  const free = () => {
+    socket.conn.off('close', free);
+    release();
+  };
+  socket.once('disconnect', free);
+  socket.conn.once('close', free);
 }
 
 /**
@@ -58,15 +74,7 @@ function holdConnectionSlot(ctx: AppContext, socket: Socket, userId: string): Er
     if (!(err instanceof ApiError)) return err instanceof Error ? err : new Error(String(err));
     return connectError(err);
   }
-  // 'disconnect' comes only once connected; the transport's 'close' also covers a client that
-  // leaves before that (socket.io then drops the socket silently). The transport may outlive the
-  // socket (a client can leave and rejoin the namespace on one connection): no listener stays on it.
-  const free = () => {
-    socket.conn.off('close', free);
-    release();
-  };
-  socket.once('disconnect', free);
-  socket.conn.once('close', free);
+  releaseWhenGone(socket, release);
   return undefined;
 }
 
@@ -85,6 +93,9 @@ function ackOf(args: unknown[]): Ack | undefined {
 /** A refusal of the handshake as the client's connect_error, with the API's error body as `data`. */
 const connectError = (err: ApiError): Error => Object.assign(new Error(err.message), { data: err.toBody() });
 
+/** The Retry-After of a socket refused because its address holds its share: a pause before trying again. */
+const ADDRESS_RETRY_AFTER_SECONDS = 30;
+
 /**
  * Events a socket may send: a bucket of EVENT_BURST refilled at EVENTS_PER_SECOND, and at most
  * EVENTS_IN_FLIGHT answered at once. Each event rechecks the credential in the database, so
@@ -96,11 +107,19 @@ export const SOCKET_EVENT_LIMITS = { burst: 60, perSecond: 20, inFlight: 8 };
 export interface ConversionSocketOptions {
   /** Express's compiled TRUST_PROXY ('trust proxy fn'): the handshake's client address as req.ip has it. */
   trustProxy?: (address: string, hop: number) => boolean;
+  /** Limits per client address other than SOCKET_ADDRESS_LIMITS (tests). */
+  addressLimits?: Partial<SocketAddressLimits>;
 }
 
-export function attachConversionSockets(ctx: AppContext, io: Server, options: ConversionSocketOptions = {}): void {
+/** What a web process stops when it shuts down. */
+export interface ConversionSockets {
+  close(): void;
+}
+
+export function attachConversionSockets(ctx: AppContext, io: Server, options: ConversionSocketOptions = {}): ConversionSockets {
   const clientAddressOf = (socket: Socket): string =>
     options.trustProxy ? proxyaddr(socket.request, options.trustProxy) : (socket.request.socket.remoteAddress ?? socket.handshake.address);
+  const addresses = new SocketAddressGate({ ...SOCKET_ADDRESS_LIMITS, ...options.addressLimits });
   // socket.io starts a handshake for every CONNECT packet of a connection while none has
   // finished: one polling request can hold thousands. One at a time per connection.
   const handshaking = new WeakSet<object>();
@@ -109,33 +128,57 @@ export function attachConversionSockets(ctx: AppContext, io: Server, options: Co
   // a failure is still a connection that receives auth_error (the protocol's event), then closes.
   io.use((socket, next) => {
     const data = socket.data as LiveSocketData;
+    // The address's limits first, from memory: past them, no credential is looked up at all.
+    const address = clientAddressOf(socket);
+    const handshake = addresses.handshake(address);
+    if (!handshake.ok) return next(connectError(ApiError.tooManyRequests(handshake.retryAfter)));
+    const releaseAddressSlot = addresses.claimSocket(address);
+    if (!releaseAddressSlot) {
+      return next(connectError(ApiError.tooManyRequests(ADDRESS_RETRY_AFTER_SECONDS, CONVERSION_MESSAGES.tooManyConnectionsFromAddress, 'TOO_MANY_CONNECTIONS_FROM_ADDRESS')));
+    }
+    const refuse = (err: Error) => {
+      releaseAddressSlot();
+      next(err);
+    };
+    const admit = () => {
+      // Gone during the handshake: socket.io drops it without a 'disconnect' (nothing to hold).
+      if (socket.conn.readyState === 'open') releaseWhenGone(socket, releaseAddressSlot);
+      else releaseAddressSlot();
+      next();
+    };
     const token = handshakeToken(socket);
     if (!token) {
       data.auth = { ok: false, code: 'TOKEN_MISSING', message: CONVERSION_MESSAGES.tokenMissing };
-      return next();
+      return admit();
     }
-    if (handshaking.has(socket.conn)) return next(connectError(ApiError.tooManyRequests(1)));
+    if (handshaking.has(socket.conn)) return refuse(connectError(ApiError.tooManyRequests(1)));
     handshaking.add(socket.conn);
     // The per-address limit of bad credentials, as on every authenticated HTTP route.
-    limitedCredentialCheck(ctx, clientAddressOf(socket), async () => {
+    limitedCredentialCheck(ctx, address, async () => {
       const result = await ctx.auth.authenticateToken(token);
       if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
       return result;
     })
+      .then((result) => {
+        // A socket reads conversions (an API token needs a scope granting it), as GET /conversion/status does.
+        const refused = accessRefusal(result, { token: 'conversions:read' });
+        if (refused) throw refused;
+        return result;
+      })
       .then(
         (result) => {
           data.auth = result;
           data.credential = result.credential;
           data.role = result.user.role;
           const refused = holdConnectionSlot(ctx, socket, result.user.id);
-          if (refused) return next(refused);
-          next();
+          if (refused) return refuse(refused);
+          admit();
         },
         (err: unknown) => {
-          if (!(err instanceof ApiError)) return next(err instanceof Error ? err : new Error(String(err)));
-          if (err.status === 429) return next(connectError(err));
+          if (!(err instanceof ApiError)) return refuse(err instanceof Error ? err : new Error(String(err)));
+          if (err.status === 429) return refuse(connectError(err));
           data.auth = { ok: false, code: err.code as Extract<AuthResult, { ok: false }>['code'], message: err.message };
-          next();
+          admit();
         },
       )
       .finally(() => handshaking.delete(socket.conn));
@@ -150,6 +193,7 @@ export function attachConversionSockets(ctx: AppContext, io: Server, options: Co
       return;
     }
     const credential = auth.credential;
+    const address = clientAddressOf(socket);
     // Access changes find the user's sockets in this room, on every process.
     void socket.join(userRoom(auth.user.id));
 
@@ -181,6 +225,8 @@ export function attachConversionSockets(ctx: AppContext, io: Server, options: Co
       tokens = Math.min(SOCKET_EVENT_LIMITS.burst, tokens + ((now - refilledAt) / 1000) * SOCKET_EVENT_LIMITS.perSecond);
       refilledAt = now;
       if (tokens < 1 || inFlight >= SOCKET_EVENT_LIMITS.inFlight) return false;
+      // The address's sockets together, beside this socket's own bucket.
+      if (!addresses.event(address)) return false;
       tokens -= 1;
       return true;
     };
@@ -264,17 +310,21 @@ export function attachConversionSockets(ctx: AppContext, io: Server, options: Co
 
     handle(SOCKET_EVENTS.downloadLink, async (user, payload, ack) => {
       const id = idOf(payload);
+      const refused = accessRefusal(auth, { token: 'downloads' });
+      if (refused) throw refused;
       const c = await ownedConversion(id, user);
       let answer: Record<string, unknown>;
       if (!c) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notFoundOrUnauthorized };
       else if (!c.canDownload) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.notDownloadable };
       else if (!(await mayDownloadFiles(ctx, c, user))) answer = { conversionId: id, success: false, message: CONVERSION_MESSAGES.adminDownloadNotAllowed };
       else {
-        const t = await issueDownloadToken(ctx, c, user, baseUrlOf(ctx));
+        const t = await issueDownloadToken(ctx, c, { user, credential });
         answer = { success: true, conversionId: c.id, ...t, downloadLink: t.downloadUrl, link: t.downloadUrl };
       }
       socket.emit(SOCKET_EVENTS.downloadLinkResponse, answer);
       ack?.(answer);
     });
   });
+
+  return { close: () => addresses.close() };
 }

@@ -1,15 +1,22 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { ADMIN_MESSAGES, adminConfigUpdateSchema, type AdminConfigResponse, type AdminConfigUpdateResponse } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import type { Limiter } from '../http/rateLimiter.js';
 import { inputOf, validate } from '../http/validate.js';
-import { SettingValueError, isSettingKey, type SettingKey } from './index.js';
+import { SETTING_DEFINITIONS, SettingValueError, isSettingKey, maskSecret, type SettingKey } from './index.js';
 import { presentSetting, webhookUrlOf } from './presenter.js';
 import { presentPaymentsState } from '../payments/providerStatePresenter.js';
 import { adminGuard } from '../http/guards.js';
+import { signedInActor } from '../audit/requestActor.js';
+import { recordAudit } from '../audit/recorder.js';
 
-const webhookUrl = (ctx: AppContext, req: Request) => webhookUrlOf(ctx.config, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+/** A setting's value as the audit trail keeps it: a secret only masked, as the settings screen shows it. */
+async function auditedValue(ctx: AppContext, key: SettingKey): Promise<unknown> {
+  const value = await ctx.settings.get(key);
+  return value !== null && SETTING_DEFINITIONS[key].masked ? maskSecret(String(value)) : value;
+}
+
 
 /** Settings that act on this process at once (the others are read where they are used). */
 async function applyRuntimeSetting(ctx: AppContext, key: SettingKey): Promise<void> {
@@ -31,8 +38,8 @@ export function createAdminConfigRouter(ctx: AppContext, limiter: Limiter): Rout
   const router = Router();
   router.use(adminGuard(ctx, limiter));
 
-  router.get('/', async (req, res) => {
-    const url = webhookUrl(ctx, req);
+  router.get('/', async (_req, res) => {
+    const url = webhookUrlOf(ctx.config);
     const body: AdminConfigResponse = {
       configs: (await ctx.settings.list()).map((e) => presentSetting(e, url)),
       webhookUrl: url,
@@ -45,14 +52,20 @@ export function createAdminConfigRouter(ctx: AppContext, limiter: Limiter): Rout
     const key = String(req.params.key);
     if (!isSettingKey(key)) throw ApiError.notFound(ADMIN_MESSAGES.configUnknown, 'CONFIG_NOT_FOUND');
     const { value } = inputOf(req, adminConfigUpdateSchema);
+    const actor = signedInActor(req);
+    const before = await auditedValue(ctx, key);
     try {
-      await ctx.settings.set(key, value);
+      await ctx.sequelize.transaction(async (transaction) => {
+        const stored = await ctx.settings.set(key, value, { transaction });
+        const after = SETTING_DEFINITIONS[key].masked ? maskSecret(String(stored)) : stored;
+        await recordAudit(ctx, { action: 'setting.changed', actor, target: { type: 'setting', id: key, label: SETTING_DEFINITIONS[key].title }, before: { value: before }, after: { value: after } }, { transaction });
+      });
     } catch (err) {
       if (err instanceof SettingValueError) throw ApiError.validation({ value: err.message }, err.message);
       throw err;
     }
     await applyRuntimeSetting(ctx, key);
-    const body: AdminConfigUpdateResponse = { message: ADMIN_MESSAGES.configUpdated, config: presentSetting(await ctx.settings.entry(key), webhookUrl(ctx, req)) };
+    const body: AdminConfigUpdateResponse = { message: ADMIN_MESSAGES.configUpdated, config: presentSetting(await ctx.settings.entry(key), webhookUrlOf(ctx.config)) };
     res.json(body);
   });
 

@@ -3,7 +3,7 @@
  * secret (stored encrypted, never answered in full). To add one: extend SettingValues and
  * SETTING_DEFINITIONS; the service and GET /admin/config pick it up.
  */
-import { CONVERSION_LIMITS } from '@aabify/shared';
+import { AUDIT_LIMITS, CONVERSION_LIMITS } from '@aabify/shared';
 import type { Config } from '../config.js';
 
 export const SETTING_MESSAGES = {
@@ -31,6 +31,8 @@ export interface SettingValues {
   'payments.mercadopago.webhookSecret': string;
   'support.adminDownloads': boolean;
   'accounts.requireVerifiedEmail': boolean;
+  'audit.retentionDays': number;
+  'accounts.requireAdminTwoFactor': boolean;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -297,6 +299,32 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     description: 'Clientes só compram planos e convertem depois de confirmar o e-mail pelo link enviado',
     help: 'Contas criadas antes do envio de e-mails contam como confirmadas. Administradores não precisam confirmar.',
     recommended: 'Ligado quando o envio por SMTP estiver configurado',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => false,
+    parse: yesNo,
+  },
+  'audit.retentionDays': {
+    key: 'audit.retentionDays',
+    title: 'Por quanto tempo guardar a auditoria',
+    group: 'Segurança',
+    kind: 'number',
+    description: 'Dias que os eventos de Administração › Auditoria ficam guardados',
+    help: `Eventos mais antigos são apagados uma vez por hora; nenhuma outra rota apaga ou altera eventos. Mínimo ${AUDIT_LIMITS.retentionDaysMin} dias, máximo ${AUDIT_LIMITS.retentionDaysMax}.`,
+    recommended: `${AUDIT_LIMITS.retentionDaysDefault} (um ano)`,
+    encrypted: false,
+    masked: false,
+    defaultValue: () => AUDIT_LIMITS.retentionDaysDefault,
+    parse: integer(AUDIT_LIMITS.retentionDaysMin, AUDIT_LIMITS.retentionDaysMax, `Valor deve estar entre ${AUDIT_LIMITS.retentionDaysMin} e ${AUDIT_LIMITS.retentionDaysMax} dias`),
+  },
+  'accounts.requireAdminTwoFactor': {
+    key: 'accounts.requireAdminTwoFactor',
+    title: 'Exigir verificação em duas etapas de administradores',
+    group: 'Segurança',
+    kind: 'boolean',
+    description: 'Administradores sem a verificação em duas etapas (código de um aplicativo autenticador) precisam ativá-la ao entrar',
+    help: 'A partir do próximo login, a sessão de um administrador sem ela só permite configurá-la em Conta › Segurança. Sessões já abertas continuam.',
+    recommended: 'Ligado',
     encrypted: false,
     masked: false,
     defaultValue: () => false,

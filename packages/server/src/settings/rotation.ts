@@ -1,7 +1,7 @@
 /**
  * ENCRYPTION_KEY rotation: with ENCRYPTION_KEY_PREVIOUS set, every process still opens what
  * the previous key sealed (settings/crypto.ts openJson), and at start re-encrypts it with the
- * current key — secret settings, upload keystores and Google Play keys. Each row is rewritten only if it still
+ * current key — secret settings, upload keystores, Google Play keys and two-factor secrets. Each row is rewritten only if it still
  * holds the ciphertext that was read, so processes starting together do it once and safely.
  * Once a start logs `reencrypted: 0`, ENCRYPTION_KEY_PREVIOUS can be removed (docs/deploy.md).
  */
@@ -9,12 +9,13 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Logger } from '../logger.js';
 import { keystoreAad } from '../keystores/service.js';
 import { playCredentialsAad } from '../play/credentials.js';
+import { totpAad } from '../accounts/twoFactor.js';
 import { encryptJson, isEncryptedValue, openJson, type KeyRing } from './crypto.js';
 
 interface Sealed {
-  table: 'settings' | 'user_keystores' | 'play_credentials';
-  column: 'value' | 'secret';
-  idColumn: 'key' | 'userId';
+  table: 'settings' | 'user_keystores' | 'play_credentials' | 'users';
+  column: 'value' | 'secret' | 'totpSecret';
+  idColumn: 'key' | 'userId' | 'id';
   aad(id: string): string;
 }
 
@@ -22,6 +23,7 @@ const SEALED: Sealed[] = [
   { table: 'settings', column: 'value', idColumn: 'key', aad: (key) => key },
   { table: 'user_keystores', column: 'secret', idColumn: 'userId', aad: keystoreAad },
   { table: 'play_credentials', column: 'secret', idColumn: 'userId', aad: playCredentialsAad },
+  { table: 'users', column: 'totpSecret', idColumn: 'id', aad: totpAad },
 ];
 
 /** Returns how many values were re-encrypted; values neither key opens are left alone (and logged). */
@@ -29,7 +31,7 @@ export async function reencryptWithCurrentKey(sequelize: Sequelize, keys: KeyRin
   if (!keys.previous) return 0;
   let count = 0;
   for (const s of SEALED) {
-    const where = s.table === 'settings' ? 'WHERE encrypted' : '';
+    const where = s.table === 'settings' ? 'WHERE encrypted' : `WHERE "${s.column}" IS NOT NULL`;
     const rows = await sequelize.query<{ id: string; sealed: unknown }>(`SELECT "${s.idColumn}"::text AS id, "${s.column}" AS sealed FROM ${s.table} ${where}`, {
       type: QueryTypes.SELECT,
     });

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ApiConversion, ConversionStatus, ConversionUpdate } from '@aabify/shared';
 import { api, type ApiResponse, type JsonBody } from './http.js';
+import { recordSecretsIn } from './secretLog.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 export const CORPUS_DIR = process.env.AABIFY_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus');
@@ -104,8 +105,10 @@ export async function connected(socket: Socket): Promise<void> {
 }
 
 /** Emits with an acknowledgement and resolves with the server's answer. */
-export function request<T>(socket: Socket, event: string, payload?: unknown): Promise<T> {
-  return socket.timeout(5000).emitWithAck(event, payload) as Promise<T>;
+export async function request<T>(socket: Socket, event: string, payload?: unknown): Promise<T> {
+  const answer: unknown = await socket.timeout(5000).emitWithAck(event, payload);
+  recordSecretsIn(answer, `socket ${event}`);
+  return answer as T;
 }
 
 /** Collects the conversion:{id} messages a socket receives. */

@@ -10,6 +10,7 @@ import type { InferCreationAttributes } from 'sequelize';
 import type { AppContext } from '../../src/context.js';
 import type { User } from '../../src/models/index.js';
 import { hashPassword } from '../../src/accounts/password.js';
+import { recordSecret } from './secretLog.js';
 
 export const DEFAULT_PASSWORD = 'senha-de-teste-123';
 
@@ -67,5 +68,7 @@ export function buildSubscriber(server: HasContext, days = 30, overrides: UserOv
 
 /** A session token for the user, as sign-in would give. */
 export function tokenFor(server: { ctx: Pick<AppContext, 'auth'> }, user: User): string {
-  return server.ctx.auth.issueToken(user);
+  const token = server.ctx.auth.issueToken(user);
+  recordSecret(token, 'tokenFor');
+  return token;
 }

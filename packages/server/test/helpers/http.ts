@@ -5,6 +5,8 @@
  *   const res = await api(server).post<AuthResponse>('/auth/login', { email, password });
  *   expect(res.status).to.equal(200);
  */
+import { recordSecretsIn } from './secretLog.js';
+
 type BodyInit = NonNullable<RequestInit['body']>;
 
 export interface ApiResponse<T> {
@@ -78,6 +80,7 @@ export function api(server: { url: string }): ApiClient {
     const parsed = isJson && text ? JSON.parse(text) : text;
     const answer = { method, path: new URL(url).pathname, status: res.status, contentType, body: parsed };
     recording?.push(answer);
+    recordSecretsIn(parsed, `${method} ${answer.path}`);
     suiteAnswers?.push(answer);
     return { status: res.status, body: parsed as T, headers: res.headers };
   };

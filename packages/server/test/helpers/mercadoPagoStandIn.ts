@@ -1,6 +1,6 @@
 /**
  * A local stand-in for Mercado Pago's payments API, speaking the requests and answers of
- * docs/payments.md: POST /v1/payments (PIX, X-Idempotency-Key required, date_of_expiration format
+ * docs/payments-pix.md: POST /v1/payments (PIX, X-Idempotency-Key required, date_of_expiration format
  * and 30-minute minimum checked), GET /v1/payments/{id}, PUT /v1/payments/{id} (cancel),
  * POST /v1/payments/{id}/refunds. It keeps its own payments, records every request, can be
  * told to fail, and sends signed webhooks (x-signature, x-request-id) to the notification_url.

@@ -8,11 +8,12 @@ export async function queriesDuring(server: { ctx: Pick<AppContext, 'sequelize'>
     const sql = (query as { sql?: string }).sql;
     if (sql && tables.test(sql)) seen.push(sql);
   };
-  server.ctx.sequelize.addHook('beforeQuery', 'queries-during', hook);
+  // afterQuery: Sequelize sets a query's SQL only when it runs, after beforeQuery.
+  server.ctx.sequelize.addHook('afterQuery', 'queries-during', hook);
   try {
     await fn();
   } finally {
-    server.ctx.sequelize.removeHook('beforeQuery', 'queries-during');
+    server.ctx.sequelize.removeHook('afterQuery', 'queries-during');
   }
   return seen;
 }

@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
+import { pino, type Level, type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
 import { createTestDatabase } from './postgres.js';
+import { logCapture, secretLogArmed } from './secretLog.js';
 import type { ScryptParams } from '../../src/accounts/password.js';
 
 /**
@@ -28,6 +29,21 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * A test server's logger: in the server suite, `debug` into the run's capture, which the root hook
+ * searches for every secret the run minted (helpers/secretLog.ts); elsewhere (benchmarks) silent.
+ * TEST_LOG_LEVEL prints the lines too.
+ */
+export function testLogger(): Logger {
+  const shown = process.env.TEST_LOG_LEVEL;
+  if (!secretLogArmed()) return pino({ level: shown ?? 'silent' });
+  if (!shown || !isLevel(shown)) return pino({ level: 'debug' }, logCapture);
+  const lowest = pino.levels.values[shown]! < pino.levels.values.debug! ? shown : 'debug';
+  return pino({ level: lowest }, pino.multistream([{ level: 'debug', stream: logCapture }, { level: shown, stream: process.stdout }]));
+}
+
+const isLevel = (name: string): name is Level => ['trace', 'debug', 'info', 'warn', 'error', 'fatal'].includes(name);
+
 /** A real server on a fresh database and data dir, listening on a free loopback port. */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -43,7 +59,7 @@ export async function startTestServer(
     ...TEST_SECRETS,
     ...env,
   });
-  const server = await startServer(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), queue: { processEvery: 200 }, passwordParams: TEST_PASSWORD_PARAMS, ...opts });
+  const server = await startServer(config, { logger: testLogger(), queue: { processEvery: 200 }, passwordParams: TEST_PASSWORD_PARAMS, ...opts });
   return {
     ...server,
     url: server.url!,

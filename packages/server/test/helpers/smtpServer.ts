@@ -10,6 +10,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
+import { recordLinkTokens } from './secretLog.js';
 
 export interface ReceivedMail {
   to: string;
@@ -73,6 +74,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
               rcptTo: session.envelope.rcptTo.map((r) => r.address),
             };
             received.push(mail);
+            recordLinkTokens(`${mail.text}\n${mail.html}`, `e-mail "${mail.subject}"`);
             for (const w of [...waiters]) {
               if (w.match(mail)) {
                 waiters.splice(waiters.indexOf(w), 1);

@@ -1,4 +1,4 @@
-/** The analytics panel of 'Gerenciamento de Planos' (spec §2.7): four periods, figures, top 5, recent sales, chart. */
+/** The analytics panel of 'Gerenciamento de Planos' (docs/admin.md): four periods, figures, top 5, recent sales, chart. */
 import { useEffect, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';

@@ -1,5 +1,5 @@
 /**
- * 'Comparar desempenho' of the admin plan list (spec §6 "performance comparison"): the selected
+ * 'Comparar desempenho' of the admin plan list (docs/admin.md): the selected
  * plans side by side for one of the four analytics periods — all-time and period sales and
  * revenue, pending purchases and average ticket, with the period revenue drawn as a bar
  * relative to the best plan so the leader shows at a glance.

@@ -1,4 +1,4 @@
-/** Create and edit a plan (spec §2.7, §5): the shared planFormSchema, its messages, and what is sent. */
+/** Create and edit a plan (docs/payments.md "Plans"): the shared planFormSchema, its messages, and what is sent. */
 import { useState, type ReactNode } from 'react';
 import { Form as FormikForm, Formik, useField, useFormikContext, type FormikHelpers } from 'formik';
 import Button from 'react-bootstrap/Button';

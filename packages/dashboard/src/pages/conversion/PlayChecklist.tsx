@@ -32,7 +32,8 @@ export function PlayChecklist({ checks }: { checks: readonly PlayCheck[] }) {
           return (
             <ListGroup.Item key={c.code} className="d-flex gap-2 align-items-start" data-testid="play-check" data-code={c.code} data-status={c.status}>
               <Icon name={look.icon} className={`text-${look.tone}-emphasis mt-1`} label={look.label} />
-              <div className="min-w-0">
+              {/* Titles name library paths and class names: long words that must wrap, not overflow. */}
+              <div className="min-w-0 text-break">
                 <div className={c.status === 'ok' ? '' : 'fw-semibold'}>{c.title}</div>
                 {c.action && <div className="small text-body-secondary">{c.action}</div>}
               </div>

@@ -66,7 +66,7 @@ function SignOption({ checked, onChange, disabled }: { checked: boolean; onChang
   );
 }
 
-/** Whether usage allows a conversion; the reason otherwise (spec §5, §8). */
+/** Whether usage allows a conversion; the reason otherwise. */
 function blockedReason(usage: ReturnType<typeof useUsagePolling>, admin: boolean): string | undefined {
   if (admin || !usage || usage.canConvert) return undefined;
   const credit = usage.type === 'credit' || usage.usageSummary?.userType === 'credit';

@@ -1,5 +1,5 @@
 /**
- * The PIX payment waiting for approval, remembered across visits of /plans (spec §2.2). It
+ * The PIX payment waiting for approval, remembered across visits of /plans. It
  * names the account that created it: another account signed in on the same browser never
  * sees it (sign-out also forgets it, stores/session.ts).
  */
@@ -50,7 +50,7 @@ export const pendingPayment = {
 /**
  * Whether /plans stays open for a user who already has access: they came to buy more
  * (router state `topUp`), or a PIX payment of theirs is remembered as pending — the page
- * checks it on opening (spec plans §2.2), which it could not do if it sent them away.
+ * checks it on opening, which it could not do if it sent them away.
  */
 export function plansOpenWithAccess(state: { topUp?: boolean } | null | undefined, hasPendingPayment: boolean): boolean {
   return Boolean(state?.topUp) || hasPendingPayment;

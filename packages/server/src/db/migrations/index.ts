@@ -24,6 +24,12 @@ import { invalidationTriggers } from './0120-invalidation-triggers.js';
 import { creditsOwed } from './0130-credits-owed.js';
 import { endedSessions } from './0131-ended-sessions.js';
 import { jobNames } from './0140-job-names.js';
+import { sessions } from './0150-sessions.js';
+import { apiTokenScopes } from './0151-api-token-scopes.js';
+import { twoFactor } from './0152-two-factor.js';
+import { capabilityCredentials } from './0160-capability-credentials.js';
+import { emailRecipientIndex } from './0161-email-recipient-index.js';
+import { auditEvents } from './0170-audit-events.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -32,4 +38,7 @@ export const migrations: Migration[] = [
   emailLinkTokens, userEmailFields,
   playCredentials, publications, invalidationTriggers, creditsOwed, endedSessions,
   jobNames,
+  sessions, apiTokenScopes, twoFactor,
+  capabilityCredentials, emailRecipientIndex,
+  auditEvents,
 ];

@@ -15,16 +15,16 @@ const started = { allOf: [ref('ConversionStart'), { type: 'object', properties: 
 const aab = { media: 'application/octet-stream', description: 'O AAB (aceita Range e If-Range para continuar um download)' };
 
 export const conversionRoutes = [
-  route('get', '/conversion/limits', 'Conversões', 'Limites de envio (tamanho máximo do arquivo)', { auth: 'user', answer: { type: 'object', properties: { maxFileSize: { type: 'integer' } }, required: ['maxFileSize'] } }),
+  route('get', '/conversion/limits', 'Conversões', 'Limites de envio (tamanho máximo do arquivo)', { auth: 'user', token: 'conversions:read', answer: { type: 'object', properties: { maxFileSize: { type: 'integer' } }, required: ['maxFileSize'] } }),
   route('post', '/conversion/convert', 'Conversões', 'Envia o APK (multipart, em fluxo) e põe a conversão na fila', {
-    auth: 'user',
+    auth: 'user', token: 'conversions:write',
     multipart: upload,
     answers: { 201: started },
     errors: [400, 402, 413, 415, 422],
     rateLimited: true,
   }),
   route('post', '/conversion/upload', 'Conversões', 'Envia o APK sem iniciar a conversão (inicie com /conversion/start/{id})', {
-    auth: 'user',
+    auth: 'user', token: 'conversions:write',
     multipart: upload,
     answers: { 201: started },
     // 409: the user's uploads waiting for /start are at their count or byte cap.
@@ -38,44 +38,44 @@ export const conversionRoutes = [
     errors: [400, 413],
     rateLimited: true,
   }),
-  route('post', '/conversion/start/:id', 'Conversões', 'Inicia uma conversão enviada com /conversion/upload', { auth: 'user', answer: ref('ConversionStart'), errors: [402, 404, 409, 429] }),
-  route('get', '/conversion/status/:id', 'Conversões', 'A conversão: status, progresso, fila, relatório', { auth: 'user', answer: ref('Conversion'), errors: [404] }),
-  route('get', '/conversion/history', 'Conversões', 'As conversões do usuário, paginadas', { auth: 'user', query: historyQuerySchema, answer: ref('ConversionHistory') }),
-  route('get', '/conversion/usage', 'Conversões', 'O plano e o que ele ainda permite', { auth: 'user', answer: ref('Usage') }),
-  route('get', '/conversion/logs/:id', 'Conversões', 'Os logs da conversão', { auth: 'user', answer: ref('ConversionLogs'), errors: [404] }),
+  route('post', '/conversion/start/:id', 'Conversões', 'Inicia uma conversão enviada com /conversion/upload', { auth: 'user', token: 'conversions:write', answer: ref('ConversionStart'), errors: [402, 404, 409, 429] }),
+  route('get', '/conversion/status/:id', 'Conversões', 'A conversão: status, progresso, fila, relatório', { auth: 'user', token: 'conversions:read', answer: ref('Conversion'), errors: [404] }),
+  route('get', '/conversion/history', 'Conversões', 'As conversões do usuário, paginadas', { auth: 'user', token: 'conversions:read', query: historyQuerySchema, answer: ref('ConversionHistory') }),
+  route('get', '/conversion/usage', 'Conversões', 'O plano e o que ele ainda permite', { auth: 'user', token: 'conversions:read', answer: ref('Usage') }),
+  route('get', '/conversion/logs/:id', 'Conversões', 'Os logs da conversão', { auth: 'user', token: 'conversions:read', answer: ref('ConversionLogs'), errors: [404] }),
   route('delete', '/conversion/logs/:id', 'Conversões', 'Apaga os logs da conversão', {
-    auth: 'user',
+    auth: 'user', token: 'conversions:write',
     answer: { type: 'object', properties: { message: { type: 'string' }, conversionId: { type: 'string' }, deleted: { type: 'integer' } }, required: ['message', 'conversionId', 'deleted'] },
     errors: [404],
   }),
   route('post', '/conversion/cancel/:id', 'Conversões', 'Cancela uma conversão pendente, na fila ou em processamento (o crédito volta)', {
-    auth: 'user',
+    auth: 'user', token: 'conversions:write',
     answer: { type: 'object', properties: { message: { type: 'string' }, conversion: ref('Conversion') }, required: ['message', 'conversion'] },
     errors: [404, 409],
   }),
-  route('post', '/conversion/generate-download-link/:id', 'Downloads', 'Um link temporário de download do AAB', { auth: 'user', answer: ref('DownloadLink'), errors: [403, 404, 409, 410, 429] }),
-  route('get', '/conversion/download/:id', 'Downloads', 'Baixa o AAB', { auth: 'user', answers: { 200: aab, 206: aab }, errors: [403, 404, 409, 410] }),
+  route('post', '/conversion/generate-download-link/:id', 'Downloads', 'Um link temporário de download do AAB', { auth: 'user', token: 'downloads', answer: ref('DownloadLink'), errors: [403, 404, 409, 410, 429] }),
+  route('get', '/conversion/download/:id', 'Downloads', 'Baixa o AAB', { auth: 'user', token: 'downloads', answers: { 200: aab, 206: aab }, errors: [403, 404, 409, 410] }),
   route('get', '/conversion/temp-download/:id', 'Downloads', 'Baixa o AAB com o token do link (?token=) ou o bearer', {
-    auth: 'token-or-query',
+    auth: 'token-or-query', token: 'downloads',
     answers: { 200: aab, 206: aab },
     // 429: too many unknown tokens from this address (the bad-credential limit).
     errors: [403, 404, 409, 410, 429],
   }),
   route('post', '/conversion/updates/:id/ticket', 'Conversões', 'Um ticket de uso único (60 s) para abrir o fluxo de eventos com ?token= sem pôr o token longo na URL', {
-    auth: 'user',
+    auth: 'user', token: 'conversions:read',
     answers: { 201: { type: 'object', properties: { ticket: { type: 'string', pattern: '^sse_' }, conversionId: { type: 'string' }, expiresIn: { type: 'integer' }, expiresAt: { type: 'string', format: 'date-time' } }, required: ['ticket', 'conversionId', 'expiresIn', 'expiresAt'] } },
     errors: [404, 429],
   }),
   route('get', '/conversion/updates/:id', 'Conversões', 'Eventos ao vivo da conversão (server-sent events), com bearer ou ?token=', {
-    auth: 'token-or-query',
+    auth: 'token-or-query', token: 'conversions:read',
     answer: { media: 'text/event-stream', description: 'Eventos conversion:progress, conversion:log, conversion:completed …' },
     // 429 TOO_MANY_LIVE_CONNECTIONS: the user holds every live connection this process allows.
     errors: [404, 429],
   }),
-  route('post', '/download/generate-download-token/:conversionId', 'Downloads', 'Um token de download do AAB', { auth: 'user', answer: ref('AnyObject'), errors: [403, 404, 409, 410, 429] }),
+  route('post', '/download/generate-download-token/:conversionId', 'Downloads', 'Um token de download do AAB', { auth: 'user', token: 'downloads', answer: ref('AnyObject'), errors: [403, 404, 409, 410, 429] }),
   route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 410, 429] }),
   route('get', '/download/available', 'Downloads', 'As conversões com AAB disponível para download', {
-    auth: 'user',
+    auth: 'user', token: 'downloads',
     answer: { type: 'object', properties: { downloads: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } }, required: ['downloads', 'total'] },
   }),
 ];

@@ -32,14 +32,14 @@ export const emailRoutes = [
   route('post', '/auth/reset-password', 'Autenticação', 'Define a nova senha com o token do link; encerra as sessões antigas e abre uma nova', {
     auth: 'none',
     body: resetPasswordSchema,
-    answer: { allOf: [ref('Session'), message] },
+    answer: { allOf: [ref('SignIn'), message] },
     rateLimited: true,
-    description: '400 RESET_LINK_INVALID para um link usado, vencido ou desconhecido.',
+    description: '400 RESET_LINK_INVALID para um link usado, vencido ou desconhecido. Numa conta com verificação em duas etapas, a resposta traz o desafio (twoFactorRequired) em vez da sessão: o código vai a /auth/login/2fa.',
   }),
   route('post', '/auth/verify-email', 'Autenticação', 'Confirma o endereço de e-mail com o token do link', {
     auth: 'none',
     body: verifyEmailSchema,
-    answer: { anyOf: [message, { allOf: [ref('Session'), message] }] },
+    answer: { anyOf: [message, { allOf: [ref('SignIn'), message] }] },
     rateLimited: true,
     errors: [403],
     description:
@@ -49,7 +49,7 @@ export const emailRoutes = [
       'continua valendo. 400 WRONG_PASSWORD, 400 VERIFY_LINK_INVALID para um link usado, vencido ou desconhecido.',
   }),
   route('get', '/auth/email-status', 'Autenticação', 'Se o endereço está confirmado e se a confirmação é exigida', {
-    auth: 'user',
+    auth: 'user', token: 'account:read',
     answer: { type: 'object', properties: { emailVerified: { type: 'boolean' }, verificationRequired: { type: 'boolean' } }, required: ['emailVerified', 'verificationRequired'] },
   }),
   route('post', '/auth/resend-verification', 'Autenticação', 'Reenvia o e-mail de confirmação do endereço', { auth: 'user', answer: message, rateLimited: true }),
@@ -79,5 +79,12 @@ export const emailRoutes = [
     rateLimited: true,
     answer: { allOf: [adminEmail, { type: 'object', properties: { html: { type: 'string' }, text: { type: 'string' } }, required: ['html', 'text'] }] },
     errors: [404],
+  }),
+  route('post', '/admin/emails/:id/resend', 'Administração', 'Coloca de novo na fila um e-mail cujo envio falhou (registrado na auditoria)', {
+    auth: 'admin',
+    rateLimited: true,
+    answer: { type: 'object', properties: { message: { type: 'string' }, email: adminEmail }, required: ['message', 'email'] },
+    errors: [404, 409],
+    description: '409 EMAIL_NOT_RESENDABLE para um e-mail que não falhou; 409 EMAIL_LINK_NOT_RESENDABLE para um que levava um link de uso único (não é guardado depois da falha).',
   }),
 ];

@@ -45,13 +45,13 @@ export const playRoutes = [
     description: '`key` é o texto do arquivo JSON da chave. Nunca é devolvida: só o e-mail da conta de serviço, o projeto e o id da chave.',
   }),
   route('get', '/account/play-credentials', 'Google Play', 'O e-mail e o projeto da conta de serviço cadastrada (nunca a chave)', {
-    auth: 'user',
+    auth: 'user', token: 'account:read',
     answer: obj({ credentials }),
     errors: [404],
   }),
   route('delete', '/account/play-credentials', 'Google Play', 'Remove a chave do Google Play da conta', { auth: 'user', answers: { 204: null }, errors: [404] }),
   route('post', '/account/play-credentials/test', 'Google Play', 'Testar conexão: obtém um token e abre e descarta uma edição do app', {
-    auth: 'user',
+    auth: 'user', token: 'publications:write',
     body: playTestSchema,
     answer: withCredentials,
     errors: [404, 422, 502],
@@ -59,7 +59,7 @@ export const playRoutes = [
     description: '422 com o código PLAY_* do que o Google recusou (PLAY_AUTH_FAILED, PLAY_APP_NOT_FOUND, PLAY_PERMISSION_DENIED, PLAY_QUOTA_EXCEEDED…); 502 PLAY_UNAVAILABLE.',
   }),
   route('post', '/publications', 'Google Play', 'Publica o AAB de uma conversão concluída numa faixa do Google Play (job na fila)', {
-    auth: 'user',
+    auth: 'user', token: 'publications:write',
     body: publishRequestSchema,
     answers: { 201: obj({ message: str, publication }) },
     errors: [404, 409],
@@ -67,13 +67,13 @@ export const playRoutes = [
     description: 'Acompanhe pelo evento socket.io `publication-update` ou por GET /publications/{id}. 409 PLAY_CREDENTIALS_REQUIRED, CONVERSION_NOT_PUBLISHABLE ou PUBLICATION_IN_PROGRESS.',
   }),
   route('get', '/publications', 'Google Play', 'As publicações de uma conversão, da mais nova à mais antiga', {
-    auth: 'user',
+    auth: 'user', token: 'publications:read',
     query: { type: 'object', properties: { conversionId: str }, required: ['conversionId'] },
     answer: obj({ publications: { type: 'array', items: publication } }),
     errors: [404],
   }),
   route('get', '/publications/:id', 'Google Play', 'Uma publicação e seus registros (com a mensagem do próprio Google em caso de erro)', {
-    auth: 'user',
+    auth: 'user', token: 'publications:read',
     answer: obj({ publication, logs: { type: 'array', items: log } }),
     errors: [404],
   }),

@@ -1,6 +1,6 @@
 /**
  * The Mercado Pago provider: a thin typed client of the four REST calls a PIX integration
- * needs (docs/payments.md) over undici, with a per-call X-Idempotency-Key derived from
+ * needs (docs/payments-pix.md) over undici, with a per-call X-Idempotency-Key derived from
  * our own payment id, a timeout, and a couple of retries on 429/5xx and network failures.
  */
 import { request } from 'undici';

@@ -4,7 +4,7 @@
  */
 import type { PaymentProviderName } from '@aabify/shared';
 
-/** A provider status read for PIX (docs/payments.md); anything unexpected is 'unknown'. */
+/** A provider status read for PIX (docs/payments-pix.md "Reading a payment"); anything unexpected is 'unknown'. */
 export type ProviderStatus = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'refunded' | 'in_mediation' | 'unknown';
 
 export interface ProviderPayment {

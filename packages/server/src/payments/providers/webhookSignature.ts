@@ -1,5 +1,5 @@
 /**
- * Mercado Pago's webhook signature (docs/payments.md): `x-signature: ts=<seconds>,v1=<hex>` is
+ * Mercado Pago's webhook signature (docs/payments-pix.md "Webhooks"): `x-signature: ts=<seconds>,v1=<hex>` is
  * HMAC-SHA256(secret, "id:<data.id from the query>;request-id:<x-request-id>;ts:<ts>;"), with
  * a missing id or request-id left out of the manifest. Compared in constant time; a ts too far
  * from now is refused so a captured notification cannot be replayed later.

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { PLAY_FINDINGS, PLAY_FINDING_MESSAGES, PLAY_RESTRICTED_PERMISSIONS, prePublicationChecklist, restrictedPermission, type PlayCheckInput } from '../src/index.js';
+
+describe('pre-publication checklist: what the engine found', () => {
+  const at = new Date('2026-11-27T12:00:00Z');
+  const clean: PlayCheckInput = {
+    debuggable: false,
+    targetSdk: 36,
+    versionCode: 3,
+    abis: ['arm64-v8a', 'armeabi-v7a'],
+    warnings: [],
+    signature: { alias: 'upload' },
+    durations: { checks: 1.2 },
+  };
+  const unaligned = { code: PLAY_FINDINGS.notSixteenKb, message: PLAY_FINDING_MESSAGES.notSixteenKb([{ path: 'lib/arm64-v8a/libflutter.so', alignment: 4096, sdk: 'Flutter' }]) };
+  const exported = { code: PLAY_FINDINGS.exportedUndeclared, message: PLAY_FINDING_MESSAGES.exportedUndeclared([{ kind: 'activity', name: 'com.x.Main' }]) };
+  const statusOf = (r: PlayCheckInput) => Object.fromEntries(prePublicationChecklist(r, at).map((c) => [c.code, c.status]));
+
+  it('checklist_checksRanNothingFound_nativeRowsOkOthersAbsent', () => {
+    expect(statusOf(clean)).to.deep.equal({ debuggable: 'ok', signature: 'ok', targetSdk: 'ok', pageSize16k: 'ok', abi64: 'ok', size: 'ok', versionCode: 'ok' });
+  });
+
+  it('checklist_reportFromBeforeTheChecks_noNativeRows', () => {
+    const { durations: _, ...old } = clean;
+    expect(Object.keys(statusOf({ ...old, warnings: [unaligned] }))).to.not.include.members(['pageSize16k', 'abi64']);
+  });
+
+  it('pageSize16k_byTargetSdk_blockerFrom35WarningBelowAndForCodenames', () => {
+    expect(statusOf({ ...clean, warnings: [unaligned] }).pageSize16k).to.equal('blocker');
+    expect(statusOf({ ...clean, targetSdk: 35, warnings: [unaligned] }).pageSize16k).to.equal('blocker');
+    expect(statusOf({ ...clean, targetSdk: 34, warnings: [unaligned] }).pageSize16k).to.equal('warning');
+    expect(statusOf({ ...clean, targetSdk: 'IceCreamSandwich', warnings: [unaligned] }).pageSize16k).to.equal('warning');
+    const [row] = prePublicationChecklist({ ...clean, warnings: [unaligned] }, at);
+    expect(row.title).to.equal(
+      '1 biblioteca nativa de 64 bits não suporta páginas de 16 KB (segmentos LOAD alinhados abaixo de 16 KB): lib/arm64-v8a/libflutter.so (4 KB; costuma vir de Flutter). O Google Play recusa o envio.',
+    );
+  });
+
+  it('exported_byTargetSdk_blockerFrom31WarningBelow', () => {
+    expect(statusOf({ ...clean, targetSdk: 31, warnings: [exported] }).exported).to.equal('blocker');
+    expect(statusOf({ ...clean, targetSdk: 30, warnings: [exported] }).exported).to.equal('warning');
+  });
+
+  it('permissions_actionNamesEachPolicyWithItsLink', () => {
+    const names = ['android.permission.READ_SMS', 'android.permission.MANAGE_EXTERNAL_STORAGE'];
+    const row = prePublicationChecklist({ ...clean, warnings: [{ code: PLAY_FINDINGS.restrictedPermissions, message: PLAY_FINDING_MESSAGES.restrictedPermissions(names), detail: names.join('\n') }] }, at).find((c) => c.code === 'permissions')!;
+    expect(row.status).to.equal('warning');
+    expect(row.title).to.equal('O app pede 2 permissões restritas pelo Google Play: READ_SMS (SMS e registro de chamadas), MANAGE_EXTERNAL_STORAGE (Acesso a todos os arquivos).');
+    expect(row.action).to.contain('https://support.google.com/googleplay/android-developer/answer/10208820').and.contain('https://support.google.com/googleplay/android-developer/answer/10467955');
+  });
+
+  it('findingMessages_longLists_firstEightThenACount', () => {
+    const libs = Array.from({ length: 11 }, (_, i) => ({ path: `lib/x86_64/lib${i}.so`, alignment: 4096 }));
+    expect(PLAY_FINDING_MESSAGES.notSixteenKb(libs)).to.match(/lib7\.so \(4 KB\) e mais 3\.$/);
+  });
+
+  it('permissionTable_everyRowHasAPolicyALinkAndFullNames', () => {
+    for (const row of PLAY_RESTRICTED_PERMISSIONS) {
+      expect(row.link).to.match(/^https:\/\/support\.google\.com\/googleplay\/android-developer\/answer\/\d+$/);
+      for (const n of row.names) {
+        expect(n).to.match(/^android\.permission\.[A-Z_]+$/);
+        expect(restrictedPermission(n)).to.equal(row);
+      }
+    }
+  });
+});
