@@ -9,6 +9,7 @@ import {
   type BulkConversionResponse,
   type ConversionHistoryResponse,
   type DownloadLinkResponse,
+  type TestApkResponse,
 } from '@aabify/shared';
 import type { Credential } from '../accounts/authService.js';
 import type { AppContext } from '../context.js';
@@ -37,6 +38,8 @@ import { openUpdateStream } from '../realtime/sse.js';
 import { isStreamTicketShaped, mintStreamTicket, redeemStreamTicket } from './streamTickets.js';
 import { requireKeystoreForSigning } from '../keystores/service.js';
 import { createConversionLimitsRouter } from './limitsRoutes.js';
+import { ensureTestApk, testApkMessage } from './testApk.js';
+import { qrPngBase64 } from '../payments/providers/qr.js';
 
 /**
  * /api/conversion.
@@ -45,6 +48,8 @@ import { createConversionLimitsRouter } from './limitsRoutes.js';
  *   POST /upload → 201 pending conversion; POST /start/:id → start response
  *   GET /status/:id, /history, /usage, /logs/:id; DELETE /logs/:id; POST /cancel/:id
  *   POST /generate-download-link/:id; GET /download/:id, /temp-download/:id
+ *   POST /test-apk/:id → the universal APK of the AAB (built once per signing key) and a
+ *     short-lived link to it with its QR code ("Testar no celular")
  *   POST /updates/:id/ticket → 201 { ticket, expiresAt, expiresIn } (single use, 60 s)
  *   GET /updates/:id?token=<ticket> (or a bearer header) → server-sent events (429
  *     TOO_MANY_LIVE_CONNECTIONS past the user's live connections on this process)
