@@ -28,7 +28,7 @@ export interface TestApkResponse {
   fileSize: number;
   /** Signed with aabify's test key (true) or the account's upload key (false). */
   testKey: boolean;
-  /** The signing certificate's SHA-256 (hex), as `apksigner verify --print-certs` shows it. */
+  /** The signing certificate's SHA-256, colon-separated hex as keytool prints it. */
   certificateSha256: string;
   /** pt-BR: which key signed it, and what that means. */
   message: string;
@@ -36,6 +36,9 @@ export interface TestApkResponse {
   downloadUrl: string;
   expiresIn: number;
   expiresAt: string;
-  /** The link as a QR code (PNG, base64 without the data: prefix) to scan with the phone. */
-  qrCodePng: string;
+  /**
+   * The link as a QR code (PNG, base64 without the data: prefix) to scan with the phone; null when
+   * the server does not know its public address (PUBLIC_URL unset: the link is then a path).
+   */
+  qrCodePng: string | null;
 }

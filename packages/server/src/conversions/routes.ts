@@ -240,6 +240,29 @@ export function createConversionRouter(ctx: AppContext): Router {
     res.json(body);
   });
 
+  router.post('/test-apk/:id', downloads, submissionRate, async (req, res) => {
+    const owner = await owned(req);
+    const user = authUser(req);
+    await assertMayDownload(ctx, owner, user);
+    await recordSupportAccess(ctx, req, user, owner, 'conversion.downloaded', { how: 'test-apk' });
+    const c = await ensureTestApk(ctx, owner);
+    const apk = c.testApk!;
+    const t = await issueDownloadToken(ctx, c, req.auth!, 'test-apk');
+    const body: TestApkResponse = {
+      conversionId: c.id,
+      filename: t.filename,
+      fileSize: apk.size,
+      testKey: apk.testKey,
+      certificateSha256: apk.certificateSha256,
+      message: testApkMessage(apk),
+      downloadUrl: t.downloadUrl,
+      expiresIn: t.expiresIn,
+      expiresAt: t.expiresAt,
+      qrCodePng: /^https?:\/\//.test(t.downloadUrl) ? await qrPngBase64(t.downloadUrl) : null,
+    };
+    res.json(body);
+  });
+
   router.get('/download/:id', downloads, async (req, res) => {
     const c = await owned(req);
     await assertMayDownload(ctx, c, authUser(req));

@@ -121,7 +121,7 @@ export const schemas: Record<string, JsonSchema> = {
   ConversionLogs: obj({ conversionId: str, logs: arrayOf(ref('ConversionLog')), total: int }),
   Usage: obj({ hasActivePlan: bool, canConvert: bool, credits: int, message: str }, ['hasActivePlan', 'canConvert', 'message']),
   TestApk: obj(
-    { conversionId: str, filename: str, fileSize: int, testKey: bool, certificateSha256: str, message: str, downloadUrl: str, expiresIn: int, expiresAt: str, qrCodePng: str },
+    { conversionId: str, filename: str, fileSize: int, testKey: bool, certificateSha256: str, message: str, downloadUrl: str, expiresIn: int, expiresAt: str, qrCodePng: strOrNull },
     ['conversionId', 'filename', 'fileSize', 'testKey', 'certificateSha256', 'message', 'downloadUrl', 'expiresIn', 'expiresAt', 'qrCodePng'],
   ),
   DownloadLink: obj({ conversionId: str, downloadUrl: str, downloadLink: str, expiresIn: int }, ['conversionId', 'downloadUrl']),
