@@ -131,9 +131,8 @@ describe('aabify remote commands', function () {
     adminToken = (await createApiToken(adminSession, 'testes do CLI')).token;
     const reg = await server.api('POST', '/auth/register', { email: userEmail, password });
     expect(reg.status, JSON.stringify(reg.body)).to.equal(201);
-    // Register answers without a session (a taken address must answer the same): sign in.
-    const login = await server.api('POST', '/auth/login', { email: userEmail, password });
-    userToken = (await createApiToken((login.body as { token: string }).token, 'usuário sem plano')).token;
+    // Sign-up answers the new customer's session.
+    userToken = (await createApiToken((reg.body as { token: string }).token, 'usuário sem plano')).token;
   });
 
   after(async () => {

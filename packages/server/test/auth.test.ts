@@ -21,15 +21,16 @@ describe('auth (/api/auth)', () => {
   beforeEach(() => server.ctx.rateLimits.reset());
 
   describe('register', () => {
-    it('register_validInput_createsUserWhoSignsIn', async () => {
-      const res = await api(server).post<RegisterResponse>('/auth/register', { email: 'Nova@Example.com', password: 'segredo1', confirmPassword: 'segredo1' });
+    it('register_validInput_answersASessionOfTheNewCustomer', async () => {
+      const res = await api(server).post<AuthResponse & { message: string }>('/auth/register', { email: 'Nova@Example.com', password: 'segredo1', confirmPassword: 'segredo1' });
       expect(res.status).to.equal(201);
-      // No session in the answer: a taken address must answer the same (docs/email.md).
-      expect(res.body).to.deep.equal({ message: EMAIL_MESSAGES.registerCheckEmail, email: 'nova@example.com' });
-      const login = await api(server).post<AuthResponse>('/auth/login', { email: 'nova@example.com', password: 'segredo1' });
-      expect(login.status).to.equal(200);
-      expect(login.body.expiresIn).to.equal(7 * 24 * 3600);
-      const user = login.body.user;
+      expect(res.body.message).to.equal(ACCOUNT_MESSAGES.registerSuccess);
+      expect(res.body.expiresIn).to.equal(7 * 24 * 3600);
+      // The token is a working session of that account.
+      const me = await api(server).get<ApiUser>('/auth/me', res.body.token);
+      expect(me.status).to.equal(200);
+      expect(me.body.email).to.equal('nova@example.com');
+      const user = res.body.user;
       expect(user).to.include({ email: 'nova@example.com', role: 'user', isActive: true, userType: null, currentPlan: null, conversionsCount: 0, monthlyConversions: 0, emailVerified: false, notifyConversions: true });
       expect(user.credits).to.deep.equal({ available: 0, reserved: 0 });
       expect(user.subscription).to.deep.equal({ plan: null, startsAt: null, expiresAt: null });
@@ -51,13 +52,34 @@ describe('auth (/api/auth)', () => {
       expect(await verifyPassword('segredo1', stored!.passwordHash)).to.equal(true);
     });
 
-    it('register_emailTakenInOtherCase_answersLikeSuccess', async () => {
+    it('register_emailTakenInOtherCase_409WithWhereToSignInAndNothingChanged', async () => {
       const existing = await buildUser(server, { email: 'dup@example.com' });
-      const res = await api(server).post<RegisterResponse>('/auth/register', { email: 'DUP@Example.com', password: 'segredo1' });
-      expect(res.status).to.equal(201);
-      expect(res.body).to.deep.equal({ message: EMAIL_MESSAGES.registerCheckEmail, email: 'dup@example.com' });
+      const res = await api(server).post<Err>('/auth/register', { email: 'DUP@Example.com', password: 'segredo1' });
+      expect(res.status).to.equal(409);
+      expect(res.body).to.deep.equal({
+        code: 'EMAIL_TAKEN',
+        message: ACCOUNT_MESSAGES.registerEmailTaken,
+        fields: { email: ACCOUNT_MESSAGES.registerEmailTaken },
+        details: { loginPath: '/login', forgotPasswordPath: '/forgot-password' },
+      });
       expect(await server.ctx.models.User.count({ where: { email: 'dup@example.com' } })).to.equal(1);
       expect(await verifyPassword(DEFAULT_PASSWORD, (await existing.reload()).passwordHash)).to.equal(true);
+    });
+
+    it('register_whereConfirmedEmailIsRequired_noSessionAndNewAndTakenAnswerAlike', async () => {
+      await server.ctx.settings.set('accounts.requireVerifiedEmail', true);
+      try {
+        const existing = await buildUser(server);
+        const fresh = await api(server).post<RegisterResponse>('/auth/register', { email: 'confirmar@example.com', password: 'segredo1' });
+        const taken = await api(server).post<RegisterResponse>('/auth/register', { email: existing.email, password: 'segredo1' });
+        expect(fresh.status).to.equal(201);
+        expect(fresh.body).to.deep.equal({ message: EMAIL_MESSAGES.registerCheckEmail, email: 'confirmar@example.com' });
+        expect(taken.status).to.equal(201);
+        expect(taken.body).to.deep.equal({ message: EMAIL_MESSAGES.registerCheckEmail, email: existing.email });
+        expect(await server.ctx.models.User.count({ where: { email: 'confirmar@example.com' } })).to.equal(1);
+      } finally {
+        await server.ctx.settings.unset('accounts.requireVerifiedEmail');
+      }
     });
 
     it('register_invalidInput_answersSpecMessages', async () => {

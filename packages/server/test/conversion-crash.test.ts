@@ -35,8 +35,8 @@ describe('conversions: a job that kills its worker', function () {
     const id = conversionIdOf(await uploadBytes(observer, token, await readFile(corpusApk('jx-small.apk'))));
 
     // One worker at a time, each with an engine that kills its process; a new one replaces the dead.
-    let deaths = 0;
     let live: ChildProcess | undefined;
+    const dead = () => children.filter((c) => c.exitCode !== null || c.signalCode !== null).length;
     const env = {
       ...process.env,
       ...TEST_SECRETS,
@@ -53,7 +53,6 @@ describe('conversions: a job that kills its worker', function () {
         const c = await statusOf(observer!, token, id);
         if (c.status === 'failed' || c.status === 'completed') return c;
         if (!live || live.exitCode !== null || live.signalCode !== null) {
-          if (live) deaths++;
           live = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...env, DATA_DIR: join(dataDir!, `w${children.length}`) }, stdio: 'ignore' });
           children.push(live);
         }
@@ -63,7 +62,9 @@ describe('conversions: a job that kills its worker', function () {
       200000,
       'the conversion to fail',
     );
-    expect(deaths).to.equal(3);
+    // The web process may mark it failed before this loop saw the third worker's exit: wait for it.
+    await waitFor(async () => (dead() >= 3 ? true : undefined), 10_000, 'three workers dead').catch(() => undefined);
+    expect(dead()).to.equal(3);
     expect(done.status).to.equal('failed');
     expect(done.errorCode).to.equal('WORKER_CRASHED');
     expect(done.error).to.equal(CONVERSION_MESSAGES.workerCrashed);

@@ -201,7 +201,8 @@ describe('email (SMTP on loopback)', function () {
   describe('register and address confirmation', () => {
     afterEach(() => server.ctx.settings.unset('accounts.requireVerifiedEmail'));
 
-    it('register_takenEmail_answersLikeSuccessAndMailsOwner', async () => {
+    it('register_takenEmailWhereConfirmationIsRequired_answersLikeSuccessAndMailsOwner', async () => {
+      await server.ctx.settings.set('accounts.requireVerifiedEmail', true);
       const owner = await buildUser(server);
       const fresh = uniqueEmail('nova');
       const created = await api(server).post<RegisterResponse>('/auth/register', { email: fresh, password: 'segredo1' });

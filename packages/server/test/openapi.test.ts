@@ -90,8 +90,8 @@ describe('the API contract (OpenAPI 3.1)', function () {
     // Accounts and tokens (session JWT and aab_ API token), with the errors clients meet.
     expect((await http.post('/auth/register', { email: 'nao-e-email', password })).status).to.equal(400);
     expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(201);
-    // A taken address answers exactly like a new one.
-    expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(201);
+    // A taken address: 409 with where to sign in instead.
+    expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(409);
     expect((await http.post('/auth/login', { email, password: 'errada123' })).status).to.equal(401);
     const signedIn = await http.post<JsonBody>('/auth/login', { email, password });
     expect(signedIn.status).to.equal(200);

@@ -84,10 +84,28 @@ export interface ApiUser {
   usageSummary: UsageSummary;
 }
 
-/** POST /auth/register: the same answer for a new and a taken address. */
-export interface RegisterResponse {
+/**
+ * POST /auth/register: a new account is signed in at once (`{ token, expiresIn, user, message }`);
+ * where the operator requires a confirmed e-mail (accounts.requireVerifiedEmail), no session is
+ * given and a new and a taken address answer alike (`{ message, email }`). A taken address is
+ * otherwise 409 EMAIL_TAKEN with `details` saying where to sign in or recover the password.
+ */
+export type RegisterResponse = (AuthResponse & { message: string }) | RegisterCheckEmailResponse;
+
+/** The sign-up answer that says nothing of whether the address had an account. */
+export interface RegisterCheckEmailResponse {
   message: string;
   email: string;
+}
+
+/** `details` of a sign-up's 409 EMAIL_TAKEN: the dashboard's paths to offer instead. */
+export interface RegisterEmailTakenDetails {
+  loginPath: string;
+  forgotPasswordPath: string;
+}
+
+export function isRegisterSession(body: RegisterResponse): body is AuthResponse & { message: string } {
+  return 'token' in body && typeof body.token === 'string';
 }
 
 /** GET /auth/email-status: what the dashboard's confirmation banner needs. */

@@ -22,6 +22,7 @@ export interface AuditActionInfo {
 }
 
 export const AUDIT_ACTIONS = {
+  'account.registered': { label: 'Conta criada pelo cadastro', area: 'Segurança da conta', account: true },
   'auth.sign_in': { label: 'Entrada na conta', area: 'Segurança da conta', account: true },
   'auth.sign_in_failed': { label: 'Tentativa de entrada recusada', area: 'Segurança da conta', account: true },
   'auth.sign_out': { label: 'Saída da conta', area: 'Segurança da conta', account: true },

@@ -24,8 +24,9 @@ export const ACCOUNT_MESSAGES = {
 
   invalidCredentials: 'Email ou senha incorretos.',
   accountDisabled: 'Sua conta está desativada. Entre em contato com o administrador.',
-  emailTaken: 'Este email já está cadastrado.',
-  /** Self-registration refused (e.g. a taken email): says nothing of whether the account exists. */
+  emailTaken: 'Este e-mail já está cadastrado.',
+  /** Sign-up with a taken address (where confirmed e-mail is not required): where to go instead. */
+  registerEmailTaken: 'Este e-mail já está cadastrado. Entre com sua senha ou use "Esqueci minha senha" para recuperar o acesso.',
   tooManyLoginAttempts: 'Muitas tentativas de login. Tente novamente mais tarde.',
   tooManyRequests: 'Muitas requisições. Tente novamente em instantes.',
   /** 408 REQUEST_TOO_SLOW: a request body that stopped or barely advances. */

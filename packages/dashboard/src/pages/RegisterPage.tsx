@@ -1,7 +1,9 @@
 import { Form as FormikForm, Formik, type FormikHelpers } from 'formik';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, registerFormSchema, isTwoFactorChallenge } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, EMAIL_MESSAGES, isRegisterSession, registerFormSchema } from '@aabify/shared';
 import { authApi } from '../api/auth';
+import { isApiRequestError } from '../api/client';
 import { showServerErrors } from '../lib/formErrors';
 import { AuthLayout } from '../components/AuthLayout';
 import { FormField } from '../components/FormField';
@@ -19,22 +21,25 @@ interface RegisterValues {
 export function RegisterPage() {
   const signIn = useSession((s) => s.signIn);
   const navigate = useNavigate();
+  /** The address was taken: offer signing in or recovering it instead. */
+  const [taken, setTaken] = useState(false);
   const submit = async (values: RegisterValues, helpers: FormikHelpers<RegisterValues>) => {
+    setTaken(false);
     try {
       const name = values.name.trim();
       const email = values.email.trim();
-      await authApi.register({ email, password: values.password, ...(name ? { name } : {}) });
-      // Register answers the same for a taken address (no enumeration); signing in tells them apart.
-      const session = await authApi.login({ email, password: values.password }).catch(() => null);
-      if (!session || isTwoFactorChallenge(session)) {
+      const answer = await authApi.register({ email, password: values.password, ...(name ? { name } : {}) });
+      if (!isRegisterSession(answer)) {
+        // The operator requires a confirmed e-mail: the next step is in the inbox.
         toast.info(EMAIL_MESSAGES.registerCheckInbox);
         navigate('/login', { replace: true });
         return;
       }
-      signIn(session.token, session.user);
+      signIn(answer.token, answer.user);
       toast.success(ACCOUNT_MESSAGES.registerSuccess);
       navigate('/dashboard', { replace: true });
     } catch (e) {
+      setTaken(isApiRequestError(e) && e.code === 'EMAIL_TAKEN');
       showServerErrors(e, helpers, ['name', 'email', 'password', 'confirmPassword'], 'Erro ao criar conta');
       helpers.setSubmitting(false);
     }
@@ -53,6 +58,11 @@ export function RegisterPage() {
             <FormField name="email" label="Email" type="email" autoComplete="email" />
             <FormField name="password" label="Senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />
             <FormField name="confirmPassword" label="Confirmar senha" type="password" autoComplete="new-password" />
+            {taken && (
+              <div className="alert alert-info py-2" role="status" data-testid="register-email-taken">
+                Já tem conta com este e-mail? <Link to="/login">Entrar</Link> ou <Link to="/forgot-password">recuperar a senha</Link>.
+              </div>
+            )}
             <SubmitButton busy={isSubmitting} className="w-100">
               Criar Conta
             </SubmitButton>

@@ -11,6 +11,7 @@ import {
   registerSchema,
   type ApiUser,
   type ReauthResponse,
+  type RegisterEmailTakenDetails,
   type RegisterResponse,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
@@ -33,7 +34,8 @@ import { requestActor, signedInActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
 
 /**
- * POST /api/auth/register → 201 { message, email }, the same for a taken address (recovery.ts has the e-mail routes)
+ * POST /api/auth/register → 201 { token, expiresIn, user, message }; a taken address 409 EMAIL_TAKEN; where confirmed
+ *   e-mail is required, 201 { message, email } for a new and a taken address alike (recoveryRoutes.ts has the e-mail routes)
  * POST /api/auth/login → { token, expiresIn, user }, or with two-factor sign-in
  *   { twoFactorRequired, challenge, expiresIn, message }; POST /api/auth/login/2fa { challenge, code } → the session
  * GET /api/auth/verify → { user }; GET /api/auth/me → the user
@@ -53,14 +55,31 @@ export function createAuthRouter(ctx: AppContext): Router {
     validate(registerSchema),
     async (req, res) => {
       const input = inputOf(req, registerSchema);
-      // A taken address answers exactly like a new one (no account enumeration); its owner is told by e-mail.
+      // Where the operator requires a confirmed e-mail, sign-up gives no session, so a taken
+      // address can answer exactly like a new one (no account enumeration; its owner is told by
+      // e-mail). Otherwise the new customer is signed in at once and a taken address is said so
+      // (docs/decisions.md), within the per-address sign-up limit.
+      const hideTakenAddress = (await ctx.settings.get('accounts.requireVerifiedEmail')) === true;
       const user = await createUser(ctx, { email: input.email, password: input.password, name: input.name ?? null }).catch((err: unknown) => {
         if (isEmailTaken(err)) return null;
         throw err;
       });
-      if (user) await ctx.mail.welcome(user);
-      else await ctx.mail.registrationAttempt(input.email);
-      const body: RegisterResponse = { message: EMAIL_MESSAGES.registerCheckEmail, email: input.email };
+      if (!user && !hideTakenAddress) throw registerEmailTaken();
+      if (user) {
+        await recordAudit(ctx, { action: 'account.registered', actor: requestActor(req, user), target: userAuditTarget(user), accountId: user.id });
+        await ctx.mail.welcome(user);
+      } else {
+        await ctx.mail.registrationAttempt(input.email);
+      }
+      if (!user || hideTakenAddress) {
+        const body: RegisterResponse = { message: EMAIL_MESSAGES.registerCheckEmail, email: input.email };
+        res.status(201).json(body);
+        return;
+      }
+      const session = await openSession(ctx, user, requestOrigin(req));
+      if (!session) throw new Error('new session id already in use');
+      ctx.logger.info({ userId: user.id }, 'signed up');
+      const body: RegisterResponse = { ...session, message: ACCOUNT_MESSAGES.registerSuccess };
       res.status(201).json(body);
     },
   );
@@ -233,4 +252,10 @@ async function recordLogin(ctx: Pick<AppContext, 'models' | 'sequelize'>, req: R
 async function recordFailedSignIn(ctx: Pick<AppContext, 'sequelize'>, req: Request, user: User | null, email: string, reason: string): Promise<void> {
   const target = user ? userAuditTarget(user) : { type: 'user' as const, id: null, label: email };
   await recordAudit(ctx, { action: 'auth.sign_in_failed', actor: requestActor(req, null), target, accountId: user?.id ?? null, details: { reason } });
+}
+
+/** A sign-up with a taken address: where to go instead, on the e-mail field. */
+function registerEmailTaken(): ApiError {
+  const details: RegisterEmailTakenDetails = { loginPath: '/login', forgotPasswordPath: '/forgot-password' };
+  return new ApiError(409, 'EMAIL_TAKEN', ACCOUNT_MESSAGES.registerEmailTaken, { fields: { email: ACCOUNT_MESSAGES.registerEmailTaken }, details });
 }

@@ -50,7 +50,12 @@ export interface DownloadMinter {
  * at will. Only hashes are kept, so an existing token cannot be handed out again. The count and
  * the insert run under a per-user advisory lock: parallel calls cannot pass the cap together.
  */
-export async function issueDownloadToken(ctx: AppContext, conversion: Conversion, minter: DownloadMinter, file: DownloadFile = 'aab'): Promise<DownloadTokenResponse> {
+export async function issueDownloadToken(
+  ctx: Pick<AppContext, 'models' | 'sequelize' | 'config'>,
+  conversion: Conversion,
+  minter: DownloadMinter,
+  file: DownloadFile = 'aab',
+): Promise<DownloadTokenResponse> {
   const { user } = minter;
   if (!conversion.canDownload) throw notDownloadable();
   const testApk = file === 'test-apk' ? storedTestApk(conversion) : undefined;
@@ -91,7 +96,7 @@ const downloadTokenInvalid = () => ApiError.notFound(CONVERSION_MESSAGES.downloa
  * that credential no longer holds (revoked, signed out, password changed, account deactivated or
  * deleted) or its user may no longer download the file (an admin's support link, the setting off).
  */
-export async function downloadForToken(ctx: AppContext, token: string): Promise<{ conversion: Conversion; file: DownloadFile }> {
+export async function downloadForToken(ctx: Pick<AppContext, 'models' | 'auth' | 'settings'>, token: string): Promise<{ conversion: Conversion; file: DownloadFile }> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw downloadTokenInvalid();
   const row = await ctx.models.DownloadToken.findByPk(hashDownloadToken(token));
   if (!row) throw downloadTokenInvalid();
@@ -104,7 +109,7 @@ export async function downloadForToken(ctx: AppContext, token: string): Promise<
 }
 
 /** The conversion whose AAB a token opens (a test APK's link opens no AAB). */
-export async function conversionForToken(ctx: AppContext, token: string): Promise<Conversion> {
+export async function conversionForToken(ctx: Pick<AppContext, 'models' | 'auth' | 'settings'>, token: string): Promise<Conversion> {
   const { conversion, file } = await downloadForToken(ctx, token);
   if (file !== 'aab') throw downloadTokenInvalid();
   return conversion;

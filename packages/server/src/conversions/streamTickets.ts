@@ -27,7 +27,7 @@ export function isStreamTicketShaped(raw: string): boolean {
 }
 
 /** A ticket for `conversion`'s stream, acting with `credential` (the caller checked ownership). */
-export async function mintStreamTicket(ctx: AppContext, conversion: Conversion, credential: Credential): Promise<StreamTicketResponse> {
+export async function mintStreamTicket(ctx: Pick<AppContext, 'models'>, conversion: Conversion, credential: Credential): Promise<StreamTicketResponse> {
   const { StreamTicket } = ctx.models;
   const now = new Date();
   // Tickets live a minute: whatever has expired goes now (an index range), so the table holds
@@ -53,7 +53,7 @@ export async function mintStreamTicket(ctx: AppContext, conversion: Conversion, 
  * unknown, used or expired ticket or one whose credential no longer holds; 404 when it was
  * minted for another conversion.
  */
-export async function redeemStreamTicket(ctx: AppContext, ticket: string, conversionId: string): Promise<{ user: User; credential: Credential }> {
+export async function redeemStreamTicket(ctx: Pick<AppContext, 'models' | 'auth'>, ticket: string, conversionId: string): Promise<{ user: User; credential: Credential }> {
   const invalid = () => ApiError.unauthorized(CONVERSION_MESSAGES.streamTicketInvalid, 'STREAM_TICKET_INVALID');
   if (!TICKET_SHAPE.test(ticket)) throw invalid();
   const now = new Date();

@@ -109,7 +109,7 @@ function isAuthResult(info: unknown): info is AuthResult {
  * verify count per client address (badCredentialsPerAddress): past the limit the address gets
  * 429 from memory, before any token is looked at.
  */
-export function requireAuth(ctx: AppContext, access: RouteAccess = {}): RequestHandler {
+export function requireAuth(ctx: Pick<AppContext, 'auth'>, access: RouteAccess = {}): RequestHandler {
   const badCredentials = ctx.auth.limiters.badCredentialsPerAddress;
   return (req, res, next) => {
     const raw = bearerToken(req);
@@ -156,7 +156,7 @@ export function requireAuth(ctx: AppContext, access: RouteAccess = {}): RequestH
  * Whether the request carries a valid credential of this user, for routes that serve signed-out
  * visitors too: a missing, stale or foreign credential is simply not this user (never a 401).
  */
-export async function signedInAs(ctx: AppContext, req: Request, userId: string): Promise<boolean> {
+export async function signedInAs(ctx: Pick<AppContext, 'auth'>, req: Request, userId: string): Promise<boolean> {
   const raw = bearerToken(req);
   if (!raw) return false;
   const result = await ctx.auth.authenticateToken(raw);
@@ -168,7 +168,7 @@ export async function signedInAs(ctx: AppContext, req: Request, userId: string):
  * stream tickets) under the same per-address limit: past it, 429 from memory before any lookup,
  * and every refusal (401 or 404) counts. Without it each such request was a free database query.
  */
-export async function limitedCredentialCheck<T>(ctx: AppContext, address: string, check: () => Promise<T>): Promise<T> {
+export async function limitedCredentialCheck<T>(ctx: Pick<AppContext, 'auth'>, address: string, check: () => Promise<T>): Promise<T> {
   const limiter = ctx.auth.limiters.badCredentialsPerAddress;
   const key = addressLimitKey(address);
   const blockedMs = limiter.blockedInMemoryMs(key);
@@ -262,6 +262,6 @@ export function adminRateLimiter(ctx: Pick<AppContext, 'rateLimits'>): Limiter {
  * and for every API token) → rate limit. requireAuth first: the limit counts per verified
  * admin, never per presented token.
  */
-export function adminGuard(ctx: AppContext, limiter: Limiter): RequestHandler[] {
+export function adminGuard(ctx: Pick<AppContext, 'auth'>, limiter: Limiter): RequestHandler[] {
   return [requireAuth(ctx, { admin: true }), rateLimit(limiter)];
 }

@@ -5,14 +5,14 @@ import type { Payment, Purchase, User } from '../models/index.js';
 import { findOwned, findOwnedOrNull } from '../http/ownership.js';
 import { ApiError } from '../http/errors.js';
 
-export async function ownedPayment(ctx: AppContext, id: unknown, user: User): Promise<Payment> {
+export async function ownedPayment(ctx: Pick<AppContext, 'models'>, id: unknown, user: User): Promise<Payment> {
   return findOwned(ctx.models.Payment, typeof id === 'string' ? id : undefined, user, {
     notFoundMessage: M.paymentNotFound,
     notFoundCode: 'PAYMENT_NOT_FOUND',
   });
 }
 
-export async function ownedPurchase(ctx: AppContext, id: unknown, user: User): Promise<Purchase> {
+export async function ownedPurchase(ctx: Pick<AppContext, 'models'>, id: unknown, user: User): Promise<Purchase> {
   return findOwned(ctx.models.Purchase, typeof id === 'string' ? id : undefined, user, {
     notFoundMessage: M.purchaseNotFound,
     notFoundCode: 'PURCHASE_NOT_FOUND',
@@ -20,7 +20,7 @@ export async function ownedPurchase(ctx: AppContext, id: unknown, user: User): P
 }
 
 /** A payment by its own id, or the latest payment of a purchase by the purchase id. */
-export async function ownedPaymentOrPurchasePayment(ctx: AppContext, id: unknown, user: User): Promise<Payment> {
+export async function ownedPaymentOrPurchasePayment(ctx: Pick<AppContext, 'models'>, id: unknown, user: User): Promise<Payment> {
   const key = typeof id === 'string' ? id : undefined;
   const payment = await findOwnedOrNull(ctx.models.Payment, key, user);
   if (payment) return payment;
@@ -30,7 +30,7 @@ export async function ownedPaymentOrPurchasePayment(ctx: AppContext, id: unknown
   return latest;
 }
 
-export async function latestPaymentId(ctx: AppContext, purchaseId: string): Promise<string | null> {
+export async function latestPaymentId(ctx: Pick<AppContext, 'models'>, purchaseId: string): Promise<string | null> {
   const payment = await ctx.models.Payment.findOne({ where: { purchaseId }, order: [['createdAt', 'DESC']], attributes: ['id'] });
   return payment?.id ?? null;
 }

@@ -64,7 +64,7 @@ function releaseWhenGone(socket: Socket, release: () => void): void {
  * the error that refuses the handshake: the client's connect_error, whose `data` is the body an
  * event stream gets with its 429 ({ message, code: 'TOO_MANY_LIVE_CONNECTIONS', retryAfter }).
  */
-function holdConnectionSlot(ctx: AppContext, socket: Socket, userId: string): Error | undefined {
+function holdConnectionSlot(ctx: Pick<AppContext, 'liveAccess'>, socket: Socket, userId: string): Error | undefined {
   // Gone during the handshake: socket.io drops it without a 'disconnect' (nothing to hold).
   if (socket.conn.readyState !== 'open') return undefined;
   let release: () => void;
@@ -116,7 +116,13 @@ export interface ConversionSockets {
   close(): void;
 }
 
-export function attachConversionSockets(ctx: AppContext, io: Server, options: ConversionSocketOptions = {}): ConversionSockets {
+/** What the conversion sockets read: credentials, rows, live stats and events, settings for support access. */
+export type ConversionSocketDeps = Pick<
+  AppContext,
+  'auth' | 'models' | 'sequelize' | 'config' | 'settings' | 'logger' | 'liveAccess' | 'conversionEvents' | 'conversionStats'
+>;
+
+export function attachConversionSockets(ctx: ConversionSocketDeps, io: Server, options: ConversionSocketOptions = {}): ConversionSockets {
   const clientAddressOf = (socket: Socket): string =>
     options.trustProxy ? proxyaddr(socket.request, options.trustProxy) : (socket.request.socket.remoteAddress ?? socket.handshake.address);
   const addresses = new SocketAddressGate({ ...SOCKET_ADDRESS_LIMITS, ...options.addressLimits });

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import type { ApiPlan, AuthResponse, ConversionHistoryResponse, CreatePixResponse } from '@aabify/shared';
+import { ACCOUNT_MESSAGES, type ApiPlan, type AuthResponse, type ConversionHistoryResponse, type CreatePixResponse } from '@aabify/shared';
 import { ensureDashboardBuilt, launchBrowser, requireChromium, soon, screenshotPath } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { api } from '../helpers/http.js';
@@ -120,7 +120,19 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByRole('button', { name: 'Criar Conta' }).click();
     await soon(() => page.locator('#field-confirmPassword-error').textContent(), (v) => expect(v).to.equal('Confirmação obrigatória: digite a senha novamente'));
     await soon(() => page.getByLabel('Nome (opcional)').count(), (v) => expect(v).to.equal(1));
+
+    // A taken address: said under the field, with the ways back in beside it.
+    const existing = await buildUser(server);
+    await page.getByLabel('Email').fill(existing.email);
+    await page.getByLabel('Senha', { exact: true }).fill('outra-senha-1');
+    await page.getByLabel('Confirmar senha').fill('outra-senha-1');
+    await page.getByRole('button', { name: 'Criar Conta' }).click();
+    await soon(() => page.locator('#field-email-error').textContent(), (v) => expect(v).to.equal(ACCOUNT_MESSAGES.registerEmailTaken));
+    const taken = page.getByTestId('register-email-taken');
+    await soon(() => taken.getByRole('link', { name: 'recuperar a senha' }).getAttribute('href'), (v) => expect(v).to.equal('/forgot-password'));
     await shootBoth(page, 'register-errors');
+    await taken.getByRole('link', { name: 'Entrar' }).click();
+    await waitForPath(page, '/login');
     expect(errors).to.deep.equal([]);
     await context.close();
   });

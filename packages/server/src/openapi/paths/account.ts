@@ -41,12 +41,21 @@ export const accountRoutes = [
     answers: { 201: { allOf: [sessionAnswer, { type: 'object', properties: { success: { const: true }, message: { type: 'string' } } }] } },
     errors: [403, 409],
   }),
-  route('post', '/auth/register', 'Autenticação', 'Cria uma conta de usuário (depois, entre com /auth/login)', {
+  route('post', '/auth/register', 'Autenticação', 'Cria uma conta de usuário e já entra nela', {
     auth: 'none',
     body: registerSchema,
-    answers: { 201: { type: 'object', properties: { message: { type: 'string' }, email: { type: 'string', format: 'email' } }, required: ['message', 'email'] } },
+    answers: {
+      201: {
+        oneOf: [
+          { allOf: [sessionAnswer, { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }] },
+          { type: 'object', properties: { message: { type: 'string' }, email: { type: 'string', format: 'email' } }, required: ['message', 'email'] },
+        ],
+      },
+    },
+    errors: [409],
     rateLimited: true,
-    description: 'Um endereço já cadastrado recebe a mesma resposta (nada revela que a conta existe); o dono é avisado por e-mail.',
+    description:
+      'Responde a sessão da conta nova (`token`, `expiresIn`, `user`). Um endereço já cadastrado recebe 409 `EMAIL_TAKEN` com `details.loginPath` e `details.forgotPasswordPath`. Onde o operador exige e-mail confirmado (`accounts.requireVerifiedEmail`), não há sessão no cadastro: conta nova e endereço já cadastrado recebem a mesma resposta `{ message, email }` (nada revela que a conta existe) e o dono é avisado por e-mail.',
   }),
   route('post', '/auth/login', 'Autenticação', 'Entra com email e senha e recebe um token de sessão (JWT)', {
     auth: 'none',
