@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { generateUploadKeystore } from '@aabify/converter';
 import { CONVERSION_MESSAGES, TEST_APK_MESSAGES, type TestApkResponse } from '@aabify/shared';
+import { MAX_TEST_APK_BUILDS } from '../src/conversions/testApk.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildCreditUser, tokenFor } from './helpers/factories.js';
@@ -123,6 +124,19 @@ describe('Testar no celular: the universal APK of a conversion', function () {
     } finally {
       await publicServer.stop();
     }
+  });
+
+  it('testApk_moreBuildsAtOnceThanTheCap_theRestAnswer429Busy', async function () {
+    requireCorpus(this);
+    const user = await buildCreditUser(server, 10);
+    const token = tokenFor(server, user);
+    const ids = await Promise.all(Array.from({ length: MAX_TEST_APK_BUILDS + 2 }, () => converted(token)));
+    const answers = await Promise.all(ids.map((id) => api(server).post<Err>(`/conversion/test-apk/${id}`, undefined, token)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200).length, JSON.stringify(statuses)).to.be.within(1, MAX_TEST_APK_BUILDS);
+    const busy = answers.filter((a) => a.status === 429);
+    expect(busy.length + statuses.filter((s) => s === 200).length).to.equal(ids.length);
+    for (const b of busy) expect(b.body).to.deep.include({ code: 'TEST_APK_BUSY', message: TEST_APK_MESSAGES.busy });
   });
 
   it('testApk_linkOpensTheApkOnly_anotherAccount404_unfinished409', async function () {

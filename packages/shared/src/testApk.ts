@@ -13,6 +13,8 @@ export const TEST_APK_MESSAGES = {
   notAvailable: 'O APK de teste só pode ser gerado para uma conversão concluída cujo AAB ainda está disponível.',
   failed: 'Não foi possível gerar o APK de teste deste AAB.',
   building: 'Gerando o APK de teste…',
+  /** TEST_APK_BUSY (429): this server is building as many test APKs as it builds at once. */
+  busy: 'O servidor já está gerando outros APKs de teste. Tente de novo em alguns segundos.',
 } as const;
 
 /** 'app.apk' → 'app-teste.apk' (also for a split set's name); 'app-teste.apk' without a name. */

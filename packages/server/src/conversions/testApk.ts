@@ -20,11 +20,19 @@ export type TestApkDeps = Pick<AppContext, 'models' | 'storage' | 'workerPool' |
 
 /** Builds in flight in this process, by conversion: a second request waits for the first. */
 const building = new Map<string, Promise<Conversion>>();
+/**
+ * Test APKs one process builds at once. They run beside the queue's conversions, outside its
+ * claims, and the pool starts a worker for each task it is given: without a cap, one account
+ * with many finished conversions could start as many engine threads as it asked for.
+ */
+export const MAX_TEST_APK_BUILDS = 2;
+const BUSY_RETRY_SECONDS = 5;
 
 /** The conversion with a test APK signed by the key that should sign it now, built if needed. */
 export function ensureTestApk(ctx: TestApkDeps, conversion: Conversion): Promise<Conversion> {
   const running = building.get(conversion.id);
   if (running) return running;
+  if (building.size >= MAX_TEST_APK_BUILDS) return Promise.reject(ApiError.tooManyRequests(BUSY_RETRY_SECONDS, TEST_APK_MESSAGES.busy, 'TEST_APK_BUSY'));
   const build = ensure(ctx, conversion).finally(() => building.delete(conversion.id));
   building.set(conversion.id, build);
   return build;
