@@ -43,8 +43,13 @@ function pollPeakRss(pid: number, onValue: (kb: number) => void): NodeJS.Timeout
  * `/usr/bin/time -v` when present, else peak RSS from /proc polling (and no CPU time).
  */
 export function measureNode(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Measure> {
+  return measureCommand(process.execPath, [script, ...args], env);
+}
+
+/** Runs any command as a new process and measures it, as measureNode does (e.g. `java -jar bundletool.jar`). */
+export function measureCommand(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Measure> {
   const useTime = existsSync(TIME);
-  const [cmd, argv] = useTime ? [TIME, ['-v', process.execPath, script, ...args]] : [process.execPath, [script, ...args]];
+  const [cmd, argv] = useTime ? [TIME, ['-v', command, ...args]] : [command, args];
   return new Promise((resolvePromise, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -30,7 +30,8 @@ const CORPUS_TESTS = ['test/convertCorpus.test.ts', 'test/resourcesCorpus.test.t
 const WEIGHT = {
   '@aabify/server test:browser': 900,
   '@aabify/converter test:splits': 430,
-  '@aabify/converter test:engine': 410,
+  // 410 s, plus ~300 s for build-apks' fidelity tests over the corpus (apksFidelity.test.ts, load 9)
+  '@aabify/converter test:engine': 700,
   '@aabify/server test:api': 600,
   '@aabify/cli': 420,
   '@aabify/dashboard': 17,

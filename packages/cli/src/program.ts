@@ -6,6 +6,7 @@ import { register as registerInspect } from './commands/inspect.js';
 import { register as registerValidate } from './commands/validate.js';
 import { register as registerCheck } from './commands/check.js';
 import { register as registerKeygen } from './commands/keygen.js';
+import { register as registerBuildApks } from './commands/buildApks.js';
 import { register as registerLogin } from './commands/login.js';
 import { register as registerLogout } from './commands/logout.js';
 import { register as registerWhoami } from './commands/whoami.js';
@@ -52,6 +53,7 @@ export function buildProgram(): Command {
   registerValidate(program);
   registerCheck(program);
   registerKeygen(program);
+  registerBuildApks(program);
   registerVersion(program);
   for (const registerRemote of [registerLogin, registerLogout, registerWhoami, registerStatus, registerLogs, registerDownload, registerHistory, registerCancel, registerUsage, registerKeystore, registerPlay, registerPublish]) {
     registerRemote(program);

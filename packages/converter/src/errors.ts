@@ -38,6 +38,11 @@ export const CONVERTER_ERRORS = {
   ABORTED: 'A conversão foi cancelada.',
   INVALID_OPTIONS: 'Opções de conversão inválidas.',
   BUNDLE_WITHOUT_MANIFEST: 'O AAB não tem um manifesto válido no módulo base (base/manifest/AndroidManifest.xml).',
+  NOT_AN_AAB: 'O arquivo não é um Android App Bundle (.aab): falta o BundleConfig.pb ou o módulo base.',
+  INVALID_AAB: 'O AAB é inválido ou está corrompido: o bundletool também o recusaria.',
+  UNSUPPORTED_AAB: 'O AAB usa um recurso que a geração de APKs do aabify ainda não suporta.',
+  INVALID_DEVICE_SPEC: 'A especificação do dispositivo é inválida (veja o formato do --device-spec do bundletool).',
+  DEVICE_INCOMPATIBLE: 'O app não é compatível com o dispositivo informado (ABI, versão do Android ou idioma).',
   ...KEYSTORE_ERROR_MESSAGES,
   IO_ERROR: 'Erro de leitura ou escrita de arquivo durante a conversão.',
   INTERNAL: 'Erro interno do conversor.',
@@ -45,13 +50,39 @@ export const CONVERTER_ERRORS = {
 
 export type ConverterErrorCode = keyof typeof CONVERTER_ERRORS;
 
+/**
+ * The same codes said of an .aab instead of an APK, for the failures reading the input zip
+ * (building APKs from a bundle reads the bundle with the same zip reader and the same limits).
+ */
+export const AAB_INPUT_MESSAGES: Partial<Record<ConverterErrorCode, string>> = {
+  NOT_A_ZIP: 'O arquivo não é um AAB válido (não é um arquivo ZIP).',
+  TRUNCATED_ZIP: 'O arquivo AAB está incompleto ou corrompido (ZIP truncado).',
+  ENCRYPTED_ENTRY: 'O AAB contém entradas criptografadas, que não são suportadas.',
+  UNSUPPORTED_COMPRESSION: 'O AAB usa um método de compressão não suportado.',
+  UNSAFE_PATH: 'O AAB contém nomes de arquivo inválidos ou inseguros (caminhos absolutos ou com "..", caracteres de controle, ou longos demais).',
+  DUPLICATE_ENTRY: 'O AAB contém entradas duplicadas com o mesmo nome.',
+  SIZE_MISMATCH: 'O AAB declara tamanhos de arquivo que não conferem com o conteúdo.',
+  TOO_MANY_ENTRIES: 'O AAB contém arquivos demais para ser processado com segurança.',
+  INFLATED_TOO_LARGE: 'O conteúdo descompactado do AAB excede o limite permitido.',
+  SUSPICIOUS_COMPRESSION: 'O AAB contém arquivos com taxa de compressão suspeita (possível bomba ZIP).',
+  CORRUPT_ZIP: 'O arquivo AAB está corrompido (estrutura ZIP inválida).',
+  ENTRY_HEADER_MISMATCH: 'O AAB está corrompido: o cabeçalho de um arquivo não confere com o diretório central do ZIP.',
+  CORRUPT_ENTRY: 'Um arquivo dentro do AAB está corrompido (dados compactados ou CRC inválidos).',
+  STRING_POOL_TOO_LARGE: 'Um pool de strings do AAB excede o limite permitido.',
+  NESTING_TOO_DEEP: 'Um XML do AAB tem aninhamento profundo demais.',
+  ABORTED: 'A geração dos APKs foi cancelada.',
+  INVALID_OPTIONS: 'Opções inválidas para gerar os APKs.',
+  IO_ERROR: 'Erro de leitura ou escrita de arquivo durante a geração dos APKs.',
+  INTERNAL: 'Erro interno ao gerar os APKs.',
+};
+
 export class ConverterError extends Error {
   readonly code: ConverterErrorCode;
   /** Internal detail for logs and developers (entry name, chunk type, offset); never secrets. */
   readonly detail?: string;
 
-  constructor(code: ConverterErrorCode, detail?: string, options?: { cause?: unknown }) {
-    super(CONVERTER_ERRORS[code], options);
+  constructor(code: ConverterErrorCode, detail?: string, options?: { cause?: unknown; input?: 'apk' | 'aab' }) {
+    super((options?.input === 'aab' ? AAB_INPUT_MESSAGES[code] : undefined) ?? CONVERTER_ERRORS[code], options);
     this.name = 'ConverterError';
     this.code = code;
     this.detail = detail;
@@ -60,4 +91,10 @@ export class ConverterError extends Error {
 
 export function isConverterError(e: unknown): e is ConverterError {
   return e instanceof ConverterError;
+}
+
+/** The error as said of a bundle given as input (same code and detail, the .aab wording of its message). */
+export function asBundleInputError(e: ConverterError): ConverterError {
+  if (AAB_INPUT_MESSAGES[e.code] === undefined || e.message === AAB_INPUT_MESSAGES[e.code]) return e;
+  return new ConverterError(e.code, e.detail, { cause: e.cause, input: 'aab' });
 }

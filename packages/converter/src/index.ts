@@ -7,6 +7,8 @@ export {
   loadSigningKey,
   openKeystore,
   generateUploadKeystore,
+  generateTestKeystore,
+  TEST_KEY_PASSWORD,
   readCertificate,
   fingerprint,
   toPem,
@@ -17,6 +19,18 @@ export {
   type GeneratedKeystore,
   type KeygenOptions,
 } from './sign/index.js';
+export {
+  buildApks,
+  parseDeviceSpec,
+  checkDeviceSpec,
+  deviceSpecOfProfile,
+  type BuildApksOptions,
+  type DeviceSpec,
+  type ApksReport,
+  type ApkReport,
+  type ApkSignatureReport,
+  type ApksMode,
+} from './apks/index.js';
 export { checkApp, type AppCheck, type CheckAppOptions } from './checks/app.js';
 export { inspectApk, type InspectOptions, type InputDescription, type ObbDescription } from './inspect.js';
 export type { ContainerKind, InputFile } from './input/open.js';

@@ -7,10 +7,10 @@
  *
  * Runs two APKs at a time (CI has two cores): each test starts its own APK and the next one, then
  * waits for its own, so a failure is reported per APK and `--grep` runs only what it names (and
- * one neighbour). AABIFY_KEEP_ARTIFACTS=1 keeps the work folder.
+ * one neighbour). AABIFY_KEEP_ARTIFACTS=1 keeps the work folder (test/helpers/corpusBundles.ts).
  */
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertApk, type ConversionReport } from '../src/index.js';
@@ -18,7 +18,7 @@ import { listCorpus, requireCorpus, type CorpusApk } from './helpers/corpus.js';
 import { requireOracles, type Oracles } from './helpers/oracles.js';
 import { dumpBadging, type Badging } from './oracle/badging.js';
 import { compareRoundTrip } from './oracle/roundTrip.js';
-import { buildUniversalApk, validateBundle } from './oracle/tools.js';
+import { corpusBundle } from './helpers/corpusBundles.js';
 
 const PARALLEL = 2;
 
@@ -31,13 +31,9 @@ interface RoundTrip {
 
 type RoundTripOracles = Pick<Oracles, 'java' | 'bundletoolJar' | 'aapt2' | 'aapt'>;
 
-async function roundTrip(o: RoundTripOracles, apk: CorpusApk, work: string): Promise<RoundTrip> {
-  const dir = join(work, apk.name);
-  mkdirSync(dir, { recursive: true });
-  const aab = join(dir, `${apk.name}.aab`);
-  const report = await convertApk(apk.path, aab, { overwrite: true });
-  await validateBundle(o, aab);
-  const universal = await buildUniversalApk(o, aab, dir);
+async function roundTrip(o: RoundTripOracles, apk: CorpusApk): Promise<RoundTrip> {
+  // Shared with the build-apks fidelity test: the conversion and bundletool's run happen once.
+  const { report, universal } = await corpusBundle(o, apk);
   const problems = await compareRoundTrip({ aapt2: o.aapt2, source: apk.path, universal, warnings: report.warnings });
   const badging = await dumpBadging(o.aapt, universal);
   return { report, problems, badging };
@@ -48,12 +44,10 @@ describe('round trip: corpus APK -> convertApk -> bundletool -> universal APK eq
   const corpus = listCorpus() ?? [];
   const results = new Map<string, Promise<RoundTrip>>();
   let oracles: RoundTripOracles | undefined;
-  let work = '';
 
   before(function () {
     oracles = requireOracles(this, 'java', 'bundletoolJar', 'aapt2', 'aapt');
     requireCorpus(this);
-    work = mkdtempSync(join(tmpdir(), 'aabify-roundtrip-'));
   });
 
   /** Starts the round trip of corpus[i] once; tests run in order, so i and i+1 run side by side. */
@@ -62,7 +56,7 @@ describe('round trip: corpus APK -> convertApk -> bundletool -> universal APK eq
     if (!apk || !oracles) return undefined;
     let p = results.get(apk.name);
     if (!p) {
-      p = roundTrip(oracles, apk, work);
+      p = roundTrip(oracles, apk);
       p.catch(() => undefined); // reported by the APK's own test
       results.set(apk.name, p);
     }
@@ -71,9 +65,6 @@ describe('round trip: corpus APK -> convertApk -> bundletool -> universal APK eq
 
   after(async () => {
     await Promise.allSettled(results.values());
-    if (!work) return;
-    if (process.env.AABIFY_KEEP_ARTIFACTS === '1') console.log(`      round-trip artifacts kept in ${work}`);
-    else rmSync(work, { recursive: true, force: true });
   });
 
   if (corpus.length === 0) {

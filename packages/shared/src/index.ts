@@ -20,6 +20,7 @@ export * from './conversions.js';
 export * from './conversionJson.js';
 export * from './conversionReport.js';
 export * from './conversionSchemas.js';
+export * from './testApk.js';
 export * from './adminLimits.js';
 export * from './adminMessages.js';
 export * from './adminSchemas.js';

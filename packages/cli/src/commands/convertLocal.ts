@@ -90,9 +90,6 @@ const STAGE_LABELS: Record<string, string> = {
   done: 'Concluído',
 };
 
-function stageLabel(stage: string): string {
-  return STAGE_LABELS[stage] ?? stage;
-}
 
 export interface Progress {
   update(stage: string, fraction: number): void;
@@ -103,7 +100,8 @@ export interface Progress {
  * On a terminal: one bar redrawn in place. Otherwise (CI logs, pipes): one line per stage.
  * Always on stderr, so stdout carries only the result.
  */
-export function createProgress(stream: NodeJS.WriteStream, tty: boolean): Progress {
+export function createProgress(stream: NodeJS.WriteStream, tty: boolean, labels: Readonly<Record<string, string>> = STAGE_LABELS): Progress {
+  const stageLabel = (stage: string): string => labels[stage] ?? stage;
   const width = 30;
   let lastStage = '';
   let lastDrawn = '';

@@ -98,3 +98,8 @@ export function typeIdOf(resId: number): number {
 export function entryIdOf(resId: number): number {
   return resId & 0xffff;
 }
+
+/** The resource id 0xPPTTEEEE of a package, type and entry id. */
+export function makeResId(pkg: number, type: number, entry: number): number {
+  return ((pkg << 24) | (type << 16) | entry) >>> 0;
+}

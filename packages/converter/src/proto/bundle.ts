@@ -43,6 +43,7 @@ export const HWASAN_ABI = 'arm64-v8a-hwasan';
 export interface SplitDimensionMsg {
   value?: number;
   negate?: boolean;
+  suffix_stripping?: { enabled?: boolean; default_suffix?: string };
 }
 export interface BundleConfigMsg {
   bundletool?: { version?: string };
@@ -50,9 +51,23 @@ export interface BundleConfigMsg {
     splits_config?: { split_dimension?: SplitDimensionMsg[] };
     uncompress_native_libraries?: { enabled?: boolean; alignment?: number };
     uncompress_dex_files?: { enabled?: boolean; uncompressed_dex_target_sdk?: number };
+    standalone_config?: { split_dimension?: SplitDimensionMsg[]; strip_64_bit_libraries?: boolean; dex_merging_strategy?: number; feature_modules_mode?: number };
+    resource_optimizations?: {
+      sparse_encoding?: number;
+      collapsed_resource_names?: {
+        collapse_resource_names?: boolean;
+        no_collapse_resources?: { type?: string; name?: string }[];
+        deduplicate_resource_entries?: boolean;
+        no_collapse_resource_types?: string[];
+      };
+    };
   };
-  compression?: { uncompressed_glob?: string[] };
+  compression?: { uncompressed_glob?: string[]; install_time_asset_module_default_compression?: number; apk_compression_algorithm?: number };
   master_resources?: { resource_ids?: number[]; resource_names?: string[] };
+  apex_config?: Record<string, unknown>;
+  /** REGULAR 0, APEX 1, ASSET_ONLY 2. */
+  type?: number;
+  locales?: { inject_locale_config?: boolean };
 }
 export interface TargetedDirectoryMsg<T> {
   path?: string;

@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { ConverterError } from '../errors.js';
 import { openKeystore, type SigningKey } from './keystore.js';
 import { writePkcs12 } from './pkcs12.js';
-import { selfSignedCertificate, toPem } from './x509.js';
+import { readCertificate, selfSignedCertificate, toPem } from './x509.js';
 
 export interface KeygenOptions {
   alias?: string;
@@ -61,4 +61,35 @@ export function generateUploadKeystore(o: KeygenOptions): GeneratedKeystore {
     notAfter: leaf.notAfter,
     key,
   };
+}
+
+/** The subject of aabify's test keys: what marks an APK as signed for testing, never for Google Play. */
+export const TEST_KEY_SUBJECT = 'CN=aabify test key - NOT FOR GOOGLE PLAY, O=aabify';
+/** The test keystore's password: a test key guards nothing, so its password is no secret. */
+export const TEST_KEY_PASSWORD = 'aabify-test-key';
+export const TEST_KEY_ALIAS = 'aabify-test';
+
+/** A new test key (RSA 2048) in a PKCS#12 keystore opened with TEST_KEY_PASSWORD. */
+export function generateTestKeystore(): GeneratedKeystore {
+  return generateUploadKeystore({ alias: TEST_KEY_ALIAS, dname: TEST_KEY_SUBJECT, password: TEST_KEY_PASSWORD });
+}
+
+let processTestKey: SigningKey | undefined;
+
+/**
+ * The test key of this process, made on first use (no keystore file: nothing to protect): the
+ * APKs one process builds without a key share it, so a test build installs over the previous one.
+ */
+export function processTestSigningKey(): SigningKey {
+  if (!processTestKey) {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const cert = selfSignedCertificate({ dname: TEST_KEY_SUBJECT, privateKey, publicKey, validityDays: 10_000 });
+    processTestKey = { alias: TEST_KEY_ALIAS, format: 'PKCS12', algorithm: 'RSA', bits: 2048, privateKey, chain: [readCertificate(cert)] };
+  }
+  return processTestKey;
+}
+
+/** Whether a key is one of aabify's test keys (by its certificate's subject). */
+export function isTestKey(key: SigningKey): boolean {
+  return key.chain[0]?.subject === TEST_KEY_SUBJECT;
 }

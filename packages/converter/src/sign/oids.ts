@@ -39,6 +39,7 @@ export const OID = {
   rsaEncryption: '1.2.840.113549.1.1.1',
   sha256WithRsa: '1.2.840.113549.1.1.11',
   ecPublicKey: '1.2.840.10045.2.1',
+  ecdsaWithSha1: '1.2.840.10045.4.1',
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
 
   sunJksKeyProtector: '1.3.6.1.4.1.42.2.17.1.1',

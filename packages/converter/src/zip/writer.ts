@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { deflateRaw } from 'node:zlib';
+import { createDeflateRaw, deflateRaw } from 'node:zlib';
 import { promisify } from 'node:util';
 import { ConverterError } from '../errors.js';
 import {
@@ -50,6 +50,8 @@ export interface AddBufferOptions {
   compress?: boolean;
   /** The entry as `prepareBuffer(data, opts)` made it ahead of time (its deflating overlapped other work). */
   prepared?: Promise<PreparedBuffer>;
+  /** Align a stored entry's data to this many bytes (an APK's zipalign; padding in the local header's extra field). */
+  align?: number;
 }
 
 /** A buffer ready to be written: its CRC, and its body deflated or stored. */
@@ -86,7 +88,29 @@ export interface AddRawOptions {
   /** Inflate alongside the copy to prove the declared CRC and size (default true). */
   verify?: boolean;
   onBytes?(n: number): void;
+  /** Align a stored entry's data (see AddBufferOptions.align). */
+  align?: number;
 }
+
+/** The zip's tail as written without anything between the entries and the central directory. */
+export interface ZipTail {
+  /** Where the entries end (and the central directory would start). */
+  entriesEnd: number;
+  centralDirectory: Buffer;
+  /** The end record as it would be with the central directory at `entriesEnd`. */
+  endRecord: Buffer;
+}
+
+export interface FinishOptions {
+  /**
+   * Bytes to place between the entries and the central directory (an APK Signing Block), made
+   * from what was written: the file is complete up to `entriesEnd` when this is called.
+   */
+  beforeCentralDirectory?(tail: ZipTail): Promise<Uint8Array> | Uint8Array;
+}
+
+/** The extra field id zipalign and apksigner use for alignment padding. */
+const ALIGNMENT_EXTRA_ID = 0xd935;
 
 export interface ZipWriterOptions {
   /** Write Zip64 records even for a small archive (tests). */
@@ -96,6 +120,12 @@ export interface ZipWriterOptions {
    * signature: raw copies are hashed from the same side inflation that verifies their CRC.
    */
   digest?: boolean;
+  /** The digest algorithm of `digest` (default sha256; an APK for old Android signs with sha1). */
+  digestAlgorithm?: 'sha1' | 'sha256';
+  /** Take the archive's SHA-256 (default true); without it `finish` reports ''. */
+  hash?: boolean;
+  /** Refuse what needs Zip64 (an APK: Android does not install one). */
+  noZip64?: boolean;
 }
 
 /**
@@ -118,8 +148,12 @@ export class ZipWriter {
   /** Where the buffer's bytes go in the file (everything before is written). */
   private flushedTo = 0;
   /** The archive's SHA-256, over the bytes written so far (`hashed` of them: see `finish`). */
-  private readonly archiveHash = createHash('sha256');
+  private archiveHash = createHash('sha256');
   private hashed = 0;
+  /** Bytes were rewritten: the archive is hashed from the file in `finish`. */
+  private hashFromFile = false;
+  /** An entry was dropped and written over: the file is truncated to its end in `finish`. */
+  private rewound = false;
   private sinceYield = 0;
   private closed = false;
 
@@ -158,7 +192,7 @@ export class ZipWriter {
     const entry = this.written[this.written.length - 1];
     this.crcPatches.push(entry);
     const crc = new Crc32();
-    const hash = this.options.digest ? createHash('sha256') : undefined;
+    const hash = this.entryHash();
     const changed = (count: number): ConverterError =>
       new ConverterError('IO_ERROR', `${path}: o arquivo mudou de tamanho durante a conversão (${size} → ${count} bytes)`);
     let input: FileHandle;
@@ -206,9 +240,9 @@ export class ZipWriter {
 
   async addBuffer(name: string, data: Uint8Array, opts: AddBufferOptions = {}): Promise<void> {
     const { crc, method, body } = await (opts.prepared ?? prepareBuffer(data, opts));
-    this.writeLocalHeader(name, method, crc, body.length, data.length);
+    this.writeLocalHeader(name, method, crc, body.length, data.length, method === METHOD_STORED ? opts.align : undefined);
     this.write(body);
-    if (this.options.digest) this.digestsByName.set(name, createHash('sha256').update(data).digest());
+    if (this.options.digest) this.digestsByName.set(name, (this.entryHash() as Hash).update(data).digest());
   }
 
   /**
@@ -217,10 +251,10 @@ export class ZipWriter {
    * one inflated on the side (never re-deflated).
    */
   async addRaw(name: string, source: ZipReader, entry: ZipEntry, opts: AddRawOptions = {}): Promise<void> {
-    const hash = this.options.digest ? createHash('sha256') : undefined;
+    const hash = this.entryHash();
     const verify = opts.verify !== false || hash !== undefined;
     source.dataOffsetSync(entry); // the local header is checked before anything is written
-    this.writeLocalHeader(name, entry.method, entry.crc32, entry.compressedSize, entry.uncompressedSize);
+    this.writeLocalHeader(name, entry.method, entry.crc32, entry.compressedSize, entry.uncompressedSize, entry.method === METHOD_STORED ? opts.align : undefined);
     if (!verify || entry.method === METHOD_STORED) {
       // Straight from the source file into the output buffer; a stored entry is checksummed
       // there on the way (its bytes are its content: nothing to inflate).
@@ -262,14 +296,22 @@ export class ZipWriter {
 
   /**
    * Writes the central directory and end records, then closes the file. Returns the archive's
-   * size and SHA-256.
+   * size and SHA-256 ('' when the writer was made with `hash: false`).
    */
-  async finish(): Promise<{ size: number; sha256: string }> {
-    const cdStart = this.offset;
-    for (const w of this.written) this.write(centralHeader(w));
-    const cdSize = this.offset - cdStart;
+  async finish(options: FinishOptions = {}): Promise<{ size: number; sha256: string }> {
+    const entriesEnd = this.offset;
+    const centralDirectory = Buffer.concat(this.written.map(centralHeader));
     const count = this.written.length;
-    const zip64 = this.options.forceZip64 === true || count >= MAX16 || cdStart >= MAX32 || cdSize >= MAX32;
+    const zip64 = this.options.forceZip64 === true || count >= MAX16 || entriesEnd >= MAX32 || centralDirectory.length >= MAX32;
+    if (zip64 && this.options.noZip64) throw new ConverterError('UNSUPPORTED_AAB', `${count} entradas ou ${entriesEnd} bytes: o APK precisaria de Zip64`);
+    let inserted: Uint8Array = new Uint8Array(0);
+    if (options.beforeCentralDirectory) {
+      this.flush();
+      inserted = await options.beforeCentralDirectory({ entriesEnd, centralDirectory, endRecord: endRecord(count, centralDirectory.length, entriesEnd, false) });
+      this.write(inserted);
+    }
+    const cdStart = entriesEnd + inserted.length;
+    this.write(centralDirectory);
     if (zip64) {
       const recStart = this.offset;
       const rec = Buffer.alloc(56);
@@ -279,7 +321,7 @@ export class ZipWriter {
       rec.writeUInt16LE(45, 14);
       rec.writeBigUInt64LE(BigInt(count), 24);
       rec.writeBigUInt64LE(BigInt(count), 32);
-      rec.writeBigUInt64LE(BigInt(cdSize), 40);
+      rec.writeBigUInt64LE(BigInt(centralDirectory.length), 40);
       rec.writeBigUInt64LE(BigInt(cdStart), 48);
       const loc = Buffer.alloc(20);
       loc.writeUInt32LE(SIG_EOCD64_LOCATOR, 0);
@@ -287,21 +329,22 @@ export class ZipWriter {
       loc.writeUInt32LE(1, 16);
       this.write(Buffer.concat([rec, loc]));
     }
-    const eocd = Buffer.alloc(22);
-    eocd.writeUInt32LE(SIG_EOCD, 0);
-    eocd.writeUInt16LE(zip64 ? MAX16 : count, 8);
-    eocd.writeUInt16LE(zip64 ? MAX16 : count, 10);
-    eocd.writeUInt32LE(zip64 ? MAX32 : cdSize, 12);
-    eocd.writeUInt32LE(zip64 ? MAX32 : cdStart, 16);
-    this.write(eocd);
+    this.write(endRecord(count, centralDirectory.length, cdStart, zip64));
     this.flush();
     for (const e of this.crcPatches) {
       const b = Buffer.alloc(4);
       b.writeUInt32LE(e.crc >>> 0, 0);
       this.pwrite(b, 0, 4, e.offset + 14);
     }
+    if (this.rewound) {
+      try {
+        ftruncateSync(this.out, this.offset);
+      } catch (e) {
+        throw new ConverterError('IO_ERROR', `${this.path}: ${(e as Error).message}`, { cause: e });
+      }
+    }
     // Bytes after the first patched header were not hashed as they went by: read back once.
-    for (let at = this.hashed; at < this.offset; ) {
+    for (let at = this.hashed; this.options.hash !== false && at < this.offset; ) {
       const n = Math.min(OUT_BUFFER, this.offset - at);
       const got = readSync(this.out, this.buffer, 0, n, at);
       if (got === 0) throw new ConverterError('IO_ERROR', `${this.path}: arquivo gravado menor que ${this.offset} bytes`);
@@ -314,7 +357,104 @@ export class ZipWriter {
     } catch (e) {
       throw new ConverterError('IO_ERROR', (e as Error).message, { cause: e });
     }
-    return { size: this.offset, sha256: this.archiveHash.digest('hex') };
+    return { size: this.offset, sha256: this.options.hash === false ? '' : this.archiveHash.digest('hex') };
+  }
+
+  /**
+   * Writes a deflated entry of `source` stored: inflated on the way (its CRC and size proven), the
+   * data aligned as `align` asks.
+   */
+  async addInflated(name: string, source: ZipReader, entry: ZipEntry, opts: AddRawOptions = {}): Promise<void> {
+    const hash = this.entryHash();
+    this.writeLocalHeader(name, METHOD_STORED, entry.crc32, entry.uncompressedSize, entry.uncompressedSize, opts.align);
+    for await (const chunk of source.chunks(entry, { signal: opts.signal })) {
+      this.write(chunk);
+      hash?.update(chunk);
+      opts.onBytes?.(chunk.length);
+    }
+    if (hash) this.digestsByName.set(name, hash.digest());
+  }
+
+  /**
+   * Writes a stored entry of `source` deflated at `level`, streamed; then asks `keep(compressed,
+   * uncompressed)` and, when deflating did not pay, writes it again stored (aligned as `align`
+   * asks). Returns whether the entry ended up deflated.
+   */
+  async addDeflated(
+    name: string,
+    source: ZipReader,
+    entry: ZipEntry,
+    level: number,
+    keep: (compressedSize: number, uncompressedSize: number) => boolean,
+    opts: AddRawOptions = {},
+  ): Promise<boolean> {
+    if (entry.method !== METHOD_STORED) throw new ConverterError('INTERNAL', `${entry.rawName}: addDeflated de entrada comprimida`);
+    const start = this.offset;
+    const hash = this.entryHash();
+    this.writeLocalHeader(name, METHOD_DEFLATED, entry.crc32, 0, entry.uncompressedSize);
+    const header = this.written[this.written.length - 1];
+    const deflater = createDeflateRaw({ level, chunkSize: 256 * 1024 });
+    let csize = 0;
+    const drained: Promise<void> = new Promise((resolve, reject) => {
+      deflater.on('data', (c: Buffer) => {
+        csize += c.length;
+        this.write(c);
+      });
+      deflater.on('end', resolve);
+      deflater.on('error', reject);
+    });
+    const check = new EntryVerifier(entry);
+    for await (const chunk of source.rawChunks(entry, { signal: opts.signal })) {
+      check.add(chunk);
+      hash?.update(chunk);
+      if (!deflater.write(chunk)) await new Promise<void>((resolve) => deflater.once('drain', resolve));
+    }
+    deflater.end();
+    await drained;
+    check.finish();
+    if (!keep(csize, entry.uncompressedSize)) {
+      this.rewind(start);
+      await this.addRaw(name, source, entry, { ...opts, verify: false });
+      return false;
+    }
+    header.csize = csize;
+    this.flush();
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(csize, 0);
+    this.pwrite(b, 0, 4, header.offset + 18);
+    this.invalidateHash();
+    if (hash) this.digestsByName.set(name, hash.digest());
+    return true;
+  }
+
+  /** Drops the last entry (its header started at `start`): the next bytes are written over it. */
+  private rewind(start: number): void {
+    const last = this.written.pop();
+    if (!last || last.offset !== start) throw new ConverterError('INTERNAL', `${this.path}: rewind fora do último registro`);
+    this.names.delete(last.nameBytes.toString('utf8'));
+    this.digestsByName.delete(last.nameBytes.toString('utf8'));
+    if (start >= this.flushedTo) {
+      this.buffered = start - this.flushedTo;
+    } else {
+      this.buffered = 0;
+      this.flushedTo = start;
+    }
+    this.offset = start;
+    this.rewound = true;
+    this.invalidateHash();
+  }
+
+  /** Bytes already written changed: the archive hash is taken again from the file at the end. */
+  private invalidateHash(): void {
+    if (this.options.hash === false || this.hashed === 0) return;
+    this.archiveHash = createHash('sha256');
+    this.hashed = 0;
+    this.hashFromFile = true;
+  }
+
+  /** The hash an entry's digest is taken with, when digests are asked for. */
+  private entryHash(): Hash | undefined {
+    return this.options.digest ? createHash(this.options.digestAlgorithm ?? 'sha256') : undefined;
   }
 
   /** Stops writing and closes the file (the caller removes it). */
@@ -328,14 +468,21 @@ export class ZipWriter {
     }
   }
 
-  private writeLocalHeader(name: string, method: number, crc: number, csize: number, usize: number): void {
+  private writeLocalHeader(name: string, method: number, crc: number, csize: number, usize: number, align?: number): void {
     if (this.names.has(name)) throw new ConverterError('INTERNAL', `entrada duplicada na saída: ${name}`);
     checkEntryNameLength(name); // planBundle refuses these first; never a RangeError from writeUInt16LE
     this.names.add(name);
     const nameBytes = Buffer.from(name, 'utf8');
     const flags = /^[\x20-\x7e]*$/.test(name) ? 0 : FLAG_UTF8;
     const zip64 = csize >= MAX32 || usize >= MAX32;
-    const h = Buffer.alloc(30 + nameBytes.length + (zip64 ? 20 : 0));
+    if (zip64 && this.options.noZip64) throw new ConverterError('UNSUPPORTED_AAB', `${name}: arquivo de 4 GiB ou mais (o APK precisaria de Zip64)`);
+    // zipalign's padding: an extra field (id, size, alignment) whose zeros put the data on the boundary.
+    let padding = 0;
+    if (align !== undefined && align > 1 && !zip64) {
+      const dataAt = this.offset + 30 + nameBytes.length + 6;
+      padding = 6 + ((align - (dataAt % align)) % align);
+    }
+    const h = Buffer.alloc(30 + nameBytes.length + (zip64 ? 20 : padding));
     h.writeUInt32LE(SIG_LOCAL, 0);
     h.writeUInt16LE(zip64 ? 45 : 20, 4);
     h.writeUInt16LE(flags, 6);
@@ -346,8 +493,14 @@ export class ZipWriter {
     h.writeUInt32LE(zip64 ? MAX32 : csize, 18);
     h.writeUInt32LE(zip64 ? MAX32 : usize, 22);
     h.writeUInt16LE(nameBytes.length, 26);
-    h.writeUInt16LE(zip64 ? 20 : 0, 28);
+    h.writeUInt16LE(zip64 ? 20 : padding, 28);
     nameBytes.copy(h, 30);
+    if (padding > 0) {
+      const x = 30 + nameBytes.length;
+      h.writeUInt16LE(ALIGNMENT_EXTRA_ID, x);
+      h.writeUInt16LE(padding - 4, x + 2);
+      h.writeUInt16LE(align as number, x + 4);
+    }
     if (zip64) {
       const x = 30 + nameBytes.length;
       h.writeUInt16LE(0x0001, x);
@@ -388,7 +541,7 @@ export class ZipWriter {
 
   /** Hashes bytes as they reach the file, until a header waits for its CRC (then `finish` reads the rest back). */
   private hash(bytes: Uint8Array): void {
-    if (this.crcPatches.length > 0 || this.hashed !== this.flushedTo) return;
+    if (this.options.hash === false || this.hashFromFile || this.crcPatches.length > 0 || this.hashed !== this.flushedTo) return;
     this.archiveHash.update(bytes);
     this.hashed += bytes.length;
   }
@@ -408,6 +561,16 @@ export class ZipWriter {
     this.sinceYield = 0;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+}
+
+function endRecord(count: number, cdSize: number, cdStart: number, zip64: boolean): Buffer {
+  const eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(SIG_EOCD, 0);
+  eocd.writeUInt16LE(zip64 ? MAX16 : count, 8);
+  eocd.writeUInt16LE(zip64 ? MAX16 : count, 10);
+  eocd.writeUInt32LE(zip64 ? MAX32 : cdSize, 12);
+  eocd.writeUInt32LE(zip64 ? MAX32 : cdStart, 16);
+  return eocd;
 }
 
 function centralHeader(w: WrittenEntry): Buffer {

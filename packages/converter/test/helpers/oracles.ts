@@ -23,6 +23,8 @@ export interface Oracles {
   aapt: string;
   protoc: string;
   keytool: string;
+  /** Debian's apksigner: the independent check of the APK signatures the engine writes. */
+  apksigner: string;
   /** GNU readelf (binutils): program headers of native libraries. */
   readelf: string;
   /** Debian's framework-res.apk, the android: attributes `aapt package -I` links fixtures against. */
@@ -37,6 +39,7 @@ const HOW_TO_GET: Record<OracleName, string> = {
   aapt: 'aapt (Debian: apt-get install -y aapt)',
   protoc: 'protoc (Debian: apt-get install -y protobuf-compiler)',
   keytool: 'keytool (comes with the Java runtime)',
+  apksigner: 'apksigner (Debian: apt-get install -y apksigner)',
   readelf: 'readelf (Debian: apt-get install -y binutils)',
   frameworkRes: 'framework-res.apk (Debian: apt-get install -y android-framework-res)',
 };
@@ -77,6 +80,8 @@ export function locateOracles(): Partial<Oracles> {
   if (protoc) found.protoc = protoc;
   const keytool = which('keytool');
   if (keytool) found.keytool = keytool;
+  const apksigner = which('apksigner');
+  if (apksigner) found.apksigner = apksigner;
   const readelf = which('readelf');
   if (readelf) found.readelf = readelf;
   if (existsSync(FRAMEWORK_RES)) found.frameworkRes = FRAMEWORK_RES;

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireCorpusApk } from '../helpers/corpus.js';
+import { googleCorpusBundle } from '../helpers/corpusBundles.js';
 import { requireOracles } from '../helpers/oracles.js';
 import { compareRoundTrip } from './roundTrip.js';
 import { buildUniversalApk, googleBundle, validateBundle } from './tools.js';
@@ -50,11 +51,9 @@ describe('oracle: harness sanity', function () {
     it(`googlePipeline_${name}_roundTripsWithoutDifference`, async function () {
       const o = requireOracles(this, 'java', 'bundletoolJar', 'aapt2');
       const apk = requireCorpusApk(this, name);
-      const dir = join(work, name);
-      const aab = join(dir, 'google.aab');
-      await googleBundle(o, apk.path, aab, dir);
+      // Shared with the build-apks fidelity test, which builds its own APK from the same AAB.
+      const { aab, universal } = await googleCorpusBundle(o, apk);
       await validateBundle(o, aab);
-      const universal = await buildUniversalApk(o, aab, dir);
       // A module built without uncompressed globs lets bundletool compress what the APK stored
       // (docs/aab-format.md "What we set in BundleConfig"): our engine must not, Google's bare pipeline does; see below.
       expect(await compareRoundTrip({ aapt2: o.aapt2, source: apk.path, universal, checkStored: false })).to.deep.equal([]);

@@ -6,8 +6,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import * as converter from '@aabify/converter';
-import type { EngineModule, EngineSelection, FromWorker, ToWorker } from './engine.js';
-import { serializeError } from './engine.js';
+import type { ConversionStage } from '@aabify/converter';
+import type { EngineLogEntry, EngineModule, EngineSelection, FromWorker, ToWorker } from './engine.js';
+import { isApksTask, serializeError } from './engine.js';
 
 const port = parentPort;
 if (!port) throw new Error('conversionWorker must run in a worker thread');
@@ -37,16 +38,21 @@ port.on('message', (msg: ToWorker) => {
   void (async () => {
     try {
       const engine = await enginePromise;
-      const report = await engine.convertApk(task.input, task.output, {
-        ...task.options,
-        ...(task.obb ? { obb: task.obb } : {}),
-        // options.sign is the API's boolean; the engine gets the key itself, or nothing.
-        sign: task.sign,
+      const hooks = {
         overwrite: true,
         signal: controller.signal,
-        onProgress: (stage, fraction) => send({ type: 'progress', taskId, stage, fraction }),
-        onLog: (entry) => send({ type: 'log', taskId, entry }),
-      });
+        onProgress: (stage: ConversionStage, fraction: number) => send({ type: 'progress', taskId, stage, fraction }),
+        onLog: (entry: EngineLogEntry) => send({ type: 'log', taskId, entry }),
+      };
+      const report = isApksTask(task)
+        ? await (engine.buildApks ?? converter.buildApks)(task.input, task.output, { mode: 'universal', ...(task.sign ? { sign: task.sign } : {}), ...hooks })
+        : await engine.convertApk(task.input, task.output, {
+            ...task.options,
+            ...(task.obb ? { obb: task.obb } : {}),
+            // options.sign is the API's boolean; the engine gets the key itself, or nothing.
+            sign: task.sign,
+            ...hooks,
+          });
       send({ type: 'done', taskId, report });
     } catch (err) {
       send({ type: 'failed', taskId, error: serializeError(err) });

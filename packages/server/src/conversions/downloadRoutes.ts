@@ -8,13 +8,14 @@ import { secretsInUrl } from '../http/requestLog.js';
 import { findOwned } from '../http/ownership.js';
 import { filesExpireAt } from './presenter.js';
 import { assertMayDownload, recordSupportAccess } from './access.js';
-import { conversionForToken, issueDownloadToken, streamAab } from './downloads.js';
+import { downloadForToken, issueDownloadToken, streamAab, streamTestApk } from './downloads.js';
 import { readConversionSettings } from './settings.js';
 
 /**
  * /api/download.
  *   POST /generate-download-token/:conversionId → { downloadToken, filename, downloadUrl, expiresIn, expiresAt }
- *   GET /file/:token → the AAB (Content-Length, Range, .aab file name); the token alone
+ *   GET /file/:token → the AAB (Content-Length, Range, .aab file name), or the test APK the link
+ *     was made for ("Testar no celular", typed as an APK); the token alone
  *     authorises it, so the link also works opened in a new tab
  *   GET /available → { downloads }
  */
@@ -34,8 +35,9 @@ export function createDownloadRouter(ctx: AppContext): Router {
   });
 
   router.get('/file/:token', secretsInUrl({ params: ['token'] }), async (req, res) => {
-    const conversion = await limitedCredentialCheck(ctx, clientAddress(req), () => conversionForToken(ctx, String(req.params.token)));
-    await streamAab(req, res, ctx.storage, conversion, { redirect: true });
+    const { conversion, file } = await limitedCredentialCheck(ctx, clientAddress(req), () => downloadForToken(ctx, String(req.params.token)));
+    if (file === 'test-apk') await streamTestApk(req, res, ctx.storage, conversion, { redirect: true });
+    else await streamAab(req, res, ctx.storage, conversion, { redirect: true });
   });
 
   router.get('/available', auth, async (req, res) => {

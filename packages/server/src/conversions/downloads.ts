@@ -11,9 +11,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { Op } from 'sequelize';
-import { CONVERSION_LIMITS, CONVERSION_MESSAGES, aabFileName, type DownloadTokenResponse } from '@aabify/shared';
+import { CONVERSION_LIMITS, CONVERSION_MESSAGES, TEST_APK_MESSAGES, aabFileName, testApkFileName, type DownloadTokenResponse } from '@aabify/shared';
 import type { AppContext } from '../context.js';
-import type { Conversion, User } from '../models/index.js';
+import type { Conversion, DownloadFile, User } from '../models/index.js';
 import type { Credential } from '../accounts/authService.js';
 import { capabilityHolder, recordCredential } from '../accounts/capabilities.js';
 import { ApiError } from '../http/errors.js';
@@ -25,6 +25,16 @@ export const hashDownloadToken = (token: string) => createHash('sha256').update(
 
 export function notDownloadable(): ApiError {
   return new ApiError(409, 'NOT_DOWNLOADABLE', CONVERSION_MESSAGES.notDownloadable);
+}
+
+export function testApkNotAvailable(): ApiError {
+  return new ApiError(409, 'TEST_APK_NOT_AVAILABLE', TEST_APK_MESSAGES.notAvailable);
+}
+
+/** The stored test APK of a conversion whose files are still kept, if one was built. */
+export function storedTestApk(conversion: Conversion): { key: string; filename: string } | undefined {
+  if (!conversion.canDownload || !conversion.testApk) return undefined;
+  return { key: conversion.testApk.key, filename: testApkFileName(conversion.fileName) };
 }
 
 /** Who asks for a link: the signed-in user and the credential the request (or socket) came with. */
@@ -40,9 +50,16 @@ export interface DownloadMinter {
  * at will. Only hashes are kept, so an existing token cannot be handed out again. The count and
  * the insert run under a per-user advisory lock: parallel calls cannot pass the cap together.
  */
-export async function issueDownloadToken(ctx: Pick<AppContext, 'models' | 'sequelize' | 'config'>, conversion: Conversion, minter: DownloadMinter): Promise<DownloadTokenResponse> {
+export async function issueDownloadToken(
+  ctx: Pick<AppContext, 'models' | 'sequelize' | 'config'>,
+  conversion: Conversion,
+  minter: DownloadMinter,
+  file: DownloadFile = 'aab',
+): Promise<DownloadTokenResponse> {
   const { user } = minter;
   if (!conversion.canDownload) throw notDownloadable();
+  const testApk = file === 'test-apk' ? storedTestApk(conversion) : undefined;
+  if (file === 'test-apk' && !testApk) throw testApkNotAvailable();
   const token = randomBytes(32).toString('base64url');
   const ttl = CONVERSION_LIMITS.downloadTokenTtlSeconds;
   const { sequelize, models } = ctx;
@@ -57,14 +74,14 @@ export async function issueDownloadToken(ctx: Pick<AppContext, 'models' | 'seque
     }
     const until = new Date(now.getTime() + ttl * 1000);
     await models.DownloadToken.create(
-      { tokenHash: hashDownloadToken(token), conversionId: conversion.id, userId: user.id, credential: recordCredential(minter.credential), expiresAt: until },
+      { tokenHash: hashDownloadToken(token), conversionId: conversion.id, userId: user.id, credential: recordCredential(minter.credential), expiresAt: until, file },
       { transaction },
     );
     return until;
   });
   return {
     downloadToken: token,
-    filename: aabFileName(conversion.fileName),
+    filename: testApk ? testApk.filename : aabFileName(conversion.fileName),
     downloadUrl: `${publicBaseUrl(ctx.config)}/api/download/file/${token}`,
     expiresIn: ttl,
     expiresAt: expiresAt.toISOString(),
@@ -74,12 +91,12 @@ export async function issueDownloadToken(ctx: Pick<AppContext, 'models' | 'seque
 const downloadTokenInvalid = () => ApiError.notFound(CONVERSION_MESSAGES.downloadNotFound, 'DOWNLOAD_TOKEN_INVALID');
 
 /**
- * The conversion a token opens: 404 for an unknown token, 410 once it has expired. The link
- * carries the rights of the credential that made it, so it is unknown too once that credential
- * no longer holds (revoked, signed out, password changed, account deactivated or deleted) or its
- * user may no longer download the file (an admin's support link, the setting off).
+ * The conversion a token opens and which of its files: 404 for an unknown token, 410 once it has
+ * expired. The link carries the rights of the credential that made it, so it is unknown too once
+ * that credential no longer holds (revoked, signed out, password changed, account deactivated or
+ * deleted) or its user may no longer download the file (an admin's support link, the setting off).
  */
-export async function conversionForToken(ctx: Pick<AppContext, 'models' | 'auth' | 'settings'>, token: string): Promise<Conversion> {
+export async function downloadForToken(ctx: Pick<AppContext, 'models' | 'auth' | 'settings'>, token: string): Promise<{ conversion: Conversion; file: DownloadFile }> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw downloadTokenInvalid();
   const row = await ctx.models.DownloadToken.findByPk(hashDownloadToken(token));
   if (!row) throw downloadTokenInvalid();
@@ -88,9 +105,15 @@ export async function conversionForToken(ctx: Pick<AppContext, 'models' | 'auth'
   if (!conversion) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
   const holder = await capabilityHolder(ctx.auth, row.credential);
   if (!holder.ok || holder.user.id !== row.userId || !(await mayDownloadFiles(ctx, conversion, holder.user))) throw downloadTokenInvalid();
-  return conversion;
+  return { conversion, file: row.file };
 }
 
+/** The conversion whose AAB a token opens (a test APK's link opens no AAB). */
+export async function conversionForToken(ctx: Pick<AppContext, 'models' | 'auth' | 'settings'>, token: string): Promise<Conversion> {
+  const { conversion, file } = await downloadForToken(ctx, token);
+  if (file !== 'aab') throw downloadTokenInvalid();
+  return conversion;
+}
 
 /** Parses a single `bytes=` range; undefined = whole file; 'invalid' = 416. */
 export function parseRange(header: string | undefined, size: number): ByteRange | undefined | 'invalid' {
@@ -117,23 +140,41 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
+/** A stored file as a download: its key, the name the browser saves it under, its type. */
+interface DownloadableFile {
+  key: string;
+  filename: string;
+  contentType: string;
+}
+
 /**
  * Sends the AAB. `redirect`: a download link (token) may answer 302 to the store's presigned
  * URL when the store offers one; API calls with a bearer always stream (clients resume with Range).
  */
 export async function streamAab(req: Request, res: Response, storage: Storage, conversion: Conversion, opts: { redirect?: boolean } = {}): Promise<void> {
   if (!conversion.canDownload || !conversion.aabKey) throw notDownloadable();
-  const size = await storage.size(conversion.aabKey);
+  await streamFile(req, res, storage, { key: conversion.aabKey, filename: aabFileName(conversion.fileName), contentType: 'application/octet-stream' }, opts);
+}
+
+/** Sends the test APK, typed as an APK so a phone's browser offers to install it. */
+export async function streamTestApk(req: Request, res: Response, storage: Storage, conversion: Conversion, opts: { redirect?: boolean } = {}): Promise<void> {
+  const apk = storedTestApk(conversion);
+  if (!apk) throw testApkNotAvailable();
+  await streamFile(req, res, storage, { ...apk, contentType: 'application/vnd.android.package-archive' }, opts);
+}
+
+async function streamFile(req: Request, res: Response, storage: Storage, file: DownloadableFile, opts: { redirect?: boolean }): Promise<void> {
+  const size = await storage.size(file.key);
   if (size === undefined) throw notDownloadable();
-  const filename = aabFileName(conversion.fileName);
-  const direct = opts.redirect ? await storage.downloadUrl(conversion.aabKey, { contentDisposition: contentDisposition(filename) }) : undefined;
+  const { filename } = file;
+  const direct = opts.redirect ? await storage.downloadUrl(file.key, { contentDisposition: contentDisposition(filename) }) : undefined;
   if (direct) {
     res.setHeader('Cache-Control', 'private, no-store');
     res.redirect(302, direct);
     return;
   }
   res.setHeader('Accept-Ranges', 'bytes');
-  res.setHeader('Content-Type', 'application/octet-stream');
+  res.setHeader('Content-Type', file.contentType);
   res.setHeader('Content-Disposition', contentDisposition(filename));
   res.setHeader('Cache-Control', 'private, no-store');
   res.setHeader('X-Filename', encodeURIComponent(filename));
@@ -155,7 +196,7 @@ export async function streamAab(req: Request, res: Response, storage: Storage, c
     res.end();
     return;
   }
-  const stream = await storage.read(conversion.aabKey, range);
+  const stream = await storage.read(file.key, range);
   await new Promise<void>((resolve) => {
     stream.on('error', (err) => {
       res.destroy(err);

@@ -2,12 +2,14 @@
  * The contract between the server and the engine running in a worker thread: the messages
  * both sides exchange, and how a ConverterError crosses the thread boundary.
  */
-import { ConverterError, CONVERTER_ERRORS, type ConversionReport, type ConversionStage, type ConverterErrorCode, type InputFile, type SignOptions, type convertApk } from '@aabify/converter';
+import { ConverterError, CONVERTER_ERRORS, type ApksReport, type ConversionReport, type ConversionStage, type ConverterErrorCode, type InputFile, type SignOptions, type buildApks, type convertApk } from '@aabify/converter';
 import type { ConversionOptions } from '@aabify/shared';
 
 /** A module the worker can run instead of @aabify/converter (tests: a slowed-down engine). */
 export interface EngineModule {
   convertApk: typeof convertApk;
+  /** An override without it builds APKs with @aabify/converter's. */
+  buildApks?: typeof buildApks;
   /** Receives StartOptions.conversions.engine.config once per worker. */
   configure?(config: unknown): void;
 }
@@ -29,13 +31,31 @@ export interface EngineTask {
   sign?: SignOptions;
 }
 
+/**
+ * The universal APK of a bundle (the engine's buildApks): a finished conversion's AAB tried on a
+ * phone, or an uploaded AAB converted to an APK.
+ */
+export interface ApksTask {
+  kind: 'universal-apk';
+  /** The AAB. */
+  input: string;
+  output: string;
+  /** The account's upload key, decrypted for this run only; without it the engine's test key. */
+  sign?: SignOptions;
+}
+
+/** What a worker runs: a conversion (APK → AAB) or a universal APK. */
+export type WorkerTask = EngineTask | ApksTask;
+
+export const isApksTask = (task: WorkerTask): task is ApksTask => 'kind' in task && task.kind === 'universal-apk';
+
 export interface EngineLogEntry {
   level: 'info' | 'warn' | 'error';
   step: string;
   message: string;
 }
 
-export type ToWorker = { type: 'run'; taskId: number; task: EngineTask } | { type: 'abort'; taskId: number };
+export type ToWorker = { type: 'run'; taskId: number; task: WorkerTask } | { type: 'abort'; taskId: number };
 
 export interface SerializedError {
   converter: boolean;
@@ -48,7 +68,7 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'progress'; taskId: number; stage: ConversionStage; fraction: number }
   | { type: 'log'; taskId: number; entry: EngineLogEntry }
-  | { type: 'done'; taskId: number; report: ConversionReport }
+  | { type: 'done'; taskId: number; report: ConversionReport | ApksReport }
   | { type: 'failed'; taskId: number; error: SerializedError };
 
 function isConverterCode(code: string): code is ConverterErrorCode {

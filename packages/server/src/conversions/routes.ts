@@ -9,6 +9,7 @@ import {
   type BulkConversionResponse,
   type ConversionHistoryResponse,
   type DownloadLinkResponse,
+  type TestApkResponse,
 } from '@aabify/shared';
 import type { Credential } from '../accounts/authService.js';
 import type { AppContext } from '../context.js';
@@ -37,6 +38,8 @@ import { openUpdateStream } from '../realtime/sse.js';
 import { isStreamTicketShaped, mintStreamTicket, redeemStreamTicket } from './streamTickets.js';
 import { requireKeystoreForSigning } from '../keystores/service.js';
 import { createConversionLimitsRouter } from './limitsRoutes.js';
+import { ensureTestApk, testApkMessage } from './testApk.js';
+import { qrPngBase64 } from '../payments/providers/qr.js';
 
 /**
  * /api/conversion.
@@ -45,6 +48,8 @@ import { createConversionLimitsRouter } from './limitsRoutes.js';
  *   POST /upload → 201 pending conversion; POST /start/:id → start response
  *   GET /status/:id, /history, /usage, /logs/:id; DELETE /logs/:id; POST /cancel/:id
  *   POST /generate-download-link/:id; GET /download/:id, /temp-download/:id
+ *   POST /test-apk/:id → the universal APK of the AAB (built once per signing key) and a
+ *     short-lived link to it with its QR code ("Testar no celular")
  *   POST /updates/:id/ticket → 201 { ticket, expiresAt, expiresIn } (single use, 60 s)
  *   GET /updates/:id?token=<ticket> (or a bearer header) → server-sent events (429
  *     TOO_MANY_LIVE_CONNECTIONS past the user's live connections on this process)
@@ -232,6 +237,29 @@ export function createConversionRouter(ctx: AppContext): Router {
     await recordSupportAccess(ctx, req, authUser(req), c, 'conversion.downloaded', { how: 'download-link' });
     const t = await issueDownloadToken(ctx, c, req.auth!);
     const body: DownloadLinkResponse = { ...t, conversionId: c.id, downloadLink: t.downloadUrl, link: t.downloadUrl };
+    res.json(body);
+  });
+
+  router.post('/test-apk/:id', downloads, submissionRate, async (req, res) => {
+    const owner = await owned(req);
+    const user = authUser(req);
+    await assertMayDownload(ctx, owner, user);
+    await recordSupportAccess(ctx, req, user, owner, 'conversion.downloaded', { how: 'test-apk' });
+    const c = await ensureTestApk(ctx, owner);
+    const apk = c.testApk!;
+    const t = await issueDownloadToken(ctx, c, req.auth!, 'test-apk');
+    const body: TestApkResponse = {
+      conversionId: c.id,
+      filename: t.filename,
+      fileSize: apk.size,
+      testKey: apk.testKey,
+      certificateSha256: apk.certificateSha256,
+      message: testApkMessage(apk),
+      downloadUrl: t.downloadUrl,
+      expiresIn: t.expiresIn,
+      expiresAt: t.expiresAt,
+      qrCodePng: /^https?:\/\//.test(t.downloadUrl) ? await qrPngBase64(t.downloadUrl) : null,
+    };
     res.json(body);
   });
 

@@ -14,10 +14,10 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConverterError, type ConversionReport, type ConversionStage } from '@aabify/converter';
+import { ConverterError, type ApksReport, type ConversionReport, type ConversionStage } from '@aabify/converter';
 import { CONVERSION_MESSAGES } from '@aabify/shared';
 import type { Logger } from '../logger.js';
-import { deserializeError, type EngineLogEntry, type EngineSelection, type EngineTask, type FromWorker, type ToWorker } from './engine.js';
+import { deserializeError, type ApksTask, type EngineLogEntry, type EngineSelection, type EngineTask, type FromWorker, type ToWorker, type WorkerTask } from './engine.js';
 
 export class WorkerCrashedError extends Error {
   readonly code = 'WORKER_CRASHED';
@@ -60,9 +60,9 @@ export interface RunHooks {
 
 interface PendingTask {
   id: number;
-  task: EngineTask;
+  task: WorkerTask;
   hooks: RunHooks;
-  resolve(report: ConversionReport): void;
+  resolve(report: ConversionReport | ApksReport): void;
   reject(err: Error): void;
 }
 
@@ -136,10 +136,20 @@ export class WorkerPool {
     return size > 0 ? this.busy / size : 0;
   }
 
+  /** A conversion (APK → AAB). */
   run(task: EngineTask, hooks: RunHooks = {}): Promise<ConversionReport> {
+    return this.enqueue(task, hooks) as Promise<ConversionReport>;
+  }
+
+  /** A universal APK of a bundle. */
+  runApks(task: ApksTask, hooks: RunHooks = {}): Promise<ApksReport> {
+    return this.enqueue(task, hooks) as Promise<ApksReport>;
+  }
+
+  private enqueue(task: WorkerTask, hooks: RunHooks): Promise<ConversionReport | ApksReport> {
     if (this.closed) return Promise.reject(new Error('worker pool closed'));
     if (hooks.signal?.aborted) return Promise.reject(new ConverterError('ABORTED'));
-    return new Promise<ConversionReport>((resolve, reject) => {
+    return new Promise<ConversionReport | ApksReport>((resolve, reject) => {
       const pending: PendingTask = { id: this.nextId++, task, hooks, resolve, reject };
       hooks.signal?.addEventListener('abort', () => this.abort(pending), { once: true });
       this.waiting.push(pending);

@@ -19,6 +19,16 @@ export interface ConversionInputFile {
   obb: boolean;
 }
 
+/** The test APK a conversion keeps: where, how big, and what signed it. */
+export interface TestApkRecord {
+  key: string;
+  size: number;
+  testKey: boolean;
+  certificateSha256: string;
+  /** The upload key's alias, when it signed. */
+  alias: string | null;
+}
+
 /** Where the credit a conversion holds is: none (subscription/admin), reserved, spent, returned. */
 export type CreditState = 'none' | 'reserved' | 'spent' | 'returned';
 
@@ -38,6 +48,8 @@ export class Conversion extends Model<InferAttributes<Conversion>, InferCreation
   declare aabKey: CreationOptional<string | null>;
   declare aabSize: CreationOptional<number | null>;
   declare report: CreationOptional<ConversionReportJson | null>;
+  /** The universal APK built from the AAB to test it on a phone (conversions/testApk.ts). */
+  declare testApk: CreationOptional<TestApkRecord | null>;
   declare error: CreationOptional<string | null>;
   declare errorCode: CreationOptional<string | null>;
   declare errorDetail: CreationOptional<string | null>;
@@ -88,6 +100,7 @@ export function defineConversion(sequelize: Sequelize): typeof Conversion {
       aabKey: { type: DataTypes.STRING(512), allowNull: true },
       aabSize: { ...bigintNumber('aabSize'), allowNull: true },
       report: { type: DataTypes.JSONB, allowNull: true },
+      testApk: { type: DataTypes.JSONB, allowNull: true },
       error: { type: DataTypes.TEXT, allowNull: true },
       errorCode: { type: DataTypes.STRING(64), allowNull: true },
       errorDetail: { type: DataTypes.TEXT, allowNull: true },

@@ -120,6 +120,10 @@ export const schemas: Record<string, JsonSchema> = {
   ConversionLog: obj({ id: str, timestamp: dateTime, level: { enum: ['info', 'success', 'warning', 'error'] }, message: str, step: strOrNull }, ['id', 'timestamp', 'level', 'message']),
   ConversionLogs: obj({ conversionId: str, logs: arrayOf(ref('ConversionLog')), total: int }),
   Usage: obj({ hasActivePlan: bool, canConvert: bool, credits: int, message: str }, ['hasActivePlan', 'canConvert', 'message']),
+  TestApk: obj(
+    { conversionId: str, filename: str, fileSize: int, testKey: bool, certificateSha256: str, message: str, downloadUrl: str, expiresIn: int, expiresAt: str, qrCodePng: strOrNull },
+    ['conversionId', 'filename', 'fileSize', 'testKey', 'certificateSha256', 'message', 'downloadUrl', 'expiresIn', 'expiresAt', 'qrCodePng'],
+  ),
   DownloadLink: obj({ conversionId: str, downloadUrl: str, downloadLink: str, expiresIn: int }, ['conversionId', 'downloadUrl']),
   Keystore: obj({
     alias: str,

@@ -29,6 +29,16 @@ export function requireCorpus(ctx: Mocha.Context): void {
   ctx.skip();
 }
 
+/** Skips when a command-line tool is missing (Debian's apksigner, java…), with the reason printed; fails instead in CI. */
+export function requireTool(ctx: Mocha.Context, command: string, install: string): string {
+  const found = (process.env.PATH ?? '').split(':').map((d) => join(d, command)).find((p) => existsSync(p));
+  if (found) return found;
+  const reason = `${command} não encontrado (${install})`;
+  if (process.env.CI === 'true') throw new Error(reason);
+  console.log(`    (pulado: ${reason})`);
+  ctx.skip();
+}
+
 export interface UploadOptions {
   fileName?: string;
   options?: unknown;

@@ -5,6 +5,7 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { DownloadButton } from '../../components/DownloadButton';
 import { ReportDetails } from './DeviceSavings';
+import { TestOnPhone } from './TestOnPhone';
 import { PlayChecklist } from '../conversion/PlayChecklist';
 import type { ConversionView } from '../../lib/conversion';
 import { formatPercent } from '@aabify/shared';
@@ -77,6 +78,7 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
             Nova Conversão
           </Button>
         </div>
+        {conversion.canDownload && <TestOnPhone conversionId={conversion.id} />}
         <Row className="g-4">
           <Col md={6}>
             <h3 className="h6">Arquivo</h3>

@@ -31,6 +31,7 @@ import { capabilityCredentials } from './0160-capability-credentials.js';
 import { emailRecipientIndex } from './0161-email-recipient-index.js';
 import { auditEvents } from './0170-audit-events.js';
 import { paymentMethods } from './0180-payment-methods.js';
+import { testApks } from './0190-test-apks.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   capabilityCredentials, emailRecipientIndex,
   auditEvents,
   paymentMethods,
+  testApks,
 ];

@@ -54,6 +54,11 @@ export const conversionRoutes = [
     errors: [404, 409],
   }),
   route('post', '/conversion/generate-download-link/:id', 'Downloads', 'Um link temporário de download do AAB', { auth: 'user', token: 'downloads', answer: ref('DownloadLink'), errors: [403, 404, 409, 410, 429] }),
+  route('post', '/conversion/test-apk/:id', 'Downloads', 'Testar no celular: o APK universal do AAB (assinado com a chave de upload da conta, ou com a chave de teste), com um link temporário e o QR code dele', {
+    auth: 'user', token: 'downloads', answer: ref('TestApk'),
+    // 422: the engine refused the bundle (coded); 503: the worker ran out of time or memory.
+    errors: [403, 404, 409, 422, 429, 503],
+  }),
   route('get', '/conversion/download/:id', 'Downloads', 'Baixa o AAB', { auth: 'user', token: 'downloads', answers: { 200: aab, 206: aab }, errors: [403, 404, 409, 410] }),
   route('get', '/conversion/temp-download/:id', 'Downloads', 'Baixa o AAB com o token do link (?token=) ou o bearer', {
     auth: 'token-or-query', token: 'downloads',
@@ -73,7 +78,7 @@ export const conversionRoutes = [
     errors: [404, 429],
   }),
   route('post', '/download/generate-download-token/:conversionId', 'Downloads', 'Um token de download do AAB', { auth: 'user', token: 'downloads', answer: ref('AnyObject'), errors: [403, 404, 409, 410, 429] }),
-  route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 410, 429] }),
+  route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB (ou o APK de teste) pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 409, 410, 429] }),
   route('get', '/download/available', 'Downloads', 'As conversões com AAB disponível para download', {
     auth: 'user', token: 'downloads',
     answer: { type: 'object', properties: { downloads: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } }, required: ['downloads', 'total'] },

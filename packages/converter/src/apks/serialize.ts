@@ -1,0 +1,207 @@
+/**
+ * Writes one planned APK (docs/apks.md): the manifest, the resource table and the proto XML
+ * files turned into binary (as `aapt2 convert` does for bundletool), every other file copied —
+ * as its compressed bytes when the bundle already deflated it and the APK deflates it too,
+ * inflated or deflated otherwise —, entries in bundletool's path order, stored data aligned
+ * (4 bytes; native libraries to the bundle's page alignment), then signed: JAR (v1) for Android
+ * before 7.0, APK Signature Scheme v2 and v3 in the signing block before the central directory.
+ */
+import { deflateRaw, deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { flattenTable } from '../arsc/flatten.js';
+import { flattenXml } from '../axml/flatten.js';
+import { ConverterError } from '../errors.js';
+import type { PbResourceTable } from '../proto/aapt.js';
+import { apkSigningBlock, contentDigest, apkSignatureAlgorithm } from '../sign/apk.js';
+import { buildSignatureFiles, isSignatureFile, type JarDigest } from '../sign/jar.js';
+import type { SigningKey } from '../sign/keystore.js';
+import { BackgroundVerifier, METHOD_STORED, ZipWriter, crc32, type PreparedBuffer, type ZipEntry, type ZipReader } from '../zip/index.js';
+import { METHOD_DEFLATED } from '../zip/central.js';
+import { clearVerdict, comparePaths, compressionRules, MANIFEST_MODULE_PATH, type CompressionRules } from './compression.js';
+import type { PathMatchers } from './glob.js';
+import { extractNativeLibs } from './manifest.js';
+import type { Version } from './optimizations.js';
+import type { ApkPlan } from './plan.js';
+import { stockDeflatedSize } from './stockDeflate.js';
+
+const deflateRawAsync = promisify(deflateRaw);
+/** Entries up to this size are deflated in memory when their size decides how they are stored. */
+const DEFLATE_IN_MEMORY = 8 * 1024 * 1024;
+const STORED_ALIGNMENT = 4;
+
+export interface ApkSigning {
+  key: SigningKey;
+  /** JAR (v1) signature too: the app installs on Android before 7.0 (minSdk < 24). */
+  v1: boolean;
+  /** SHA-1 for apps that install on Android before 4.3 (minSdk < 18). */
+  v1Digest: JarDigest;
+}
+
+export interface WriteApkOptions {
+  reader: ZipReader;
+  /** The BundleConfig's uncompressed globs. */
+  globs: PathMatchers;
+  /** The bundletool version that built the bundle (its compression defaults). */
+  version: Version;
+  nativeLibraryAlignment: number;
+  signing?: ApkSigning;
+  /** BundleConfig's collapsed resource names. */
+  collapseNames?: boolean;
+  keepNames?: ReadonlySet<string>;
+  signal?: AbortSignal;
+  onBytes?(n: number): void;
+}
+
+export interface WrittenApk {
+  sizeBytes: number;
+  entries: number;
+  /** Signature files of an input module that had to go (a v1 signature is made anew). */
+  droppedSignatureFiles: string[];
+}
+
+interface OutEntry {
+  path: string;
+  modulePath: string;
+  entry?: ZipEntry;
+  data?: Uint8Array;
+  forced?: boolean;
+}
+
+function checkAbort(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new ConverterError('ABORTED', undefined, { input: 'aab' });
+}
+
+/** The binary files of the APK's resources, in the order aapt2 writes them (each table file reference in turn). */
+function resourceFiles(plan: ApkPlan): OutEntry[] {
+  const byModulePath = new Map(plan.files.map((f) => [f.modulePath, f]));
+  const out = new Map<string, OutEntry>();
+  const table: PbResourceTable | undefined = plan.table;
+  for (const p of table?.package ?? []) for (const t of p.type ?? []) for (const e of t.entry ?? []) for (const cv of e.config_value ?? []) {
+    const file = cv.value?.item?.file;
+    if (!file?.path || out.has(file.path)) continue;
+    const path = file.path;
+    if (file.type === 3) {
+      const node = plan.xml.get(path);
+      if (!node) throw new ConverterError('INVALID_AAB', `${path}: XML referenciado pela tabela de recursos não existe ou não é um XmlNode`);
+      out.set(path, { path, modulePath: path, data: flattenXml(node, { path }) });
+    } else {
+      const f = byModulePath.get(path);
+      if (!f) throw new ConverterError('INVALID_AAB', `${path}: arquivo referenciado pela tabela de recursos não existe`);
+      out.set(path, { path, modulePath: path, entry: f.entry, data: f.data });
+    }
+  }
+  return [...out.values()];
+}
+
+async function deflated(data: Uint8Array, level: number): Promise<Buffer> {
+  return data.length <= 64 * 1024 ? deflateRawSync(data, { level }) : deflateRawAsync(data, { level });
+}
+
+/** Whether bundletool deflates `data` (which Node deflated to `body`): stock zlib's size settles close calls. */
+async function worthDeflating(rules: CompressionRules, modulePath: string, data: Uint8Array, body: Uint8Array, level: 6 | 9): Promise<boolean> {
+  const verdict = clearVerdict(rules, modulePath, body.length, data.length);
+  if (verdict !== undefined) return verdict;
+  return rules.worthCompressing(modulePath, await stockDeflatedSize(data, level), data.length);
+}
+
+/** Writes `plan` to `path` (which must not exist). */
+export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions): Promise<WrittenApk> {
+  const { reader, signal } = o;
+  // Native libraries stay uncompressed when the APK's own manifest says they are not extracted.
+  const rules = compressionRules(o.globs, o.version, extractNativeLibs(plan.manifest) === false);
+  const generated: OutEntry[] = [{ path: 'AndroidManifest.xml', modulePath: MANIFEST_MODULE_PATH, data: flattenXml(plan.manifest, { utf16: true, path: 'AndroidManifest.xml' }) }];
+  if (plan.table) generated.push({ path: 'resources.arsc', modulePath: 'resources.pb', data: flattenTable(plan.table, { collapseNames: o.collapseNames, keepNames: o.keepNames }), forced: true });
+  const all = [...generated, ...resourceFiles(plan), ...plan.files.filter((f) => !f.modulePath.startsWith('res/')).map((f) => ({ ...f, forced: f.forceUncompressed }))];
+  // Two modules' files at one APK path (base/assets/x and base/root/assets/x): the later one wins, as in bundletool.
+  const byPath = new Map<string, OutEntry>();
+  const dropped: string[] = [];
+  for (const e of all) {
+    if (o.signing && isSignatureFile(e.path)) {
+      dropped.push(e.path);
+      continue;
+    }
+    byPath.delete(e.path);
+    byPath.set(e.path, e);
+  }
+  const entries = [...byPath.values()].sort((a, b) => comparePaths(a.path, b.path));
+
+  const v1 = o.signing?.v1 === true;
+  // Deflated copies are proven in the background while the rest is written (v1 proves them by hashing their content).
+  const copies = entries.filter((e) => e.entry && e.entry.method !== METHOD_STORED).map((e) => e.entry as ZipEntry);
+  const verifier = v1 || copies.length === 0 ? undefined : new BackgroundVerifier(reader, copies, signal);
+  const writer = await ZipWriter.create(path, { digest: v1, digestAlgorithm: o.signing?.v1Digest, hash: false, noZip64: true });
+  try {
+    for (const e of entries) {
+      checkAbort(signal);
+      await writeEntry(writer, e, rules, o, verifier);
+    }
+    if (o.signing && v1) {
+      const sig = buildSignatureFiles(writer.digests, o.signing.key, { digest: o.signing.v1Digest, apkSigned: '2, 3' });
+      for (const f of sig.files) await writer.addBuffer(f.name, f.data);
+    }
+    const key = o.signing?.key;
+    const { size } = await writer.finish(
+      key
+        ? { beforeCentralDirectory: (tail) => apkSigningBlock(key, contentDigest(path, tail.entriesEnd, tail.centralDirectory, tail.endRecord, apkSignatureAlgorithm(key).digest)) }
+        : {},
+    );
+    return { sizeBytes: size, entries: writer.entryCount, droppedSignatureFiles: dropped };
+  } catch (e) {
+    await writer.destroy();
+    throw e;
+  } finally {
+    await verifier?.cancel();
+  }
+}
+
+async function writeEntry(writer: ZipWriter, e: OutEntry, rules: CompressionRules, o: WriteApkOptions, verifier: BackgroundVerifier | undefined): Promise<void> {
+  const { signal, onBytes } = o;
+  const align = e.path.endsWith('.so') ? o.nativeLibraryAlignment : STORED_ALIGNMENT;
+  const forced = rules.forcedUncompressed(e.modulePath, e.path, e.forced);
+  const level = rules.level(e.path);
+  if (e.data) {
+    const data = e.data;
+    const crc = crc32(data);
+    let prepared: PreparedBuffer = { crc, method: METHOD_STORED, body: data };
+    if (!forced) {
+      const body = await deflated(data, level);
+      if (await worthDeflating(rules, e.modulePath, data, body, level)) prepared = { crc, method: METHOD_DEFLATED, body };
+    }
+    await writer.addBuffer(e.path, data, { prepared: Promise.resolve(prepared), align });
+    onBytes?.(data.length);
+    return;
+  }
+  const entry = e.entry as ZipEntry;
+  const reader = o.reader;
+  const stored = entry.method === METHOD_STORED;
+  const proven = async (): Promise<boolean> => reader.isVerified(entry) || (await verifier?.settle(entry)) === true;
+  if (forced) {
+    if (stored) await writer.addRaw(e.path, reader, entry, { signal, align, onBytes });
+    else await writer.addInflated(e.path, reader, entry, { signal, align, onBytes });
+    return;
+  }
+  if (!stored) {
+    let verdict = clearVerdict(rules, e.modulePath, entry.compressedSize, entry.uncompressedSize);
+    // Too close to call and too large to deflate again in memory: the bundle's own deflating decides.
+    if (verdict === undefined && entry.uncompressedSize > DEFLATE_IN_MEMORY) verdict = rules.worthCompressing(e.modulePath, entry.compressedSize, entry.uncompressedSize);
+    if (verdict === true) {
+      await writer.addRaw(e.path, reader, entry, { signal, verify: !(await proven()), onBytes });
+      return;
+    }
+    if (verdict === false) {
+      await writer.addInflated(e.path, reader, entry, { signal, align, onBytes });
+      return;
+    }
+  }
+  if (entry.uncompressedSize <= DEFLATE_IN_MEMORY) {
+    const data = await reader.read(entry, { signal });
+    const body = await deflated(data, level);
+    const compress = await worthDeflating(rules, e.modulePath, data, body, level);
+    const prepared: PreparedBuffer = compress ? { crc: entry.crc32, method: METHOD_DEFLATED, body } : { crc: entry.crc32, method: METHOD_STORED, body: data };
+    await writer.addBuffer(e.path, data, { prepared: Promise.resolve(prepared), align });
+    onBytes?.(entry.compressedSize);
+    return;
+  }
+  // A large stored entry: deflated as it is copied, written again stored when that did not pay.
+  await writer.addDeflated(e.path, reader, entry, level, (c, u) => rules.worthCompressing(e.modulePath, c, u), { signal, align, onBytes });
+}
