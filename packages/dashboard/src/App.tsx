@@ -6,6 +6,7 @@ import { Loading } from './components/Loading';
 import { Shell } from './components/Shell';
 import { Toasts } from './components/Toasts';
 import { ReauthModal } from './components/ReauthModal';
+import { LegalAcceptanceGate } from './components/LegalAcceptanceGate';
 import { lazyChunk, type LazyChunk } from './lib/lazyChunk';
 import { usePlanRefreshOnFocus } from './stores/planAccess';
 import { useSession } from './stores/session';
@@ -35,6 +36,7 @@ const SetupPage = publicScreens.screen((m) => m.SetupPage);
 const ForgotPasswordPage = publicScreens.screen((m) => m.ForgotPasswordPage);
 const ResetPasswordPage = publicScreens.screen((m) => m.ResetPasswordPage);
 const VerifyEmailPage = publicScreens.screen((m) => m.VerifyEmailPage);
+const LegalDocumentPage = publicScreens.screen((m) => m.LegalDocumentPage);
 
 /**
  * The chunks of the screens people land on, by path: the server's HTML for these paths
@@ -101,7 +103,10 @@ export function App() {
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/verify-email" element={<VerifyEmailPage />} />
-        <Route element={<RequireAuth><Shell /></RequireAuth>}>
+        {/* Readable signed out too (docs/decisions.md): the law wants them before sign-up. */}
+        <Route path="/termos" element={<LegalDocumentPage kind="terms" />} />
+        <Route path="/privacidade" element={<LegalDocumentPage kind="privacy" />} />
+        <Route element={<RequireAuth><LegalAcceptanceGate><Shell /></LegalAcceptanceGate></RequireAuth>}>
           <Route path="/" element={<HomeRedirect />} />
           <Route path="/dashboard" element={<RequirePlan adminTo="/admin"><DashboardPage /></RequirePlan>} />
           <Route path="/converter" element={<RequirePlan><ConverterPage /></RequirePlan>} />

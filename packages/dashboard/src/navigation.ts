@@ -81,6 +81,7 @@ export const ADMIN_NAV: readonly NavGroup[] = [
       { to: '/admin/management', label: 'Administradores', icon: 'person-badge' },
       { to: '/admin/emails', label: 'E-mails', icon: 'envelope' },
       { to: '/admin/audit', label: 'Auditoria', icon: 'shield-lock' },
+      { to: '/admin/legal', label: 'Termos e privacidade', icon: 'file-earmark-text' },
       { to: '/admin/settings', label: 'Configurações', icon: 'sliders' },
     ],
   },

@@ -41,3 +41,5 @@ export * from './playSchemas.js';
 export * from './audit.js';
 export * from './auditSchemas.js';
 export * from './userAgent.js';
+export * from './legal.js';
+export * from './legalSchemas.js';

@@ -18,6 +18,7 @@ import { createAccountActivityRouter } from '../audit/routes.js';
 import { createAdminEmailsRouter } from '../mail/adminRoutes.js';
 import { createOpenApiRouter } from '../openapi/routes.js';
 import { createAdminPublicationsRouter, createPlayCredentialsRouter, createPublicationsRouter } from '../play/routes.js';
+import { createLegalRouter } from '../legal/routes.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
@@ -47,5 +48,6 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/admin/publications', createAdminPublicationsRouter(ctx));
   // Admin calls (dashboard, users, admins, conversions, queue, system, config); /admin/plans is a separate sub-router.
   api.use('/admin', createAdminRouter(ctx));
+  api.use('/legal', createLegalRouter(ctx));
   return api;
 }

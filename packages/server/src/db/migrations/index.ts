@@ -30,6 +30,7 @@ import { twoFactor } from './0152-two-factor.js';
 import { capabilityCredentials } from './0160-capability-credentials.js';
 import { emailRecipientIndex } from './0161-email-recipient-index.js';
 import { auditEvents } from './0170-audit-events.js';
+import { legalDocuments } from './0200-legal-documents.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   sessions, apiTokenScopes, twoFactor,
   capabilityCredentials, emailRecipientIndex,
   auditEvents,
+  legalDocuments,
 ];
