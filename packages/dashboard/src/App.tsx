@@ -37,6 +37,8 @@ const ForgotPasswordPage = publicScreens.screen((m) => m.ForgotPasswordPage);
 const ResetPasswordPage = publicScreens.screen((m) => m.ResetPasswordPage);
 const VerifyEmailPage = publicScreens.screen((m) => m.VerifyEmailPage);
 const LegalDocumentPage = publicScreens.screen((m) => m.LegalDocumentPage);
+const HelpPage = publicScreens.screen((m) => m.HelpPage);
+const HelpArticlePage = publicScreens.screen((m) => m.HelpArticlePage);
 
 /**
  * The chunks of the screens people land on, by path: the server's HTML for these paths
@@ -103,9 +105,11 @@ export function App() {
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/verify-email" element={<VerifyEmailPage />} />
-        {/* Readable signed out too (docs/decisions.md): the law wants them before sign-up. */}
+        {/* Readable signed out too (docs/decisions.md "Settled for features still to come"): the law wants the first two before sign-up. */}
         <Route path="/termos" element={<LegalDocumentPage kind="terms" />} />
         <Route path="/privacidade" element={<LegalDocumentPage kind="privacy" />} />
+        <Route path="/ajuda" element={<HelpPage />} />
+        <Route path="/ajuda/:slug" element={<HelpArticlePage />} />
         <Route element={<RequireAuth><LegalAcceptanceGate><Shell /></LegalAcceptanceGate></RequireAuth>}>
           <Route path="/" element={<HomeRedirect />} />
           <Route path="/dashboard" element={<RequirePlan adminTo="/admin"><DashboardPage /></RequirePlan>} />

@@ -148,3 +148,23 @@ describe('legal documents (/api/legal, /api/admin/legal) and acceptance', () => 
     expect((await api(server).get('/admin/legal/terms')).status).to.equal(401);
   });
 });
+
+describe('support contact (/api/support)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('supportContact_isPublic_andWhatsappNumbersBecomeLinks', async () => {
+    expect((await api(server).get('/support')).body).to.deep.equal({ email: null, whatsapp: null });
+    await server.ctx.settings.set('support.email', 'Suporte@Empresa.com.br');
+    await server.ctx.settings.set('support.whatsapp', '+55 (11) 91234-5678');
+    expect((await api(server).get('/support')).body).to.deep.equal({ email: 'suporte@empresa.com.br', whatsapp: 'https://wa.me/5511912345678' });
+    let refused: unknown;
+    await server.ctx.settings.set('support.whatsapp', '1234').catch((err: unknown) => (refused = err));
+    expect(String(refused)).to.contain('DDI e DDD');
+  });
+});

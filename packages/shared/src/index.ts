@@ -43,3 +43,4 @@ export * from './auditSchemas.js';
 export * from './userAgent.js';
 export * from './legal.js';
 export * from './legalSchemas.js';
+export * from './help.js';

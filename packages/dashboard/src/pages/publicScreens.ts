@@ -10,3 +10,4 @@ export { default as ForgotPasswordPage } from './ForgotPasswordPage';
 export { default as ResetPasswordPage } from './ResetPasswordPage';
 export { default as VerifyEmailPage } from './VerifyEmailPage';
 export { LegalDocumentPage } from './public/LegalDocumentPage';
+export { HelpArticlePage, HelpPage } from './public/HelpPage';

@@ -19,6 +19,7 @@ import { createAdminEmailsRouter } from '../mail/adminRoutes.js';
 import { createOpenApiRouter } from '../openapi/routes.js';
 import { createAdminPublicationsRouter, createPlayCredentialsRouter, createPublicationsRouter } from '../play/routes.js';
 import { createLegalRouter } from '../legal/routes.js';
+import { createSupportRouter } from '../help/routes.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
@@ -49,5 +50,6 @@ export function createApiRouter(ctx: AppContext): Router {
   // Admin calls (dashboard, users, admins, conversions, queue, system, config); /admin/plans is a separate sub-router.
   api.use('/admin', createAdminRouter(ctx));
   api.use('/legal', createLegalRouter(ctx));
+  api.use('/support', createSupportRouter(ctx));
   return api;
 }

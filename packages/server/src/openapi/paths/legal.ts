@@ -1,4 +1,4 @@
-/** Termos de Uso and Política de Privacidade: public reading, the account's acceptance, admins' versions. */
+/** Termos de Uso and Política de Privacidade: public reading, the account's acceptance, admins' versions; the support contact. */
 import { acceptLegalSchema, publishLegalSchema } from '@aabify/shared';
 import { route } from '../route.js';
 
@@ -25,6 +25,10 @@ const document = {
 const pendingNote = 'Aberta enquanto a aceitação da versão atual estiver pendente; as demais rotas respondem 403 LEGAL_ACCEPTANCE_REQUIRED a uma sessão de cliente nesse estado.';
 
 export const legalRoutes = [
+  route('get', '/support', 'Ajuda', 'O contato de suporte do serviço (público): e-mail e link de WhatsApp, quando configurados', {
+    auth: 'none',
+    answer: { type: 'object', properties: { email: { type: ['string', 'null'] }, whatsapp: { type: ['string', 'null'] } }, required: ['email', 'whatsapp'] },
+  }),
   route('get', '/legal/terms', 'Termos e privacidade', 'Os Termos de Uso na versão atual (público)', { auth: 'none', answer: document }),
   route('get', '/legal/privacy', 'Termos e privacidade', 'A Política de Privacidade na versão atual, com o encarregado (público)', { auth: 'none', answer: document }),
   route('get', '/legal/acceptance', 'Termos e privacidade', 'Se a conta precisa aceitar a versão atual dos documentos', {
