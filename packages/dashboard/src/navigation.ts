@@ -29,6 +29,7 @@ export const MAIN_NAV: readonly NavLinkEntry[] = [
   { to: '/admin', label: 'Administração', icon: 'speedometer2', visible: isAdminUser },
   { to: '/converter', label: 'Converter', icon: 'upload' },
   { to: '/history', label: 'Histórico', icon: 'clock-history' },
+  { to: '/ajuda', label: 'Ajuda', icon: 'question-circle' },
 ];
 
 /** Things the account menu does in place instead of opening a page (handled by the top bar). */
@@ -48,7 +49,6 @@ export const ACCOUNT_MENU: readonly AccountMenuEntry[] = [
   { kind: 'link', to: '/account/security', label: 'Segurança', icon: 'shield-check' },
   { kind: 'link', to: '/account/activity', label: 'Atividade da conta', icon: 'clock-history' },
   { kind: 'link', to: '/purchases', label: 'Minhas compras', icon: 'bag', visible: isCustomer },
-  { kind: 'link', to: '/ajuda', label: 'Ajuda', icon: 'question-circle' },
 ];
 
 /** The admin sidebar (a slide-out menu below 992 px), grouped by what an admin does. */
