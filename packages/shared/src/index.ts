@@ -44,3 +44,4 @@ export * from './userAgent.js';
 export * from './legal.js';
 export * from './legalSchemas.js';
 export * from './help.js';
+export * from './operatorWarnings.js';

@@ -70,4 +70,25 @@ describe('dashboard: help centre in a real browser', function () {
     expect(errors).to.deep.equal([]);
     await context.close();
   });
+
+  it('emptyPlans_showsTheSupportContact_andTheAdminDashboardSaysWhatStopsTheShop', async () => {
+    await server.ctx.settings.set('support.email', 'suporte@empresa.com.br');
+    const customer = await buildUser(server);
+    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, customer) });
+    await page.goto(`${server.url}/plans`);
+    await soon(() => page.getByTestId('plans-empty').getByTestId('support-email').textContent(), (v) => expect(v).to.equal('suporte@empresa.com.br'));
+    await context.close();
+
+    const admin = await buildAdmin(server);
+    const adminPage = await openPage(browser, { session: sessionOf(server, admin) });
+    await adminPage.page.goto(`${server.url}/admin`);
+    const warnings = adminPage.page.getByTestId('operator-warnings');
+    await warnings.waitFor();
+    for (const code of ['NO_BUYABLE_PLAN', 'NO_SMTP', 'NO_PUBLIC_URL']) await adminPage.page.getByTestId(`operator-warning-${code}`).waitFor();
+    await shootBoth(adminPage.page, 'admin-operator-warnings');
+    await adminPage.page.getByTestId('operator-warning-NO_BUYABLE_PLAN').getByRole('link').click();
+    await waitForPath(adminPage.page, '/admin/plans');
+    expect([...errors, ...adminPage.errors]).to.deep.equal([]);
+    await adminPage.context.close();
+  });
 });

@@ -25,6 +25,21 @@ const document = {
 const pendingNote = 'Aberta enquanto a aceitação da versão atual estiver pendente; as demais rotas respondem 403 LEGAL_ACCEPTANCE_REQUIRED a uma sessão de cliente nesse estado.';
 
 export const legalRoutes = [
+  route('get', '/admin/dashboard/warnings', 'Administração', 'O que impede a loja de vender ou de alcançar os clientes, cada aviso com o que fazer', {
+    auth: 'admin',
+    rateLimited: true,
+    answer: {
+      type: 'object',
+      properties: {
+        warnings: {
+          type: 'array',
+          items: { type: 'object', properties: { code: str, title: str, problem: str, action: str, link: { type: ['string', 'null'] } }, required: ['code', 'title', 'problem', 'action', 'link'] },
+        },
+      },
+      required: ['warnings'],
+    },
+    description: 'Códigos: NO_BUYABLE_PLAN, NO_SMTP, NO_PUBLIC_URL.',
+  }),
   route('get', '/support', 'Ajuda', 'O contato de suporte do serviço (público): e-mail e link de WhatsApp, quando configurados', {
     auth: 'none',
     answer: { type: 'object', properties: { email: { type: ['string', 'null'] }, whatsapp: { type: ['string', 'null'] } }, required: ['email', 'whatsapp'] },
