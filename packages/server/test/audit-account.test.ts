@@ -172,10 +172,13 @@ describe('audit trail: security events of an account', function () {
   });
 
   it('emailConfirmed_byTheLinkWhileSignedIn_recordedOnce', async () => {
-    const user = await buildUser(server, { emailVerifiedAt: null });
-    const session = tokenFor(server, user);
-    expect((await http().post('/auth/resend-verification', undefined, session)).status).to.equal(200);
-    const token = await linkToken(user.email, 'verify_email');
+    // Signed up: the welcome e-mail carries the confirmation link, and the answer a session.
+    const email = uniqueEmail('confirma');
+    const signedUp = await http().post<{ token: string; user: { id: string } }>('/auth/register', { email, password: DEFAULT_PASSWORD });
+    expect(signedUp.status).to.equal(201);
+    const user = { id: signedUp.body.user.id };
+    const session = signedUp.body.token;
+    const token = await linkToken(email, 'welcome');
     expect((await http().post('/auth/verify-email', { token }, session)).status).to.equal(200);
     const events = await auditEvents(server, adminToken, 'account.email_verified', user.id);
     expect(events).to.have.length(1);

@@ -3,6 +3,9 @@ import { request as httpRequest } from 'node:http';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildSubscriber, tokenFor } from './helpers/factories.js';
 import { buildZip, tinyApkEntries } from '../../converter/test/helpers/zipBuilder.js';
+import { api } from './helpers/http.js';
+import { waitForStatus } from './helpers/conversions.js';
+import type { ConversionHistoryResponse, DownloadTokenResponse } from '@aabify/shared';
 
 const MB = 1024 * 1024;
 
@@ -135,6 +138,52 @@ describe('conversions: uploaded file names', function () {
     const row = await server.ctx.models.Conversion.findByPk(res.body.conversionId!, { rejectOnEmpty: true });
     expect(row.fileName).to.equal('meuappkpa.apk');
   });
+
+  /** POST /conversion/convert as a browser sends it: the name's UTF-8 bytes as they are inside filename="…". */
+  async function uploadAsABrowser(token: string, name: string): Promise<{ status: number; body: { fileName?: string; conversionId?: string } }> {
+    const boundary = '----WebKitFormBoundaryNomes';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="apk"; filename="${name}"\r\nContent-Type: application/vnd.android.package-archive\r\n\r\n`, 'utf8'),
+      buildZip(tinyApkEntries()),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await fetch(`${server.url}/api/conversion/convert`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    return { status: res.status, body: (await res.json()) as { fileName?: string; conversionId?: string } };
+  }
+
+  for (const [what, sent, kept] of [
+    ['accents', 'meu app versão final revisada (1).apk', 'meu app versão final revisada (1).apk'],
+    ['accents decomposed (macOS)', 'corac\u0327a\u0303o.apk', 'coração.apk'],
+    ['emoji', '📱 app 🚀.apk', '📱 app 🚀.apk'],
+    ['non-Latin only', '应用程序.apk', '应用程序.apk'],
+    ['Cyrillic', 'приложение.apk', 'приложение.apk'],
+  ] as const) {
+    it(`upload_browserNameWith_${what}_keptInTheAnswerHistoryAndTheDownloadedAab`, async () => {
+      const token = tokenFor(server, await buildSubscriber(server, 30));
+      const res = await uploadAsABrowser(token, sent);
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.fileName).to.equal(kept);
+      const id = res.body.conversionId!;
+      const history = await api(server).get<ConversionHistoryResponse>('/conversion/history', token);
+      expect(history.body.conversions.map((c) => c.fileName)).to.include(kept);
+      const done = await waitForStatus(server, token, id, ['completed', 'failed']);
+      expect(done.status, JSON.stringify(done)).to.equal('completed');
+      const aabName = kept.replace(/\.apk$/, '.aab');
+      const link = await api(server).post<DownloadTokenResponse>(`/download/generate-download-token/${id}`, undefined, token);
+      expect(link.body.filename).to.equal(aabName);
+      const file = await fetch(`${server.url}${link.body.downloadUrl}`);
+      expect(file.status).to.equal(200);
+      const disposition = file.headers.get('content-disposition') ?? '';
+      const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+      expect(encoded, disposition).to.not.equal(undefined);
+      expect(decodeURIComponent(encoded!)).to.equal(aabName);
+      await file.arrayBuffer();
+    });
+  }
 
   it('upload_nameOfControlCharactersOnly_acceptedUnderTheFallbackName', async () => {
     const token = tokenFor(server, await buildSubscriber(server, 30));

@@ -6,7 +6,9 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import type { AdminEmailDetail, AdminEmailListResponse } from '@aabify/shared';
+import { ADMIN_MESSAGES, EMAIL_MESSAGES, type AdminEmailDetail, type AdminEmailListResponse } from '@aabify/shared';
+import { SETTING_MESSAGES } from '../src/settings/definitions.js';
+import { auditEvent } from './helpers/audit.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { HIDDEN_LINK } from '../src/mail/templates.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -119,6 +121,52 @@ describe('email outbox (no SMTP_URL)', function () {
       await smtp.close();
       server = await startTestServer({ DATA_DIR: server.dataDir }, { databaseUrl });
     }
+  });
+
+  describe('confirmation without delivery', () => {
+    it('requireVerifiedEmail_switchedOnWithoutSmtp_refusedSayingWhyAndStaysOff', async () => {
+      const admin = tokenFor(server, await buildAdmin(server));
+      const res = await api(server).put<Err & { fields?: Record<string, string> }>('/admin/config/accounts.requireVerifiedEmail', { value: true }, admin);
+      expect(res.status).to.equal(409);
+      expect(res.body).to.deep.include({ code: 'SETTING_REFUSED', message: SETTING_MESSAGES.needsSmtp });
+      expect(res.body.fields).to.deep.equal({ value: SETTING_MESSAGES.needsSmtp });
+      expect(await server.ctx.settings.get('accounts.requireVerifiedEmail')).to.equal(false);
+      // Turning it off is always allowed.
+      expect((await api(server).put('/admin/config/accounts.requireVerifiedEmail', { value: false }, admin)).status).to.equal(200);
+    });
+
+    it('resendVerification_customerWithoutSmtp_503SaysSoAndQueuesNothing', async () => {
+      const user = await buildUser(server, { emailVerifiedAt: null });
+      const res = await api(server).post<Err>('/auth/resend-verification', undefined, tokenFor(server, user));
+      expect(res.status).to.equal(503);
+      expect(res.body).to.deep.include({ code: 'EMAIL_DELIVERY_UNAVAILABLE', message: EMAIL_MESSAGES.verificationNotDeliverable });
+      expect(await server.ctx.models.EmailMessage.count({ where: { to: user.email, kind: 'verify_email' } })).to.equal(0);
+    });
+
+    it('adminMarksEmailVerified_customerConfirmedRecordedAndASecondTimeRefused', async () => {
+      const admin = await buildAdmin(server);
+      const adminToken = tokenFor(server, admin);
+      const user = await buildUser(server, { emailVerifiedAt: null });
+      // No e-mail can reach the customer here: the admin is told so instead of "sent".
+      const resend = await api(server).post<Err>(`/admin/users/${user.id}/resend-verification`, undefined, adminToken);
+      expect(resend.status).to.equal(409);
+      expect(resend.body).to.deep.include({ code: 'EMAIL_DELIVERY_UNAVAILABLE', message: ADMIN_MESSAGES.verificationNotDeliverable });
+
+      const marked = await api(server).patch<{ message: string; user: { emailVerified: boolean } }>(`/admin/users/${user.id}/verify-email`, undefined, adminToken);
+      expect(marked.status).to.equal(200);
+      expect(marked.body.message).to.equal(ADMIN_MESSAGES.emailMarkedVerified);
+      expect(marked.body.user.emailVerified).to.equal(true);
+      const me = await api(server).get<{ emailVerified: boolean }>('/auth/me', tokenFor(server, user));
+      expect(me.body.emailVerified).to.equal(true);
+      const event = await auditEvent(server, adminToken, 'user.email_verified', user.id);
+      expect(event.actor.id).to.equal(admin.id);
+      expect(event.after).to.deep.equal({ emailVerified: true });
+      const again = await api(server).patch<Err>(`/admin/users/${user.id}/verify-email`, undefined, adminToken);
+      expect(again.status).to.equal(409);
+      expect(again.body.code).to.equal('EMAIL_ALREADY_VERIFIED');
+      // A customer cannot do it for themself.
+      expect((await api(server).patch(`/admin/users/${user.id}/verify-email`, undefined, tokenFor(server, user))).status).to.equal(403);
+    });
   });
 
   describe('configuration', () => {

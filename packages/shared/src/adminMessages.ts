@@ -38,6 +38,11 @@ export const ADMIN_MESSAGES = {
   userUpdated: 'Usuário atualizado com sucesso!',
   userDeleted: 'Usuário excluído com sucesso!',
   userActivated: 'Usuário ativado com sucesso!',
+  emailMarkedVerified: 'E-mail marcado como confirmado.',
+  emailAlreadyVerified: 'O e-mail deste usuário já está confirmado.',
+  verificationResent: 'E-mail de confirmação enviado ao usuário.',
+  verificationNotDeliverable:
+    'O envio de e-mails não está configurado (SMTP_URL): nenhuma mensagem chegaria ao usuário. Confira o endereço com ele e use "Marcar e-mail como confirmado".',
   userDeactivated: 'Usuário desativado com sucesso!',
   promoted: 'Usuário promovido a administrador!',
   demoted: 'Administrador rebaixado a usuário!',

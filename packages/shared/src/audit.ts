@@ -52,6 +52,7 @@ export const AUDIT_ACTIONS = {
   'user.type_changed': { label: 'Tipo de plano alterado', area: 'Usuários', account: false },
   'user.status_changed': { label: 'Conta ativada ou desativada', area: 'Usuários', account: true },
   'user.role_changed': { label: 'Papel alterado', area: 'Usuários', account: true },
+  'user.email_verified': { label: 'E-mail marcado como confirmado por administrador', area: 'Usuários', account: true },
   'user.password_changed': { label: 'Senha definida por administrador', area: 'Usuários', account: true },
   'user.deleted': { label: 'Usuário removido', area: 'Usuários', account: false },
 

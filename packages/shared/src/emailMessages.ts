@@ -22,6 +22,7 @@ export const EMAIL_MESSAGES = {
   emailVerifiedNewPassword:
     'E-mail confirmado e nova senha criada. A senha anterior não entra mais; sessões, tokens de API, links de download, keystore e chave do Google Play feitos antes foram removidos.',
   verificationSent: 'Enviamos um novo e-mail de confirmação. Confira sua caixa de entrada.',
+  verificationNotDeliverable: 'No momento não conseguimos enviar e-mails. Fale com o suporte para confirmar seu endereço.',
   emailNotVerified: 'Confirme seu e-mail para continuar: abra o link que enviamos para sua caixa de entrada ou peça um novo.',
   verifyBanner: 'Confirme seu e-mail para comprar planos e converter APKs.',
   linkTokenRequired: 'Link incompleto: abra o link do e-mail inteiro.',

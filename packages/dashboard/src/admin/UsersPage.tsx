@@ -7,7 +7,7 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import { ADMIN_LIMITS, ADMIN_MESSAGES, countOf, formatNumber, type AdminUserListResponse, type ApiUser, type UserType } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { useNavigate } from 'react-router-dom';
-import { ActionMenu } from '../components/ActionMenu';
+import { ActionMenu, type Action } from '../components/ActionMenu';
 import { DataList } from '../components/DataList';
 import { Icon } from '../components/Icon';
 import { PageHeader } from '../components/PageHeader';
@@ -157,7 +157,21 @@ export default function UsersPage() {
             empty="Nenhum usuário encontrado"
             rowProps={(u) => ({ 'data-testid': `user-row-${u.email}` })}
             columns={[
-              { key: 'email', header: 'Email', primary: true, render: (u) => <Truncate text={u.email} max="260px" /> },
+              {
+                key: 'email',
+                header: 'Email',
+                primary: true,
+                render: (u) => (
+                  <>
+                    <Truncate text={u.email} max="260px" />
+                    {!u.emailVerified && u.role !== 'admin' && (
+                      <Badge bg="warning" text="dark" className="ms-2" data-testid="email-unconfirmed">
+                        não confirmado
+                      </Badge>
+                    )}
+                  </>
+                ),
+              },
               { key: 'type', header: 'Tipo', render: (u) => (u.userType ? <Badge bg={u.userType === 'credit' ? 'info' : 'primary'} text={u.userType === 'credit' ? 'dark' : undefined}>{USER_TYPE_LABELS[u.userType]}</Badge> : '—') },
               { key: 'plan', header: 'Plano', render: (u) => <PlanCell user={u} /> },
               { key: 'status', header: 'Status', render: (u) => <Badge bg={u.isActive ? 'success' : 'secondary'}>{u.isActive ? 'Ativo' : 'Inativo'}</Badge> },
@@ -186,6 +200,12 @@ export default function UsersPage() {
                     { label: 'Alterar senha', icon: 'key', onSelect: () => setPasswordUser(u) },
                     { label: `Mudar para ${u.userType === 'credit' ? 'Assinatura' : 'Créditos'}`, icon: 'arrow-repeat', onSelect: () => void act(() => adminApi.setType(u.id, u.userType === 'credit' ? 'subscription' : 'credit'), ADMIN_MESSAGES.updateFailed) },
                     { label: u.isActive ? 'Desativar' : 'Ativar', icon: 'person-circle', disabled: u.id === me?.id, hint: 'Você não pode desativar a própria conta', onSelect: () => void act(() => adminApi.toggleStatus(u.id), ADMIN_MESSAGES.toggleFailed) },
+                    ...(u.emailVerified
+                      ? []
+                      : [
+                          { label: 'Marcar e-mail como confirmado', icon: 'check-circle-fill', onSelect: () => void act(() => adminApi.markEmailVerified(u.id), ADMIN_MESSAGES.updateFailed) },
+                          { label: 'Reenviar confirmação', icon: 'envelope', onSelect: () => void act(() => adminApi.resendVerification(u.id), ADMIN_MESSAGES.updateFailed) },
+                        ] satisfies Action[]),
                     { label: 'Promover a administrador', icon: 'person-badge', onSelect: () => void act(() => adminApi.promote(u.id), ADMIN_MESSAGES.promoteFailed) },
                     { label: 'Ver conversões', icon: 'collection', onSelect: () => navigate(`/admin/conversions?userId=${encodeURIComponent(u.id)}`) },
                     { label: 'Excluir', icon: 'trash', danger: true, onSelect: () => setDeleting(u) },

@@ -22,7 +22,7 @@ export function ResendVerificationButton() {
     }
   };
   return (
-    <Button size="sm" variant="outline-dark" onClick={() => void resend()} disabled={sending}>
+    <Button size="sm" variant="" className="btn-alert-action" onClick={() => void resend()} disabled={sending}>
       {sending && <Spinner size="sm" className="me-2" aria-hidden="true" />}
       Reenviar e-mail
     </Button>

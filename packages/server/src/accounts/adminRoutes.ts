@@ -14,6 +14,7 @@ import {
   adminUsersQuerySchema,
   type AdminUserListResponse,
   type AdminUserResponse,
+  type MessageResponse,
   type UserRole,
   pagination,
 } from '@aabify/shared';
@@ -31,6 +32,7 @@ import {
   deleteUserByAdmin,
   demote,
   findUser,
+  markEmailVerifiedByAdmin,
   promote,
   setCredits,
   setSubscription,
@@ -38,7 +40,7 @@ import {
   toggleStatus,
   updateUserByAdmin,
 } from './userAdministrator.js';
-import { adminGuard } from '../http/guards.js';
+import { adminGuard, authUser } from '../http/guards.js';
 import { likePattern } from '../http/listing.js';
 
 interface ListQuery {
@@ -142,6 +144,21 @@ export function createAdminUsersRouter(ctx: AppContext, limiter: Limiter): Route
 
   router.patch('/:id/demote', async (req, res) => {
     res.json(answer(ADMIN_MESSAGES.demoted, await demote(ctx, signedInActor(req), idOf(req))));
+  });
+
+  router.patch('/:id/verify-email', async (req, res) => {
+    res.json(answer(ADMIN_MESSAGES.emailMarkedVerified, await markEmailVerifiedByAdmin(ctx, signedInActor(req), idOf(req))));
+  });
+
+  /** A new confirmation link to the user; refused (409) where no e-mail can be delivered, rather than said sent. */
+  router.post('/:id/resend-verification', async (req, res) => {
+    const user = await findUser(ctx, idOf(req));
+    if (user.emailVerifiedAt) throw ApiError.conflict(ADMIN_MESSAGES.emailAlreadyVerified, 'EMAIL_ALREADY_VERIFIED');
+    if (ctx.mail.outbox.transport !== 'smtp') throw new ApiError(409, 'EMAIL_DELIVERY_UNAVAILABLE', ADMIN_MESSAGES.verificationNotDeliverable);
+    await ctx.mail.verification(user);
+    ctx.logger.info({ actor: authUser(req).id, userId: user.id }, 'admin resent the confirmation e-mail');
+    const body: MessageResponse = { message: ADMIN_MESSAGES.verificationResent };
+    res.json(body);
   });
 
   router.patch('/:id/change-password', validate(adminChangePasswordSchema), async (req, res) => {

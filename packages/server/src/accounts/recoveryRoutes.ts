@@ -57,7 +57,7 @@ const verifyLinkInvalid = () =>
  *      VERIFY_SIGN_IN_REQUIRED { details: { email } } otherwise (the link stays unused);
  *      400 WRONG_PASSWORD, VERIFY_LINK_INVALID
  * GET /email-status (signed in) → { emailVerified, verificationRequired }
- * POST /resend-verification (signed in) → 200 { message }; 429 per user
+ * POST /resend-verification (signed in) → 200 { message }; 503 EMAIL_DELIVERY_UNAVAILABLE without SMTP; 429 per user
  */
 export function createAuthRecoveryRouter(ctx: AppContext): Router {
   const router = Router();
@@ -237,6 +237,8 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
     rateLimit(resendPerUser, clientKey, EMAIL_MESSAGES.tooManyEmailRequests),
     async (req, res) => {
       const user = authUser(req);
+      // Never "sent" when it would only wait in the outbox: nobody would receive it.
+      if (!user.emailVerifiedAt && ctx.mail.outbox.transport !== 'smtp') throw new ApiError(503, 'EMAIL_DELIVERY_UNAVAILABLE', EMAIL_MESSAGES.verificationNotDeliverable);
       if (!user.emailVerifiedAt) await ctx.mail.verification(user);
       const body: MessageResponse = { message: user.emailVerifiedAt ? EMAIL_MESSAGES.emailAlreadyVerified : EMAIL_MESSAGES.verificationSent };
       res.json(body);

@@ -309,6 +309,20 @@ export async function changePasswordByAdmin(ctx: Ctx, actor: SignedInActor, id: 
   return changed;
 }
 
+/** An address the admin checked with its owner (no e-mail could reach it, or it did not arrive). */
+export async function markEmailVerifiedByAdmin(ctx: Ctx, actor: SignedInActor, id: string): Promise<User> {
+  return ctx.sequelize.transaction(async (transaction) => {
+    const user = await lockUser(ctx, id, transaction);
+    if (user.emailVerifiedAt) throw ApiError.conflict(ADMIN_MESSAGES.emailAlreadyVerified, 'EMAIL_ALREADY_VERIFIED');
+    const before = userAuditView(user);
+    user.emailVerifiedAt = new Date();
+    await user.save({ transaction });
+    await recordUserChange(ctx, 'user.email_verified', actor, user, before, transaction);
+    ctx.logger.info({ actor: actor.user.id, userId: user.id }, 'admin marked e-mail verified');
+    return user;
+  });
+}
+
 export async function deleteUserByAdmin(ctx: Ctx, actor: SignedInActor, id: string): Promise<void> {
   const running = await ctx.sequelize.transaction(async (transaction) => {
     await lockAdmins(ctx, actor, transaction);

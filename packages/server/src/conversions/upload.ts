@@ -117,8 +117,14 @@ class ZipSignatureCheck extends Transform {
 }
 
 /** The name an uploaded file is kept under: no path, no hidden characters, at most 255 characters. */
+/**
+ * The name as the customer sees it everywhere after: without hidden characters or path
+ * separators, in NFC (macOS sends accents decomposed), at most 255 characters — counted by code
+ * point, so an emoji is never cut in half.
+ */
 function keptFileName(sent: string | undefined): string {
-  return (sent ?? '').replace(HIDDEN_CHARACTERS, '').replace(/[\\/]/g, '_').slice(0, 255) || 'arquivo.apk';
+  const cleaned = (sent ?? '').replace(HIDDEN_CHARACTERS, '').replace(/[\\/]/g, '_').normalize('NFC');
+  return Array.from(cleaned).slice(0, 255).join('') || 'arquivo.apk';
 }
 
 /** Reads and discards what is left of the request body. */
@@ -148,6 +154,9 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
     try {
       bb = busboy({
         headers: req.headers,
+        // Browsers send the file name as raw UTF-8 in filename="…" (busboy would read it as
+        // Latin-1: "versÃ£o"); clients that send filename*=UTF-8'' are read the same either way.
+        defParamCharset: 'utf8',
         limits: { fileSize: limited ? opts.maxFileSize : Infinity, files: opts.maxFiles, fields: 20, fieldSize: 64 * 1024, parts: opts.maxFiles + 20 },
       });
     } catch {

@@ -4,7 +4,8 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import type { Limiter } from '../http/rateLimiter.js';
 import { inputOf, validate } from '../http/validate.js';
-import { SETTING_DEFINITIONS, SettingValueError, isSettingKey, maskSecret, type SettingKey } from './index.js';
+import { SETTING_DEFINITIONS, SettingValueError, isSettingKey, maskSecret, type SettingDefinition, type SettingKey } from './index.js';
+import type { Config } from '../config.js';
 import { presentSetting, webhookUrlOf } from './presenter.js';
 import { presentPaymentsState } from '../payments/providerStatePresenter.js';
 import { adminGuard } from '../http/guards.js';
@@ -52,6 +53,7 @@ export function createAdminConfigRouter(ctx: AppContext, limiter: Limiter): Rout
     const key = String(req.params.key);
     if (!isSettingKey(key)) throw ApiError.notFound(ADMIN_MESSAGES.configUnknown, 'CONFIG_NOT_FOUND');
     const { value } = inputOf(req, adminConfigUpdateSchema);
+    refuseOnThisServer(key, value, ctx.config);
     const actor = signedInActor(req);
     const before = await auditedValue(ctx, key);
     try {
@@ -70,4 +72,18 @@ export function createAdminConfigRouter(ctx: AppContext, limiter: Limiter): Rout
   });
 
   return router;
+}
+
+/** A value the running configuration cannot honour: 409 SETTING_REFUSED with the reason on the field. */
+function refuseOnThisServer<K extends SettingKey>(key: K, input: unknown, config: Config): void {
+  const def: SettingDefinition<K> = SETTING_DEFINITIONS[key];
+  let reason: string | undefined;
+  try {
+    reason = def.refuse?.(def.parse(input), config);
+  } catch (err) {
+    // An unparsable value is the parse's own error, answered by settings.set below.
+    if (err instanceof SettingValueError) return;
+    throw err;
+  }
+  if (reason) throw new ApiError(409, 'SETTING_REFUSED', reason, { fields: { value: reason } });
 }

@@ -10,6 +10,8 @@ export const SETTING_MESSAGES = {
   empty: 'Valor não pode ser vazio',
   notNumber: 'Valor deve ser um número válido',
   unknownKey: 'Configuração desconhecida',
+  needsSmtp:
+    'Só é possível exigir e-mail confirmado com o envio de e-mails configurado (SMTP_URL). Sem ele, nenhum cliente recebe o link e quem não confirmou ficaria sem comprar e converter.',
 } as const;
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -68,6 +70,8 @@ export interface SettingDefinition<K extends SettingKey = SettingKey> {
   defaultValue(config: Config): SettingValues[K] | null;
   /** Casts an admin's input (number or text) to the value, or throws SettingValueError in pt-BR. */
   parse(input: unknown): SettingValues[K];
+  /** Why this running server cannot take the value (pt-BR), checked when an admin saves it. */
+  refuse?(value: SettingValues[K], config: Config): string | undefined;
 }
 
 function text(input: unknown): string {
@@ -331,6 +335,8 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     masked: false,
     defaultValue: () => false,
     parse: yesNo,
+    // Without delivery nobody gets the link: every unconfirmed customer, paying ones too, would be locked out.
+    refuse: (on, config) => (on && !config.mail.smtpUrl ? SETTING_MESSAGES.needsSmtp : undefined),
   },
   'audit.retentionDays': {
     key: 'audit.retentionDays',

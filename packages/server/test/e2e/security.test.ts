@@ -99,6 +99,29 @@ describe('dashboard: two-factor sign-in and sessions in a real browser', functio
       await openSecurity(b.page);
       await soon(() => b.page.getByTestId('two-factor-status').textContent(), (v) => expect(v).to.contain('restantes: 9'));
 
+      // Admin › Auditoria: the refused code, then the sign-ins with their second step (the app's code, a recovery code).
+      await b.page.goto(`${server.url}/admin/audit`);
+      await b.page.getByTestId('audit-list').waitFor();
+      const viewer = b.page.getByTestId('audit-viewer');
+      const auditRows = () => b.page.getByTestId('audit-row');
+      await b.page.getByLabel('Ação', { exact: true }).selectOption('auth.sign_in_failed');
+      // Nobody was signed in to refuse: the row names the account it was about.
+      await soon(() => auditRows().count(), (v) => expect(v).to.equal(1));
+      await auditRows().getByRole('button', { name: 'Ver evento: Tentativa de entrada recusada' }).click();
+      await soon(() => viewer.getByTestId('audit-details').textContent(), (v) => expect(v).to.contain('wrong_code'));
+      await shootBoth(b.page, 'admin-audit-two-factor');
+      await viewer.getByRole('button', { name: 'Fechar' }).click();
+      await b.page.getByLabel('Ação', { exact: true }).selectOption('auth.sign_in');
+      await b.page.getByLabel('Quem', { exact: true }).fill(admin.email);
+      // Newest first: the recovery code, the app's code, the first sign-in with the password alone.
+      await soon(() => auditRows().count(), (v) => expect(v).to.equal(3));
+      for (const [index, factor] of [[0, 'recovery'], [1, 'totp']] as const) {
+        await auditRows().nth(index).getByRole('button', { name: 'Ver evento: Entrada na conta' }).click();
+        await soon(() => viewer.getByTestId('audit-details').textContent(), (v) => expect(v).to.contain('secondFactor').and.contain(factor));
+        await viewer.getByRole('button', { name: 'Fechar' }).click();
+      }
+      await openSecurity(b.page);
+
       // Both sessions listed, this one marked; "Encerrar" ends the other.
       const rows = b.page.getByTestId('session-row');
       await soon(() => rows.count(), (v) => expect(v).to.equal(2));

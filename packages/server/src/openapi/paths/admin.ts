@@ -43,6 +43,8 @@ export const adminRoutes = [
   route('patch', '/admin/users/:id/toggle-status', 'Administração', 'Ativa ou desativa a conta', admin({ answer: user, errors: [404, 409] })),
   route('patch', '/admin/users/:id/promote', 'Administração', 'Torna administrador', admin({ answer: user, errors: [404, 409] })),
   route('patch', '/admin/users/:id/demote', 'Administração', 'Volta a usuário', admin({ answer: user, errors: [404, 409] })),
+  route('patch', '/admin/users/:id/verify-email', 'Administração', 'Marca o e-mail do usuário como confirmado (409 se já estiver)', admin({ answer: user, errors: [404, 409] })),
+  route('post', '/admin/users/:id/resend-verification', 'Administração', 'Reenvia o e-mail de confirmação (409 sem envio de e-mails configurado ou com o e-mail já confirmado)', admin({ answer: ref('Message'), errors: [404, 409] })),
   route('patch', '/admin/users/:id/change-password', 'Administração', 'Define a senha do usuário', admin({ body: adminChangePasswordSchema, answer: any, errors: [404] })),
   route('delete', '/admin/users/:id', 'Administração', 'Remove a conta', admin({ answer: any, errors: [404, 409] })),
   route('get', '/admin/admins', 'Administração', 'Os administradores', admin({ query: adminPageQuerySchema, answer: any })),
@@ -52,7 +54,7 @@ export const adminRoutes = [
   route('post', '/admin/queue/clear', 'Administração', 'Cancela toda conversão na fila (os créditos voltam)', admin({ answer: any })),
   route('get', '/admin/system', 'Administração', 'Processo e máquina: tempo no ar, memória, CPU', admin({ answer: any })),
   route('get', '/admin/config', 'Administração', 'As configurações (segredos mascarados)', admin({ answer: any })),
-  route('put', '/admin/config/:key', 'Administração', 'Altera uma configuração', admin({ body: adminConfigUpdateSchema, answer: any, errors: [404] })),
+  route('put', '/admin/config/:key', 'Administração', 'Altera uma configuração (409 SETTING_REFUSED quando este servidor não pode cumprir o valor, ex.: exigir e-mail confirmado sem SMTP)', admin({ body: adminConfigUpdateSchema, answer: any, errors: [404, 409] })),
 
   route('get', '/admin/plans', 'Administração: planos', 'Os planos, com filtros', admin({ query: planFilterQuerySchema, answer: any })),
   route('get', '/admin/plans/export', 'Administração: planos', 'Os planos em CSV', admin({ query: planFilterQuerySchema, answer: csv })),

@@ -52,7 +52,7 @@ export const emailRoutes = [
     auth: 'user', token: 'account:read',
     answer: { type: 'object', properties: { emailVerified: { type: 'boolean' }, verificationRequired: { type: 'boolean' } }, required: ['emailVerified', 'verificationRequired'] },
   }),
-  route('post', '/auth/resend-verification', 'Autenticação', 'Reenvia o e-mail de confirmação do endereço', { auth: 'user', answer: message, rateLimited: true }),
+  route('post', '/auth/resend-verification', 'Autenticação', 'Reenvia o e-mail de confirmação do endereço (503 EMAIL_DELIVERY_UNAVAILABLE sem envio de e-mails configurado)', { auth: 'user', answer: message, errors: [503], rateLimited: true }),
   route('patch', '/account/preferences', 'Conta', 'Preferências da conta (avisos de conversão por e-mail)', {
     auth: 'user',
     body: accountPreferencesSchema,
