@@ -45,3 +45,5 @@ export * from './legal.js';
 export * from './legalSchemas.js';
 export * from './help.js';
 export * from './operatorWarnings.js';
+export * from './privacy.js';
+export * from './privacySchemas.js';

@@ -20,6 +20,7 @@ import { createOpenApiRouter } from '../openapi/routes.js';
 import { createAdminPublicationsRouter, createPlayCredentialsRouter, createPublicationsRouter } from '../play/routes.js';
 import { createLegalRouter } from '../legal/routes.js';
 import { createSupportRouter } from '../help/routes.js';
+import { createPrivacyRouter } from '../privacy/routes.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
@@ -51,5 +52,6 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/admin', createAdminRouter(ctx));
   api.use('/legal', createLegalRouter(ctx));
   api.use('/support', createSupportRouter(ctx));
+  api.use('/account', createPrivacyRouter(ctx));
   return api;
 }

@@ -1,5 +1,5 @@
 /** Termos de Uso and Política de Privacidade: public reading, the account's acceptance, admins' versions; the support contact. */
-import { acceptLegalSchema, publishLegalSchema } from '@aabify/shared';
+import { acceptLegalSchema, deleteAccountSchema, publishLegalSchema } from '@aabify/shared';
 import { route } from '../route.js';
 
 const str = { type: 'string' };
@@ -25,6 +25,14 @@ const document = {
 const pendingNote = 'Aberta enquanto a aceitação da versão atual estiver pendente; as demais rotas respondem 403 LEGAL_ACCEPTANCE_REQUIRED a uma sessão de cliente nesse estado.';
 
 export const legalRoutes = [
+  route('delete', '/account', 'Conta', 'Exclui a própria conta (senha e, com a verificação em duas etapas, o código)', {
+    auth: 'user',
+    body: deleteAccountSchema,
+    answer: { type: 'object', properties: { message: str, fiscalRecord: str }, required: ['message', 'fiscalRecord'] },
+    rateLimited: true,
+    description: 'Conversões, arquivos, chaves, tokens e sessões são apagados na hora; o registro mínimo das compras fica guardado à parte (obrigação fiscal). 400 WRONG_PASSWORD, TWO_FACTOR_CODE_REQUIRED ou TWO_FACTOR_CODE_INVALID com o campo; 403 ADMIN_CANNOT_DELETE_SELF.',
+    errors: [403],
+  }),
   route('get', '/admin/dashboard/warnings', 'Administração', 'O que impede a loja de vender ou de alcançar os clientes, cada aviso com o que fazer', {
     auth: 'admin',
     rateLimited: true,
