@@ -6,11 +6,14 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { LEGAL_MESSAGES } from '@aabify/shared';
+import { LEGAL_MESSAGES, PRIVACY_MESSAGES } from '@aabify/shared';
 import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { Readable } from 'node:stream';
 import { api } from '../helpers/http.js';
-import { buildAdmin, buildCreditUser, tokenFor, uniqueEmail } from '../helpers/factories.js';
+import { buildConversion, buildPlan, buildPurchase } from '../helpers/adminFactories.js';
+import { generateApiToken } from '../../src/accounts/tokens.js';
+import { DEFAULT_PASSWORD, buildAdmin, buildCreditUser, tokenFor, uniqueEmail } from '../helpers/factories.js';
 import { openPage, sessionOf, shootBoth, waitForPath } from './dashboardHelpers.js';
 
 describe('dashboard: terms of use and privacy policy in a real browser', function () {
@@ -106,6 +109,38 @@ describe('dashboard: terms of use and privacy policy in a real browser', functio
     expect(published.status).to.equal(201);
     await page.goto(`${server.url}/history`);
     await page.getByTestId('legal-acceptance').waitFor();
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('meusDados_deletingTheAccount_leavesNoFileKeyOrToken_andKeepsTheFiscalRecord', async () => {
+    const customer = await buildCreditUser(server, 2);
+    const conversion = await buildConversion(server, customer, { status: 'completed', progress: 100, completedAt: new Date() });
+    const aabKey = `aab/${conversion.id}.aab`;
+    await server.ctx.storage.write(aabKey, Readable.from(Buffer.from('PK-aab-de-teste')));
+    await conversion.update({ aabKey, aabSize: 15 });
+    const secret = generateApiToken();
+    await server.ctx.models.ApiToken.create({ userId: customer.id, name: 'CI', tokenHash: secret.hash, prefix: secret.prefix, scopes: ['read'] });
+    const purchase = await buildPurchase(server, customer, await buildPlan(server), { status: 'approved' });
+
+    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, customer) });
+    await page.goto(`${server.url}/account/data`);
+    await soon(() => page.getByTestId('fiscal-record-note').textContent(), (v) => expect(v).to.equal(PRIVACY_MESSAGES.fiscalRecordKept));
+    await page.getByLabel('Sua senha').fill('senha-errada-1');
+    await page.getByRole('button', { name: 'Excluir minha conta' }).click();
+    await page.getByText(PRIVACY_MESSAGES.wrongPassword).waitFor();
+    await shootBoth(page, 'my-data');
+    await page.getByLabel('Sua senha').fill(DEFAULT_PASSWORD);
+    await page.getByRole('button', { name: 'Excluir minha conta' }).click();
+    await waitForPath(page, '/login');
+
+    const { models, storage } = server.ctx;
+    expect(await models.Conversion.count({ where: { userId: customer.id } })).to.equal(0);
+    expect(await storage.size(aabKey)).to.equal(undefined);
+    expect(await models.ApiToken.count({ where: { userId: customer.id } })).to.equal(0);
+    expect(await models.UserKeystore.count({ where: { userId: customer.id } })).to.equal(0);
+    expect(await models.Session.count({ where: { userId: customer.id } })).to.equal(0);
+    expect(await models.Purchase.count({ where: { id: purchase.id } })).to.equal(1);
     expect(errors).to.deep.equal([]);
     await context.close();
   });
