@@ -106,8 +106,10 @@ describe('aabify login and account protection (scopes, two-factor sign-in)', fun
 
   it('login_accountWithTwoFactor_codeOnTheNextLine_wrongCodeRefused', async () => {
     const email = 'dois-fatores@aabify.test';
-    expect((await server.api('POST', '/auth/register', { acceptTerms: true, email, password })).status).to.equal(201);
-    const session = ((await server.api('POST', '/auth/login', { email, password })).body as { token: string }).token;
+    // Sign-up answers the new account's session.
+    const signedUp = await server.api('POST', '/auth/register', { acceptTerms: true, email, password });
+    expect(signedUp.status).to.equal(201);
+    const session = (signedUp.body as { token: string }).token;
     const setup = (await server.api('POST', '/auth/2fa/setup', undefined, session)).body as { secret: string };
     expect((await server.api('POST', '/auth/2fa/enable', { code: code(setup.secret) }, session)).status).to.equal(200);
 

@@ -23,6 +23,7 @@ const ConversionPage = customerScreens.screen((m) => m.ConversionPage);
 const HistoryPage = customerScreens.screen((m) => m.HistoryPage);
 const PlansPage = customerScreens.screen((m) => m.PlansPage);
 const PaymentStatusPage = customerScreens.screen((m) => m.PaymentStatusPage);
+const SandboxCheckoutPage = customerScreens.screen((m) => m.SandboxCheckoutPage);
 const KeystorePage = customerScreens.screen((m) => m.KeystorePage);
 const PurchasesPage = customerScreens.screen((m) => m.PurchasesPage);
 const PlayCredentialsPage = customerScreens.screen((m) => m.PlayCredentialsPage);
@@ -120,6 +121,7 @@ export function App() {
           <Route path="/history" element={<RequirePlan fallback="/dashboard"><HistoryPage /></RequirePlan>} />
           <Route path="/plans" element={<PlansGuard><PlansPage /></PlansGuard>} />
           <Route path="/payment-status" element={<PaymentStatusPage />} />
+          <Route path="/sandbox/checkout/:id" element={<SandboxCheckoutPage />} />
           <Route path="/purchases" element={<PurchasesPage />} />
           <Route path="/account/keystore" element={<KeystorePage />} />
           <Route path="/account/google-play" element={<PlayCredentialsPage />} />

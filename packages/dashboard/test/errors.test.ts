@@ -21,6 +21,8 @@ describe('error texts', () => {
   });
   it('pixCreateErrorMessage_byStatus_ptBrTexts', () => {
     expect(pixCreateErrorMessage({ status: 400, message: 'plano inválido' })).to.equal('Erro de validação: plano inválido');
+    // The server's answer already says it: the prefix is not doubled.
+    expect(pixCreateErrorMessage({ status: 400, message: 'Erro de validação: plano inválido' })).to.equal('Erro de validação: plano inválido');
     expect(pixCreateErrorMessage({ status: 401 })).to.equal('Sessão expirada. Faça login novamente.');
     expect(pixCreateErrorMessage({ status: 500 })).to.equal('Erro interno do servidor. Tente novamente em alguns minutos.');
     expect(pixCreateErrorMessage({ status: 404 })).to.equal('Plano não encontrado…');

@@ -4,7 +4,9 @@ import {
   PURCHASE_TEXTS,
   REFUND_REASON_MAX,
   adminPurchaseActions,
+  canCancelRenewal,
   canResumePayment,
+  purchaseMethodText,
   isPurchaseStatus,
   paymentStatusPath,
   purchaseDetail,
@@ -29,6 +31,12 @@ const base: ApiPurchase = {
   status: 'pending',
   statusLabel: 'Pendente',
   provider: 'sandbox',
+  method: 'pix',
+  methodLabel: 'PIX',
+  installments: null,
+  checkoutUrl: null,
+  boletoUrl: null,
+  renewal: null,
   appliedAt: null,
   approvedAt: null,
   rejectedAt: null,
@@ -108,6 +116,24 @@ describe('purchase screens: actions', () => {
     expect(canResumePayment(purchase({ paymentId: null }))).to.equal(false);
     expect(canResumePayment(purchase({ status: 'approved' }))).to.equal(false);
     expect(canResumePayment(purchase({ provider: 'manual' }))).to.equal(false);
+    expect(canResumePayment(purchase({ method: 'boleto' }))).to.equal(false);
+    expect(canResumePayment(purchase({ method: 'card' }))).to.equal(false);
+  });
+
+  it('purchaseMethodText_installmentsOnlyForCardsInMoreThanOne', () => {
+    expect(purchaseMethodText(base)).to.equal('PIX');
+    expect(purchaseMethodText(purchase({ method: 'card', methodLabel: 'Cartão', installments: 3 }))).to.equal('Cartão · 3x');
+    expect(purchaseMethodText(purchase({ method: 'card', methodLabel: 'Cartão', installments: 1 }))).to.equal('Cartão');
+    expect(purchaseMethodText(purchase({ method: 'boleto', methodLabel: '' }))).to.equal('Boleto');
+    expect(purchaseMethodText(purchase({ method: null, methodLabel: null }))).to.equal(null);
+  });
+
+  it('canCancelRenewal_activeOrPendingOnly', () => {
+    const renewal = { id: 'r1', status: 'active', statusLabel: '', provider: 'sandbox', planId: 'pl1', planName: 'Mensal', amountCents: 2990, currency: 'BRL', formattedAmount: 'R$ 29,90', frequencyMonths: 1, checkoutUrl: null, lastChargedAt: null, lastFailureAt: null, lastFailureReason: null, cancelledAt: null, createdAt: base.createdAt } as const;
+    expect(canCancelRenewal(base)).to.equal(false);
+    expect(canCancelRenewal(purchase({ renewal }))).to.equal(true);
+    expect(canCancelRenewal(purchase({ renewal: { ...renewal, status: 'pending' } }))).to.equal(true);
+    expect(canCancelRenewal(purchase({ renewal: { ...renewal, status: 'cancelled' } }))).to.equal(false);
   });
 
   it('paymentStatusPath_carriesPurchaseAndPayment', () => {

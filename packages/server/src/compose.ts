@@ -77,8 +77,8 @@ export interface ConversionOptions extends ConversionJobsOptions {
 /** Tuning that tests change; production leaves every field to its default. */
 export interface ComposeOptions {
   conversions?: ConversionOptions;
-  /** Mercado Pago client tuning, shortened by tests. */
-  payments?: { mercadoPago?: { timeoutMs?: number; retries?: number } };
+  /** Mercado Pago and Stripe client tuning, shortened by tests. */
+  payments?: { mercadoPago?: { timeoutMs?: number; retries?: number }; stripe?: { timeoutMs?: number; retries?: number } };
   /** E-mail delivery tuning (tests: short retry delays). */
   mail?: OutboxOptions;
   /** Keystore workers' time budget and parallelism (tests lower the budget). */
@@ -131,6 +131,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
     models,
     logger,
     mercadoPago: opts.payments?.mercadoPago,
+    stripe: opts.payments?.stripe,
     onProviderFailure: (err) => void mail.notifyAdmins('payment_provider_failed', { Erro: err.message, Tipo: err.kind }),
     onUnusable: (state) => void mail.notifyAdmins('payment_provider_unusable', { Motivo: state.reason }),
   });

@@ -8,6 +8,7 @@ import express from 'express';
 export type ProcessRole = 'all' | 'web' | 'worker';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type StorageKind = 'local' | 's3';
+/** What PAYMENT_PROVIDER may force (Stripe is configured by its keys alone). */
 export type PaymentProviderName = 'sandbox' | 'mercadopago';
 
 export interface Config {
@@ -36,6 +37,8 @@ export interface Config {
   s3?: S3Config;
   paymentProvider?: PaymentProviderName;
   mercadoPago: { accessToken?: string; publicKey?: string; webhookSecret?: string; apiBaseUrl: string };
+  /** Stripe (USD and EUR plans): both keys or neither; apiUrl points the SDK elsewhere (tests' stand-in). */
+  stripe?: StripeConfig;
   publicUrl?: string;
   /** E-mail (mail/): SMTP_URL delivers over SMTP; without it messages stay in the outbox table. */
   mail: { smtpUrl?: string; from: string };
@@ -62,6 +65,13 @@ export interface S3Config {
   /** Downloads answer 302 to a short-lived presigned URL instead of streaming through the server. */
   presignedDownloads: boolean;
 }
+/** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, and where the API is (STRIPE_API_URL, default Stripe's own). */
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  apiUrl: string;
+}
+
 /** A hop count, all/none, or comma-separated addresses, CIDRs and named ranges. */
 export type TrustProxy = boolean | number | string;
 
@@ -176,6 +186,25 @@ function readTrustProxy(env: Env): TrustProxy {
   return value;
 }
 
+/**
+ * Stripe charges USD and EUR plans. Without its webhook secret no event could be verified and
+ * no payment would ever be applied, so the secret key alone is refused at start; so is
+ * PAYMENT_PROVIDER=sandbox beside it (a real provider is never silently left out).
+ */
+function readStripe(env: Env, paymentProvider: PaymentProviderName | undefined): StripeConfig | undefined {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim() || undefined;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() || undefined;
+  if (!secretKey) {
+    if (webhookSecret) throw new ConfigError('STRIPE_SECRET_KEY', 'é obrigatória quando STRIPE_WEBHOOK_SECRET está definida');
+    return undefined;
+  }
+  if (!/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/.test(secretKey)) throw new ConfigError('STRIPE_SECRET_KEY', 'deve ser uma chave secreta do Stripe (sk_live_… ou sk_test_…)');
+  if (!webhookSecret) throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'é obrigatória quando STRIPE_SECRET_KEY está definida (whsec_…, do endpoint de webhook cadastrado no Stripe)');
+  if (!/^whsec_[A-Za-z0-9+/=_-]{8,}$/.test(webhookSecret)) throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'deve ser o segredo de assinatura de um endpoint de webhook do Stripe (whsec_…)');
+  if (paymentProvider === 'sandbox') throw new ConfigError('PAYMENT_PROVIDER', 'não pode ser sandbox quando STRIPE_SECRET_KEY está definida');
+  return { secretKey, webhookSecret, apiUrl: readUrl(env, 'STRIPE_API_URL', ['http:', 'https:']) ?? 'https://api.stripe.com' };
+}
+
 const MIN_SECRET_LENGTH = 32;
 
 function readJwtSecret(env: Env, name: string): string | undefined {
@@ -215,6 +244,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const publicUrl = readUrl(env, 'PUBLIC_URL', ['http:', 'https:']);
   const metricsToken = env.METRICS_TOKEN || undefined;
+  const paymentProvider = readEnum(env, 'PAYMENT_PROVIDER', ['sandbox', 'mercadopago'] as const, undefined);
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN', 'deve ter pelo menos 16 caracteres');
   return {
     port: readInt(env, 'PORT', 3000, 0, 65535),
@@ -233,13 +263,14 @@ export function loadConfig(env: Env = process.env): Config {
     storage,
     storageDir: env.STORAGE_DIR ? resolve(env.STORAGE_DIR) : undefined,
     s3,
-    paymentProvider: readEnum(env, 'PAYMENT_PROVIDER', ['sandbox', 'mercadopago'] as const, undefined),
+    paymentProvider,
     mercadoPago: {
       accessToken: env.MERCADOPAGO_ACCESS_TOKEN || undefined,
       publicKey: env.MERCADOPAGO_PUBLIC_KEY || undefined,
       webhookSecret: env.MERCADOPAGO_WEBHOOK_SECRET || undefined,
       apiBaseUrl: readUrl(env, 'MERCADOPAGO_API_URL', ['http:', 'https:']) ?? 'https://api.mercadopago.com',
     },
+    stripe: readStripe(env, paymentProvider),
     publicUrl,
     mail: readMail(env, publicUrl),
     dashboardDir: env.DASHBOARD_DIR ? resolve(env.DASHBOARD_DIR) : undefined,

@@ -1,10 +1,10 @@
 /**
  * The audit trail of what admins do to the catalogue and the service, through real HTTP: plans
  * and prices (create, update, toggle, popular, duplicate, delete, bulk, reorder), purchases
- * approved, refunded or cancelled by an admin, settings (secrets masked) and e-mails resent.
+ * approved, refunded or cancelled by an admin, renewals an admin stops, settings (secrets masked) and e-mails resent.
  */
 import { expect } from 'chai';
-import type { CreatePixResponse } from '@aabify/shared';
+import type { CheckoutResponse, CreatePixResponse } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildAdmin, buildUser, tokenFor } from './helpers/factories.js';
@@ -149,6 +149,29 @@ describe('audit trail: admin actions on plans, purchases, settings and e-mails',
       const byOwner = await pendingPurchase();
       expect((await http().patch(`/payments/cancel/${byOwner.paymentId}`, undefined, tokenFor(server, byOwner.customer))).status).to.equal(200);
       expect(await auditEvents(server, adminToken, 'purchase.cancelled', byOwner.purchaseId)).to.deep.equal([]);
+    });
+    it('purchasesArea_renewalCancelledByAdminNotByOwner_onlyTheAdminsCancellationIsRecorded', async () => {
+      const plan = await buildPlan(server, { name: 'Mensal Auditado', type: 'subscription', durationMonths: 1, priceCents: 2990 });
+      const renewalOf = async (customer: User) => {
+        const res = await http().post<CheckoutResponse>(`/payments/checkout/${plan.id}`, { renew: true }, tokenFor(server, customer));
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        return res.body.renewal!.id;
+      };
+      const customer = await buildUser(server);
+      const renewalId = await renewalOf(customer);
+      expect((await http().post(`/payments/renewals/${renewalId}/cancel`, {}, adminToken)).status).to.equal(200);
+      const event = await auditEvent(server, adminToken, 'renewal.cancelled', renewalId);
+      expect(event.actor.id).to.equal(admin.id);
+      expect(event.target).to.deep.equal({ type: 'renewal', id: renewalId, label: 'Mensal Auditado' });
+      expect(event.accountId).to.equal(customer.id);
+      expect(event.before).to.deep.equal({ status: 'pending' });
+      expect(event.after).to.deep.equal({ status: 'cancelled' });
+      expect(event.details).to.include({ reason: 'Cancelada por administrador', amountCents: 2990 });
+
+      const owner = await buildUser(server);
+      const own = await renewalOf(owner);
+      expect((await http().post(`/payments/renewals/${own}/cancel`, {}, tokenFor(server, owner))).status).to.equal(200);
+      expect(await auditEvents(server, adminToken, 'renewal.cancelled', own)).to.deep.equal([]);
     });
   });
 

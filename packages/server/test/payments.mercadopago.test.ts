@@ -87,13 +87,13 @@ describe('payments: Mercado Pago provider against the stand-in', () => {
       status: 'pending',
       amount: 19.9,
       amountCents: 1990,
-      pixCopyPaste: record.point_of_interaction.transaction_data.qr_code,
-      qrCodeBase64: record.point_of_interaction.transaction_data.qr_code_base64,
-      ticketUrl: record.point_of_interaction.transaction_data.ticket_url,
+      pixCopyPaste: record.point_of_interaction?.transaction_data.qr_code,
+      qrCodeBase64: record.point_of_interaction?.transaction_data.qr_code_base64,
+      ticketUrl: record.point_of_interaction?.transaction_data.ticket_url,
       isExpired: false,
     });
     expect(checkPixCode(payment.pixCopyPaste).valid).to.equal(true);
-    const minutes = (Date.parse(payment.expiresAt) - Date.now()) / 60000;
+    const minutes = (Date.parse(payment.expiresAt ?? '') - Date.now()) / 60000;
     expect(minutes).to.be.within(29, 30.01);
     expect(purchase).to.deep.include({ status: 'pending', planId: plan.id, amountCents: 1990 });
     expect(purchase.planSnapshot).to.deep.equal({ name: 'Pacote 10', type: 'credit', credits: 10, duration: null, priceCents: 1990, currency: 'BRL' });

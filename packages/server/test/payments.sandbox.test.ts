@@ -104,7 +104,7 @@ describe('payments: sandbox provider', () => {
     const png = Buffer.from(payment.qrCodeBase64, 'base64');
     expect(png.subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
     expect(png.length).to.be.greaterThan(200);
-    const minutes = (Date.parse(payment.expiresAt) - Date.parse(payment.createdAt)) / 60000;
+    const minutes = (Date.parse(payment.expiresAt ?? '') - Date.parse(payment.createdAt)) / 60000;
     expect(minutes).to.be.closeTo(30, 0.05);
   });
 

@@ -143,6 +143,8 @@ describe('payments: a configured provider that cannot be used is an error state,
         available: false,
         reason: 'ACCESS_TOKEN_UNREADABLE',
         message: 'A chave do Mercado Pago não pôde ser lida (foi salva com outra chave de criptografia). Cadastre-a de novo em Configurações.',
+        // BRL stays Mercado Pago's (purchases answer 503 until fixed); nothing else charges USD or EUR.
+        routes: { BRL: { provider: 'mercadopago', pix: true, card: true, renewal: true, maxInstallments: 12 }, USD: null, EUR: null },
       };
       expect(res.body.payments).to.deep.equal(expected);
       const token = res.body.configs.find((c) => c.key === 'payments.mercadopago.accessToken')!;
@@ -211,6 +213,12 @@ describe('payments: a configured provider that cannot be used is an error state,
         available: true,
         reason: null,
         message: null,
+        // The sandbox stands in for every currency: PIX, card and renewals in BRL, card in USD and EUR.
+        routes: {
+          BRL: { provider: 'sandbox', pix: true, card: true, renewal: true, maxInstallments: 12 },
+          USD: { provider: 'sandbox', pix: false, card: true, renewal: true, maxInstallments: 1 },
+          EUR: { provider: 'sandbox', pix: false, card: true, renewal: true, maxInstallments: 1 },
+        },
       });
       expect((await api(server).get<PaymentConfigResponse>('/payments/config')).body).to.include({ sandbox: true, canSimulateApproval: true, available: true });
     });

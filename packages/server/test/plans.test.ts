@@ -277,15 +277,15 @@ describe('plans: analytics on seeded purchases', () => {
     p3 = await buildPlan(server, { name: 'Anual', type: 'subscription', priceCents: 12990 });
     await buildPlan(server, { name: 'Velho', isActive: false });
     const buyer = await buildUser(server);
-    const seed = async (key: string, plan: Plan, status: 'approved' | 'pending' | 'rejected' | 'refunded', createdAt: string, approvedAt?: string) => {
-      const p = await buildPurchase(server, buyer, plan, { status, approvedAt: approvedAt ? new Date(approvedAt) : null });
+    const seed = async (key: string, plan: Plan, status: 'approved' | 'pending' | 'rejected' | 'refunded', createdAt: string, approvedAt?: string, method: 'pix' | 'card' | 'boleto' = 'pix') => {
+      const p = await buildPurchase(server, buyer, plan, { status, approvedAt: approvedAt ? new Date(approvedAt) : null, method });
       await server.ctx.sequelize.query('UPDATE purchases SET "createdAt" = :createdAt WHERE id = :id', { replacements: { createdAt, id: p.id } });
       ids[key] = p.id;
     };
     await seed('A', p1, 'approved', '2026-05-19T09:55:00Z', '2026-05-19T10:00:00Z'); // this week
-    await seed('B', p1, 'approved', '2026-05-10T11:55:00Z', '2026-05-10T12:00:00Z'); // this month
+    await seed('B', p1, 'approved', '2026-05-10T11:55:00Z', '2026-05-10T12:00:00Z', 'card'); // this month
     await seed('F', p1, 'approved', '2026-05-18T02:25:00Z', '2026-05-18T02:30:00Z'); // Sunday 23:30 in São Paulo: last week
-    await seed('C', p2, 'approved', '2026-04-15T11:55:00Z', '2026-04-15T12:00:00Z'); // this quarter
+    await seed('C', p2, 'approved', '2026-04-15T11:55:00Z', '2026-04-15T12:00:00Z', 'boleto'); // this quarter
     await seed('D', p2, 'approved', '2026-02-01T11:55:00Z', '2026-02-01T12:00:00Z'); // this year
     await seed('E', p3, 'approved', '2025-12-31T22:55:00Z', '2025-12-31T23:00:00Z'); // 20:00 on 31 Dec in São Paulo: last year
     await seed('G', p1, 'pending', '2026-05-19T12:00:00Z');
@@ -327,6 +327,12 @@ describe('plans: analytics on seeded purchases', () => {
     expect(quarter.periodStart).to.equal('2026-04-01T03:00:00.000Z');
     expect(quarter.summary.periodRevenue).to.deep.equal({ total: 109.6, totalCents: 10960, count: 4 });
     expect(quarter.summary.averageTicketCents).to.equal(2740);
+    expect(quarter.salesByMethod.map((m) => [m.label, m.sales, m.revenueCents])).to.deep.equal([
+      ['PIX', 2, 3980],
+      ['Cartão', 1, 1990],
+      ['Boleto', 1, 4990],
+      ['Outro', 0, 0],
+    ]);
 
     const year = await planAnalytics(server.ctx, 'year', NOW);
     expect(year.periodStart).to.equal('2026-01-01T03:00:00.000Z');

@@ -28,7 +28,7 @@ const newPassword = (minMessage: string, requiredMessage: string) =>
 
 /** The server accepts a confirmation when sent (it must match); the forms require it. */
 const optionalConfirmation = (field: string) => string().optional().oneOf([ref(field)], M.passwordsDontMatch);
-const requiredConfirmation = (field: string) => string().required(M.confirmPasswordRequired).oneOf([ref(field)], M.passwordsDontMatch);
+const requiredConfirmation = (field: string) => string().required(M.passwordsDontMatch).oneOf([ref(field)], M.passwordsDontMatch);
 
 /** POST /auth/login */
 export const loginSchema = object({

@@ -65,6 +65,7 @@ export const AUDIT_ACTIONS = {
   'purchase.approved': { label: 'Compra aprovada por administrador', area: 'Compras', account: false },
   'purchase.refunded': { label: 'Compra estornada por administrador', area: 'Compras', account: false },
   'purchase.cancelled': { label: 'Compra cancelada por administrador', area: 'Compras', account: false },
+  'renewal.cancelled': { label: 'Renovação automática cancelada por administrador', area: 'Compras', account: false },
 
   'setting.changed': { label: 'Configuração alterada', area: 'Configurações', account: false },
   'email.resent': { label: 'E-mail reenviado', area: 'E-mails', account: false },
@@ -96,13 +97,14 @@ export function auditActionLabel(code: string): string {
 /** The actions the affected account reads in its own security log. */
 export const ACCOUNT_VISIBLE_ACTIONS: readonly AuditAction[] = AUDIT_ACTION_CODES.filter((code) => AUDIT_ACTIONS[code].account);
 
-export const AUDIT_TARGET_TYPES = ['user', 'plan', 'purchase', 'setting', 'email', 'conversion', 'api_token', 'keystore', 'play_key', 'queue', 'audit', 'legal_document'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'plan', 'purchase', 'renewal', 'setting', 'email', 'conversion', 'api_token', 'keystore', 'play_key', 'queue', 'audit', 'legal_document'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export const AUDIT_TARGET_LABELS: Record<AuditTargetType, string> = {
   user: 'Usuário',
   plan: 'Plano',
   purchase: 'Compra',
+  renewal: 'Renovação automática',
   setting: 'Configuração',
   email: 'E-mail',
   conversion: 'Conversão',

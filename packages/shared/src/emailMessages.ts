@@ -45,6 +45,7 @@ export const EMAIL_KIND_LABELS = {
   purchase_approved: 'Recibo de compra',
   purchase_refunded: 'Reembolso',
   pix_expired: 'PIX expirado',
+  renewal_failed: 'Renovação recusada',
   plan_expiring: 'Plano vence em 3 dias',
   plan_expired: 'Plano vencido',
   credits_low: 'Último crédito',

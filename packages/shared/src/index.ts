@@ -15,6 +15,7 @@ export * from './brcode.js';
 export * from './plansMessages.js';
 export * from './plans.js';
 export * from './payments.js';
+export * from './paymentSchemas.js';
 export * from './conversions.js';
 export * from './conversionJson.js';
 export * from './conversionReport.js';

@@ -14,7 +14,6 @@ export const ACCOUNT_MESSAGES = {
   passwordTooLong: 'A senha deve ter no máximo 128 caracteres',
   passwordHelper: 'Mínimo de 6 caracteres',
   passwordsDontMatch: 'As senhas não coincidem',
-  confirmPasswordRequired: 'Confirmação obrigatória: digite a senha novamente',
   nameTooLong: 'Nome deve ter no máximo 100 caracteres',
   currentPasswordRequired: 'Senha atual é obrigatória',
   newPasswordMin: 'Nova senha deve ter pelo menos 6 caracteres',

@@ -4,6 +4,7 @@
  */
 import type { Currency } from './money.js';
 import type { PlanType } from './plans.js';
+import type { PaymentMethod } from './paymentMethods.js';
 
 export const PURCHASE_STATUSES = ['pending', 'approved', 'rejected', 'cancelled', 'refunded'] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
@@ -18,8 +19,47 @@ export const PAYMENT_STATUS_LABELS: Record<PurchaseStatus, string> = {
   refunded: 'Reembolsado',
 };
 
-export const PAYMENT_PROVIDERS = ['sandbox', 'mercadopago'] as const;
+export const PAYMENT_PROVIDERS = ['sandbox', 'mercadopago', 'stripe'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+export const PAYMENT_PROVIDER_LABELS: Record<PaymentProviderName | 'manual', string> = {
+  sandbox: 'Sandbox',
+  mercadopago: 'Mercado Pago',
+  stripe: 'Stripe',
+  manual: 'Manual',
+};
+
+export { PAYMENT_METHODS, PAYMENT_METHOD_LABELS, type PaymentMethod } from './paymentMethods.js';
+
+/** The state of an automatic renewal: waiting for the payer's authorization, charging every period, or stopped. */
+export const RENEWAL_STATUSES = ['pending', 'active', 'cancelled'] as const;
+export type RenewalStatus = (typeof RENEWAL_STATUSES)[number];
+export const RENEWAL_STATUS_LABELS: Record<RenewalStatus, string> = {
+  pending: 'Aguardando autorização',
+  active: 'Renovação automática ativa',
+  cancelled: 'Renovação cancelada',
+};
+
+/** An automatic renewal of a subscription plan, charged by card every period at its provider. */
+export interface ApiRenewal {
+  id: string;
+  status: RenewalStatus;
+  statusLabel: string;
+  provider: PaymentProviderName;
+  planId: string | null;
+  planName: string;
+  amountCents: number;
+  currency: Currency;
+  formattedAmount: string;
+  /** Months between charges (the plan's duration). */
+  frequencyMonths: number;
+  /** Where the payer authorizes it, while pending. */
+  checkoutUrl: string | null;
+  lastChargedAt: string | null;
+  lastFailureAt: string | null;
+  lastFailureReason: string | null;
+  cancelledAt: string | null;
+  createdAt: string;
+}
 
 /** A PIX charge lives 30 minutes. */
 export const PIX_EXPIRATION_MINUTES = 30;
@@ -70,6 +110,17 @@ export interface ApiPurchase {
   status: PurchaseStatus;
   statusLabel: string;
   provider: PaymentProviderName | 'manual';
+  /** How it was paid; null while a hosted checkout has no payment yet (or for a manual grant). */
+  method: PaymentMethod | null;
+  methodLabel: string | null;
+  /** Card installments, when the provider tells. */
+  installments: number | null;
+  /** The hosted checkout to go back to while the purchase is pending with no payment made there yet. */
+  checkoutUrl: string | null;
+  /** The boleto to pay, while its payment is pending. */
+  boletoUrl: string | null;
+  /** The automatic renewal this purchase belongs to (its first period or a renewal charge). */
+  renewal: ApiRenewal | null;
   appliedAt: string | null;
   approvedAt: string | null;
   rejectedAt: string | null;
@@ -88,6 +139,7 @@ export interface ApiPixPayment {
   _id: string;
   purchaseId: string;
   provider: PaymentProviderName;
+  method: PaymentMethod;
   /** The provider's own id (Mercado Pago payment id; sandbox charge id). */
   providerPaymentId: string;
   status: PaymentStatus;
@@ -95,7 +147,8 @@ export interface ApiPixPayment {
   amount: number;
   amountCents: number;
   currency: Currency;
-  expiresAt: string;
+  /** PIX charges expire; a card or boleto payment has its provider's own deadline (null). */
+  expiresAt: string | null;
   /** Pending with an elapsed expiry. */
   isExpired: boolean;
   /** PNG, base64 without the data: prefix. */
@@ -128,7 +181,7 @@ export interface PixPollingStatusResponse {
   paymentId: string;
   status: PaymentStatus;
   isExpired: boolean;
-  expiresAt: string;
+  expiresAt: string | null;
   shouldContinuePolling: boolean;
   /** Milliseconds until the next poll. */
   recommendedInterval: number;
@@ -145,6 +198,30 @@ export interface PurchaseStatusResponse {
   planSnapshot: PlanSnapshot;
   paymentId: string | null;
   appliedAt: string | null;
+  method: PaymentMethod | null;
+  provider: PaymentProviderName | 'manual';
+  boletoUrl: string | null;
+  checkoutUrl: string | null;
+}
+
+/** POST /payments/checkout/{planId}: a hosted checkout (card, boleto) or, with renew, an automatic renewal to authorize. */
+export interface CheckoutResponse {
+  success: true;
+  message: string;
+  /** Where to send the buyer: the provider's page (or the sandbox's own). */
+  checkoutUrl: string;
+  purchase: ApiPurchase;
+  renewal: ApiRenewal | null;
+}
+
+/** What one currency can be paid with now, and through which provider; null routes mean the currency cannot be charged. */
+export interface CurrencyPaymentRoute {
+  provider: PaymentProviderName;
+  pix: boolean;
+  card: boolean;
+  renewal: boolean;
+  /** Card installments the operator allows (1 = no installments). */
+  maxInstallments: number;
 }
 
 /**
@@ -165,6 +242,8 @@ export interface PaymentsStatus {
   reason: PaymentsUnavailableReason | null;
   /** pt-BR: what is wrong and what to do, for the admin banner; null when available. */
   message: string | null;
+  /** Per currency, the provider that charges it (null: no configured provider can, and its plans cannot be activated). */
+  routes: Record<Currency, CurrencyPaymentRoute | null>;
 }
 
 export interface PaymentConfigResponse {
@@ -181,4 +260,33 @@ export interface PaymentConfigResponse {
   /** Whether POST /payments/simulate-approval works (sandbox only). */
   canSimulateApproval: boolean;
   polling: typeof PIX_POLLING;
+  /** Per currency, how a plan in it can be bought (null: it cannot, and such plans are not offered). */
+  routes: Record<Currency, CurrencyPaymentRoute | null>;
+}
+
+/** A sandbox hosted checkout as its page (/sandbox/checkout/{id}) shows it. */
+export interface ApiSandboxCheckout {
+  id: string;
+  /** A one-off payment, or an automatic renewal to authorize. */
+  kind: 'payment' | 'renewal';
+  status: 'open' | 'completed' | 'authorized' | 'cancelled';
+  amountCents: number;
+  currency: Currency;
+  formattedAmount: string;
+  description: string;
+  /** Card installments offered (1 = none). */
+  maxInstallments: number;
+  /** Renewals: months between charges. */
+  frequencyMonths: number | null;
+  /** Boleto only for BRL (as Mercado Pago offers it); USD and EUR by card (as Stripe does). */
+  methods: Array<'card' | 'boleto'>;
+  /** Our return page (/payment-status?purchase_id=…). */
+  returnUrl: string;
+}
+
+/** The answer of paying or authorizing on a sandbox checkout: where the payer goes next. */
+export interface SandboxCheckoutResult {
+  success: true;
+  returnUrl: string;
+  payment: ApiPixPayment;
 }

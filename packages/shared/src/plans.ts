@@ -8,6 +8,7 @@ import { CURRENCIES, DEFAULT_CURRENCY, hasAtMostTwoDecimals, type Currency } fro
 import { PLAN_MESSAGES as M } from './plansMessages.js';
 import { UUID_PATTERN } from './ids.js';
 import { pageNumber, type Pagination } from './paging.js';
+import type { PaymentMethod } from './paymentMethods.js';
 
 export const PLAN_TYPES = ['credit', 'subscription'] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
@@ -98,6 +99,8 @@ export interface PlanAnalytics {
     averageTicketCents: number;
   };
   plansByType: { subscription: number; credit: number };
+  /** Approved sales of the period per payment method (every currency counted; revenue in BRL only, like the summary). */
+  salesByMethod: Array<{ method: PaymentMethod; label: string; sales: number; revenueCents: number }>;
   topPerformingPlans: Array<{ plan: { id: string; _id: string; name: string; type: PlanType }; revenue: number; revenueCents: number; sales: number }>;
   recentSales: Array<{
     _id: string;

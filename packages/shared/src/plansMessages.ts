@@ -98,7 +98,38 @@ export const PAYMENT_MESSAGES = {
     SANDBOX_CONFLICT:
       'PAYMENT_PROVIDER=sandbox, mas há uma chave do Mercado Pago configurada. Remova PAYMENT_PROVIDER=sandbox (ou a chave) e reinicie o servidor.',
   },
+  providerStripeLabel: 'Stripe',
+  checkoutCreated: 'Continue o pagamento na página segura do provedor',
+  renewalCreated: 'Autorize a renovação automática na página segura do provedor',
+  renewalOnlySubscriptions: 'A renovação automática vale apenas para planos de assinatura',
+  renewalUnavailable: 'A renovação automática não está disponível para este plano',
+  renewalNotFound: 'Renovação automática não encontrada',
+  renewalAlreadyCancelled: 'Esta renovação automática já está cancelada',
+  renewalCancelled: 'Renovação automática cancelada. O período já pago continua valendo até o fim.',
+  renewalChargeFailed: 'A cobrança da renovação foi recusada pelo provedor',
+  renewalChargeApproved: 'Renovação cobrada: o período da assinatura foi estendido',
+  cardUnavailable: 'Pagamento com cartão indisponível para este plano',
+  installmentsInvalid: 'Número de parcelas inválido',
+  checkoutNotFound: 'Checkout não encontrado',
+  checkoutClosed: 'Este checkout já foi concluído ou expirou',
+  checkoutOutcomeInvalid: 'Resultado de pagamento inválido',
+  statusPendingCard: 'Pagamento em análise: assim que o provedor confirmar, seu plano é ativado.',
+  statusPendingBoleto: 'Boleto gerado: a confirmação pode levar até 3 dias úteis depois do pagamento. Seu plano é ativado assim que o banco confirmar.',
+  statusPendingCheckout: 'Aguardando a confirmação do provedor de pagamento…',
+  statusRejected: 'Pagamento recusado. Tente outro cartão ou outro meio de pagamento.',
+  statusCancelled: 'Pagamento cancelado ou não concluído.',
+  statusRefunded: 'Pagamento reembolsado.',
   webhookSignatureInvalid: 'Assinatura do webhook inválida',
   webhookStale: 'Notificação antiga ou com horário inválido',
   unknownPlan: 'Plano Desconhecido',
 } as const;
+
+/** Why a plan cannot be active: no configured provider charges its currency (the plan form shows it on the currency field). */
+export function planCurrencyUnsupportedMessage(currency: string): string {
+  return `Nenhum provedor de pagamento configurado cobra em ${currency}: este plano não pode ser ativado. Configure o Stripe (USD e EUR) ou o Mercado Pago (BRL), ou mude a moeda.`;
+}
+
+/** The text of a currency nobody can charge, for a buyer who reached such a plan anyway. */
+export function currencyUnsupportedMessage(currency: string): string {
+  return `Pagamentos em ${currency} não estão disponíveis no momento`;
+}

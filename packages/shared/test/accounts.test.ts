@@ -39,7 +39,7 @@ describe('account schemas', () => {
 
   it('registerForm_confirmationMissingOrDifferent_requiredOrSenhasNaoCoincidem', async () => {
     // Empty says it is required; a different one, that they do not match.
-    expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456' })).to.deep.equal({ confirmPassword: 'Confirmação obrigatória: digite a senha novamente' });
+    expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456' })).to.deep.equal({ confirmPassword: 'As senhas não coincidem' });
     expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456', confirmPassword: '1234567' })).to.deep.equal({ confirmPassword: 'As senhas não coincidem' });
     expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456', confirmPassword: '123456' })).to.deep.equal({});
   });
@@ -52,7 +52,7 @@ describe('account schemas', () => {
     expect(await errorsOf(setupFormSchema, {})).to.deep.equal({
       email: 'Email é obrigatório',
       password: 'Senha é obrigatória',
-      confirmPassword: 'Confirmação obrigatória: digite a senha novamente',
+      confirmPassword: 'As senhas não coincidem',
     });
     expect(await errorsOf(setupSchema, { email: 'nope', password: '123' })).to.deep.equal({
       email: 'Email inválido',
@@ -70,7 +70,7 @@ describe('account schemas', () => {
     expect(await errorsOf(changePasswordFormSchema, {})).to.deep.equal({
       currentPassword: 'Senha atual é obrigatória',
       newPassword: 'Nova senha deve ter pelo menos 6 caracteres',
-      confirmPassword: 'Confirmação obrigatória: digite a senha novamente',
+      confirmPassword: 'As senhas não coincidem',
     });
     expect(await errorsOf(changePasswordSchema, { currentPassword: 'abcdef', newPassword: 'abcdef' })).to.deep.equal({
       newPassword: 'A nova senha deve ser diferente da senha atual',

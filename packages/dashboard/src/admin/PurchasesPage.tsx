@@ -1,6 +1,7 @@
 /**
  * 'Compras' (/admin/purchases): every purchase with its buyer (GET /admin/payments/purchases),
- * a status filter, page sizes and pages; per row 'Aprovar' (a pending sandbox charge, e.g. a
+ * status and payment-method filters, page sizes and pages; each row shows the method (PIX,
+ * cartão with its installments, boleto), the provider and the renewal's state; per row 'Aprovar' (a pending sandbox charge, e.g. a
  * PIX nobody can pay in the sandbox), 'Sincronizar' (read the payment back from its provider)
  * and 'Reembolsar' (an approved purchase, after a confirmation with an optional reason; the
  * unspent plan is taken back). See docs/payments.md.
@@ -11,7 +12,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import { PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, countOf, formatNumber, type PurchaseStatus } from '@aabify/shared';
+import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS, PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, countOf, formatNumber, type PaymentMethod, type PurchaseStatus } from '@aabify/shared';
 import { adminPaymentsApi, type AdminPurchase, type AdminPurchaseListResponse } from '../api/payments';
 import { DataList } from '../components/DataList';
 import { PageHeader } from '../components/PageHeader';
@@ -27,6 +28,7 @@ import {
   adminPurchaseActions,
   isPurchaseStatus,
   purchaseDetail,
+  purchaseMethodText,
   purchaseReason,
   purchaseStatusDate,
   purchaseStatusLabel,
@@ -41,20 +43,21 @@ type Action = 'approve' | 'sync' | 'refund';
 export default function PurchasesPage() {
   const [limit, setLimit] = useState<number>(PURCHASE_PAGE_SIZES[0]);
   const [status, setStatus] = useState<PurchaseStatus | ''>('');
+  const [method, setMethod] = useState<PaymentMethod | ''>('');
   const [data, setData] = useState<AdminPurchaseListResponse | null>(null);
   const [busy, setBusy] = useState<{ id: string; action: Action } | null>(null);
   const [refunding, setRefunding] = useState<AdminPurchase | null>(null);
   const [reasonText, setReasonText] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
 
-  const [page, setPage] = useKeyedState(JSON.stringify([status, limit]), 1);
+  const [page, setPage] = useKeyedState(JSON.stringify([status, method, limit]), 1);
 
   const load = useCallback(
     (signal?: AbortSignal) =>
-      adminPaymentsApi.purchases({ page, limit, status }, signal).then(setData, (e: unknown) => {
+      adminPaymentsApi.purchases({ page, limit, status, method }, signal).then(setData, (e: unknown) => {
         if (!signal?.aborted) toast.error(failureText(e, PURCHASE_TEXTS.loadFailed));
       }),
-    [page, limit, status],
+    [page, limit, status, method],
   );
   useEffect(() => {
     const ctrl = new AbortController();
@@ -146,6 +149,17 @@ export default function PurchasesPage() {
             </Form.Select>
           </div>
           <div className="col-sm-6 col-md-3">
+            <Form.Label htmlFor="purchases-method">Forma de pagamento</Form.Label>
+            <Form.Select id="purchases-method" value={method} onChange={(e) => setMethod((PAYMENT_METHODS as readonly string[]).includes(e.target.value) ? (e.target.value as PaymentMethod) : '')}>
+              <option value="">Todas</option>
+              {PAYMENT_METHODS.map((m) => (
+                <option key={m} value={m}>
+                  {PAYMENT_METHOD_LABELS[m]}
+                </option>
+              ))}
+            </Form.Select>
+          </div>
+          <div className="col-sm-6 col-md-2">
             <Form.Label htmlFor="purchases-limit">Por página</Form.Label>
             <Form.Select id="purchases-limit" value={limit} onChange={(e) => setLimit(Number(e.target.value))}>
               {PURCHASE_PAGE_SIZES.map((n) => (
@@ -155,7 +169,7 @@ export default function PurchasesPage() {
               ))}
             </Form.Select>
           </div>
-          <div className="col-md-5 text-md-end">
+          <div className="col-md-3 text-md-end">
             <Button variant="outline-secondary" onClick={() => void load()} aria-label="Atualizar lista de compras">
               Atualizar
             </Button>
@@ -204,7 +218,21 @@ export default function PurchasesPage() {
               );
             },
           },
-          { key: 'provider', header: 'Provedor', render: (p) => PROVIDER_LABELS[p.provider] ?? p.provider },
+          {
+            key: 'method',
+            header: 'Pagamento',
+            render: (p) => (
+              <>
+                <div data-testid="purchase-method">{purchaseMethodText(p) ?? '—'}</div>
+                <div className="small text-body-secondary">{PROVIDER_LABELS[p.provider] ?? p.provider}</div>
+                {p.renewal && (
+                  <div className="small" data-testid="purchase-renewal" data-renewal-status={p.renewal.status}>
+                    {p.renewal.statusLabel}
+                  </div>
+                )}
+              </>
+            ),
+          },
         ]}
         actions={(p) => {
           const actions = adminPurchaseActions(p);

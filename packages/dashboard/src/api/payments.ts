@@ -3,7 +3,20 @@
  * the payment config (whether the sandbox button is offered), and the admin calls of the
  * 'Compras' screen. Every call is quiet: the screens word their own errors.
  */
-import type { ApiPixPayment, ApiPurchase, Pagination, PaymentConfigResponse, PaymentsStatus, PurchaseStatus } from '@aabify/shared';
+import type {
+  ApiPixPayment,
+  ApiPurchase,
+  ApiRenewal,
+  ApiSandboxCheckout,
+  CheckoutResponse,
+  Pagination,
+  PaymentConfigResponse,
+  PaymentMethod,
+  PaymentsStatus,
+  PurchaseStatus,
+  SandboxCheckoutResult,
+  SandboxPaymentOutcome,
+} from '@aabify/shared';
 import { api } from './client';
 
 export interface PurchaseListResponse {
@@ -42,6 +55,7 @@ export interface AdminPurchaseQuery {
   page: number;
   limit: number;
   status?: PurchaseStatus | '';
+  method?: PaymentMethod | '';
 }
 
 const id = (v: string) => encodeURIComponent(v);
@@ -53,6 +67,21 @@ export const paymentsApi = {
   purchases: (page: number, limit: number, signal?: AbortSignal) =>
     api.get<PurchaseListResponse>('/payments/purchases', { query: { page, limit }, quiet: true, signal }),
   purchase: (purchaseId: string) => api.get<{ success: true; purchase: ApiPurchase }>(`/payments/purchase/${id(purchaseId)}`, { quiet: true }),
+  /** A hosted checkout (card, boleto) or, with renew, an automatic renewal to authorize at the provider. */
+  checkout: (planId: string, renew: boolean) => api.post<CheckoutResponse>(`/payments/checkout/${id(planId)}`, { renew }, { quiet: true }),
+  cancelRenewal: (renewalId: string) => api.post<{ success: true; message: string; renewal: ApiRenewal }>(`/payments/renewals/${id(renewalId)}/cancel`, {}, { quiet: true }),
+  /** Sandbox only: the next period's charge of an active renewal, approved or refused. */
+  simulateRenewalCharge: (renewalId: string, outcome: 'approved' | 'rejected') =>
+    api.post<{ success: true; message: string }>(`/payments/renewals/${id(renewalId)}/simulate-charge`, { outcome }, { quiet: true }),
+};
+
+/** The sandbox's hosted checkout page (/sandbox/checkout/{id}): what a payer does on a provider's page. */
+export const sandboxCheckoutApi = {
+  get: (checkoutId: string) => api.get<{ success: true; checkout: ApiSandboxCheckout }>(`/payments/sandbox/checkouts/${id(checkoutId)}`, { quiet: true }),
+  pay: (checkoutId: string, body: { method: 'card' | 'boleto'; outcome: SandboxPaymentOutcome; installments: number }) =>
+    api.post<SandboxCheckoutResult>(`/payments/sandbox/checkouts/${id(checkoutId)}/pay`, body, { quiet: true }),
+  authorize: (checkoutId: string, outcome: 'approved' | 'rejected') =>
+    api.post<SandboxCheckoutResult>(`/payments/sandbox/checkouts/${id(checkoutId)}/authorize`, { outcome }, { quiet: true }),
 };
 
 export const adminPaymentsApi = {

@@ -13,13 +13,16 @@ export function usePageTitle(title: string): void {
   }, [title]);
 }
 
-/** Every screen's heading: its h1, the browser tab's title, and the screen's main actions beside it. */
-export function PageHeader({ title, subtitle, actions, titleTestId }: { title: string; subtitle?: ReactNode; actions?: ReactNode; titleTestId?: string }) {
+/**
+ * Every screen's heading: its h1, the browser tab's title, and the screen's main actions beside it.
+ * `userText`: the title holds text a user chose (an e-mail), which may break anywhere rather than widen a narrow screen.
+ */
+export function PageHeader({ title, subtitle, actions, titleTestId, userText }: { title: string; subtitle?: ReactNode; actions?: ReactNode; titleTestId?: string; userText?: boolean }) {
   usePageTitle(title);
   return (
     <div className="d-flex flex-wrap justify-content-between align-items-start gap-2 mb-3 page-header">
       <div className="min-w-0">
-        <h1 className="h3 mb-1" data-testid={titleTestId}>
+        <h1 className={userText ? 'h3 mb-1 text-break-word' : 'h3 mb-1'} data-testid={titleTestId}>
           {title}
         </h1>
         {subtitle && <div className="text-body-secondary">{subtitle}</div>}

@@ -5,7 +5,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
-import { displayName } from '../lib/userName';
+import { givenName } from '../lib/userName';
 import { ACCOUNT_MENU, MAIN_NAV, visibleTo, type AccountAction } from '../navigation';
 import { ROLE_LABELS, useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
@@ -79,8 +79,13 @@ export function TopBar() {
               <ThemeToggle />
               {user && (
                 <>
+                  {givenName(user) && (
+                    <span className="text-truncate small text-body-secondary topbar-user" data-testid="topbar-name" title={givenName(user) ?? undefined}>
+                      {givenName(user)}
+                    </span>
+                  )}
                   <span className="text-truncate small topbar-user" data-testid="topbar-email" title={user.email}>
-                    {displayName(user)}
+                    {user.email}
                   </span>
                   <Badge bg={user.role === 'admin' ? 'danger' : 'secondary'} data-testid="topbar-role">
                     {ROLE_LABELS[user.role]}

@@ -42,9 +42,12 @@ export function uploadErrorMessage(f: RequestFailure): string {
   return f.message || UPLOAD_FAILED;
 }
 
-/** PIX creation errors. */
+/** Errors of creating a payment (PIX, checkout, renewal). The server's 400 text already carries the prefix: it is added only when missing. */
 export function pixCreateErrorMessage(f: RequestFailure): string {
-  if (f.status === 400) return `${PAYMENT_MESSAGES.validationPrefix}${f.message ?? ''}`.trim();
+  if (f.status === 400) {
+    const text = f.message ?? '';
+    return (text.startsWith(PAYMENT_MESSAGES.validationPrefix) ? text : `${PAYMENT_MESSAGES.validationPrefix}${text}`).trim();
+  }
   if (f.status === 401) return PAYMENT_MESSAGES.sessionExpired;
   if (f.status === 404) return f.message && f.message !== 'Recurso não encontrado.' ? f.message : `${PAYMENT_MESSAGES.planNotFound}…`;
   // 503 says why in the buyer's words (PAYMENTS_UNAVAILABLE, PIX_KEY_MISSING); other 5xx stay generic.

@@ -3,7 +3,7 @@
  * status badges, the date that matters for each status, what a purchase describes, and which
  * actions a row offers. Pure functions, unit-tested.
  */
-import { PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, type ApiPurchase, type PurchaseStatus } from '@aabify/shared';
+import { PAYMENT_METHOD_LABELS, PAYMENT_PROVIDER_LABELS, PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, type ApiPurchase, type PurchaseStatus } from '@aabify/shared';
 
 export const PURCHASE_TEXTS = {
   simulate: 'Simular pagamento aprovado (sandbox)',
@@ -20,6 +20,15 @@ export const PURCHASE_TEXTS = {
   refundFailed: 'Erro ao reembolsar pagamento',
   refunded: 'Pagamento reembolsado! O saldo não usado do plano foi retirado.',
   resumeFailed: 'Erro ao abrir o pagamento',
+  cancelRenewal: 'Cancelar renovação',
+  cancelRenewalConfirm: 'Cancelar a renovação automática? Nenhuma nova cobrança será feita; o período já pago continua valendo até o fim.',
+  cancelRenewalFailed: 'Erro ao cancelar a renovação automática',
+  simulateRenewal: 'Simular cobrança da renovação (sandbox)',
+  simulateRenewalRefused: 'Simular cobrança recusada (sandbox)',
+  simulateRenewalFailed: 'Erro ao simular a cobrança da renovação',
+  payBoleto: 'Abrir boleto',
+  backToCheckout: 'Continuar pagamento',
+  boletoPending: 'Boleto aguardando pagamento: a confirmação pode levar até 3 dias úteis.',
 } as const;
 
 export const PURCHASE_PAGE_SIZES = [10, 25, 50] as const;
@@ -33,11 +42,7 @@ export const PURCHASE_STATUS_VARIANTS: Record<PurchaseStatus, string> = {
   refunded: 'info',
 };
 
-export const PROVIDER_LABELS: Record<ApiPurchase['provider'], string> = {
-  sandbox: 'Sandbox',
-  mercadopago: 'Mercado Pago',
-  manual: 'Manual',
-};
+export const PROVIDER_LABELS: Record<ApiPurchase['provider'], string> = PAYMENT_PROVIDER_LABELS;
 
 export function isPurchaseStatus(v: unknown): v is PurchaseStatus {
   return typeof v === 'string' && (PURCHASE_STATUSES as readonly string[]).includes(v);
@@ -103,9 +108,21 @@ export function adminPurchaseActions(p: Pick<ApiPurchase, 'status' | 'provider'>
   };
 }
 
-/** A buyer can go back to the PIX of a pending purchase that has a payment. */
-export function canResumePayment(p: Pick<ApiPurchase, 'status' | 'provider' | 'paymentId'>): boolean {
-  return p.status === 'pending' && p.provider !== 'manual' && Boolean(p.paymentId);
+/** A buyer can go back to the PIX of a pending PIX purchase that has a payment (a card or boleto is followed at its provider). */
+export function canResumePayment(p: Pick<ApiPurchase, 'status' | 'provider' | 'paymentId' | 'method'>): boolean {
+  return p.status === 'pending' && p.provider !== 'manual' && Boolean(p.paymentId) && p.method === 'pix';
+}
+
+/** 'PIX', 'Cartão · 3x', 'Boleto'; null while a hosted checkout has no payment yet. */
+export function purchaseMethodText(p: Pick<ApiPurchase, 'method' | 'methodLabel' | 'installments'>): string | null {
+  if (!p.method) return null;
+  const label = p.methodLabel || PAYMENT_METHOD_LABELS[p.method];
+  return p.method === 'card' && p.installments && p.installments > 1 ? `${label} · ${p.installments}x` : label;
+}
+
+/** A renewal still charging (or waiting for its authorization) can be stopped. */
+export function canCancelRenewal(p: Pick<ApiPurchase, 'renewal'>): boolean {
+  return p.renewal !== null && p.renewal.status !== 'cancelled';
 }
 
 /** The return page of a purchase: /payment-status?purchase_id=…&payment_id=… */

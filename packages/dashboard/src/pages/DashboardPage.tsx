@@ -63,6 +63,7 @@ export default function DashboardPage() {
       <PageHeader
         title={greeting(user)}
         titleTestId="greeting"
+        userText
         subtitle={admin ? 'Você está no painel como administrador: gerencie o serviço e converta sem limites.' : 'Converta seus APKs em Android App Bundles prontos para o Google Play.'}
         actions={
           <Link to="/converter" state={{ fresh: true }} className="btn btn-primary">

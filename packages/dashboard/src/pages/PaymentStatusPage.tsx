@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import { Link, useSearchParams } from 'react-router-dom';
-import { formatMoney, PAYMENT_MESSAGES, PAYMENT_STATUS_LABELS, type PurchaseStatusResponse } from '@aabify/shared';
+import { formatMoney, PAYMENT_MESSAGES, PAYMENT_METHOD_LABELS, PAYMENT_STATUS_LABELS, type PurchaseStatusResponse } from '@aabify/shared';
 import { plansApi } from '../api/plans';
 import type { PlansEntryState } from '../components/guards';
 import { Loading } from '../components/Loading';
@@ -16,6 +16,26 @@ export const PAYMENT_STATUS_REFRESH_MS = 3000;
 const PLANS_STATE: PlansEntryState = { topUp: true };
 
 const VARIANTS: Record<string, string> = { approved: 'success', pending: 'warning', rejected: 'danger', cancelled: 'secondary', refunded: 'secondary' };
+
+/** What a purchase's state means for its method, in the buyer's words. */
+export function paymentStatusText(p: Pick<PurchaseStatusResponse, 'status' | 'method'>): string | null {
+  switch (p.status) {
+    case 'approved':
+      return PAYMENT_MESSAGES.approved;
+    case 'pending':
+      if (p.method === 'boleto') return PAYMENT_MESSAGES.statusPendingBoleto;
+      if (p.method === 'card') return PAYMENT_MESSAGES.statusPendingCard;
+      return p.method === 'pix' ? null : PAYMENT_MESSAGES.statusPendingCheckout;
+    case 'rejected':
+      return PAYMENT_MESSAGES.statusRejected;
+    case 'cancelled':
+      return PAYMENT_MESSAGES.statusCancelled;
+    case 'refunded':
+      return PAYMENT_MESSAGES.statusRefunded;
+    default:
+      return null;
+  }
+}
 
 /** The payment return page: reads purchase_id (and payment_id), refreshes every 3 s, also in the background. */
 export default function PaymentStatusPage() {
@@ -83,7 +103,26 @@ export default function PaymentStatusPage() {
                 {purchase.statusLabel ?? PAYMENT_STATUS_LABELS[purchase.status]}
               </Badge>
             </p>
-            {purchase.status === 'approved' && <p className="text-success">{PAYMENT_MESSAGES.approved}</p>}
+            {purchase.method && (
+              <p className="small mb-2" data-testid="payment-status-method">
+                Forma de pagamento: {PAYMENT_METHOD_LABELS[purchase.method]}
+              </p>
+            )}
+            {paymentStatusText(purchase) && (
+              <p className={purchase.status === 'approved' ? 'text-success' : purchase.status === 'rejected' ? 'text-danger' : undefined} data-testid="payment-status-text">
+                {paymentStatusText(purchase)}
+              </p>
+            )}
+            {purchase.boletoUrl && (
+              <a href={purchase.boletoUrl} target="_blank" rel="noreferrer noopener" className="btn btn-sm btn-outline-primary mb-2">
+                Abrir boleto
+              </a>
+            )}
+            {purchase.checkoutUrl && (purchase.status === 'pending' || purchase.status === 'rejected') && (
+              <a href={purchase.checkoutUrl} className="btn btn-sm btn-outline-primary mb-2" data-testid="payment-status-checkout">
+                Continuar pagamento
+              </a>
+            )}
             {(purchase.status === 'rejected' || purchase.status === 'cancelled') && <SupportContact compact lead="O pagamento não foi concluído e nada foi cobrado." />}
             {purchase.status === 'pending' && <p className="text-body-secondary small">Atualizando a cada 3 segundos…</p>}
           </>

@@ -2,7 +2,9 @@
  * 'Minhas compras' (/purchases): the signed-in user's purchases, newest first, in pages of 10
  * (GET /payments/purchases). No plan is needed: a user without a plan may have a pending
  * purchase. A pending PIX can be opened again (the PIX modal with its polling, as on /plans)
- * or followed on its return page (/payment-status).
+ * or followed on its return page (/payment-status); a pending boleto opens its slip; a
+ * renewal shows its state and can be stopped ("Cancelar renovação"). In the sandbox, a boleto's
+ * payment and a renewal's next charge can be simulated.
  */
 import { useCallback, useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -22,7 +24,9 @@ import { formatDateTime } from '../lib/format';
 import {
   PURCHASE_STATUS_VARIANTS,
   PURCHASE_TEXTS,
+  canCancelRenewal,
   canResumePayment,
+  purchaseMethodText,
   paymentStatusPath,
   purchaseDetail,
   purchaseReason,
@@ -32,6 +36,8 @@ import {
 import { syncPlanAfterApproval } from '../stores/planAccess';
 import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
+import { isApiRequestError } from '../api/client';
+import { ConfirmModal } from '../components/ConfirmModal';
 import { pendingPayment } from './plans/pendingPayment';
 import { PixModal } from './plans/PixModal';
 import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixCheck, usePixPolling } from './plans/usePixPolling';
@@ -58,6 +64,11 @@ function StatusCell({ p }: { p: ApiPurchase }) {
   );
 }
 
+/** A renewal's actions go on its newest purchase on the page only (each period is a purchase). */
+function latestOfRenewal(rows: ApiPurchase[], renewalId: string): string | undefined {
+  return rows.find((r) => r.renewal?.id === renewalId)?.id;
+}
+
 export default function PurchasesPage() {
   usePageTitle('Minhas compras');
   const userId = useSession((s) => s.user?.id);
@@ -67,6 +78,14 @@ export default function PurchasesPage() {
   const [opening, setOpening] = useState<string | null>(null);
   const [payment, setPayment] = useState<ApiPixPayment | null>(null);
   const [planName, setPlanName] = useState('');
+  const [sandbox, setSandbox] = useState(false);
+  const [cancelling, setCancelling] = useState<ApiPurchase | null>(null);
+  useEffect(() => {
+    paymentsApi
+      .config()
+      .then((c) => setSandbox(c.canSimulateApproval))
+      .catch(() => setSandbox(false));
+  }, []);
 
   const load = useCallback(
     (signal?: AbortSignal) =>
@@ -130,6 +149,21 @@ export default function PurchasesPage() {
   };
 
 
+  /** Runs a row action, words its failure, reads the list (and the plan) again. */
+  const rowAction = async (key: string, run: () => Promise<{ message?: string }>, failed: string) => {
+    setOpening(key);
+    try {
+      const r = await run();
+      if (r.message) toast.success(r.message);
+      await syncPlanAfterApproval();
+      await load();
+    } catch (e) {
+      toast.error(isApiRequestError(e) && e.message ? e.message : failed);
+    } finally {
+      setOpening(null);
+    }
+  };
+
   const rows = data?.purchases ?? [];
   return (
     <>
@@ -162,6 +196,20 @@ export default function PurchasesPage() {
                     <div className="me-auto" style={{ minWidth: 0 }}>
                       <h2 className="h6 mb-0 text-break">{p.planSnapshot.name}</h2>
                       <div className="small text-body-secondary">{purchaseDetail(p)}</div>
+                      {purchaseMethodText(p) && (
+                        <div className="small text-body-secondary" data-testid="purchase-method">
+                          Pago com: {purchaseMethodText(p)}
+                        </div>
+                      )}
+                      {p.renewal && (
+                        <div className="small" data-testid="purchase-renewal" data-renewal-status={p.renewal.status}>
+                          {p.renewal.statusLabel}
+                          {p.renewal.lastFailureAt && p.renewal.status === 'active' && (
+                            <span className="text-danger"> · última cobrança recusada em {formatDateTime(p.renewal.lastFailureAt)}</span>
+                          )}
+                        </div>
+                      )}
+                      {p.status === 'pending' && p.method === 'boleto' && <div className="small text-warning-emphasis">{PURCHASE_TEXTS.boletoPending}</div>}
                       <div className="small text-body-secondary">
                         Compra em <time dateTime={p.createdAt}>{formatDateTime(p.createdAt)}</time>
                       </div>
@@ -171,6 +219,40 @@ export default function PurchasesPage() {
                       <StatusCell p={p} />
                     </div>
                   </div>
+                  {(p.boletoUrl || p.checkoutUrl || canCancelRenewal(p) || (sandbox && p.status === 'pending' && p.method === 'boleto' && p.paymentId)) && (
+                    <div className="d-flex flex-wrap gap-2 mt-2">
+                      {p.boletoUrl && (
+                        <a href={p.boletoUrl} target="_blank" rel="noreferrer noopener" className="btn btn-sm btn-outline-primary">
+                          {PURCHASE_TEXTS.payBoleto}
+                        </a>
+                      )}
+                      {p.checkoutUrl && (
+                        <a href={p.checkoutUrl} className="btn btn-sm btn-outline-primary">
+                          {PURCHASE_TEXTS.backToCheckout}
+                        </a>
+                      )}
+                      {sandbox && p.status === 'pending' && p.method === 'boleto' && p.paymentId && (
+                        <Button size="sm" variant="outline-success" disabled={opening !== null} onClick={() => void rowAction(p.id, () => paymentsApi.simulateApproval(p.paymentId!), PURCHASE_TEXTS.simulateFailed)}>
+                          {PURCHASE_TEXTS.simulate}
+                        </Button>
+                      )}
+                      {sandbox && p.renewal?.status === 'active' && p.id === latestOfRenewal(rows, p.renewal.id) && (
+                        <>
+                          <Button size="sm" variant="outline-success" disabled={opening !== null} onClick={() => void rowAction(p.id, () => paymentsApi.simulateRenewalCharge(p.renewal!.id, 'approved'), PURCHASE_TEXTS.simulateRenewalFailed)}>
+                            {PURCHASE_TEXTS.simulateRenewal}
+                          </Button>
+                          <Button size="sm" variant="outline-danger" disabled={opening !== null} onClick={() => void rowAction(p.id, () => paymentsApi.simulateRenewalCharge(p.renewal!.id, 'rejected'), PURCHASE_TEXTS.simulateRenewalFailed)}>
+                            {PURCHASE_TEXTS.simulateRenewalRefused}
+                          </Button>
+                        </>
+                      )}
+                      {canCancelRenewal(p) && p.id === latestOfRenewal(rows, p.renewal!.id) && (
+                        <Button size="sm" variant="outline-danger" disabled={opening !== null} onClick={() => setCancelling(p)} aria-label={`${PURCHASE_TEXTS.cancelRenewal}: ${p.planSnapshot.name}`}>
+                          {PURCHASE_TEXTS.cancelRenewal}
+                        </Button>
+                      )}
+                    </div>
+                  )}
                   {canResumePayment(p) && (
                     <div className="d-flex flex-wrap gap-2 mt-2">
                       <Button size="sm" variant="primary" onClick={() => void resume(p)} disabled={opening !== null} aria-label={`Pagar com PIX: ${p.planSnapshot.name}`}>
@@ -196,6 +278,19 @@ export default function PurchasesPage() {
           )}
         </Card>
       )}
+      <ConfirmModal
+        show={cancelling !== null}
+        title={PURCHASE_TEXTS.cancelRenewal}
+        confirmLabel={PURCHASE_TEXTS.cancelRenewal}
+        onConfirm={() => {
+          const target = cancelling;
+          setCancelling(null);
+          if (target?.renewal) void rowAction(target.id, () => paymentsApi.cancelRenewal(target.renewal!.id), PURCHASE_TEXTS.cancelRenewalFailed);
+        }}
+        onHide={() => setCancelling(null)}
+      >
+        {PURCHASE_TEXTS.cancelRenewalConfirm}
+      </ConfirmModal>
       <PixModal
         payment={payment}
         planName={planName}

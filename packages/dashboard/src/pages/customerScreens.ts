@@ -10,6 +10,7 @@ export { default as ConversionPage } from './conversion/ConversionPage';
 export { default as HistoryPage } from './HistoryPage';
 export { default as PlansPage } from './plans/PlansPage';
 export { default as PaymentStatusPage } from './PaymentStatusPage';
+export { default as SandboxCheckoutPage } from './SandboxCheckoutPage';
 export { default as KeystorePage } from './KeystorePage';
 export { default as PurchasesPage } from './PurchasesPage';
 export { default as PlayCredentialsPage } from './PlayCredentialsPage';

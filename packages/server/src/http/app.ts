@@ -71,6 +71,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(httpMetrics(ctx.metrics));
   // Outside /api: never under the API's rate limits.
   app.get('/metrics', metricsEndpoint(ctx.metrics, ctx.config.metricsToken));
+  // Stripe signs the exact bytes of its events: that one body stays raw (the JSON parser then leaves it alone).
+  app.use('/api/payments/stripe/webhook', express.raw({ type: () => true, limit: '1mb' }));
   app.use('/api', express.json({ limit: '1mb' }), createApiRouter(ctx), apiNotFound, errorHandler(ctx.logger));
   app.use(dashboardRouter(findDashboardDir(ctx.config.dashboardDir)));
   app.use(errorHandler(ctx.logger));

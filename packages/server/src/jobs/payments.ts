@@ -1,9 +1,21 @@
-/** Payment jobs: every minute, pending PIX charges past their expiry are reconciled and cancelled. */
+/**
+ * Payment jobs: every minute, pending PIX charges past their expiry are reconciled and
+ * cancelled, and hosted payments whose notification may be lost are read back.
+ */
 import type { AppContext } from '../context.js';
-import { expirePendingPayments } from '../payments/paymentExpirer.js';
+import { expirePendingPayments, reconcileHostedPayments } from '../payments/paymentExpirer.js';
 import type { JobDefinition } from './define.js';
 import { JOBS } from './names.js';
 
 export function paymentJobs(ctx: Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>): JobDefinition<never>[] {
-  return [{ name: JOBS.paymentsExpire, every: '1 minute', run: async () => void (await expirePendingPayments(ctx)) }];
+  return [
+    {
+      name: JOBS.paymentsExpire,
+      every: '1 minute',
+      run: async () => {
+        await expirePendingPayments(ctx);
+        await reconcileHostedPayments(ctx);
+      },
+    },
+  ];
 }

@@ -6,6 +6,7 @@
  * `transaction` write the message in it, so it exists exactly when that work commits.
  */
 import { Op, type Sequelize, type Transaction } from 'sequelize';
+import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import type { Conversion, Models, Payment, Purchase, User } from '../models/index.js';
 import { issueEmailLink, LINK_VALIDITY_MS } from './links.js';
@@ -36,6 +37,7 @@ export type AdminNoticeKind = keyof typeof ADMIN_NOTICES;
 type Tx = { transaction?: Transaction };
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+const methodLabel = (method: PaymentMethod): string => PAYMENT_METHOD_LABELS[method];
 
 export class Mailer {
   constructor(
@@ -126,6 +128,7 @@ export class Mailer {
           approvedAt: iso(purchase.approvedAt) ?? new Date().toISOString(),
           paymentId: payment?.providerPaymentId ?? payment?.id ?? purchase.id,
           purchaseId: purchase.id,
+          method: methodLabel(payment?.method ?? purchase.method ?? 'pix'),
           grant: included,
         },
         dedupeKey: `purchase-approved:${purchase.id}`,
@@ -167,8 +170,29 @@ export class Mailer {
         kind: 'pix_expired',
         to: user.email,
         userId: user.id,
-        data: { planName: purchase.planSnapshot.name, amountCents: payment.amountCents, currency: payment.currency, expiresAt: payment.expiresAt.toISOString() },
+        data: { planName: purchase.planSnapshot.name, amountCents: payment.amountCents, currency: payment.currency, expiresAt: iso(payment.expiresAt) },
         dedupeKey: `pix-expired:${payment.id}`,
+      });
+    });
+  }
+
+  /** A renewal charge the card refused (once per charge): the paid period stays; the provider retries. */
+  async renewalFailed(purchase: Purchase, opts: Tx = {}): Promise<void> {
+    await this.guard('renewal_failed', async () => {
+      const user = await this.deps.models.User.findByPk(purchase.userId, { transaction: opts.transaction });
+      if (!user) return;
+      await this.outbox.enqueue({
+        kind: 'renewal_failed',
+        to: user.email,
+        userId: user.id,
+        data: {
+          planName: purchase.planSnapshot.name,
+          amountCents: purchase.amountCents,
+          currency: purchase.currency,
+          expiresAt: user.subscriptionExpiresAt && user.subscriptionExpiresAt.getTime() > Date.now() ? user.subscriptionExpiresAt.toISOString() : null,
+        },
+        dedupeKey: `renewal-failed:${purchase.id}`,
+        transaction: opts.transaction,
       });
     });
   }

@@ -128,7 +128,7 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
           ['Plano', str(d.planName)],
           ['Valor', money(d.amountCents, d.currency)],
           ['Data', formatDateTime(str(d.approvedAt))],
-          ['Forma de pagamento', 'PIX'],
+          ['Forma de pagamento', str(d.method ?? 'PIX')],
           ['ID do pagamento', str(d.paymentId)],
           ['Compra', str(d.purchaseId)],
           ...(d.grant ? [['Incluído', str(d.grant)] as [string, string]] : []),
@@ -161,6 +161,16 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
       { p: `A cobrança PIX de ${money(d.amountCents, d.currency)} do plano ${str(d.planName)} expirou sem pagamento e foi cancelada. Nada foi cobrado.` },
       { p: 'Se ainda quiser o plano, gere uma nova cobrança:' },
       { button: { label: 'Ver planos', path: '/plans' } },
+    ],
+  }),
+  renewal_failed: (d) => ({
+    subject: `A renovação da sua assinatura ${str(d.planName)} foi recusada`,
+    heading: 'Não conseguimos cobrar a renovação',
+    blocks: [
+      { p: `A cobrança de ${money(d.amountCents, d.currency)} da renovação automática do plano ${str(d.planName)} foi recusada pelo cartão.` },
+      { p: d.expiresAt ? `O período que você já pagou continua valendo até ${formatDateTime(str(d.expiresAt))}.` : 'Nada foi cobrado e nada mudou no seu plano.' },
+      { p: 'O provedor tenta cobrar de novo nos próximos dias. Para evitar a interrupção, confira o cartão cadastrado ou pague o próximo período por PIX.' },
+      { button: { label: 'Ver minhas compras', path: '/purchases' } },
     ],
   }),
   plan_expiring: (d) => ({

@@ -12,11 +12,12 @@ import {
   type NonAttribute,
   type Sequelize,
 } from 'sequelize';
-import type { Currency, PaymentProviderName, PaymentStatus, PlanSnapshot, PlanType, PurchaseStatus, UserType } from '@aabify/shared';
+import type { Currency, PaymentMethod, PaymentProviderName, PaymentStatus, PlanSnapshot, PlanType, PurchaseStatus, UserType } from '@aabify/shared';
 import type { User } from './User.js';
 import type { Plan } from './Plan.js';
+import type { Renewal } from './Renewal.js';
 
-export type PurchaseProvider = 'sandbox' | 'mercadopago' | 'manual';
+export type PurchaseProvider = PaymentProviderName | 'manual';
 
 /** What applying the plan changed on the user, kept so a refund can take back exactly that. */
 export interface PlanGrant {
@@ -42,6 +43,16 @@ export class Purchase extends Model<InferAttributes<Purchase>, InferCreationAttr
   declare currency: Currency;
   declare status: CreationOptional<PurchaseStatus>;
   declare provider: PurchaseProvider;
+  /** How it was paid: set at creation for PIX, by the payment a hosted checkout received otherwise. */
+  declare method: CreationOptional<PaymentMethod | null>;
+  declare installments: CreationOptional<number | null>;
+  /** The hosted checkout at the provider (Mercado Pago preference, Stripe Checkout Session, sandbox checkout). */
+  declare checkoutId: CreationOptional<string | null>;
+  declare checkoutUrl: CreationOptional<string | null>;
+  /** The automatic renewal this purchase is a period of. */
+  declare renewalId: CreationOptional<string | null>;
+  /** When a hosted checkout's payments were last read back from the provider. */
+  declare lastSyncedAt: CreationOptional<Date | null>;
   declare notes: CreationOptional<string | null>;
   declare planGrant: CreationOptional<PlanGrant | null>;
   declare appliedAt: CreationOptional<Date | null>;
@@ -58,6 +69,7 @@ export class Purchase extends Model<InferAttributes<Purchase>, InferCreationAttr
   declare plan?: NonAttribute<Plan | null>;
   declare payments?: NonAttribute<Payment[]>;
   declare transitions?: NonAttribute<PurchaseTransition[]>;
+  declare renewal?: NonAttribute<Renewal | null>;
 }
 
 export function definePurchase(sequelize: Sequelize): typeof Purchase {
@@ -71,6 +83,12 @@ export function definePurchase(sequelize: Sequelize): typeof Purchase {
       currency: { type: DataTypes.STRING(3), allowNull: false },
       status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pending' },
       provider: { type: DataTypes.STRING(16), allowNull: false },
+      method: { type: DataTypes.STRING(16), allowNull: true },
+      installments: { type: DataTypes.INTEGER, allowNull: true },
+      checkoutId: { type: DataTypes.STRING(128), allowNull: true },
+      checkoutUrl: { type: DataTypes.TEXT, allowNull: true },
+      renewalId: { type: DataTypes.UUID, allowNull: true },
+      lastSyncedAt: { type: DataTypes.DATE, allowNull: true },
       notes: { type: DataTypes.TEXT, allowNull: true },
       planGrant: { type: DataTypes.JSONB, allowNull: true },
       appliedAt: { type: DataTypes.DATE, allowNull: true },
@@ -118,7 +136,7 @@ export function definePurchaseTransition(sequelize: Sequelize): typeof PurchaseT
   return BoundPurchaseTransition;
 }
 
-/** A PIX charge of a purchase at a provider; mirrors the provider's last answer. */
+/** A payment of a purchase at a provider (a PIX charge, a card or boleto payment); mirrors the provider's last answer. */
 export class Payment extends Model<InferAttributes<Payment>, InferCreationAttributes<Payment>> {
   declare id: CreationOptional<string>;
   declare purchaseId: ForeignKey<Purchase['id']>;
@@ -126,14 +144,18 @@ export class Payment extends Model<InferAttributes<Payment>, InferCreationAttrib
   declare provider: PaymentProviderName;
   declare providerPaymentId: CreationOptional<string | null>;
   declare status: CreationOptional<PaymentStatus>;
+  declare method: CreationOptional<PaymentMethod>;
+  declare installments: CreationOptional<number | null>;
   declare providerStatus: CreationOptional<string | null>;
   declare providerStatusDetail: CreationOptional<string | null>;
   declare amountCents: number;
   declare currency: Currency;
   declare qrCode: CreationOptional<string | null>;
   declare qrCodeBase64: CreationOptional<string | null>;
+  /** PIX: the provider's page of the code; boleto: the boleto to print or pay. */
   declare ticketUrl: CreationOptional<string | null>;
-  declare expiresAt: Date;
+  /** Our own expiry of a PIX charge; card and boleto payments end when their provider says. */
+  declare expiresAt: CreationOptional<Date | null>;
   declare approvedAt: CreationOptional<Date | null>;
   declare lastSyncedAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
@@ -142,7 +164,7 @@ export class Payment extends Model<InferAttributes<Payment>, InferCreationAttrib
   declare purchase?: NonAttribute<Purchase>;
 
   isExpired(now: Date = new Date()): boolean {
-    return this.status === 'pending' && this.expiresAt.getTime() <= now.getTime();
+    return this.status === 'pending' && this.expiresAt !== null && this.expiresAt.getTime() <= now.getTime();
   }
 }
 
@@ -154,6 +176,8 @@ export function definePayment(sequelize: Sequelize): typeof Payment {
       provider: { type: DataTypes.STRING(16), allowNull: false },
       providerPaymentId: { type: DataTypes.STRING(64), allowNull: true },
       status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pending' },
+      method: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pix' },
+      installments: { type: DataTypes.INTEGER, allowNull: true },
       providerStatus: { type: DataTypes.STRING(32), allowNull: true },
       providerStatusDetail: { type: DataTypes.STRING(64), allowNull: true },
       amountCents: { type: DataTypes.INTEGER, allowNull: false },
@@ -161,7 +185,7 @@ export function definePayment(sequelize: Sequelize): typeof Payment {
       qrCode: { type: DataTypes.TEXT, allowNull: true },
       qrCodeBase64: { type: DataTypes.TEXT, allowNull: true },
       ticketUrl: { type: DataTypes.TEXT, allowNull: true },
-      expiresAt: { type: DataTypes.DATE, allowNull: false },
+      expiresAt: { type: DataTypes.DATE, allowNull: true },
       approvedAt: { type: DataTypes.DATE, allowNull: true },
       lastSyncedAt: { type: DataTypes.DATE, allowNull: true },
       createdAt: DataTypes.DATE,

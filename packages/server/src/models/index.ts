@@ -9,7 +9,8 @@ import { defineApiToken, type ApiToken } from './ApiToken.js';
 import { defineSession, type Session } from './Session.js';
 import { definePlan, type Plan } from './Plan.js';
 import { definePayment, definePurchase, definePurchaseTransition, type Payment, type Purchase, type PurchaseTransition } from './Purchase.js';
-import { defineSandboxCharge, type SandboxCharge } from './SandboxCharge.js';
+import { defineSandboxCharge, defineSandboxCheckout, type SandboxCharge, type SandboxCheckout } from './SandboxCharge.js';
+import { defineRenewal, type Renewal } from './Renewal.js';
 import { defineConversion, type Conversion } from './Conversion.js';
 import { defineConversionLog, type ConversionLog } from './ConversionLog.js';
 import { defineDownloadToken, type DownloadToken } from './DownloadToken.js';
@@ -31,6 +32,8 @@ export interface Models {
   PurchaseTransition: typeof PurchaseTransition;
   Payment: typeof Payment;
   SandboxCharge: typeof SandboxCharge;
+  SandboxCheckout: typeof SandboxCheckout;
+  Renewal: typeof Renewal;
   Conversion: typeof Conversion;
   ConversionLog: typeof ConversionLog;
   DownloadToken: typeof DownloadToken;
@@ -56,6 +59,8 @@ export function initModels(sequelize: Sequelize): Models {
     PurchaseTransition: definePurchaseTransition(sequelize),
     Payment: definePayment(sequelize),
     SandboxCharge: defineSandboxCharge(sequelize),
+    SandboxCheckout: defineSandboxCheckout(sequelize),
+    Renewal: defineRenewal(sequelize),
     Conversion: defineConversion(sequelize),
     ConversionLog: defineConversionLog(sequelize),
     DownloadToken: defineDownloadToken(sequelize),
@@ -87,6 +92,8 @@ function associate(m: Models): void {
   m.Payment.belongsTo(m.Purchase, { foreignKey: { name: 'purchaseId', allowNull: false }, as: 'purchase' });
   m.Payment.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
   m.PurchaseTransition.belongsTo(m.Purchase, { foreignKey: { name: 'purchaseId', allowNull: false }, as: 'purchase' });
+  m.Purchase.belongsTo(m.Renewal, { foreignKey: { name: 'renewalId', allowNull: true }, as: 'renewal' });
+  m.Renewal.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
   // Conversions belong to a user; logs and download tokens to a conversion.
   m.User.hasMany(m.Conversion, { foreignKey: { name: 'userId', allowNull: false }, as: 'conversions', onDelete: 'CASCADE' });
   m.Conversion.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
@@ -102,7 +109,8 @@ export { ApiToken } from './ApiToken.js';
 export { Session } from './Session.js';
 export { Plan } from './Plan.js';
 export { Payment, Purchase, PurchaseTransition, type PlanGrant, type PurchaseProvider } from './Purchase.js';
-export { SandboxCharge } from './SandboxCharge.js';
+export { SandboxCharge, SandboxCheckout, type SandboxCheckoutKind, type SandboxCheckoutStatus } from './SandboxCharge.js';
+export { Renewal } from './Renewal.js';
 export { Conversion, type CreditState } from './Conversion.js';
 export { ConversionLog } from './ConversionLog.js';
 export { DownloadToken } from './DownloadToken.js';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import { PAYMENT_MESSAGES as M, PURCHASE_STATUSES, pageQuerySchema, type PaymentsStatus, type PurchaseStatus, pagination } from '@aabify/shared';
+import { PAYMENT_MESSAGES as M, PAYMENT_METHODS, PURCHASE_STATUSES, pageQuerySchema, type PaymentMethod, type PaymentsStatus, type PurchaseStatus, pagination } from '@aabify/shared';
 import { mixed, object, string } from 'yup';
 import type { AppContext } from '../context.js';
 import type { Purchase } from '../models/index.js';
@@ -13,12 +13,16 @@ import { isPaymentProviderError, providerErrorToApi } from './providers/index.js
 import { applyProviderPayment, syncPayment } from './paymentSynchronizer.js';
 import { presentPixPayment, presentPurchase } from './presenter.js';
 import { presentPaymentsState } from './providerStatePresenter.js';
-import { ownedPaymentOrPurchasePayment } from './access.js';
+import { ownedPaymentOrPurchasePayment, purchaseView, purchaseViewIncludes } from './access.js';
 
 const listQuerySchema = pageQuerySchema.shape({
   status: mixed<PurchaseStatus>()
     .transform((v: unknown) => (v === '' ? undefined : v))
     .oneOf([...PURCHASE_STATUSES, undefined], 'Status inválido')
+    .optional(),
+  method: mixed<PaymentMethod>()
+    .transform((v: unknown) => (v === '' ? undefined : v))
+    .oneOf([...PAYMENT_METHODS, undefined], 'Forma de pagamento inválida')
     .optional(),
 });
 const refundSchema = object({ reason: string().trim().max(500, 'Motivo deve ter no máximo 500 caracteres').optional() });
@@ -30,10 +34,11 @@ const mapProviderErrors = (err: unknown): never => {
 /**
  * Admin payment actions (docs/payments.md):
  * GET /api/admin/payments/status → the active provider and, in its error state, why (PaymentsStatus)
- * GET /api/admin/payments/purchases?status&page&limit → every purchase with its buyer
+ * GET /api/admin/payments/purchases?status&method&page&limit → every purchase with its buyer, method, installments and renewal
  * POST /api/admin/payments/{id}/approve → approves a sandbox charge (also an expired or cancelled one)
  * POST /api/admin/payments/{id}/sync → reads the payment back from its provider
- * POST /api/admin/payments/{id}/refund {reason?} → refunds at the provider; the unspent plan is taken back
+ * POST /api/admin/payments/{id}/refund {reason?} → refunds at the provider, whatever the method (a card refund
+ *   goes back to the card, a PIX to the payer's account); the unspent plan is taken back
  * {id} is a payment id or a purchase id (its latest payment).
  */
 export function createAdminPaymentsRouter(ctx: AppContext): Router {
@@ -42,16 +47,20 @@ export function createAdminPaymentsRouter(ctx: AppContext): Router {
 
   /** Which provider is active, and why payments are unavailable when they are (the admin banner). */
   router.get('/status', async (_req, res) => {
-    const body: PaymentsStatus = presentPaymentsState(await ctx.payments.state());
+    const body: PaymentsStatus = presentPaymentsState(await ctx.payments.state(), await ctx.payments.routes());
     res.json(body);
   });
 
   router.get('/purchases', validate(listQuerySchema, 'query'), async (req, res) => {
-    const { page, limit, status } = inputOf(req, listQuerySchema);
-    const where: WhereOptions<Purchase> = status ? { status: { [Op.eq]: status } } : {};
+    const { page, limit, status, method } = inputOf(req, listQuerySchema);
+    const where: WhereOptions<Purchase> = {
+      ...(status ? { status: { [Op.eq]: status } } : {}),
+      ...(method ? { method: { [Op.eq]: method } } : {}),
+    };
     const { rows, count } = await ctx.models.Purchase.findAndCountAll({
       where,
-      include: [{ model: ctx.models.User, as: 'user', attributes: ['id', 'email'], paranoid: false }],
+      include: [{ model: ctx.models.User, as: 'user', attributes: ['id', 'email'], paranoid: false }, ...purchaseViewIncludes(ctx)],
+      distinct: true,
       order: [['createdAt', 'DESC'], ['id', 'ASC']],
       limit,
       offset: (page - 1) * limit,
@@ -73,13 +82,13 @@ export function createAdminPaymentsRouter(ctx: AppContext): Router {
     if (payment.status === 'refunded') throw ApiError.conflict(M.notPending, 'PAYMENT_NOT_PENDING');
     const remote = await ctx.payments.sandbox.approve(payment.providerPaymentId, { allowLate: true }).catch(mapProviderErrors);
     const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: 'Aprovado por administrador (sandbox)', audit: signedInActor(req) });
-    const purchase = await ctx.models.Purchase.findByPk(payment.purchaseId);
+    const purchase = await purchaseView(ctx, payment.purchaseId);
     res.json({
       success: true,
       message: M.approved,
       changed: result.changed,
       payment: presentPixPayment(result.payment),
-      purchase: purchase ? presentPurchase(purchase, { paymentId: payment.id }) : null,
+      purchase: purchase ? presentPurchase(purchase) : null,
     });
   });
 
@@ -99,13 +108,13 @@ export function createAdminPaymentsRouter(ctx: AppContext): Router {
     const remote = await provider.refundPayment(payment.providerPaymentId, `aabify-refund-${payment.id}`).catch(mapProviderErrors);
     const text = reason || 'Reembolso feito por administrador';
     const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `admin:${admin.id}`, reason: text, audit: signedInActor(req) });
-    const purchase = await ctx.models.Purchase.findByPk(payment.purchaseId);
+    const purchase = await purchaseView(ctx, payment.purchaseId);
     res.json({
       success: true,
       message: M.refunded,
       changed: result.changed,
       payment: presentPixPayment(result.payment),
-      purchase: purchase ? presentPurchase(purchase, { paymentId: payment.id }) : null,
+      purchase: purchase ? presentPurchase(purchase) : null,
     });
   });
 

@@ -6,7 +6,10 @@
 import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
 import { isRefusedChange, type ProviderPayment } from './providers/index.js';
-import { applyProviderPayment, cancelPaymentLocally } from './paymentSynchronizer.js';
+import { applyProviderPayment, cancelPaymentLocally, syncPayment } from './paymentSynchronizer.js';
+import { syncCheckout } from './checkoutSynchronizer.js';
+import { CHECKOUT_LIFETIME_MS } from './checkoutCreator.js';
+import { closePurchase } from './purchaseCloser.js';
 
 type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
 
@@ -66,5 +69,65 @@ export async function expirePendingPayments(ctx: Ctx, now: Date = new Date(), li
     }
   }
   if (report.checked) ctx.logger.info(report, 'payments:expire');
+  return report;
+}
+
+/** A pending card or boleto payment is read back at least this often, in case its notification was lost. */
+export const HOSTED_RECHECK_MS = 60 * 60_000;
+export const CHECKOUT_EXPIRED_REASON = 'Checkout expirado sem pagamento';
+
+export interface ReconcileReport {
+  read: number;
+  closed: number;
+  failed: number;
+}
+
+/**
+ * Hosted payments the provider decides on its own time (a card in review, a boleto for days):
+ * pending ones not read for an hour are read back. A hosted-checkout purchase whose checkout
+ * took no payment within its lifetime is read one last time and then closed as cancelled (a
+ * renewal waits for its payer, and is cancelled by them or the provider).
+ */
+export async function reconcileHostedPayments(ctx: Ctx, now: Date = new Date(), limit = 50): Promise<ReconcileReport> {
+  const report: ReconcileReport = { read: 0, closed: 0, failed: 0 };
+  const stale = await ctx.models.Payment.findAll({
+    where: {
+      status: 'pending',
+      expiresAt: null,
+      provider: { [Op.ne]: 'sandbox' },
+      [Op.or]: [{ lastSyncedAt: null }, { lastSyncedAt: { [Op.lte]: new Date(now.getTime() - HOSTED_RECHECK_MS) } }],
+    },
+    order: [['createdAt', 'ASC']],
+    limit,
+  });
+  for (const payment of stale) {
+    try {
+      await syncPayment(ctx, payment.id, { actor: ACTOR });
+      report.read++;
+    } catch (err) {
+      report.failed++;
+      ctx.logger.warn({ err, paymentId: payment.id }, 'reading a pending hosted payment back failed; retried later');
+    }
+  }
+  const abandoned = await ctx.models.Purchase.findAll({
+    where: { status: 'pending', checkoutId: { [Op.ne]: null }, renewalId: null, createdAt: { [Op.lte]: new Date(now.getTime() - CHECKOUT_LIFETIME_MS) } },
+    order: [['createdAt', 'ASC']],
+    limit,
+  });
+  for (const purchase of abandoned) {
+    try {
+      if (purchase.provider !== 'sandbox') await syncCheckout(ctx, purchase.id, { actor: ACTOR });
+      const closed = await ctx.sequelize.transaction(async (transaction) => {
+        const underWay = await ctx.models.Payment.count({ where: { purchaseId: purchase.id, status: { [Op.in]: ['pending', 'approved', 'refunded'] } }, transaction });
+        if (underWay > 0) return false;
+        return (await closePurchase(ctx, purchase.id, 'cancelled', { transaction, actor: ACTOR, reason: CHECKOUT_EXPIRED_REASON })).changed;
+      });
+      if (closed) report.closed++;
+    } catch (err) {
+      report.failed++;
+      ctx.logger.warn({ err, purchaseId: purchase.id }, 'closing an abandoned checkout failed; retried later');
+    }
+  }
+  if (report.read || report.closed || report.failed) ctx.logger.info(report, 'payments:expire (hosted checkouts)');
   return report;
 }

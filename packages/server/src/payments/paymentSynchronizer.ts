@@ -4,7 +4,7 @@
  * with the payment, then the purchase, then the user locked in that order everywhere.
  * Applying the same answer twice changes nothing.
  */
-import { Op, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { Payment, Purchase } from '../models/index.js';
 import type { ProviderPayment } from './providers/index.js';
@@ -35,11 +35,17 @@ export interface SyncOptions {
 }
 
 const DEFAULT_REASONS = {
-  approved: 'Pagamento PIX aprovado pelo provedor',
-  rejected: 'Pagamento PIX rejeitado pelo provedor',
-  cancelled: 'Cobrança PIX cancelada no provedor',
-  refunded: 'Pagamento PIX reembolsado no provedor',
+  approved: 'aprovado pelo provedor',
+  rejected: 'rejeitado pelo provedor',
+  cancelled: 'cancelado no provedor',
+  refunded: 'reembolsado no provedor',
 } as const;
+
+/** 'Pagamento PIX aprovado pelo provedor', 'Pagamento com cartão rejeitado pelo provedor', … */
+function defaultReason(payment: Payment, what: keyof typeof DEFAULT_REASONS): string {
+  const subject = payment.method === 'pix' ? (what === 'cancelled' ? 'Cobrança PIX' : 'Pagamento PIX') : payment.method === 'boleto' ? 'Boleto' : payment.method === 'card' ? 'Pagamento com cartão' : 'Pagamento';
+  return `${subject} ${DEFAULT_REASONS[what]}`;
+}
 
 async function lockPayment(ctx: Ctx, id: string, transaction: Transaction): Promise<Payment> {
   const payment = await ctx.models.Payment.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
@@ -54,13 +60,19 @@ export async function applyProviderPayment(ctx: Ctx, paymentId: string, remote: 
     const log = ctx.logger.child({ paymentId, provider: payment.provider, providerPaymentId: payment.providerPaymentId });
     if (remote.id !== payment.providerPaymentId) throw new Error(`provider payment ${remote.id} is not ${payment.providerPaymentId}`);
     if (remote.externalReference && remote.externalReference !== payment.purchaseId) {
-      log.error({ externalReference: remote.externalReference }, 'provider payment belongs to another purchase; ignored');
-      return { payment, purchase: null, changed: false };
+      // A renewal's charges name the renewal, not the purchase each one pays.
+      const owner = await ctx.models.Purchase.findByPk(payment.purchaseId, { transaction, attributes: ['id', 'renewalId'] });
+      if (!owner?.renewalId || owner.renewalId !== remote.externalReference) {
+        log.error({ externalReference: remote.externalReference }, 'provider payment belongs to another purchase; ignored');
+        return { payment, purchase: null, changed: false };
+      }
     }
     const now = new Date();
     payment.providerStatus = remote.rawStatus;
     payment.providerStatusDetail = remote.statusDetail;
     payment.lastSyncedAt = now;
+    if (remote.installments !== null) payment.installments = remote.installments;
+    if (payment.method === 'boleto' && remote.ticketUrl) payment.ticketUrl = remote.ticketUrl;
     const base = { transaction, actor: opts.actor, now };
     let change: { changed: boolean; purchase: Purchase | null } = { changed: false, purchase: null };
     switch (remote.status) {
@@ -76,20 +88,20 @@ export async function applyProviderPayment(ctx: Ctx, paymentId: string, remote: 
           payment.status = 'approved';
           payment.approvedAt = remote.approvedAt ?? now;
         }
-        change = await approvePurchase(ctx, payment.purchaseId, { ...base, reason: opts.reason ?? `${DEFAULT_REASONS.approved} (${payment.provider})` });
+        change = await approvePurchase(ctx, payment.purchaseId, { ...base, reason: opts.reason ?? `${defaultReason(payment, 'approved')} (${payment.provider})` });
         break;
       case 'rejected':
       case 'cancelled':
         if (payment.status === 'pending') payment.status = remote.status;
         if (payment.status === remote.status) {
           const detail = remote.statusDetail ? `: ${remote.statusDetail}` : '';
-          change = await closePurchase(ctx, payment.purchaseId, remote.status, { ...base, reason: opts.reason ?? `${DEFAULT_REASONS[remote.status]}${detail}` });
+          change = await closePurchase(ctx, payment.purchaseId, remote.status, { ...base, reason: opts.reason ?? `${defaultReason(payment, remote.status)}${detail}` });
         }
         break;
       case 'refunded':
         if (payment.status === 'approved') payment.status = 'refunded';
         if (payment.status === 'refunded') {
-          change = await refundPurchase(ctx, payment.purchaseId, { ...base, reason: opts.reason ?? `${DEFAULT_REASONS.refunded} (${remote.rawStatus})` });
+          change = await refundPurchase(ctx, payment.purchaseId, { ...base, reason: opts.reason ?? `${defaultReason(payment, 'refunded')} (${remote.rawStatus})` });
         }
         break;
       case 'in_mediation':
@@ -109,6 +121,22 @@ export async function applyProviderPayment(ctx: Ctx, paymentId: string, remote: 
 
 /** A payment is read back from its provider at most this often by polls and unsigned webhooks. */
 export const PROVIDER_READ_INTERVAL_MS = 5000;
+
+/** Rows read back from a provider on a claim: payments, hosted-checkout purchases, renewals. */
+const READ_TABLES = { payment: 'payments', purchase: 'purchases', renewal: 'renewals' } as const;
+
+/**
+ * claimProviderRead for a purchase's hosted checkout or a renewal: one conditional UPDATE of
+ * its lastSyncedAt, so that pollers in every process share one provider read per interval.
+ */
+export async function claimRowRead(ctx: Pick<Ctx, 'sequelize'>, kind: keyof typeof READ_TABLES, id: string, now = new Date()): Promise<boolean> {
+  const due = new Date(now.getTime() - PROVIDER_READ_INTERVAL_MS);
+  const [, count] = await ctx.sequelize.query(
+    `UPDATE ${READ_TABLES[kind]} SET "lastSyncedAt" = :now WHERE id = :id AND ("lastSyncedAt" IS NULL OR "lastSyncedAt" <= :due)`,
+    { replacements: { now, id, due }, type: QueryTypes.UPDATE },
+  );
+  return count === 1;
+}
 
 /**
  * Takes the next read of a payment from its provider: false when it was read (or taken by another

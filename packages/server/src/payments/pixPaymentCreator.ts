@@ -4,7 +4,7 @@
  * price is answered again instead of a second one (double clicks, a reopened page).
  */
 import { Op } from 'sequelize';
-import { PAYMENT_MESSAGES as M, PIX_EXPIRATION_MINUTES, isUuid } from '@aabify/shared';
+import { PAYMENT_MESSAGES as M, PIX_EXPIRATION_MINUTES, currencyUnsupportedMessage, isUuid } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Payment, Purchase, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
@@ -28,6 +28,8 @@ export async function createPixPayment(ctx: Ctx, user: User, planId: string): Pr
   const plan = isUuid(planId) ? await models.Plan.findByPk(planId) : null;
   if (!plan || !plan.isActive) throw ApiError.notFound(M.planNotFound, 'PLAN_NOT_FOUND');
   if (plan.currency !== 'BRL') throw new ApiError(400, 'PAYMENT_VALIDATION', `${M.validationPrefix}${M.pixOnlyBrl}`);
+  // Only Stripe configured: BRL has no provider, and no PIX.
+  if (!(await ctx.payments.routes()).BRL?.pix) throw new ApiError(400, 'PAYMENT_VALIDATION', `${M.validationPrefix}${currencyUnsupportedMessage('BRL')}`);
   if (plan.priceCents <= 0) throw new ApiError(400, 'PAYMENT_VALIDATION', `${M.validationPrefix}o valor do plano deve ser maior que zero`);
   // A configured provider in its error state refuses here (503 PAYMENTS_UNAVAILABLE), before any row.
   const provider = await ctx.payments.active().catch((err: unknown) => {
@@ -59,6 +61,7 @@ export async function createPixPayment(ctx: Ctx, user: User, planId: string): Pr
         amountCents: plan.priceCents,
         currency: plan.currency,
         provider: providerName,
+        method: 'pix',
       },
       { transaction },
     );

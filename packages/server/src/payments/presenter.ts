@@ -1,16 +1,21 @@
-/** Purchases and PIX payments as clients see them: no provider internals beyond what support needs. */
+/** Purchases, payments and renewals as clients see them: no provider internals beyond what support needs. */
 import {
   PAYMENT_MESSAGES,
+  PAYMENT_METHOD_LABELS,
   PAYMENT_STATUS_LABELS,
+  RENEWAL_STATUS_LABELS,
   formatMoney,
   fromCents,
   type ApiPixPayment,
   type ApiPurchase,
+  type ApiRenewal,
   type PlanSnapshot,
   type PurchaseStatus,
   type PurchaseStatusResponse,
+  type PaymentMethod,
+  type RenewalStatus,
 } from '@aabify/shared';
-import type { Payment, Purchase, PurchaseTransition } from '../models/index.js';
+import type { Payment, Purchase, PurchaseTransition, Renewal } from '../models/index.js';
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 const label = (status: PurchaseStatus): string => PAYMENT_STATUS_LABELS[status];
@@ -31,8 +36,52 @@ export function presentTransition(t: PurchaseTransition) {
   return { from: t.fromStatus, to: t.toStatus, reason: t.reason, at: t.at.toISOString() };
 }
 
-export function presentPurchase(purchase: Purchase, opts: { paymentId?: string | null; transitions?: PurchaseTransition[] } = {}): ApiPurchase {
-  const paymentId = opts.paymentId ?? purchase.payments?.[0]?.id ?? null;
+export function presentRenewal(renewal: Renewal): ApiRenewal {
+  const status: RenewalStatus = renewal.status;
+  return {
+    id: renewal.id,
+    status: renewal.status,
+    statusLabel: RENEWAL_STATUS_LABELS[status],
+    provider: renewal.provider,
+    planId: renewal.planId,
+    planName: presentSnapshot(renewal.planSnapshot).name,
+    amountCents: renewal.amountCents,
+    currency: renewal.currency,
+    formattedAmount: formatMoney(renewal.amountCents, renewal.currency),
+    frequencyMonths: renewal.frequencyMonths,
+    checkoutUrl: renewal.status === 'pending' ? renewal.checkoutUrl : null,
+    lastChargedAt: iso(renewal.lastChargedAt),
+    lastFailureAt: iso(renewal.lastFailureAt),
+    lastFailureReason: renewal.lastFailureReason,
+    cancelledAt: iso(renewal.cancelledAt),
+    createdAt: renewal.createdAt.toISOString(),
+  };
+}
+
+/** The payment that speaks for a purchase: its newest (payments as loaded, or the one given). */
+function latestOf(payments: Payment[] | undefined): Payment | null {
+  if (!payments?.length) return null;
+  return [...payments].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+}
+
+/** What a purchase's hosted checkout and boleto offer the buyer while it is pending. */
+function pendingLinks(purchase: Purchase, latest: Payment | null): { checkoutUrl: string | null; boletoUrl: string | null } {
+  if (purchase.status !== 'pending') return { checkoutUrl: null, boletoUrl: null };
+  const boletoUrl = latest?.status === 'pending' && latest.method === 'boleto' ? latest.ticketUrl : null;
+  // Back to the provider's page while nothing is under way there (no payment, or only refused ones).
+  const underWay = latest !== null && latest.status === 'pending';
+  const checkoutUrl = underWay ? null : purchase.renewal ? (purchase.renewal.status === 'pending' ? purchase.renewal.checkoutUrl : null) : purchase.checkoutUrl;
+  return { checkoutUrl, boletoUrl };
+}
+
+/**
+ * A purchase as its buyer and admins see it. `payments` (with method, status and ticketUrl) and
+ * `renewal` are read from the row's includes when loaded; `latest` overrides the payments.
+ */
+export function presentPurchase(purchase: Purchase, opts: { paymentId?: string | null; latest?: Payment | null; transitions?: PurchaseTransition[] } = {}): ApiPurchase {
+  const latest = opts.latest !== undefined ? opts.latest : latestOf(purchase.payments);
+  const paymentId = opts.paymentId ?? latest?.id ?? null;
+  const method: PaymentMethod | null = latest?.method ?? purchase.method ?? null;
   const json: ApiPurchase = {
     id: purchase.id,
     _id: purchase.id,
@@ -47,6 +96,11 @@ export function presentPurchase(purchase: Purchase, opts: { paymentId?: string |
     status: purchase.status,
     statusLabel: label(purchase.status),
     provider: purchase.provider,
+    method,
+    methodLabel: method ? PAYMENT_METHOD_LABELS[method] : null,
+    installments: latest?.installments ?? purchase.installments ?? null,
+    ...pendingLinks(purchase, latest),
+    renewal: purchase.renewal ? presentRenewal(purchase.renewal) : null,
     appliedAt: iso(purchase.appliedAt),
     approvedAt: iso(purchase.approvedAt),
     rejectedAt: iso(purchase.rejectedAt),
@@ -63,7 +117,8 @@ export function presentPurchase(purchase: Purchase, opts: { paymentId?: string |
   return json;
 }
 
-export function presentPurchaseStatus(purchase: Purchase, paymentId: string | null): PurchaseStatusResponse {
+export function presentPurchaseStatus(purchase: Purchase, latest: Payment | null): PurchaseStatusResponse {
+  const links = pendingLinks(purchase, latest);
   return {
     id: purchase.id,
     status: purchase.status,
@@ -72,8 +127,11 @@ export function presentPurchaseStatus(purchase: Purchase, paymentId: string | nu
     amountCents: purchase.amountCents,
     currency: purchase.currency,
     planSnapshot: presentSnapshot(purchase.planSnapshot),
-    paymentId,
+    paymentId: latest?.id ?? null,
     appliedAt: iso(purchase.appliedAt),
+    method: latest?.method ?? purchase.method ?? null,
+    provider: purchase.provider,
+    ...links,
   };
 }
 
@@ -83,13 +141,14 @@ export function presentPixPayment(payment: Payment, now: Date = new Date()): Api
     _id: payment.id,
     purchaseId: payment.purchaseId,
     provider: payment.provider,
+    method: payment.method,
     providerPaymentId: payment.providerPaymentId ?? '',
     status: payment.status,
     statusLabel: label(payment.status),
     amount: fromCents(payment.amountCents),
     amountCents: payment.amountCents,
     currency: payment.currency,
-    expiresAt: payment.expiresAt.toISOString(),
+    expiresAt: iso(payment.expiresAt),
     isExpired: payment.isExpired(now),
     qrCodeBase64: payment.qrCodeBase64 ?? '',
     pixCopyPaste: payment.qrCode ?? '',

@@ -1,14 +1,18 @@
 import { PAYMENT_MESSAGES as M, type PaymentsStatus } from '@aabify/shared';
-import type { PaymentsState } from './providers/index.js';
+import type { PaymentRoutes, PaymentsState } from './providers/index.js';
+import { publicRoutes } from './routeView.js';
 
-/** The provider state as the admin screens show it. */
-export function presentPaymentsState(state: PaymentsState): PaymentsStatus {
+const LABELS = { sandbox: M.providerSandboxLabel, mercadopago: M.providerMercadoPagoLabel, stripe: M.providerStripeLabel } as const;
+
+/** The provider state as the admin screens show it, with the currencies each provider charges. */
+export function presentPaymentsState(state: PaymentsState, routes: PaymentRoutes): PaymentsStatus {
   return {
     provider: state.provider,
-    label: state.provider === 'sandbox' ? M.providerSandboxLabel : M.providerMercadoPagoLabel,
+    label: LABELS[state.provider],
     sandbox: state.provider === 'sandbox',
     available: state.available,
     reason: state.available ? null : state.reason,
     message: state.available ? null : M.unavailableReasons[state.reason],
+    routes: publicRoutes(routes),
   };
 }

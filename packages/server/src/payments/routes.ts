@@ -3,7 +3,9 @@ import {
   PAYMENT_MESSAGES as M,
   PIX_EXPIRATION_MINUTES,
   PIX_POLLING,
+  checkoutSchema,
   pageQuerySchema,
+  type CheckoutResponse,
   type CreatePixResponse,
   type PaymentConfigResponse,
   type PixPollingStatusResponse,
@@ -11,7 +13,7 @@ import {
   pagination,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
-import type { Payment } from '../models/index.js';
+import type { Payment, Purchase } from '../models/index.js';
 import { authUser, requireAuth, requireVerifiedEmail } from '../http/guards.js';
 import { signedInActor } from '../audit/requestActor.js';
 import { ApiError } from '../http/errors.js';
@@ -19,10 +21,16 @@ import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { isPaymentProviderError, isRefusedChange, providerErrorToApi } from './providers/index.js';
 import { createPixPayment } from './pixPaymentCreator.js';
-import { applyProviderPayment, cancelPaymentLocally, claimProviderRead, syncPayment } from './paymentSynchronizer.js';
-import { presentPixPayment, presentPurchase, presentPurchaseStatus } from './presenter.js';
-import { latestPaymentId, ownedPayment, ownedPaymentOrPurchasePayment, ownedPurchase } from './access.js';
+import { applyProviderPayment, cancelPaymentLocally, claimProviderRead, claimRowRead, syncPayment } from './paymentSynchronizer.js';
+import { presentPixPayment, presentPurchase, presentPurchaseStatus, presentRenewal } from './presenter.js';
+import { latestPayment, ownedPayment, ownedPaymentOrPurchasePayment, ownedPurchase, ownedRenewal, purchaseView, purchaseViewIncludes } from './access.js';
 import { mercadoPagoWebhook } from './webhookRoutes.js';
+import { stripeWebhook } from './stripeWebhookRoutes.js';
+import { createHostedCheckout } from './checkoutCreator.js';
+import { syncCheckout } from './checkoutSynchronizer.js';
+import { cancelRenewal } from './renewalCanceller.js';
+import { createSandboxCheckoutRouter, simulateRenewalChargeHandlers } from './sandboxRoutes.js';
+import { publicRoutes } from './routeView.js';
 
 function statusMessage(payment: Payment): string {
   if (payment.isExpired()) return M.expired;
@@ -54,7 +62,8 @@ function recommendedInterval(payment: Payment, now = Date.now()): number {
  * failure keeps the local state.
  */
 async function refreshPending(ctx: AppContext, payment: Payment): Promise<Payment> {
-  if (payment.status !== 'pending' || !payment.providerPaymentId || payment.provider !== 'mercadopago') return payment;
+  // The sandbox's payments change only through our own calls: nothing to read.
+  if (payment.status !== 'pending' || !payment.providerPaymentId || payment.provider === 'sandbox') return payment;
   if (!(await claimProviderRead(ctx, payment))) return payment;
   try {
     return (await syncPayment(ctx, payment.id, { actor: 'poll' })).payment;
@@ -64,9 +73,29 @@ async function refreshPending(ctx: AppContext, payment: Payment): Promise<Paymen
   }
 }
 
+/**
+ * A pending hosted-checkout purchase (or a renewal's first purchase) with nothing under way:
+ * its checkout is read back from the provider when the last read is old enough, so the return
+ * page learns of a payment even when its notification is late or lost.
+ */
+async function refreshCheckout(ctx: AppContext, purchase: Purchase): Promise<void> {
+  if (purchase.status !== 'pending' || !purchase.checkoutId || purchase.provider === 'sandbox' || purchase.provider === 'manual') return;
+  if (!(await claimRowRead(ctx, 'purchase', purchase.id))) return;
+  try {
+    await syncCheckout(ctx, purchase.id, { actor: 'poll' });
+  } catch (err) {
+    ctx.logger.warn({ err, purchaseId: purchase.id }, 'checkout could not be read back from the provider');
+  }
+}
+
 const mapProviderErrors = (err: unknown): never => {
   throw isPaymentProviderError(err) ? providerErrorToApi(err) : err;
 };
+
+/** Our address as the payer's browser knows it: PUBLIC_URL, or this request's origin (Express reads the proxy's headers only from trusted proxies). */
+function baseUrlOf(ctx: AppContext, req: { protocol: string; get(name: string): string | undefined }): string {
+  return ctx.config.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
 
 /**
  * GET /api/payments/config (public) · POST /webhook (Mercado Pago) ·
@@ -94,13 +123,59 @@ export function createPaymentsRouter(ctx: AppContext): Router {
       pixExpirationMinutes: PIX_EXPIRATION_MINUTES,
       canSimulateApproval: provider === 'sandbox',
       polling: PIX_POLLING,
+      routes: publicRoutes(await ctx.payments.routes()),
     };
     res.json(body);
   });
 
-  router.post('/webhook', rateLimit(ctx.rateLimits.limiter('payment-webhook', { points: 600, windowMs: 60_000 })), mercadoPagoWebhook(ctx));
+  const webhookLimit = rateLimit(ctx.rateLimits.limiter('payment-webhook', { points: 600, windowMs: 60_000 }));
+  router.post('/webhook', webhookLimit, mercadoPagoWebhook(ctx));
+  router.post('/stripe/webhook', webhookLimit, stripeWebhook(ctx));
 
   router.post('/create-pix/:planId', ...createPixHandlers(ctx));
+
+  router.post(
+    '/checkout/:planId',
+    session,
+    rateLimit(ctx.rateLimits.limiter('purchase-create', { points: 20, windowMs: 10 * 60_000 })),
+    requireVerifiedEmail(ctx),
+    validate(checkoutSchema),
+    async (req, res) => {
+      const { renew } = inputOf(req, checkoutSchema);
+      const planId = typeof req.params.planId === 'string' ? req.params.planId : '';
+      const created = await createHostedCheckout(ctx, authUser(req), planId, { renew, baseUrl: baseUrlOf(ctx, req) });
+      const view = (await purchaseView(ctx, created.purchase.id)) ?? created.purchase;
+      const body: CheckoutResponse = {
+        success: true,
+        message: renew ? M.renewalCreated : M.checkoutCreated,
+        checkoutUrl: created.checkoutUrl,
+        purchase: presentPurchase(view),
+        renewal: view.renewal ? presentRenewal(view.renewal) : null,
+      };
+      res.status(201).json(body);
+    },
+  );
+
+  router.use('/sandbox', createSandboxCheckoutRouter(ctx));
+  router.post('/renewals/:id/simulate-charge', ...simulateRenewalChargeHandlers(ctx));
+
+  router.get('/renewals', auth, reads, async (req, res) => {
+    const renewals = await ctx.models.Renewal.findAll({ where: { userId: authUser(req).id }, order: [['createdAt', 'DESC']], limit: 50 });
+    res.json({ success: true, renewals: renewals.map(presentRenewal) });
+  });
+
+  router.post('/renewals/:id/cancel', session, reads, async (req, res) => {
+    const user = authUser(req);
+    const renewal = await ownedRenewal(ctx, req.params.id, user);
+    const admin = user.isAdmin() && user.id !== renewal.userId;
+    // An admin stopping a customer's renewal is an admin action: recorded in the audit trail.
+    const after = await cancelRenewal(ctx, renewal, {
+      actor: `${admin ? 'admin' : 'user'}:${user.id}`,
+      reason: admin ? 'Cancelada por administrador' : 'Cancelada pelo cliente',
+      audit: admin ? signedInActor(req) : undefined,
+    });
+    res.json({ success: true, message: M.renewalCancelled, renewal: presentRenewal(after) });
+  });
 
   router.get('/pix-polling-status/:id', auth, reads, async (req, res) => {
     const payment = await refreshPending(ctx, await ownedPayment(ctx, req.params.id, authUser(req)));
@@ -110,7 +185,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
       paymentId: payment.id,
       status: payment.status,
       isExpired: expired,
-      expiresAt: payment.expiresAt.toISOString(),
+      expiresAt: payment.expiresAt?.toISOString() ?? null,
       shouldContinuePolling: payment.status === 'pending' && !expired,
       recommendedInterval: payment.status === 'pending' && !expired ? recommendedInterval(payment) : 0,
       message: statusMessage(payment),
@@ -135,7 +210,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     const user = authUser(req);
     const { rows, count } = await ctx.models.Purchase.findAndCountAll({
       where: { userId: user.id },
-      include: [{ model: ctx.models.Payment, as: 'payments', attributes: ['id', 'createdAt'] }],
+      include: purchaseViewIncludes(ctx),
       order: [['createdAt', 'DESC'], ['id', 'ASC']],
       limit,
       offset: (page - 1) * limit,
@@ -147,18 +222,19 @@ export function createPaymentsRouter(ctx: AppContext): Router {
   router.get('/purchase/:id', auth, reads, async (req, res) => {
     const purchase = await ownedPurchase(ctx, req.params.id, authUser(req));
     const transitions = await ctx.models.PurchaseTransition.findAll({ where: { purchaseId: purchase.id }, order: [['at', 'ASC'], ['id', 'ASC']] });
-    res.json({ success: true, purchase: presentPurchase(purchase, { paymentId: await latestPaymentId(ctx, purchase.id), transitions }) });
+    res.json({ success: true, purchase: presentPurchase(purchase, { transitions }) });
   });
 
   router.get('/status/:purchaseId', auth, reads, async (req, res) => {
     let purchase = await ownedPurchase(ctx, req.params.purchaseId, authUser(req));
-    const paymentId = await latestPaymentId(ctx, purchase.id);
-    if (purchase.status === 'pending' && paymentId) {
-      const payment = await ctx.models.Payment.findByPk(paymentId);
-      if (payment) await refreshPending(ctx, payment);
-      purchase = (await ctx.models.Purchase.findByPk(purchase.id)) ?? purchase;
+    let latest = await latestPayment(ctx, purchase.id);
+    if (purchase.status === 'pending') {
+      if (latest?.status === 'pending') await refreshPending(ctx, latest);
+      else await refreshCheckout(ctx, purchase);
+      purchase = (await purchaseView(ctx, purchase.id)) ?? purchase;
+      latest = await latestPayment(ctx, purchase.id);
     }
-    res.json(presentPurchaseStatus(purchase, paymentId));
+    res.json(presentPurchaseStatus(purchase, latest));
   });
 
   router.patch('/cancel/:id', session, reads, async (req, res) => {
@@ -199,7 +275,7 @@ export function createPaymentsRouter(ctx: AppContext): Router {
     if (payment.status !== 'pending' && payment.status !== 'approved') throw ApiError.conflict(M.notPending, 'PAYMENT_NOT_PENDING');
     const remote = await ctx.payments.sandbox.approve(payment.providerPaymentId).catch(mapProviderErrors);
     const result = await applyProviderPayment(ctx, payment.id, remote, { actor: `user:${user.id}`, reason: 'Aprovação simulada (sandbox)' });
-    const purchase = await ctx.models.Purchase.findByPk(payment.purchaseId);
+    const purchase = await purchaseView(ctx, payment.purchaseId);
     res.json({
       success: true,
       message: M.simulatedApproval,

@@ -1,11 +1,14 @@
 /**
  * Plan analytics of the admin screen. Periods are calendar periods in
  * America/Sao_Paulo (this week from Monday, this month, quarter, year), counted on the
- * approval time of approved purchases. PIX sells in BRL only, so revenue sums BRL.
+ * approval time of approved purchases. Revenue sums BRL (USD and EUR sales are counted, not added
+ * to it); sales are also counted per payment method.
  */
 import { QueryTypes } from 'sequelize';
 import {
   PAYMENT_MESSAGES,
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_METHODS,
   PAYMENT_STATUS_LABELS,
   PLAN_LIMITS,
   fromCents,
@@ -46,6 +49,11 @@ export async function planAnalytics(ctx: Ctx, period: AnalyticsPeriod, now: Date
            sum("amountCents") FILTER (WHERE "approvedAt" >= :start AND "approvedAt" <= :now) AS period,
            count(*) FILTER (WHERE "approvedAt" >= :start AND "approvedAt" <= :now) AS "periodCount"
     FROM purchases WHERE status = 'approved' AND currency = 'BRL'`);
+  const byMethod = await q<{ method: string | null; sales: string; revenue: string | null }>(`
+    SELECT method, count(*) AS sales, sum("amountCents") FILTER (WHERE currency = 'BRL') AS revenue
+    FROM purchases
+    WHERE status = 'approved' AND method IS NOT NULL AND "approvedAt" >= :start AND "approvedAt" <= :now
+    GROUP BY method`);
   const top = await q<{ id: string | null; name: string; type: PlanType; revenue: string; sales: string }>(`
     SELECT p."planId" AS id, coalesce(pl.name, max(p."planSnapshot"->>'name')) AS name,
            coalesce(pl.type, max(p."planSnapshot"->>'type')) AS type,
@@ -80,6 +88,10 @@ export async function planAnalytics(ctx: Ctx, period: AnalyticsPeriod, now: Date
       averageTicketCents: averageCents,
     },
     plansByType: { subscription: num(plans.subscription), credit: num(plans.credit) },
+    salesByMethod: PAYMENT_METHODS.map((method) => {
+      const row = byMethod.find((r) => r.method === method);
+      return { method, label: PAYMENT_METHOD_LABELS[method], sales: num(row?.sales), revenueCents: num(row?.revenue) };
+    }),
     topPerformingPlans: top.map((t) => ({
       plan: { id: t.id ?? '', _id: t.id ?? '', name: t.name || PAYMENT_MESSAGES.unknownPlan, type: t.type },
       revenue: fromCents(num(t.revenue)),

@@ -7,8 +7,11 @@
  */
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import {
+  CURRENCIES,
   PLAN_MESSAGES,
+  planCurrencyUnsupportedMessage,
   planInputSchema,
+  type Currency,
   toCents,
   type PlanFilterQuery,
   type PlanInput,
@@ -24,7 +27,24 @@ import type { SignedInActor } from '../audit/actor.js';
 import { auditChanges, recordAudit, type AuditEntry } from '../audit/recorder.js';
 import { planAuditTarget, planAuditView } from './presenter.js';
 
-type Ctx = Pick<AppContext, 'models' | 'sequelize'>;
+type Ctx = Pick<AppContext, 'models' | 'sequelize' | 'payments'>;
+
+/**
+ * The currencies a configured provider charges. A provider in its error state still counts: its
+ * plans stay on sale and the buyer's click answers 503 until an admin mends the keys.
+ */
+export async function chargeableCurrencies(ctx: Pick<AppContext, 'payments'>): Promise<Currency[]> {
+  const routes = await ctx.payments.routes();
+  return CURRENCIES.filter((currency) => routes[currency] !== null && routes[currency] !== undefined);
+}
+
+/** A plan is put on sale (activated, or an active plan's currency changed) only where a provider can charge its currency. */
+async function assertSellable(ctx: Ctx, before: { isActive: boolean; currency: Currency } | null, after: { isActive: boolean; currency: Currency }): Promise<void> {
+  if (!after.isActive || (before?.isActive && before.currency === after.currency)) return;
+  if ((await chargeableCurrencies(ctx)).includes(after.currency)) return;
+  const message = planCurrencyUnsupportedMessage(after.currency);
+  throw ApiError.validation({ currency: message }, message);
+}
 
 /** Records a plan's change (the fields that differ from `before`; everything when there was no plan). */
 async function recordPlanChange(
@@ -74,15 +94,17 @@ export function planAsInput(plan: Plan): Record<string, unknown> {
   };
 }
 
-export async function findPlan(ctx: Ctx, id: unknown, opts: { activeOnly?: boolean; transaction?: Transaction } = {}): Promise<Plan> {
+/** `currencies`: only a plan in one of them is found (a customer never sees a plan nobody can charge). */
+export async function findPlan(ctx: Pick<Ctx, 'models'>, id: unknown, opts: { activeOnly?: boolean; currencies?: readonly Currency[]; transaction?: Transaction } = {}): Promise<Plan> {
   const plan = typeof id === 'string' && isUuid(id) ? await ctx.models.Plan.findByPk(id, { transaction: opts.transaction }) : null;
-  if (!plan || (opts.activeOnly && !plan.isActive)) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
+  if (!plan || (opts.activeOnly && !plan.isActive) || (opts.currencies && !opts.currencies.includes(plan.currency))) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
   return plan;
 }
 
 /** A plan sent without a display order goes last (after every plan there is). */
 export async function createPlan(ctx: Ctx, actor: SignedInActor, input: PlanInput): Promise<Plan> {
   const attributes = planAttributes(input);
+  await assertSellable(ctx, null, attributes);
   return ctx.sequelize.transaction(async (transaction) => {
     const displayOrder = input.displayOrder ?? ((await ctx.models.Plan.max<number, Plan>('displayOrder', { transaction })) ?? 0) + 1;
     const plan = await ctx.models.Plan.create({ ...attributes, displayOrder }, { transaction });
@@ -97,6 +119,7 @@ async function changePlan(ctx: Ctx, actor: SignedInActor, plan: Plan, values: Pa
     const locked = await ctx.models.Plan.findByPk(plan.id, { transaction, lock: transaction.LOCK.UPDATE });
     if (!locked) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
     const before = planAuditView(locked);
+    await assertSellable(ctx, locked, { isActive: values.isActive ?? locked.isActive, currency: values.currency ?? locked.currency });
     await locked.update(values, { transaction });
     await recordPlanChange(ctx, 'plan.updated', actor, locked, before, transaction);
     return locked;
@@ -224,6 +247,7 @@ export async function bulkUpdatePlans(ctx: Ctx, actor: SignedInActor, planIds: s
     const plans = await lockPlans(ctx, planIds, transaction);
     for (const plan of plans) {
       const before = planAuditView(plan);
+      await assertSellable(ctx, plan, { isActive: values.isActive ?? plan.isActive, currency: values.currency ?? plan.currency });
       await plan.update(values, { transaction });
       await recordPlanChange(ctx, 'plan.updated', actor, plan, before, transaction, { bulk: true });
     }
@@ -263,13 +287,14 @@ const SORT_COLUMNS: Record<PlanSortField, string> = {
 };
 
 
-export function planFilterWhere(query: Partial<PlanFilterQuery>, opts: { activeOnly?: boolean } = {}): WhereOptions<Plan> {
+export function planFilterWhere(query: Partial<PlanFilterQuery>, opts: { activeOnly?: boolean; currencies?: readonly Currency[] } = {}): WhereOptions<Plan> {
   const and: WhereOptions<Plan>[] = [];
   if (query.search) {
     const pattern = likePattern(query.search);
     and.push({ [Op.or]: [{ name: { [Op.iLike]: pattern } }, { description: { [Op.iLike]: pattern } }] });
   }
   if (query.type && query.type !== 'all') and.push({ type: query.type });
+  if (opts.currencies) and.push({ currency: { [Op.in]: [...opts.currencies] } });
   if (opts.activeOnly) and.push({ isActive: true });
   else if (query.status === 'active') and.push({ isActive: true });
   else if (query.status === 'inactive') and.push({ isActive: false });
@@ -283,7 +308,7 @@ export function planFilterWhere(query: Partial<PlanFilterQuery>, opts: { activeO
 export async function listPlans(
   ctx: Ctx,
   query: PlanFilterQuery,
-  opts: { activeOnly?: boolean; all?: boolean } = {},
+  opts: { activeOnly?: boolean; currencies?: readonly Currency[]; all?: boolean } = {},
 ): Promise<{ plans: Plan[]; total: number }> {
   const column = SORT_COLUMNS[query.sortBy ?? 'displayOrder'];
   const direction = query.sortOrder === 'desc' ? 'DESC' : 'ASC';

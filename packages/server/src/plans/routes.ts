@@ -18,7 +18,7 @@ import { inputOf, validate } from '../http/validate.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { presentPlan } from './presenter.js';
 import { presentUser } from '../accounts/userPresenter.js';
-import { createPlan, deletePlan, duplicatePlan, findPlan, listPlans, updatePlan } from './planStore.js';
+import { chargeableCurrencies, createPlan, deletePlan, duplicatePlan, findPlan, listPlans, planFilterWhere, updatePlan } from './planStore.js';
 import { planStats } from './planAnalytics.js';
 
 /**
@@ -35,14 +35,15 @@ export function createPlansRouter(ctx: AppContext): Router {
   const admin = requireAuth(ctx, { admin: true });
 
   router.get('/public', limiter, async (_req, res) => {
-    const plans = await ctx.models.Plan.findAll({ where: { isActive: true }, order: [['displayOrder', 'ASC'], ['name', 'ASC']] });
+    const plans = await ctx.models.Plan.findAll({ where: planFilterWhere({}, { activeOnly: true, currencies: await chargeableCurrencies(ctx) }), order: [['displayOrder', 'ASC'], ['name', 'ASC']] });
     res.json({ success: true, plans: plans.map(presentPlan) });
   });
 
   router.get('/', auth, limiter, validate(planFilterQuerySchema, 'query'), async (req, res) => {
     const query = inputOf(req, planFilterQuerySchema);
     const admin = authUser(req).isAdmin();
-    const { plans, total } = await listPlans(ctx, query, { activeOnly: !admin });
+    // Customers see only the plans they can buy: active, in a currency a provider charges.
+    const { plans, total } = await listPlans(ctx, query, admin ? {} : { activeOnly: true, currencies: await chargeableCurrencies(ctx) });
     const body: PlanListResponse = { plans: plans.map(presentPlan), pagination: pagination(total, query.page, query.limit) };
     res.json(body);
   });
@@ -122,7 +123,7 @@ export function createPlansRouter(ctx: AppContext): Router {
   });
 
   router.get('/:id', auth, limiter, async (req, res) => {
-    const plan = await findPlan(ctx, req.params.id, { activeOnly: !authUser(req).isAdmin() });
+    const plan = authUser(req).isAdmin() ? await findPlan(ctx, req.params.id) : await findPlan(ctx, req.params.id, { activeOnly: true, currencies: await chargeableCurrencies(ctx) });
     res.json({ success: true, plan: presentPlan(plan) });
   });
 

@@ -44,7 +44,7 @@ export function createAdminConfigRouter(ctx: AppContext, limiter: Limiter): Rout
     const body: AdminConfigResponse = {
       configs: (await ctx.settings.list()).map((e) => presentSetting(e, url)),
       webhookUrl: url,
-      payments: presentPaymentsState(await ctx.payments.state()),
+      payments: presentPaymentsState(await ctx.payments.state(), await ctx.payments.routes()),
     };
     res.json(body);
   });

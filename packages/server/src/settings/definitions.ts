@@ -31,6 +31,7 @@ export interface SettingValues {
   'payments.mercadopago.accessToken': string;
   'payments.mercadopago.publicKey': string;
   'payments.mercadopago.webhookSecret': string;
+  'payments.maxInstallments': number;
   'support.adminDownloads': boolean;
   'accounts.requireVerifiedEmail': boolean;
   'audit.retentionDays': number;
@@ -309,6 +310,19 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     masked: true,
     defaultValue: (config) => config.mercadoPago.webhookSecret ?? null,
     parse: secretText(512),
+  },
+  'payments.maxInstallments': {
+    key: 'payments.maxInstallments',
+    title: 'Parcelas no cartão',
+    group: 'Pagamentos',
+    kind: 'number',
+    description: 'Número máximo de parcelas oferecido no pagamento com cartão (1 = só à vista)',
+    help: 'Vale para o checkout do Mercado Pago (e o do sandbox). Juros de parcelamento seguem as condições da sua conta no provedor. Renovações automáticas são sempre cobradas à vista.',
+    recommended: '1 a 12',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => 12,
+    parse: integer(1, 24, 'Valor deve estar entre 1 e 24'),
   },
   'support.adminDownloads': {
     key: 'support.adminDownloads',

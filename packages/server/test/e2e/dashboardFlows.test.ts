@@ -118,7 +118,7 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByText('As senhas não coincidem').waitFor();
     await page.getByLabel('Confirmar senha').fill('');
     await page.getByRole('button', { name: 'Criar Conta' }).click();
-    await soon(() => page.locator('#field-confirmPassword-error').textContent(), (v) => expect(v).to.equal('Confirmação obrigatória: digite a senha novamente'));
+    await soon(() => page.locator('#field-confirmPassword-error').textContent(), (v) => expect(v).to.equal('As senhas não coincidem'));
     await soon(() => page.getByLabel('Nome (opcional)').count(), (v) => expect(v).to.equal(1));
 
     // A taken address: said under the field, with the ways back in beside it.
@@ -149,8 +149,9 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByRole('checkbox', { name: /Li e aceito/ }).check();
     await page.getByRole('button', { name: 'Criar Conta' }).click();
     await page.getByText('Conta criada com sucesso!').waitFor();
-    // The name given at registration is what the top bar calls the person.
-    await soon(() => page.getByTestId('topbar-email').textContent(), (v) => expect(v).to.equal('Ana'));
+    // The top bar shows the e-mail; the name given at registration stands beside it.
+    await soon(() => page.getByTestId('topbar-email').textContent(), (v) => expect(v).to.equal(USER.email));
+    expect(await page.getByTestId('topbar-name').textContent()).to.equal('Ana');
     await waitForPath(page, '/plans');
     const reason = page.getByTestId('plans-reason');
     await soon(() => reason.getAttribute('data-from'), (v) => expect(v).to.equal('/dashboard'));
@@ -217,7 +218,7 @@ describe('dashboard: user flows in a real browser', function () {
     await soon(() => page.locator('[data-plan-name="Pacote 10 conversões"]').count(), (v) => expect(v).to.equal(0));
     await page.locator('label[for="plan-type-credit"]').click();
     const createPix = page.waitForResponse((r) => r.url().includes('/api/payments/create-pix/'));
-    await page.getByRole('button', { name: 'Comprar Pacote 10 conversões' }).click();
+    await page.getByRole('button', { name: 'Pagar com PIX: Pacote 10 conversões' }).click();
     const pix = (await (await createPix).json()) as CreatePixResponse;
     const modal = page.getByTestId('pix-modal');
     await modal.waitFor();
@@ -238,8 +239,8 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByRole('link', { name: 'Ir para o Painel' }).click();
     await waitForPath(page, '/dashboard');
     await soon(() => page.getByTestId('plan-credits').textContent(), (v) => expect(v).to.equal('10'));
-    await soon(() => page.getByTestId('greeting').textContent(), (v) => expect(v).to.equal('Boas-vindas, Ana!'));
-    await soon(() => page.title(), (v) => expect(v).to.equal('Boas-vindas, Ana! · aabify'));
+    await soon(() => page.getByTestId('greeting').textContent(), (v) => expect(v).to.equal(`Boas-vindas, Ana (${USER.email})!`));
+    await soon(() => page.title(), (v) => expect(v).to.equal(`Boas-vindas, Ana (${USER.email})! · aabify`));
     await soon(() => page.getByTestId('plan-status-tile').textContent(), (v) => expect(v).to.contain('Plano Ativo'));
     await page.getByTestId('count-total').filter({ hasText: '0' }).waitFor();
     await shootBoth(page, 'dashboard');
@@ -416,7 +417,7 @@ describe('dashboard: user flows in a real browser', function () {
     await dialog.getByRole('button', { name: 'Alterar Senha' }).click();
     await dialog.getByText('Senha atual é obrigatória').waitFor();
     await dialog.getByText('Nova senha deve ter pelo menos 6 caracteres').waitFor();
-    await dialog.getByText('Confirmação obrigatória: digite a senha novamente').waitFor();
+    await dialog.getByText('As senhas não coincidem').waitFor();
     await dialog.getByLabel('Senha atual').fill(USER.password);
     await dialog.getByLabel('Nova senha', { exact: true }).fill(USER.password);
     await dialog.getByLabel('Confirmar nova senha').fill(USER.password);

@@ -73,7 +73,7 @@ describe('email in a real browser', function () {
       await page.getByRole('button', { name: 'Salvar nova senha' }).click();
       await toastWith(page, 'Senha alterada');
       await waitForPath(page, '/dashboard');
-      await soon(() => page.getByTestId('topbar-email').textContent(), (v) => expect(v).to.equal('Carla'));
+      await soon(() => page.getByTestId('topbar-name').textContent(), (v) => expect(v).to.equal('Carla'));
 
       // Signed out, the new password signs in; the link does not work twice.
       await page.getByRole('button', { name: 'Menu da conta' }).click();
@@ -140,7 +140,7 @@ describe('email in a real browser', function () {
       await page.getByRole('button', { name: 'Confirmar e entrar' }).click();
       await toastWith(page, EMAIL_MESSAGES.emailVerifiedSignedIn);
       // Signed in (a new account without a plan lands on /plans).
-      await soon(() => page.getByTestId('topbar-email').textContent(), (v) => expect(v).to.equal('Bia'));
+      await soon(() => page.getByTestId('topbar-name').textContent(), (v) => expect(v).to.equal('Bia'));
       expect(errors).to.deep.equal([]);
       await context.close();
 

@@ -66,7 +66,7 @@ describe('purchases: sandbox PIX approval, "Minhas compras" and the admin "Compr
     await page.goto(`${server.url}/plans`);
     await page.locator('[data-plan-name="Pacote 10 E2E"]').waitFor({ timeout: SHORT });
     const createPix = page.waitForResponse((r) => r.url().includes('/api/payments/create-pix/'));
-    await page.getByRole('button', { name: 'Comprar Pacote 10 E2E' }).click();
+    await page.getByRole('button', { name: 'Pagar com PIX: Pacote 10 E2E' }).click();
     const pix = (await (await createPix).json()) as CreatePixResponse;
     buyerPurchaseId = pix.purchase.id;
     await page.getByTestId('pix-modal').waitFor();
@@ -272,7 +272,7 @@ describe('purchases: sandbox PIX approval, "Minhas compras" and the admin "Compr
     await page.getByRole('link', { name: 'Comprar créditos' }).click();
     await waitForPath(page, '/plans');
     const createPix = page.waitForResponse((r) => r.url().includes('/api/payments/create-pix/'));
-    await page.getByRole('button', { name: 'Comprar Pacote 10 E2E' }).click();
+    await page.getByRole('button', { name: 'Pagar com PIX: Pacote 10 E2E' }).click();
     const pix = (await (await createPix).json()) as CreatePixResponse;
     await page.getByTestId('pix-modal').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Fechar' }).last().click();
@@ -302,7 +302,7 @@ describe('purchases: sandbox PIX approval, "Minhas compras" and the admin "Compr
     await soon(async () => new URL(page.url()).pathname, (v) => expect(v).to.equal('/plans'));
 
     // Buying the same plan again answers the same pending PIX; signing out forgets it.
-    await page.getByRole('button', { name: 'Comprar Pacote 10 E2E' }).click();
+    await page.getByRole('button', { name: 'Pagar com PIX: Pacote 10 E2E' }).click();
     await page.getByTestId('pix-modal').waitFor();
     await soon(() => pendingStored(page), (v) => expect(v).to.contain(pix.payment.id));
     await page.getByRole('dialog').getByRole('button', { name: 'Fechar' }).last().click();

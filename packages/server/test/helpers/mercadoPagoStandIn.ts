@@ -1,19 +1,23 @@
 /**
  * A local stand-in for Mercado Pago's payments API, speaking the requests and answers of
- * docs/payments-pix.md: POST /v1/payments (PIX, X-Idempotency-Key required, date_of_expiration format
- * and 30-minute minimum checked), GET /v1/payments/{id}, PUT /v1/payments/{id} (cancel),
- * POST /v1/payments/{id}/refunds. It keeps its own payments, records every request, can be
- * told to fail, and sends signed webhooks (x-signature, x-request-id) to the notification_url.
+ * docs/payments-pix.md and docs/payments-card.md: POST /v1/payments (PIX, X-Idempotency-Key
+ * required, date_of_expiration format and 30-minute minimum checked), GET /v1/payments/{id},
+ * GET /v1/payments/search, PUT /v1/payments/{id} (cancel), POST /v1/payments/{id}/refunds, and
+ * (mercadoPagoCheckoutStandIn.ts) Checkout Pro preferences, preapprovals and authorized
+ * payments. It keeps its own payments, records every request, can be told to fail, and sends
+ * signed webhooks (x-signature, x-request-id) to the notification_url.
  *
  *   const mp = await MercadoPagoStandIn.start({ accessToken: 'TEST-1', webhookSecret: 's3cr3t' });
  *   mp.approve(id); await mp.notify(id, { to: server.url });
+ *   const paid = mp.checkout.payPreference(prefId, { type: 'credit_card', status: 'approved', installments: 3 });
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import QRCode from 'qrcode';
+import { MpCheckoutBooks, type MpStatus, type PaymentSeed } from './mercadoPagoCheckoutStandIn.js';
 
-export type MpStatus = 'pending' | 'approved' | 'authorized' | 'in_process' | 'in_mediation' | 'rejected' | 'cancelled' | 'refunded' | 'charged_back';
+export type { MpStatus } from './mercadoPagoCheckoutStandIn.js';
 
 export interface MpPaymentRecord {
   id: number;
@@ -22,16 +26,18 @@ export interface MpPaymentRecord {
   transaction_amount: number;
   currency_id: 'BRL';
   description: string;
-  payment_method_id: 'pix';
-  payment_type_id: 'bank_transfer';
+  payment_method_id: string;
+  payment_type_id: string;
+  installments: number;
   payer: { email: string };
   external_reference: string | null;
   notification_url: string | null;
   date_created: string;
   date_approved: string | null;
-  date_of_expiration: string;
+  date_of_expiration: string | null;
   transaction_amount_refunded: number;
-  point_of_interaction: {
+  transaction_details?: { external_resource_url: string | null };
+  point_of_interaction?: {
     type: 'PIX';
     transaction_data: { qr_code: string; qr_code_base64: string; ticket_url: string };
   };
@@ -54,7 +60,7 @@ interface Failure {
 export interface NotifyOptions {
   /** Base URL the notification goes to instead of notification_url's origin (our test server). */
   to: string;
-  action?: 'payment.created' | 'payment.updated';
+  action?: string;
   /** Signature with another secret (a forgery). */
   secret?: string;
   /** Unix seconds written in the signature (default now). */
@@ -107,8 +113,39 @@ export class MercadoPagoStandIn {
   private nextId = 1_300_000_001;
   private server!: Server;
   url = '';
+  /** Checkout Pro preferences, preapprovals and their authorized payments. */
+  readonly checkout: MpCheckoutBooks;
 
-  private constructor(readonly accessToken: string, readonly webhookSecret: string) {}
+  private constructor(readonly accessToken: string, readonly webhookSecret: string) {
+    this.checkout = new MpCheckoutBooks({ createPayment: (seed) => this.createFromSeed(seed), baseUrl: () => this.url });
+  }
+
+  /** A payment made by a payer on a checkout page or by a preapproval (not through POST /v1/payments). */
+  private createFromSeed(seed: PaymentSeed): MpPaymentRecord {
+    const id = this.nextId++;
+    const now = new Date();
+    const record: MpPaymentRecord = {
+      id,
+      status: seed.status,
+      status_detail: seed.statusDetail,
+      transaction_amount: seed.amount,
+      currency_id: 'BRL',
+      description: seed.description,
+      payment_method_id: seed.paymentMethodId,
+      payment_type_id: seed.paymentTypeId,
+      installments: seed.installments,
+      payer: { email: seed.email },
+      external_reference: seed.externalReference,
+      notification_url: seed.notificationUrl,
+      date_created: now.toISOString(),
+      date_approved: seed.status === 'approved' ? now.toISOString() : null,
+      date_of_expiration: seed.paymentTypeId === 'ticket' ? new Date(now.getTime() + 3 * 86400_000).toISOString() : null,
+      transaction_amount_refunded: 0,
+      transaction_details: { external_resource_url: seed.paymentTypeId === 'ticket' ? `${this.url}/boletos/${id}` : null },
+    };
+    this.payments.set(id, record);
+    return record;
+  }
 
   static async start(opts: { accessToken: string; webhookSecret: string }): Promise<MercadoPagoStandIn> {
     const mp = new MercadoPagoStandIn(opts.accessToken, opts.webhookSecret);
@@ -163,15 +200,24 @@ export class MercadoPagoStandIn {
   /** Sends the webhook Mercado Pago sends for a payment; answers our server's status and body. */
   async notify(id: number | string, opts: NotifyOptions): Promise<{ status: number; body: unknown }> {
     const p = this.payment(id);
-    const target = new URL(p.notification_url ?? `${opts.to}/api/payments/webhook`);
+    return this.notifyTopic('payment', String(p.id), p.notification_url, { ...opts, action: opts.action ?? 'payment.updated' });
+  }
+
+  /** The webhook of a preapproval (subscription_preapproval) or of one of its charges (subscription_authorized_payment). */
+  async notifySubscription(topic: 'subscription_preapproval' | 'subscription_authorized_payment', id: string | number, opts: NotifyOptions): Promise<{ status: number; body: unknown }> {
+    return this.notifyTopic(topic, String(id), this.checkout.notificationUrlOf(topic, String(id)), { ...opts, action: opts.action ?? 'updated' });
+  }
+
+  private async notifyTopic(topic: string, dataId: string, notificationUrl: string | null, opts: NotifyOptions): Promise<{ status: number; body: unknown }> {
+    const target = new URL(notificationUrl ?? `${opts.to}/api/payments/webhook`);
     const base = new URL(opts.to);
     target.protocol = base.protocol;
     target.host = base.host;
-    target.searchParams.set('data.id', String(p.id));
-    target.searchParams.set('type', 'payment');
+    target.searchParams.set('data.id', dataId);
+    target.searchParams.set('type', topic);
     const ts = opts.ts ?? Math.floor(Date.now() / 1000);
     const requestId = opts.requestId ?? randomUUID();
-    const manifest = `id:${opts.signedId ?? String(p.id)};request-id:${requestId};ts:${ts};`;
+    const manifest = `id:${opts.signedId ?? dataId};request-id:${requestId};ts:${ts};`;
     const v1 = createHmac('sha256', opts.secret ?? this.webhookSecret).update(manifest).digest('hex');
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
     if (!opts.unsigned) headers['x-signature'] = opts.rawSignature ?? `ts=${ts},v1=${v1}`;
@@ -181,12 +227,12 @@ export class MercadoPagoStandIn {
       body: JSON.stringify({
         id: Math.floor(Math.random() * 1e12),
         live_mode: false,
-        type: 'payment',
+        type: topic,
         date_created: new Date().toISOString(),
         user_id: 44444,
         api_version: 'v1',
-        action: opts.action ?? 'payment.updated',
-        data: { id: String(p.id) },
+        action: opts.action,
+        data: { id: dataId },
       }),
     });
     const text = await res.text();
@@ -224,6 +270,13 @@ export class MercadoPagoStandIn {
     }
     if (req.headers.authorization !== `Bearer ${this.accessToken}`) {
       return this.error(res, 401, 'invalid access token', 'unauthorized', [{ code: 401, description: 'invalid access token' }]);
+    }
+    const books = this.checkout.handle(req.method ?? '', url, body, req.headers);
+    if (books) return this.send(res, books.status, books.body);
+    if (req.method === 'GET' && url.pathname === '/v1/payments/search') {
+      const ref = url.searchParams.get('external_reference');
+      const results = [...this.payments.values()].filter((p) => ref === null || p.external_reference === ref).sort((a, b) => b.id - a.id);
+      return this.send(res, 200, { paging: { total: results.length, limit: 30, offset: 0 }, results });
     }
     const one = /^\/v1\/payments\/(\d+)$/.exec(url.pathname);
     const refunds = /^\/v1\/payments\/(\d+)\/refunds$/.exec(url.pathname);
@@ -275,6 +328,7 @@ export class MercadoPagoStandIn {
       description: String(b.description ?? ''),
       payment_method_id: 'pix',
       payment_type_id: 'bank_transfer',
+      installments: 1,
       payer: { email: payer.email },
       external_reference: typeof b.external_reference === 'string' ? b.external_reference : null,
       notification_url: typeof b.notification_url === 'string' ? b.notification_url : null,

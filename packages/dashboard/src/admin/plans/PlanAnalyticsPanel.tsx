@@ -64,6 +64,15 @@ export function PlanAnalyticsPanel({ refreshKey }: { refreshKey: number }) {
             <p className="small text-body-secondary">
               Por tipo: {data.plansByType.subscription} de {PLAN_TYPE_LABELS.subscription.toLowerCase()} · {data.plansByType.credit} de {PLAN_TYPE_LABELS.credit.toLowerCase()}
             </p>
+            {data.salesByMethod && (
+              <p className="small text-body-secondary" data-testid="analytics-by-method">
+                Vendas por forma de pagamento ({ANALYTICS_PERIOD_LABELS[data.period]}):{' '}
+                {data.salesByMethod
+                  .filter((m) => m.sales > 0 || m.method !== 'other')
+                  .map((m) => `${m.label} ${m.sales}`)
+                  .join(' · ')}
+              </p>
+            )}
             <Row className="g-3">
               <Col lg={6}>
                 <h3 className="h6">Top 5 planos</h3>

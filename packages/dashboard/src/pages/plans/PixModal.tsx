@@ -47,7 +47,8 @@ export function PixModal({ payment, planName, phase, checking, onCheck, onClose,
     const t = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
     return () => clearTimeout(t);
   }, [copied]);
-  const remaining = payment ? Date.parse(payment.expiresAt) - now : 0;
+  // A PIX charge always carries its expiry; a payment without one never runs out here.
+  const remaining = payment?.expiresAt ? Date.parse(payment.expiresAt) - now : Number.POSITIVE_INFINITY;
   useEffect(() => {
     if (payment && phase === 'polling' && remaining <= 0) onExpired();
   }, [payment, phase, remaining, onExpired]);

@@ -8,8 +8,9 @@ import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
-import { Link, useLocation } from 'react-router-dom';
-import { formatMoney, PAYMENT_MESSAGES, PLAN_MESSAGES, type ApiPixPayment, type ApiPlan, type PlanType } from '@aabify/shared';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { formatMoney, PAYMENT_MESSAGES, PLAN_MESSAGES, type ApiPixPayment, type ApiPlan, type Currency, type CurrencyPaymentRoute, type PlanType } from '@aabify/shared';
+import { paymentsApi } from '../../api/payments';
 import { isApiRequestError } from '../../api/client';
 import { plansApi } from '../../api/plans';
 import type { PlanRedirectState } from '../../components/guards';
@@ -26,7 +27,12 @@ import { usePageTitle } from '../../components/PageHeader';
 import { SupportContact } from '../../components/SupportContact';
 import { Icon } from '../../components/Icon';
 
-function PlanOffer({ plan, busy, onBuy }: { plan: ApiPlan; busy: boolean; onBuy(): void }) {
+/** How the buyer chose to pay: PIX here, or a hosted checkout (card, boleto) or an automatic renewal at the provider. */
+type BuyWay = 'pix' | 'checkout' | 'renewal';
+
+function PlanOffer({ plan, route, busy, onBuy }: { plan: ApiPlan; route: CurrencyPaymentRoute | null; busy: BuyWay | null; onBuy(way: BuyWay): void }) {
+  const spinner = (way: BuyWay) => busy === way && <Spinner size="sm" className="me-2" aria-hidden="true" />;
+  const main = plan.isPopular ? 'primary' : 'outline-primary';
   return (
     <Card className={`h-100 ${plan.isPopular ? 'border-primary border-2' : ''}`} data-testid="plan-offer" data-plan-name={plan.name}>
       <Card.Body className="d-flex flex-column">
@@ -50,10 +56,27 @@ function PlanOffer({ plan, busy, onBuy }: { plan: ApiPlan; busy: boolean; onBuy(
             ))}
           </ul>
         )}
-        <Button className="mt-auto" variant={plan.isPopular ? 'primary' : 'outline-primary'} onClick={onBuy} disabled={busy} aria-label={`Comprar ${plan.name}`}>
-          {busy && <Spinner size="sm" className="me-2" aria-hidden="true" />}
-          Comprar com PIX
-        </Button>
+        <div className="mt-auto d-grid gap-2">
+          {route?.pix && (
+            <Button variant={main} onClick={() => onBuy('pix')} disabled={busy !== null} aria-label={`Pagar com PIX: ${plan.name}`}>
+              {spinner('pix')}
+              Pagar com PIX
+            </Button>
+          )}
+          {route?.card && (
+            <Button variant={route.pix ? 'outline-secondary' : main} onClick={() => onBuy('checkout')} disabled={busy !== null} aria-label={`Pagar com cartão: ${plan.name}`}>
+              {spinner('checkout')}
+              {plan.currency === 'BRL' ? 'Pagar com cartão ou boleto' : 'Pagar com cartão'}
+            </Button>
+          )}
+          {route?.renewal && plan.type === 'subscription' && (
+            <Button variant="outline-secondary" onClick={() => onBuy('renewal')} disabled={busy !== null} aria-label={`Assinar com renovação automática: ${plan.name}`}>
+              {spinner('renewal')}
+              Assinar com renovação automática
+            </Button>
+          )}
+          {route?.card && route.maxInstallments > 1 && <div className="small text-body-secondary text-center">Cartão em até {route.maxInstallments}x</div>}
+        </div>
       </Card.Body>
     </Card>
   );
@@ -89,7 +112,9 @@ export default function PlansPage() {
   const [plans, setPlans] = useState<ApiPlan[] | null>(null);
   const [loadError, setLoadError] = useState(false);
   const [type, setType] = useState<PlanType>(user?.userType === 'subscription' ? 'subscription' : 'credit');
-  const [buying, setBuying] = useState<string | null>(null);
+  const [buying, setBuying] = useState<{ planId: string; way: BuyWay } | null>(null);
+  const [routes, setRoutes] = useState<Partial<Record<Currency, CurrencyPaymentRoute | null>>>({});
+  const navigate = useNavigate();
   const [payment, setPayment] = useState<ApiPixPayment | null>(null);
   const [planName, setPlanName] = useState('');
   const [success, setSuccess] = useState(false);
@@ -100,6 +125,13 @@ export default function PlansPage() {
       .catch(() => setLoadError(true));
   };
   useEffect(fetchPlans, []);
+  useEffect(() => {
+    paymentsApi
+      .config()
+      .then((c) => setRoutes(c.routes ?? {}))
+      // Without the config, PIX in BRL is what every server offers.
+      .catch(() => setRoutes({ BRL: { provider: 'sandbox', pix: true, card: false, renewal: false, maxInstallments: 1 } }));
+  }, []);
   const retry = () => {
     setLoadError(false);
     setPlans(null);
@@ -148,8 +180,23 @@ export default function PlansPage() {
       });
   }, [approve, userId]);
 
-  const buy = async (plan: ApiPlan) => {
-    setBuying(plan.id);
+  /** Card, boleto or a renewal: the provider's page (the sandbox's is one of ours), and the return page after. */
+  const checkout = async (plan: ApiPlan, renew: boolean) => {
+    setBuying({ planId: plan.id, way: renew ? 'renewal' : 'checkout' });
+    try {
+      const res = await paymentsApi.checkout(plan.id, renew);
+      if (res.checkoutUrl.startsWith('/')) navigate(res.checkoutUrl);
+      else window.location.assign(res.checkoutUrl);
+    } catch (e) {
+      toast.error(isApiRequestError(e) ? pixCreateErrorMessage(e) : PAYMENT_MESSAGES.createFailed);
+    } finally {
+      setBuying(null);
+    }
+  };
+
+  const buy = async (plan: ApiPlan, way: BuyWay) => {
+    if (way !== 'pix') return checkout(plan, way === 'renewal');
+    setBuying({ planId: plan.id, way });
     try {
       const res = await plansApi.createPix(plan.id);
       if (!res.success) throw new Error(PAYMENT_MESSAGES.generateFailed);
@@ -169,7 +216,7 @@ export default function PlansPage() {
   return (
     <>
       <h1 className="h3">Escolha seu plano</h1>
-      <p className="text-body-secondary">Pague com PIX e comece a converter na hora.</p>
+      <p className="text-body-secondary">Pague com PIX, cartão ou boleto e comece a converter assim que o pagamento for confirmado.</p>
       {redirect?.reason && (
         <Alert variant="warning" data-testid="plans-reason" data-status={redirect.status} data-from={redirect.from}>
           {redirect.reason}
@@ -206,7 +253,7 @@ export default function PlansPage() {
         <Row xs={1} md={2} lg={3} className="g-3">
           {shown.map((p) => (
             <Col key={p.id}>
-              <PlanOffer plan={p} busy={buying === p.id} onBuy={() => void buy(p)} />
+              <PlanOffer plan={p} route={routes[p.currency] ?? null} busy={buying?.planId === p.id ? buying.way : null} onBuy={(way) => void buy(p, way)} />
             </Col>
           ))}
         </Row>

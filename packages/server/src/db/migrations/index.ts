@@ -30,6 +30,7 @@ import { twoFactor } from './0152-two-factor.js';
 import { capabilityCredentials } from './0160-capability-credentials.js';
 import { emailRecipientIndex } from './0161-email-recipient-index.js';
 import { auditEvents } from './0170-audit-events.js';
+import { paymentMethods } from './0180-payment-methods.js';
 import { legalDocuments } from './0200-legal-documents.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
@@ -42,5 +43,6 @@ export const migrations: Migration[] = [
   sessions, apiTokenScopes, twoFactor,
   capabilityCredentials, emailRecipientIndex,
   auditEvents,
+  paymentMethods,
   legalDocuments,
 ];

@@ -88,8 +88,8 @@ export const adminRoutes = [
       required: ['provider', 'label', 'sandbox', 'available', 'reason', 'message'],
     },
   })),
-  route('get', '/admin/payments/purchases', 'Administração: pagamentos', 'As compras de todos os usuários', admin({ query: { type: 'object', properties: { page: { type: 'integer' }, limit: { type: 'integer' }, status: { type: 'string' }, search: { type: 'string' } } }, answer: any, errors: [400] })),
+  route('get', '/admin/payments/purchases', 'Administração: pagamentos', 'As compras de todos os usuários, com forma de pagamento, provedor, parcelas e renovação', admin({ query: { type: 'object', properties: { page: { type: 'integer' }, limit: { type: 'integer' }, status: { type: 'string' }, method: { enum: ['pix', 'card', 'boleto', 'other'] }, search: { type: 'string' } } }, answer: any, errors: [400] })),
   route('post', '/admin/payments/:id/approve', 'Administração: pagamentos', 'Aprova uma compra (sandbox)', admin({ answer: any, errors: [403, 404, 409] })),
   route('post', '/admin/payments/:id/sync', 'Administração: pagamentos', 'Relê o pagamento no provedor', admin({ answer: any, errors: [404, 502] })),
-  route('post', '/admin/payments/:id/refund', 'Administração: pagamentos', 'Estorna uma compra', admin({ body: { type: 'object', properties: { reason: { type: 'string' } } }, answer: any, errors: [400, 404, 409, 502] })),
+  route('post', '/admin/payments/:id/refund', 'Administração: pagamentos', 'Estorna uma compra pelo provedor (PIX, cartão ou boleto)', admin({ body: { type: 'object', properties: { reason: { type: 'string' } } }, answer: any, errors: [400, 404, 409, 502] })),
 ];

@@ -1,5 +1,5 @@
-/** Plans (public list, the user's plan) and purchases paid by PIX. */
-import { pageQuerySchema, planDuplicateSchema, planFilterQuerySchema, planInputSchema } from '@aabify/shared';
+/** Plans (public list, the user's plan) and purchases: PIX, hosted checkouts (card, boleto), automatic renewals. */
+import { checkoutSchema, pageQuerySchema, planDuplicateSchema, planFilterQuerySchema, planInputSchema, sandboxChargeSchema, sandboxPaySchema } from '@aabify/shared';
 import { ref } from '../components.js';
 import { route } from '../route.js';
 
@@ -27,9 +27,51 @@ export const planRoutes = [
   route('get', '/plans/:id/stats', 'Planos', 'Administrador: vendas e receita do plano', { auth: 'admin', answer: any, errors: [404], rateLimited: true }),
   route('post', '/plans/:id/duplicate', 'Planos', 'Administrador: duplica o plano', { auth: 'admin', body: planDuplicateSchema, answers: { 201: ref('PlanAnswer') }, errors: [404, 409], rateLimited: true }),
 
-  route('get', '/payments/config', 'Pagamentos', 'O provedor de pagamento ativo (mercadopago ou sandbox) e o PIX', {
+  route('get', '/payments/config', 'Pagamentos', 'O provedor de pagamento ativo (mercadopago, stripe ou sandbox), o PIX e, por moeda, como um plano pode ser pago', {
     auth: 'none',
-    answer: { type: 'object', properties: { provider: { enum: ['mercadopago', 'sandbox'] }, sandbox: { type: 'boolean' }, currency: { type: 'string' } }, required: ['provider', 'sandbox', 'currency'] },
+    answer: {
+      type: 'object',
+      properties: { provider: { enum: ['mercadopago', 'stripe', 'sandbox'] }, sandbox: { type: 'boolean' }, currency: { type: 'string' }, routes: { type: 'object' } },
+      required: ['provider', 'sandbox', 'currency', 'routes'],
+    },
+    rateLimited: true,
+  }),
+  route('post', '/payments/stripe/webhook', 'Pagamentos', 'Eventos do Stripe (assinatura Stripe-Signature conferida; o objeto é relido no Stripe)', {
+    auth: 'none',
+    body: { type: 'object' },
+    answer: { type: 'object', properties: { received: { type: 'boolean' }, processed: { type: 'boolean' } }, required: ['received', 'processed'] },
+    errors: [400, 404],
+    rateLimited: true,
+  }),
+  route('post', '/payments/checkout/:planId', 'Pagamentos', 'Cria o checkout do provedor (cartão ou boleto) ou, com renew, a renovação automática de uma assinatura', {
+    auth: 'user',
+    body: checkoutSchema,
+    answers: { 201: { type: 'object', properties: { checkoutUrl: { type: 'string' }, purchase: { type: 'object' }, renewal: { type: ['object', 'null'] } }, required: ['checkoutUrl', 'purchase'] } },
+    errors: [400, 404, 503],
+    rateLimited: true,
+  }),
+  route('get', '/payments/renewals', 'Pagamentos', 'As renovações automáticas do usuário', { auth: 'user', token: 'account:read', answer: any, rateLimited: true }),
+  route('post', '/payments/renewals/:id/cancel', 'Pagamentos', 'Cancelar renovação: o provedor deixa de cobrar; o período pago continua', { auth: 'user', answer: any, errors: [404, 409, 502], rateLimited: true }),
+  route('post', '/payments/renewals/:id/simulate-charge', 'Pagamentos', 'Sandbox: simula a cobrança do próximo período (aprovada ou recusada)', {
+    auth: 'user',
+    body: sandboxChargeSchema,
+    answer: any,
+    errors: [403, 404, 409],
+    rateLimited: true,
+  }),
+  route('get', '/payments/sandbox/checkouts/:id', 'Pagamentos', 'Sandbox: o checkout hospedado (página /sandbox/checkout/{id})', { auth: 'user', answer: any, errors: [403, 404], rateLimited: true }),
+  route('post', '/payments/sandbox/checkouts/:id/pay', 'Pagamentos', 'Sandbox: paga no checkout (cartão aprovado, recusado ou em análise; boleto pendente)', {
+    auth: 'user',
+    body: sandboxPaySchema,
+    answer: any,
+    errors: [403, 404, 409],
+    rateLimited: true,
+  }),
+  route('post', '/payments/sandbox/checkouts/:id/authorize', 'Pagamentos', 'Sandbox: autoriza a renovação automática (primeira cobrança aprovada ou recusada)', {
+    auth: 'user',
+    body: sandboxChargeSchema,
+    answer: any,
+    errors: [403, 404, 409],
     rateLimited: true,
   }),
   route('post', '/payments/webhook', 'Pagamentos', 'Notificações do Mercado Pago (assinatura x-signature conferida)', {
