@@ -122,7 +122,7 @@ async function flow(base) {
 
   const email = 'cliente@flow.test';
   const password = 'senha-do-cliente';
-  const registered = await step('customer registers (POST /auth/register)', () => call(base, 'POST', '/auth/register', { json: { email, password } }));
+  const registered = await step('customer registers (POST /auth/register)', () => call(base, 'POST', '/auth/register', { json: { email, password, acceptTerms: true } }));
   expectThat(typeof registered.token === 'string' && registered.user?.email === email, `sign-up answered no session: ${JSON.stringify(registered)}`);
   const session = await step('customer signs in (POST /auth/login)', () => call(base, 'POST', '/auth/login', { json: { email, password } }));
   const token = session.token;

@@ -107,7 +107,7 @@ describe('aabify login and account protection (scopes, two-factor sign-in)', fun
   it('login_accountWithTwoFactor_codeOnTheNextLine_wrongCodeRefused', async () => {
     const email = 'dois-fatores@aabify.test';
     // Sign-up answers the new account's session.
-    const signedUp = await server.api('POST', '/auth/register', { email, password });
+    const signedUp = await server.api('POST', '/auth/register', { acceptTerms: true, email, password });
     expect(signedUp.status).to.equal(201);
     const session = (signedUp.body as { token: string }).token;
     const setup = (await server.api('POST', '/auth/2fa/setup', undefined, session)).body as { secret: string };

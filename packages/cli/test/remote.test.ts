@@ -129,7 +129,7 @@ describe('aabify remote commands', function () {
     expect(setup.status, JSON.stringify(setup.body)).to.equal(201);
     adminSession = (setup.body as { token: string }).token;
     adminToken = (await createApiToken(adminSession, 'testes do CLI')).token;
-    const reg = await server.api('POST', '/auth/register', { email: userEmail, password });
+    const reg = await server.api('POST', '/auth/register', { acceptTerms: true, email: userEmail, password });
     expect(reg.status, JSON.stringify(reg.body)).to.equal(201);
     // Sign-up answers the new customer's session.
     userToken = (await createApiToken((reg.body as { token: string }).token, 'usuário sem plano')).token;

@@ -6,6 +6,7 @@ import { Loading } from './components/Loading';
 import { Shell } from './components/Shell';
 import { Toasts } from './components/Toasts';
 import { ReauthModal } from './components/ReauthModal';
+import { LegalAcceptanceGate } from './components/LegalAcceptanceGate';
 import { lazyChunk, type LazyChunk } from './lib/lazyChunk';
 import { usePlanRefreshOnFocus } from './stores/planAccess';
 import { useSession } from './stores/session';
@@ -29,6 +30,7 @@ const PlayCredentialsPage = customerScreens.screen((m) => m.PlayCredentialsPage)
 const ApiTokensPage = customerScreens.screen((m) => m.ApiTokensPage);
 const SecurityPage = customerScreens.screen((m) => m.SecurityPage);
 const AccountActivityPage = customerScreens.screen((m) => m.AccountActivityPage);
+const MyDataPage = customerScreens.screen((m) => m.MyDataPage);
 const AdminRoutes = lazyChunk(() => import('./admin/AdminRoutes')).screen((m) => m.default);
 const LoginPage = publicScreens.screen((m) => m.LoginPage);
 const RegisterPage = publicScreens.screen((m) => m.RegisterPage);
@@ -36,6 +38,9 @@ const SetupPage = publicScreens.screen((m) => m.SetupPage);
 const ForgotPasswordPage = publicScreens.screen((m) => m.ForgotPasswordPage);
 const ResetPasswordPage = publicScreens.screen((m) => m.ResetPasswordPage);
 const VerifyEmailPage = publicScreens.screen((m) => m.VerifyEmailPage);
+const LegalDocumentPage = publicScreens.screen((m) => m.LegalDocumentPage);
+const HelpPage = publicScreens.screen((m) => m.HelpPage);
+const HelpArticlePage = publicScreens.screen((m) => m.HelpArticlePage);
 
 /**
  * The chunks of the screens people land on, by path: the server's HTML for these paths
@@ -102,7 +107,12 @@ export function App() {
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/verify-email" element={<VerifyEmailPage />} />
-        <Route element={<RequireAuth><Shell /></RequireAuth>}>
+        {/* Readable signed out too (docs/decisions.md "Settled for features still to come"): the law wants the first two before sign-up. */}
+        <Route path="/termos" element={<LegalDocumentPage kind="terms" />} />
+        <Route path="/privacidade" element={<LegalDocumentPage kind="privacy" />} />
+        <Route path="/ajuda" element={<HelpPage />} />
+        <Route path="/ajuda/:slug" element={<HelpArticlePage />} />
+        <Route element={<RequireAuth><LegalAcceptanceGate><Shell /></LegalAcceptanceGate></RequireAuth>}>
           <Route path="/" element={<HomeRedirect />} />
           <Route path="/dashboard" element={<RequirePlan adminTo="/admin"><DashboardPage /></RequirePlan>} />
           <Route path="/converter" element={<RequirePlan><ConverterPage /></RequirePlan>} />
@@ -118,6 +128,7 @@ export function App() {
           <Route path="/account/api-tokens" element={<ApiTokensPage />} />
           <Route path="/account/security" element={<SecurityPage />} />
           <Route path="/account/activity" element={<AccountActivityPage />} />
+          <Route path="/account/data" element={<MyDataPage />} />
           <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
           <Route path="*" element={<HomeRedirect />} />
         </Route>

@@ -8,6 +8,7 @@ import { useSession } from './stores/session';
 import { signOutEverywhere } from './stores/signOut';
 import { toast } from './stores/toasts';
 import { useReauth } from './stores/reauth';
+import { useLegalAcceptance } from './stores/legal';
 
 configureApi({
   getToken: () => useSession.getState().token,
@@ -17,6 +18,7 @@ configureApi({
   onReauthRequired: () => useReauth.getState().ask(),
   // The guards send a session limited to two-factor enrolment to Conta › Segurança.
   onTwoFactorSetupRequired: () => void useSession.getState().refreshUser(),
+  onLegalAcceptanceRequired: () => useLegalAcceptance.getState().setRequired(true),
 });
 // A stored token is confirmed against the server (a failure ends the session), asked at boot
 // beside the setup check rather than after the first render.

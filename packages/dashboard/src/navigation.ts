@@ -29,6 +29,7 @@ export const MAIN_NAV: readonly NavLinkEntry[] = [
   { to: '/admin', label: 'Administração', icon: 'speedometer2', visible: isAdminUser },
   { to: '/converter', label: 'Converter', icon: 'upload' },
   { to: '/history', label: 'Histórico', icon: 'clock-history' },
+  { to: '/ajuda', label: 'Ajuda', icon: 'question-circle' },
 ];
 
 /** Things the account menu does in place instead of opening a page (handled by the top bar). */
@@ -48,6 +49,7 @@ export const ACCOUNT_MENU: readonly AccountMenuEntry[] = [
   { kind: 'link', to: '/account/security', label: 'Segurança', icon: 'shield-check' },
   { kind: 'link', to: '/account/activity', label: 'Atividade da conta', icon: 'clock-history' },
   { kind: 'link', to: '/purchases', label: 'Minhas compras', icon: 'bag', visible: isCustomer },
+  { kind: 'link', to: '/account/data', label: 'Meus dados', icon: 'file-earmark-text', visible: isCustomer },
 ];
 
 /** The admin sidebar (a slide-out menu below 992 px), grouped by what an admin does. */
@@ -81,6 +83,7 @@ export const ADMIN_NAV: readonly NavGroup[] = [
       { to: '/admin/management', label: 'Administradores', icon: 'person-badge' },
       { to: '/admin/emails', label: 'E-mails', icon: 'envelope' },
       { to: '/admin/audit', label: 'Auditoria', icon: 'shield-lock' },
+      { to: '/admin/legal', label: 'Termos e privacidade', icon: 'file-earmark-text' },
       { to: '/admin/settings', label: 'Configurações', icon: 'sliders' },
     ],
   },

@@ -43,6 +43,7 @@ import { QueueBroadcaster } from './conversions/queueBroadcaster.js';
 import { ConversionRunner } from './conversions/runner.js';
 import { PublicationEvents } from './play/publications.js';
 import { PublicationRunner } from './play/publicationRunner.js';
+import { LegalDocuments } from './legal/documents.js';
 
 /** What server.ts has opened for this process. */
 export interface Infrastructure {
@@ -195,6 +196,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
     publicationRunner,
     publishLimiter: rateLimits.limiter('play-publish', { points: 10, windowMs: 60_000 }),
     playTestLimiter: rateLimits.limiter('play-test', { points: 10, windowMs: 60_000 }),
+    legal: new LegalDocuments({ models, notifier }),
   });
   const jobs = [...conversionJobs(ctx, conversionOpts), ...publicationJobs(ctx), ...mailJobs(ctx), ...paymentJobs(ctx), ...auditJobs(ctx)];
   return {

@@ -31,6 +31,7 @@ import type { QueueBroadcaster } from './conversions/queueBroadcaster.js';
 import type { ConversionRunner } from './conversions/runner.js';
 import type { PublicationEvents } from './play/publications.js';
 import type { PublicationRunner } from './play/publicationRunner.js';
+import type { LegalDocuments } from './legal/documents.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -88,4 +89,7 @@ export interface AppContext {
   readonly publicationRunner: PublicationRunner;
   readonly publishLimiter: Limiter;
   readonly playTestLimiter: Limiter;
+
+  /** Termos de Uso and Política de Privacidade: current versions, cached until one is published (legal/documents.ts). */
+  readonly legal: LegalDocuments;
 }

@@ -111,7 +111,7 @@ describe('account pre-hijacking (unconfirmed accounts, reset by e-mail link)', f
 
   it('createToken_unconfirmedAddress_answers403UntilTheAddressIsConfirmed', async () => {
     const email = uniqueEmail('vitima');
-    expect((await api(server).post('/auth/register', { email, password: 'senha-do-invasor' })).status).to.equal(201);
+    expect((await api(server).post('/auth/register', { acceptTerms: true, email, password: 'senha-do-invasor' })).status).to.equal(201);
     const login = await api(server).post<AuthResponse>('/auth/login', { email, password: 'senha-do-invasor' });
     expect(login.status).to.equal(200);
 
@@ -132,7 +132,7 @@ describe('account pre-hijacking (unconfirmed accounts, reset by e-mail link)', f
     const offline = await startTestServer();
     try {
       const email = uniqueEmail('semsmtp');
-      expect((await api(offline).post('/auth/register', { email, password: 'senha-qualquer' })).status).to.equal(201);
+      expect((await api(offline).post('/auth/register', { acceptTerms: true, email, password: 'senha-qualquer' })).status).to.equal(201);
       const login = await api(offline).post<AuthResponse>('/auth/login', { email, password: 'senha-qualquer' });
       expect(login.body.user.emailVerified).to.equal(false);
       expect((await api(offline).post('/auth/tokens', { name: 'CI' }, login.body.token)).status).to.equal(201);
@@ -255,7 +255,7 @@ describe('account pre-hijacking (unconfirmed accounts, reset by e-mail link)', f
     it('verifyEmail_ownerSetsANewPassword_endsThePreRegistrantsAccess', async () => {
       // Someone registered the owner's address, is signed in, and planted access on it.
       const email = uniqueEmail('dono-do-email');
-      expect((await api(server).post('/auth/register', { email, password: 'senha-do-invasor' })).status).to.equal(201);
+      expect((await api(server).post('/auth/register', { acceptTerms: true, email, password: 'senha-do-invasor' })).status).to.equal(201);
       const registrant = await api(server).post<AuthResponse>('/auth/login', { email, password: 'senha-do-invasor' });
       const user = (await server.ctx.models.User.findOne({ where: { email } }))!;
       const planted = await plantAccess(user);

@@ -436,7 +436,7 @@ describe('admin API', function () {
       expect(list.body.users).to.deep.equal([]);
       expect((await client().get(`/admin/users/${user.id}`, adminToken)).status).to.equal(404);
       // The address is free again.
-      expect((await client().post('/auth/register', { email: user.email, password: 'segredo1' })).status).to.equal(201);
+      expect((await client().post('/auth/register', { acceptTerms: true, email: user.email, password: 'segredo1' })).status).to.equal(201);
     });
   });
 

@@ -174,7 +174,7 @@ describe('audit trail: security events of an account', function () {
   it('emailConfirmed_byTheLinkWhileSignedIn_recordedOnce', async () => {
     // Signed up: the welcome e-mail carries the confirmation link, and the answer a session.
     const email = uniqueEmail('confirma');
-    const signedUp = await http().post<{ token: string; user: { id: string } }>('/auth/register', { email, password: DEFAULT_PASSWORD });
+    const signedUp = await http().post<{ token: string; user: { id: string } }>('/auth/register', { acceptTerms: true, email, password: DEFAULT_PASSWORD });
     expect(signedUp.status).to.equal(201);
     const user = { id: signedUp.body.user.id };
     const session = signedUp.body.token;

@@ -22,7 +22,7 @@ describe('auth (/api/auth)', () => {
 
   describe('register', () => {
     it('register_validInput_answersASessionOfTheNewCustomer', async () => {
-      const res = await api(server).post<AuthResponse & { message: string }>('/auth/register', { email: 'Nova@Example.com', password: 'segredo1', confirmPassword: 'segredo1' });
+      const res = await api(server).post<AuthResponse & { message: string }>('/auth/register', { acceptTerms: true, email: 'Nova@Example.com', password: 'segredo1', confirmPassword: 'segredo1' });
       expect(res.status).to.equal(201);
       expect(res.body.message).to.equal(ACCOUNT_MESSAGES.registerSuccess);
       expect(res.body.expiresIn).to.equal(7 * 24 * 3600);
@@ -54,7 +54,7 @@ describe('auth (/api/auth)', () => {
 
     it('register_emailTakenInOtherCase_409WithWhereToSignInAndNothingChanged', async () => {
       const existing = await buildUser(server, { email: 'dup@example.com' });
-      const res = await api(server).post<Err>('/auth/register', { email: 'DUP@Example.com', password: 'segredo1' });
+      const res = await api(server).post<Err>('/auth/register', { acceptTerms: true, email: 'DUP@Example.com', password: 'segredo1' });
       expect(res.status).to.equal(409);
       expect(res.body).to.deep.equal({
         code: 'EMAIL_TAKEN',
@@ -70,8 +70,8 @@ describe('auth (/api/auth)', () => {
       await server.ctx.settings.set('accounts.requireVerifiedEmail', true);
       try {
         const existing = await buildUser(server);
-        const fresh = await api(server).post<RegisterResponse>('/auth/register', { email: 'confirmar@example.com', password: 'segredo1' });
-        const taken = await api(server).post<RegisterResponse>('/auth/register', { email: existing.email, password: 'segredo1' });
+        const fresh = await api(server).post<RegisterResponse>('/auth/register', { acceptTerms: true, email: 'confirmar@example.com', password: 'segredo1' });
+        const taken = await api(server).post<RegisterResponse>('/auth/register', { acceptTerms: true, email: existing.email, password: 'segredo1' });
         expect(fresh.status).to.equal(201);
         expect(fresh.body).to.deep.equal({ message: EMAIL_MESSAGES.registerCheckEmail, email: 'confirmar@example.com' });
         expect(taken.status).to.equal(201);
@@ -92,14 +92,14 @@ describe('auth (/api/auth)', () => {
         [{ email: { $ne: 1 }, password: 'segredo1' }, { email: 'Valor inválido' }],
       ];
       for (const [body, fields] of cases) {
-        const res = await api(server).post<Err>('/auth/register', body);
+        const res = await api(server).post<Err>('/auth/register', { acceptTerms: true, ...body });
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body, JSON.stringify(body)).to.deep.equal({ message: Object.values(fields)[0], code: 'VALIDATION_ERROR', fields });
       }
     });
 
     it('register_roleInBody_isIgnored', async () => {
-      const res = await api(server).post('/auth/register', { email: 'sneaky@example.com', password: 'segredo1', role: 'admin', credits: 999 });
+      const res = await api(server).post('/auth/register', { acceptTerms: true, email: 'sneaky@example.com', password: 'segredo1', role: 'admin', credits: 999 });
       expect(res.status).to.equal(201);
       const stored = await server.ctx.models.User.findOne({ where: { email: 'sneaky@example.com' } });
       expect(stored!.role).to.equal('user');

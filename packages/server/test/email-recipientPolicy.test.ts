@@ -47,7 +47,7 @@ describe('mail a stranger can cause is bounded per recipient', function () {
     it('register_twelveTimesWithATakenAddress_ownerReceivesOneNotice', async () => {
       const owner = await buildUser(server);
       for (let i = 0; i < 12; i++) {
-        const res = await api(server).post('/auth/register', { email: owner.email, password: `outra-senha-${i}` });
+        const res = await api(server).post('/auth/register', { acceptTerms: true, email: owner.email, password: `outra-senha-${i}` });
         // Every attempt answers like a new address: the cap tells the stranger nothing.
         expect(res.status).to.equal(201);
       }
@@ -60,7 +60,7 @@ describe('mail a stranger can cause is bounded per recipient', function () {
 
     it('register_twelveAtOnceWithATakenAddress_ownerReceivesOneNotice', async () => {
       const owner = await buildUser(server);
-      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => api(server).post('/auth/register', { email: owner.email, password: `outra-senha-${i}` })));
+      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => api(server).post('/auth/register', { acceptTerms: true, email: owner.email, password: `outra-senha-${i}` })));
       expect(answers.map((a) => a.status)).to.deep.equal(Array<number>(12).fill(201));
       expect(await deliveredTo(owner.email)).to.have.length(1);
     });

@@ -205,8 +205,8 @@ describe('email (SMTP on loopback)', function () {
       await server.ctx.settings.set('accounts.requireVerifiedEmail', true);
       const owner = await buildUser(server);
       const fresh = uniqueEmail('nova');
-      const created = await api(server).post<RegisterResponse>('/auth/register', { email: fresh, password: 'segredo1' });
-      const taken = await api(server).post<RegisterResponse>('/auth/register', { email: owner.email.toUpperCase(), password: 'segredo1' });
+      const created = await api(server).post<RegisterResponse>('/auth/register', { acceptTerms: true, email: fresh, password: 'segredo1' });
+      const taken = await api(server).post<RegisterResponse>('/auth/register', { acceptTerms: true, email: owner.email.toUpperCase(), password: 'segredo1' });
       expect(created.status).to.equal(201);
       expect(taken.status).to.equal(201);
       expect(created.body).to.deep.equal({ message: EMAIL_MESSAGES.registerCheckEmail, email: fresh });
@@ -229,7 +229,7 @@ describe('email (SMTP on loopback)', function () {
       // A stranger registers someone else's address with a "name" written to phish its owner.
       const email = uniqueEmail('alvo');
       const name = 'Conta bloqueada: acesse https://golpe.example\r\n\u202Eagora';
-      expect((await api(server).post('/auth/register', { email, password: 'segredo1', name })).status).to.equal(201);
+      expect((await api(server).post('/auth/register', { acceptTerms: true, email, password: 'segredo1', name })).status).to.equal(201);
       const welcome = await smtp.waitFor(to(email, /Bem-vindo/));
       expect(welcome.text).to.not.contain('golpe.example');
       expect(welcome.html).to.not.contain('golpe.example');
@@ -240,7 +240,7 @@ describe('email (SMTP on loopback)', function () {
 
     it('verifyEmail_linkFromWelcome_confirmsOnceThenAlreadyConfirmed', async () => {
       const email = uniqueEmail('confirma');
-      await api(server).post('/auth/register', { email, password: 'segredo1' });
+      await api(server).post('/auth/register', { acceptTerms: true, email, password: 'segredo1' });
       const login = await api(server).post<AuthResponse>('/auth/login', { email, password: 'segredo1' });
       expect(login.body.user.emailVerified).to.equal(false);
       const token = linkToken(await smtp.waitFor(to(email, /Bem-vindo/)), '/verify-email');

@@ -22,7 +22,7 @@ describe('first-run setup (/api/setup)', () => {
   });
 
   it('status_onlyRegularUsers_stillRequiresSetup', async () => {
-    await api(server).post('/auth/register', { email: 'cliente@example.com', password: 'segredo1' });
+    await api(server).post('/auth/register', { acceptTerms: true, email: 'cliente@example.com', password: 'segredo1' });
     expect((await api(server).get('/setup/status')).body).to.deep.equal({ requiresSetup: true });
   });
 
@@ -96,7 +96,7 @@ describe('first-run setup (/api/setup)', () => {
   });
 
   it('initialize_emailOfExistingUser_answers409WithFieldError', async () => {
-    await api(server).post('/auth/register', { email: 'cliente@example.com', password: 'segredo1' });
+    await api(server).post('/auth/register', { acceptTerms: true, email: 'cliente@example.com', password: 'segredo1' });
     const res = await api(server).post('/setup/initialize', { email: 'CLIENTE@example.com', password: 'segredo1' });
     expect(res.status).to.equal(409);
     expect(res.body).to.deep.equal({ message: M.emailTaken, code: 'EMAIL_TAKEN', fields: { email: M.emailTaken } });

@@ -259,11 +259,11 @@ describe('hostile clients: rate limits and authentication', function () {
         const existing = await buildUser(server);
         let runs = passwordKdfRuns();
         const freshEmail = `novo-${randomBytes(3).toString('hex')}@example.com`;
-        const fresh = await api(server).post<JsonBody>('/auth/register', { email: freshEmail, password: 'segredo1' });
+        const fresh = await api(server).post<JsonBody>('/auth/register', { acceptTerms: true, email: freshEmail, password: 'segredo1' });
         expect(fresh.status).to.equal(201);
         const freshRuns = passwordKdfRuns() - runs;
         runs = passwordKdfRuns();
-        const taken = await api(server).post<JsonBody>('/auth/register', { email: existing.email.toUpperCase(), password: 'segredo1' });
+        const taken = await api(server).post<JsonBody>('/auth/register', { acceptTerms: true, email: existing.email.toUpperCase(), password: 'segredo1' });
         expect(passwordKdfRuns() - runs, 'password hashes for a taken email').to.equal(freshRuns);
         // Status and body differ only by the address echoed back: nothing tells a stranger the account exists.
         expect(taken.status).to.equal(fresh.status);

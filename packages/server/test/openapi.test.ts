@@ -45,7 +45,8 @@ describe('the API contract (OpenAPI 3.1)', function () {
   it('openApi_requestSchemas_comeFromTheSharedYupSchemas', () => {
     const register = (doc.paths as Record<string, Record<string, Doc>>)['/api/auth/register'].post;
     const schema = ((register.requestBody as Doc).content as Record<string, { schema: Doc }>)['application/json'].schema;
-    expect(schema.required).to.deep.equal(['email', 'password']);
+    expect(schema.required).to.deep.equal(['email', 'password', 'acceptTerms']);
+    expect((schema.properties as Record<string, Doc>).acceptTerms).to.include({ type: 'boolean' });
     expect((schema.properties as Record<string, Doc>).email).to.include({ type: 'string', format: 'email', maxLength: 254 });
     expect((schema.properties as Record<string, Doc>).password).to.include({ type: 'string', minLength: 6, maxLength: 128 });
     const history = (doc.paths as Record<string, Record<string, Doc>>)['/api/conversion/history'].get;
@@ -88,10 +89,10 @@ describe('the API contract (OpenAPI 3.1)', function () {
     await http.get('/docs');
 
     // Accounts and tokens (session JWT and aab_ API token), with the errors clients meet.
-    expect((await http.post('/auth/register', { email: 'nao-e-email', password })).status).to.equal(400);
-    expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(201);
+    expect((await http.post('/auth/register', { acceptTerms: true, email: 'nao-e-email', password })).status).to.equal(400);
+    expect((await http.post<JsonBody>('/auth/register', { acceptTerms: true, email, password })).status).to.equal(201);
     // A taken address: 409 with where to sign in instead.
-    expect((await http.post<JsonBody>('/auth/register', { email, password })).status).to.equal(409);
+    expect((await http.post<JsonBody>('/auth/register', { acceptTerms: true, email, password })).status).to.equal(409);
     expect((await http.post('/auth/login', { email, password: 'errada123' })).status).to.equal(401);
     const signedIn = await http.post<JsonBody>('/auth/login', { email, password });
     expect(signedIn.status).to.equal(200);

@@ -10,6 +10,7 @@ import { API_TOKEN_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_
 import { ACCOUNT_MESSAGES as M } from './messages.js';
 import { EMAIL_MESSAGES } from './emailMessages.js';
 import { HIDDEN_CHARACTERS } from './hiddenCharacters.js';
+import { LEGAL_MESSAGES } from './legal.js';
 
 // Transforms guard their input: a non-string (e.g. an object sent by a client) must reach
 // the type check and answer 400, not throw inside the transform.
@@ -45,12 +46,16 @@ const personName = () =>
     })
     .max(NAME_MAX_LENGTH, M.nameTooLong);
 
-/** POST /auth/register (the name is optional: the greeting and the top bar use it). */
+/**
+ * POST /auth/register (the name is optional: the greeting and the top bar use it). `acceptTerms`
+ * must be true: the Termos de Uso and the Política de Privacidade are accepted at sign-up.
+ */
 export const registerSchema = object({
   name: personName().optional(),
   email: email(),
   password: newPassword(M.passwordMin, M.passwordRequired),
   confirmPassword: optionalConfirmation('password'),
+  acceptTerms: boolean().required(LEGAL_MESSAGES.acceptRequired).oneOf([true], LEGAL_MESSAGES.acceptRequired),
 });
 export type RegisterRequest = InferType<typeof registerSchema>;
 export const registerFormSchema = registerSchema.shape({ confirmPassword: requiredConfirmation('password') });

@@ -10,7 +10,7 @@
 import type { UserRole } from './accounts.js';
 import type { Pagination } from './paging.js';
 
-export const AUDIT_AREAS = ['Segurança da conta', 'Usuários', 'Planos', 'Compras', 'Configurações', 'E-mails', 'Conversões', 'Auditoria'] as const;
+export const AUDIT_AREAS = ['Segurança da conta', 'Usuários', 'Planos', 'Compras', 'Configurações', 'E-mails', 'Conversões', 'Auditoria', 'Privacidade'] as const;
 export type AuditArea = (typeof AUDIT_AREAS)[number];
 
 export interface AuditActionInfo {
@@ -40,6 +40,9 @@ export const AUDIT_ACTIONS = {
   'keystore.removed': { label: 'Chave de upload removida', area: 'Segurança da conta', account: true },
   'play_key.saved': { label: 'Chave do Google Play salva', area: 'Segurança da conta', account: true },
   'play_key.removed': { label: 'Chave do Google Play removida', area: 'Segurança da conta', account: true },
+  'legal.accepted': { label: 'Termos de Uso e Política de Privacidade aceitos', area: 'Privacidade', account: true },
+  'account.data_export_requested': { label: 'Exportação dos dados da conta pedida', area: 'Privacidade', account: true },
+  'account.deleted': { label: 'Conta excluída pelo titular', area: 'Privacidade', account: false },
 
   'setup.completed': { label: 'Primeiro administrador criado', area: 'Usuários', account: false },
   'user.created': { label: 'Usuário criado', area: 'Usuários', account: false },
@@ -66,6 +69,7 @@ export const AUDIT_ACTIONS = {
 
   'setting.changed': { label: 'Configuração alterada', area: 'Configurações', account: false },
   'email.resent': { label: 'E-mail reenviado', area: 'E-mails', account: false },
+  'legal.published': { label: 'Nova versão de Termos de Uso ou Política de Privacidade', area: 'Privacidade', account: false },
 
   'conversion.viewed': { label: 'Conversão de cliente aberta', area: 'Conversões', account: false },
   'conversion.downloaded': { label: 'Arquivo de cliente baixado', area: 'Conversões', account: false },
@@ -93,7 +97,7 @@ export function auditActionLabel(code: string): string {
 /** The actions the affected account reads in its own security log. */
 export const ACCOUNT_VISIBLE_ACTIONS: readonly AuditAction[] = AUDIT_ACTION_CODES.filter((code) => AUDIT_ACTIONS[code].account);
 
-export const AUDIT_TARGET_TYPES = ['user', 'plan', 'purchase', 'renewal', 'setting', 'email', 'conversion', 'api_token', 'keystore', 'play_key', 'queue', 'audit'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'plan', 'purchase', 'renewal', 'setting', 'email', 'conversion', 'api_token', 'keystore', 'play_key', 'queue', 'audit', 'legal_document'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export const AUDIT_TARGET_LABELS: Record<AuditTargetType, string> = {
@@ -109,6 +113,7 @@ export const AUDIT_TARGET_LABELS: Record<AuditTargetType, string> = {
   play_key: 'Chave do Google Play',
   queue: 'Fila',
   audit: 'Auditoria',
+  legal_document: 'Termos e privacidade',
 };
 
 export const AUDIT_LIMITS = {

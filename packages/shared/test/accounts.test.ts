@@ -34,18 +34,22 @@ describe('account schemas', () => {
   });
 
   it('register_shortPassword_specMessage', async () => {
-    expect(await errorsOf(registerSchema, { email: 'a@b.com', password: '12345' })).to.deep.equal({ password: 'A senha deve ter pelo menos 6 caracteres' });
+    expect(await errorsOf(registerSchema, { acceptTerms: true, email: 'a@b.com', password: '12345' })).to.deep.equal({ password: 'A senha deve ter pelo menos 6 caracteres' });
   });
 
   it('registerForm_confirmationMissingOrDifferent_requiredOrSenhasNaoCoincidem', async () => {
     // Empty says it is required; a different one, that they do not match.
-    expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456' })).to.deep.equal({ confirmPassword: 'As senhas não coincidem' });
-    expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456', confirmPassword: '1234567' })).to.deep.equal({ confirmPassword: 'As senhas não coincidem' });
-    expect(await errorsOf(registerFormSchema, { email: 'a@b.com', password: '123456', confirmPassword: '123456' })).to.deep.equal({});
+    expect(await errorsOf(registerFormSchema, { acceptTerms: true, email: 'a@b.com', password: '123456' })).to.deep.equal({ confirmPassword: 'As senhas não coincidem' });
+    expect(await errorsOf(registerFormSchema, { acceptTerms: true, email: 'a@b.com', password: '123456', confirmPassword: '1234567' })).to.deep.equal({ confirmPassword: 'As senhas não coincidem' });
+    expect(await errorsOf(registerFormSchema, { acceptTerms: true, email: 'a@b.com', password: '123456', confirmPassword: '123456' })).to.deep.equal({});
   });
 
   it('register_confirmationOmitted_acceptedByServerSchema', async () => {
-    expect(await errorsOf(registerSchema, { email: 'a@b.com', password: '123456' })).to.deep.equal({});
+    expect(await errorsOf(registerSchema, { acceptTerms: true, email: 'a@b.com', password: '123456' })).to.deep.equal({});
+    // The terms must be accepted: missing or false is the same pt-BR field error.
+    for (const acceptTerms of [undefined, false]) {
+      expect(await errorsOf(registerSchema, { acceptTerms, email: 'a@b.com', password: '123456' })).to.deep.equal({ acceptTerms: 'Para criar a conta, aceite os Termos de Uso e a Política de Privacidade.' });
+    }
   });
 
   it('setup_invalid_specMessages', async () => {

@@ -17,6 +17,7 @@ import { formatBytes, formatDateTime } from '../lib/format';
 import { ConversionsPerDayChart, RevenueChart, withOther } from './charts';
 import { StatCard, failureText } from './common';
 import { QueueCard, SystemCard } from './QueueSystem';
+import { OperatorWarnings } from './OperatorWarnings';
 
 /** The admin dashboard (docs/admin.md): figures, 5 recent conversions, refresh every 30 s, queue and system, and charts. */
 export default function AdminDashboardPage() {
@@ -66,6 +67,7 @@ export default function AdminDashboardPage() {
           </Button>
         }
       />
+      <OperatorWarnings />
       <h2 className="h6 text-body-secondary">Clientes</h2>
       <Row xs={2} md={4} className="g-3 mb-3">
         <Col><StatCard label="Clientes" value={formatNumber(s.users.customers)} hint="Como em Gerenciar Usuários" testId="stat-users-total" /></Col>

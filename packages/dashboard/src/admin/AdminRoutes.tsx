@@ -14,6 +14,7 @@ import AuditPage from './AuditPage';
 import BulkConverterPage from './BulkConverterPage';
 import ConversionsPage from './ConversionsPage';
 import EmailsPage from './EmailsPage';
+import LegalPage from './LegalPage';
 import PlansAdminPage from './plans/PlansAdminPage';
 import PurchasesPage from './PurchasesPage';
 import QueueSystemPage from './QueueSystem';
@@ -39,6 +40,7 @@ export default function AdminRoutes() {
           <Route path="settings" element={<SettingsPage />} />
           <Route path="emails" element={<EmailsPage />} />
           <Route path="audit" element={<AuditPage />} />
+          <Route path="legal" element={<LegalPage />} />
           <Route path="system" element={<QueueSystemPage />} />
           <Route path="queue" element={<QueueSystemPage />} />
           <Route path="*" element={<Navigate to="/admin" replace />} />

@@ -148,7 +148,7 @@ export default function EmailsPage() {
       />
       {data?.transport === 'outbox' && (
         <Alert variant="info" data-testid="outbox-notice">
-          SMTP_URL não está configurada: os e-mails ficam apenas aqui, na caixa de saída, e não são entregues. Configure SMTP_URL (veja docs/email.md)
+          SMTP_URL não está configurada: os e-mails ficam apenas aqui, na caixa de saída, e não são entregues. Configure SMTP_URL no ambiente do servidor e reinicie-o:
           e os e-mails da última semana ainda na fila serão enviados.
         </Alert>
       )}

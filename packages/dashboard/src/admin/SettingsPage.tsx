@@ -169,7 +169,7 @@ function TextSettingRow({ entry, onSaved }: { entry: AdminConfigEntry; onSaved(e
   );
 }
 
-const GROUP_ORDER = ['Conversões', 'Uploads', 'Pagamentos', 'Segurança', 'Sistema'];
+const GROUP_ORDER = ['Conversões', 'Uploads', 'Pagamentos', 'Segurança', 'Sistema', 'Suporte e privacidade'];
 
 /** Settings by topic, in the screen's order (an unknown topic goes last). */
 export function groupsOf(configs: readonly AdminConfigEntry[]): Array<[string, AdminConfigEntry[]]> {

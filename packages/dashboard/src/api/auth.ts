@@ -7,7 +7,7 @@ export const authApi = {
   initialize: (body: { email: string; password: string; name: string }) => api.post<SetupResponse>('/setup/initialize', body, { quiet: true }),
   /** Quiet: the forms show the refusal on the field it concerns (lib/formErrors.ts). */
   login: (body: { email: string; password: string }) => api.post<SignInResponse>('/auth/login', body, { quiet: true }),
-  register: (body: { email: string; password: string; name?: string }) => api.post<RegisterResponse>('/auth/register', body, { quiet: true }),
+  register: (body: { email: string; password: string; name?: string; acceptTerms: boolean }) => api.post<RegisterResponse>('/auth/register', body, { quiet: true }),
   me: () => api.get<ApiUser>('/auth/me', { quiet: true }),
   /** Ends this session on the server (its token stops working everywhere). Quiet: signing out never waits on it. */
   logout: () => api.post<MessageResponse>('/auth/logout', undefined, { quiet: true }),

@@ -44,6 +44,8 @@ interface ApiHooks {
   onReauthRequired?(): Promise<boolean>;
   /** The session may only enrol in two-factor sign-in (an administrator where it is required). */
   onTwoFactorSetupRequired?(): void;
+  /** New Termos de Uso or Política de Privacidade: the customer accepts them before going on. */
+  onLegalAcceptanceRequired?(): void;
 }
 
 let hooks: ApiHooks = {
@@ -104,6 +106,11 @@ export function failureFrom(status: number, body: unknown, retryAfterHeader?: st
 function report(error: ApiRequestError, quiet: boolean | undefined, hadToken: boolean): void {
   if (error.status === 401 && hadToken) hooks.onUnauthorized();
   if (error.status === 403 && error.code === 'TWO_FACTOR_SETUP_REQUIRED') hooks.onTwoFactorSetupRequired?.();
+  if (error.status === 403 && error.code === 'LEGAL_ACCEPTANCE_REQUIRED') {
+    // The acceptance screen says it; a toast would repeat it for every refused call.
+    hooks.onLegalAcceptanceRequired?.();
+    return;
+  }
   if (quiet) return;
   if (error.status === 0) hooks.onError('Erro de Conexão', error.message);
   else hooks.onError(undefined, error.serverMessage || GENERIC_ERROR);

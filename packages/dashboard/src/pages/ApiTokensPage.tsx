@@ -16,10 +16,12 @@ import {
   API_TOKEN_SCOPE_LABELS,
   API_TOKENS_PER_USER,
   createApiTokenSchema,
+  helpPath,
   type ApiTokenJson,
   type ApiTokenScope,
   type CreatedApiTokenResponse,
 } from '@aabify/shared';
+import { Link } from 'react-router-dom';
 import { isApiRequestError } from '../api/client';
 import { apiTokensApi } from '../api/apiTokens';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -46,7 +48,7 @@ export const API_TOKENS_PAGE_TEXTS = {
   scopesHelper: 'Dê a cada token só o que o lugar onde ele será usado precisa.',
   security:
     'O token só aparece uma vez, logo depois de criado: guarde-o como segredo do seu CI. Depois disso só o nome e o início de cada token ficam visíveis. Não reconhece um token da lista? Revogue-o.',
-  howTo: 'No pipeline, entregue o token na variável AABIFY_TOKEN (CLI) ou na entrada token da GitHub Action — veja o guia em docs/cli.md.',
+  howTo: 'No pipeline, entregue o token na variável AABIFY_TOKEN (CLI) ou na entrada token da GitHub Action.',
   empty: 'Nenhum token de API criado.',
   emptyHint:
     'Crie um token para cada lugar onde ele for usado — por exemplo "GitHub Actions" — e guarde-o como o segredo AABIFY_TOKEN do pipeline (ou na entrada token da GitHub Action). O aabify login do CLI cria o próprio token, que também aparece aqui.',
@@ -266,7 +268,10 @@ export default function ApiTokensPage() {
       <Alert variant="info" className="small">
         {API_TOKENS_PAGE_TEXTS.security}
       </Alert>
-      <p className="small text-body-secondary">{API_TOKENS_PAGE_TEXTS.howTo}</p>
+      <p className="small text-body-secondary">
+        {API_TOKENS_PAGE_TEXTS.howTo} Veja como na Ajuda: <Link to={helpPath('cli-e-ci')}>O CLI do aabify e pipelines de CI</Link> ·{' '}
+        <Link to={helpPath('tokens-de-api')}>Tokens de API</Link> · <a href="/api/docs" data-testid="api-docs-link">Referência da API</a>.
+      </p>
       {created && <NewTokenSecret key={created.id} created={created} onClose={() => setCreated(null)} />}
       {load === 'loading' && <Loading />}
       {load === 'error' && (

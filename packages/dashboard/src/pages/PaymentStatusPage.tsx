@@ -7,6 +7,7 @@ import { plansApi } from '../api/plans';
 import type { PlansEntryState } from '../components/guards';
 import { Loading } from '../components/Loading';
 import { syncPlanAfterApproval } from '../stores/planAccess';
+import { SupportContact } from '../components/SupportContact';
 import { usePageTitle } from '../components/PageHeader';
 
 export const PAYMENT_STATUS_REFRESH_MS = 3000;
@@ -122,6 +123,7 @@ export default function PaymentStatusPage() {
                 Continuar pagamento
               </a>
             )}
+            {(purchase.status === 'rejected' || purchase.status === 'cancelled') && <SupportContact compact lead="O pagamento não foi concluído e nada foi cobrado." />}
             {purchase.status === 'pending' && <p className="text-body-secondary small">Atualizando a cada 3 segundos…</p>}
           </>
         )}

@@ -10,7 +10,8 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import { PLAY_MESSAGES, isPackageName, type PlayCredentialsMetadata } from '@aabify/shared';
+import { Link } from 'react-router-dom';
+import { PLAY_MESSAGES, helpPath, isPackageName, type PlayCredentialsMetadata } from '@aabify/shared';
 import { isApiRequestError } from '../api/client';
 import { playApi } from '../api/play';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -25,7 +26,7 @@ export const PLAY_PAGE_TEXTS = {
   intro:
     'Cadastre a chave de uma conta de serviço do Google Cloud com acesso ao seu app no Play Console e publique os AABs convertidos direto numa faixa (teste interno, fechado, aberto ou produção), sem passar pelo Play Console.',
   security: 'A chave fica guardada criptografada e nunca pode ser baixada de volta — nem por você, nem por administradores. Só o e-mail da conta de serviço e o projeto são mostrados.',
-  howTo: 'Como criar a conta de serviço e dar acesso a ela no Play Console: veja o guia em docs/play.md (Google Cloud › IAM › Contas de serviço › Chaves › Adicionar chave › JSON; depois Play Console › Usuários e permissões › Convidar).',
+  howTo: 'Como criar a conta de serviço e dar acesso a ela no Play Console: Google Cloud › IAM › Contas de serviço › Chaves › Adicionar chave › JSON; depois Play Console › Usuários e permissões › Convidar.',
   empty: 'Nenhuma conta de serviço cadastrada.',
   loadError: 'Não foi possível carregar as credenciais do Google Play.',
   deleteTitle: 'Remover credenciais do Google Play',
@@ -213,7 +214,9 @@ export default function PlayCredentialsPage() {
       <Alert variant="info" className="small">
         {PLAY_PAGE_TEXTS.security}
       </Alert>
-      <p className="small text-body-secondary">{PLAY_PAGE_TEXTS.howTo}</p>
+      <p className="small text-body-secondary">
+        {PLAY_PAGE_TEXTS.howTo} Passo a passo na Ajuda: <Link to={helpPath('publicar-no-google-play')}>Publicar no Google Play</Link>.
+      </p>
       {load === 'loading' && <Loading />}
       {load === 'error' && (
         <Alert variant="danger" className="d-flex flex-wrap align-items-center gap-2">

@@ -17,3 +17,4 @@ export { default as PlayCredentialsPage } from './PlayCredentialsPage';
 export { default as ApiTokensPage } from './ApiTokensPage';
 export { default as SecurityPage } from './security/SecurityPage';
 export { default as AccountActivityPage } from './AccountActivityPage';
+export { default as MyDataPage } from './MyDataPage';

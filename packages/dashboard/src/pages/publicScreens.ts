@@ -9,3 +9,5 @@ export { SetupPage } from './SetupPage';
 export { default as ForgotPasswordPage } from './ForgotPasswordPage';
 export { default as ResetPasswordPage } from './ResetPasswordPage';
 export { default as VerifyEmailPage } from './VerifyEmailPage';
+export { LegalDocumentPage } from './public/LegalDocumentPage';
+export { HelpArticlePage, HelpPage } from './public/HelpPage';

@@ -4,8 +4,10 @@ import { useConversions } from './conversions';
 import { useKeystore } from './keystore';
 import { useUsage } from './planAccess';
 import { useSession } from './session';
+import { useLegalAcceptance } from './legal';
 
 export function signOutEverywhere(): void {
+  useLegalAcceptance.getState().setRequired(false);
   useSession.getState().signOut();
   useUsage.getState().clear();
   useConversions.getState().setOwner(null);

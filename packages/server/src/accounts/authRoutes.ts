@@ -32,6 +32,7 @@ import { createSessionsRouter } from './sessionRoutes.js';
 import { createTwoFactorRouter } from './twoFactorRoutes.js';
 import { requestActor, signedInActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
+import { recordLegalAcceptance } from '../legal/acceptance.js';
 
 /**
  * POST /api/auth/register → 201 { token, expiresIn, user, message }; a taken address 409 EMAIL_TAKEN; where confirmed
@@ -67,6 +68,8 @@ export function createAuthRouter(ctx: AppContext): Router {
       if (!user && !hideTakenAddress) throw registerEmailTaken();
       if (user) {
         await recordAudit(ctx, { action: 'account.registered', actor: requestActor(req, user), target: userAuditTarget(user), accountId: user.id });
+        // The schema refused a sign-up without acceptTerms: the versions current now are the ones accepted.
+        await recordLegalAcceptance(ctx, user, await ctx.legal.currentVersions(), requestOrigin(req), requestActor(req, user));
         await ctx.mail.welcome(user);
       } else {
         await ctx.mail.registrationAttempt(input.email);
@@ -140,7 +143,7 @@ export function createAuthRouter(ctx: AppContext): Router {
     res.json(session);
   });
 
-  const signedIn = requireAuth(ctx, { token: 'any', duringEnrolment: true });
+  const signedIn = requireAuth(ctx, { token: 'any', duringEnrolment: true, beforeLegalAcceptance: true });
 
   router.get('/verify', signedIn, (req, res) => {
     const body: { user: ApiUser } = { user: presentSessionUser(authUser(req), req.auth!.session) };

@@ -7,6 +7,7 @@ import { adminRateLimiter } from '../http/guards.js';
 import { createAdminQueueRouter, createAdminSystemRouter } from '../conversions/adminQueueRoutes.js';
 import { createAdminsRouter, createAdminUsersRouter } from '../accounts/adminRoutes.js';
 import { createAdminAuditRouter } from '../audit/adminRoutes.js';
+import { createAdminLegalRouter } from '../legal/adminRoutes.js';
 
 /**
  * /api/admin — "Admin: dashboard, users, conversions, queue,
@@ -24,5 +25,6 @@ export function createAdminRouter(ctx: AppContext): Router {
   router.use('/system', createAdminSystemRouter(ctx, limiter));
   router.use('/config', createAdminConfigRouter(ctx, limiter));
   router.use('/audit', createAdminAuditRouter(ctx, limiter));
+  router.use('/legal', createAdminLegalRouter(ctx, limiter));
   return router;
 }

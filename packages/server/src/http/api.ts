@@ -18,6 +18,9 @@ import { createAccountActivityRouter } from '../audit/routes.js';
 import { createAdminEmailsRouter } from '../mail/adminRoutes.js';
 import { createOpenApiRouter } from '../openapi/routes.js';
 import { createAdminPublicationsRouter, createPlayCredentialsRouter, createPublicationsRouter } from '../play/routes.js';
+import { createLegalRouter } from '../legal/routes.js';
+import { createSupportRouter } from '../help/routes.js';
+import { createPrivacyRouter } from '../privacy/routes.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
@@ -47,5 +50,8 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/admin/publications', createAdminPublicationsRouter(ctx));
   // Admin calls (dashboard, users, admins, conversions, queue, system, config); /admin/plans is a separate sub-router.
   api.use('/admin', createAdminRouter(ctx));
+  api.use('/legal', createLegalRouter(ctx));
+  api.use('/support', createSupportRouter(ctx));
+  api.use('/account', createPrivacyRouter(ctx));
   return api;
 }

@@ -17,6 +17,7 @@ import type { Request, RequestHandler } from 'express';
 import {
   ACCOUNT_MESSAGES,
   EMAIL_MESSAGES,
+  LEGAL_MESSAGES,
   PLAN_ACCESS_ERROR_CODES,
   PLAN_ACCESS_REDIRECT,
   REAUTH_WINDOW_SECONDS,
@@ -27,11 +28,13 @@ import {
   tokenScopeMissingMessage,
   type ApiTokenPermission,
   type ApiTokenScope,
+  type LegalAcceptanceRequiredDetails,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
 import type { AuthMethod, AuthResult, Credential, SessionState } from '../accounts/authService.js';
 import { isApiTokenShaped } from '../accounts/tokens.js';
+import { legalAcceptanceRequired, type LegalVersions } from '../legal/documents.js';
 import { ApiError } from './errors.js';
 import { addressLimitKey, clientKey, rateLimit } from './rateLimit.js';
 import type { Limiter } from './rateLimiter.js';
@@ -57,6 +60,12 @@ export interface RouteAccess {
   admin?: boolean;
   /** Open to a session limited to enrolling in two-factor sign-in (everything else answers 403 TWO_FACTOR_SETUP_REQUIRED). */
   duringEnrolment?: boolean;
+  /**
+   * Open to a customer's session that has not accepted the current Termos de Uso and Política de
+   * Privacidade (everything else answers 403 LEGAL_ACCEPTANCE_REQUIRED): who am I, signing out,
+   * the acceptance itself, and the account's own data rights (export, deletion).
+   */
+  beforeLegalAcceptance?: boolean;
 }
 
 type Authenticated = Extract<AuthResult, { ok: true }>;
@@ -104,12 +113,28 @@ function isAuthResult(info: unknown): info is AuthResult {
 }
 
 /**
+ * Whether a signed-in request must first accept the current legal documents: a customer's
+ * session only — administrators run the service, and API tokens are machines (a CI pipeline
+ * cannot read terms; its owner accepts them at the next sign-in to the dashboard).
+ */
+function needsLegalCheck(result: Authenticated, access: RouteAccess): boolean {
+  return result.method === 'jwt' && !access.beforeLegalAcceptance && !access.admin && !result.user.hasAdminRole();
+}
+
+export function legalAcceptanceRequiredError(current: LegalVersions): ApiError {
+  const details: LegalAcceptanceRequiredDetails = { accept: '/api/legal/acceptance', current };
+  return new ApiError(403, 'LEGAL_ACCEPTANCE_REQUIRED', LEGAL_MESSAGES.acceptanceRequired, { details });
+}
+
+/**
  * 401 unless the request carries a valid session token or API token of an active user; 403
- * when the credential may not use the route (`access`, accessRefusal). Credentials that do not
+ * when the credential may not use the route (`access`, accessRefusal), or when a customer's
+ * session has not accepted the current Termos de Uso and Política de Privacidade (403
+ * LEGAL_ACCEPTANCE_REQUIRED, unless `access.beforeLegalAcceptance`). Credentials that do not
  * verify count per client address (badCredentialsPerAddress): past the limit the address gets
  * 429 from memory, before any token is looked at.
  */
-export function requireAuth(ctx: Pick<AppContext, 'auth'>, access: RouteAccess = {}): RequestHandler {
+export function requireAuth(ctx: Pick<AppContext, 'auth' | 'legal'>, access: RouteAccess = {}): RequestHandler {
   const badCredentials = ctx.auth.limiters.badCredentialsPerAddress;
   return (req, res, next) => {
     const raw = bearerToken(req);
@@ -127,6 +152,16 @@ export function requireAuth(ctx: Pick<AppContext, 'auth'>, access: RouteAccess =
       }
       const refused = accessRefusal(result, access);
       if (refused) return next(refused);
+      if (needsLegalCheck(result, access)) {
+        ctx.legal.currentVersions().then((current) => {
+          if (legalAcceptanceRequired(result.user, current)) return next(legalAcceptanceRequiredError(current));
+          admit(result);
+        }, next);
+        return;
+      }
+      admit(result);
+    };
+    const admit = (result: Authenticated) => {
       req.auth = {
         user: result.user,
         method: result.method,
@@ -262,6 +297,6 @@ export function adminRateLimiter(ctx: Pick<AppContext, 'rateLimits'>): Limiter {
  * and for every API token) → rate limit. requireAuth first: the limit counts per verified
  * admin, never per presented token.
  */
-export function adminGuard(ctx: Pick<AppContext, 'auth'>, limiter: Limiter): RequestHandler[] {
+export function adminGuard(ctx: Pick<AppContext, 'auth' | 'legal'>, limiter: Limiter): RequestHandler[] {
   return [requireAuth(ctx, { admin: true }), rateLimit(limiter)];
 }

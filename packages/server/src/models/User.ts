@@ -52,6 +52,9 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare emailVerifiedAt: CreationOptional<Date | null>;
   /** E-mail when a long conversion ends (the account menu's switch). */
   declare notifyConversions: CreationOptional<boolean>;
+  /** The latest Termos de Uso and Política de Privacidade versions the account accepted (legal/acceptance.ts). */
+  declare termsAcceptedVersion: CreationOptional<number | null>;
+  declare privacyAcceptedVersion: CreationOptional<number | null>;
   /** The authenticator's secret, encrypted (accounts/twoFactor.ts); in use once totpEnabledAt is set. */
   declare totpSecret: CreationOptional<EncryptedValue | null>;
   declare totpEnabledAt: CreationOptional<Date | null>;
@@ -133,6 +136,8 @@ export function defineUser(sequelize: Sequelize): typeof User {
       lastLogin: { type: DataTypes.DATE, allowNull: true },
       emailVerifiedAt: { type: DataTypes.DATE, allowNull: true },
       notifyConversions: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      termsAcceptedVersion: { type: DataTypes.INTEGER, allowNull: true },
+      privacyAcceptedVersion: { type: DataTypes.INTEGER, allowNull: true },
       totpSecret: { type: DataTypes.JSONB, allowNull: true },
       totpEnabledAt: { type: DataTypes.DATE, allowNull: true },
       totpLastStep: { type: DataTypes.INTEGER, allowNull: true },

@@ -21,6 +21,7 @@ import { defineStreamTicket, type StreamTicket } from './StreamTicket.js';
 import { definePlayCredential, type PlayCredential } from './PlayCredential.js';
 import { definePublication, definePublicationLog, type Publication, type PublicationLog } from './Publication.js';
 import { defineAuditEvent, type AuditEvent } from './AuditEvent.js';
+import { defineLegalAcceptance, defineLegalDocument, type LegalAcceptance, type LegalDocument } from './LegalDocument.js';
 
 export interface Models {
   User: typeof User;
@@ -44,6 +45,8 @@ export interface Models {
   Publication: typeof Publication;
   PublicationLog: typeof PublicationLog;
   AuditEvent: typeof AuditEvent;
+  LegalDocument: typeof LegalDocument;
+  LegalAcceptance: typeof LegalAcceptance;
 }
 
 export function initModels(sequelize: Sequelize): Models {
@@ -69,6 +72,8 @@ export function initModels(sequelize: Sequelize): Models {
     Publication: definePublication(sequelize),
     PublicationLog: definePublicationLog(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
+    LegalDocument: defineLegalDocument(sequelize),
+    LegalAcceptance: defineLegalAcceptance(sequelize),
   };
   associate(models);
   return models;
@@ -117,3 +122,4 @@ export type { RecordedCredential } from './recordedCredential.js';
 export { PlayCredential } from './PlayCredential.js';
 export { Publication, PublicationLog } from './Publication.js';
 export { AuditEvent } from './AuditEvent.js';
+export { LegalAcceptance, LegalDocument } from './LegalDocument.js';

@@ -14,9 +14,10 @@ import { adminRoutes } from './paths/admin.js';
 import { emailRoutes } from './paths/email.js';
 import { playRoutes } from './paths/play.js';
 import { auditRoutes } from './paths/audit.js';
+import { legalRoutes } from './paths/legal.js';
 
 /** Every documented route, in the order the reference shows them. */
-export const API_ROUTES: readonly RouteDoc[] = [...accountRoutes, ...emailRoutes, ...conversionRoutes, ...planRoutes, ...adminRoutes, ...auditRoutes, ...playRoutes];
+export const API_ROUTES: readonly RouteDoc[] = [...accountRoutes, ...emailRoutes, ...conversionRoutes, ...planRoutes, ...adminRoutes, ...auditRoutes, ...playRoutes, ...legalRoutes];
 
 /** `/conversion/status/:id` → `/api/conversion/status/{id}`. */
 export function openApiPath(expressPath: string): string {

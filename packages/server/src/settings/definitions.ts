@@ -36,6 +36,10 @@ export interface SettingValues {
   'accounts.requireVerifiedEmail': boolean;
   'audit.retentionDays': number;
   'accounts.requireAdminTwoFactor': boolean;
+  'support.email': string;
+  'support.whatsapp': string;
+  'legal.dpoName': string;
+  'legal.dpoEmail': string;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -47,7 +51,7 @@ export class SettingValueError extends Error {
 }
 
 /** Topics of the settings screen, in the order it shows them. */
-export const SETTING_GROUPS = ['Conversões', 'Uploads', 'Pagamentos', 'Segurança', 'Sistema'] as const;
+export const SETTING_GROUPS = ['Conversões', 'Uploads', 'Pagamentos', 'Segurança', 'Sistema', 'Suporte e privacidade'] as const;
 export type SettingGroup = (typeof SETTING_GROUPS)[number];
 
 export interface SettingDefinition<K extends SettingKey = SettingKey> {
@@ -99,6 +103,30 @@ function secretText(maxLength: number) {
 }
 
 const MB = 1024 * 1024;
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function emailAddress(input: unknown): string {
+  const value = text(input);
+  if (value.length > 254 || !EMAIL_SHAPE.test(value)) throw new SettingValueError('Informe um e-mail válido, como suporte@empresa.com.br');
+  return value.toLowerCase();
+}
+
+/** A wa.me link, or a phone number with country and area code turned into one. */
+function whatsappLink(input: unknown): string {
+  const value = text(input);
+  const digits = value.replace(/^https:\/\/wa\.me\//, '').replace(/[\s()+-]/g, '');
+  if (!/^\d{10,15}$/.test(digits)) throw new SettingValueError('Informe o número com DDI e DDD (ex.: +55 11 91234-5678) ou um link https://wa.me/…');
+  return `https://wa.me/${digits}`;
+}
+
+function shortText(maxLength: number) {
+  return (input: unknown): string => {
+    const value = text(input);
+    if (value.length > maxLength) throw new SettingValueError(`Use no máximo ${maxLength} caracteres`);
+    return value;
+  };
+}
 
 function yesNo(input: unknown): boolean {
   if (input === true || input === false) return input;
@@ -349,6 +377,51 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     masked: false,
     defaultValue: () => false,
     parse: yesNo,
+  },
+  'support.email': {
+    key: 'support.email',
+    title: 'E-mail de suporte',
+    group: 'Suporte e privacidade',
+    kind: 'string',
+    description: 'Para onde os clientes escrevem: aparece na Ajuda, na página de planos sem plano disponível e quando um pagamento falha',
+    recommended: 'Uma caixa que alguém lê todos os dias',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: emailAddress,
+  },
+  'support.whatsapp': {
+    key: 'support.whatsapp',
+    title: 'WhatsApp de suporte (opcional)',
+    group: 'Suporte e privacidade',
+    kind: 'string',
+    description: 'Número com DDI e DDD ou link https://wa.me/…; aparece ao lado do e-mail de suporte',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: whatsappLink,
+  },
+  'legal.dpoName': {
+    key: 'legal.dpoName',
+    title: 'Encarregado de dados (DPO): nome',
+    group: 'Suporte e privacidade',
+    kind: 'string',
+    description: 'Pessoa ou empresa que responde pelo tratamento de dados pessoais (LGPD, art. 41); aparece na Política de Privacidade',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: shortText(200),
+  },
+  'legal.dpoEmail': {
+    key: 'legal.dpoEmail',
+    title: 'Encarregado de dados (DPO): e-mail',
+    group: 'Suporte e privacidade',
+    kind: 'string',
+    description: 'Contato do encarregado para pedidos dos titulares; aparece na Política de Privacidade',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: emailAddress,
   },
 };
 

@@ -126,6 +126,7 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByLabel('Email').fill(existing.email);
     await page.getByLabel('Senha', { exact: true }).fill('outra-senha-1');
     await page.getByLabel('Confirmar senha').fill('outra-senha-1');
+    await page.getByRole('checkbox', { name: /Li e aceito/ }).check();
     await page.getByRole('button', { name: 'Criar Conta' }).click();
     await soon(() => page.locator('#field-email-error').textContent(), (v) => expect(v).to.equal(ACCOUNT_MESSAGES.registerEmailTaken));
     const taken = page.getByTestId('register-email-taken');
@@ -145,6 +146,7 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByLabel('Email').fill(USER.email);
     await page.getByLabel('Senha', { exact: true }).fill(USER.password);
     await page.getByLabel('Confirmar senha').fill(USER.password);
+    await page.getByRole('checkbox', { name: /Li e aceito/ }).check();
     await page.getByRole('button', { name: 'Criar Conta' }).click();
     await page.getByText('Conta criada com sucesso!').waitFor();
     // The top bar shows the e-mail; the name given at registration stands beside it.

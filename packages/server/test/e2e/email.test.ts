@@ -95,7 +95,7 @@ describe('email in a real browser', function () {
     it('verifyEmail_linkOpenedSignedOut_ownerSetsANewPassword_registrantLosesTheAccount', async () => {
       // Someone registered the address and is signed in; the mailbox's owner opens the welcome link.
       const email = uniqueEmail('dona-da-caixa');
-      expect((await api(server).post('/auth/register', { email, password: 'senha-de-quem-cadastrou' })).status).to.equal(201);
+      expect((await api(server).post('/auth/register', { acceptTerms: true, email, password: 'senha-de-quem-cadastrou' })).status).to.equal(201);
       const registrant = await api(server).post<AuthResponse>('/auth/login', { email, password: 'senha-de-quem-cadastrou' });
       const link = linkUrl(await smtp.waitFor((m) => m.to === email && /Bem-vindo/.test(m.subject)), '/verify-email');
 
@@ -127,7 +127,7 @@ describe('email in a real browser', function () {
 
     it('verifyEmail_linkOpenedSignedOut_withThePassword_signsIn_andSignedInConfirmsAtOnce', async () => {
       const email = uniqueEmail('outro-aparelho');
-      expect((await api(server).post('/auth/register', { email, password: 'minha-senha-1', name: 'Bia' })).status).to.equal(201);
+      expect((await api(server).post('/auth/register', { acceptTerms: true, email, password: 'minha-senha-1', name: 'Bia' })).status).to.equal(201);
       const link = linkUrl(await smtp.waitFor((m) => m.to === email && /Bem-vindo/.test(m.subject)), '/verify-email');
 
       // On another device: the account's password confirms and signs in.

@@ -15,7 +15,8 @@ import { recordSecret } from './secretLog.js';
 export const DEFAULT_PASSWORD = 'senha-de-teste-123';
 
 /** Anything holding the models: a running server, or the parts a test builds itself. */
-type HasContext = { ctx: Pick<AppContext, 'models'> };
+/** A server's context, or only the models (a service tested alone: the shipped legal texts, version 1, are current). */
+type HasContext = { ctx: Pick<AppContext, 'models'> & Partial<Pick<AppContext, 'legal'>> };
 export type UserOverrides = Partial<Omit<InferCreationAttributes<User>, 'passwordHash'>> & { password?: string };
 
 // scrypt is deliberately slow: each distinct password is hashed once per test run.
@@ -35,11 +36,15 @@ export function uniqueEmail(label = 'user'): string {
   return `${label}-${sequence}-${randomBytes(3).toString('hex')}@example.com`;
 }
 
+/** A user who accepted the current Termos de Uso and Política de Privacidade, as sign-up leaves one (override to test asking again). */
 export async function buildUser(server: HasContext, overrides: UserOverrides = {}): Promise<User> {
   const { password = DEFAULT_PASSWORD, ...fields } = overrides;
+  const accepted = server.ctx.legal ? await server.ctx.legal.currentVersions() : { terms: 1, privacy: 1 };
   return server.ctx.models.User.create({
     email: uniqueEmail(fields.role === 'admin' ? 'admin' : 'user'),
     passwordHash: await passwordHashFor(password),
+    termsAcceptedVersion: accepted.terms,
+    privacyAcceptedVersion: accepted.privacy,
     ...fields,
   });
 }

@@ -24,6 +24,7 @@ import { pendingPayment } from './pendingPayment';
 import { PixModal } from './PixModal';
 import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixCheck, usePixPolling } from './usePixPolling';
 import { usePageTitle } from '../../components/PageHeader';
+import { SupportContact } from '../../components/SupportContact';
 import { Icon } from '../../components/Icon';
 
 /** How the buyer chose to pay: PIX here, or a hosted checkout (card, boleto) or an automatic renewal at the provider. */
@@ -244,9 +245,10 @@ export default function PlansPage() {
       ) : plans === null ? (
         <Loading />
       ) : shown.length === 0 ? (
-        <p className="text-body-secondary" data-testid="plans-empty">
-          Nenhum plano disponível neste tipo.
-        </p>
+        <div data-testid="plans-empty">
+          <p className="text-body-secondary">Nenhum plano disponível neste tipo.</p>
+          <SupportContact compact lead="Não encontrou um plano para você?" />
+        </div>
       ) : (
         <Row xs={1} md={2} lg={3} className="g-3">
           {shown.map((p) => (

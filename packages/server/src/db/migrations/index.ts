@@ -32,6 +32,7 @@ import { emailRecipientIndex } from './0161-email-recipient-index.js';
 import { auditEvents } from './0170-audit-events.js';
 import { paymentMethods } from './0180-payment-methods.js';
 import { testApks } from './0190-test-apks.js';
+import { legalDocuments } from './0200-legal-documents.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -45,4 +46,5 @@ export const migrations: Migration[] = [
   auditEvents,
   paymentMethods,
   testApks,
+  legalDocuments,
 ];

@@ -1,0 +1,30 @@
+/**
+ * The operator's checklist on the admin dashboard: what stops the shop from selling or from
+ * reaching its customers. Each check is one entry of OPERATOR_CHECKS: a code of
+ * OPERATOR_WARNINGS (@aabify/shared, with its texts) and whether it applies now.
+ *
+ * The NFS-e check joins this list when the NFS-e feature adds its provider setting: "no NFS-e
+ * provider configured" becomes a code in OPERATOR_WARNINGS and a check here reading that setting.
+ * Until the setting exists there is nothing to configure, so nothing is said.
+ */
+import { OPERATOR_WARNINGS, type OperatorWarning, type OperatorWarningCode } from '@aabify/shared';
+import type { AppContext } from '../context.js';
+
+type Ctx = Pick<AppContext, 'config' | 'models' | 'settings'>;
+
+interface OperatorCheck {
+  code: OperatorWarningCode;
+  applies(ctx: Ctx): Promise<boolean>;
+}
+
+export const OPERATOR_CHECKS: readonly OperatorCheck[] = [
+  // A plan whose currency no provider can charge cannot be activated (docs/decisions.md), so an active plan is one customers can buy.
+  { code: 'NO_BUYABLE_PLAN', applies: async (ctx) => (await ctx.models.Plan.count({ where: { isActive: true } })) === 0 },
+  { code: 'NO_SMTP', applies: async (ctx) => !ctx.config.mail.smtpUrl },
+  { code: 'NO_PUBLIC_URL', applies: async (ctx) => !ctx.config.publicUrl },
+];
+
+export async function operatorWarnings(ctx: Ctx, checks: readonly OperatorCheck[] = OPERATOR_CHECKS): Promise<OperatorWarning[]> {
+  const applying = await Promise.all(checks.map(async (check) => ((await check.applies(ctx)) ? check.code : null)));
+  return applying.filter((code): code is OperatorWarningCode => code !== null).map((code) => ({ code, ...OPERATOR_WARNINGS[code] }));
+}

@@ -1,0 +1,147 @@
+/**
+ * Termos de Uso and Política de Privacidade in a real browser: readable signed out, sign-up
+ * refused without the acceptance (the pt-BR message beside the checkbox) and accepted with it,
+ * and a new version published by an administrator asking a signed-in customer again before the
+ * panel goes on.
+ */
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { LEGAL_MESSAGES, PRIVACY_MESSAGES } from '@aabify/shared';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { Readable } from 'node:stream';
+import { api } from '../helpers/http.js';
+import { buildConversion, buildPlan, buildPurchase } from '../helpers/adminFactories.js';
+import { generateApiToken } from '../../src/accounts/tokens.js';
+import { DEFAULT_PASSWORD, buildAdmin, buildCreditUser, tokenFor, uniqueEmail } from '../helpers/factories.js';
+import { openPage, sessionOf, shootBoth, waitForPath } from './dashboardHelpers.js';
+
+describe('dashboard: terms of use and privacy policy in a real browser', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let browser: Browser;
+
+  before(async function () {
+    requireChromium(this);
+    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
+    // An administrator exists: the app shows its screens, not first-run setup.
+    await buildAdmin(server);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('legalPages_areReadableSignedOut_andThePrivacyPolicyNamesTheDpo', async () => {
+    await server.ctx.settings.set('legal.dpoEmail', 'dpo@empresa.com.br');
+    const { page, context, errors } = await openPage(browser);
+    await page.goto(`${server.url}/termos`);
+    await page.getByRole('heading', { name: 'Termos de Uso' }).waitFor();
+    await soon(() => page.getByTestId('legal-terms').textContent(), (v) => expect(v).to.contain('Estes Termos de Uso regem o uso do aabify'));
+    expect(new URL(page.url()).pathname).to.equal('/termos');
+    await page.goto(`${server.url}/privacidade`);
+    await page.getByRole('heading', { name: 'Política de Privacidade' }).waitFor();
+    await soon(() => page.getByTestId('legal-dpo').textContent(), (v) => expect(v).to.contain('dpo@empresa.com.br'));
+    await shootBoth(page, 'privacy-policy');
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('signUp_withoutAcceptingIsRefused_thenANewVersionAsksAgain', async () => {
+    const { page, context, errors } = await openPage(browser);
+    await page.goto(`${server.url}/register`);
+    const email = uniqueEmail('aceite');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Senha', { exact: true }).fill('segredo-forte-1');
+    await page.getByLabel('Confirmar senha').fill('segredo-forte-1');
+    const terms = page.getByRole('link', { name: 'Termos de Uso' }).first();
+    expect(await terms.getAttribute('href')).to.equal('/termos');
+    expect(await page.getByRole('link', { name: 'Política de Privacidade' }).first().getAttribute('href')).to.equal('/privacidade');
+    await page.getByRole('button', { name: 'Criar Conta' }).click();
+    await soon(() => page.locator('#field-acceptTerms-error').textContent(), (v) => expect(v).to.equal(LEGAL_MESSAGES.acceptRequired));
+    expect(await server.ctx.models.User.count({ where: { email } })).to.equal(0);
+
+    await page.getByRole('checkbox', { name: /Li e aceito/ }).check();
+    await page.getByRole('button', { name: 'Criar Conta' }).click();
+    await page.getByText('Conta criada com sucesso!').waitFor();
+    await waitForPath(page, '/plans');
+    const user = await server.ctx.models.User.findOne({ where: { email } });
+    const current = await server.ctx.legal.currentVersions();
+    expect(user).to.include({ termsAcceptedVersion: current.terms, privacyAcceptedVersion: current.privacy });
+
+    // An administrator publishes new terms in Admin › Termos e privacidade.
+    const admin = await buildAdmin(server);
+    const adminPage = await openPage(browser, { session: sessionOf(server, admin) });
+    await adminPage.page.goto(`${server.url}/admin/legal`);
+    await soon(() => adminPage.page.getByTestId('legal-current-version').textContent(), (v) => expect(v).to.equal(String(current.terms)));
+    await adminPage.page.getByLabel(/Texto/).fill('Novos termos: a partir de hoje, os relatórios de conversão ficam guardados por 30 dias.');
+    await adminPage.page.getByTestId('legal-publish').click();
+    await soon(() => adminPage.page.getByTestId('legal-current-version').textContent(), (v) => expect(v).to.equal(String(current.terms + 1)));
+    await soon(() => adminPage.page.getByTestId('legal-versions').locator('li').count(), (v) => expect(v).to.equal(current.terms + 1));
+    await adminPage.context.close();
+
+    // The customer's next screen is the acceptance, not the panel.
+    await page.goto(`${server.url}/dashboard`);
+    const gate = page.getByTestId('legal-acceptance');
+    await gate.waitFor();
+    await page.getByRole('button', { name: 'Aceitar e continuar' }).click();
+    await page.getByText(LEGAL_MESSAGES.acceptToContinue).waitFor();
+    await shootBoth(page, 'legal-acceptance');
+    await page.getByRole('checkbox', { name: /Li e aceito/ }).check();
+    await page.getByRole('button', { name: 'Aceitar e continuar' }).click();
+    await gate.waitFor({ state: 'detached' });
+    await waitForPath(page, '/plans');
+    await user!.reload();
+    expect(user!.termsAcceptedVersion).to.equal(current.terms + 1);
+    expect(await server.ctx.models.LegalAcceptance.count({ where: { userId: user!.id } })).to.equal(2);
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('customerAlreadySignedIn_whenTermsChange_isAskedOnTheFirstRefusedCall', async () => {
+    const customer = await buildCreditUser(server, 5);
+    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, customer) });
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole('link', { name: 'Nova Conversão' }).first().waitFor();
+    const admin = await buildAdmin(server);
+    const published = await api(server).post('/admin/legal/privacy', { body: 'Política nova: o endereço IP de cada acesso fica guardado por seis meses.' }, tokenFor(server, admin));
+    expect(published.status).to.equal(201);
+    await page.goto(`${server.url}/history`);
+    await page.getByTestId('legal-acceptance').waitFor();
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('meusDados_deletingTheAccount_leavesNoFileKeyOrToken_andKeepsTheFiscalRecord', async () => {
+    const customer = await buildCreditUser(server, 2);
+    const conversion = await buildConversion(server, customer, { status: 'completed', progress: 100, completedAt: new Date() });
+    const aabKey = `aab/${conversion.id}.aab`;
+    await server.ctx.storage.write(aabKey, Readable.from(Buffer.from('PK-aab-de-teste')));
+    await conversion.update({ aabKey, aabSize: 15 });
+    const secret = generateApiToken();
+    await server.ctx.models.ApiToken.create({ userId: customer.id, name: 'CI', tokenHash: secret.hash, prefix: secret.prefix, scopes: ['read'] });
+    const purchase = await buildPurchase(server, customer, await buildPlan(server), { status: 'approved' });
+
+    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, customer) });
+    await page.goto(`${server.url}/account/data`);
+    await soon(() => page.getByTestId('fiscal-record-note').textContent(), (v) => expect(v).to.equal(PRIVACY_MESSAGES.fiscalRecordKept));
+    await page.getByLabel('Sua senha').fill('senha-errada-1');
+    await page.getByRole('button', { name: 'Excluir minha conta' }).click();
+    await page.getByText(PRIVACY_MESSAGES.wrongPassword).waitFor();
+    await shootBoth(page, 'my-data');
+    await page.getByLabel('Sua senha').fill(DEFAULT_PASSWORD);
+    await page.getByRole('button', { name: 'Excluir minha conta' }).click();
+    await waitForPath(page, '/login');
+
+    const { models, storage } = server.ctx;
+    expect(await models.Conversion.count({ where: { userId: customer.id } })).to.equal(0);
+    expect(await storage.size(aabKey)).to.equal(undefined);
+    expect(await models.ApiToken.count({ where: { userId: customer.id } })).to.equal(0);
+    expect(await models.UserKeystore.count({ where: { userId: customer.id } })).to.equal(0);
+    expect(await models.Session.count({ where: { userId: customer.id } })).to.equal(0);
+    expect(await models.Purchase.count({ where: { id: purchase.id } })).to.equal(1);
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+});
