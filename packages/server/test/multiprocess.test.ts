@@ -132,6 +132,8 @@ describe('scale-out: two web and two worker processes on one database', function
     const login = await api(webA).post<{ token: string }>('/auth/login', { email: userEmail, password: 'senha-do-cliente-1' });
     expect(login.status).to.equal(200);
     userToken = login.body.token;
+    // Made by an admin, the account accepts the Termos de Uso and Política de Privacidade at its first sign-in.
+    expect((await api(webA).post('/legal/acceptance', { termsVersion: 1, privacyVersion: 1 }, userToken)).status).to.equal(200);
     const me = await api(webB).get<{ user?: { email: string }; email?: string }>('/auth/me', userToken);
     expect(me.status).to.equal(200);
     expect(JSON.stringify(me.body)).to.contain(userEmail);

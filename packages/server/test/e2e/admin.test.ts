@@ -51,7 +51,7 @@ describe('admin screens in a real browser', function () {
     await page.goto(`${server.url}/admin`);
     await page.getByTestId('admin-sidebar').waitFor();
     const links = await page.getByTestId('admin-sidebar').getByRole('link').allTextContents();
-    expect(links).to.deep.equal(['Painel', 'Fila e Sistema', 'Gerenciar Usuários', 'Compras', 'Conversões', 'Gerenciar Planos', 'Conversão em Massa', 'Administradores', 'E-mails', 'Auditoria', 'Configurações']);
+    expect(links).to.deep.equal(['Painel', 'Fila e Sistema', 'Gerenciar Usuários', 'Compras', 'Conversões', 'Gerenciar Planos', 'Conversão em Massa', 'Administradores', 'E-mails', 'Auditoria', 'Termos e privacidade', 'Configurações']);
     await page.getByTestId('stat-users-total').waitFor();
     await page.getByTestId('chart-conversions').locator('svg').first().waitFor();
     await page.getByTestId('chart-revenue').locator('svg').first().waitFor();

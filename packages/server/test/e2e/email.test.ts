@@ -222,12 +222,17 @@ describe('email in a real browser', function () {
         // "Reenviar e-mail" readable on the banner in both themes (WCAG AA: 4.5:1 for its text).
         for (const theme of ['Escuro', 'Claro'] as const) {
           await chooseTheme(page, theme);
-          const colors = await banner.getByRole('button', { name: 'Reenviar e-mail' }).evaluate((button) => [
-            getComputedStyle(button).color,
-            getComputedStyle(button.closest('[data-testid="verify-email-banner"]')!).backgroundColor,
-          ]);
-          const ratio = contrastRatio(colors[0]!, colors[1]!);
-          expect(ratio, `contrast in ${theme}`).to.be.at.least(4.5);
+          // Read again until the theme's colour transition has ended.
+          await soon(
+            async () => {
+              const colors = await banner.getByRole('button', { name: 'Reenviar e-mail' }).evaluate((button) => [
+                getComputedStyle(button).color,
+                getComputedStyle(button.closest('[data-testid="verify-email-banner"]')!).backgroundColor,
+              ]);
+              return contrastRatio(colors[0]!, colors[1]!);
+            },
+            (ratio) => expect(ratio, `contrast in ${theme}`).to.be.at.least(4.5),
+          );
         }
 
         await page.getByRole('button', { name: 'Menu da conta' }).click();
