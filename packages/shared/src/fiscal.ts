@@ -67,3 +67,31 @@ export const FISCAL_MESSAGES = {
   nfseMissingSettings: (fields: string) => `Dados fiscais incompletos em Configurações › Fiscal: ${fields}.`,
   nfseNoBilling: 'A compra não tem dados de faturamento do comprador.',
 } as const;
+
+const BRASILIA_PARTS = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/Sao_Paulo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+function brasiliaParts(date: Date): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
+  const parts = Object.fromEntries(BRASILIA_PARTS.formatToParts(date).map((p) => [p.type, p.value]));
+  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+}
+
+/** A moment in Brasília time as receipts print it: '28/11/2026 14:05'. */
+export function formatBrasiliaDateTime(date: Date): string {
+  const p = brasiliaParts(date);
+  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
+}
+
+/** A moment as ISO 8601 in Brasília's offset ('2026-11-28T14:05:00-03:00'); Brazil has kept UTC−3 all year since 2019. */
+export function brasiliaIsoDateTime(date: Date): string {
+  const p = brasiliaParts(date);
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}-03:00`;
+}

@@ -169,3 +169,11 @@ describe('billing details: schema', () => {
     expect(errors).to.have.property('document');
   });
 });
+
+describe('Brasília time', () => {
+  it('formatBrasiliaDateTime_utcMoment_threeHoursEarlierDayMonthYear', async () => {
+    const { formatBrasiliaDateTime, brasiliaIsoDateTime } = await import('../src/index.js');
+    expect(formatBrasiliaDateTime(new Date('2026-01-02T02:30:00Z'))).to.equal('01/01/2026 23:30');
+    expect(brasiliaIsoDateTime(new Date('2026-01-02T02:30:09Z'))).to.equal('2026-01-01T23:30:09-03:00');
+  });
+});

@@ -20,6 +20,7 @@ import { ApiError } from '../http/errors.js';
 import { publicBaseUrl } from '../http/links.js';
 import { mayDownloadFiles } from './access.js';
 import type { ByteRange, Storage } from '../storage/index.js';
+import { attachmentDisposition } from '../http/attachment.js';
 
 export const hashDownloadToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -135,11 +136,6 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end };
 }
 
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
-
 /** A stored file as a download: its key, the name the browser saves it under, its type. */
 interface DownloadableFile {
   key: string;
@@ -167,7 +163,7 @@ async function streamFile(req: Request, res: Response, storage: Storage, file: D
   const size = await storage.size(file.key);
   if (size === undefined) throw notDownloadable();
   const { filename } = file;
-  const direct = opts.redirect ? await storage.downloadUrl(file.key, { contentDisposition: contentDisposition(filename) }) : undefined;
+  const direct = opts.redirect ? await storage.downloadUrl(file.key, { contentDisposition: attachmentDisposition(filename) }) : undefined;
   if (direct) {
     res.setHeader('Cache-Control', 'private, no-store');
     res.redirect(302, direct);
@@ -175,7 +171,7 @@ async function streamFile(req: Request, res: Response, storage: Storage, file: D
   }
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('Content-Type', file.contentType);
-  res.setHeader('Content-Disposition', contentDisposition(filename));
+  res.setHeader('Content-Disposition', attachmentDisposition(filename));
   res.setHeader('Cache-Control', 'private, no-store');
   res.setHeader('X-Filename', encodeURIComponent(filename));
   res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Disposition, Content-Range, X-Filename');

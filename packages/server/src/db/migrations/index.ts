@@ -33,6 +33,8 @@ import { auditEvents } from './0170-audit-events.js';
 import { paymentMethods } from './0180-payment-methods.js';
 import { testApks } from './0190-test-apks.js';
 import { legalDocuments } from './0200-legal-documents.js';
+import { billingDetails } from './0210-billing-details.js';
+import { fiscalNotes } from './0211-fiscal-notes.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -47,4 +49,5 @@ export const migrations: Migration[] = [
   paymentMethods,
   testApks,
   legalDocuments,
+  billingDetails, fiscalNotes,
 ];
