@@ -45,6 +45,7 @@ export function defineFiscalNote(sequelize: Sequelize): typeof FiscalNote {
   BoundFiscalNote.init(
     {
       id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      userId: { type: DataTypes.UUID, allowNull: false },
       provider: { type: DataTypes.STRING(16), allowNull: false },
       reference: { type: DataTypes.STRING(64), allowNull: false },
       status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'processando' },

@@ -31,6 +31,8 @@ export interface FocusRecordedRequest {
   path: string;
   authorization: string | undefined;
   body: Json | null;
+  /** The HTTP status the stand-in answered. */
+  status: number;
 }
 
 export class FocusNfeStandIn {
@@ -120,8 +122,10 @@ export class FocusNfeStandIn {
       body = null;
     }
     const url = new URL(req.url ?? '/', this.url);
-    this.requests.push({ method: req.method ?? '', path: `${url.pathname}${url.search}`, authorization: req.headers.authorization, body });
+    const record: FocusRecordedRequest = { method: req.method ?? '', path: `${url.pathname}${url.search}`, authorization: req.headers.authorization, body, status: 0 };
+    this.requests.push(record);
     const send = (status: number, json: Json) => {
+      record.status = status;
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(json));
     };
