@@ -4,7 +4,9 @@
  * cartão with its installments, boleto), the provider and the renewal's state; per row 'Aprovar' (a pending sandbox charge, e.g. a
  * PIX nobody can pay in the sandbox), 'Sincronizar' (read the payment back from its provider)
  * and 'Reembolsar' (an approved purchase, after a confirmation with an optional reason; the
- * unspent plan is taken back). See docs/payments.md.
+ * unspent plan is taken back); 'Detalhes' shows the buyer's billing details as bought, the
+ * NFS-e and the receipt. A notice says so when no NFS-e provider is configured. See
+ * docs/payments.md and docs/nfse.md.
  */
 import { useCallback, useEffect, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
@@ -37,6 +39,8 @@ import {
 import { toast } from '../stores/toasts';
 import { useKeyedState } from '../lib/useKeyedState';
 import { ConfirmModal, PageList, failureText } from './common';
+import Alert from 'react-bootstrap/Alert';
+import { PurchaseDetailModal } from './PurchaseDetailModal';
 
 type Action = 'approve' | 'sync' | 'refund';
 
@@ -49,6 +53,7 @@ export default function PurchasesPage() {
   const [refunding, setRefunding] = useState<AdminPurchase | null>(null);
   const [reasonText, setReasonText] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
+  const [detail, setDetail] = useState<AdminPurchase | null>(null);
 
   const [page, setPage] = useKeyedState(JSON.stringify([status, method, limit]), 1);
 
@@ -135,6 +140,11 @@ export default function PurchasesPage() {
     <>
       <PageHeader title="Compras" subtitle="Todas as compras, as mais recentes primeiro" />
       <PaymentProviderNotice />
+      {data && !data.nfse.configured && (
+        <Alert variant="info" className="small" data-testid="nfse-not-configured">
+          {data.nfse.message}
+        </Alert>
+      )}
       <Card className="mb-3">
         <Card.Body className="row g-2 align-items-end">
           <div className="col-sm-6 col-md-4">
@@ -239,6 +249,9 @@ export default function PurchasesPage() {
           const who = p.user?.email ?? 'Conta removida';
           return (
             <>
+              <Button size="sm" variant="outline-primary" onClick={() => setDetail(p)} aria-label={`Detalhes da compra de ${who}`}>
+                Detalhes
+              </Button>
               {actions.approve && (
                 <Button size="sm" variant="success" disabled={busy !== null} onClick={() => void approve(p)} aria-label={`Aprovar compra de ${who}`}>
                   {spinner(isBusy(p, 'approve'))}
@@ -268,6 +281,7 @@ export default function PurchasesPage() {
           <PageList page={data.pagination.page} totalPages={data.pagination.pages} onChange={setPage} label="Paginação das compras" max={5} />
         </div>
       )}
+      <PurchaseDetailModal purchase={detail && (data?.purchases.find((p) => p.id === detail.id) ?? detail)} nfseConfigured={data?.nfse.configured ?? false} onHide={() => setDetail(null)} />
       <ConfirmModal
         show={refunding !== null}
         title="Reembolsar pagamento"

@@ -147,7 +147,7 @@ function cnpj(input: unknown): string {
 
 function digits(length: number, message: string) {
   return (input: unknown): string => {
-    const value = text(input).replace(/[\s.\/-]/g, '');
+    const value = text(input).replace(/[\s./-]/g, '');
     if (!new RegExp(`^\\d{${length}}$`).test(value)) throw new SettingValueError(message);
     return value;
   };
