@@ -9,7 +9,7 @@ import {
 } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
-import { TEST_BILLING, buildAdmin, buildUser, tokenFor } from './helpers/factories.js';
+import { DEFAULT_PASSWORD, TEST_BILLING, buildAdmin, buildUser, tokenFor } from './helpers/factories.js';
 import { buildPlan } from './helpers/planFactories.js';
 import { auditEvent } from './helpers/audit.js';
 import type { Plan } from '../src/models/index.js';
@@ -133,5 +133,18 @@ describe('fiscal: billing details', () => {
     expect(mine.body.billingDetails?.name).to.not.equal('Segredo Alheio');
     // A customer is not an admin: the admin user route answers 403.
     expect((await api(server).get(`/admin/users/${other.id}`, token)).status).to.equal(403);
+  });
+
+  it('accountDeleted_itsBillingDetailsCleared_thePurchasesCopyKeptAsTheFiscalRecord', async () => {
+    const user = await buildUser(server, { billingDetails: { ...TEST_BILLING, name: 'Titular Que Sai' } });
+    const token = tokenFor(server, user);
+    const pix = await api(server).post<CreatePixResponse>(`/payments/create-pix/${plan.id}`, undefined, token);
+    expect(pix.status).to.equal(201);
+    const deleted = await api(server).request('DELETE', '/account', { password: DEFAULT_PASSWORD }, { token });
+    expect(deleted.status, JSON.stringify(deleted.body)).to.equal(200);
+    const row = await server.ctx.models.User.findByPk(user.id, { paranoid: false, rejectOnEmpty: true });
+    expect(row.billingDetails).to.equal(null);
+    const purchase = await server.ctx.models.Purchase.findByPk(pix.body.purchase.id, { rejectOnEmpty: true });
+    expect(purchase.billingSnapshot?.name).to.equal('Titular Que Sai');
   });
 });
