@@ -21,6 +21,7 @@ import { publicationJobs } from './jobs/publications.js';
 import { mailJobs } from './jobs/mail.js';
 import { paymentJobs } from './jobs/payments.js';
 import { auditJobs } from './jobs/audit.js';
+import { privacyJobs } from './jobs/privacy.js';
 import { fiscalJobs } from './jobs/fiscal.js';
 import { FiscalNotes, type FiscalNotesOptions } from './fiscal/notes.js';
 import type { RateLimits, RateLimiterOptions } from './http/rateLimiter.js';
@@ -203,7 +204,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
     legal: new LegalDocuments({ models, notifier }),
     fiscal: new FiscalNotes({ models, sequelize, settings, config, queue, logger }, opts.fiscal),
   });
-  const jobs = [...conversionJobs(ctx, conversionOpts), ...publicationJobs(ctx), ...mailJobs(ctx), ...paymentJobs(ctx), ...auditJobs(ctx), ...fiscalJobs(ctx)];
+  const jobs = [...conversionJobs(ctx, conversionOpts), ...publicationJobs(ctx), ...mailJobs(ctx), ...paymentJobs(ctx), ...auditJobs(ctx), ...privacyJobs(ctx), ...fiscalJobs(ctx)];
   return {
     ctx,
     jobs,

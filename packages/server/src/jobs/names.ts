@@ -12,6 +12,8 @@ export const JOBS = {
   planNotices: 'mail:plan-notices',
   paymentsExpire: 'payments:expire',
   auditRetention: 'audit:retention',
+  privacyExport: 'privacy:export',
+  privacyExportRetention: 'privacy:export-retention',
   fiscalAdvance: 'fiscal:advance',
   fiscalSweep: 'fiscal:sweep',
 } as const;

@@ -23,6 +23,7 @@ import { definePublication, definePublicationLog, type Publication, type Publica
 import { defineAuditEvent, type AuditEvent } from './AuditEvent.js';
 import { defineFiscalNote, type FiscalNote } from './FiscalNote.js';
 import { defineLegalAcceptance, defineLegalDocument, type LegalAcceptance, type LegalDocument } from './LegalDocument.js';
+import { defineDataExport, type DataExport } from './DataExport.js';
 
 export interface Models {
   User: typeof User;
@@ -48,6 +49,7 @@ export interface Models {
   AuditEvent: typeof AuditEvent;
   LegalDocument: typeof LegalDocument;
   LegalAcceptance: typeof LegalAcceptance;
+  DataExport: typeof DataExport;
   FiscalNote: typeof FiscalNote;
 }
 
@@ -76,6 +78,7 @@ export function initModels(sequelize: Sequelize): Models {
     AuditEvent: defineAuditEvent(sequelize),
     LegalDocument: defineLegalDocument(sequelize),
     LegalAcceptance: defineLegalAcceptance(sequelize),
+    DataExport: defineDataExport(sequelize),
     FiscalNote: defineFiscalNote(sequelize),
   };
   associate(models);
@@ -128,4 +131,5 @@ export { PlayCredential } from './PlayCredential.js';
 export { Publication, PublicationLog } from './Publication.js';
 export { AuditEvent } from './AuditEvent.js';
 export { LegalAcceptance, LegalDocument } from './LegalDocument.js';
+export { DataExport } from './DataExport.js';
 export { FiscalNote, type FiscalNoteProvider } from './FiscalNote.js';

@@ -33,6 +33,7 @@ import { auditEvents } from './0170-audit-events.js';
 import { paymentMethods } from './0180-payment-methods.js';
 import { testApks } from './0190-test-apks.js';
 import { legalDocuments } from './0200-legal-documents.js';
+import { dataExports } from './0205-data-exports.js';
 import { billingDetails } from './0210-billing-details.js';
 import { fiscalNotes } from './0211-fiscal-notes.js';
 
@@ -49,5 +50,6 @@ export const migrations: Migration[] = [
   paymentMethods,
   testApks,
   legalDocuments,
+  dataExports,
   billingDetails, fiscalNotes,
 ];
