@@ -31,6 +31,7 @@ const ApiTokensPage = customerScreens.screen((m) => m.ApiTokensPage);
 const SecurityPage = customerScreens.screen((m) => m.SecurityPage);
 const AccountActivityPage = customerScreens.screen((m) => m.AccountActivityPage);
 const MyDataPage = customerScreens.screen((m) => m.MyDataPage);
+const BillingPage = customerScreens.screen((m) => m.BillingPage);
 const AdminRoutes = lazyChunk(() => import('./admin/AdminRoutes')).screen((m) => m.default);
 const LoginPage = publicScreens.screen((m) => m.LoginPage);
 const RegisterPage = publicScreens.screen((m) => m.RegisterPage);
@@ -129,6 +130,7 @@ export function App() {
           <Route path="/account/security" element={<SecurityPage />} />
           <Route path="/account/activity" element={<AccountActivityPage />} />
           <Route path="/account/data" element={<MyDataPage />} />
+          <Route path="/account/billing" element={<BillingPage />} />
           <Route path="/admin/*" element={<RequireAdmin><AdminRoutes /></RequireAdmin>} />
           <Route path="*" element={<HomeRedirect />} />
         </Route>

@@ -49,6 +49,7 @@ export const ACCOUNT_MENU: readonly AccountMenuEntry[] = [
   { kind: 'link', to: '/account/security', label: 'Segurança', icon: 'shield-check' },
   { kind: 'link', to: '/account/activity', label: 'Atividade da conta', icon: 'clock-history' },
   { kind: 'link', to: '/purchases', label: 'Minhas compras', icon: 'bag', visible: isCustomer },
+  { kind: 'link', to: '/account/billing', label: 'Dados de faturamento', icon: 'receipt', visible: isCustomer },
   { kind: 'link', to: '/account/data', label: 'Meus dados', icon: 'file-earmark-text', visible: isCustomer },
 ];
 

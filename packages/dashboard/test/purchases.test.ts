@@ -45,6 +45,9 @@ const base: ApiPurchase = {
   rejectionReason: null,
   refundReason: null,
   notes: null,
+  billing: null,
+  receiptAvailable: false,
+  fiscalNote: null,
   createdAt: '2025-01-01T10:00:00.000Z',
   updatedAt: '2025-01-01T10:00:00.000Z',
 };

@@ -22,6 +22,8 @@ import { mailJobs } from './jobs/mail.js';
 import { paymentJobs } from './jobs/payments.js';
 import { auditJobs } from './jobs/audit.js';
 import { privacyJobs } from './jobs/privacy.js';
+import { fiscalJobs } from './jobs/fiscal.js';
+import { FiscalNotes, type FiscalNotesOptions } from './fiscal/notes.js';
 import type { RateLimits, RateLimiterOptions } from './http/rateLimiter.js';
 import { createMetrics } from './ops/metrics.js';
 import type { Storage } from './storage/index.js';
@@ -88,6 +90,8 @@ export interface ComposeOptions {
   authLimits?: Partial<AuthLimits>;
   /** Google Play publishing tuning (tests: small upload chunks). */
   play?: { uploadChunkBytes?: number };
+  /** NFS-e requests: retry and polling delays (tests shorten them). */
+  fiscal?: FiscalNotesOptions;
 }
 
 export interface Composed {
@@ -198,8 +202,9 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
     publishLimiter: rateLimits.limiter('play-publish', { points: 10, windowMs: 60_000 }),
     playTestLimiter: rateLimits.limiter('play-test', { points: 10, windowMs: 60_000 }),
     legal: new LegalDocuments({ models, notifier }),
+    fiscal: new FiscalNotes({ models, sequelize, settings, config, queue, logger }, opts.fiscal),
   });
-  const jobs = [...conversionJobs(ctx, conversionOpts), ...publicationJobs(ctx), ...mailJobs(ctx), ...paymentJobs(ctx), ...auditJobs(ctx), ...privacyJobs(ctx)];
+  const jobs = [...conversionJobs(ctx, conversionOpts), ...publicationJobs(ctx), ...mailJobs(ctx), ...paymentJobs(ctx), ...auditJobs(ctx), ...privacyJobs(ctx), ...fiscalJobs(ctx)];
   return {
     ctx,
     jobs,

@@ -48,6 +48,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Google Play publishing (play/): Google's endpoints unless GOOGLE_OAUTH_TOKEN_URL / GOOGLE_PLAY_API_URL say otherwise (tests). */
   googlePlay: { tokenUrl?: string; apiUrl?: string };
+  /** NFS-e through Focus NFe (docs/nfse.md): NFSE_API_URL (default its production API) and NFSE_API_TOKEN (the setting's default). */
+  nfse: { apiUrl: string; token?: string };
 }
 
 /** STORAGE=s3: the bucket and how to reach it (storage/s3.ts). */
@@ -276,5 +278,6 @@ export function loadConfig(env: Env = process.env): Config {
     dashboardDir: env.DASHBOARD_DIR ? resolve(env.DASHBOARD_DIR) : undefined,
     trustProxy: readTrustProxy(env),
     googlePlay: { tokenUrl: readUrl(env, 'GOOGLE_OAUTH_TOKEN_URL', ['http:', 'https:']), apiUrl: readUrl(env, 'GOOGLE_PLAY_API_URL', ['http:', 'https:']) },
+    nfse: { apiUrl: readUrl(env, 'NFSE_API_URL', ['http:', 'https:']) ?? 'https://api.focusnfe.com.br', token: env.NFSE_API_TOKEN || undefined },
   };
 }

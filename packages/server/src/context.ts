@@ -32,6 +32,7 @@ import type { ConversionRunner } from './conversions/runner.js';
 import type { PublicationEvents } from './play/publications.js';
 import type { PublicationRunner } from './play/publicationRunner.js';
 import type { LegalDocuments } from './legal/documents.js';
+import type { FiscalNotes } from './fiscal/notes.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -92,4 +93,6 @@ export interface AppContext {
 
   /** Termos de Uso and Política de Privacidade: current versions, cached until one is published (legal/documents.ts). */
   readonly legal: LegalDocuments;
+  /** NFS-e of approved purchases, cancelled by refunds (fiscal/notes.ts). */
+  readonly fiscal: FiscalNotes;
 }

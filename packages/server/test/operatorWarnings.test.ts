@@ -36,4 +36,25 @@ describe('operator warnings (/api/admin/dashboard/warnings)', () => {
     const res = await api(server).get<OperatorWarningsResponse>('/admin/dashboard/warnings', admin);
     expect(res.body.warnings.map((w) => w.code)).to.deep.equal(['NO_BUYABLE_PLAN']);
   });
+
+  it('aShopThatSells_isWarnedOfMissingSellerDataAndNfseProvider_untilTheyAreConfigured', async () => {
+    const server = await startTestServer({ SMTP_URL: 'smtp://127.0.0.1:1', PUBLIC_URL: 'https://aabify.example.com' });
+    servers.push(server);
+    const admin = tokenFor(server, await buildAdmin(server));
+    await buildPlan(server, { isActive: true });
+    const codes = async () => (await api(server).get<OperatorWarningsResponse>('/admin/dashboard/warnings', admin)).body.warnings.map((w) => w.code);
+    const selling = await api(server).get<OperatorWarningsResponse>('/admin/dashboard/warnings', admin);
+    expect(selling.body.warnings).to.deep.equal([
+      { code: 'NO_SELLER_DATA', ...OPERATOR_WARNINGS.NO_SELLER_DATA },
+      { code: 'NO_NFSE_PROVIDER', ...OPERATOR_WARNINGS.NO_NFSE_PROVIDER },
+    ]);
+    await server.ctx.settings.set('fiscal.sellerName', 'Vendedora Ltda');
+    await server.ctx.settings.set('fiscal.sellerCnpj', '11444777000161');
+    await server.ctx.settings.set('fiscal.sellerAddress', 'Rua X, 1 – Centro – São Paulo/SP – CEP 01001-000');
+    expect(await codes()).to.include('NO_SELLER_DATA');
+    await server.ctx.settings.set('fiscal.sellerEmail', 'fiscal@vendedora.example');
+    expect(await codes()).to.deep.equal(['NO_NFSE_PROVIDER']);
+    await server.ctx.settings.set('nfse.token', 'token-da-focus');
+    expect(await codes()).to.deep.equal([]);
+  });
 });

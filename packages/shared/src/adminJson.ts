@@ -1,5 +1,6 @@
 /** The JSON of /api/admin/* answers: dashboard statistics, users, conversions, the queue and settings. */
 import type { ApiUser } from './accounts.js';
+import type { ApiBillingDetails } from './billing.js';
 import type { ApiConversion } from './conversionJson.js';
 import type { Pagination } from './paging.js';
 import type { PaymentsStatus } from './payments.js';
@@ -74,6 +75,11 @@ export interface AdminUserListResponse {
   page: number;
   limit: number;
   totalPages: number;
+}
+
+/** GET /api/admin/users/{id}: the user, with the billing details they saved (Conta › Dados de faturamento). */
+export interface AdminUserDetail extends ApiUser {
+  billingDetails: ApiBillingDetails | null;
 }
 
 export interface AdminUserResponse {

@@ -36,7 +36,8 @@ export function validateSettingDraft(entry: { key: string; kind: AdminConfigEntr
   const text = draft.trim();
   if (text === '') return ADMIN_MESSAGES.settingEmpty;
   if (entry.kind === 'number') {
-    const n = Number(text);
+    // A decimal comma is how Brazilians write 2,5 (the ISS rate); integers are unaffected.
+    const n = Number(text.replace(',', '.'));
     if (!Number.isFinite(n)) return ADMIN_MESSAGES.settingNotNumber;
     if (entry.key === 'upload.maxFileSize' && n !== CONVERSION_LIMITS.unlimitedMaxFileSize && (n < CONVERSION_LIMITS.minMaxFileSize || n > CONVERSION_LIMITS.maxMaxFileSize)) {
       return ADMIN_MESSAGES.settingFileSizeRange;

@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = {
   'account.data_export_requested': { label: 'Exportação dos dados da conta pedida', area: 'Privacidade', account: true },
   'account.data_export_downloaded': { label: 'Exportação dos dados da conta baixada', area: 'Privacidade', account: true },
   'account.deleted': { label: 'Conta excluída pelo titular', area: 'Privacidade', account: false },
+  'account.billing_updated': { label: 'Dados de faturamento alterados', area: 'Privacidade', account: true },
 
   'setup.completed': { label: 'Primeiro administrador criado', area: 'Usuários', account: false },
   'user.created': { label: 'Usuário criado', area: 'Usuários', account: false },

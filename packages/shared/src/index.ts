@@ -49,3 +49,6 @@ export * from './help.js';
 export * from './operatorWarnings.js';
 export * from './privacy.js';
 export * from './privacySchemas.js';
+export * from './billing.js';
+export * from './billingSchemas.js';
+export * from './fiscal.js';

@@ -21,6 +21,18 @@ export const OPERATOR_WARNINGS = {
     action: 'Defina PUBLIC_URL com o endereço https pelo qual os clientes acessam o serviço e reinicie o servidor.',
     link: null,
   },
+  NO_SELLER_DATA: {
+    title: 'Dados do vendedor incompletos',
+    problem: 'Razão social, CNPJ, endereço ou e-mail do vendedor não estão configurados: os recibos em PDF saem sem eles.',
+    action: 'Preencha os dados do vendedor em Configurações › Fiscal.',
+    link: '/admin/settings',
+  },
+  NO_NFSE_PROVIDER: {
+    title: 'Notas fiscais não são emitidas',
+    problem: 'Nenhum emissor de NFS-e está configurado: as compras aprovadas não geram nota fiscal de serviço.',
+    action: 'Cadastre o token da Focus NFe e os dados fiscais (código do serviço, alíquota do ISS, inscrição municipal) em Configurações › Fiscal.',
+    link: '/admin/settings',
+  },
 } as const satisfies Record<string, { title: string; problem: string; action: string; link: string | null }>;
 
 export type OperatorWarningCode = keyof typeof OPERATOR_WARNINGS;

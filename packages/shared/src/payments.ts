@@ -5,6 +5,8 @@
 import type { Currency } from './money.js';
 import type { PlanType } from './plans.js';
 import type { PaymentMethod } from './paymentMethods.js';
+import type { ApiBillingDetails } from './billing.js';
+import type { ApiFiscalNote } from './fiscal.js';
 
 export const PURCHASE_STATUSES = ['pending', 'approved', 'rejected', 'cancelled', 'refunded'] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
@@ -129,6 +131,12 @@ export interface ApiPurchase {
   rejectionReason: string | null;
   refundReason: string | null;
   notes: string | null;
+  /** The buyer's billing details as they were at the purchase (null for purchases made before they were asked). */
+  billing: ApiBillingDetails | null;
+  /** Approved, or refunded after it: GET /payments/purchase/{id}/receipt answers its PDF. */
+  receiptAvailable: boolean;
+  /** Its nota fiscal de serviço, once one is asked for. */
+  fiscalNote: ApiFiscalNote | null;
   createdAt: string;
   updatedAt: string;
   transitions?: PurchaseTransitionJson[];

@@ -43,6 +43,13 @@ describe('admin helpers', () => {
     expect(validateSettingDraft({ key: 'logging.level', kind: 'enum', options: ['debug', 'info'] }, 'trace')).to.equal('Use debug, info, warn ou error');
   });
 
+  it('validateSettingDraft_decimalComma_isANumber', () => {
+    const rate = { key: 'nfse.issRate', kind: 'number' as const };
+    expect(validateSettingDraft(rate, '2,5')).to.equal(undefined);
+    expect(validateSettingDraft(rate, '2.5')).to.equal(undefined);
+    expect(validateSettingDraft(rate, '2,5,1')).to.equal('Valor deve ser um número válido');
+  });
+
   it('formatSettingValue_knownKeys_readableUnits', () => {
     expect(formatSettingValue('upload.maxFileSize', 104857600)).to.equal('100 MB (104.857.600 bytes)');
     expect(formatSettingValue('upload.maxFileSize', 1572864)).to.equal('1,5 MB (1.572.864 bytes)');

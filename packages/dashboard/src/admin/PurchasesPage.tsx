@@ -5,7 +5,9 @@
  * PIX nobody can pay in the sandbox), 'Sincronizar' (read the payment back from its provider)
  * 'Reembolsar' (an approved purchase, after a confirmation with an optional reason; the
  * unspent plan is taken back) and 'Cancelar renovação' (the provider stops charging; the paid
- * period stays; audited as an admin action). See docs/payments.md.
+ * period stays; audited as an admin action); 'Detalhes' shows the buyer's billing details as
+ * bought, the NFS-e and the receipt. A notice says so when no NFS-e provider is configured. See
+ * docs/payments.md and docs/nfse.md.
  */
 import { useCallback, useEffect, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
@@ -39,6 +41,8 @@ import {
 import { toast } from '../stores/toasts';
 import { useKeyedState } from '../lib/useKeyedState';
 import { ConfirmModal, PageList, failureText } from './common';
+import Alert from 'react-bootstrap/Alert';
+import { PurchaseDetailModal } from './PurchaseDetailModal';
 
 type Action = 'approve' | 'sync' | 'refund' | 'cancelRenewal';
 
@@ -52,6 +56,7 @@ export default function PurchasesPage() {
   const [stoppingRenewal, setStoppingRenewal] = useState<AdminPurchase | null>(null);
   const [reasonText, setReasonText] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
+  const [detail, setDetail] = useState<AdminPurchase | null>(null);
 
   const [page, setPage] = useKeyedState(JSON.stringify([status, method, limit]), 1);
 
@@ -146,6 +151,11 @@ export default function PurchasesPage() {
     <>
       <PageHeader title="Compras" subtitle="Todas as compras, as mais recentes primeiro" />
       <PaymentProviderNotice />
+      {data && !data.nfse.configured && (
+        <Alert variant="info" className="small" data-testid="nfse-not-configured">
+          {data.nfse.message}
+        </Alert>
+      )}
       <Card className="mb-3">
         <Card.Body className="row g-2 align-items-end">
           <div className="col-sm-6 col-md-4">
@@ -250,6 +260,9 @@ export default function PurchasesPage() {
           const who = p.user?.email ?? 'Conta removida';
           return (
             <>
+              <Button size="sm" variant="outline-primary" onClick={() => setDetail(p)} aria-label={`Detalhes da compra de ${who}`}>
+                Detalhes
+              </Button>
               {actions.approve && (
                 <Button size="sm" variant="success" disabled={busy !== null} onClick={() => void approve(p)} aria-label={`Aprovar compra de ${who}`}>
                   {spinner(isBusy(p, 'approve'))}
@@ -284,6 +297,7 @@ export default function PurchasesPage() {
           <PageList page={data.pagination.page} totalPages={data.pagination.pages} onChange={setPage} label="Paginação das compras" max={5} />
         </div>
       )}
+      <PurchaseDetailModal purchase={detail && (data?.purchases.find((p) => p.id === detail.id) ?? detail)} nfseConfigured={data?.nfse.configured ?? false} onHide={() => setDetail(null)} />
       <ConfirmModal
         show={stoppingRenewal !== null}
         title={PURCHASE_TEXTS.cancelRenewal}

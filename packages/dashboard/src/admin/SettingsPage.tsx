@@ -79,7 +79,7 @@ function TextSettingRow({ entry, onSaved }: { entry: AdminConfigEntry; onSaved(e
     }
     setSaving(true);
     try {
-      const value = entry.kind === 'number' ? Number(shown.trim()) : shown.trim();
+      const value = entry.kind === 'number' ? Number(shown.trim().replace(',', '.')) : shown.trim();
       const r = await adminApi.setConfig(entry.key, value);
       toast.success(r.message, { admin: true });
       setDraft(undefined);
@@ -169,7 +169,7 @@ function TextSettingRow({ entry, onSaved }: { entry: AdminConfigEntry; onSaved(e
   );
 }
 
-const GROUP_ORDER = ['Conversões', 'Uploads', 'Pagamentos', 'Segurança', 'Sistema', 'Suporte e privacidade'];
+const GROUP_ORDER = ['Conversões', 'Uploads', 'Pagamentos', 'Fiscal', 'Segurança', 'Sistema', 'Suporte e privacidade'];
 
 /** Settings by topic, in the screen's order (an unknown topic goes last). */
 export function groupsOf(configs: readonly AdminConfigEntry[]): Array<[string, AdminConfigEntry[]]> {

@@ -17,6 +17,7 @@ import { useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
 import { ConfirmModal, PageList, failureText } from './common';
 import { AdminPasswordModal, CreditsModal, UserFormModal } from './UserModals';
+import { UserBillingModal } from './UserBillingModal';
 
 export const USER_TYPE_LABELS: Record<UserType, string> = { credit: 'Créditos', subscription: 'Assinatura' };
 
@@ -44,6 +45,7 @@ export default function UsersPage() {
   const [creditsUser, setCreditsUser] = useState<ApiUser | null>(null);
   const [passwordUser, setPasswordUser] = useState<ApiUser | null>(null);
   const [deleting, setDeleting] = useState<ApiUser | null>(null);
+  const [billingUser, setBillingUser] = useState<ApiUser | null>(null);
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(
@@ -207,6 +209,7 @@ export default function UsersPage() {
                           { label: 'Reenviar confirmação', icon: 'envelope', onSelect: () => void act(() => adminApi.resendVerification(u.id), ADMIN_MESSAGES.updateFailed) },
                         ] satisfies Action[]),
                     { label: 'Promover a administrador', icon: 'person-badge', onSelect: () => void act(() => adminApi.promote(u.id), ADMIN_MESSAGES.promoteFailed) },
+                    { label: 'Dados de faturamento', icon: 'receipt', onSelect: () => setBillingUser(u) },
                     { label: 'Ver conversões', icon: 'collection', onSelect: () => navigate(`/admin/conversions?userId=${encodeURIComponent(u.id)}`) },
                     { label: 'Excluir', icon: 'trash', danger: true, onSelect: () => setDeleting(u) },
                   ]}
@@ -225,6 +228,7 @@ export default function UsersPage() {
       <UserFormModal show={formUser !== undefined} user={formUser ?? null} onHide={() => setFormUser(undefined)} onSaved={() => void load()} />
       <CreditsModal user={creditsUser} onHide={() => setCreditsUser(null)} onSaved={() => void load()} />
       <AdminPasswordModal user={passwordUser} onHide={() => setPasswordUser(null)} />
+      <UserBillingModal user={billingUser} onHide={() => setBillingUser(null)} />
       <ConfirmModal show={deleting !== null} title="Excluir usuário" confirmLabel="Excluir" busy={busy} onConfirm={() => void remove()} onHide={() => setDeleting(null)}>
         Excluir <strong>{deleting?.email}</strong>? A conta deixa de entrar e suas conversões em andamento são canceladas; compras e pagamentos ficam guardados.
       </ConfirmModal>

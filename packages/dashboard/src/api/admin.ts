@@ -7,6 +7,7 @@ import type {
   AdminQueueClearResponse,
   AdminQueueStats,
   AdminSystemStats,
+  AdminUserDetail,
   AdminUserListResponse,
   AdminUserResponse,
   AnalyticsPeriod,
@@ -70,6 +71,8 @@ const id = (v: string) => encodeURIComponent(v);
 export const adminApi = {
   dashboard: () => api.get<AdminDashboardStats>('/admin/dashboard', { quiet: true }),
   users: (q: UsersQuery) => api.get<AdminUserListResponse>('/admin/users', { query: { ...q }, quiet: true }),
+  /** One user with the billing details they saved. */
+  user: (userId: string) => api.get<AdminUserDetail>(`/admin/users/${id(userId)}`, { quiet: true }),
   admins: () => api.get<AdminUserListResponse>('/admin/admins', { query: { limit: 100 }, quiet: true }),
   createUser: (body: { email: string; password: string; userType: UserType; credits?: number; planId?: string }) =>
     api.post<AdminUserResponse>('/admin/users/create-user', body, { quiet: true }),

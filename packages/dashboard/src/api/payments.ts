@@ -34,6 +34,8 @@ export interface AdminPurchaseListResponse {
   success: true;
   purchases: AdminPurchase[];
   pagination: Pagination;
+  /** Whether approved purchases get an NFS-e, and what the screen says about it. */
+  nfse: { configured: boolean; message: string };
 }
 
 /** The answer of approve, simulate-approval and refund. */

@@ -4,7 +4,8 @@
  * purchase. A pending PIX can be opened again (the PIX modal with its polling, as on /plans)
  * or followed on its return page (/payment-status); a pending boleto opens its slip; a
  * renewal shows its state and can be stopped ("Cancelar renovação"). In the sandbox, a boleto's
- * payment and a renewal's next charge can be simulated.
+ * payment and a renewal's next charge can be simulated. An approved (or later refunded) purchase
+ * has its PDF receipt ("Baixar recibo") and, when NFS-e are issued, its note's state and links.
  */
 import { useCallback, useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -42,6 +43,7 @@ import { pendingPayment } from './plans/pendingPayment';
 import { PixModal } from './plans/PixModal';
 import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixCheck, usePixPolling } from './plans/usePixPolling';
 import { usePageTitle } from '../components/PageHeader';
+import { FiscalNoteLine, ReceiptButton } from '../components/FiscalDocuments';
 
 export const MY_PURCHASES_PAGE_SIZE = 10;
 const PLANS_STATE: PlansEntryState = { topUp: true };
@@ -210,6 +212,7 @@ export default function PurchasesPage() {
                         </div>
                       )}
                       {p.status === 'pending' && p.method === 'boleto' && <div className="small text-warning-emphasis">{PURCHASE_TEXTS.boletoPending}</div>}
+                      <FiscalNoteLine purchase={p} />
                       <div className="small text-body-secondary">
                         Compra em <time dateTime={p.createdAt}>{formatDateTime(p.createdAt)}</time>
                       </div>
@@ -251,6 +254,11 @@ export default function PurchasesPage() {
                           {PURCHASE_TEXTS.cancelRenewal}
                         </Button>
                       )}
+                    </div>
+                  )}
+                  {p.receiptAvailable && (
+                    <div className="d-flex flex-wrap gap-2 mt-2">
+                      <ReceiptButton purchase={p} />
                     </div>
                   )}
                   {canResumePayment(p) && (

@@ -18,3 +18,4 @@ export { default as ApiTokensPage } from './ApiTokensPage';
 export { default as SecurityPage } from './security/SecurityPage';
 export { default as AccountActivityPage } from './AccountActivityPage';
 export { default as MyDataPage } from './MyDataPage';
+export { default as BillingPage } from './BillingPage';

@@ -16,7 +16,9 @@ import {
   type AdminUserResponse,
   type MessageResponse,
   type UserRole,
+  type AdminUserDetail,
   pagination,
+  presentBillingDetails,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { User } from '../models/index.js';
@@ -79,7 +81,7 @@ const idOf = (req: Request): string => String(req.params.id);
  *   GET / (page, limit, search, role, userType) → { users, pagination, total, page, limit, totalPages }
  *   POST /create-user {email, password, userType, credits | planId} → 201 { message, user }
  *   POST /create-admin {email, password} → 201 { message, user }
- *   GET /by-role/{role} (page, limit); GET /{id}
+ *   GET /by-role/{role} (page, limit); GET /{id} (the user with their billing details)
  *   PATCH /{id}/update (only changed fields), /{id}/credits, /{id}/subscription, /{id}/type,
  *         /{id}/toggle-status, /{id}/promote, /{id}/demote, /{id}/change-password → { message, user }
  *   DELETE /{id} → { message } (soft delete: purchases and payments keep their owner)
@@ -110,7 +112,9 @@ export function createAdminUsersRouter(ctx: AppContext, limiter: Limiter): Route
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(presentUser(await findUser(ctx, idOf(req))));
+    const user = await findUser(ctx, idOf(req));
+    const body: AdminUserDetail = { ...presentUser(user), billingDetails: user.billingDetails ? presentBillingDetails(user.billingDetails) : null };
+    res.json(body);
   });
 
   router.patch('/:id/update', validate(adminUpdateUserSchema), async (req, res) => {

@@ -3,12 +3,12 @@
  * reaching its customers. Each check is one entry of OPERATOR_CHECKS: a code of
  * OPERATOR_WARNINGS (@aabify/shared, with its texts) and whether it applies now.
  *
- * The NFS-e check joins this list when the NFS-e feature adds its provider setting: "no NFS-e
- * provider configured" becomes a code in OPERATOR_WARNINGS and a check here reading that setting.
- * Until the setting exists there is nothing to configure, so nothing is said.
+ * The fiscal checks (seller data for receipts, an NFS-e provider) apply only while the shop
+ * sells (a plan is active): with nothing for sale there is no receipt or note to miss.
  */
 import { OPERATOR_WARNINGS, type OperatorWarning, type OperatorWarningCode } from '@aabify/shared';
 import type { AppContext } from '../context.js';
+import { readSeller, sellerComplete } from '../fiscal/seller.js';
 
 type Ctx = Pick<AppContext, 'config' | 'models' | 'settings'>;
 
@@ -17,11 +17,15 @@ interface OperatorCheck {
   applies(ctx: Ctx): Promise<boolean>;
 }
 
+const sells = async (ctx: Ctx): Promise<boolean> => (await ctx.models.Plan.count({ where: { isActive: true } })) > 0;
+
 export const OPERATOR_CHECKS: readonly OperatorCheck[] = [
   // A plan whose currency no provider can charge cannot be activated (docs/decisions.md), so an active plan is one customers can buy.
-  { code: 'NO_BUYABLE_PLAN', applies: async (ctx) => (await ctx.models.Plan.count({ where: { isActive: true } })) === 0 },
+  { code: 'NO_BUYABLE_PLAN', applies: async (ctx) => !(await sells(ctx)) },
   { code: 'NO_SMTP', applies: async (ctx) => !ctx.config.mail.smtpUrl },
   { code: 'NO_PUBLIC_URL', applies: async (ctx) => !ctx.config.publicUrl },
+  { code: 'NO_SELLER_DATA', applies: async (ctx) => (await sells(ctx)) && !sellerComplete(await readSeller(ctx.settings)) },
+  { code: 'NO_NFSE_PROVIDER', applies: async (ctx) => (await sells(ctx)) && !(await ctx.settings.get('nfse.token')) },
 ];
 
 export async function operatorWarnings(ctx: Ctx, checks: readonly OperatorCheck[] = OPERATOR_CHECKS): Promise<OperatorWarning[]> {

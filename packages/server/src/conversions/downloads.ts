@@ -21,6 +21,7 @@ import { publicBaseUrl } from '../http/links.js';
 import { mayDownloadFiles } from './access.js';
 import type { ByteRange, Storage } from '../storage/index.js';
 import { lockForTransaction } from '../db/locks.js';
+import { attachmentDisposition } from '../http/attachment.js';
 
 export const hashDownloadToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -136,11 +137,6 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end };
 }
 
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
-
 /** A stored file as a download: its key, the name the browser saves it under, its type. */
 export interface DownloadableFile {
   key: string;
@@ -172,7 +168,7 @@ export async function streamStoredFile(req: Request, res: Response, storage: Sto
   const size = await storage.size(file.key);
   if (size === undefined) throw notDownloadable();
   const { filename } = file;
-  const direct = opts.redirect ? await storage.downloadUrl(file.key, { contentDisposition: contentDisposition(filename) }) : undefined;
+  const direct = opts.redirect ? await storage.downloadUrl(file.key, { contentDisposition: attachmentDisposition(filename) }) : undefined;
   if (direct) {
     res.setHeader('Cache-Control', 'private, no-store');
     res.redirect(302, direct);
@@ -180,7 +176,7 @@ export async function streamStoredFile(req: Request, res: Response, storage: Sto
   }
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('Content-Type', file.contentType);
-  res.setHeader('Content-Disposition', contentDisposition(filename));
+  res.setHeader('Content-Disposition', attachmentDisposition(filename));
   res.setHeader('Cache-Control', 'private, no-store');
   res.setHeader('X-Filename', encodeURIComponent(filename));
   res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Disposition, Content-Range, X-Filename');

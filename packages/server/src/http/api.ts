@@ -21,6 +21,8 @@ import { createAdminPublicationsRouter, createPlayCredentialsRouter, createPubli
 import { createLegalRouter } from '../legal/routes.js';
 import { createSupportRouter } from '../help/routes.js';
 import { createPrivacyRouter } from '../privacy/routes.js';
+import { createBillingRouter } from '../fiscal/billingRoutes.js';
+import { createReceiptRouter } from '../fiscal/receiptRoutes.js';
 
 /** Every API resource, mounted under /api. One folder per resource (router, schemas, tests). */
 export function createApiRouter(ctx: AppContext): Router {
@@ -41,6 +43,7 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/download', createDownloadRouter(ctx));
   api.use('/plans', createPlansRouter(ctx));
   api.use('/payments', createPaymentsRouter(ctx));
+  api.use('/payments', createReceiptRouter(ctx));
   // The client's fallback path for a failed /payments/create-pix call.
   api.post('/create-pix/:planId', ...createPixHandlers(ctx));
   api.use('/debug', createDebugRouter(ctx));
@@ -53,5 +56,6 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/legal', createLegalRouter(ctx));
   api.use('/support', createSupportRouter(ctx));
   api.use('/account', createPrivacyRouter(ctx));
+  api.use('/account', createBillingRouter(ctx));
   return api;
 }

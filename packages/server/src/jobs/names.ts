@@ -14,6 +14,8 @@ export const JOBS = {
   auditRetention: 'audit:retention',
   privacyExport: 'privacy:export',
   privacyExportRetention: 'privacy:export-retention',
+  fiscalAdvance: 'fiscal:advance',
+  fiscalSweep: 'fiscal:sweep',
 } as const;
 
 export type JobName = (typeof JOBS)[keyof typeof JOBS];

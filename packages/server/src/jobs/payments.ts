@@ -7,7 +7,7 @@ import { expirePendingPayments, reconcileHostedPayments } from '../payments/paym
 import type { JobDefinition } from './define.js';
 import { JOBS } from './names.js';
 
-export function paymentJobs(ctx: Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>): JobDefinition<never>[] {
+export function paymentJobs(ctx: Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail' | 'fiscal'>): JobDefinition<never>[] {
   return [
     {
       name: JOBS.paymentsExpire,

@@ -12,10 +12,11 @@ import {
   type NonAttribute,
   type Sequelize,
 } from 'sequelize';
-import type { Currency, PaymentMethod, PaymentProviderName, PaymentStatus, PlanSnapshot, PlanType, PurchaseStatus, UserType } from '@aabify/shared';
+import type { BillingDetails, Currency, PaymentMethod, PaymentProviderName, PaymentStatus, PlanSnapshot, PlanType, PurchaseStatus, UserType } from '@aabify/shared';
 import type { User } from './User.js';
 import type { Plan } from './Plan.js';
 import type { Renewal } from './Renewal.js';
+import type { FiscalNote } from './FiscalNote.js';
 
 export type PurchaseProvider = PaymentProviderName | 'manual';
 
@@ -54,6 +55,8 @@ export class Purchase extends Model<InferAttributes<Purchase>, InferCreationAttr
   /** When a hosted checkout's payments were last read back from the provider. */
   declare lastSyncedAt: CreationOptional<Date | null>;
   declare notes: CreationOptional<string | null>;
+  /** The buyer's billing details as they were when the purchase was made (receipts and NFS-e read these). */
+  declare billingSnapshot: CreationOptional<BillingDetails | null>;
   declare planGrant: CreationOptional<PlanGrant | null>;
   declare appliedAt: CreationOptional<Date | null>;
   declare approvedAt: CreationOptional<Date | null>;
@@ -70,6 +73,7 @@ export class Purchase extends Model<InferAttributes<Purchase>, InferCreationAttr
   declare payments?: NonAttribute<Payment[]>;
   declare transitions?: NonAttribute<PurchaseTransition[]>;
   declare renewal?: NonAttribute<Renewal | null>;
+  declare fiscalNote?: NonAttribute<FiscalNote | null>;
 }
 
 export function definePurchase(sequelize: Sequelize): typeof Purchase {
@@ -90,6 +94,7 @@ export function definePurchase(sequelize: Sequelize): typeof Purchase {
       renewalId: { type: DataTypes.UUID, allowNull: true },
       lastSyncedAt: { type: DataTypes.DATE, allowNull: true },
       notes: { type: DataTypes.TEXT, allowNull: true },
+      billingSnapshot: { type: DataTypes.JSONB, allowNull: true },
       planGrant: { type: DataTypes.JSONB, allowNull: true },
       appliedAt: { type: DataTypes.DATE, allowNull: true },
       approvedAt: { type: DataTypes.DATE, allowNull: true },

@@ -8,7 +8,7 @@ import {
   type Sequelize,
 } from 'sequelize';
 import type { EncryptedValue } from '../settings/crypto.js';
-import { getPlanAccess, normalizeEmail, type PlanAccessInput, type PlanAccessStatus, type UserRole, type UserType } from '@aabify/shared';
+import { getPlanAccess, normalizeEmail, type BillingDetails, type PlanAccessInput, type PlanAccessStatus, type UserRole, type UserType } from '@aabify/shared';
 
 /**
  * An account. `credits` is the free balance; credits held by running conversions sit in
@@ -61,6 +61,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   /** Time step of the last code accepted: no code is accepted twice. */
   declare totpLastStep: CreationOptional<number | null>;
   declare recoveryCodes: CreationOptional<RecoveryCode[]>;
+  /** Dados de faturamento (Conta › Dados de faturamento); each purchase keeps its own copy (Purchase.billingSnapshot). */
+  declare billingDetails: CreationOptional<BillingDetails | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   declare deletedAt: CreationOptional<Date | null>;
@@ -142,6 +144,7 @@ export function defineUser(sequelize: Sequelize): typeof User {
       totpEnabledAt: { type: DataTypes.DATE, allowNull: true },
       totpLastStep: { type: DataTypes.INTEGER, allowNull: true },
       recoveryCodes: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
+      billingDetails: { type: DataTypes.JSONB, allowNull: true },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
       deletedAt: DataTypes.DATE,

@@ -21,6 +21,7 @@ import { defineStreamTicket, type StreamTicket } from './StreamTicket.js';
 import { definePlayCredential, type PlayCredential } from './PlayCredential.js';
 import { definePublication, definePublicationLog, type Publication, type PublicationLog } from './Publication.js';
 import { defineAuditEvent, type AuditEvent } from './AuditEvent.js';
+import { defineFiscalNote, type FiscalNote } from './FiscalNote.js';
 import { defineLegalAcceptance, defineLegalDocument, type LegalAcceptance, type LegalDocument } from './LegalDocument.js';
 import { defineDataExport, type DataExport } from './DataExport.js';
 
@@ -49,6 +50,7 @@ export interface Models {
   LegalDocument: typeof LegalDocument;
   LegalAcceptance: typeof LegalAcceptance;
   DataExport: typeof DataExport;
+  FiscalNote: typeof FiscalNote;
 }
 
 export function initModels(sequelize: Sequelize): Models {
@@ -77,6 +79,7 @@ export function initModels(sequelize: Sequelize): Models {
     LegalDocument: defineLegalDocument(sequelize),
     LegalAcceptance: defineLegalAcceptance(sequelize),
     DataExport: defineDataExport(sequelize),
+    FiscalNote: defineFiscalNote(sequelize),
   };
   associate(models);
   return models;
@@ -97,6 +100,8 @@ function associate(m: Models): void {
   m.PurchaseTransition.belongsTo(m.Purchase, { foreignKey: { name: 'purchaseId', allowNull: false }, as: 'purchase' });
   m.Purchase.belongsTo(m.Renewal, { foreignKey: { name: 'renewalId', allowNull: true }, as: 'renewal' });
   m.Renewal.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
+  m.Purchase.hasOne(m.FiscalNote, { foreignKey: { name: 'purchaseId', allowNull: false }, as: 'fiscalNote' });
+  m.FiscalNote.belongsTo(m.Purchase, { foreignKey: { name: 'purchaseId', allowNull: false }, as: 'purchase' });
   // Conversions belong to a user; logs and download tokens to a conversion.
   m.User.hasMany(m.Conversion, { foreignKey: { name: 'userId', allowNull: false }, as: 'conversions', onDelete: 'CASCADE' });
   m.Conversion.belongsTo(m.User, { foreignKey: { name: 'userId', allowNull: false }, as: 'user' });
@@ -127,3 +132,4 @@ export { Publication, PublicationLog } from './Publication.js';
 export { AuditEvent } from './AuditEvent.js';
 export { LegalAcceptance, LegalDocument } from './LegalDocument.js';
 export { DataExport } from './DataExport.js';
+export { FiscalNote, type FiscalNoteProvider } from './FiscalNote.js';

@@ -15,9 +15,10 @@ import { emailRoutes } from './paths/email.js';
 import { playRoutes } from './paths/play.js';
 import { auditRoutes } from './paths/audit.js';
 import { legalRoutes } from './paths/legal.js';
+import { fiscalRoutes } from './paths/fiscal.js';
 
 /** Every documented route, in the order the reference shows them. */
-export const API_ROUTES: readonly RouteDoc[] = [...accountRoutes, ...emailRoutes, ...conversionRoutes, ...planRoutes, ...adminRoutes, ...auditRoutes, ...playRoutes, ...legalRoutes];
+export const API_ROUTES: readonly RouteDoc[] = [...accountRoutes, ...emailRoutes, ...conversionRoutes, ...planRoutes, ...adminRoutes, ...auditRoutes, ...playRoutes, ...legalRoutes, ...fiscalRoutes];
 
 /** `/conversion/status/:id` → `/api/conversion/status/{id}`. */
 export function openApiPath(expressPath: string): string {

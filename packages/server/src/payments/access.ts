@@ -13,11 +13,12 @@ export async function ownedPayment(ctx: Pick<AppContext, 'models'>, id: unknown,
   });
 }
 
-/** What presenting a purchase reads beside its row: its payments (method, status, boleto) and its renewal. */
+/** What presenting a purchase reads beside its row: its payments (method, status, boleto), its renewal and its NFS-e. */
 export function purchaseViewIncludes(ctx: Pick<AppContext, 'models'>): Includeable[] {
   return [
     { model: ctx.models.Payment, as: 'payments', attributes: ['id', 'createdAt', 'status', 'method', 'installments', 'ticketUrl'] },
     { model: ctx.models.Renewal, as: 'renewal' },
+    { model: ctx.models.FiscalNote, as: 'fiscalNote' },
   ];
 }
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import { PAYMENT_MESSAGES as M, PAYMENT_METHODS, PURCHASE_STATUSES, pageQuerySchema, type PaymentMethod, type PaymentsStatus, type PurchaseStatus, pagination } from '@aabify/shared';
+import { FISCAL_MESSAGES, PAYMENT_MESSAGES as M, PAYMENT_METHODS, PURCHASE_STATUSES, pageQuerySchema, type PaymentMethod, type PaymentsStatus, type PurchaseStatus, pagination } from '@aabify/shared';
 import { mixed, object, string } from 'yup';
 import type { AppContext } from '../context.js';
 import type { Purchase } from '../models/index.js';
@@ -34,7 +34,8 @@ const mapProviderErrors = (err: unknown): never => {
 /**
  * Admin payment actions (docs/payments.md):
  * GET /api/admin/payments/status → the active provider and, in its error state, why (PaymentsStatus)
- * GET /api/admin/payments/purchases?status&method&page&limit → every purchase with its buyer, method, installments and renewal
+ * GET /api/admin/payments/purchases?status&method&page&limit → every purchase with its buyer, method, installments, renewal,
+ *   billing details and NFS-e; `nfse.configured` says whether NFS-e are requested at all
  * POST /api/admin/payments/{id}/approve → approves a sandbox charge (also an expired or cancelled one)
  * POST /api/admin/payments/{id}/sync → reads the payment back from its provider
  * POST /api/admin/payments/{id}/refund {reason?} → refunds at the provider, whatever the method (a card refund
@@ -65,10 +66,13 @@ export function createAdminPaymentsRouter(ctx: AppContext): Router {
       limit,
       offset: (page - 1) * limit,
     });
+    const nfseConfigured = await ctx.fiscal.configured();
     res.json({
       success: true,
       purchases: rows.map((p) => ({ ...presentPurchase(p), user: p.user ? { id: p.user.id, email: p.user.email } : null })),
       pagination: pagination(count, page, limit),
+      // Whether approved purchases get an NFS-e: the screen says so when they do not.
+      nfse: { configured: nfseConfigured, message: nfseConfigured ? FISCAL_MESSAGES.nfseConfigured : FISCAL_MESSAGES.nfseNotConfigured },
     });
   });
 

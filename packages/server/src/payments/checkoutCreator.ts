@@ -15,8 +15,9 @@ import type { Purchase, Renewal, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import { isPaymentProviderError, providerErrorToApi, type PaymentProvider } from './providers/index.js';
 import { closePurchase } from './purchaseCloser.js';
+import { billingSnapshotFor } from '../fiscal/billing.js';
 
-type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
+type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail' | 'fiscal'>;
 
 /** How long a checkout takes new payments (Stripe allows at most 24 hours). */
 export const CHECKOUT_LIFETIME_MS = 23 * 3600_000;
@@ -45,6 +46,7 @@ export async function createHostedCheckout(ctx: Ctx, user: User, planId: string,
   if (!route || !route.card) throw validation(currencyUnsupportedMessage(plan.currency));
   if (opts.renew && plan.type !== 'subscription') throw validation(M.renewalOnlySubscriptions);
   if (opts.renew && !route.renewal) throw validation(M.renewalUnavailable);
+  const billingSnapshot = billingSnapshotFor(user);
   // A configured provider in its error state refuses here (503 PAYMENTS_UNAVAILABLE), before any row.
   const provider: PaymentProvider = await ctx.payments.forCurrency(plan.currency).catch((err: unknown) => {
     throw isPaymentProviderError(err) ? providerErrorToApi(err) : err;
@@ -74,6 +76,7 @@ export async function createHostedCheckout(ctx: Ctx, user: User, planId: string,
         currency: plan.currency,
         provider: provider.name,
         renewalId: renewal?.id ?? null,
+        billingSnapshot,
       },
       { transaction },
     );

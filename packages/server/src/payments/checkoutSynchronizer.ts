@@ -14,7 +14,7 @@ import { paymentRowFor, recordProviderPayment } from './paymentRecorder.js';
 import { closePurchase } from './purchaseCloser.js';
 import { recordAudit } from '../audit/recorder.js';
 
-type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
+type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail' | 'fiscal'>;
 
 export interface CheckoutSyncResult {
   /** Whether any purchase changed state. */
@@ -110,6 +110,8 @@ export async function applyRenewalState(ctx: Ctx, renewalId: string, remote: Pro
 async function purchaseForCharge(ctx: Ctx, renewal: Renewal, opts: SyncOptions, transaction: Transaction): Promise<Purchase> {
   const first = await ctx.models.Purchase.findOne({ where: { renewalId: renewal.id, status: 'pending' }, order: [['createdAt', 'ASC']], transaction });
   if (first && (await ctx.models.Payment.count({ where: { purchaseId: first.id }, transaction })) === 0) return first;
+  // Each period's purchase copies the billing details the payer has now (a receipt names the buyer as at that charge).
+  const payer = await ctx.models.User.findByPk(renewal.userId, { attributes: ['id', 'billingDetails'], paranoid: false, transaction });
   const purchase = await ctx.models.Purchase.create(
     {
       userId: renewal.userId,
@@ -120,6 +122,7 @@ async function purchaseForCharge(ctx: Ctx, renewal: Renewal, opts: SyncOptions, 
       provider: renewal.provider,
       renewalId: renewal.id,
       method: 'card',
+      billingSnapshot: payer?.billingDetails ?? null,
     },
     { transaction },
   );

@@ -11,7 +11,7 @@ import { syncCheckout } from './checkoutSynchronizer.js';
 import { CHECKOUT_LIFETIME_MS } from './checkoutCreator.js';
 import { closePurchase } from './purchaseCloser.js';
 
-type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
+type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail' | 'fiscal'>;
 
 export const EXPIRED_REASON = 'PIX expirado';
 const ACTOR = 'job:payments:expire';

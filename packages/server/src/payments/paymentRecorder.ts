@@ -12,7 +12,7 @@ import type { Payment, Purchase } from '../models/index.js';
 import type { ProviderPayment } from './providers/index.js';
 import { applyProviderPayment, type SyncOptions, type SyncResult } from './paymentSynchronizer.js';
 
-type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
+type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail' | 'fiscal'>;
 
 /** The payment's row, made in the caller's transaction when it does not exist yet. */
 export async function paymentRowFor(ctx: Pick<Ctx, 'models'>, purchase: Purchase, remote: ProviderPayment, transaction: Transaction): Promise<Payment> {

@@ -14,7 +14,7 @@ import { refundPurchase } from './purchaseRefunder.js';
 import { auditPurchaseTransition } from './purchaseTransition.js';
 import type { AuditActor } from '../audit/actor.js';
 
-type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
+type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail' | 'fiscal'>;
 
 export interface SyncResult {
   payment: Payment;

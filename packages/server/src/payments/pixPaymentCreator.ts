@@ -11,8 +11,9 @@ import { ApiError } from '../http/errors.js';
 import { isPaymentProviderError, providerErrorToApi } from './providers/index.js';
 import { qrPngBase64 } from './providers/qr.js';
 import { cancelPaymentLocally } from './paymentSynchronizer.js';
+import { billingSnapshotFor } from '../fiscal/billing.js';
 
-type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
+type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail' | 'fiscal'>;
 
 /** A charge with less time left than this is not handed out again. */
 const REUSE_MIN_REMAINING_MS = 2 * 60_000;
@@ -31,6 +32,7 @@ export async function createPixPayment(ctx: Ctx, user: User, planId: string): Pr
   // Only Stripe configured: BRL has no provider, and no PIX.
   if (!(await ctx.payments.routes()).BRL?.pix) throw new ApiError(400, 'PAYMENT_VALIDATION', `${M.validationPrefix}${currencyUnsupportedMessage('BRL')}`);
   if (plan.priceCents <= 0) throw new ApiError(400, 'PAYMENT_VALIDATION', `${M.validationPrefix}o valor do plano deve ser maior que zero`);
+  const billingSnapshot = billingSnapshotFor(user);
   // A configured provider in its error state refuses here (503 PAYMENTS_UNAVAILABLE), before any row.
   const provider = await ctx.payments.active().catch((err: unknown) => {
     throw isPaymentProviderError(err) ? providerErrorToApi(err) : err;
@@ -62,6 +64,7 @@ export async function createPixPayment(ctx: Ctx, user: User, planId: string): Pr
         currency: plan.currency,
         provider: providerName,
         method: 'pix',
+        billingSnapshot,
       },
       { transaction },
     );

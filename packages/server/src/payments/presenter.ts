@@ -6,6 +6,8 @@ import {
   RENEWAL_STATUS_LABELS,
   formatMoney,
   fromCents,
+  hasReceipt,
+  presentBillingDetails,
   type ApiPixPayment,
   type ApiPurchase,
   type ApiRenewal,
@@ -16,6 +18,7 @@ import {
   type RenewalStatus,
 } from '@aabify/shared';
 import type { Payment, Purchase, PurchaseTransition, Renewal } from '../models/index.js';
+import { presentFiscalNote } from '../fiscal/notePresenter.js';
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 const label = (status: PurchaseStatus): string => PAYMENT_STATUS_LABELS[status];
@@ -76,7 +79,7 @@ function pendingLinks(purchase: Purchase, latest: Payment | null): { checkoutUrl
 
 /**
  * A purchase as its buyer and admins see it. `payments` (with method, status and ticketUrl) and
- * `renewal` are read from the row's includes when loaded; `latest` overrides the payments.
+ * `renewal` (and the NFS-e, `fiscalNote`) are read from the row's includes when loaded; `latest` overrides the payments.
  */
 export function presentPurchase(purchase: Purchase, opts: { paymentId?: string | null; latest?: Payment | null; transitions?: PurchaseTransition[] } = {}): ApiPurchase {
   const latest = opts.latest !== undefined ? opts.latest : latestOf(purchase.payments);
@@ -109,6 +112,9 @@ export function presentPurchase(purchase: Purchase, opts: { paymentId?: string |
     rejectionReason: purchase.rejectionReason,
     refundReason: purchase.refundReason,
     notes: purchase.notes,
+    billing: purchase.billingSnapshot ? presentBillingDetails(purchase.billingSnapshot) : null,
+    receiptAvailable: hasReceipt(purchase.status),
+    fiscalNote: purchase.fiscalNote ? presentFiscalNote(purchase.fiscalNote) : null,
     createdAt: purchase.createdAt.toISOString(),
     updatedAt: purchase.updatedAt.toISOString(),
   };

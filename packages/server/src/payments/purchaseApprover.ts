@@ -14,7 +14,7 @@ export interface StateChange {
   purchase: Purchase | null;
 }
 
-export async function approvePurchase(ctx: Pick<AppContext, 'models' | 'logger' | 'mail'>, purchaseId: string, opts: TransitionOptions): Promise<StateChange> {
+export async function approvePurchase(ctx: Pick<AppContext, 'models' | 'logger' | 'mail' | 'fiscal'>, purchaseId: string, opts: TransitionOptions): Promise<StateChange> {
   const { models } = ctx;
   const { transaction } = opts;
   const purchase = await lockPurchase(models, purchaseId, transaction);
@@ -32,5 +32,6 @@ export async function approvePurchase(ctx: Pick<AppContext, 'models' | 'logger' 
   }
   ctx.logger.info({ purchaseId, userId: user.id, actor: opts.actor, grant }, 'purchase approved; plan applied');
   await ctx.mail.purchaseApproved(purchase, user, { transaction });
+  await ctx.fiscal.queueForApproved(purchase, transaction);
   return { changed: true, purchase };
 }

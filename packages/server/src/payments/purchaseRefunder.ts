@@ -4,7 +4,7 @@ import type { StateChange } from './purchaseApprover.js';
 import { revokePlan } from '../plans/planApplier.js';
 import { lockPurchase, transitionPurchase, type TransitionOptions } from './purchaseTransition.js';
 
-export async function refundPurchase(ctx: Pick<AppContext, 'models' | 'logger' | 'mail'>, purchaseId: string, opts: TransitionOptions): Promise<StateChange> {
+export async function refundPurchase(ctx: Pick<AppContext, 'models' | 'logger' | 'mail' | 'fiscal'>, purchaseId: string, opts: TransitionOptions): Promise<StateChange> {
   const { models } = ctx;
   const { transaction } = opts;
   const purchase = await lockPurchase(models, purchaseId, transaction);
@@ -28,5 +28,6 @@ export async function refundPurchase(ctx: Pick<AppContext, 'models' | 'logger' |
   }
   ctx.logger.info({ purchaseId, userId: user.id, actor: opts.actor, grant }, 'purchase refunded; unspent plan taken back');
   await ctx.mail.purchaseRefunded(purchase, user, { transaction });
+  await ctx.fiscal.cancelForRefund(purchase.id, transaction);
   return { changed: true, purchase };
 }

@@ -11,7 +11,7 @@ import { isPaymentProviderError, providerErrorToApi } from './providers/index.js
 import { applyRenewalState } from './checkoutSynchronizer.js';
 import type { SyncOptions } from './paymentSynchronizer.js';
 
-type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail'>;
+type Ctx = Pick<AppContext, 'models' | 'logger' | 'sequelize' | 'payments' | 'mail' | 'fiscal'>;
 
 export async function cancelRenewal(ctx: Ctx, renewal: Renewal, opts: Pick<SyncOptions, 'actor' | 'reason' | 'audit'>): Promise<Renewal> {
   if (renewal.status === 'cancelled') throw ApiError.conflict(M.renewalAlreadyCancelled, 'RENEWAL_ALREADY_CANCELLED');

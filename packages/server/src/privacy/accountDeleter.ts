@@ -3,7 +3,7 @@
  * of the account goes at once — conversions with their files and logs, upload keystore, Google
  * Play key, API tokens, download links, sessions, exports of its data — except what the law makes us keep: the
  * purchases, on the soft-deleted user row (email kept as the buyer's identification, everything
- * else of the profile cleared). docs/privacy.md lists what stays and for how long.
+ * else of the profile cleared; each purchase keeps its own copy of the billing details). docs/privacy.md lists what stays and for how long.
  */
 import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
@@ -33,7 +33,7 @@ export async function deleteOwnAccount(ctx: Ctx, actor: SignedInActor, user: Use
       sessions: await ctx.models.Session.destroy({ where, transaction }),
     };
     const conversions = await ctx.models.Conversion.findAll({ where, attributes: ['id', 'status'], transaction });
-    locked.set({ isActive: false, name: null, passwordHash: unusableHash, totpSecret: null, totpEnabledAt: null, recoveryCodes: [], lastLogin: null });
+    locked.set({ isActive: false, name: null, passwordHash: unusableHash, totpSecret: null, totpEnabledAt: null, recoveryCodes: [], lastLogin: null, billingDetails: null });
     await locked.save({ transaction });
     await locked.destroy({ transaction });
     await recordAudit(ctx, { action: 'account.deleted', actor, target: userAuditTarget(locked), accountId: locked.id, details: { ...removed, conversions: conversions.length } }, { transaction });

@@ -3,7 +3,7 @@
  * secret (stored encrypted, never answered in full). To add one: extend SettingValues and
  * SETTING_DEFINITIONS; the service and GET /admin/config pick it up.
  */
-import { AUDIT_LIMITS, CONVERSION_LIMITS } from '@aabify/shared';
+import { AUDIT_LIMITS, CONVERSION_LIMITS, compactTaxId, isValidCnpj } from '@aabify/shared';
 import type { Config } from '../config.js';
 
 export const SETTING_MESSAGES = {
@@ -40,6 +40,17 @@ export interface SettingValues {
   'support.whatsapp': string;
   'legal.dpoName': string;
   'legal.dpoEmail': string;
+  'fiscal.sellerName': string;
+  'fiscal.sellerCnpj': string;
+  'fiscal.sellerAddress': string;
+  'fiscal.sellerEmail': string;
+  'nfse.token': string;
+  'nfse.municipalRegistration': string;
+  'nfse.cityCode': string;
+  'nfse.serviceCode': string;
+  'nfse.municipalTaxCode': string;
+  'nfse.issRate': number;
+  'nfse.simplesNacional': boolean;
 }
 export type SettingKey = keyof SettingValues;
 
@@ -51,7 +62,7 @@ export class SettingValueError extends Error {
 }
 
 /** Topics of the settings screen, in the order it shows them. */
-export const SETTING_GROUPS = ['Conversões', 'Uploads', 'Pagamentos', 'Segurança', 'Sistema', 'Suporte e privacidade'] as const;
+export const SETTING_GROUPS = ['Conversões', 'Uploads', 'Pagamentos', 'Fiscal', 'Segurança', 'Sistema', 'Suporte e privacidade'] as const;
 export type SettingGroup = (typeof SETTING_GROUPS)[number];
 
 export interface SettingDefinition<K extends SettingKey = SettingKey> {
@@ -126,6 +137,27 @@ function shortText(maxLength: number) {
     if (value.length > maxLength) throw new SettingValueError(`Use no máximo ${maxLength} caracteres`);
     return value;
   };
+}
+
+function cnpj(input: unknown): string {
+  const value = compactTaxId(text(input));
+  if (!isValidCnpj(value)) throw new SettingValueError('CNPJ inválido: confira os dígitos');
+  return value;
+}
+
+function digits(length: number, message: string) {
+  return (input: unknown): string => {
+    const value = text(input).replace(/[\s./-]/g, '');
+    if (!new RegExp(`^\\d{${length}}$`).test(value)) throw new SettingValueError(message);
+    return value;
+  };
+}
+
+/** A percentage such as 2, 2,5 or 5.00 (ISS is between 2 % and 5 %). */
+function issRate(input: unknown): number {
+  const raw = typeof input === 'number' ? input : Number(text(input).replace('%', '').trim().replace(',', '.'));
+  if (!Number.isFinite(raw) || raw < 0 || raw > 5 || Math.round(raw * 100) !== raw * 100) throw new SettingValueError('Use um percentual entre 0 e 5, com até duas casas (ex.: 2 ou 2,5)');
+  return raw;
 }
 
 function yesNo(input: unknown): boolean {
@@ -422,6 +454,128 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     masked: false,
     defaultValue: () => null,
     parse: emailAddress,
+  },
+  'fiscal.sellerName': {
+    key: 'fiscal.sellerName',
+    title: 'Vendedor: razão social',
+    group: 'Fiscal',
+    kind: 'string',
+    description: 'Razão social da empresa que vende os planos; sai nos recibos em PDF',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: shortText(150),
+  },
+  'fiscal.sellerCnpj': {
+    key: 'fiscal.sellerCnpj',
+    title: 'Vendedor: CNPJ',
+    group: 'Fiscal',
+    kind: 'string',
+    description: 'CNPJ do vendedor (com ou sem pontuação); sai nos recibos e identifica o prestador nas NFS-e',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: cnpj,
+  },
+  'fiscal.sellerAddress': {
+    key: 'fiscal.sellerAddress',
+    title: 'Vendedor: endereço',
+    group: 'Fiscal',
+    kind: 'string',
+    description: 'Endereço do vendedor numa linha (logradouro, número, bairro, município/UF, CEP); sai nos recibos',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: shortText(300),
+  },
+  'fiscal.sellerEmail': {
+    key: 'fiscal.sellerEmail',
+    title: 'Vendedor: e-mail',
+    group: 'Fiscal',
+    kind: 'string',
+    description: 'E-mail do vendedor para assuntos fiscais; sai nos recibos',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: emailAddress,
+  },
+  'nfse.token': {
+    key: 'nfse.token',
+    title: 'Token da Focus NFe',
+    group: 'Fiscal',
+    kind: 'string',
+    description: 'Token de acesso da API da Focus NFe (emissor de NFS-e); sem ele nenhuma nota fiscal é pedida',
+    help: 'O token de homologação vale com NFSE_API_URL apontando para o ambiente de homologação; o de produção, com o endereço padrão (docs/nfse.md). Preencha também o código do serviço, a alíquota do ISS, a inscrição municipal e o código IBGE do município.',
+    encrypted: true,
+    masked: true,
+    defaultValue: (config) => config.nfse.token ?? null,
+    parse: secretText(512),
+  },
+  'nfse.municipalRegistration': {
+    key: 'nfse.municipalRegistration',
+    title: 'Inscrição municipal',
+    group: 'Fiscal',
+    kind: 'string',
+    description: 'Inscrição municipal do prestador (o vendedor) no município que emite as NFS-e',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: shortText(30),
+  },
+  'nfse.cityCode': {
+    key: 'nfse.cityCode',
+    title: 'Município do prestador (código IBGE)',
+    group: 'Fiscal',
+    kind: 'string',
+    description: 'Código IBGE (7 dígitos) do município onde o vendedor está inscrito, ex.: 3550308 para São Paulo',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: digits(7, 'Use os 7 dígitos do código IBGE do município'),
+  },
+  'nfse.serviceCode': {
+    key: 'nfse.serviceCode',
+    title: 'Item da lista de serviços',
+    group: 'Fiscal',
+    kind: 'string',
+    description: 'Item da lista de serviços (Lei Complementar 116) do serviço vendido, ex.: 01.05 (licenciamento de programas); confirme com o contador',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: shortText(10),
+  },
+  'nfse.municipalTaxCode': {
+    key: 'nfse.municipalTaxCode',
+    title: 'Código tributário municipal (opcional)',
+    group: 'Fiscal',
+    kind: 'string',
+    description: 'Código de tributação do município para o serviço, quando a prefeitura o exige',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: shortText(20),
+  },
+  'nfse.issRate': {
+    key: 'nfse.issRate',
+    title: 'Alíquota do ISS (%)',
+    group: 'Fiscal',
+    kind: 'number',
+    description: 'Percentual do ISS sobre o valor do serviço, ex.: 2 ou 2,5',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => null,
+    parse: issRate,
+  },
+  'nfse.simplesNacional': {
+    key: 'nfse.simplesNacional',
+    title: 'Optante pelo Simples Nacional',
+    group: 'Fiscal',
+    kind: 'boolean',
+    description: 'Regime tributário do prestador: ligado se a empresa é optante pelo Simples Nacional',
+    encrypted: false,
+    masked: false,
+    defaultValue: () => false,
+    parse: yesNo,
   },
 };
 

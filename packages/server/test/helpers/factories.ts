@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { InferCreationAttributes } from 'sequelize';
 import type { AppContext } from '../../src/context.js';
+import type { BillingDetails } from '@aabify/shared';
 import type { User } from '../../src/models/index.js';
 import { hashPassword } from '../../src/accounts/password.js';
 import { recordSecret } from './secretLog.js';
@@ -36,7 +37,22 @@ export function uniqueEmail(label = 'user'): string {
   return `${label}-${sequence}-${randomBytes(3).toString('hex')}@example.com`;
 }
 
-/** A user who accepted the current Termos de Uso and Política de Privacidade, as sign-up leaves one (override to test asking again). */
+/** Billing details every test user has (a purchase cannot start without them); override with `billingDetails`. */
+export const TEST_BILLING: BillingDetails = {
+  document: '52998224725',
+  name: 'Cliente de Teste',
+  email: 'financeiro@example.com',
+  cep: '01310-100',
+  street: 'Avenida Paulista',
+  number: '1000',
+  complement: null,
+  district: 'Bela Vista',
+  city: 'São Paulo',
+  cityCode: '3550308',
+  state: 'SP',
+};
+
+/** A user who accepted the current Termos de Uso and Política de Privacidade, as sign-up leaves one (override to test asking again), with billing details. */
 export async function buildUser(server: HasContext, overrides: UserOverrides = {}): Promise<User> {
   const { password = DEFAULT_PASSWORD, ...fields } = overrides;
   const accepted = server.ctx.legal ? await server.ctx.legal.currentVersions() : { terms: 1, privacy: 1 };
@@ -45,6 +61,7 @@ export async function buildUser(server: HasContext, overrides: UserOverrides = {
     passwordHash: await passwordHashFor(password),
     termsAcceptedVersion: accepted.terms,
     privacyAcceptedVersion: accepted.privacy,
+    billingDetails: TEST_BILLING,
     ...fields,
   });
 }

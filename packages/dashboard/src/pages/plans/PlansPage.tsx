@@ -26,6 +26,7 @@ import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixCheck, usePixPolling } from '.
 import { usePageTitle } from '../../components/PageHeader';
 import { SupportContact } from '../../components/SupportContact';
 import { Icon } from '../../components/Icon';
+import { BillingModal, BillingSummary, useBillingStep } from './BillingStep';
 
 /** How the buyer chose to pay: PIX here, or a hosted checkout (card, boleto) or an automatic renewal at the provider. */
 type BuyWay = 'pix' | 'checkout' | 'renewal';
@@ -118,6 +119,7 @@ export default function PlansPage() {
   const [payment, setPayment] = useState<ApiPixPayment | null>(null);
   const [planName, setPlanName] = useState('');
   const [success, setSuccess] = useState(false);
+  const billing = useBillingStep();
   const fetchPlans = () => {
     plansApi
       .publicPlans()
@@ -188,13 +190,17 @@ export default function PlansPage() {
       if (res.checkoutUrl.startsWith('/')) navigate(res.checkoutUrl);
       else window.location.assign(res.checkoutUrl);
     } catch (e) {
+      if (billing.handleRefusal(e, () => void checkout(plan, renew))) return;
       toast.error(isApiRequestError(e) ? pixCreateErrorMessage(e) : PAYMENT_MESSAGES.createFailed);
     } finally {
       setBuying(null);
     }
   };
 
-  const buy = async (plan: ApiPlan, way: BuyWay) => {
+  // Every purchase needs the buyer's billing details: asked first when missing.
+  const buy = (plan: ApiPlan, way: BuyWay) => billing.ensure(() => void pay(plan, way));
+
+  const pay = async (plan: ApiPlan, way: BuyWay) => {
     if (way !== 'pix') return checkout(plan, way === 'renewal');
     setBuying({ planId: plan.id, way });
     try {
@@ -204,6 +210,7 @@ export default function PlansPage() {
       setPlanName(plan.name);
       setPayment(res.payment);
     } catch (e) {
+      if (billing.handleRefusal(e, () => void pay(plan, way))) return;
       toast.error(isApiRequestError(e) ? pixCreateErrorMessage(e) : e instanceof Error ? e.message : PAYMENT_MESSAGES.createFailed);
     } finally {
       setBuying(null);
@@ -227,6 +234,7 @@ export default function PlansPage() {
           <PlanCard user={user} title="Plano atual" showBuy={false} />
         </div>
       )}
+      <BillingSummary step={billing} />
       <ToggleButtonGroup type="radio" name="plan-type" value={type} onChange={(v: PlanType) => setType(v)} className="mb-3" aria-label="Tipo de plano">
         <ToggleButton id="plan-type-credit" value="credit" variant="outline-primary">
           Créditos
@@ -253,11 +261,12 @@ export default function PlansPage() {
         <Row xs={1} md={2} lg={3} className="g-3">
           {shown.map((p) => (
             <Col key={p.id}>
-              <PlanOffer plan={p} route={routes[p.currency] ?? null} busy={buying?.planId === p.id ? buying.way : null} onBuy={(way) => void buy(p, way)} />
+              <PlanOffer plan={p} route={routes[p.currency] ?? null} busy={buying?.planId === p.id ? buying.way : null} onBuy={(way) => buy(p, way)} />
             </Col>
           ))}
         </Row>
       )}
+      <BillingModal step={billing} email={user?.email ?? ''} />
       <PixModal
         payment={payment}
         planName={planName}

@@ -34,6 +34,8 @@ import { paymentMethods } from './0180-payment-methods.js';
 import { testApks } from './0190-test-apks.js';
 import { legalDocuments } from './0200-legal-documents.js';
 import { dataExports } from './0205-data-exports.js';
+import { billingDetails } from './0210-billing-details.js';
+import { fiscalNotes } from './0211-fiscal-notes.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -49,4 +51,5 @@ export const migrations: Migration[] = [
   testApks,
   legalDocuments,
   dataExports,
+  billingDetails, fiscalNotes,
 ];
