@@ -26,7 +26,7 @@ describe('apk file checks', () => {
   });
   it('checkDroppedFiles_onlyObbOrBadExtension_ptBrMessages', () => {
     expect(checkDroppedFiles([apk('main.1.app.obb')])).to.deep.equal({ ok: false, error: 'Envie o APK (ou o conjunto de APKs) junto com os arquivos .obb.' });
-    expect(checkDroppedFiles([apk('notas.txt')])).to.deep.equal({ ok: false, error: 'Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits) ou .obb.' });
+    expect(checkDroppedFiles([apk('notas.txt')])).to.deep.equal({ ok: false, error: 'Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits), .obb ou .aab (para gerar o APK).' });
   });
   it('checkDroppedFiles_sumOverTheLimit_tooLarge', () => {
     expect(checkDroppedFiles([apk('a.apk', MAX_APK_BYTES - 10), apk('main.1.app.obb', 11)])).to.deep.equal({ ok: false, error: 'O arquivo excede o limite de 100MB' });
