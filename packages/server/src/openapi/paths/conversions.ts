@@ -78,7 +78,7 @@ export const conversionRoutes = [
     errors: [404, 429],
   }),
   route('post', '/download/generate-download-token/:conversionId', 'Downloads', 'Um token de download do AAB', { auth: 'user', token: 'downloads', answer: ref('AnyObject'), errors: [403, 404, 409, 410, 429] }),
-  route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB (ou o APK de teste) pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 409, 410, 429] }),
+  route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB (ou o APK de teste, ou o APK de uma conversão aab-to-apks) pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 409, 410, 429] }),
   route('get', '/download/available', 'Downloads', 'As conversões com AAB disponível para download', {
     auth: 'user', token: 'downloads',
     answer: { type: 'object', properties: { downloads: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } }, required: ['downloads', 'total'] },
