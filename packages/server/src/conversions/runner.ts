@@ -249,7 +249,8 @@ export class ConversionRunner {
         output = await storage.scratchPath(`${id}.apk`);
         engineStarted = performance.now();
         const report = await this.deps.workerPool.runApks({ kind: 'universal-apk', input: main.path, output, ...(sign ? { sign } : {}) }, hooks);
-        outcome = { key: storageKeys.apkOutput(id), sizeOut: report.sizeOut, report: { report: null, apksReport: storableJson(storedApksReport(report)) }, warnings: report.warnings };
+        // buildApks already logged its warnings (onLog) as it wrote the APK.
+        outcome = { key: storageKeys.apkOutput(id), sizeOut: report.sizeOut, report: { report: null, apksReport: storableJson(storedApksReport(report)) }, warnings: [] };
       } else {
         output = await storage.scratchPath(`${id}.aab`);
         const task = conversion.inputFiles?.length ? { input: inputs, ...(obb.length > 0 ? { obb } : {}) } : { input: main.path };

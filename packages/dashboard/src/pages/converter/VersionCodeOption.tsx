@@ -84,14 +84,18 @@ export function VersionCodeOption({ choice, onChange, disabled }: { choice: Vers
           <Form.Control.Feedback type="invalid">{VERSION_CODE_TEXTS.invalid}</Form.Control.Feedback>
         </Form.Group>
       )}
-      {choice.mode === 'play' && (
+      {/* One hint line whatever the answer, kept while the key is asked for: the button below does not move. */}
+      {hasPlayKey === true ? (
         <Form.Text muted className="d-block" data-testid="version-code-hint">
           {VERSION_CODE_TEXTS.playHint}
         </Form.Text>
-      )}
-      {hasPlayKey === false && (
+      ) : hasPlayKey === false ? (
         <Form.Text muted className="d-block" data-testid="version-code-hint">
           {VERSION_CODE_TEXTS.playMissing} <Link to="/account/google-play">{VERSION_CODE_TEXTS.playMissingLink}</Link>
+        </Form.Text>
+      ) : (
+        <Form.Text muted className="d-block invisible" aria-hidden="true">
+          {VERSION_CODE_TEXTS.playMissing} <span className="text-decoration-underline">{VERSION_CODE_TEXTS.playMissingLink}</span>
         </Form.Text>
       )}
     </fieldset>
