@@ -374,6 +374,10 @@ describe('aabify remote commands', function () {
       const saved = readFileSync(join(dir, 'Pacote Ação.apk'));
       expect(saved.equals(await downloadFromServer(doc.conversionId as string))).to.equal(true);
       expect(saved.includes(Buffer.from('AndroidManifest.xml'))).to.equal(true);
+      // `download` names it as the server does.
+      const again = await remote(['download', doc.conversionId as string, '--overwrite', '--json']);
+      expect(again.status, again.stderr).to.equal(0);
+      expect(json(again)).to.include({ ok: true, output: join(dir, 'Pacote Ação.apk') });
 
       const mixed = await remote(['convert', aab, apk, '--json']);
       expect(mixed.status).to.equal(2);
