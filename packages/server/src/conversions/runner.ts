@@ -35,7 +35,7 @@ import type { ConversionFiles } from './files.js';
 import type { ConversionLogWriter } from './logWriter.js';
 import type { QueueBroadcaster } from './queueBroadcaster.js';
 import type { QueueStats } from './queueStats.js';
-import { WorkerCrashedError, WorkerLimitError, type WorkerPool } from './workerPool.js';
+import { WorkerCrashedError, WorkerLimitError, type RunHooks, type WorkerPool } from './workerPool.js';
 
 export interface ConversionJobData {
   conversionId: string;
@@ -235,12 +235,12 @@ export class ConversionRunner {
         copies.push(copy);
         (f.obb ? obb : inputs).push({ path: copy.path, name: f.fileName });
       }
-      const hooks = {
+      const hooks: RunHooks = {
         signal: run.controller.signal,
         deadlineMs: settings.maxDurationSeconds * 1000,
         timeoutMessage: CONVERSION_MESSAGES.timedOut(settings.maxDurationSeconds),
-        onProgress: (stage: string, fraction: number) => progressTo(stage, overallProgress(stage, fraction)),
-        onLog: (entry: { level: 'info' | 'warn' | 'error'; message: string; step: string }) => void log(logLevelOf(entry.level), entry.message, entry.step),
+        onProgress: (stage, fraction) => progressTo(stage, overallProgress(stage, fraction)),
+        onLog: (entry) => void log(logLevelOf(entry.level), entry.message, entry.step),
       };
       const sign = conversion.options.sign ? await signingKeyFor(this.deps, conversion.userId) : undefined;
       let outcome: { key: string; sizeOut: number; report: Pick<Conversion, 'report' | 'apksReport'>; warnings: readonly { message: string }[] };
