@@ -85,6 +85,7 @@ async function buildRunner(): Promise<Parts> {
       models,
       logger,
       secrets,
+      config,
       settings,
       storage,
       mail: new Mailer({ models, sequelize, logger }, outbox),
