@@ -17,6 +17,7 @@ import {
   DATA_EXPORT_LIMITS,
   EMAIL_KIND_LABELS,
   PRIVACY_MESSAGES,
+  presentBillingDetails,
   type DataExportJson,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
@@ -144,9 +145,11 @@ const README = `Dados da sua conta no aabify
 
 Este arquivo tem tudo o que guardamos sobre a sua conta, em JSON (UTF-8):
 
-- conta.json: seu perfil, plano, créditos, preferências e as versões dos Termos de Uso e da
-  Política de Privacidade que você aceitou (com data e endereço de cada aceite).
-- compras.json: suas compras, pagamentos e mudanças de situação de cada uma.
+- conta.json: seu perfil, plano, créditos, preferências, seus dados de faturamento e as versões
+  dos Termos de Uso e da Política de Privacidade que você aceitou (com data e endereço de cada
+  aceite).
+- compras.json: suas compras, pagamentos, os dados de faturamento de cada uma, as notas fiscais e
+  as mudanças de situação de cada compra.
 - conversoes.json: suas conversões (arquivo, tamanho, situação, datas, resultado).
 - logs-de-conversao/<id>.json: o registro de cada conversão.
 - publicacoes.json: o que você publicou no Google Play por aqui.
@@ -178,6 +181,7 @@ async function writeAccountData(ctx: BuildCtx, user: User, zip: ZipWriter, now: 
     json({
       exportedAt: now.toISOString(),
       profile: presentUser(user, now),
+      billingDetails: user.billingDetails ? presentBillingDetails(user.billingDetails) : null,
       legalAcceptances: acceptances.map((a) => ({ termsVersion: a.termsVersion, privacyVersion: a.privacyVersion, acceptedAt: a.acceptedAt.toISOString(), address: a.address, userAgent: a.userAgent })),
     }),
   );
