@@ -70,6 +70,8 @@ export interface ConversionView {
   lastUpdate?: number;
   /** The pre-publication checklist (completed conversions, from the status answer). */
   checklist?: PlayCheck[];
+  /** Whether the AAB was signed with the account's upload key (completed conversions with a report). */
+  signed?: boolean;
   /** Set when an admin reads a customer's conversion (support). */
   support?: { ownerEmail: string | null; downloadAllowed: boolean };
 }
@@ -138,6 +140,7 @@ export function conversionView(c: ApiConversion): ConversionView {
     duration: c.duration ?? undefined,
     convertedSize: c.convertedSize ?? undefined,
     checklist: c.checklist ?? undefined,
+    signed: c.report ? Boolean(c.report.signature) : undefined,
     support: c.support,
   };
   for (const [key, value] of Object.entries(optional) as [keyof ConversionView, unknown][]) if (value !== undefined) Object.assign(view, { [key]: value });

@@ -154,7 +154,7 @@ export default function ConversionPage() {
       <QueueCard conversion={view} />
       {view.status === 'failed' && <FailedResult conversion={view} onRetry={retry} onNew={newConversion} />}
       {view.status === 'completed' && <CompletedResult conversion={view} onNew={newConversion} />}
-      {view.status === 'completed' && <Publications conversionId={view.id} canPublish={!view.support} openOnLoad={search.get('publicar') === '1'} />}
+      {view.status === 'completed' && <Publications conversionId={view.id} canPublish={!view.support} signed={view.signed} checklist={view.checklist} openOnLoad={search.get('publicar') === '1'} />}
       <LogConsole conversionId={view.id} status={view.status} logs={view.logs} onClear={() => clearLogs(view.id)} />
     </div>
   );
