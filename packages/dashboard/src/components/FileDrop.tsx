@@ -15,7 +15,7 @@ interface FileDropProps {
   prompt: string;
   /** The rule under it (types, size). */
   help: ReactNode;
-  /** The zone's accessible name (a button). */
+  /** What the zone does, for screen readers, after its visible words ('Selecionar APK…'). */
   zoneLabel: string;
   /** The hidden input's accessible name. */
   inputLabel: string;
@@ -55,8 +55,7 @@ export function FileDrop(props: FileDropProps) {
         role="button"
         tabIndex={disabled ? -1 : 0}
         aria-disabled={disabled}
-        aria-describedby={`${idPrefix}-help`}
-        aria-label={props.zoneLabel}
+        // Named by its own words (prompt, purpose, rule): what is seen is what a voice user says.
         className={`drop-zone ${dragging ? 'dragging' : ''} ${bad ? 'rejected' : ''} ${disabled ? 'opacity-50' : ''}`}
         onClick={open}
         onKeyDown={onKey}
@@ -71,6 +70,9 @@ export function FileDrop(props: FileDropProps) {
         <div className="fs-1 text-primary-emphasis" aria-hidden="true">
           <Icon name="cloud-upload" />
         </div>
+        <span className="visually-hidden" id={`${idPrefix}-purpose`}>
+          ({props.zoneLabel})
+        </span>
         <p className="mb-1 fw-semibold">{dragging ? (props.multiple ? 'Solte os arquivos aqui' : 'Solte o arquivo aqui') : props.prompt}</p>
         <p className="mb-0 small text-body-secondary" id={`${idPrefix}-help`}>
           {props.help}
