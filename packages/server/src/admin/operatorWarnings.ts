@@ -7,10 +7,14 @@
  * provider configured" becomes a code in OPERATOR_WARNINGS and a check here reading that setting.
  * Until the setting exists there is nothing to configure, so nothing is said.
  */
+import { Op } from 'sequelize';
 import { OPERATOR_WARNINGS, type OperatorWarning, type OperatorWarningCode } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 
 type Ctx = Pick<AppContext, 'config' | 'models' | 'settings'>;
+
+/** How far back an undelivered password-reset request still warns the admins. */
+const UNDELIVERED_RESET_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 interface OperatorCheck {
   code: OperatorWarningCode;
@@ -21,6 +25,13 @@ export const OPERATOR_CHECKS: readonly OperatorCheck[] = [
   // A plan whose currency no provider can charge cannot be activated (docs/decisions.md), so an active plan is one customers can buy.
   { code: 'NO_BUYABLE_PLAN', applies: async (ctx) => (await ctx.models.Plan.count({ where: { isActive: true } })) === 0 },
   { code: 'NO_SMTP', applies: async (ctx) => !ctx.config.mail.smtpUrl },
+  // A customer who asked for a new password without SMTP was told to contact support: the admins hear of it here.
+  {
+    code: 'PASSWORD_RESET_UNDELIVERED',
+    applies: async (ctx) =>
+      !ctx.config.mail.smtpUrl &&
+      (await ctx.models.EmailMessage.count({ where: { kind: 'password_reset', status: 'queued', createdAt: { [Op.gte]: new Date(Date.now() - UNDELIVERED_RESET_WINDOW_MS) } } })) > 0,
+  },
   { code: 'NO_PUBLIC_URL', applies: async (ctx) => !ctx.config.publicUrl },
 ];
 
