@@ -30,7 +30,9 @@ describe('format', () => {
     expect(formatDuration(125000)).to.equal('2m 5s');
     expect(formatDuration(120000)).to.equal('2m');
     expect(formatDuration(4000)).to.equal('4s');
-    expect(formatDuration(999)).to.equal('0s');
+    expect(formatDuration(999)).to.equal('menos de 1s');
+    expect(formatDuration(0)).to.equal('menos de 1s');
+    expect(formatDuration(null)).to.equal('—');
     expect(formatDuration(3600000)).to.equal('1h');
   });
 

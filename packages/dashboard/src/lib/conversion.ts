@@ -282,3 +282,15 @@ export const STATUS_VARIANTS: Record<ConversionStatus, string> = {
   failed: 'danger',
   cancelled: 'secondary',
 };
+
+/**
+ * Time left of a running conversion: from its own pace once it is 10 % along, before that the
+ * server's estimate for its input size (measured durations of recent conversions).
+ */
+export function remainingEstimate(c: Pick<ConversionView, 'progress' | 'processingStartedAt' | 'estimatedTime'>, now: number = Date.now()): number | undefined {
+  const started = c.processingStartedAt ? Date.parse(c.processingStartedAt) : Number.NaN;
+  const elapsed = Number.isFinite(started) ? Math.max(0, now - started) : 0;
+  if (c.progress >= 10 && c.progress < 100 && elapsed > 0) return Math.round((elapsed / c.progress) * (100 - c.progress));
+  if (c.estimatedTime !== undefined) return Math.max(0, c.estimatedTime);
+  return undefined;
+}

@@ -14,9 +14,10 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${twoDecimals.format(value)} ${SIZE_UNITS[unit]}`;
 }
 
-/** 3723000 → '1h 2m 3s'; 125000 → '2m 5s'; 4000 → '4s'; under a second → '0s'. */
+/** 3723000 → '1h 2m 3s'; 125000 → '2m 5s'; 4000 → '4s'; under a second → 'menos de 1s' (never '0s'); unknown → '—'. */
 export function formatDuration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 1000) return '0s';
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '—';
+  if (ms < 1000) return 'menos de 1s';
   const total = Math.floor(ms / 1000);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
