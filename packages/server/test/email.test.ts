@@ -223,6 +223,9 @@ describe('email (SMTP on loopback)', function () {
       const welcome = await smtp.waitFor(to(fresh, /Bem-vindo/));
       expect(welcome.subject).to.equal('Bem-vindo ao aabify — confirme seu e-mail');
       expect(welcome.text).to.include('http://aabify.test/verify-email?token=');
+      // A week-long link is said in days.
+      expect(welcome.text).to.include('O link vale por 7 dias.');
+      expect(welcome.text).to.not.include('horas');
     });
 
     it('register_nameWithALinkOrHiddenCharacters_welcomeMailCarriesNoName', async () => {
@@ -406,6 +409,8 @@ describe('email (SMTP on loopback)', function () {
       expect(created.status).to.equal(201);
       const tokenMail = await smtp.waitFor(to(user.email, /Novo token de API/));
       expect(tokenMail.text).to.include('Nome: GitHub Actions');
+      // Revoking it is one click away: the link opens the tokens page, not the dashboard.
+      expect(tokenMail.html).to.include('href="http://aabify.test/account/api-tokens"');
       expect(tokenMail.text).to.not.include(String(created.body.token));
     });
 
