@@ -28,11 +28,12 @@ export const READY_TEXT = 'Pronto para conversão';
 export const SIGN_TEXTS = {
   label: 'Assinar o AAB com minha chave de upload',
   stored: (alias: string) => `O AAB sai assinado com a chave "${alias}", pronto para enviar ao Google Play.`,
+  unticked: 'O AAB sai sem assinatura: o Google Play só o aceita depois de assinado com a sua chave de upload.',
   missing: 'Para assinar o AAB e enviá-lo direto ao Google Play, cadastre antes sua chave de upload.',
   missingLink: 'Cadastrar chave de upload',
 } as const;
 
-/** 'Assinar o AAB com minha chave de upload': enabled only when the account has a keystore. */
+/** 'Assinar o AAB com minha chave de upload': enabled only when the account has a keystore, ticked unless the customer unticks it. */
 function SignOption({ checked, onChange, disabled }: { checked: boolean; onChange(next: boolean): void; disabled: boolean }) {
   const { status, keystore } = useKeystore();
   const available = status === 'ready' && keystore !== null;
@@ -49,7 +50,7 @@ function SignOption({ checked, onChange, disabled }: { checked: boolean; onChang
       />
       {available ? (
         <Form.Text id="sign-aab-help" muted data-testid="sign-hint">
-          {SIGN_TEXTS.stored(keystore.alias)}
+          {checked ? SIGN_TEXTS.stored(keystore.alias) : SIGN_TEXTS.unticked}
         </Form.Text>
       ) : status === 'ready' || status === 'error' ? (
         <Form.Text id="sign-aab-help" muted data-testid="sign-hint">
@@ -94,8 +95,10 @@ export default function ConverterPage() {
   const { phase, uploadProgress, uploadFileName } = useConversions();
   const [files, setFiles] = useState<File[] | null>(entry.retryFiles ?? null);
   const [startError, setStartError] = useState<string | null>(null);
-  const [sign, setSign] = useState(false);
   const hasKeystore = useKeystore((s) => s.status === 'ready' && s.keystore !== null);
+  // Null until the customer ticks or unticks it: with a key stored, signing is the default.
+  const [signChoice, setSign] = useState<boolean | null>(null);
+  const sign = signChoice ?? hasKeystore;
   const upload = useRef<AbortController | null>(null);
   useLiveConversion({
     onAdopt: entry.fresh || entry.retryFiles ? undefined : (view) => navigate(`/conversions/${view.id}`, { replace: true }),
