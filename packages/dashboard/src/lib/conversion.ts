@@ -52,6 +52,8 @@ export interface ConversionView {
   processingStartedAt?: string;
   completedAt?: string;
   error?: string;
+  /** The failure's code (decides whether 'Tentar novamente' can help). */
+  errorCode?: string;
   queuePosition?: number;
   totalInQueue?: number;
   estimatedTime?: number;
@@ -134,6 +136,7 @@ export function conversionView(c: ApiConversion): ConversionView {
     processingStartedAt: c.processingStartedAt ?? undefined,
     completedAt: c.completedAt ?? undefined,
     error: c.error ?? undefined,
+    errorCode: c.errorCode ?? undefined,
     queuePosition: c.queuePosition ?? undefined,
     totalInQueue: c.totalInQueue,
     estimatedTime: c.estimatedTime ?? undefined,
@@ -229,6 +232,7 @@ export function applyUpdate(state: ConversionView, update: ConversionUpdate, now
     case 'error': {
       next.status = 'failed';
       next.error = update.error ?? update.message ?? DEFAULT_ERROR_TEXT;
+      if (update.code) next.errorCode = update.code;
       next.completedAt = state.completedAt ?? nowIso;
       const entry = update.log ? logEntryOf(update.log) : { timestamp: update.timestamp, level: 'error' as const, message: next.error };
       next.logs = mergeLogs(state.logs, [entry]);

@@ -17,7 +17,8 @@ import { ensureDashboardBuilt, launchBrowser, requireChromium, SCREENSHOT_DIR, s
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildAdmin, buildCreditUser, buildUser, tokenFor } from '../helpers/factories.js';
 import { buildPlan, buildPurchase } from '../helpers/planFactories.js';
-import { conversionIdOf, corpusApk, requireCorpus, uploadApk, waitForStatus } from '../helpers/conversions.js';
+import { conversionIdOf, corpusApk, requireCorpus, uploadApk, uploadBytes, waitForStatus } from '../helpers/conversions.js';
+import { buildZip } from '../../../converter/test/helpers/zipBuilder.js';
 import { presentUser } from '../../src/accounts/userPresenter.js';
 
 const SHOOT = process.env.AABIFY_SCREENSHOTS === '1';
@@ -265,6 +266,24 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     await soon(() => page.getByTestId('download-unavailable').textContent(), (v) => expect(v).to.contain('o download dos arquivos de clientes está desativado'));
     expect(await page.getByRole('button', { name: 'Baixar AAB' }).count()).to.equal(0);
     await soon(() => page.getByTestId('log-count-all').textContent(), (v) => expect(Number(v)).to.be.greaterThan(0));
+    // What only the owner may do is not offered to the admin.
+    for (const name of ['Nova Conversão', 'Publicar no Google Play']) expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Ver Histórico' }).count()).to.equal(0);
+    await context.close();
+  });
+
+  it('failed_aFileThatCannotConvert_saysNoCreditWasUsedAndOffersNoUselessRetry', async () => {
+    const id = conversionIdOf(await uploadBytes(server, customer.token, buildZip([{ name: 'assets/leia-me.txt', data: 'sem manifesto' }]), { fileName: 'sem-manifesto.apk' }));
+    await waitForStatus(server, customer.token, id, ['failed']);
+    const context = await contextFor(1280, 'light', customer);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/conversions/${id}`);
+    const card = page.getByTestId('result-failed');
+    await card.waitFor();
+    expect(await card.getByTestId('result-no-credit').textContent()).to.contain('Nenhum crédito foi usado');
+    await card.getByTestId('result-retry-wont-help').waitFor();
+    expect(await card.getByRole('button', { name: 'Tentar Novamente' }).count()).to.equal(0);
+    expect(await card.getByRole('button', { name: 'Nova Conversão' }).count()).to.equal(1);
     await context.close();
   });
 
