@@ -21,6 +21,7 @@ import { logEntriesFromAnswer, logFileName, logsAsText } from '../lib/logs';
 import { useBulkConversions } from '../stores/bulkConversions';
 import { toast } from '../stores/toasts';
 import { ProgressMeter } from '../components/ProgressMeter';
+import { TOUCH_QUERY, useMediaQuery } from '../components/useMediaQuery';
 import { StatCard, useLiveConversions } from './common';
 import { usePageTitle } from '../components/PageHeader';
 
@@ -116,6 +117,7 @@ export default function BulkConverterPage() {
   const [sent, setSent] = useState(0);
   const [dragging, setDragging] = useState(false);
   const [notices, setNotices] = useState<Notice[]>([]);
+  const touch = useMediaQuery(TOUCH_QUERY);
   const input = useRef<HTMLInputElement>(null);
 
   const pick = (picked: readonly File[]) => {
@@ -210,7 +212,7 @@ export default function BulkConverterPage() {
             onDrop={onDrop}
             data-testid="bulk-dropzone"
           >
-            <div className="fw-semibold">Arraste os arquivos APK aqui ou clique para selecionar</div>
+            <div className="fw-semibold">{touch ? 'Toque para escolher os arquivos APK' : 'Arraste os arquivos APK aqui ou clique para selecionar'}</div>
             <div className="small text-body-secondary">Até {MAX_FILES} arquivos, no máximo 100 MB cada</div>
             <input
               ref={input}

@@ -3,6 +3,8 @@ import { useEffect, useState } from 'react';
 /** Bootstrap's md breakpoint: below it lists become cards and the admin sidebar slides out. */
 export const WIDE_QUERY = '(min-width: 768px)';
 export const SIDEBAR_QUERY = '(min-width: 992px)';
+/** A touch screen without a mouse: nothing is dragged there, files are tapped and chosen. */
+export const TOUCH_QUERY = '(hover: none) and (pointer: coarse)';
 
 export function useMediaQuery(query: string): boolean {
   const get = () => (typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(query).matches : true);

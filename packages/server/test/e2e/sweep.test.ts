@@ -272,6 +272,19 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     await context.close();
   });
 
+  it('touch_phoneWithoutAMouse_dropZonesSayTapNotDrag', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'pt-BR' });
+    await context.addInitScript((s: { token: string; user: string }) => {
+      localStorage.setItem('aabify-token', s.token);
+      localStorage.setItem('aabify-user', s.user);
+    }, { token: customer.token, user: JSON.stringify(customer.user) });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/converter`);
+    await soon(() => page.getByTestId('dropzone').textContent(), (v) => expect(v).to.contain('Toque para escolher seu APK'));
+    expect(await page.getByTestId('dropzone').textContent()).to.not.contain('Arraste');
+    await context.close();
+  });
+
   it('failed_aFileThatCannotConvert_saysNoCreditWasUsedAndOffersNoUselessRetry', async () => {
     const id = conversionIdOf(await uploadBytes(server, customer.token, buildZip([{ name: 'assets/leia-me.txt', data: 'sem manifesto' }]), { fileName: 'sem-manifesto.apk' }));
     await waitForStatus(server, customer.token, id, ['failed']);
