@@ -240,6 +240,24 @@ export const CONVERSION_STEP_LABELS: Record<string, string> = {
   storing: 'Armazenando o AAB',
 };
 
+/** The short pt-BR tag of a log line's stage ('[leitura]'), never the engine's own name. */
+const CONVERSION_STEP_TAGS: Record<string, string> = {
+  upload: 'envio',
+  queue: 'fila',
+  reading: 'leitura',
+  manifest: 'manifesto',
+  resources: 'recursos',
+  validating: 'validação',
+  writing: 'gravação',
+  storing: 'armazenamento',
+  done: 'conclusão',
+  report: 'relatório',
+};
+
+export function conversionStepTag(step: string): string {
+  return CONVERSION_STEP_TAGS[step] ?? 'etapa';
+}
+
 /**
  * Failures of the service rather than of the file: sending the same file again may work. Any
  * other coded failure (a corrupt APK, a split without its base, a limit of the engine) fails

@@ -8,7 +8,7 @@ import Collapse from 'react-bootstrap/Collapse';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
-import { ADMIN_MESSAGES, CONVERSION_LIMITS, CONVERSION_MESSAGES, countOf, isActiveConversionStatus } from '@aabify/shared';
+import { ADMIN_MESSAGES, CONVERSION_LIMITS, CONVERSION_MESSAGES, conversionStepTag, countOf, isActiveConversionStatus } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { isApiRequestError } from '../api/client';
 import { conversionApi } from '../api/conversions';
@@ -99,7 +99,7 @@ function ItemLogs({ item }: { item: ConversionView }) {
       <Collapse in={open}>
         <div>
           <pre className="small bg-body-tertiary border rounded p-2 mt-2 mb-0" style={{ maxHeight: 200, overflow: 'auto' }} data-testid="bulk-logs">
-            {shown.length ? shown.map((l) => `[${formatTime(l.timestamp)}] ${l.step ? `[${l.step}] ` : ''}${l.message}`).join('\n') : ADMIN_MESSAGES.noLogs}
+            {shown.length ? shown.map((l) => `[${formatTime(l.timestamp)}] ${l.step ? `[${conversionStepTag(l.step)}] ` : ''}${l.message}`).join('\n') : ADMIN_MESSAGES.noLogs}
           </pre>
         </div>
       </Collapse>
@@ -117,7 +117,7 @@ export default function BulkConverterPage() {
   const [sent, setSent] = useState(0);
   const [dragging, setDragging] = useState(false);
   const [notices, setNotices] = useState<Notice[]>([]);
-  const touch = useMediaQuery(TOUCH_QUERY);
+  const touch = useMediaQuery(TOUCH_QUERY, false);
   const input = useRef<HTMLInputElement>(null);
 
   const pick = (picked: readonly File[]) => {

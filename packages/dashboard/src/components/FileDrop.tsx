@@ -39,7 +39,7 @@ export function FileDrop(props: FileDropProps) {
   const { files, disabled = false, idPrefix } = props;
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
-  const touch = useMediaQuery(TOUCH_QUERY);
+  const touch = useMediaQuery(TOUCH_QUERY, false);
   const open = () => !disabled && input.current?.click();
   const onDrop = (e: DragEvent) => {
     e.preventDefault();

@@ -272,6 +272,25 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     await context.close();
   });
 
+  it('words_adminScreensShowNoInternals_noRawSettingKeysRoleCodesOrEngineStepNames', async () => {
+    const context = await contextFor(1280, 'light', admin);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/system`);
+    const version = page.getByTestId('system-version');
+    await soon(() => version.textContent(), (v) => expect(v).to.match(/^aabify \S+ · Node\.js \d+\.\d+\.\d+ · site e conversões no mesmo processo$/));
+    await page.goto(`${server.url}/admin/settings`);
+    await page.getByTestId('setting-upload-maxFileSize').waitFor();
+    expect(await page.locator('main').textContent()).to.not.match(/upload\.maxFileSize|conversions\.maxConcurrent/);
+    // A conversion's log as the admin reads it: stage tags in pt-BR.
+    await page.goto(`${server.url}/conversions/${conversionId}`);
+    await page.getByTestId('support-banner').waitFor();
+    await soon(() => page.locator('.log-row').count(), (n) => expect(n).to.be.greaterThan(0));
+    await soon(() => page.getByTestId('conversion-page').textContent(), (v) => expect(v).to.match(/\[(envio|leitura|conclusão)\]/));
+    const text = await page.getByTestId('conversion-page').textContent();
+    expect(text).to.not.match(/\[(upload|queue|reading|writing|storing|done|report)\]/);
+    await context.close();
+  });
+
   it('touch_phoneWithoutAMouse_dropZonesSayTapNotDrag', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'pt-BR' });
     await context.addInitScript((s: { token: string; user: string }) => {
