@@ -87,8 +87,18 @@ describe('admin screens in a real browser', function () {
     await page.getByTestId('plans-table').waitFor();
     await page.getByTestId('new-plan').click();
     const form = page.getByTestId('plan-form');
+    // On a short window the button is below the fold of the name: the failed save brings the
+    // first invalid field back into view, focused.
+    await page.setViewportSize({ width: 1400, height: 480 });
+    await form.getByTestId('plan-form-submit').scrollIntoViewIfNeeded();
+    expect(await form.getByLabel('Nome').evaluate((el) => el.getBoundingClientRect().bottom < 0)).to.equal(true);
     await form.getByTestId('plan-form-submit').click();
-    await form.getByText('Campo Obrigatório').waitFor();
+    await soon(() => page.evaluate(() => document.activeElement?.id), (v) => expect(v).to.equal('plan-name'));
+    const nameBox = (await form.getByLabel('Nome').boundingBox())!;
+    expect(nameBox.y).to.be.at.least(0);
+    expect(nameBox.y + nameBox.height).to.be.at.most(480);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await form.getByText('Campo obrigatório').waitFor();
     await soon(() => form.locator('#plan-name ~ .invalid-feedback').textContent(), (v) => expect(v).to.equal('Nome é obrigatório'));
     await form.getByLabel('Nome').fill('Plano E2E');
     await form.getByLabel('Descrição').fill('Quinze conversões');

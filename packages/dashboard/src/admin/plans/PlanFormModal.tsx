@@ -12,6 +12,7 @@ import { ConfirmModal } from '../common';
 import { adminApi, type PlanBody } from '../../api/admin';
 import { toast } from '../../stores/toasts';
 import { failureText, serverFields } from '../common';
+import { FocusFirstError } from '../../components/FormField';
 import { SubmitButton } from '../../components/SubmitButton';
 
 /** Number inputs hold text until typed in; formik then keeps a number ('' when cleared). */
@@ -189,6 +190,7 @@ export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; 
       <Formik<PlanFormValues> initialValues={planFormValues(plan)} validate={validatePlan} onSubmit={(v, h) => submit(v, h)} enableReinitialize>
         {({ values, isSubmitting, errors, submitCount }) => (
           <FormikForm noValidate data-testid="plan-form">
+            <FocusFirstError />
             <Modal.Header closeButton closeLabel="Fechar">
               <Modal.Title as="h2" className="h5">{plan ? 'Editar Plano' : 'Novo Plano'}</Modal.Title>
             </Modal.Header>
