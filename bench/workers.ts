@@ -1,7 +1,7 @@
 /**
  * Worker scale-out benchmark: conversions per minute with 1, 2 and 4 worker processes.
  * For each count it starts an empty database on an embedded Postgres, one ROLE=web and N
- * ROLE=worker processes (`src/main.ts` through tsx, the real entry point), submits the same
+ * ROLE=worker processes (the built server, bench/serverProcess.ts), submits the same
  * corpus conversions through HTTP as an admin (no credits needed) and times first upload to
  * last completion.
  *
@@ -10,19 +10,18 @@
  * conversions.maxConcurrent (global, every process together) is the same for every run, and
  * concurrentPerUser is 0 (unlimited), so the number of worker processes is the only variable.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { startEmbeddedPostgres } from '../packages/server/src/db/embedded.js';
 import { freePort } from '../packages/server/test/helpers/postgres.js';
+import { benchServerEnv, callApi as call, freshDatabase, startServerProcess as startProcess, stopServerProcesses } from './serverProcess.js';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const MAIN = join(REPO, 'packages', 'server', 'src', 'main.ts');
 const CORPUS = process.env.AABIFY_CORPUS ?? join(REPO, '..', 'shared', 'corpus');
 const APKS = ['diva.apk', 'github-mobile.apk', 'at-issue2701.apk', 'drozer-agent.apk', 'ag-jamendo.apk', 'mastg-uncrackable2.apk'];
 
@@ -35,47 +34,9 @@ const workerCounts = arg('workers', '1,2,4').split(',').map(Number);
 const total = Number(arg('conversions', '24'));
 const maxConcurrent = Number(arg('max-concurrent', '8'));
 
-function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolveStart, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /aabify pronto: abra (\S+)/.exec(out);
-      if (m) resolveStart({ child, url: m[1]! });
-    });
-    child.once('exit', (code) => reject(new Error(`process exited during start (${code})`)));
-  });
-}
-
-async function call<T>(url: string, method: string, path: string, token?: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${url}/api${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 async function run(adminUrl: string, workers: number): Promise<{ perMinute: number; seconds: number; failed: number }> {
-  const dbName = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
   const dir = await mkdtemp(join(tmpdir(), 'aabify-bench-'));
-  const env = {
-    DATABASE_URL: databaseUrl,
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    STORAGE: 'local',
-    STORAGE_DIR: join(dir, 'files'),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-  };
+  const env = benchServerEnv(await freshDatabase(adminUrl), dir);
   const procs: ChildProcess[] = [];
   try {
     const web = await startProcess({ ...env, ROLE: 'web', PORT: String(await freePort()), DATA_DIR: join(dir, 'web') });
@@ -113,8 +74,7 @@ async function run(adminUrl: string, workers: number): Promise<{ perMinute: numb
     const seconds = (performance.now() - started) / 1000;
     return { perMinute: (total / seconds) * 60, seconds, failed };
   } finally {
-    for (const p of procs) p.kill('SIGTERM');
-    await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
+    await stopServerProcesses(procs);
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -55,3 +55,5 @@ export {
 export type { SplitOptions } from './bundle/bundleConfig.js';
 export { BUNDLETOOL_VERSION } from './bundle/bundleConfig.js';
 export * as zipLimits from './zip/limits.js';
+/** The zip writer the engine writes bundles and APKs with, for other archives of the product (the server's data exports). */
+export { ZipWriter } from './zip/writer.js';

@@ -21,6 +21,7 @@ import { publicationJobs } from './jobs/publications.js';
 import { mailJobs } from './jobs/mail.js';
 import { paymentJobs } from './jobs/payments.js';
 import { auditJobs } from './jobs/audit.js';
+import { privacyJobs } from './jobs/privacy.js';
 import type { RateLimits, RateLimiterOptions } from './http/rateLimiter.js';
 import { createMetrics } from './ops/metrics.js';
 import type { Storage } from './storage/index.js';
@@ -155,7 +156,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
   const conversionLogs = new ConversionLogWriter({ models, events: conversionEvents, logger });
   const conversionFiles = new ConversionFiles({ models, storage, logger });
   const conversionRunner = new ConversionRunner(
-    { sequelize, models, logger, secrets, settings, storage, mail, metrics, instance, workerPool, conversionEvents, conversionLogs, conversionFiles, conversionStats, queueBroadcaster },
+    { sequelize, models, logger, secrets, settings, storage, mail, metrics, instance, workerPool, conversionEvents, conversionLogs, conversionFiles, conversionStats, queueBroadcaster, queue },
     { claimRetryMs: conversionOpts.claimRetryMs ?? 1000, maxAttempts: conversionOpts.maxAttempts ?? 3 },
   );
   metrics.trackWorkers({ running: () => conversionRunner.activeCount, utilisation: () => workerPool.utilisation });
@@ -198,7 +199,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
     playTestLimiter: rateLimits.limiter('play-test', { points: 10, windowMs: 60_000 }),
     legal: new LegalDocuments({ models, notifier }),
   });
-  const jobs = [...conversionJobs(ctx, conversionOpts), ...publicationJobs(ctx), ...mailJobs(ctx), ...paymentJobs(ctx), ...auditJobs(ctx)];
+  const jobs = [...conversionJobs(ctx, conversionOpts), ...publicationJobs(ctx), ...mailJobs(ctx), ...paymentJobs(ctx), ...auditJobs(ctx), ...privacyJobs(ctx)];
   return {
     ctx,
     jobs,

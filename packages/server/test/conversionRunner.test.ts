@@ -96,6 +96,7 @@ async function buildRunner(): Promise<Parts> {
       conversionFiles: new ConversionFiles({ models, storage, logger }),
       conversionStats: stats,
       queueBroadcaster,
+      queue,
     },
     { claimRetryMs: 200, maxAttempts: MAX_ATTEMPTS },
   );

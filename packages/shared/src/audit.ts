@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = {
   'play_key.removed': { label: 'Chave do Google Play removida', area: 'Segurança da conta', account: true },
   'legal.accepted': { label: 'Termos de Uso e Política de Privacidade aceitos', area: 'Privacidade', account: true },
   'account.data_export_requested': { label: 'Exportação dos dados da conta pedida', area: 'Privacidade', account: true },
+  'account.data_export_downloaded': { label: 'Exportação dos dados da conta baixada', area: 'Privacidade', account: true },
   'account.deleted': { label: 'Conta excluída pelo titular', area: 'Privacidade', account: false },
 
   'setup.completed': { label: 'Primeiro administrador criado', area: 'Usuários', account: false },

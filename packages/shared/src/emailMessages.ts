@@ -57,6 +57,7 @@ export const EMAIL_KIND_LABELS = {
   api_token_created: 'Novo token de API',
   new_sign_in: 'Novo acesso à conta',
   two_factor_changed: 'Verificação em duas etapas alterada',
+  data_export_ready: 'Exportação dos dados pronta',
   admin_notice: 'Aviso aos administradores',
 } as const;
 export type EmailKind = keyof typeof EMAIL_KIND_LABELS;

@@ -3,8 +3,9 @@
  * status and payment-method filters, page sizes and pages; each row shows the method (PIX,
  * cartão with its installments, boleto), the provider and the renewal's state; per row 'Aprovar' (a pending sandbox charge, e.g. a
  * PIX nobody can pay in the sandbox), 'Sincronizar' (read the payment back from its provider)
- * and 'Reembolsar' (an approved purchase, after a confirmation with an optional reason; the
- * unspent plan is taken back). See docs/payments.md.
+ * 'Reembolsar' (an approved purchase, after a confirmation with an optional reason; the
+ * unspent plan is taken back) and 'Cancelar renovação' (the provider stops charging; the paid
+ * period stays; audited as an admin action). See docs/payments.md.
  */
 import { useCallback, useEffect, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
@@ -13,7 +14,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS, PAYMENT_STATUS_LABELS, PURCHASE_STATUSES, countOf, formatNumber, type PaymentMethod, type PurchaseStatus } from '@aabify/shared';
-import { adminPaymentsApi, type AdminPurchase, type AdminPurchaseListResponse } from '../api/payments';
+import { adminPaymentsApi, paymentsApi, type AdminPurchase, type AdminPurchaseListResponse } from '../api/payments';
 import { DataList } from '../components/DataList';
 import { PageHeader } from '../components/PageHeader';
 import { PaymentProviderNotice } from './PaymentsStatus';
@@ -26,6 +27,7 @@ import {
   PURCHASE_TEXTS,
   REFUND_REASON_MAX,
   adminPurchaseActions,
+  canCancelRenewal,
   isPurchaseStatus,
   purchaseDetail,
   purchaseMethodText,
@@ -38,7 +40,7 @@ import { toast } from '../stores/toasts';
 import { useKeyedState } from '../lib/useKeyedState';
 import { ConfirmModal, PageList, failureText } from './common';
 
-type Action = 'approve' | 'sync' | 'refund';
+type Action = 'approve' | 'sync' | 'refund' | 'cancelRenewal';
 
 export default function PurchasesPage() {
   const [limit, setLimit] = useState<number>(PURCHASE_PAGE_SIZES[0]);
@@ -47,6 +49,7 @@ export default function PurchasesPage() {
   const [data, setData] = useState<AdminPurchaseListResponse | null>(null);
   const [busy, setBusy] = useState<{ id: string; action: Action } | null>(null);
   const [refunding, setRefunding] = useState<AdminPurchase | null>(null);
+  const [stoppingRenewal, setStoppingRenewal] = useState<AdminPurchase | null>(null);
   const [reasonText, setReasonText] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
 
@@ -126,6 +129,14 @@ export default function PurchasesPage() {
       PURCHASE_TEXTS.refundFailed,
     );
     if (ok) setRefunding(null);
+  };
+
+  const cancelRenewal = async () => {
+    const p = stoppingRenewal;
+    if (!p?.renewal) return;
+    const renewalId = p.renewal.id;
+    const ok = await run(p, 'cancelRenewal', async () => (await paymentsApi.cancelRenewal(renewalId)).message, PURCHASE_TEXTS.cancelRenewalFailed);
+    if (ok) setStoppingRenewal(null);
   };
 
   const isBusy = (p: AdminPurchase, action: Action) => busy?.id === p.id && busy.action === action;
@@ -256,6 +267,11 @@ export default function PurchasesPage() {
                   Reembolsar
                 </Button>
               )}
+              {canCancelRenewal(p) && (
+                <Button size="sm" variant="outline-danger" disabled={busy !== null} onClick={() => setStoppingRenewal(p)} aria-label={`${PURCHASE_TEXTS.cancelRenewal} de ${who}`} data-testid="purchase-cancel-renewal">
+                  {PURCHASE_TEXTS.cancelRenewal}
+                </Button>
+              )}
             </>
           );
         }}
@@ -268,6 +284,19 @@ export default function PurchasesPage() {
           <PageList page={data.pagination.page} totalPages={data.pagination.pages} onChange={setPage} label="Paginação das compras" max={5} />
         </div>
       )}
+      <ConfirmModal
+        show={stoppingRenewal !== null}
+        title={PURCHASE_TEXTS.cancelRenewal}
+        confirmLabel={PURCHASE_TEXTS.cancelRenewal}
+        busy={stoppingRenewal !== null && isBusy(stoppingRenewal, 'cancelRenewal')}
+        onConfirm={() => void cancelRenewal()}
+        onHide={() => setStoppingRenewal(null)}
+      >
+        <p>
+          Parar a renovação automática de <strong>{stoppingRenewal?.user?.email ?? 'Conta removida'}</strong> ({stoppingRenewal?.planSnapshot.name})? O provedor deixa de
+          cobrar; o período já pago continua valendo até o fim. O cliente vê a renovação cancelada em Minhas compras.
+        </p>
+      </ConfirmModal>
       <ConfirmModal
         show={refunding !== null}
         title="Reembolsar pagamento"

@@ -1,10 +1,11 @@
 /**
- * Downloading a converted AAB (docs/conversions.md "Files and downloads"): a one-use token, then the
+ * Downloads. A converted AAB (docs/conversions.md "Files and downloads"): a one-use token, then the
  * file streamed (from the server, or from the object store it redirects to), progress from
- * content-length, saved under the name the server gave.
+ * content-length, saved under the name the server gave. A file of the account itself (the "Meus
+ * dados" export): fetched with the session, saved under the name the server gave.
  */
 import type { DownloadTokenResponse } from '@aabify/shared';
-import { api, apiUrl } from './client';
+import { ApiRequestError, api, apiUrl, currentToken, failureFrom } from './client';
 
 
 export const DOWNLOAD_TEXTS = {
@@ -26,6 +27,39 @@ export function saveBlob(blob: Blob, filename: string): void {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
+/** The name a download's answer gives (X-Filename, percent-encoded), else `fallback`. */
+function answeredName(res: Response, fallback: string): string {
+  const header = res.headers.get('x-filename');
+  if (!header) return fallback;
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Saves a file the signed-in session may read (bearer header), under the name the server gives;
+ * a refusal rejects with the API's coded error. Resolves with the saved name.
+ */
+export async function downloadSignedIn(path: string, fallbackName: string): Promise<string> {
+  const token = currentToken();
+  const res = await fetch(apiUrl(path), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) {
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: the status says it
+    }
+    throw new ApiRequestError(failureFrom(res.status, body, res.headers.get('retry-after')));
+  }
+  const name = answeredName(res, fallbackName);
+  saveBlob(await res.blob(), name);
+  return name;
 }
 
 export interface DownloadProgress {

@@ -1,5 +1,6 @@
 /**
- * /account/data — 'Meus dados': the account's data rights. "Excluir minha conta" with the
+ * /account/data — 'Meus dados': the account's data rights. "Exportar meus dados" (a zip of all
+ * the account's data, pages/account/DataExportCard.tsx); "Excluir minha conta" with the
  * password (and the two-factor code when the account uses it): conversions, files, keys, tokens
  * and sessions go at once; the minimal record of purchases stays apart, as the page says.
  */
@@ -15,6 +16,7 @@ import { PageHeader } from '../components/PageHeader';
 import { useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
 import { toast } from '../stores/toasts';
+import { DataExportCard } from './account/DataExportCard';
 
 export default function MyDataPage() {
   const user = useSession((s) => s.user);
@@ -41,7 +43,7 @@ export default function MyDataPage() {
 
   return (
     <>
-      <PageHeader title="Meus dados" subtitle="O que guardamos sobre você e como apagar a sua conta." />
+      <PageHeader title="Meus dados" subtitle="O que guardamos sobre você, como levar uma cópia e como apagar a sua conta." />
       <Card className="mb-3">
         <Card.Body>
           <p className="mb-0">
@@ -49,6 +51,7 @@ export default function MyDataPage() {
           </p>
         </Card.Body>
       </Card>
+      <DataExportCard />
       <Card border="danger" data-testid="delete-account">
         <Card.Header className="text-danger">Excluir minha conta</Card.Header>
         <Card.Body>

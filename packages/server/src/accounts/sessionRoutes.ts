@@ -1,29 +1,14 @@
 import { Router } from 'express';
-import { SECURITY_MESSAGES, type SessionJson, type SessionListResponse } from '@aabify/shared';
+import { SECURITY_MESSAGES, type SessionListResponse } from '@aabify/shared';
 import type { AppContext } from '../context.js';
-import type { Session } from '../models/index.js';
 import { authUser, requireAuth } from '../http/guards.js';
 import { findOwned } from '../http/ownership.js';
 import { describeDevice } from './devices.js';
+import { presentSession } from './sessionPresenter.js';
 import { endSession, liveSessions } from './sessions.js';
 import { userAuditTarget } from './userPresenter.js';
 import { signedInActor } from '../audit/requestActor.js';
 import { recordAudit } from '../audit/recorder.js';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-function presentSession(row: Session, currentId: string | undefined): SessionJson {
-  return {
-    id: row.id,
-    device: describeDevice(row.userAgent),
-    userAgent: row.userAgent,
-    address: row.address,
-    createdAt: row.createdAt.toISOString(),
-    lastUsedAt: iso(row.lastUsedAt),
-    expiresAt: row.expiresAt.toISOString(),
-    current: row.id === currentId,
-  };
-}
 
 /**
  * "Sessões ativas", mounted at /api/auth/sessions; a session's alone (API tokens are listed and

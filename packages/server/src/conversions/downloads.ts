@@ -20,6 +20,7 @@ import { ApiError } from '../http/errors.js';
 import { publicBaseUrl } from '../http/links.js';
 import { mayDownloadFiles } from './access.js';
 import type { ByteRange, Storage } from '../storage/index.js';
+import { lockForTransaction } from '../db/locks.js';
 
 export const hashDownloadToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -64,7 +65,7 @@ export async function issueDownloadToken(
   const ttl = CONVERSION_LIMITS.downloadTokenTtlSeconds;
   const { sequelize, models } = ctx;
   const expiresAt = await sequelize.transaction(async (transaction) => {
-    await sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:key))', { replacements: { key: `download-tokens:${user.id}` }, transaction });
+    await lockForTransaction(sequelize, `download-tokens:${user.id}`, transaction);
     const now = new Date();
     const open = { userId: user.id, expiresAt: { [Op.gt]: now } };
     if ((await models.DownloadToken.count({ where: open, transaction })) >= CONVERSION_LIMITS.downloadTokensPerUser) {
@@ -141,7 +142,7 @@ function contentDisposition(filename: string): string {
 }
 
 /** A stored file as a download: its key, the name the browser saves it under, its type. */
-interface DownloadableFile {
+export interface DownloadableFile {
   key: string;
   filename: string;
   contentType: string;
@@ -153,17 +154,21 @@ interface DownloadableFile {
  */
 export async function streamAab(req: Request, res: Response, storage: Storage, conversion: Conversion, opts: { redirect?: boolean } = {}): Promise<void> {
   if (!conversion.canDownload || !conversion.aabKey) throw notDownloadable();
-  await streamFile(req, res, storage, { key: conversion.aabKey, filename: aabFileName(conversion.fileName), contentType: 'application/octet-stream' }, opts);
+  await streamStoredFile(req, res, storage, { key: conversion.aabKey, filename: aabFileName(conversion.fileName), contentType: 'application/octet-stream' }, opts);
 }
 
 /** Sends the test APK, typed as an APK so a phone's browser offers to install it. */
 export async function streamTestApk(req: Request, res: Response, storage: Storage, conversion: Conversion, opts: { redirect?: boolean } = {}): Promise<void> {
   const apk = storedTestApk(conversion);
   if (!apk) throw testApkNotAvailable();
-  await streamFile(req, res, storage, { ...apk, contentType: 'application/vnd.android.package-archive' }, opts);
+  await streamStoredFile(req, res, storage, { ...apk, contentType: 'application/vnd.android.package-archive' }, opts);
 }
 
-async function streamFile(req: Request, res: Response, storage: Storage, file: DownloadableFile, opts: { redirect?: boolean }): Promise<void> {
+/**
+ * Sends a stored file as a download: Content-Length, single byte ranges (206/416), HEAD, the
+ * file name (RFC 5987 `filename*`), or 302 to the store's presigned URL when `redirect` and the store offers one.
+ */
+export async function streamStoredFile(req: Request, res: Response, storage: Storage, file: DownloadableFile, opts: { redirect?: boolean }): Promise<void> {
   const size = await storage.size(file.key);
   if (size === undefined) throw notDownloadable();
   const { filename } = file;

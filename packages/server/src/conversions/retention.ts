@@ -10,6 +10,7 @@ import type { Conversion, Models } from '../models/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { ConversionFiles } from './files.js';
 import { readConversionSettings } from './settings.js';
+import { lockForTransaction } from '../db/locks.js';
 
 export interface RetentionDeps {
   sequelize: Sequelize;
@@ -72,7 +73,7 @@ export async function purgeExpiredConversions(deps: RetentionDeps, now: Date = n
 async function purgeUnlessPublishing(deps: RetentionDeps, c: Conversion, now: Date): Promise<boolean> {
   const { sequelize } = deps;
   return sequelize.transaction(async (transaction) => {
-    await sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:id))', { replacements: { id: publicationLockKey(c.id) }, transaction });
+    await lockForTransaction(sequelize, publicationLockKey(c.id), transaction);
     const [active] = await sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM (${activePublicationsSql(':conversionId')}) active`, {
       replacements: { conversionId: c.id },
       transaction,

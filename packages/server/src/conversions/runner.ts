@@ -21,6 +21,9 @@ import type { Mailer } from '../mail/notices.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { ServerInstance } from '../jobs/instances.js';
 import { claimRun } from '../jobs/claim.js';
+import { enqueueFor } from '../jobs/define.js';
+import { JOBS } from '../jobs/names.js';
+import type { JobQueue } from '../jobs/queue.js';
 import { storageKeys, type LocalCopy, type Storage } from '../storage/index.js';
 import { signingKeyFor } from '../keystores/service.js';
 import { storableJson, storableText } from '../db/storable.js';
@@ -55,6 +58,8 @@ export interface ConversionRunnerDeps {
   conversionFiles: ConversionFiles;
   conversionStats: QueueStats;
   queueBroadcaster: QueueBroadcaster;
+  /** To wake the conversions waiting for a slot when one frees (their jobs re-run now). */
+  queue: JobQueue;
 }
 
 export interface ConversionRunnerOptions {
@@ -134,6 +139,27 @@ export class ConversionRunner {
       this.running.delete(id);
       finish();
       this.deps.queueBroadcaster.changed();
+      if (!this.closing) await this.wakeWaiting(settings);
+    }
+  }
+
+  /**
+   * A slot just freed: the first conversions in line, whose jobs wait for their next claim
+   * attempt, try now instead of up to `claimRetryMs` (plus the queue's polling) later — the gap
+   * that otherwise follows every conversion. As many as there are free slots; a woken job that
+   * finds no room reschedules itself as before. Failures only cost that wait.
+   */
+  private async wakeWaiting(settings: ConversionSettings): Promise<void> {
+    try {
+      const waiting = await this.deps.sequelize.query<{ id: string }>(
+        `SELECT id FROM conversions WHERE status = 'queued'
+           AND (SELECT count(*) FROM conversions WHERE status = 'processing') < :max
+         ORDER BY COALESCE("queuedAt", "createdAt"), id LIMIT :max`,
+        { replacements: { max: settings.maxConcurrent }, type: QueryTypes.SELECT },
+      );
+      for (const { id } of waiting) await enqueueFor(this.deps.queue, JOBS.conversionRun, 'conversionId', id);
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'waiting conversions not woken; they retry on their own');
     }
   }
 

@@ -12,6 +12,8 @@ export const JOBS = {
   planNotices: 'mail:plan-notices',
   paymentsExpire: 'payments:expire',
   auditRetention: 'audit:retention',
+  privacyExport: 'privacy:export',
+  privacyExportRetention: 'privacy:export-retention',
 } as const;
 
 export type JobName = (typeof JOBS)[keyof typeof JOBS];

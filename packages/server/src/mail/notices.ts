@@ -300,6 +300,19 @@ export class Mailer {
     );
   }
 
+  /** The account's data export is ready (Conta › Meus dados); the link opens the page, not the file. */
+  async dataExportReady(user: User, dataExport: { id: string; requestedAt: Date; expiresAt: Date }): Promise<void> {
+    await this.guard('data_export_ready', () =>
+      this.outbox.enqueue({
+        kind: 'data_export_ready',
+        to: user.email,
+        userId: user.id,
+        data: { name: user.name, requestedAt: dataExport.requestedAt.toISOString(), expiresAt: dataExport.expiresAt.toISOString() },
+        dedupeKey: `data-export-ready:${dataExport.id}`,
+      }),
+    );
+  }
+
   /**
    * Tells every active administrator about an operational problem (`details` are label →
    * value rows, never secrets). At most once an hour per kind and admin.

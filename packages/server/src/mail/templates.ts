@@ -264,6 +264,15 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
       { button: { label: 'Abrir Conta › Segurança', path: '/account/security' } },
     ],
   }),
+  data_export_ready: (d) => ({
+    subject: `Seus dados do ${PRODUCT_NAME} estão prontos para baixar`,
+    heading: greeting(d.name),
+    blocks: [
+      { p: `O arquivo com os dados da sua conta, pedido em ${formatDateTime(str(d.requestedAt))}, está pronto. Baixe-o em Conta › Meus dados, entrando na sua conta.` },
+      { button: { label: 'Abrir Meus dados', path: '/account/data' } },
+      { note: `O arquivo fica disponível até ${formatDateTime(str(d.expiresAt))} e depois é apagado. Se não foi você quem pediu, troque sua senha e confira as sessões ativas em Conta › Segurança.` },
+    ],
+  }),
   admin_notice: (d) => ({
     subject: `[${PRODUCT_NAME}] ${str(d.title)}`,
     heading: str(d.title),

@@ -22,6 +22,7 @@ import { definePlayCredential, type PlayCredential } from './PlayCredential.js';
 import { definePublication, definePublicationLog, type Publication, type PublicationLog } from './Publication.js';
 import { defineAuditEvent, type AuditEvent } from './AuditEvent.js';
 import { defineLegalAcceptance, defineLegalDocument, type LegalAcceptance, type LegalDocument } from './LegalDocument.js';
+import { defineDataExport, type DataExport } from './DataExport.js';
 
 export interface Models {
   User: typeof User;
@@ -47,6 +48,7 @@ export interface Models {
   AuditEvent: typeof AuditEvent;
   LegalDocument: typeof LegalDocument;
   LegalAcceptance: typeof LegalAcceptance;
+  DataExport: typeof DataExport;
 }
 
 export function initModels(sequelize: Sequelize): Models {
@@ -74,6 +76,7 @@ export function initModels(sequelize: Sequelize): Models {
     AuditEvent: defineAuditEvent(sequelize),
     LegalDocument: defineLegalDocument(sequelize),
     LegalAcceptance: defineLegalAcceptance(sequelize),
+    DataExport: defineDataExport(sequelize),
   };
   associate(models);
   return models;
@@ -123,3 +126,4 @@ export { PlayCredential } from './PlayCredential.js';
 export { Publication, PublicationLog } from './Publication.js';
 export { AuditEvent } from './AuditEvent.js';
 export { LegalAcceptance, LegalDocument } from './LegalDocument.js';
+export { DataExport } from './DataExport.js';

@@ -24,6 +24,7 @@ import { ApiError } from '../http/errors.js';
 import { userRoom } from '../conversions/events.js';
 import { publicationLockKey } from '../conversions/retention.js';
 import { findPlayCredentials } from './credentials.js';
+import { lockForTransaction } from '../db/locks.js';
 
 export interface PublicationJobData {
   publicationId: string;
@@ -100,7 +101,7 @@ export async function createPublication(deps: CreatePublicationDeps, user: User,
   const publication = await deps.sequelize.transaction(async (transaction) => {
     // One publication of a conversion at a time (two would race for the same versionCode); the
     // retention job takes the same lock before it deletes the conversion's files.
-    await deps.sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:id))', { replacements: { id: publicationLockKey(conversion.id) }, transaction });
+    await lockForTransaction(deps.sequelize, publicationLockKey(conversion.id), transaction);
     const active = await P.count({ where: { conversionId: conversion.id, status: ['queued', 'processing'] }, transaction });
     if (active > 0) throw ApiError.conflict(PLAY_MESSAGES.alreadyPublishing, 'PUBLICATION_IN_PROGRESS');
     return P.create(

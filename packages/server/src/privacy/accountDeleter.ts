@@ -1,7 +1,7 @@
 /**
  * A customer deleting their own account ("Excluir minha conta", Conta › Meus dados): everything
  * of the account goes at once — conversions with their files and logs, upload keystore, Google
- * Play key, API tokens, download links, sessions — except what the law makes us keep: the
+ * Play key, API tokens, download links, sessions, exports of its data — except what the law makes us keep: the
  * purchases, on the soft-deleted user row (email kept as the buyer's identification, everything
  * else of the profile cleared). docs/privacy.md lists what stays and for how long.
  */
@@ -14,8 +14,9 @@ import { userAuditTarget } from '../accounts/userPresenter.js';
 import { cancelConversion } from '../conversions/canceller.js';
 import { hashPassword } from '../accounts/password.js';
 import { randomBytes } from 'node:crypto';
+import { deleteDataExports } from './dataExport.js';
 
-type Ctx = Parameters<typeof cancelConversion>[0] & Pick<AppContext, 'sequelize' | 'models' | 'liveAccess' | 'conversionFiles' | 'logger'>;
+type Ctx = Parameters<typeof cancelConversion>[0] & Pick<AppContext, 'sequelize' | 'models' | 'liveAccess' | 'conversionFiles' | 'storage' | 'logger'>;
 
 export async function deleteOwnAccount(ctx: Ctx, actor: SignedInActor, user: User): Promise<void> {
   // A password nobody knows: the row stays for the purchases, and no one can sign in to it.
@@ -47,5 +48,6 @@ export async function deleteOwnAccount(ctx: Ctx, actor: SignedInActor, user: Use
   const conversions = await ctx.models.Conversion.findAll({ where: { id: { [Op.in]: conversionIds } } });
   for (const c of conversions) await ctx.conversionFiles.deleteAll(c);
   await ctx.models.Conversion.destroy({ where: { id: { [Op.in]: conversionIds } } });
+  await deleteDataExports(ctx, user.id);
   ctx.logger.info({ userId: user.id, conversions: conversionIds.length }, 'account deleted by its owner');
 }

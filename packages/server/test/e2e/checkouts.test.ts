@@ -164,6 +164,31 @@ describe('checkouts: card, boleto and renewals end to end in a real browser', fu
     expect(renewal.status).to.equal('cancelled');
   });
 
+  it('sandbox_adminCancelsACustomersRenewalFromCompras_periodKept_audited', async () => {
+    const buyer = await buildUser(server);
+    const { page } = await open(server, buyer);
+    const body = await startCheckout(page, server, 'Assinar com renovação automática: Mensal Renovável');
+    await page.getByTestId('sandbox-checkout').getByRole('button', { name: 'Autorizar (primeira cobrança aprovada)' }).click({ timeout: SHORT });
+    await waitForReturn(page, body.purchase.id);
+    await soon(() => page.getByTestId('payment-status-label').textContent(), (t) => expect(t).to.equal('Aprovado'));
+    const paidUntil = (await fresh(server, buyer)).subscriptionExpiresAt!.getTime();
+
+    const adminPage = (await open(server, admin)).page;
+    await adminPage.goto(`${server.url}/admin/purchases`);
+    const adminRow = adminPage.locator(`[data-testid="purchase-row"][data-purchase-id="${body.purchase.id}"]`);
+    await soon(() => adminRow.getByTestId('purchase-renewal').textContent(), (t) => expect(t).to.equal('Renovação automática ativa'));
+    await adminRow.getByRole('button', { name: `Cancelar renovação de ${buyer.email}` }).click();
+    const dialog = adminPage.getByRole('dialog');
+    expect(await dialog.textContent()).to.contain(buyer.email);
+    await dialog.getByTestId('confirm-button').click();
+    await soon(() => adminRow.getByTestId('purchase-renewal').textContent(), (t) => expect(t).to.equal('Renovação cancelada'));
+    expect(await adminRow.getByTestId('purchase-cancel-renewal').count()).to.equal(0);
+    expect((await server.ctx.models.Renewal.findByPk(body.renewal!.id, { rejectOnEmpty: true })).status).to.equal('cancelled');
+    expect((await fresh(server, buyer)).subscriptionExpiresAt!.getTime()).to.equal(paidUntil);
+    const audited = await server.ctx.models.AuditEvent.findOne({ where: { action: 'renewal.cancelled', actorId: admin.id, targetId: body.renewal!.id } });
+    expect(audited, 'the admin action is in the audit trail').to.not.equal(null);
+  });
+
   it('stripeStandIn_usdPlanByCard_paidOnStripesPage_returnPageApproved', async () => {
     const stripe = await StripeStandIn.start({ secretKey: 'sk_test_e2eStandInKey42', webhookSecret: 'whsec_e2eStandInSecret42' });
     const withStripe = await startTestServer({ DASHBOARD_DIR: dashboard, STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url });

@@ -2,7 +2,7 @@
  * Termos de Uso and Política de Privacidade in a real browser: readable signed out, sign-up
  * refused without the acceptance (the pt-BR message beside the checkbox) and accepted with it,
  * and a new version published by an administrator asking a signed-in customer again before the
- * panel goes on.
+ * panel goes on; "Meus dados" exporting the account's data as a zip, and deleting the account.
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
@@ -10,6 +10,11 @@ import { LEGAL_MESSAGES, PRIVACY_MESSAGES } from '@aabify/shared';
 import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { Readable } from 'node:stream';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requireTool } from '../helpers/conversions.js';
 import { api } from '../helpers/http.js';
 import { buildConversion, buildPlan, buildPurchase } from '../helpers/adminFactories.js';
 import { generateApiToken } from '../../src/accounts/tokens.js';
@@ -109,6 +114,36 @@ describe('dashboard: terms of use and privacy policy in a real browser', functio
     expect(published.status).to.equal(201);
     await page.goto(`${server.url}/history`);
     await page.getByTestId('legal-acceptance').waitFor();
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('meusDados_exportsAZipWhoseJsonHoldsThePurchasesAndConversions', async function () {
+    requireTool(this, 'unzip', 'apt-get install unzip');
+    const customer = await buildCreditUser(server, 2);
+    const conversion = await buildConversion(server, customer, { status: 'completed', progress: 100, completedAt: new Date(), fileName: 'loja do joão.apk' });
+    const purchase = await buildPurchase(server, customer, await buildPlan(server), { status: 'approved' });
+
+    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, customer) });
+    await page.goto(`${server.url}/account/data`);
+    await page.getByRole('button', { name: 'Exportar meus dados' }).click();
+    await page.getByText(PRIVACY_MESSAGES.exportRequested).waitFor();
+    // The page reads the list again while the export is in preparation, until it is ready.
+    await page.locator('[data-testid="data-export-row"][data-status="ready"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: 'Exportar meus dados' }).isEnabled()).to.equal(true);
+    await shootBoth(page, 'my-data-export');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('data-export-download').click()]);
+    expect(download.suggestedFilename()).to.match(/^aabify-meus-dados-\d{4}-\d{2}-\d{2}\.zip$/);
+    const dir = await mkdtemp(join(tmpdir(), 'aabify-my-data-'));
+    try {
+      const file = join(dir, download.suggestedFilename());
+      await download.saveAs(file);
+      const read = (name: string) => JSON.parse(execFileSync('unzip', ['-p', file, name], { encoding: 'utf8' })) as Array<Record<string, unknown>>;
+      expect(read('compras.json').map((p) => p.id)).to.deep.equal([purchase.id]);
+      expect(read('conversoes.json').map((c) => c.fileName)).to.deep.equal([conversion.fileName]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
     expect(errors).to.deep.equal([]);
     await context.close();
   });

@@ -2,17 +2,19 @@
  * The payment provider as the admin sees it in a real browser: a Mercado
  * Pago key saved under another data dir's encryption key puts a red banner on every admin
  * screen, marks the key in Configurações, and the banner goes once the key is saved again;
- * with nothing configured the screens say plainly that the sandbox moves no real money.
+ * with nothing configured the screens say plainly that the sandbox moves no real money; the plan
+ * form says which provider charges the chosen currency, or that none does, before saving.
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { PAYMENT_MESSAGES as M } from '@aabify/shared';
+import { PAYMENT_MESSAGES as M, planCurrencyUnsupportedMessage } from '@aabify/shared';
 import { ensureDashboardBuilt, launchBrowser, requireChromium, screenshotPath, soon } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTestDatabase } from '../helpers/postgres.js';
 import { buildAdmin } from '../helpers/factories.js';
 import type { User } from '../../src/models/index.js';
 import { openPage, sessionOf, type OpenPage } from './dashboardHelpers.js';
+import { MercadoPagoStandIn } from '../helpers/mercadoPagoStandIn.js';
 
 const TOKEN = 'APP_USR-5550001-real-money-token-7788';
 
@@ -79,5 +81,32 @@ describe('admin screens: payment provider state in a real browser', function () 
     await page.goto(`${server.url}/admin/purchases`);
     await soon(() => page.getByTestId('payment-provider').textContent(), (v) => expect(v).to.contain('Sandbox: pagamentos simulados, nenhum dinheiro real'));
     expect(await page.getByTestId('payments-unavailable-banner').count()).to.equal(0);
+  });
+
+  it('planForm_withMercadoPagoOnly_saysBrlIsChargedAndUsdCannotBeActivated_beforeSaving', async () => {
+    const mp = await MercadoPagoStandIn.start({ accessToken: TOKEN, webhookSecret: 'segredo-do-webhook-plano' });
+    try {
+      server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt(), MERCADOPAGO_ACCESS_TOKEN: TOKEN, MERCADOPAGO_API_URL: mp.url });
+      const page = await adminPage(server, await buildAdmin(server));
+      await page.goto(`${server.url}/admin/plans`);
+      await page.getByRole('button', { name: 'Novo Plano' }).click();
+      const form = page.getByTestId('plan-form');
+      const hint = form.getByTestId('plan-currency-hint');
+      await soon(() => hint.textContent(), (v) => expect(v).to.match(/^Cobrado por Mercado Pago \(PIX, cartão/));
+      expect(await hint.getAttribute('data-warning')).to.equal('false');
+
+      await form.getByLabel('Moeda').selectOption('USD');
+      await soon(() => hint.textContent(), (v) => expect(v).to.equal(planCurrencyUnsupportedMessage('USD')));
+      expect(await hint.getAttribute('data-warning')).to.equal('true');
+      // Saving it active anyway is refused on the same field.
+      await form.getByLabel('Nome').fill('Plano em dólar');
+      await form.getByLabel('Preço').pressSequentially('9,90');
+      await form.getByLabel('Créditos').fill('5');
+      await form.getByTestId('plan-form-submit').click();
+      await soon(() => form.locator('#plan-currency ~ .invalid-feedback').textContent(), (v) => expect(v).to.equal(planCurrencyUnsupportedMessage('USD')));
+      expect(await server.ctx.models.Plan.count({ where: { name: 'Plano em dólar' } })).to.equal(0);
+    } finally {
+      await mp.close();
+    }
   });
 });

@@ -1,15 +1,29 @@
 /** Create and edit a plan (docs/payments.md "Plans"): the shared planFormSchema, its messages, and what is sent. */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Form as FormikForm, Formik, useField, useFormikContext, type FormikHelpers } from 'formik';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
-import { CURRENCIES, PLAN_MESSAGES, formatMoney, fromCents, isDrasticChange, isCurrency, planFormSchema, type ApiPlan } from '@aabify/shared';
+import {
+  CURRENCIES,
+  PAYMENT_PROVIDER_LABELS,
+  PLAN_MESSAGES,
+  formatMoney,
+  fromCents,
+  isDrasticChange,
+  isCurrency,
+  planCurrencyUnsupportedMessage,
+  planFormSchema,
+  type ApiPlan,
+  type Currency,
+  type CurrencyPaymentRoute,
+} from '@aabify/shared';
 import { MoneyInput } from '../../components/MoneyInput';
 import { ConfirmModal } from '../common';
 import { adminApi, type PlanBody } from '../../api/admin';
+import { adminPaymentsApi } from '../../api/payments';
 import { toast } from '../../stores/toasts';
 import { failureText, serverFields } from '../common';
 import { FocusFirstError } from '../../components/FormField';
@@ -109,6 +123,41 @@ function Field({ name, label, type = 'text', as, children, ...rest }: { name: ke
   );
 }
 
+type CurrencyRoutes = Record<Currency, CurrencyPaymentRoute | null>;
+
+/** What the currency field says before saving: who charges it and how, or that nobody can (an active plan is then refused). */
+export function currencyHint(routes: CurrencyRoutes | null, currency: string): { text: string; warning: boolean } | null {
+  if (!routes || !isCurrency(currency)) return null;
+  const route = routes[currency];
+  if (!route) return { text: planCurrencyUnsupportedMessage(currency), warning: true };
+  const ways = [route.pix && 'PIX', route.card && (route.maxInstallments > 1 ? `cartão em até ${route.maxInstallments}x` : 'cartão'), route.renewal && 'renovação automática'].filter(Boolean);
+  return { text: `Cobrado por ${PAYMENT_PROVIDER_LABELS[route.provider]}${ways.length ? ` (${ways.join(', ')})` : ''}.`, warning: false };
+}
+
+function CurrencyField({ routes }: { routes: CurrencyRoutes | null }) {
+  const [field, meta] = useField<string>('currency');
+  const invalid = Boolean(meta.touched && meta.error);
+  const hint = currencyHint(routes, field.value);
+  return (
+    <Form.Group className="mb-3" controlId="plan-currency">
+      <Form.Label>Moeda</Form.Label>
+      <Form.Select {...field} isInvalid={invalid} aria-describedby={hint ? 'plan-currency-hint' : undefined}>
+        {CURRENCIES.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </Form.Select>
+      {hint && !invalid && (
+        <Form.Text id="plan-currency-hint" className={hint.warning ? 'text-warning-emphasis' : 'text-body-secondary'} data-testid="plan-currency-hint" data-warning={hint.warning}>
+          {hint.text}
+        </Form.Text>
+      )}
+      <Form.Control.Feedback type="invalid" role="alert">{meta.error}</Form.Control.Feedback>
+    </Form.Group>
+  );
+}
+
 function Switch({ name, label }: { name: 'isPopular' | 'isActive'; label: string }) {
   const [field, , helpers] = useField<boolean>(name);
   return <Form.Check type="switch" id={`plan-${name}`} label={label} name={name} checked={Boolean(field.value)} onChange={(e) => void helpers.setValue(e.target.checked)} />;
@@ -167,6 +216,19 @@ function PriceField() {
 
 export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; plan: ApiPlan | null; onHide(): void; onSaved(): void }) {
   const [confirming, setConfirming] = useState<{ values: PlanFormValues; helpers: FormikHelpers<PlanFormValues> } | null>(null);
+  // Which provider charges each currency, read when the form opens: the currency field says it before saving.
+  const [routes, setRoutes] = useState<CurrencyRoutes | null>(null);
+  useEffect(() => {
+    if (!show) return;
+    let live = true;
+    adminPaymentsApi.status().then(
+      (status) => live && setRoutes(status.routes),
+      () => live && setRoutes(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [show]);
   const submit = async (values: PlanFormValues, helpers: FormikHelpers<PlanFormValues>, confirmed = false) => {
     // A price more than 10× away from the plan's current one is most likely a typo: ask first.
     if (!confirmed && plan && values.priceCents !== null && isDrasticChange(plan.priceCents, values.priceCents)) {
@@ -208,9 +270,7 @@ export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; 
               <Row>
                 <Col md={4}><PriceField /></Col>
                 <Col md={4}>
-                  <Field name="currency" label="Moeda" as="select">
-                    {CURRENCIES.map((c) => <option key={c} value={c}>{c}</option>)}
-                  </Field>
+                  <CurrencyField routes={routes} />
                 </Col>
                 <Col md={4}>
                   {values.type === 'credit' ? (

@@ -33,6 +33,7 @@ import { auditEvents } from './0170-audit-events.js';
 import { paymentMethods } from './0180-payment-methods.js';
 import { testApks } from './0190-test-apks.js';
 import { legalDocuments } from './0200-legal-documents.js';
+import { dataExports } from './0205-data-exports.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -47,4 +48,5 @@ export const migrations: Migration[] = [
   paymentMethods,
   testApks,
   legalDocuments,
+  dataExports,
 ];

@@ -24,7 +24,39 @@ const document = {
 };
 const pendingNote = 'Aberta enquanto a aceitação da versão atual estiver pendente; as demais rotas respondem 403 LEGAL_ACCEPTANCE_REQUIRED a uma sessão de cliente nesse estado.';
 
+const dataExport = {
+  type: 'object',
+  properties: {
+    id: str,
+    status: { enum: ['pending', 'ready', 'failed', 'expired'] },
+    requestedAt: { type: 'string', format: 'date-time' },
+    readyAt: { type: ['string', 'null'], format: 'date-time' },
+    expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'Quando o arquivo é apagado (exportações prontas).' },
+    size: { type: ['integer', 'null'] },
+    filename: str,
+  },
+  required: ['id', 'status', 'requestedAt', 'readyAt', 'expiresAt', 'size', 'filename'],
+};
+const exportZip = { media: 'application/zip', description: 'O zip com os dados da conta (aceita Range)' };
+
 export const legalRoutes = [
+  route('get', '/account/exports', 'Conta', 'As últimas exportações dos dados da conta (Meus dados), a mais recente primeiro', {
+    auth: 'user',
+    answer: { type: 'object', properties: { exports: { type: 'array', items: dataExport } }, required: ['exports'] },
+    description: pendingNote,
+  }),
+  route('post', '/account/exports', 'Conta', 'Pede uma exportação de tudo o que o serviço guarda sobre a conta', {
+    auth: 'user',
+    answers: { 202: { type: 'object', properties: { export: dataExport, message: str }, required: ['export', 'message'] } },
+    errors: [409, 429],
+    description: `O zip (JSON do perfil, compras, conversões e seus logs, e-mails, sessões, tokens e chaves sem segredos) é gerado em segundo plano; um e-mail avisa quando fica pronto, e ele é guardado por 7 dias. 409 EXPORT_IN_PROGRESS enquanto outra está em preparação; 429 EXPORT_LIMIT depois de 3 em 24 horas. ${pendingNote}`,
+  }),
+  route('get', '/account/exports/:id/file', 'Conta', 'Baixa o zip de uma exportação pronta', {
+    auth: 'user',
+    answers: { 200: exportZip, 206: exportZip },
+    errors: [404, 409, 410],
+    description: `De outra conta: 404. 409 EXPORT_NOT_READY ou EXPORT_FAILED; 410 EXPORT_EXPIRED. ${pendingNote}`,
+  }),
   route('delete', '/account', 'Conta', 'Exclui a própria conta (senha e, com a verificação em duas etapas, o código)', {
     auth: 'user',
     body: deleteAccountSchema,

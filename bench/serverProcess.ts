@@ -1,0 +1,86 @@
+/**
+ * The server as the benches run it: real processes of the server as it ships (`node
+ * dist/main.js`, the bundle `npm run build` makes — rebuilt once per bench from the working tree,
+ * so the figures are this code's and no TypeScript loader's) on a database of their own in a
+ * bench-owned embedded Postgres, and HTTP calls to them.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const SERVER_DIR = join(REPO, 'packages', 'server');
+const MAIN = join(SERVER_DIR, 'dist', 'main.js');
+let built = false;
+
+/** Builds the server bundle from the working tree, once per bench process. */
+function buildServer(): void {
+  if (built) return;
+  const r = spawnSync(process.execPath, ['build.mjs'], { cwd: SERVER_DIR, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('server build failed');
+  built = true;
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+}
+
+/** Starts one server process with `env` on top of this one's; resolves once it says it is ready. */
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  buildServer();
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolveStart, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /aabify pronto: abra (\S+)/.exec(out);
+      if (m) resolveStart({ child, url: m[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`process exited during start (${code})`)));
+  });
+}
+
+/** Stops the processes (SIGTERM) and waits for each to exit. */
+export async function stopServerProcesses(children: readonly ChildProcess[]): Promise<void> {
+  for (const p of children) p.kill('SIGTERM');
+  await Promise.all(children.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
+}
+
+/** A new empty database on the cluster of `adminUrl`; answers its URL. */
+export async function freshDatabase(adminUrl: string): Promise<string> {
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+}
+
+/** The environment every bench server shares: fresh secrets, local storage under `dir`, quiet logs. */
+export function benchServerEnv(databaseUrl: string, dir: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    STORAGE: 'local',
+    STORAGE_DIR: join(dir, 'files'),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/** One API call; JSON in and out (a FormData body is sent as multipart); throws on a non-2xx answer. */
+export async function callApi<T>(url: string, method: string, path: string, token?: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${url}/api${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const json = (text ? JSON.parse(text) : undefined) as T;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return json;
+}

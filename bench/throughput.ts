@@ -1,0 +1,281 @@
+/**
+ * The service under a customer load: conversions per minute, what the service costs beyond the
+ * engine, its memory and its latency while busy. One server process (`ROLE=all`, the default
+ * deployment; or `--workers N` worker processes beside a web one) on a bench-owned embedded
+ * Postgres; `--users` customers sign up and each submits `--each` real corpus APKs at once over
+ * HTTP (multipart, as the dashboard and the CLI do), `--repeat` times.
+ *
+ *   npx tsx bench/throughput.ts [--users 20] [--each 5] [--repeat 3] [--files 12] [--workers 0]
+ *                               [--max-concurrent N] [--min-kb 30] [--max-kb 4096]
+ *
+ * Printed per repetition: conversions per minute (first upload sent → last completion seen) and
+ * per core; the server's CPU seconds per conversion (its process, worker threads included,
+ * /proc) against the engine's own CPU time for the same files, converted in this process before
+ * the load (the "service overhead" is the difference); the database's CPU per conversion; the
+ * server's RSS after the repetition and its peak (VmHWM); `/api/health` and status-read latency
+ * (p50/p99/max) probed every 100 ms during the load; credits exact (each customer charged one
+ * per completed conversion).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync, statSync, readlinkSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { convertApk } from '../packages/converter/src/index.js';
+import { startEmbeddedPostgres } from '../packages/server/src/db/embedded.js';
+import { freePort } from '../packages/server/test/helpers/postgres.js';
+import { benchServerEnv, callApi, freshDatabase, startServerProcess, stopServerProcesses } from './serverProcess.js';
+
+const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const CORPUS = process.env.AABIFY_CORPUS ?? join(REPO, '..', 'shared', 'corpus');
+const TICKS = 100; // USER_HZ on Linux
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : fallback;
+}
+
+const users = Number(arg('users', '20'));
+const each = Number(arg('each', '5'));
+const repeat = Number(arg('repeat', '3'));
+const fileCount = Number(arg('files', '12'));
+const workerProcesses = Number(arg('workers', '0'));
+const maxConcurrent = process.argv.includes('--max-concurrent') ? Number(arg('max-concurrent', '3')) : undefined;
+const minBytes = Number(arg('min-kb', '30')) * 1024;
+const maxBytes = Number(arg('max-kb', '4096')) * 1024;
+
+/** The corpus APKs in the size range, spread over it (smallest to largest), `fileCount` of them. */
+function pickFiles(): Array<{ name: string; bytes: Buffer }> {
+  const all = readdirSync(CORPUS)
+    .filter((n) => n.endsWith('.apk'))
+    .map((name) => ({ name, size: statSync(join(CORPUS, name)).size }))
+    .filter((f) => f.size >= minBytes && f.size <= maxBytes)
+    .sort((a, b) => a.size - b.size);
+  if (all.length === 0) throw new Error(`no corpus APK between ${minBytes} and ${maxBytes} bytes in ${CORPUS}`);
+  const step = Math.max(1, all.length / fileCount);
+  const picked = Array.from({ length: Math.min(fileCount, all.length) }, (_, i) => all[Math.floor(i * step)]!);
+  return picked.map((f) => ({ name: f.name, bytes: readFileSync(join(CORPUS, f.name)) }));
+}
+
+/** CPU seconds (user + system) of a process, its threads included. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+function memoryKb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return { rss: field('VmRSS'), peak: field('VmHWM') };
+}
+
+/** Every process whose working directory is the cluster's data folder (the postgres server and its backends). */
+function clusterPids(dataDir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`) === dataDir) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
+function clusterCpu(dataDir: string): number {
+  let total = 0;
+  for (const pid of clusterPids(dataDir)) {
+    try {
+      total += cpuSeconds(pid);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function latency(label: string, samples: number[]): string {
+  const s = [...samples].sort((a, b) => a - b);
+  return `${label} p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms, max ${(s.at(-1) ?? Number.NaN).toFixed(0)} ms (${s.length} probes)`;
+}
+
+/** The engine's CPU seconds for each file, converted here one after the other (after one warm-up). */
+async function engineCpu(files: Array<{ name: string; bytes: Buffer }>, dir: string): Promise<Map<string, number>> {
+  const byName = new Map<string, number>();
+  const first = files[0]!;
+  await convertApk(join(CORPUS, first.name), join(dir, 'warmup.aab'), { overwrite: true });
+  for (const f of files) {
+    const before = process.cpuUsage();
+    await convertApk(join(CORPUS, f.name), join(dir, `${f.name}.aab`), { overwrite: true });
+    const used = process.cpuUsage(before);
+    byName.set(f.name, (used.user + used.system) / 1e6);
+  }
+  return byName;
+}
+
+interface Customer {
+  token: string;
+  id: string;
+}
+
+async function signUpCustomers(url: string, adminToken: string, round: string): Promise<Customer[]> {
+  const customers: Customer[] = [];
+  for (let i = 0; i < users; i++) {
+    const email = `cliente-${round}-${i}@bench.example`;
+    const r = await callApi<{ token: string; user: { id: string } }>(url, 'POST', '/auth/register', undefined, { email, password: 'senha-do-bench-1', acceptTerms: true });
+    await callApi(url, 'PATCH', `/admin/users/${r.user.id}/credits`, adminToken, { credits: each, operation: 'set' });
+    customers.push({ token: r.token, id: r.user.id });
+  }
+  return customers;
+}
+
+async function main(): Promise<void> {
+  const files = pickFiles();
+  const work = await mkdtemp(join(tmpdir(), 'aabify-throughput-'));
+  // Run as root, the embedded Postgres runs as the postgres user, who must be able to enter it.
+  await chmod(work, 0o755);
+  const pgDir = join(work, 'pg');
+  const cluster = await startEmbeddedPostgres({ dir: pgDir, port: await freePort(), password: randomBytes(12).toString('hex') });
+  const procs: ChildProcess[] = [];
+  try {
+    const engine = await engineCpu(files, work);
+    const totalMb = files.reduce((n, f) => n + f.bytes.length, 0) / 1e6;
+    console.log(
+      `${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, Node ${process.version}; ${users} customers × ${each} conversions at once, ` +
+        `${files.length} corpus APKs of ${(files[0]!.bytes.length / 1024).toFixed(0)} KB – ${(files.at(-1)!.bytes.length / 1e6).toFixed(1)} MB (${totalMb.toFixed(1)} MB together); ` +
+        `${workerProcesses ? `web + ${workerProcesses} worker process(es)` : 'one server process'}`,
+    );
+    console.log(`engine alone, one after the other in this process: ${[...engine.values()].reduce((a, b) => a + b, 0).toFixed(2)} s CPU for the ${files.length} files`);
+
+    const env = benchServerEnv(await freshDatabase(cluster.url), work);
+    const main = await startServerProcess({ ...env, ...(workerProcesses ? { ROLE: 'web' } : {}), PORT: String(await freePort()), DATA_DIR: join(work, 'server') });
+    procs.push(main.child);
+    for (let i = 0; i < workerProcesses; i++) {
+      procs.push((await startServerProcess({ ...env, ROLE: 'worker', PORT: String(await freePort()), DATA_DIR: join(work, `worker-${i}`) })).child);
+    }
+    const serverPids = procs.map((p) => p.pid!);
+    const { token: adminToken } = await callApi<{ token: string }>(main.url, 'POST', '/setup/initialize', undefined, { email: 'bench@example.com', password: 'senha-do-bench-1', name: 'Bench' });
+    if (maxConcurrent !== undefined) await callApi(main.url, 'PUT', '/admin/config/conversions.maxConcurrent', adminToken, { value: maxConcurrent });
+    const settings = await callApi<{ configs: Array<{ key: string; value: unknown }> }>(main.url, 'GET', '/admin/config', adminToken);
+    const setting = (key: string) => settings.configs.find((c) => c.key === key)?.value ?? 'padrão';
+    console.log(`settings: maxConcurrent ${setting('conversions.maxConcurrent')}, concurrentPerUser ${setting('conversions.concurrentPerUser')}, maxActivePerUser ${setting('conversions.maxActivePerUser')}`);
+
+    for (let round = 1; round <= repeat; round++) {
+      const customers = await signUpCustomers(main.url, adminToken, `${round}-${randomBytes(3).toString('hex')}`);
+      const cpuBefore = serverPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
+      const dbBefore = clusterCpu(join(pgDir, 'pg'));
+      const health: number[] = [];
+      const statusReads: number[] = [];
+      let probing = true;
+      let probeTarget: { token: string; id: string } | undefined;
+      const probe = (async () => {
+        while (probing) {
+          let t = performance.now();
+          await fetch(`${main.url}/api/health`).then((r) => r.arrayBuffer());
+          health.push(performance.now() - t);
+          if (probeTarget) {
+            t = performance.now();
+            await fetch(`${main.url}/api/conversion/status/${probeTarget.id}`, { headers: { authorization: `Bearer ${probeTarget.token}` } }).then((r) => r.arrayBuffer());
+            statusReads.push(performance.now() - t);
+          }
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+
+      const started = performance.now();
+      let engineSeconds = 0;
+      const submitted = await Promise.all(
+        customers.flatMap((c, ci) =>
+          Array.from({ length: each }, async (_, k) => {
+            const f = files[(ci * each + k) % files.length]!;
+            engineSeconds += engine.get(f.name)!;
+            const form = new FormData();
+            form.append('apk', new Blob([new Uint8Array(f.bytes)]), f.name);
+            const r = await callApi<{ conversionId: string }>(main.url, 'POST', '/conversion/convert', c.token, form);
+            probeTarget ??= { token: c.token, id: r.conversionId };
+            return { customer: c, id: r.conversionId };
+          }),
+        ),
+      );
+      const uploadedAt = performance.now();
+      // Completion seen as a customer sees it: each customer's history, once a second.
+      const open = new Map(customers.map((c) => [c.id, new Set(submitted.filter((s) => s.customer === c).map((s) => s.id))]));
+      let failed = 0;
+      const failedOf = new Map<string, number>();
+      const ended: Array<{ queuedAt: number; startedAt: number; completedAt: number }> = [];
+      while ([...open.values()].some((s) => s.size > 0)) {
+        for (const c of customers) {
+          const pending = open.get(c.id)!;
+          if (pending.size === 0) continue;
+          const page = await callApi<{ conversions: Array<{ _id: string; status: string; queuedAt: string | null; createdAt: string; processingStartedAt: string | null; completedAt: string | null }> }>(
+            main.url,
+            'GET',
+            `/conversion/history?limit=${each + 5}`,
+            c.token,
+          );
+          for (const row of page.conversions) {
+            if (!pending.has(row._id)) continue;
+            if (row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled') {
+              pending.delete(row._id);
+              if (row.processingStartedAt && row.completedAt) {
+                ended.push({ queuedAt: Date.parse(row.queuedAt ?? row.createdAt), startedAt: Date.parse(row.processingStartedAt), completedAt: Date.parse(row.completedAt) });
+              }
+              if (row.status !== 'completed') {
+                failed++;
+                failedOf.set(c.id, (failedOf.get(c.id) ?? 0) + 1);
+              }
+            }
+          }
+        }
+        if ([...open.values()].some((s) => s.size > 0)) await new Promise((r) => setTimeout(r, 1000));
+      }
+      const seconds = (performance.now() - started) / 1000;
+      probing = false;
+      await probe;
+      const conversions = submitted.length;
+      const serverCpu = serverPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - cpuBefore;
+      const dbCpu = clusterCpu(join(pgDir, 'pg')) - dbBefore;
+      // One credit per completed conversion; a failed one gives its credit back.
+      let creditsExact = true;
+      for (const c of customers) {
+        const me = await callApi<{ credits: { available: number; reserved: number } }>(main.url, 'GET', '/auth/me', c.token);
+        if (me.credits.available !== (failedOf.get(c.id) ?? 0) || me.credits.reserved !== 0) creditsExact = false;
+      }
+      const memory = serverPids.map(memoryKb);
+      // How busy the conversion slots were between the first start and the last end: idle slots
+      // while conversions waited are time the service lost outside the engine.
+      const firstStart = Math.min(...ended.map((e) => e.startedAt));
+      const lastEnd = Math.max(...ended.map((e) => e.completedAt));
+      const busy = ended.reduce((n, e) => n + (e.completedAt - e.startedAt), 0);
+      const slots = Number(setting('conversions.maxConcurrent')) || 3;
+      const waited = ended.reduce((n, e) => n + (e.startedAt - e.queuedAt), 0) / Math.max(1, ended.length);
+      const running = busy / Math.max(1, ended.length);
+      const perConversion = (n: number) => ((n / conversions) * 1000).toFixed(0);
+      console.log(`\nround ${round}: ${conversions} conversions (${failed} failed) in ${seconds.toFixed(1)} s — uploads took ${((uploadedAt - started) / 1000).toFixed(1)} s`);
+      console.log(`  throughput        ${((conversions / seconds) * 60).toFixed(1)} conversions/min, ${((conversions / seconds) * 60 / cpus().length).toFixed(1)} per core`);
+      console.log(
+        `  CPU per conversion server ${perConversion(serverCpu)} ms (engine alone ${perConversion(engineSeconds)} ms → service overhead ${perConversion(serverCpu - engineSeconds)} ms), database ${perConversion(dbCpu)} ms`,
+      );
+      console.log(
+        `  slots             ${((busy / Math.max(1, (lastEnd - firstStart) * slots)) * 100).toFixed(0)} % of ${slots} busy; a conversion waited ${(waited / 1000).toFixed(2)} s in line and ran ${(running / 1000).toFixed(2)} s on average`,
+      );
+      console.log(`  server memory     ${memory.map((m) => `RSS ${(m.rss / 1024).toFixed(0)} MB, peak ${(m.peak / 1024).toFixed(0)} MB`).join('; ')}`);
+      console.log(`  latency           ${latency('/api/health', health)}; ${latency('status reads', statusReads)}`);
+      console.log(`  credits           ${creditsExact ? 'exact (one per completed conversion, none reserved)' : 'NOT exact'}; load average ${loadavg()[0]!.toFixed(1)}`);
+    }
+  } finally {
+    await stopServerProcesses(procs);
+    await cluster.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+await main();
