@@ -53,6 +53,11 @@ export const ACCOUNT_MENU: readonly AccountMenuEntry[] = [
   { kind: 'link', to: '/account/data', label: 'Meus dados', icon: 'file-earmark-text', visible: isCustomer },
 ];
 
+/** Screens laid out on the whole width up to 1400 px (the admin's sidebar beside wide lists); others keep Bootstrap's container. */
+export function takesWholeWidth(pathname: string): boolean {
+  return pathname === '/admin' || pathname.startsWith('/admin/');
+}
+
 /** The admin sidebar (a slide-out menu below 992 px), grouped by what an admin does. */
 export const ADMIN_NAV: readonly NavGroup[] = [
   {

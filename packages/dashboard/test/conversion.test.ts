@@ -6,6 +6,7 @@ import {
   conversionView,
   mergeLogs,
   newQueuedConversion,
+  remainingEstimate,
   statusLabel,
   type ConversionView,
   type LogEntry,
@@ -30,6 +31,15 @@ function answer(fields: Partial<ApiConversion> = {}): ApiConversion {
 }
 
 describe('conversion update reducer', () => {
+  it('remainingEstimate_beforeTenPercentTheServersSizeEstimate_thenItsOwnPace', () => {
+    const startedAt = new Date(NOW.getTime() - 4000).toISOString();
+    // Just started: what the server expects for this input size (a one-second conversion says about a second, not minutes).
+    expect(remainingEstimate({ progress: 0, processingStartedAt: startedAt, estimatedTime: 1200 }, NOW.getTime())).to.equal(1200);
+    // 40 % in 4 s: 6 s to go.
+    expect(remainingEstimate({ progress: 40, processingStartedAt: startedAt, estimatedTime: 120000 }, NOW.getTime())).to.equal(6000);
+    expect(remainingEstimate({ progress: 0 }, NOW.getTime())).to.equal(undefined);
+  });
+
   it('newQueuedConversion_created_queuedWithProgressZero', () => {
     const c = base();
     expect(c.status).to.equal('queued');

@@ -15,9 +15,9 @@ import {
 
 describe('format', () => {
   it('formatBytes_eachUnit_usesPtBrDecimalsAndUnitNames', () => {
-    expect(formatBytes(0)).to.equal('0 Bytes');
-    expect(formatBytes(undefined)).to.equal('0 Bytes');
-    expect(formatBytes(512)).to.equal('512 Bytes');
+    expect(formatBytes(0)).to.equal('0 bytes');
+    expect(formatBytes(undefined)).to.equal('0 bytes');
+    expect(formatBytes(512)).to.equal('512 bytes');
     expect(formatBytes(1536)).to.equal('1,5 KB');
     expect(formatBytes(1024 * 1024)).to.equal('1 MB');
     expect(formatBytes(1234567)).to.equal('1,18 MB');
@@ -30,7 +30,9 @@ describe('format', () => {
     expect(formatDuration(125000)).to.equal('2m 5s');
     expect(formatDuration(120000)).to.equal('2m');
     expect(formatDuration(4000)).to.equal('4s');
-    expect(formatDuration(999)).to.equal('0s');
+    expect(formatDuration(999)).to.equal('menos de 1s');
+    expect(formatDuration(0)).to.equal('menos de 1s');
+    expect(formatDuration(null)).to.equal('—');
     expect(formatDuration(3600000)).to.equal('1h');
   });
 

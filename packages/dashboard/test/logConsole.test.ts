@@ -14,13 +14,13 @@ describe('log console', () => {
   });
   it('filterLogs_levelAndCaseInsensitiveSearchOverMessageAndStep', () => {
     expect(filterLogs(logs, 'info', '')).to.have.length(2);
-    expect(filterLogs(logs, 'all', 'RESOURCES').map((l) => l.message)).to.deep.equal(['Recurso ignorado']);
+    expect(filterLogs(logs, 'all', 'RECURSOS').map((l) => l.message)).to.deep.equal(['Recurso ignorado']);
     expect(filterLogs(logs, 'all', 'apk').map((l) => l.message)).to.deep.equal(['Lendo o APK']);
     expect(filterLogs(logs, 'error', 'apk')).to.deep.equal([]);
   });
   it('logsAsText_empty_semLogsDisponiveis', () => {
     expect(logsAsText([])).to.equal('Sem logs disponíveis');
-    expect(logsAsText(logs.slice(1, 2))).to.match(/^\[.+\] Aviso \[resources\] Recurso ignorado$/);
+    expect(logsAsText(logs.slice(1, 2))).to.match(/^\[.+\] Aviso \[recursos\] Recurso ignorado$/);
     expect(logFileName('abc')).to.equal('conversion-abc-logs.txt');
   });
   it('visibleRange_64pxRowsIn256pxViewport_drawsOnlyVisibleRowsPlusOverscan', () => {

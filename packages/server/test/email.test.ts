@@ -83,7 +83,7 @@ describe('email (SMTP on loopback)', function () {
 
       const forgot = await api(server).post<MessageResponse>('/auth/forgot-password', { email: user.email.toUpperCase() });
       expect(forgot.status).to.equal(200);
-      expect(forgot.body).to.deep.equal({ message: EMAIL_MESSAGES.forgotPasswordSent });
+      expect(forgot.body).to.deep.equal({ message: EMAIL_MESSAGES.forgotPasswordSent, emailDelivery: true });
 
       const mail = await smtp.waitFor(to(user.email, /nova senha/));
       expect(mail.from).to.equal('"aabify" <no-reply@aabify.test>');
@@ -177,7 +177,7 @@ describe('email (SMTP on loopback)', function () {
       const unknown = uniqueEmail('ninguem');
       const res = await api(server).post<MessageResponse>('/auth/forgot-password', { email: unknown });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ message: EMAIL_MESSAGES.forgotPasswordSent });
+      expect(res.body).to.deep.equal({ message: EMAIL_MESSAGES.forgotPasswordSent, emailDelivery: true });
       // A known address, asked right after, is mailed; the unknown one never was.
       const known = await buildUser(server);
       await api(server).post('/auth/forgot-password', { email: known.email });
@@ -223,6 +223,9 @@ describe('email (SMTP on loopback)', function () {
       const welcome = await smtp.waitFor(to(fresh, /Bem-vindo/));
       expect(welcome.subject).to.equal('Bem-vindo ao aabify — confirme seu e-mail');
       expect(welcome.text).to.include('http://aabify.test/verify-email?token=');
+      // A week-long link is said in days.
+      expect(welcome.text).to.include('O link vale por 7 dias.');
+      expect(welcome.text).to.not.include('horas');
     });
 
     it('register_nameWithALinkOrHiddenCharacters_welcomeMailCarriesNoName', async () => {
@@ -406,6 +409,8 @@ describe('email (SMTP on loopback)', function () {
       expect(created.status).to.equal(201);
       const tokenMail = await smtp.waitFor(to(user.email, /Novo token de API/));
       expect(tokenMail.text).to.include('Nome: GitHub Actions');
+      // Revoking it is one click away: the link opens the tokens page, not the dashboard.
+      expect(tokenMail.html).to.include('href="http://aabify.test/account/api-tokens"');
       expect(tokenMail.text).to.not.include(String(created.body.token));
     });
 

@@ -1,9 +1,19 @@
 import { expect } from 'chai';
-import { OPERATOR_WARNINGS, type OperatorWarningsResponse } from '@aabify/shared';
+import { EMAIL_MESSAGES, OPERATOR_WARNINGS, type ForgotPasswordResponse, type OperatorWarningCode, type OperatorWarningsResponse } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildAdmin, buildUser, tokenFor } from './helpers/factories.js';
 import { buildPlan } from './helpers/planFactories.js';
+
+/** The reset e-mail is queued after the answer: reads the warnings until it shows (5 s at most). */
+async function soonWarned(read: () => Promise<OperatorWarningCode[]>): Promise<OperatorWarningCode[]> {
+  for (let i = 0; i < 50; i++) {
+    const codes = await read();
+    if (codes.includes('PASSWORD_RESET_UNDELIVERED')) return codes;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return read();
+}
 
 describe('operator warnings (/api/admin/dashboard/warnings)', () => {
   const servers: TestServer[] = [];
@@ -27,6 +37,29 @@ describe('operator warnings (/api/admin/dashboard/warnings)', () => {
 
     const customer = tokenFor(server, await buildUser(server));
     expect((await api(server).get('/admin/dashboard/warnings', customer)).status).to.equal(403);
+  });
+
+  it('forgotPasswordWithoutSmtp_customerIsToldToAskSupportWithNoLinkPromised_andTheAdminsAreWarned', async () => {
+    const server = await startTestServer();
+    servers.push(server);
+    const admin = tokenFor(server, await buildAdmin(server));
+    const customer = await buildUser(server);
+    const codes = async () => (await api(server).get<OperatorWarningsResponse>('/admin/dashboard/warnings', admin)).body.warnings.map((w) => w.code);
+    expect(await codes()).to.not.include('PASSWORD_RESET_UNDELIVERED');
+
+    // An unknown address gets the same answer and warns nobody (nothing was queued).
+    const unknown = await api(server).post<ForgotPasswordResponse>('/auth/forgot-password', { email: 'ninguem@aabify.test' });
+    expect(unknown.body).to.deep.equal({ message: EMAIL_MESSAGES.forgotPasswordNoDelivery, emailDelivery: false });
+    const res = await api(server).post<ForgotPasswordResponse>('/auth/forgot-password', { email: customer.email });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ message: EMAIL_MESSAGES.forgotPasswordNoDelivery, emailDelivery: false });
+    expect(res.body.message).to.contain('suporte');
+    expect(res.body.message).to.not.contain('1 hora');
+
+    const warning = await soonWarned(() => codes());
+    expect(warning).to.include('PASSWORD_RESET_UNDELIVERED');
+    const full = (await api(server).get<OperatorWarningsResponse>('/admin/dashboard/warnings', admin)).body.warnings.find((w) => w.code === 'PASSWORD_RESET_UNDELIVERED');
+    expect(full).to.deep.equal({ code: 'PASSWORD_RESET_UNDELIVERED', ...OPERATOR_WARNINGS.PASSWORD_RESET_UNDELIVERED });
   });
 
   it('withSmtpAndPublicUrl_onlyTheMissingPlanIsSaid', async () => {

@@ -115,9 +115,15 @@ export interface EmailStatusResponse {
   verificationRequired: boolean;
 }
 
-/** POST /auth/forgot-password, /auth/resend-verification */
+/** POST /auth/resend-verification, and many more */
 export interface MessageResponse {
   message: string;
+}
+
+/** POST /auth/forgot-password: the same answer whether or not the account exists. */
+export interface ForgotPasswordResponse extends MessageResponse {
+  /** False when this server delivers no e-mail: the customer is pointed to the support contact instead. */
+  emailDelivery: boolean;
 }
 
 /**

@@ -77,5 +77,7 @@ export const ADMIN_MESSAGES = {
   logsDownloadFailed: 'Erro ao baixar logs',
   noLogs: 'Sem logs disponíveis',
   noFilesSelected: 'Nenhum arquivo selecionado',
-  dropTooMany: (max: number, n: number) => `Máximo de ${max} arquivos permitido. Você está tentando adicionar ${n} arquivos.`,
+  /** More files picked than a bulk run takes: the first ones are kept, the rest named. */
+  dropTooMany: (max: number, left: readonly string[]) =>
+    `Até ${max} arquivos por vez: ${left.length === 1 ? '1 arquivo ficou de fora' : `${left.length} arquivos ficaram de fora`} (${left.join(', ')}). Converta-os depois destes.`,
 } as const;

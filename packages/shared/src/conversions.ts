@@ -289,3 +289,32 @@ export const CONVERSION_STEP_LABELS: Record<string, string> = {
   done: 'Finalizando',
   storing: 'Armazenando o AAB',
 };
+
+/** The short pt-BR tag of a log line's stage ('[leitura]'), never the engine's own name. */
+const CONVERSION_STEP_TAGS: Record<string, string> = {
+  upload: 'envio',
+  queue: 'fila',
+  reading: 'leitura',
+  manifest: 'manifesto',
+  resources: 'recursos',
+  validating: 'validação',
+  writing: 'gravação',
+  storing: 'armazenamento',
+  done: 'conclusão',
+  report: 'relatório',
+};
+
+export function conversionStepTag(step: string): string {
+  return CONVERSION_STEP_TAGS[step] ?? 'etapa';
+}
+
+/**
+ * Failures of the service rather than of the file: sending the same file again may work. Any
+ * other coded failure (a corrupt APK, a split without its base, a limit of the engine) fails
+ * again the same way; an uncoded one is given the benefit of the doubt.
+ */
+const TRANSIENT_CONVERSION_ERRORS: ReadonlySet<string> = new Set(['INTERNAL', 'IO_ERROR', 'WORKER_CRASHED', 'CONVERSION_TIMEOUT', 'WORKER_OUT_OF_MEMORY', 'ABORTED']);
+
+export function retryMayHelp(errorCode: string | null | undefined): boolean {
+  return !errorCode || TRANSIENT_CONVERSION_ERRORS.has(errorCode);
+}

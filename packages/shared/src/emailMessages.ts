@@ -9,6 +9,9 @@ export const EMAIL_MESSAGES = {
   /** After register, a taken address signs in with nothing: the owner was told by e-mail. */
   registerCheckInbox: 'Enviamos um e-mail para este endereço com os próximos passos.',
   forgotPasswordSent: 'Se houver uma conta com este e-mail, enviamos um link para criar uma nova senha. O link vale por 1 hora.',
+  /** The same answer whether or not the account exists: this server delivers no e-mail (no SMTP). */
+  forgotPasswordNoDelivery:
+    'Este serviço não está enviando e-mails no momento, então nenhum link para criar uma nova senha vai chegar. Para recuperar o acesso, fale com o suporte e informe o e-mail da sua conta: os administradores já foram avisados do pedido.',
   resetLinkInvalid: 'Este link para criar uma nova senha é inválido, já foi usado ou expirou. Peça um novo em "Esqueci minha senha".',
   passwordReset: 'Senha alterada. Você entrou com a nova senha e as outras sessões foram encerradas.',
   verifyLinkInvalid: 'Este link de confirmação é inválido, já foi usado ou expirou. Peça um novo e-mail de confirmação.',

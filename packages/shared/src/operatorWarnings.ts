@@ -15,6 +15,12 @@ export const OPERATOR_WARNINGS = {
     action: 'Defina SMTP_URL (e PUBLIC_URL) no ambiente do servidor e reinicie-o; até lá, leia os e-mails em Administração › E-mails.',
     link: '/admin/emails',
   },
+  PASSWORD_RESET_UNDELIVERED: {
+    title: 'Clientes pediram uma nova senha',
+    problem: 'Na última semana, clientes usaram "Esqueci minha senha", mas o e-mail com o link não pode ser entregue (SMTP_URL não configurada). Eles foram orientados a falar com o suporte.',
+    action: 'Veja os pedidos em Administração › E-mails (tipo "Nova senha") e atenda cada cliente; configure SMTP_URL para que recebam o link.',
+    link: '/admin/emails',
+  },
   NO_PUBLIC_URL: {
     title: 'Endereço público não definido',
     problem: 'PUBLIC_URL não está configurada: links em e-mails e o webhook de pagamentos não têm um endereço para apontar.',

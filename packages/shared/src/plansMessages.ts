@@ -3,7 +3,7 @@
  * answers with them and the dashboard shows them; each text lives here once.
  */
 export const PLAN_MESSAGES = {
-  requiredTitle: 'Campo Obrigatório',
+  requiredTitle: 'Campo obrigatório',
   nameRequired: 'Nome é obrigatório',
   nameTooLong: 'Nome deve ter no máximo 100 caracteres',
   descriptionTooLong: 'Descrição deve ter no máximo 1000 caracteres',

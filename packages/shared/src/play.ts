@@ -94,6 +94,22 @@ export function isPlayErrorCode(code: unknown): code is PlayErrorCode {
   return typeof code === 'string' && Object.prototype.hasOwnProperty.call(PLAY_ERROR_MESSAGES, code);
 }
 
+/**
+ * Why 'Publicar no Google Play' cannot work yet, said beside the button before any form. A
+ * reason with a screen to fix it is its text before the link, the link's label and path, and after.
+ */
+export const PLAY_PUBLISH_BLOCKERS = {
+  title: 'Para publicar no Google Play:',
+  noKey: { before: 'cadastre a chave da conta de serviço em', link: 'Conta › Google Play', path: '/account/google-play', after: '.' },
+  unsigned: {
+    before: 'este AAB não foi assinado, e o Google Play só aceita AABs assinados com a chave de upload. Cadastre a chave em',
+    link: 'Conta › Chave de upload',
+    path: '/account/keystore',
+    after: 'e converta o APK de novo com “Assinar o AAB”.',
+  },
+  checklist: (n: number) => (n === 1 ? 'resolva o item da lista “Antes de enviar ao Google Play” que impede a publicação.' : `resolva os ${n} itens da lista “Antes de enviar ao Google Play” que impedem a publicação.`),
+} as const;
+
 export const PLAY_MESSAGES = {
   keyRequired: 'Envie o arquivo JSON da chave da conta de serviço.',
   keyTooLarge: `A chave deve ter no máximo ${PLAY_LIMITS.keyMaxBytes / 1024} KB.`,

@@ -24,10 +24,10 @@ import UsersPage from './UsersPage';
 export default function AdminRoutes() {
   return (
     <Row>
-      <Col lg={3} xl={2}>
+      <Col lg="auto" className="admin-sidebar-col">
         <AdminSidebar />
       </Col>
-      <Col lg={9} xl={10} data-testid="admin-home" className="min-w-0">
+      <Col data-testid="admin-home" className="min-w-0">
         <PaymentsUnavailableBanner />
         <Routes>
           <Route index element={<AdminDashboardPage />} />

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -7,7 +8,7 @@ import Collapse from 'react-bootstrap/Collapse';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
-import { ADMIN_MESSAGES, CONVERSION_LIMITS, CONVERSION_MESSAGES, countOf, isActiveConversionStatus } from '@aabify/shared';
+import { ADMIN_MESSAGES, CONVERSION_LIMITS, CONVERSION_MESSAGES, conversionStepTag, countOf, isActiveConversionStatus } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { isApiRequestError } from '../api/client';
 import { conversionApi } from '../api/conversions';
@@ -20,6 +21,7 @@ import { logEntriesFromAnswer, logFileName, logsAsText } from '../lib/logs';
 import { useBulkConversions } from '../stores/bulkConversions';
 import { toast } from '../stores/toasts';
 import { ProgressMeter } from '../components/ProgressMeter';
+import { TOUCH_QUERY, useMediaQuery } from '../components/useMediaQuery';
 import { StatCard, useLiveConversions } from './common';
 import { usePageTitle } from '../components/PageHeader';
 
@@ -40,21 +42,42 @@ export const BULK_STATUS: Record<string, { label: string; bg: string }> = {
 
 const keepLogs = (c: ConversionView): ConversionView => (c.logs.length > BULK_LOGS ? { ...c, logs: c.logs.slice(-BULK_LOGS) } : c);
 
-/** Adds picked files to the list: .apk only, at most 100 MB each, at most 10 in all. */
+/** Adds picked files to the list: .apk only, at most 100 MB each; past 10 in all the first are kept and the rest named. */
 export function addFiles(current: readonly File[], picked: readonly File[]): { files: File[]; errors: string[] } {
   const errors: string[] = [];
-  if (current.length + picked.length > MAX_FILES) return { files: [...current], errors: [ADMIN_MESSAGES.dropTooMany(MAX_FILES, current.length + picked.length)] };
   const files = [...current];
+  const left: string[] = [];
   for (const f of picked) {
     const check = checkApkFile(f);
     if (!check.ok) errors.push(`${f.name}: ${check.error}`);
-    else if (!files.some((x) => x.name === f.name && x.size === f.size)) files.push(f);
+    else if (files.some((x) => x.name === f.name && x.size === f.size)) continue;
+    else if (files.length >= MAX_FILES) left.push(f.name);
+    else files.push(f);
   }
+  if (left.length) errors.push(ADMIN_MESSAGES.dropTooMany(MAX_FILES, left));
   return { files, errors };
+}
+
+/** What the page says about the last pick or run, under the drop zone (never a toast over it). */
+interface Notice {
+  variant: 'success' | 'warning' | 'danger';
+  text: string;
 }
 
 function ItemLogs({ item }: { item: ConversionView }) {
   const [open, setOpen] = useState(false);
+  // A fast conversion ends before its live lines arrive: its stored log is read when opened.
+  const [stored, setStored] = useState<ConversionView['logs'] | null>(null);
+  const shown = item.logs.length ? item.logs : (stored ?? []);
+  const toggle = () => {
+    setOpen((o) => !o);
+    if (!open && item.logs.length === 0 && stored === null) {
+      conversionApi.logs(item.id).then(
+        (answer) => setStored(logEntriesFromAnswer(answer)),
+        () => setStored([]),
+      );
+    }
+  };
   const download = async () => {
     try {
       const fetched = logEntriesFromAnswer(await conversionApi.logs(item.id));
@@ -67,8 +90,8 @@ function ItemLogs({ item }: { item: ConversionView }) {
   };
   return (
     <div className="mt-2">
-      <Button size="sm" variant="link" className="p-0 me-3" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
-        {open ? 'Ocultar logs' : `Ver logs (${item.logs.length})`}
+      <Button size="sm" variant="link" className="p-0 me-3" onClick={toggle} aria-expanded={open} data-testid="bulk-logs-toggle">
+        {open ? 'Ocultar logs' : item.logs.length ? `Ver logs (${item.logs.length})` : 'Ver logs'}
       </Button>
       <Button size="sm" variant="link" className="p-0" onClick={() => void download()} data-testid="bulk-logs-download">
         Baixar logs
@@ -76,7 +99,7 @@ function ItemLogs({ item }: { item: ConversionView }) {
       <Collapse in={open}>
         <div>
           <pre className="small bg-body-tertiary border rounded p-2 mt-2 mb-0" style={{ maxHeight: 200, overflow: 'auto' }} data-testid="bulk-logs">
-            {item.logs.length ? item.logs.map((l) => `[${formatTime(l.timestamp)}] ${l.step ? `[${l.step}] ` : ''}${l.message}`).join('\n') : ADMIN_MESSAGES.noLogs}
+            {shown.length ? shown.map((l) => `[${formatTime(l.timestamp)}] ${l.step ? `[${conversionStepTag(l.step)}] ` : ''}${l.message}`).join('\n') : ADMIN_MESSAGES.noLogs}
           </pre>
         </div>
       </Collapse>
@@ -93,11 +116,13 @@ export default function BulkConverterPage() {
   const [uploading, setUploading] = useState(false);
   const [sent, setSent] = useState(0);
   const [dragging, setDragging] = useState(false);
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const touch = useMediaQuery(TOUCH_QUERY, false);
   const input = useRef<HTMLInputElement>(null);
 
   const pick = (picked: readonly File[]) => {
     const r = addFiles(files, picked);
-    for (const e of r.errors) toast.error(e);
+    setNotices(r.errors.map((text) => ({ variant: 'warning', text })));
     setFiles(r.files);
   };
 
@@ -108,25 +133,28 @@ export default function BulkConverterPage() {
   };
 
   const start = async () => {
-    if (files.length === 0) {
-      toast.error(CONVERSION_MESSAGES.noFilesSelected);
-      return;
-    }
+    if (files.length === 0) return;
     setUploading(true);
     setSent(0);
+    setNotices([]);
     try {
       const total = files.reduce((s, f) => s + f.size, 0);
       const r = await adminApi.bulkConvert(files, (s) => setSent(total ? Math.round((s / total) * 100) : 0));
       const created = r.conversions.map((c) => newQueuedConversion(c.conversionId, c.originalFileName ?? c.fileName, c.fileSize, { queuePosition: c.queuePosition, estimatedTime: c.estimatedTime }));
       setItems((list) => [...created, ...list]);
-      // The success first: a success closes the error toasts before it, and these errors are news.
-      if (created.length) toast.success(r.message, { admin: true });
-      for (const err of r.errors) toast.error(`${err.fileName}: ${err.error}`);
+      setNotices([
+        ...(created.length ? [{ variant: 'success' as const, text: r.message }] : []),
+        ...r.errors.map((err) => ({ variant: 'danger' as const, text: `${err.fileName}: ${err.error}` })),
+      ]);
       setFiles([]);
     } catch (e) {
-      if (isApiRequestError(e) && e.status === 429 && e.retryAfter !== undefined) toast.error(`Rate limit atingido. Tente novamente em ${formatRetryAfter(e.retryAfter)}`);
-      else if (isApiRequestError(e)) toast.error(e.serverMessage ?? ADMIN_MESSAGES.bulkUploadFailed);
-      else toast.error(ADMIN_MESSAGES.bulkUploadFailed);
+      const text =
+        isApiRequestError(e) && e.status === 429 && e.retryAfter !== undefined
+          ? `Muitos envios em pouco tempo. Tente novamente em ${formatRetryAfter(e.retryAfter)}.`
+          : isApiRequestError(e)
+            ? (e.serverMessage ?? ADMIN_MESSAGES.bulkUploadFailed)
+            : ADMIN_MESSAGES.bulkUploadFailed;
+      setNotices([{ variant: 'danger', text }]);
     } finally {
       setUploading(false);
     }
@@ -184,7 +212,7 @@ export default function BulkConverterPage() {
             onDrop={onDrop}
             data-testid="bulk-dropzone"
           >
-            <div className="fw-semibold">Arraste os arquivos APK aqui ou clique para selecionar</div>
+            <div className="fw-semibold">{touch ? 'Toque para escolher os arquivos APK' : 'Arraste os arquivos APK aqui ou clique para selecionar'}</div>
             <div className="small text-body-secondary">Até {MAX_FILES} arquivos, no máximo 100 MB cada</div>
             <input
               ref={input}
@@ -199,6 +227,15 @@ export default function BulkConverterPage() {
               }}
             />
           </div>
+          {notices.length > 0 && (
+            <div className="mt-3" role="status" data-testid="bulk-notices">
+              {notices.map((n, i) => (
+                <Alert key={i} variant={n.variant} className="py-2 mb-2 text-break-word" data-testid="bulk-notice" data-variant={n.variant}>
+                  {n.text}
+                </Alert>
+              ))}
+            </div>
+          )}
           {files.length > 0 && (
             <>
               <ListGroup className="mt-3" data-testid="bulk-files">
@@ -220,11 +257,12 @@ export default function BulkConverterPage() {
             </>
           )}
           <div className="mt-3 d-flex align-items-center gap-3">
-            <Button onClick={() => void start()} disabled={uploading} data-testid="bulk-start">
+            <Button onClick={() => void start()} disabled={uploading || files.length === 0} data-testid="bulk-start">
               {uploading && <Spinner size="sm" className="me-2" />}
               Iniciar conversão {files.length ? `(${files.length})` : ''}
             </Button>
             {uploading && <div className="flex-grow-1"><ProgressMeter now={sent} label="Envio dos arquivos" /></div>}
+            {!uploading && files.length === 0 && <span className="small text-body-secondary" data-testid="bulk-start-hint">{CONVERSION_MESSAGES.noFilesSelected}</span>}
           </div>
         </Card.Body>
       </Card>

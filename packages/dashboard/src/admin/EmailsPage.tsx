@@ -178,8 +178,8 @@ export default function EmailsPage() {
         caption="E-mails"
         empty="Nenhum e-mail ainda."
         columns={[
-          { key: 'subject', header: 'Assunto', primary: true, render: (e) => <Truncate text={e.subject} /> },
-          { key: 'to', header: 'Para', render: (e) => <Truncate text={e.to} /> },
+          { key: 'subject', header: 'Assunto', primary: true, render: (e) => <Truncate text={e.subject} max="280px" /> },
+          { key: 'to', header: 'Para', render: (e) => <Truncate text={e.to} max="220px" /> },
           { key: 'kind', header: 'Tipo', render: (e) => EMAIL_KIND_LABELS[e.kind] ?? e.kind },
           { key: 'status', header: 'Status', className: 'text-nowrap', render: (e) => <StatusBadge email={e} /> },
           { key: 'attempts', header: 'Tentativas', className: 'text-end', render: (e) => e.attempts },

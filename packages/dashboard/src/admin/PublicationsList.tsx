@@ -43,7 +43,7 @@ export function PublicationsList() {
             { key: 'file', header: 'Arquivo', primary: true, render: (p) => <Link to={`/conversions/${p.conversionId}`}>{p.fileName ?? p.conversionId}</Link> },
             { key: 'user', header: 'Usuário', render: (p) => p.userEmail ?? '—' },
             { key: 'app', header: 'App', render: (p) => <code>{p.packageName}</code> },
-            { key: 'track', header: 'Faixa', render: (p) => `${PLAY_TRACK_LABELS[p.track] ?? p.track} (${PLAY_RELEASE_STATUS_LABELS[p.releaseStatus]})` },
+            { key: 'track', header: 'Faixa', render: (p) => `${PLAY_TRACK_LABELS[p.track] ?? p.track} · ${PLAY_RELEASE_STATUS_LABELS[p.releaseStatus]}` },
             { key: 'version', header: 'versionCode', render: (p) => p.versionCode ?? '—' },
             {
               key: 'status',

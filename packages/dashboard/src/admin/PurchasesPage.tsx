@@ -206,7 +206,7 @@ export default function PurchasesPage() {
         rowProps={(p) => ({ 'data-testid': 'purchase-row', 'data-purchase-id': p.id, 'data-status': p.status, 'data-buyer': p.user?.email ?? '' })}
         columns={[
           { key: 'created', header: 'Criada em', className: 'text-nowrap small', render: (p) => formatDateTime(p.createdAt) },
-          { key: 'buyer', header: 'Comprador', primary: true, render: (p) => <Truncate text={p.user?.email ?? 'Conta removida'} max="220px" /> },
+          { key: 'buyer', header: 'Comprador', primary: true, render: (p) => <Truncate text={p.user?.email ?? 'Conta removida'} max="200px" /> },
           {
             key: 'plan',
             header: 'Plano',
@@ -230,7 +230,7 @@ export default function PurchasesPage() {
                     {purchaseStatusLabel(p)}
                   </Badge>
                   {date && (
-                    <div className="small text-body-secondary text-nowrap">
+                    <div className="small text-body-secondary">
                       {date.label} {formatDateTime(date.at)}
                     </div>
                   )}

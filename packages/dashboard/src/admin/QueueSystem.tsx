@@ -11,6 +11,13 @@ import { ProgressMeter } from '../components/ProgressMeter';
 import { formatBytes, formatDuration } from '../lib/format';
 import { toast } from '../stores/toasts';
 import { ConfirmModal, StatCard, failureText } from './common';
+
+/** What this process does, as the operator's deployment says it (ROLE=all, web or worker). */
+const PROCESS_ROLE_LABELS: Record<string, string> = {
+  all: 'site e conversões no mesmo processo',
+  web: 'só o site (conversões em outro processo)',
+  worker: 'só conversões',
+};
 import { usePageTitle } from '../components/PageHeader';
 
 /** The queue view of Fila e Sistema (docs/admin.md): waiting, active, completed, failed, and clearing the queue. */
@@ -81,7 +88,7 @@ export function SystemCard({ system }: { system: AdminSystemStats }) {
           <dt className="col-5">Processo</dt>
           <dd className="col-7">{formatBytes(system.memory.process.rss)} (heap {formatBytes(system.memory.process.heapUsed)})</dd>
           <dt className="col-5">Versão</dt>
-          <dd className="col-7">aabify {system.version} · Node {system.nodeVersion} · {system.role}</dd>
+          <dd className="col-7" data-testid="system-version">aabify {system.version} · Node.js {system.nodeVersion.replace(/^v/, '')} · {PROCESS_ROLE_LABELS[system.role] ?? system.role}</dd>
         </dl>
       </Card.Body>
     </Card>

@@ -50,7 +50,6 @@ function SwitchRow({ entry, onSaved }: { entry: AdminConfigEntry; onSaved(e: Adm
           label={<span className="fw-semibold">{entry.title}</span>}
         />
         <div className="text-body-secondary small">{entry.description}</div>
-        <div className="settings-key text-body-secondary">{entry.key}</div>
         {entry.help && <div className="small text-body-secondary mt-2">{entry.help}</div>}
         {entry.recommended && <div className="small">Recomendado: <strong>{entry.recommended}</strong></div>}
       </Card.Body>
@@ -104,7 +103,6 @@ function TextSettingRow({ entry, onSaved }: { entry: AdminConfigEntry; onSaved(e
               {modified && <Badge bg="warning" text="dark" data-testid={`${id}-modified`}>Modificado</Badge>}
             </h3>
             <div className="text-body-secondary small">{entry.description}</div>
-            <div className="settings-key text-body-secondary">{entry.key}</div>
           </div>
           <div className="small text-md-end">
             <div>

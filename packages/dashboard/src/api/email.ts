@@ -1,5 +1,6 @@
 /** E-mail: password recovery, address confirmation, notification preferences, and the admin outbox. */
 import type {
+  ForgotPasswordResponse,
   AdminEmailDetail,
   AdminEmailJson,
   AdminEmailListResponse,
@@ -20,7 +21,7 @@ export interface EmailsQuery {
 
 export const emailApi = {
   /** Quiet: the forms show the refusal themselves. */
-  forgotPassword: (email: string) => api.post<MessageResponse>('/auth/forgot-password', { email }, { quiet: true }),
+  forgotPassword: (email: string) => api.post<ForgotPasswordResponse>('/auth/forgot-password', { email }, { quiet: true }),
   resetPassword: (body: { token: string; password: string; confirmPassword: string }) =>
     api.post<SignInResponse & MessageResponse>('/auth/reset-password', body, { quiet: true }),
   /** The link's token; with the account's password or a new one when nobody is signed in to it. */

@@ -109,7 +109,7 @@ export function ApiReference() {
         <p className="small text-body-secondary">
           OpenAPI {String(doc.openapi)} · <a href="/api/openapi.json">openapi.json</a> · <a href="/">painel</a>
         </p>
-        <input className="form-control" type="search" placeholder="Filtrar rotas (método, caminho ou resumo)" aria-label="Filtrar rotas" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <input className="form-control" type="search" placeholder="Método, caminho ou resumo" aria-label="Filtrar rotas" value={filter} onChange={(e) => setFilter(e.target.value)} />
       </header>
       <nav className="mb-4 d-flex flex-wrap gap-2" aria-label="Recursos">
         {visible.map((g) => (

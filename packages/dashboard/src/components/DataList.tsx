@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { SkeletonRows } from './Skeleton';
@@ -34,6 +34,28 @@ interface DataListProps<T> {
   rowProps?: (item: T, index: number) => Record<string, unknown>;
 }
 
+/** Whether the table is wider than its scrolling box (then a cue says the table scrolls sideways). */
+function useScrollsSideways(table: RefObject<HTMLTableElement | null>): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const box = table.current?.parentElement;
+    if (!box || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setScrolls(box.scrollWidth > box.clientWidth + 1);
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (table.current) observer.observe(table.current);
+    measure();
+    return () => observer.disconnect();
+  });
+  return scrolls;
+}
+
+/** A header cell keeps its column's alignment, not its smaller font: every header reads alike. */
+function headerClassOf(cellClass: string | undefined): string | undefined {
+  const kept = (cellClass ?? '').split(/\s+/).filter((c) => c.startsWith('text-'));
+  return kept.length ? kept.join(' ') : undefined;
+}
+
 /**
  * Every list of the dashboard: a table from 768 px up (actions in a column that stays in view
  * while the table scrolls sideways), a stack of cards below (every field labelled, nothing
@@ -41,6 +63,8 @@ interface DataListProps<T> {
  */
 export function DataList<T>({ items, columns, rowKey, actions, lead, empty, loading, testId, rowTestId, caption, rowProps }: DataListProps<T>) {
   const wide = useMediaQuery(WIDE_QUERY);
+  const tableRef = useRef<HTMLTableElement>(null);
+  const scrolls = useScrollsSideways(tableRef);
   if (items === null) return loading === false ? null : <SkeletonRows testId={testId ? `${testId}-loading` : undefined} />;
   if (items.length === 0) {
     return (
@@ -83,13 +107,19 @@ export function DataList<T>({ items, columns, rowKey, actions, lead, empty, load
     );
   }
   return (
-    <Table responsive hover className="align-middle data-table" aria-busy={loading || undefined} data-testid={testId} data-layout="table">
+    <>
+    {scrolls && (
+      <p className="small text-body-secondary mb-1 text-end" data-testid={testId ? `${testId}-scroll-hint` : undefined}>
+        Role a tabela para o lado para ver todas as colunas →
+      </p>
+    )}
+    <Table ref={tableRef} responsive hover className={`align-middle data-table${scrolls ? ' data-table-scrolls' : ''}`} aria-busy={loading || undefined} data-testid={testId} data-layout="table">
       {caption && <caption className="visually-hidden">{caption}</caption>}
       <thead>
         <tr>
           {lead && <th scope="col">{lead.header}</th>}
           {columns.map((c) => (
-            <th key={c.key} scope="col" className={c.className}>
+            <th key={c.key} scope="col" className={headerClassOf(c.className)}>
               {c.header}
             </th>
           ))}
@@ -118,5 +148,6 @@ export function DataList<T>({ items, columns, rowKey, actions, lead, empty, load
         ))}
       </tbody>
     </Table>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import ProgressBar from 'react-bootstrap/ProgressBar';
+import { NamedProgressBar } from './ProgressMeter';
 import Spinner from 'react-bootstrap/Spinner';
 import { DOWNLOAD_TEXTS, downloadConversion } from '../api/download';
 import { isApiRequestError } from '../api/client';
@@ -90,7 +90,7 @@ export function DownloadButton({
       </Button>
       {!compact && (busy || state === 'done') && (
         <div className="mt-2">
-          <ProgressBar now={state === 'done' ? 100 : percent} aria-label="Progresso do download" style={{ height: 6 }} />
+          <NamedProgressBar now={state === 'done' ? 100 : percent} label="Progresso do download" style={{ height: 6 }} />
           <small className="text-body-secondary" data-testid="download-bytes">
             {formatBytes(received)}
             {total > 0 ? ` de ${formatBytes(total)}` : ''}

@@ -2,6 +2,7 @@ import { useRef, useState, type DragEvent, type KeyboardEvent, type ReactNode } 
 import Button from 'react-bootstrap/Button';
 import { formatBytes } from '../lib/format';
 import { Icon } from './Icon';
+import { TOUCH_QUERY, useMediaQuery } from './useMediaQuery';
 
 interface FileDropProps {
   /** The files chosen (each shown under the zone with a remove button). */
@@ -13,9 +14,11 @@ interface FileDropProps {
   accept: string;
   /** What the zone says ('Arraste e solte seu APK aqui ou clique para selecionar'). */
   prompt: string;
+  /** What it says on a touch screen, where nothing is dragged ('Toque para escolher seu APK'). */
+  touchPrompt: string;
   /** The rule under it (types, size). */
   help: ReactNode;
-  /** The zone's accessible name (a button). */
+  /** What the zone does, for screen readers, after its visible words ('Selecionar APK…'). */
   zoneLabel: string;
   /** The hidden input's accessible name. */
   inputLabel: string;
@@ -36,6 +39,7 @@ export function FileDrop(props: FileDropProps) {
   const { files, disabled = false, idPrefix } = props;
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
+  const touch = useMediaQuery(TOUCH_QUERY, false);
   const open = () => !disabled && input.current?.click();
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -55,8 +59,7 @@ export function FileDrop(props: FileDropProps) {
         role="button"
         tabIndex={disabled ? -1 : 0}
         aria-disabled={disabled}
-        aria-describedby={`${idPrefix}-help`}
-        aria-label={props.zoneLabel}
+        // Named by its own words (prompt, purpose, rule): what is seen is what a voice user says.
         className={`drop-zone ${dragging ? 'dragging' : ''} ${bad ? 'rejected' : ''} ${disabled ? 'opacity-50' : ''}`}
         onClick={open}
         onKeyDown={onKey}
@@ -71,7 +74,10 @@ export function FileDrop(props: FileDropProps) {
         <div className="fs-1 text-primary-emphasis" aria-hidden="true">
           <Icon name="cloud-upload" />
         </div>
-        <p className="mb-1 fw-semibold">{dragging ? (props.multiple ? 'Solte os arquivos aqui' : 'Solte o arquivo aqui') : props.prompt}</p>
+        <span className="visually-hidden" id={`${idPrefix}-purpose`}>
+          ({props.zoneLabel})
+        </span>
+        <p className="mb-1 fw-semibold">{dragging ? (props.multiple ? 'Solte os arquivos aqui' : 'Solte o arquivo aqui') : touch ? props.touchPrompt : props.prompt}</p>
         <p className="mb-0 small text-body-secondary" id={`${idPrefix}-help`}>
           {props.help}
         </p>

@@ -1,4 +1,5 @@
-import { useField } from 'formik';
+import { useEffect, useRef } from 'react';
+import { useField, useFormikContext } from 'formik';
 import Form from 'react-bootstrap/Form';
 
 interface FormFieldProps {
@@ -39,4 +40,26 @@ export function FormField({ name, label, type = 'text', autoComplete, helper, au
       </Form.Control.Feedback>
     </Form.Group>
   );
+}
+
+/**
+ * Inside a Formik form: after a submit that left errors (the browser's checks or the server's
+ * fields), the first invalid field is scrolled into view and focused — a long form's error is
+ * never left above the fold.
+ */
+export function FocusFirstError() {
+  const { submitCount, isSubmitting, errors } = useFormikContext();
+  const marker = useRef<HTMLSpanElement>(null);
+  // Once per submit: typing afterwards changes the errors but must not move the focus.
+  const handled = useRef(0);
+  const failed = Object.keys(errors).length > 0;
+  useEffect(() => {
+    if (submitCount === handled.current || isSubmitting || !failed) return;
+    const first = marker.current?.closest('form')?.querySelector<HTMLElement>('[aria-invalid="true"], .is-invalid');
+    if (!first) return;
+    handled.current = submitCount;
+    first.scrollIntoView({ block: 'center' });
+    first.focus({ preventScroll: true });
+  }, [submitCount, isSubmitting, failed]);
+  return <span ref={marker} hidden />;
 }

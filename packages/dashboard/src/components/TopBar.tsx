@@ -4,9 +4,9 @@ import Container from 'react-bootstrap/Container';
 import Dropdown from 'react-bootstrap/Dropdown';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
-import { Link, NavLink, useNavigate } from 'react-router-dom';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { givenName } from '../lib/userName';
-import { ACCOUNT_MENU, MAIN_NAV, visibleTo, type AccountAction } from '../navigation';
+import { ACCOUNT_MENU, MAIN_NAV, takesWholeWidth, visibleTo, type AccountAction } from '../navigation';
 import { ROLE_LABELS, useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
 import { authApi } from '../api/auth';
@@ -22,6 +22,7 @@ const ChangePasswordModal = lazy(() => import('./ChangePasswordModal').then((m) 
 export function TopBar() {
   const user = useSession((s) => s.user);
   const navigate = useNavigate();
+  const wide = takesWholeWidth(useLocation().pathname);
   const [changing, setChanging] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const close = () => setExpanded(false);
@@ -59,7 +60,7 @@ export function TopBar() {
   return (
     <>
       <Navbar expand="md" className="border-bottom mb-4 bg-body-tertiary topbar" expanded={expanded} onToggle={setExpanded} sticky="top">
-        <Container>
+        <Container fluid={wide ? 'xxl' : undefined}>
           <Navbar.Brand as={Link} to="/" onClick={close} className="fw-bold">
             aab<span className="text-primary-emphasis">ify</span>
           </Navbar.Brand>

@@ -53,6 +53,8 @@ export interface ConversionView {
   processingStartedAt?: string;
   completedAt?: string;
   error?: string;
+  /** The failure's code (decides whether 'Tentar novamente' can help). */
+  errorCode?: string;
   queuePosition?: number;
   totalInQueue?: number;
   estimatedTime?: number;
@@ -75,6 +77,8 @@ export interface ConversionView {
   lastUpdate?: number;
   /** The pre-publication checklist (completed conversions, from the status answer). */
   checklist?: PlayCheck[];
+  /** Whether the AAB was signed with the account's upload key (completed conversions with a report). */
+  signed?: boolean;
   /** Set when an admin reads a customer's conversion (support). */
   support?: { ownerEmail: string | null; downloadAllowed: boolean };
 }
@@ -137,6 +141,7 @@ export function conversionView(c: ApiConversion): ConversionView {
     processingStartedAt: c.processingStartedAt ?? undefined,
     completedAt: c.completedAt ?? undefined,
     error: c.error ?? undefined,
+    errorCode: c.errorCode ?? undefined,
     queuePosition: c.queuePosition ?? undefined,
     totalInQueue: c.totalInQueue,
     estimatedTime: c.estimatedTime ?? undefined,
@@ -145,6 +150,7 @@ export function conversionView(c: ApiConversion): ConversionView {
     checklist: c.checklist ?? undefined,
     kind: c.kind,
     apks: c.apks ?? undefined,
+    signed: c.report ? Boolean(c.report.signature) : undefined,
     support: c.support,
   };
   for (const [key, value] of Object.entries(optional) as [keyof ConversionView, unknown][]) if (value !== undefined) Object.assign(view, { [key]: value });
@@ -233,6 +239,7 @@ export function applyUpdate(state: ConversionView, update: ConversionUpdate, now
     case 'error': {
       next.status = 'failed';
       next.error = update.error ?? update.message ?? DEFAULT_ERROR_TEXT;
+      if (update.code) next.errorCode = update.code;
       next.completedAt = state.completedAt ?? nowIso;
       const entry = update.log ? logEntryOf(update.log) : { timestamp: update.timestamp, level: 'error' as const, message: next.error };
       next.logs = mergeLogs(state.logs, [entry]);
@@ -286,3 +293,15 @@ export const STATUS_VARIANTS: Record<ConversionStatus, string> = {
   failed: 'danger',
   cancelled: 'secondary',
 };
+
+/**
+ * Time left of a running conversion: from its own pace once it is 10 % along, before that the
+ * server's estimate for its input size (measured durations of recent conversions).
+ */
+export function remainingEstimate(c: Pick<ConversionView, 'progress' | 'processingStartedAt' | 'estimatedTime'>, now: number = Date.now()): number | undefined {
+  const started = c.processingStartedAt ? Date.parse(c.processingStartedAt) : Number.NaN;
+  const elapsed = Number.isFinite(started) ? Math.max(0, now - started) : 0;
+  if (c.progress >= 10 && c.progress < 100 && elapsed > 0) return Math.round((elapsed / c.progress) * (100 - c.progress));
+  if (c.estimatedTime !== undefined) return Math.max(0, c.estimatedTime);
+  return undefined;
+}

@@ -1,6 +1,6 @@
 /** The log console's filters, counts, search and export. */
 import { formatDateTime, formatTime } from './format';
-import type { ConversionLogsResponse } from '@aabify/shared';
+import { conversionStepTag, type ConversionLogsResponse } from '@aabify/shared';
 import { MAX_LOGS, logEntryOf, type LogEntry, type LogLevel } from './conversion';
 
 export type LogFilter = 'all' | LogLevel;
@@ -41,7 +41,7 @@ export function filterLogs(logs: readonly LogEntry[], filter: LogFilter, search:
   return logs.filter((l) => {
     if (filter !== 'all' && l.level !== filter) return false;
     if (!q) return true;
-    return l.message.toLowerCase().includes(q) || (l.step ?? '').toLowerCase().includes(q);
+    return l.message.toLowerCase().includes(q) || (l.step ? conversionStepTag(l.step) : '').toLowerCase().includes(q);
   });
 }
 
@@ -49,7 +49,7 @@ export function filterLogs(logs: readonly LogEntry[], filter: LogFilter, search:
 export function logsAsText(logs: readonly LogEntry[], full = false): string {
   if (logs.length === 0) return LOG_TEXTS.empty;
   return logs
-    .map((l) => `[${full ? formatDateTime(l.timestamp) : formatTime(l.timestamp)}] ${LOG_LEVEL_LABELS[l.level]}${l.step ? ` [${l.step}]` : ''} ${l.message}`)
+    .map((l) => `[${full ? formatDateTime(l.timestamp) : formatTime(l.timestamp)}] ${LOG_LEVEL_LABELS[l.level]}${l.step ? ` [${conversionStepTag(l.step)}]` : ''} ${l.message}`)
     .join('\n');
 }
 

@@ -7,7 +7,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
-import { countOf, formatNumber, type HistorySortField } from '@aabify/shared';
+import { conversionStepTag, countOf, formatNumber, type HistorySortField } from '@aabify/shared';
 import { conversionApi, type HistoryResponse } from '../api/conversions';
 import { DownloadButton } from '../components/DownloadButton';
 import { KindBadge } from '../components/KindBadge';
@@ -74,7 +74,7 @@ function LogsModal({ conversion, onHide }: { conversion: ConversionView | null; 
             {logs.map((l, i) => (
               <li key={`${l.timestamp}${i}`} className="border-bottom py-1">
                 <span className="text-body-secondary">{formatDateTime(l.timestamp)}</span> <strong>{LOG_LEVEL_LABELS[l.level]}</strong>
-                {l.step ? ` [${l.step}]` : ''} {l.message}
+                {l.step ? ` [${conversionStepTag(l.step)}]` : ''} {l.message}
               </li>
             ))}
           </ul>

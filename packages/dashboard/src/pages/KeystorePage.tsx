@@ -124,6 +124,7 @@ function KeystoreFileField({ resetKey }: { resetKey: number }) {
         files={field.value ? [field.value] : null}
         accept={KEYSTORE_ACCEPT}
         prompt="Arraste e solte o keystore aqui ou clique para selecionar"
+        touchPrompt="Toque para escolher o keystore"
         help="PKCS12 (.p12, .pfx) ou JKS (.jks, .keystore), até 64 KB."
         zoneLabel="Escolher keystore"
         inputLabel="Arquivo do keystore"

@@ -152,6 +152,7 @@ function UploadKey({ replacing, onSaved }: { replacing: boolean; onSaved(c: Play
             files={file ? [file] : null}
             accept=".json,application/json"
             prompt="Arraste e solte o arquivo JSON da chave aqui ou clique para selecionar"
+            touchPrompt="Toque para escolher o arquivo JSON da chave"
             help="O arquivo .json baixado em Google Cloud › IAM › Contas de serviço › Chaves."
             zoneLabel="Escolher chave"
             inputLabel="Arquivo da chave"

@@ -10,6 +10,7 @@ import {
   SECURITY_MESSAGES,
   isTwoFactorChallenge,
   type EmailStatusResponse,
+  type ForgotPasswordResponse,
   type SignInResponse,
   type MessageResponse,
   type VerifyEmailResponse,
@@ -46,7 +47,7 @@ const verifyLinkInvalid = () =>
 /**
  * Password recovery and address confirmation, mounted at /api/auth beside the auth router.
  *
- * POST /forgot-password { email } → 200 { message } — the same answer, at once, whether or not
+ * POST /forgot-password { email } → 200 { message, emailDelivery } — the same answer, at once, whether or not
  *      the account exists (the e-mail is prepared after the answer); 429 per address / per email
  * POST /reset-password { token, password, confirmPassword? } → 200 { message, token, expiresIn, user }
  *      (every older session ends; the user is signed in; on an account whose address was not
@@ -73,7 +74,10 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
     validate(forgotPasswordSchema),
     (req, res) => {
       const { email } = inputOf(req, forgotPasswordSchema);
-      const body: MessageResponse = { message: EMAIL_MESSAGES.forgotPasswordSent };
+      // Without SMTP no link can arrive: say so, and how to recover. The request still goes to the
+      // outbox, where the admins see it (operator warning PASSWORD_RESET_UNDELIVERED).
+      const emailDelivery = Boolean(ctx.config.mail.smtpUrl);
+      const body: ForgotPasswordResponse = { message: emailDelivery ? EMAIL_MESSAGES.forgotPasswordSent : EMAIL_MESSAGES.forgotPasswordNoDelivery, emailDelivery };
       res.json(body);
       // After the answer, so its timing says nothing about whether the account exists.
       setImmediate(() => void ctx.mail.passwordReset(email));

@@ -1,7 +1,8 @@
 /**
  * Queue figures clients see: position (1 = next; 0 = processing), how many wait, how many run,
  * the global limit, and estimates from the measured durations of recent completed conversions
- * (120000 ms only while there is no history).
+ * by input size: their milliseconds per byte times this conversion's size (a 1 MB APK is not
+ * told the wait of a 90 MB one). 120000 ms only while there is no history.
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { CONVERSION_LIMITS } from '@aabify/shared';
@@ -9,12 +10,26 @@ import type { Conversion } from '../models/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
 
-export interface QueueSnapshot {
+/** What recent completed conversions measured: their mean duration, and milliseconds per input byte. */
+export interface DurationModel {
+  averageProcessingTime: number;
+  /** Null while no recent conversion recorded a size. */
+  msPerByte: number | null;
+}
+
+export interface QueueSnapshot extends DurationModel {
   /** Queued conversions, first in line first. */
   queued: string[];
+  /** The input size of each queued conversion, in the same order. */
+  queuedSizes: number[];
   processing: number;
   maxConcurrent: number;
-  averageProcessingTime: number;
+}
+
+/** How long a conversion of this input size is expected to take. */
+export function expectedDuration(model: DurationModel, fileSize: number | null | undefined): number {
+  if (model.msPerByte === null || !fileSize || fileSize <= 0) return model.averageProcessingTime;
+  return Math.max(1, Math.round(model.msPerByte * fileSize));
 }
 
 export interface QueueInfo {
@@ -30,60 +45,73 @@ const RECENT = 20;
 const AVERAGE_CACHE_MS = 5000;
 
 export class QueueStats {
-  private average?: { at: number; value: number };
+  private model?: { at: number; value: DurationModel };
 
   constructor(private readonly deps: { sequelize: Sequelize; settings: SettingsService }) {}
 
   /** Queue figures of one conversion (position 0 when it is not waiting). */
-  async infoOf(c: Pick<Conversion, 'id' | 'status' | 'progress' | 'processingStartedAt'>, settings?: ConversionSettings): Promise<QueueInfo> {
+  async infoOf(c: Pick<Conversion, 'id' | 'status' | 'progress' | 'processingStartedAt' | 'fileSize'>, settings?: ConversionSettings): Promise<QueueInfo> {
     const s = settings ?? (await readConversionSettings(this.deps.settings));
     if (c.status !== 'queued' && c.status !== 'processing') {
       return { queuePosition: 0, totalInQueue: 0, estimatedTime: 0, averageProcessingTime: await this.averageProcessingTime(), currentlyProcessing: 0, maxConcurrent: s.maxConcurrent };
     }
     const snapshot = await this.snapshot(s.maxConcurrent);
     const info = queueInfo(snapshot, c.id);
-    if (c.status === 'processing') info.estimatedTime = estimateRemaining(c.progress, c.processingStartedAt, snapshot.averageProcessingTime);
+    if (c.status === 'processing') info.estimatedTime = estimateRemaining(c.progress, c.processingStartedAt, expectedDuration(snapshot, c.fileSize));
     return info;
   }
 
   async averageProcessingTime(): Promise<number> {
-    if (this.average && Date.now() - this.average.at < AVERAGE_CACHE_MS) return this.average.value;
-    const [row] = await this.deps.sequelize.query<{ avg: string | null }>(
-      `SELECT avg(ms) AS avg FROM (
-         SELECT extract(epoch FROM ("completedAt" - "processingStartedAt")) * 1000 AS ms
+    return (await this.durations()).averageProcessingTime;
+  }
+
+  /** Mean duration and milliseconds per input byte of the last completed conversions (cached a few seconds). */
+  async durations(): Promise<DurationModel> {
+    if (this.model && Date.now() - this.model.at < AVERAGE_CACHE_MS) return this.model.value;
+    const [row] = await this.deps.sequelize.query<{ avg: string | null; ms: string | null; bytes: string | null }>(
+      `SELECT avg(ms) AS avg, sum(ms) FILTER (WHERE size > 0) AS ms, sum(size) FILTER (WHERE size > 0) AS bytes FROM (
+         SELECT extract(epoch FROM ("completedAt" - "processingStartedAt")) * 1000 AS ms, "fileSize" AS size
          FROM conversions
          WHERE status = 'completed' AND "processingStartedAt" IS NOT NULL AND "completedAt" IS NOT NULL
          ORDER BY "completedAt" DESC LIMIT ${RECENT}
        ) recent`,
       { type: QueryTypes.SELECT },
     );
-    const value = row?.avg !== null && row?.avg !== undefined ? Math.max(1, Math.round(Number(row.avg))) : CONVERSION_LIMITS.defaultAverageProcessingTimeMs;
-    this.average = { at: Date.now(), value };
+    const averageProcessingTime = row?.avg !== null && row?.avg !== undefined ? Math.max(1, Math.round(Number(row.avg))) : CONVERSION_LIMITS.defaultAverageProcessingTimeMs;
+    const bytes = Number(row?.bytes ?? 0);
+    const value: DurationModel = { averageProcessingTime, msPerByte: bytes > 0 ? Math.max(0, Number(row?.ms ?? 0)) / bytes : null };
+    this.model = { at: Date.now(), value };
     return value;
   }
 
   invalidate(): void {
-    this.average = undefined;
+    this.model = undefined;
   }
 
   async snapshot(maxConcurrent: number): Promise<QueueSnapshot> {
-    const rows = await this.deps.sequelize.query<{ id: string; status: string }>(
-      `SELECT id, status FROM conversions WHERE status IN ('queued', 'processing') ORDER BY "queuedAt", id`,
+    const rows = await this.deps.sequelize.query<{ id: string; status: string; fileSize: string | number | null }>(
+      `SELECT id, status, "fileSize" FROM conversions WHERE status IN ('queued', 'processing') ORDER BY "queuedAt", id`,
       { type: QueryTypes.SELECT },
     );
+    const queued = rows.filter((r) => r.status === 'queued');
     return {
-      queued: rows.filter((r) => r.status === 'queued').map((r) => r.id),
+      queued: queued.map((r) => r.id),
+      queuedSizes: queued.map((r) => Number(r.fileSize ?? 0)),
       processing: rows.filter((r) => r.status === 'processing').length,
       maxConcurrent,
-      averageProcessingTime: await this.averageProcessingTime(),
+      ...(await this.durations()),
     };
   }
 }
 
-/** Position 1 waits for one round of the running slots' worth of work, and so on. */
-export function estimateWait(position: number, s: Pick<QueueSnapshot, 'maxConcurrent' | 'averageProcessingTime'>): number {
-  if (position <= 0) return s.averageProcessingTime;
-  return (Math.floor((position - 1) / Math.max(1, s.maxConcurrent)) + 1) * s.averageProcessingTime;
+/**
+ * Until a conversion at `position` is done: a mean conversion's time per round of the running
+ * slots ahead of it, then its own expected time for its size.
+ */
+export function estimateWait(position: number, s: Pick<QueueSnapshot, 'maxConcurrent'> & DurationModel, fileSize?: number): number {
+  const own = expectedDuration(s, fileSize);
+  if (position <= 0) return own;
+  return Math.floor((position - 1) / Math.max(1, s.maxConcurrent)) * s.averageProcessingTime + own;
 }
 
 /** Time left of a running conversion, from its progress and elapsed time. */
@@ -103,7 +131,7 @@ export function queueInfoAt(snapshot: QueueSnapshot, position: number): QueueInf
   return {
     queuePosition: position,
     totalInQueue: snapshot.queued.length,
-    estimatedTime: estimateWait(position, snapshot),
+    estimatedTime: estimateWait(position, snapshot, position > 0 ? snapshot.queuedSizes[position - 1] : undefined),
     averageProcessingTime: snapshot.averageProcessingTime,
     currentlyProcessing: snapshot.processing,
     maxConcurrent: snapshot.maxConcurrent,

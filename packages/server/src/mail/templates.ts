@@ -66,6 +66,14 @@ function greeting(name: unknown): string {
 }
 
 type Data = Record<string, unknown>;
+
+/** A link's validity in words: 1 → '1 hora', 168 → '7 dias' (whole days read as days). */
+export function validityText(hours: unknown): string {
+  const h = Number(hours);
+  if (!Number.isFinite(h) || h <= 0) return '';
+  if (h >= 24 && h % 24 === 0) return h === 24 ? '1 dia' : `${h / 24} dias`;
+  return h === 1 ? '1 hora' : `${h} horas`;
+}
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
 /** What each kind of message says, from its stored data. */
@@ -77,7 +85,7 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
       { p: `Sua conta no ${PRODUCT_NAME} foi criada. Com ela você converte APKs em AAB para publicar no Google Play.` },
       { p: 'Confirme que este e-mail é seu:' },
       { secretLink: { label: 'Confirmar e-mail', path: '/verify-email' } },
-      { note: `O link vale por ${str(d.validHours)} horas. Se você não criou esta conta, ignore este e-mail.` },
+      { note: `O link vale por ${validityText(d.validHours)}. Se você não criou esta conta, ignore este e-mail.` },
     ],
   }),
   verify_email: (d) => ({
@@ -86,7 +94,7 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
     blocks: [
       { p: 'Confirme que este e-mail é seu:' },
       { secretLink: { label: 'Confirmar e-mail', path: '/verify-email' } },
-      { note: `O link vale por ${str(d.validHours)} horas. Se você não pediu este e-mail, ignore-o.` },
+      { note: `O link vale por ${validityText(d.validHours)}. Se você não pediu este e-mail, ignore-o.` },
     ],
   }),
   registration_attempt: () => ({
@@ -231,7 +239,7 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
         ],
       },
       { p: 'Se não foi você, troque sua senha e revogue o token:' },
-      { button: { label: 'Abrir o painel', path: '/dashboard' } },
+      { button: { label: 'Abrir Tokens de API', path: '/account/api-tokens' } },
     ],
   }),
   new_sign_in: (d) => ({

@@ -415,7 +415,7 @@ export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = 
     title: 'E-mail de suporte',
     group: 'Suporte e privacidade',
     kind: 'string',
-    description: 'Para onde os clientes escrevem: aparece na Ajuda, na página de planos sem plano disponível e quando um pagamento falha',
+    description: 'Para onde os clientes escrevem: aparece na Ajuda, na página de planos sem plano disponível, quando um pagamento falha e em "Esqueci minha senha" sem SMTP',
     recommended: 'Uma caixa que alguém lê todos os dias',
     encrypted: false,
     masked: false,

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { readFile, stat } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import type { CreatePixResponse } from '@aabify/shared';
+import { ADMIN_MESSAGES, type CreatePixResponse } from '@aabify/shared';
 import { ensureDashboardBuilt, launchBrowser, requireChromium, soon, screenshotPath } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { api } from '../helpers/http.js';
@@ -87,8 +87,18 @@ describe('admin screens in a real browser', function () {
     await page.getByTestId('plans-table').waitFor();
     await page.getByTestId('new-plan').click();
     const form = page.getByTestId('plan-form');
+    // On a short window the button is below the fold of the name: the failed save brings the
+    // first invalid field back into view, focused.
+    await page.setViewportSize({ width: 1400, height: 480 });
+    await form.getByTestId('plan-form-submit').scrollIntoViewIfNeeded();
+    expect(await form.getByLabel('Nome').evaluate((el) => el.getBoundingClientRect().bottom < 0)).to.equal(true);
     await form.getByTestId('plan-form-submit').click();
-    await form.getByText('Campo Obrigatório').waitFor();
+    await soon(() => page.evaluate(() => document.activeElement?.id), (v) => expect(v).to.equal('plan-name'));
+    const nameBox = (await form.getByLabel('Nome').boundingBox())!;
+    expect(nameBox.y).to.be.at.least(0);
+    expect(nameBox.y + nameBox.height).to.be.at.most(480);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await form.getByText('Campo obrigatório').waitFor();
     await soon(() => form.locator('#plan-name ~ .invalid-feedback').textContent(), (v) => expect(v).to.equal('Nome é obrigatório'));
     await form.getByLabel('Nome').fill('Plano E2E');
     await form.getByLabel('Descrição').fill('Quinze conversões');
@@ -356,7 +366,7 @@ describe('admin screens in a real browser', function () {
       await page.getByTestId('admin-sidebar').getByRole('link', { name: 'Conversão em Massa' }).click();
       await page.getByTestId('bulk-input').setInputFiles([big, corpusApk('jx-small.apk')]);
       await page.getByTestId('bulk-start').click();
-      await toastOf('expense-tracker.apk: O arquivo excede o limite de 1MB');
+      await page.locator('[data-testid="bulk-notice"][data-variant="danger"]', { hasText: 'expense-tracker.apk: O arquivo excede o limite de 1MB' }).waitFor({ timeout: SHORT });
       await page.getByTestId('bulk-item-jx-small.apk').waitFor();
       await soon(() => page.getByTestId('bulk-item-expense-tracker.apk').count(), (v) => expect(v).to.equal(0));
       await shot('bulk-limit');
@@ -370,11 +380,24 @@ describe('admin screens in a real browser', function () {
     requireCorpus(this);
     const names = ['npm-helloactivity.apk', 'ag-politedroid.apk', 'npm-appium-settings-2015.apk'];
     await page.goto(`${server.url}/admin/bulk-converter`);
-    await page.getByTestId('bulk-start').click();
-    await toastOf('Selecione pelo menos um arquivo APK');
+    // No file: the start button waits, and says why beside it.
+    await page.getByTestId('bulk-dropzone').waitFor();
+    expect(await page.getByTestId('bulk-start').isDisabled()).to.equal(true);
+    expect(await page.getByTestId('bulk-start-hint').textContent()).to.equal('Selecione pelo menos um arquivo APK');
+    // Eleven files: the first ten stay, and the page says which one was left out, under the
+    // drop zone rather than in a toast over it.
     const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `app${i}.apk`, mimeType: 'application/vnd.android.package-archive', buffer: Buffer.from('PK') }));
     await page.getByTestId('bulk-input').setInputFiles(eleven);
-    await toastOf('Máximo de 10 arquivos permitido. Você está tentando adicionar 11 arquivos.');
+    await soon(() => page.getByTestId('bulk-files').locator('.list-group-item').count(), (v) => expect(v).to.equal(10));
+    expect(await page.getByTestId('bulk-notice').textContent()).to.equal(ADMIN_MESSAGES.dropTooMany(10, ['app10.apk']));
+    expect(await page.getByTestId('bulk-start').isDisabled()).to.equal(false);
+    const zone = (await page.getByTestId('bulk-dropzone').boundingBox())!;
+    for (const box of await page.getByTestId('toast').evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number }))) {
+      const overlaps = box.x < zone.x + zone.width && zone.x < box.x + box.width && box.y < zone.y + zone.height && zone.y < box.y + box.height;
+      expect(overlaps, 'a toast covers the drop zone').to.equal(false);
+    }
+    await shot('bulk-eleven');
+    await page.getByRole('button', { name: 'Limpar todos' }).click();
     await page.getByTestId('bulk-input').setInputFiles(names.map(corpusApk));
     await soon(() => page.getByTestId('bulk-files').locator('.list-group-item').count(), (v) => expect(v).to.equal(3));
     await soon(() => page.getByTestId('bulk-total').textContent(), (v) => expect(v).to.match(/^3 arquivos · total \d/));
@@ -387,6 +410,15 @@ describe('admin screens in a real browser', function () {
     await soon(() => page.getByTestId('bulk-count-completed-value').textContent(), (v) => expect(v).to.equal('3'));
     await soon(() => page.getByTestId('bulk-count-failed-value').textContent(), (v) => expect(v).to.equal('0'));
     await shot('bulk-done');
+    // However fast a conversion ran, its logs are never announced as 'Ver logs (0)', and opening them shows its lines.
+    for (const n of names) {
+      const toggle = page.getByTestId(`bulk-item-${n}`).getByTestId('bulk-logs-toggle');
+      expect(await toggle.textContent()).to.not.equal('Ver logs (0)');
+    }
+    const firstItem = page.getByTestId(`bulk-item-${names[0]}`);
+    await firstItem.getByTestId('bulk-logs-toggle').click();
+    await soon(() => firstItem.getByTestId('bulk-logs').textContent(), (v) => expect(v).to.match(/^\[\d{2}:\d{2}:\d{2}\]/));
+    await firstItem.getByTestId('bulk-logs-toggle').click();
 
     for (const n of names) {
       const item = page.getByTestId(`bulk-item-${n}`);

@@ -67,7 +67,7 @@ describe('checkouts: card, boleto and renewals end to end in a real browser', fu
   it('sandbox_cardApprovedIn3x_returnPageApproved_minhasComprasShowsIt_adminRefunds', async () => {
     const buyer = await buildUser(server);
     const { page, errors } = await open(server, buyer);
-    const body = await startCheckout(page, server, 'Pagar com cartão: Pacote Cartão');
+    const body = await startCheckout(page, server, 'Pagar com cartão ou boleto: Pacote Cartão');
     await waitForPath(page, body.checkoutUrl);
     const checkout = page.getByTestId('sandbox-checkout');
     await checkout.waitFor({ timeout: SHORT });
@@ -97,7 +97,7 @@ describe('checkouts: card, boleto and renewals end to end in a real browser', fu
   it('sandbox_cardRefused_returnPageSaysSoAndNothingIsApplied', async () => {
     const buyer = await buildUser(server);
     const { page } = await open(server, buyer);
-    const body = await startCheckout(page, server, 'Pagar com cartão: Pacote Cartão');
+    const body = await startCheckout(page, server, 'Pagar com cartão ou boleto: Pacote Cartão');
     await page.getByTestId('sandbox-checkout').getByRole('button', { name: 'Cartão recusado' }).click({ timeout: SHORT });
     await waitForReturn(page, body.purchase.id);
     await soon(() => page.getByTestId('payment-status-text').textContent(), (t) => expect(t).to.equal('Pagamento recusado. Tente outro cartão ou outro meio de pagamento.'));
@@ -108,7 +108,7 @@ describe('checkouts: card, boleto and renewals end to end in a real browser', fu
   it('sandbox_boletoPendingThenPaid_thenRefundedByAdmin', async () => {
     const buyer = await buildUser(server);
     const { page } = await open(server, buyer);
-    const body = await startCheckout(page, server, 'Pagar com cartão: Pacote Cartão');
+    const body = await startCheckout(page, server, 'Pagar com cartão ou boleto: Pacote Cartão');
     await page.getByTestId('sandbox-checkout').getByRole('button', { name: 'Gerar boleto' }).click({ timeout: SHORT });
     await waitForReturn(page, body.purchase.id);
     await soon(() => page.getByTestId('payment-status-text').textContent(), (t) => expect(t).to.contain('Boleto gerado'));

@@ -165,6 +165,35 @@ describe('email in a real browser', function () {
     });
     after(async () => server?.stop());
 
+    it('forgotPassword_withoutSmtp_saysNoLinkWillArriveShowsTheSupportContact_andTheAdminIsWarned', async () => {
+      await server.ctx.settings.set('support.email', 'suporte@empresa.com.br');
+      const admin = await buildAdmin(server);
+      const user = await buildUser(server);
+      const { page, context, errors } = await openPage(browser);
+      try {
+        await page.goto(`${server.url}/forgot-password`);
+        await page.getByLabel('Email').fill(user.email);
+        await page.getByRole('button', { name: 'Enviar link' }).click();
+        const notice = page.getByTestId('forgot-no-delivery');
+        await soon(() => notice.textContent(), (v) => expect(v).to.equal(EMAIL_MESSAGES.forgotPasswordNoDelivery));
+        expect(await page.locator('body').textContent()).to.not.contain('1 hora');
+        expect(await page.getByTestId('forgot-sent').count()).to.equal(0);
+        await soon(() => page.getByTestId('support-email').textContent(), (v) => expect(v).to.equal('suporte@empresa.com.br'));
+        await shootBoth(page, 'forgot-password-no-smtp');
+        expect(errors).to.deep.equal([]);
+      } finally {
+        await context.close();
+      }
+      // The admin dashboard says a customer asked, and where to see it.
+      const adminPage = await openPage(browser, { session: sessionOf(server, admin) });
+      try {
+        await adminPage.page.goto(`${server.url}/admin`);
+        await soon(() => adminPage.page.locator('body').textContent(), (v) => expect(v).to.contain('Clientes pediram uma nova senha'), 15_000);
+      } finally {
+        await adminPage.context.close();
+      }
+    });
+
     it('adminEmails_viewMessage_sandboxedFrameLinkHidden', async () => {
       const admin = await buildAdmin(server);
       const user = await buildUser(server, { name: 'Duda' });

@@ -122,7 +122,12 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await waitForPath(page, '/converter');
       await page.getByText(`O AAB sai assinado com a chave "${ALIAS}"`, { exact: false }).waitFor();
       await soon(() => signBox.isDisabled(), (v) => expect(v).to.equal(false));
+      // With a key stored, signing is ticked from the start; the hint follows the box.
+      expect(await signBox.isChecked()).to.equal(true);
+      await signBox.uncheck();
+      await soon(() => page.getByTestId('sign-hint').textContent(), (v) => expect(v).to.equal('O AAB sai sem assinatura: o Google Play só o aceita depois de assinado com a sua chave de upload.'));
       await signBox.check();
+      await soon(() => page.getByTestId('sign-hint').textContent(), (v) => expect(v).to.contain(`O AAB sai assinado com a chave "${ALIAS}"`));
       await page.getByTestId('file-input').setInputFiles(corpusApk(APK));
       await page.getByTestId('chosen-file').waitFor();
       await page.getByTestId('start-conversion').click();

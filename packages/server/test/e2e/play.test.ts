@@ -47,6 +47,27 @@ describe('dashboard: publishing to Google Play in a real browser', function () {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
+  it('play_withoutAKey_theButtonIsDisabledAndSaysWhatIsMissingBeforeAnyForm', async () => {
+    const user = await buildCreditUser(server, 1);
+    const token = tokenFor(server, user);
+    const conversionId = conversionIdOf(await uploadBytes(server, token, buildZip(tinyApkEntries({ versionCode: 2, packageName: PKG })), { fileName: 'sem-chave.apk' }));
+    await waitForStatus(server, token, conversionId, ['completed']);
+    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, user) });
+    try {
+      await page.goto(`${server.url}/conversions/${conversionId}?publicar=1`);
+      const reasons = page.getByTestId('publish-blockers');
+      await reasons.waitFor();
+      expect(await reasons.textContent()).to.contain('cadastre a chave da conta de serviço em Conta › Google Play').and.contain('não foi assinado');
+      expect(await reasons.getByRole('link', { name: 'Conta › Google Play' }).getAttribute('href')).to.equal('/account/google-play');
+      expect(await reasons.getByRole('link', { name: 'Conta › Chave de upload' }).getAttribute('href')).to.equal('/account/keystore');
+      expect(await page.getByTestId('publish-open').isDisabled()).to.equal(true);
+      expect(await page.getByTestId('publish-modal').count()).to.equal(0);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('play_registerKeyTestPublishDraftToInternal_seenInTheConversionsHistoryAndAdmin', async () => {
     google.addServiceAccount(account);
     google.addApp(PKG);
@@ -80,12 +101,25 @@ describe('dashboard: publishing to Google Play in a real browser', function () {
       await soon(() => page.getByTestId('play-test-result').textContent(), (v) => expect(v).to.equal(PLAY_MESSAGES.testOk(PKG)));
       await shootBoth(page, 'play-credentials');
 
-      // From the history's 'Publicar' to the conversion page's form: internal, draft, pt-BR notes.
+      // From the history's 'Publicar' to the conversion page: this AAB is unsigned and its
+      // checklist has a blocker (no targetSdk), so the reasons show beside a secondary button
+      // instead of the form; the customer may still open it.
       await page.goto(`${server.url}/history`);
       await page.getByTestId('history-publish').first().click();
       await waitForPath(page, `/conversions/${conversionId}`);
+      const reasons = page.getByTestId('publish-blockers');
+      await reasons.waitFor();
+      expect(await reasons.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-testid')))).to.deep.equal(['publish-blocker-unsigned', 'publish-blocker-checklist']);
+      expect(await page.getByTestId('publish-modal').count()).to.equal(0);
+      const open = page.getByTestId('publish-open');
+      expect(await open.getAttribute('class')).to.contain('btn-outline-secondary');
+      await open.click();
       const modal = page.getByTestId('publish-modal');
       await modal.waitFor();
+      // Track and release status in words, no API codes repeated beside them.
+      const trackOptions = await modal.getByLabel('Faixa').locator('option').allTextContents();
+      expect(trackOptions.slice(0, 4)).to.deep.equal(['Teste interno', 'Teste fechado (alpha)', 'Teste aberto (beta)', 'Produção']);
+      expect(await modal.getByLabel('Status da versão').locator('option').allTextContents()).to.deep.equal(['Rascunho', 'Disponível para todos', 'Lançamento gradual']);
       expect(await modal.getByLabel('Faixa').inputValue()).to.equal('internal');
       expect(await modal.getByLabel('Status da versão').inputValue()).to.equal('draft');
       await modal.getByTestId('publish-notes-0').fill('Primeira versão pelo aabify');

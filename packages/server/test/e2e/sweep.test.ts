@@ -2,8 +2,8 @@
  * Every route of the dashboard at 390 px and 1280 px, in the light and the dark theme, as a
  * customer, as an admin and signed out. Each screen must have: no horizontal overflow of the
  * page, no text clipped by its container (an ellipsis is fine when the whole text is in a
- * tooltip), no word broken in the middle across two lines, its own <title>, and no WCAG AA
- * contrast failure (axe-core's color-contrast rule). One browser; one context per role, width
+ * tooltip), no word broken in the middle across two lines, its own <title>, and no serious or
+ * critical axe-core finding (WCAG A and AA rules: contrast, names of progress bars and controls…). One browser; one context per role, width
  * and theme. With AABIFY_SCREENSHOTS=1 (`npm run screenshots`) it also writes a screenshot of
  * every screen and an index of them into test-artifacts/screenshots/screens/.
  */
@@ -17,7 +17,8 @@ import { ensureDashboardBuilt, launchBrowser, requireChromium, SCREENSHOT_DIR, s
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildAdmin, buildCreditUser, buildUser, tokenFor } from '../helpers/factories.js';
 import { buildPlan, buildPurchase } from '../helpers/planFactories.js';
-import { conversionIdOf, corpusApk, requireCorpus, uploadApk, waitForStatus } from '../helpers/conversions.js';
+import { conversionIdOf, corpusApk, requireCorpus, uploadApk, uploadBytes, waitForStatus } from '../helpers/conversions.js';
+import { buildZip } from '../../../converter/test/helpers/zipBuilder.js';
 import { presentUser } from '../../src/accounts/userPresenter.js';
 
 const SHOOT = process.env.AABIFY_SCREENSHOTS === '1';
@@ -128,6 +129,7 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     public: [
       { name: 'login', path: '/login', ready: 'form' },
       { name: 'register', path: '/register', ready: 'form' },
+      { name: 'api-docs', path: '/api/docs', ready: 'details.card' },
     ],
     customer: [
       { name: 'dashboard', path: '/dashboard', ready: '[data-testid="plan-card"]' },
@@ -150,6 +152,7 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
       { name: 'admin-plans', path: '/admin/plans', ready: '[data-testid="plans-table"]' },
       { name: 'admin-bulk', path: '/admin/bulk-converter', ready: '[data-testid="bulk-dropzone"]' },
       { name: 'admin-admins', path: '/admin/management', ready: '[data-testid="admins-table"]' },
+      { name: 'admin-emails', path: '/admin/emails', ready: '[data-testid="emails-list"]' },
       { name: 'admin-settings', path: '/admin/settings', ready: '[data-testid="setting-upload-maxFileSize"]' },
     ],
   });
@@ -178,12 +181,16 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     for (const w of found.brokenWords) problems.push(`${label}: word broken across lines: ${w}`);
     if (!/ · aabify$/.test(found.title)) problems.push(`${label}: no page title (${found.title})`);
     if (!(await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === 'object'))) await page.addScriptTag({ content: await AXE_SOURCE });
-    const contrast = (await page.evaluate(() =>
-      (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: Array<{ nodes: Array<{ target: string[]; failureSummary?: string }> }> }> } }).axe
-        .run(document, { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations'] })
-        .then((r) => r.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')} — ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('').trim()}`))),
+    const findings = (await page.evaluate(() =>
+      (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact?: string | null; nodes: Array<{ target: string[]; failureSummary?: string }> }> }> } }).axe
+        .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
+        .then((r) =>
+          r.violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('').trim()}`)),
+        ),
     )) as string[];
-    for (const c of contrast) problems.push(`${label}: contrast: ${c}`);
+    for (const f of findings) problems.push(`${label}: axe: ${f}`);
     if (SHOOT) {
       const name = `${route.name}-${label.split(' ')[1]}`;
       await page.screenshot({ path: join(SHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
@@ -194,7 +201,7 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
 
   for (const width of WIDTHS) {
     for (const theme of THEMES) {
-      it(`sweep_${width}px_${theme}_noOverflowClippingBrokenWordsOrContrastFailures`, async () => {
+      it(`sweep_${width}px_${theme}_noOverflowClippingBrokenWordsOrSeriousAxeFindings`, async () => {
         const routes = routesOf();
         const problems: string[] = [];
         for (const [role, session] of [['public', undefined], ['customer', customer], ['newcomer', newcomer], ['admin', admin]] as const) {
@@ -259,6 +266,56 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     await soon(() => page.getByTestId('download-unavailable').textContent(), (v) => expect(v).to.contain('o download dos arquivos de clientes está desativado'));
     expect(await page.getByRole('button', { name: 'Baixar AAB' }).count()).to.equal(0);
     await soon(() => page.getByTestId('log-count-all').textContent(), (v) => expect(Number(v)).to.be.greaterThan(0));
+    // What only the owner may do is not offered to the admin.
+    for (const name of ['Nova Conversão', 'Publicar no Google Play']) expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Ver Histórico' }).count()).to.equal(0);
+    await context.close();
+  });
+
+  it('words_adminScreensShowNoInternals_noRawSettingKeysRoleCodesOrEngineStepNames', async () => {
+    const context = await contextFor(1280, 'light', admin);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/system`);
+    const version = page.getByTestId('system-version');
+    await soon(() => version.textContent(), (v) => expect(v).to.match(/^aabify \S+ · Node\.js \d+\.\d+\.\d+ · site e conversões no mesmo processo$/));
+    await page.goto(`${server.url}/admin/settings`);
+    await page.getByTestId('setting-upload-maxFileSize').waitFor();
+    expect(await page.locator('main').textContent()).to.not.match(/upload\.maxFileSize|conversions\.maxConcurrent/);
+    // A conversion's log as the admin reads it: stage tags in pt-BR.
+    await page.goto(`${server.url}/conversions/${conversionId}`);
+    await page.getByTestId('support-banner').waitFor();
+    await soon(() => page.locator('.log-row').count(), (n) => expect(n).to.be.greaterThan(0));
+    await soon(() => page.getByTestId('conversion-page').textContent(), (v) => expect(v).to.match(/\[(envio|leitura|conclusão)\]/));
+    const text = await page.getByTestId('conversion-page').textContent();
+    expect(text).to.not.match(/\[(upload|queue|reading|writing|storing|done|report)\]/);
+    await context.close();
+  });
+
+  it('touch_phoneWithoutAMouse_dropZonesSayTapNotDrag', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'pt-BR' });
+    await context.addInitScript((s: { token: string; user: string }) => {
+      localStorage.setItem('aabify-token', s.token);
+      localStorage.setItem('aabify-user', s.user);
+    }, { token: customer.token, user: JSON.stringify(customer.user) });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/converter`);
+    await soon(() => page.getByTestId('dropzone').textContent(), (v) => expect(v).to.contain('Toque para escolher seu APK'));
+    expect(await page.getByTestId('dropzone').textContent()).to.not.contain('Arraste');
+    await context.close();
+  });
+
+  it('failed_aFileThatCannotConvert_saysNoCreditWasUsedAndOffersNoUselessRetry', async () => {
+    const id = conversionIdOf(await uploadBytes(server, customer.token, buildZip([{ name: 'assets/leia-me.txt', data: 'sem manifesto' }]), { fileName: 'sem-manifesto.apk' }));
+    await waitForStatus(server, customer.token, id, ['failed']);
+    const context = await contextFor(1280, 'light', customer);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/conversions/${id}`);
+    const card = page.getByTestId('result-failed');
+    await card.waitFor();
+    expect(await card.getByTestId('result-no-credit').textContent()).to.contain('Nenhum crédito foi usado');
+    await card.getByTestId('result-retry-wont-help').waitFor();
+    expect(await card.getByRole('button', { name: 'Tentar Novamente' }).count()).to.equal(0);
+    expect(await card.getByRole('button', { name: 'Nova Conversão' }).count()).to.equal(1);
     await context.close();
   });
 

@@ -9,7 +9,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Modal from 'react-bootstrap/Modal';
-import ProgressBar from 'react-bootstrap/ProgressBar';
+import { NamedProgressBar } from '../../components/ProgressMeter';
 import Table from 'react-bootstrap/Table';
 import { ANALYTICS_PERIODS, ANALYTICS_PERIOD_LABELS, PLAN_TYPE_LABELS, formatMoney, type AnalyticsPeriod, type Currency, type PlanPerformanceEntry } from '@aabify/shared';
 import { adminApi } from '../../api/admin';
@@ -81,7 +81,7 @@ export function PlanComparisonModal({ planIds, currencies, show, onHide }: { pla
                   <td className="text-end" data-testid="comparison-period-sales">{r.periodSales}</td>
                   <td>
                     <div data-testid="comparison-period-revenue">{formatMoney(r.periodRevenueCents, currency)}</div>
-                    <ProgressBar now={(r.periodRevenueCents / best) * 100} style={{ height: 6 }} aria-label={`Receita no período de ${r.name}`} />
+                    <NamedProgressBar now={(r.periodRevenueCents / best) * 100} style={{ height: 6 }} label={`Receita no período de ${r.name}`} />
                   </td>
                   <td className="text-end" data-testid="comparison-sales">{r.sales}</td>
                   <td className="text-end" data-testid="comparison-revenue">{formatMoney(r.revenueCents, currency)}</td>

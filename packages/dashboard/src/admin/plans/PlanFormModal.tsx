@@ -26,6 +26,7 @@ import { adminApi, type PlanBody } from '../../api/admin';
 import { adminPaymentsApi } from '../../api/payments';
 import { toast } from '../../stores/toasts';
 import { failureText, serverFields } from '../common';
+import { FocusFirstError } from '../../components/FormField';
 import { SubmitButton } from '../../components/SubmitButton';
 
 /** Number inputs hold text until typed in; formik then keeps a number ('' when cleared). */
@@ -251,6 +252,7 @@ export function PlanFormModal({ show, plan, onHide, onSaved }: { show: boolean; 
       <Formik<PlanFormValues> initialValues={planFormValues(plan)} validate={validatePlan} onSubmit={(v, h) => submit(v, h)} enableReinitialize>
         {({ values, isSubmitting, errors, submitCount }) => (
           <FormikForm noValidate data-testid="plan-form">
+            <FocusFirstError />
             <Modal.Header closeButton closeLabel="Fechar">
               <Modal.Title as="h2" className="h5">{plan ? 'Editar Plano' : 'Novo Plano'}</Modal.Title>
             </Modal.Header>

@@ -108,7 +108,7 @@ export function PlansTable({
           render: (p) => (
             <>
               <div className="fw-semibold text-break-word">{p.name}</div>
-              {p.description && <Truncate text={p.description} max="260px" className="small text-body-secondary" />}
+              {p.description && <Truncate text={p.description} max="220px" className="small text-body-secondary" />}
             </>
           ),
         },

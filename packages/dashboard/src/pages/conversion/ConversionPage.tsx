@@ -107,7 +107,9 @@ export default function ConversionPage() {
   };
 
   const view = current?.id === id ? current : null;
-  const actions = (
+  // An admin reading a customer's conversion for support gets no owner actions.
+  const owner = !view?.support;
+  const actions = owner && (
     <>
       <Link to="/history" className="btn btn-outline-secondary btn-sm">
         <Icon name="clock-history" className="me-1" />
@@ -161,11 +163,11 @@ export default function ConversionPage() {
       </Card>
       <StatusCard conversion={view} live={live} lastUpdateAt={lastUpdateAt} />
       <QueueCard conversion={view} />
-      {view.status === 'failed' && <FailedResult conversion={view} onRetry={retry} onNew={newConversion} />}
-      {view.status === 'completed' && <CompletedResult conversion={view} onNew={newConversion} />}
+      {view.status === 'failed' && <FailedResult conversion={view} onRetry={owner ? retry : undefined} onNew={owner ? newConversion : undefined} />}
+      {view.status === 'completed' && <CompletedResult conversion={view} onNew={owner ? newConversion : undefined} />}
       {/* Only bundles are published on Google Play: an AAB → APK conversion made an APK. */}
       {view.status === 'completed' && view.kind !== 'aab-to-apks' && (
-        <Publications conversionId={view.id} canPublish={!view.support} openOnLoad={search.get('publicar') === '1'} />
+        <Publications conversionId={view.id} canPublish={!view.support} signed={view.signed} checklist={view.checklist} openOnLoad={search.get('publicar') === '1'} />
       )}
       <LogConsole conversionId={view.id} status={view.status} logs={view.logs} onClear={() => clearLogs(view.id)} />
     </div>

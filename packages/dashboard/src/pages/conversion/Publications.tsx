@@ -18,6 +18,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router-dom';
 import {
+  PLAY_PUBLISH_BLOCKERS,
   PLAY_RELEASE_STATUS_LABELS,
   PLAY_STANDARD_TRACKS,
   PLAY_TRACK_LABELS,
@@ -25,6 +26,7 @@ import {
   PUBLICATION_STEP_LABELS,
   playReleaseSchema,
   type ApiPublication,
+  type PlayCheck,
   type PlayReleaseRequest,
   type PublicationStep,
 } from '@aabify/shared';
@@ -104,7 +106,7 @@ function PublishModal({ conversionId, show, onHide, onCreated }: { conversionId:
                 <Form.Select name="trackChoice" value={values.trackChoice} onChange={handleChange} isInvalid={Boolean(errors.trackChoice)}>
                   {PLAY_STANDARD_TRACKS.map((t) => (
                     <option key={t} value={t}>
-                      {PLAY_TRACK_LABELS[t]} ({t})
+                      {PLAY_TRACK_LABELS[t]}
                     </option>
                   ))}
                   <option value="custom">Outra faixa de teste fechado…</option>
@@ -120,9 +122,9 @@ function PublishModal({ conversionId, show, onHide, onCreated }: { conversionId:
               <Form.Group className="mb-3" controlId="publish-status">
                 <Form.Label>Status da versão</Form.Label>
                 <Form.Select name="releaseStatus" value={values.releaseStatus} onChange={handleChange}>
-                  <option value="draft">{PLAY_RELEASE_STATUS_LABELS.draft} (draft)</option>
-                  <option value="completed">{PLAY_RELEASE_STATUS_LABELS.completed} (completed)</option>
-                  <option value="inProgress">{PLAY_RELEASE_STATUS_LABELS.inProgress} (inProgress)</option>
+                  <option value="draft">{PLAY_RELEASE_STATUS_LABELS.draft}</option>
+                  <option value="completed">{PLAY_RELEASE_STATUS_LABELS.completed}</option>
+                  <option value="inProgress">{PLAY_RELEASE_STATUS_LABELS.inProgress}</option>
                 </Form.Select>
                 <Form.Text>Rascunho: a versão fica no Play Console para você revisar e lançar.</Form.Text>
               </Form.Group>
@@ -171,9 +173,73 @@ function PublishModal({ conversionId, show, onHide, onCreated }: { conversionId:
   );
 }
 
-export function Publications({ conversionId, canPublish, openOnLoad }: { conversionId: string; canPublish: boolean; openOnLoad?: boolean }) {
+/** What keeps publishing from working, known before the form: the account's Play key, the AAB's signature, the checklist's blockers. */
+function usePublishBlockers(canPublish: boolean, signed: boolean | undefined, checklist: readonly PlayCheck[] | undefined): { ready: boolean; reasons: Array<'noKey' | 'unsigned' | 'checklist'>; checklistBlockers: number } {
+  const [hasKey, setHasKey] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (!canPublish) return;
+    let live = true;
+    playApi.credentials().then(
+      (c) => live && setHasKey(c !== null),
+      () => live && setHasKey(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [canPublish]);
+  const checklistBlockers = (checklist ?? []).filter((c) => c.status === 'blocker').length;
+  const reasons: Array<'noKey' | 'unsigned' | 'checklist'> = [];
+  if (hasKey === false) reasons.push('noKey');
+  if (signed === false) reasons.push('unsigned');
+  if (checklistBlockers > 0) reasons.push('checklist');
+  return { ready: hasKey !== null, reasons, checklistBlockers };
+}
+
+function BlockerReasons({ reasons, checklistBlockers }: { reasons: ReadonlyArray<'noKey' | 'unsigned' | 'checklist'>; checklistBlockers: number }) {
+  return (
+    <div className="small mb-3" data-testid="publish-blockers">
+      <div className="fw-semibold">{PLAY_PUBLISH_BLOCKERS.title}</div>
+      <ul className="mb-0 ps-3">
+        {reasons.map((r) => (
+          <li key={r} data-testid={`publish-blocker-${r}`}>
+            {r === 'checklist' ? (
+              PLAY_PUBLISH_BLOCKERS.checklist(checklistBlockers)
+            ) : (
+              <>
+                {PLAY_PUBLISH_BLOCKERS[r].before} <Link to={PLAY_PUBLISH_BLOCKERS[r].path}>{PLAY_PUBLISH_BLOCKERS[r].link}</Link> {PLAY_PUBLISH_BLOCKERS[r].after}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function Publications({
+  conversionId,
+  canPublish,
+  signed,
+  checklist,
+  openOnLoad,
+}: {
+  conversionId: string;
+  canPublish: boolean;
+  signed?: boolean;
+  checklist?: readonly PlayCheck[];
+  openOnLoad?: boolean;
+}) {
   const [items, setItems] = useState<ApiPublication[] | null>(null);
-  const [show, setShow] = useState(Boolean(openOnLoad && canPublish));
+  const blockers = usePublishBlockers(canPublish, signed, checklist);
+  // Without a key nothing can be sent; an unsigned AAB or a checklist blocker is refused by Play
+  // itself (the customer may still try, e.g. after fixing it in the Play Console), so the button
+  // stays usable but secondary, with the reasons beside it.
+  const blocked = blockers.reasons.length > 0;
+  const impossible = blockers.reasons.includes('noKey');
+  // Null until the customer opens or closes the form: 'Publicar' from the history opens it once
+  // nothing is missing; otherwise the reasons show instead.
+  const [opened, setShow] = useState<boolean | null>(null);
+  const show = opened ?? Boolean(openOnLoad && canPublish && blockers.ready && !blocked);
   const reload = useCallback(() => {
     playApi.publications(conversionId).then(
       (r) => setItems(r.publications),
@@ -208,13 +274,18 @@ export function Publications({ conversionId, canPublish, openOnLoad }: { convers
           Google Play
         </h2>
         {canPublish && (
-          <Button size="sm" onClick={() => setShow(true)} data-testid="publish-open">
+          <Button size="sm" variant={blocked ? 'outline-secondary' : 'primary'} disabled={impossible || !blockers.ready} onClick={() => setShow(true)} data-testid="publish-open" aria-describedby={blocked ? 'publish-blockers' : undefined}>
             Publicar no Google Play
           </Button>
         )}
       </Card.Header>
       <Card.Body>
-        {canPublish && (
+        {canPublish && blocked && (
+          <div id="publish-blockers">
+            <BlockerReasons reasons={blockers.reasons} checklistBlockers={blockers.checklistBlockers} />
+          </div>
+        )}
+        {canPublish && !blocked && (
           <p className="small text-body-secondary">
             Publica este AAB numa faixa do Google Play com a conta de serviço cadastrada em <Link to="/account/google-play">Conta › Google Play</Link>.
           </p>

@@ -31,6 +31,7 @@ export const READY_TEXT = 'Pronto para conversão';
 export const SIGN_TEXTS = {
   label: 'Assinar o AAB com minha chave de upload',
   stored: (alias: string) => `O AAB sai assinado com a chave "${alias}", pronto para enviar ao Google Play.`,
+  unticked: 'O AAB sai sem assinatura: o Google Play só o aceita depois de assinado com a sua chave de upload.',
   missing: 'Para assinar o AAB e enviá-lo direto ao Google Play, cadastre antes sua chave de upload.',
   missingLink: 'Cadastrar chave de upload',
 } as const;
@@ -38,7 +39,8 @@ export const SIGN_TEXTS = {
 /** The same option for AAB → APK: without the upload key, the APK is signed with the test key, and said so. */
 export const APK_SIGN_TEXTS = {
   label: 'Assinar o APK com minha chave de upload',
-  stored: (alias: string) => `Marcado, o APK sai assinado com a chave "${alias}". Desmarcado, com a chave de teste do aabify: só para instalar e testar, NUNCA para o Google Play.`,
+  stored: (alias: string) => `O APK sai assinado com a chave "${alias}".`,
+  unticked: 'Desmarcado, o APK sai assinado com a chave de teste do aabify: só para instalar e testar, NUNCA para o Google Play.',
   missing:
     'Sem a sua chave de upload, o APK sai assinado com a chave de teste do aabify: serve só para instalar e testar no celular, NUNCA para o Google Play. Para assinar com a sua chave, cadastre-a antes.',
   missingLink: 'Cadastrar chave de upload',
@@ -50,7 +52,7 @@ export const KIND_TEXTS = {
   startApk: 'Converter para AAB',
 } as const;
 
-/** 'Assinar o AAB com minha chave de upload': enabled only when the account has a keystore. */
+/** 'Assinar o AAB (APK) com minha chave de upload': enabled only when the account has a keystore, ticked unless the customer unticks it. */
 function SignOption({ checked, onChange, disabled, kind }: { checked: boolean; onChange(next: boolean): void; disabled: boolean; kind: ConversionKind }) {
   const { status, keystore } = useKeystore();
   const available = status === 'ready' && keystore !== null;
@@ -68,7 +70,7 @@ function SignOption({ checked, onChange, disabled, kind }: { checked: boolean; o
       />
       {available ? (
         <Form.Text id="sign-aab-help" muted data-testid="sign-hint">
-          {texts.stored(keystore.alias)}
+          {checked ? texts.stored(keystore.alias) : texts.unticked}
         </Form.Text>
       ) : status === 'ready' || status === 'error' ? (
         <Form.Text id="sign-aab-help" muted data-testid="sign-hint">
@@ -113,9 +115,11 @@ export default function ConverterPage() {
   const { phase, uploadProgress, uploadFileName } = useConversions();
   const [files, setFiles] = useState<File[] | null>(entry.retryFiles ?? null);
   const [startError, setStartError] = useState<string | null>(null);
-  const [sign, setSign] = useState(false);
   const [versionCode, setVersionCode] = useState<VersionCodeChoice>({ mode: 'keep' });
   const hasKeystore = useKeystore((s) => s.status === 'ready' && s.keystore !== null);
+  // Null until the customer ticks or unticks it: with a key stored, signing is the default.
+  const [signChoice, setSign] = useState<boolean | null>(null);
+  const sign = signChoice ?? hasKeystore;
   const upload = useRef<AbortController | null>(null);
   useLiveConversion({
     onAdopt: entry.fresh || entry.retryFiles ? undefined : (view) => navigate(`/conversions/${view.id}`, { replace: true }),

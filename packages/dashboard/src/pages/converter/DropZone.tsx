@@ -59,6 +59,7 @@ export function DropZone({ files, disabled, onFiles }: DropZoneProps) {
       disabled={disabled}
       accept={UPLOAD_ACCEPT}
       prompt="Arraste e solte seu APK aqui ou clique para selecionar"
+      touchPrompt="Toque para escolher seu APK"
       help={
         <>
           {DROP_ZONE_TEXTS.accepts};{' '}

@@ -5,6 +5,7 @@ import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Card from 'react-bootstrap/Card';
 import Collapse from 'react-bootstrap/Collapse';
 import Form from 'react-bootstrap/Form';
+import { conversionStepTag } from '@aabify/shared';
 import { saveBlob } from '../../api/download';
 import type { ConversionStatus, LogEntry, LogLevel } from '../../lib/conversion';
 import { formatTime } from '../../lib/format';
@@ -189,7 +190,7 @@ export function LogConsole({ conversionId, status, logs, onClear }: LogConsolePr
                           <Badge bg={LEVEL_BG[l.level].bg} text={LEVEL_BG[l.level].text}>
                             {LOG_LEVEL_LABELS[l.level]}
                           </Badge>
-                          {l.step && <span className="text-body-secondary text-truncate">[{l.step}]</span>}
+                          {l.step && <span className="text-body-secondary text-truncate">[{conversionStepTag(l.step)}]</span>}
                         </div>
                         <div className="log-message">{l.message}</div>
                       </div>

@@ -1,5 +1,5 @@
 import Card from 'react-bootstrap/Card';
-import type { ConversionView } from '../../lib/conversion';
+import { remainingEstimate, type ConversionView } from '../../lib/conversion';
 import { ESTIMATE_TEXTS, formatEstimate } from '../../lib/format';
 
 /** Queue position while queued; the position and time remaining while processing. */
@@ -45,7 +45,7 @@ export function QueueCard({ conversion }: { conversion: ConversionView }) {
     );
   }
   if (conversion.status === 'processing' || (conversion.status === 'queued' && position === 0)) {
-    const remaining = conversion.progress > 0 ? conversion.averageProcessingTime * (1 - conversion.progress / 100) : undefined;
+    const remaining = remainingEstimate(conversion);
     return (
       <Card className="mb-3" data-testid="processing-card">
         <Card.Body className="d-flex flex-wrap gap-4">

@@ -9,12 +9,14 @@ import { ReportDetails } from './DeviceSavings';
 import { TestOnPhone } from './TestOnPhone';
 import { PlayChecklist } from '../conversion/PlayChecklist';
 import type { ConversionView } from '../../lib/conversion';
-import { TEST_APK_MESSAGES, formatPercent, outputFileName, type ApksReportJson } from '@aabify/shared';
+import { TEST_APK_MESSAGES, formatPercent, outputFileName, retryMayHelp, type ApksReportJson } from '@aabify/shared';
 import { formatBytes, formatDateTime, formatDuration, savings, shortId } from '../../lib/format';
 
 export const RESULT_TEXTS = {
   failedTitle: 'Falha no processamento do arquivo',
   failedGeneric: 'Ocorreu um erro durante o processamento do arquivo',
+  noCreditUsed: 'Nenhum crédito foi usado: uma conversão que falha não é cobrada.',
+  retryWontHelp: 'Enviar o mesmo arquivo de novo falharia da mesma forma: corrija o APK (ou envie o conjunto completo) e converta outra vez.',
   completedBanner: 'Conversão concluída com sucesso!',
   downloadUnavailable: 'Download indisponível: o arquivo não está mais disponível para esta conversão.',
   supportNoDownload: 'Conversão de um cliente: o download dos arquivos de clientes está desativado (Configurações › Segurança).',
@@ -34,22 +36,38 @@ function ApkSignature({ apks }: { apks: ApksReportJson }) {
   );
 }
 
-export function FailedResult({ conversion, onRetry, onNew }: { conversion: ConversionView; onRetry(): void; onNew(): void }) {
+/** A failed conversion: what went wrong, that no credit was used, and a retry only when sending the file again can work. Without handlers (an admin reading a customer's conversion) no owner action shows. */
+export function FailedResult({ conversion, onRetry, onNew }: { conversion: ConversionView; onRetry?: () => void; onNew?: () => void }) {
+  const retry = retryMayHelp(conversion.errorCode);
   return (
     <Card className="mb-3 border-danger" data-testid="result-failed">
       <Card.Body>
         <h2 className="h5 text-danger">{RESULT_TEXTS.failedTitle}</h2>
-        <p className="mb-3" data-testid="result-error">
+        <p className="mb-2" data-testid="result-error">
           {conversion.error || RESULT_TEXTS.failedGeneric}
         </p>
-        <div className="d-flex flex-wrap gap-2">
-          <Button variant="danger" onClick={onRetry}>
-            Tentar Novamente
-          </Button>
-          <Button variant="outline-secondary" onClick={onNew}>
-            Nova Conversão
-          </Button>
-        </div>
+        <p className="mb-2 small" data-testid="result-no-credit">
+          {RESULT_TEXTS.noCreditUsed}
+        </p>
+        {!retry && (
+          <p className="mb-2 small text-body-secondary" data-testid="result-retry-wont-help">
+            {RESULT_TEXTS.retryWontHelp}
+          </p>
+        )}
+        {(onRetry || onNew) && (
+          <div className="d-flex flex-wrap gap-2 mt-3">
+            {retry && onRetry && (
+              <Button variant="danger" onClick={onRetry} data-testid="result-retry">
+                Tentar Novamente
+              </Button>
+            )}
+            {onNew && (
+              <Button variant={retry ? 'outline-secondary' : 'primary'} onClick={onNew}>
+                Nova Conversão
+              </Button>
+            )}
+          </div>
+        )}
       </Card.Body>
     </Card>
   );
@@ -66,7 +84,7 @@ function Info({ label, value, testId }: { label: string; value: string; testId?:
   );
 }
 
-export function CompletedResult({ conversion, onNew }: { conversion: ConversionView; onNew(): void }) {
+export function CompletedResult({ conversion, onNew }: { conversion: ConversionView; onNew?: () => void }) {
   const original = conversion.originalSize ?? conversion.fileSize;
   const final = conversion.convertedSize;
   const saved = savings(original, final);
@@ -90,9 +108,11 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
               {conversion.support && !conversion.support.downloadAllowed ? RESULT_TEXTS.supportNoDownload : RESULT_TEXTS.downloadUnavailable}
             </Alert>
           )}
-          <Button variant="outline-primary" size="lg" onClick={onNew}>
-            Nova Conversão
-          </Button>
+          {onNew && (
+            <Button variant="outline-primary" size="lg" onClick={onNew}>
+              Nova Conversão
+            </Button>
+          )}
         </div>
         {conversion.canDownload && !apkKind && <TestOnPhone conversionId={conversion.id} />}
         <Row className="g-4">

@@ -34,6 +34,8 @@ type BuyWay = 'pix' | 'checkout' | 'renewal';
 function PlanOffer({ plan, route, busy, onBuy }: { plan: ApiPlan; route: CurrencyPaymentRoute | null; busy: BuyWay | null; onBuy(way: BuyWay): void }) {
   const spinner = (way: BuyWay) => busy === way && <Spinner size="sm" className="me-2" aria-hidden="true" />;
   const main = plan.isPopular ? 'primary' : 'outline-primary';
+  // The accessible name starts with the button's own words (what a voice user says), then the plan.
+  const cardLabel = plan.currency === 'BRL' ? 'Pagar com cartão ou boleto' : 'Pagar com cartão';
   return (
     <Card className={`h-100 ${plan.isPopular ? 'border-primary border-2' : ''}`} data-testid="plan-offer" data-plan-name={plan.name}>
       <Card.Body className="d-flex flex-column">
@@ -65,9 +67,9 @@ function PlanOffer({ plan, route, busy, onBuy }: { plan: ApiPlan; route: Currenc
             </Button>
           )}
           {route?.card && (
-            <Button variant={route.pix ? 'outline-secondary' : main} onClick={() => onBuy('checkout')} disabled={busy !== null} aria-label={`Pagar com cartão: ${plan.name}`}>
+            <Button variant={route.pix ? 'outline-secondary' : main} onClick={() => onBuy('checkout')} disabled={busy !== null} aria-label={`${cardLabel}: ${plan.name}`}>
               {spinner('checkout')}
-              {plan.currency === 'BRL' ? 'Pagar com cartão ou boleto' : 'Pagar com cartão'}
+              {cardLabel}
             </Button>
           )}
           {route?.renewal && plan.type === 'subscription' && (

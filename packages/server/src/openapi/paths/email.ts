@@ -25,9 +25,9 @@ export const emailRoutes = [
   route('post', '/auth/forgot-password', 'Autenticação', 'Pede um link de nova senha por e-mail (a mesma resposta, exista ou não a conta)', {
     auth: 'none',
     body: forgotPasswordSchema,
-    answer: message,
+    answer: { type: 'object', properties: { message: { type: 'string' }, emailDelivery: { type: 'boolean' } }, required: ['message', 'emailDelivery'] },
     rateLimited: true,
-    description: 'Limitado por endereço do cliente e por e-mail. O link vale 1 hora e serve uma vez.',
+    description: 'Limitado por endereço do cliente e por e-mail. O link vale 1 hora e serve uma vez. Sem SMTP configurado, `emailDelivery` é false e a mensagem indica o contato do suporte (o pedido fica na caixa de saída e os administradores são avisados).',
   }),
   route('post', '/auth/reset-password', 'Autenticação', 'Define a nova senha com o token do link; encerra as sessões antigas e abre uma nova', {
     auth: 'none',
