@@ -322,14 +322,15 @@ async function measure(url: string, session: { token: string; user: unknown }, p
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
-if (!dashboardDir) ensureDashboardBuilt();
+// Without --dashboard-dir: the working tree's dashboard, built for this run.
+const served = dashboardDir || ensureDashboardBuilt();
 await startTestCluster();
-const server = await startTestServer(dashboardDir ? { DASHBOARD_DIR: dashboardDir } : {}, {});
+const server = await startTestServer({ DASHBOARD_DIR: served }, {});
 try {
   await buildAdmin(server); // first-run setup done
   const user = await buildSubscriber(server, 30);
   const session = sessionOf(server, user);
-  console.log(`aabify dashboard benchmark — ${cpus().length} CPUs, ${server.url}${path}, first load (empty cache), ${runs} runs per preset, ${dashboardDir || 'packages/dashboard/dist'}`);
+  console.log(`aabify dashboard benchmark — ${cpus().length} CPUs, ${server.url}${path}, first load (empty cache), ${runs} runs per preset, ${dashboardDir || 'the working tree (built for this run)'}`);
   for (const preset of PRESETS.filter((p) => presetArg === 'both' || p.name === presetArg)) {
     const results: RunResult[] = [];
     for (let i = 0; i < runs; i++) {

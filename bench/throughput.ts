@@ -210,15 +210,24 @@ async function main(): Promise<void> {
       const open = new Map(customers.map((c) => [c.id, new Set(submitted.filter((s) => s.customer === c).map((s) => s.id))]));
       let failed = 0;
       const failedOf = new Map<string, number>();
+      const ended: Array<{ queuedAt: number; startedAt: number; completedAt: number }> = [];
       while ([...open.values()].some((s) => s.size > 0)) {
         for (const c of customers) {
           const pending = open.get(c.id)!;
           if (pending.size === 0) continue;
-          const page = await callApi<{ conversions: Array<{ _id: string; status: string }> }>(main.url, 'GET', `/conversion/history?limit=${each + 5}`, c.token);
+          const page = await callApi<{ conversions: Array<{ _id: string; status: string; queuedAt: string | null; createdAt: string; processingStartedAt: string | null; completedAt: string | null }> }>(
+            main.url,
+            'GET',
+            `/conversion/history?limit=${each + 5}`,
+            c.token,
+          );
           for (const row of page.conversions) {
             if (!pending.has(row._id)) continue;
             if (row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled') {
               pending.delete(row._id);
+              if (row.processingStartedAt && row.completedAt) {
+                ended.push({ queuedAt: Date.parse(row.queuedAt ?? row.createdAt), startedAt: Date.parse(row.processingStartedAt), completedAt: Date.parse(row.completedAt) });
+              }
               if (row.status !== 'completed') {
                 failed++;
                 failedOf.set(c.id, (failedOf.get(c.id) ?? 0) + 1);
@@ -241,11 +250,22 @@ async function main(): Promise<void> {
         if (me.credits.available !== (failedOf.get(c.id) ?? 0) || me.credits.reserved !== 0) creditsExact = false;
       }
       const memory = serverPids.map(memoryKb);
+      // How busy the conversion slots were between the first start and the last end: idle slots
+      // while conversions waited are time the service lost outside the engine.
+      const firstStart = Math.min(...ended.map((e) => e.startedAt));
+      const lastEnd = Math.max(...ended.map((e) => e.completedAt));
+      const busy = ended.reduce((n, e) => n + (e.completedAt - e.startedAt), 0);
+      const slots = Number(setting('conversions.maxConcurrent')) || 3;
+      const waited = ended.reduce((n, e) => n + (e.startedAt - e.queuedAt), 0) / Math.max(1, ended.length);
+      const running = busy / Math.max(1, ended.length);
       const perConversion = (n: number) => ((n / conversions) * 1000).toFixed(0);
       console.log(`\nround ${round}: ${conversions} conversions (${failed} failed) in ${seconds.toFixed(1)} s — uploads took ${((uploadedAt - started) / 1000).toFixed(1)} s`);
       console.log(`  throughput        ${((conversions / seconds) * 60).toFixed(1)} conversions/min, ${((conversions / seconds) * 60 / cpus().length).toFixed(1)} per core`);
       console.log(
         `  CPU per conversion server ${perConversion(serverCpu)} ms (engine alone ${perConversion(engineSeconds)} ms → service overhead ${perConversion(serverCpu - engineSeconds)} ms), database ${perConversion(dbCpu)} ms`,
+      );
+      console.log(
+        `  slots             ${((busy / Math.max(1, (lastEnd - firstStart) * slots)) * 100).toFixed(0)} % of ${slots} busy; a conversion waited ${(waited / 1000).toFixed(2)} s in line and ran ${(running / 1000).toFixed(2)} s on average`,
       );
       console.log(`  server memory     ${memory.map((m) => `RSS ${(m.rss / 1024).toFixed(0)} MB, peak ${(m.peak / 1024).toFixed(0)} MB`).join('; ')}`);
       console.log(`  latency           ${latency('/api/health', health)}; ${latency('status reads', statusReads)}`);

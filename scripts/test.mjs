@@ -28,7 +28,10 @@ const CORPUS_TESTS = ['test/convertCorpus.test.ts', 'test/resourcesCorpus.test.t
  * when run alone, one after another, on a busy 2-core machine (the serial run of 2026-11-27).
  */
 const WEIGHT = {
-  '@aabify/server test:browser': 900,
+  // Wall seconds at load ~20 (2026-11-28): the browser suites wait more than they compute (CPU a
+  // third of their wall), so they are two parts that pack beside the CPU-bound ones.
+  '@aabify/server test:browser': 1050,
+  '@aabify/server test:sweep': 420,
   '@aabify/converter test:splits': 430,
   // 410 s, plus ~300 s for build-apks' fidelity tests over the corpus (apksFidelity.test.ts, load 9)
   '@aabify/converter test:engine': 700,

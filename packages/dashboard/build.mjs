@@ -44,7 +44,8 @@ const sharedWithoutSideEffects = {
   },
 };
 
-const outdir = 'dist';
+// Tests build into a folder of their own (AABIFY_DASHBOARD_OUTDIR), never under a server serving dist/.
+const outdir = process.env.AABIFY_DASHBOARD_OUTDIR ?? 'dist';
 const options = {
   entryPoints: { main: 'src/main.tsx' },
   outdir: `${outdir}/assets`,

@@ -66,7 +66,8 @@ function deviceSize(raw: unknown): DeviceDownloadSizeJson[] {
 
 /** The result of a server conversion whose AAB was downloaded; `conversion` is the API's answer as received. */
 export function serverConvertResult(conversionId: string, conversion: Record<string, unknown>, saved: { path: string; bytes: number; sha256: string }): ConvertResult {
-  const report = isRecord(conversion.report) ? conversion.report : {};
+  // An AAB → APK conversion reports its APK in `apks` (with the key that signed it, test key included).
+  const report = isRecord(conversion.report) ? conversion.report : isRecord(conversion.apks) ? conversion.apks : {};
   const signature = isRecord(report.signature) ? report.signature : undefined;
   const warnings = Array.isArray(report.warnings) ? report.warnings.filter(isRecord) : [];
   return {

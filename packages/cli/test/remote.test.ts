@@ -354,6 +354,37 @@ describe('aabify remote commands', function () {
       expect(row!.title).to.contain('lib/x86_64/libfoo.so (não é um arquivo ELF)');
     });
 
+    it('convert_aabAlone_serverMakesItsApk_savedAsDotApk_aabAmongOthersRefused', async () => {
+      const apk = join(dir, 'kind.apk');
+      writeFileSync(apk, buildZip(tinyApkEntries({ versionCode: 5, packageName: 'com.aabify.clikind' })));
+      const aab = join(dir, 'Pacote Ação.aab');
+      const first = await remote(['convert', apk, '--wait', '-o', aab, '--json']);
+      expect(first.status, first.stderr).to.equal(0);
+      // No -o: the APK is named after the bundle, accents kept, in the working directory.
+      const r = await remote(['convert', aab, '--wait', '--json']);
+      expect(r.status, r.stderr).to.equal(0);
+      const doc = json(r);
+      expect(doc).to.include({ ok: true, status: 'completed', output: join(dir, 'Pacote Ação.apk') });
+      const conversion = doc.conversion as { kind: string; apks: { packageName: string; signature: { testKey: boolean } } };
+      expect(conversion.kind).to.equal('aab-to-apks');
+      expect(conversion.apks.packageName).to.equal('com.aabify.clikind');
+      expect(conversion.apks.signature.testKey).to.equal(true);
+      expect((doc.app as { packageName: string }).packageName).to.equal('com.aabify.clikind');
+      expect(r.stderr).to.contain('NÃO com a sua chave de upload').and.contain('APK salvo em');
+      const saved = readFileSync(join(dir, 'Pacote Ação.apk'));
+      expect(saved.equals(await downloadFromServer(doc.conversionId as string))).to.equal(true);
+      expect(saved.includes(Buffer.from('AndroidManifest.xml'))).to.equal(true);
+      // `download` names it as the server does.
+      const again = await remote(['download', doc.conversionId as string, '--overwrite', '--json']);
+      expect(again.status, again.stderr).to.equal(0);
+      expect(json(again)).to.include({ ok: true, output: join(dir, 'Pacote Ação.apk') });
+
+      const mixed = await remote(['convert', aab, apk, '--json']);
+      expect(mixed.status).to.equal(2);
+      expect(json(mixed)).to.deep.include({ ok: false });
+      expect(mixed.stdout).to.contain(CONVERSION_MESSAGES.aabNotAlone);
+    });
+
     it('convert_waitHuman_thenStatus_showTheDownloadEstimatePerDevice', async function () {
       const apk = requireCorpusApk(this, 'ag-politedroid');
       const out = join(dir, 'politedroid-humano.aab');

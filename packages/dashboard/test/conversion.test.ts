@@ -20,10 +20,10 @@ const update = (fields: Omit<ConversionUpdate, 'conversionId' | 'timestamp'> & P
 /** GET /conversion/status of a queued conversion, as the server answers it. */
 function answer(fields: Partial<ApiConversion> = {}): ApiConversion {
   return {
-    id: 'x', _id: 'x', conversionId: 'x', userId: 'u1', fileName: 'app.apk', originalFileName: 'app.apk', filename: 'app.aab', fileSize: 1000,
+    id: 'x', _id: 'x', conversionId: 'x', userId: 'u1', fileName: 'app.apk', originalFileName: 'app.apk', kind: 'apk-to-aab', filename: 'app.aab', fileSize: 1000,
     status: 'queued', progress: 0, step: null, options: {}, error: null, errorCode: null,
     createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', queuedAt: '2025-01-01T00:00:00.000Z', processingStartedAt: null, completedAt: null,
-    duration: null, originalSize: 1000, convertedSize: null, aabFile: null, canDownload: false, expiresIn: 3600, filesExpireAt: null, report: null, checklist: null,
+    duration: null, originalSize: 1000, convertedSize: null, aabFile: null, canDownload: false, expiresIn: 3600, filesExpireAt: null, report: null, apks: null, checklist: null,
     queuePosition: 1, totalInQueue: 1, estimatedTime: 120000, averageProcessingTime: 120000, currentlyProcessing: 0, maxConcurrent: 3, lastUpdate: '2025-01-01T00:00:00.000Z',
     ...fields,
   };

@@ -160,7 +160,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
   const conversionLogs = new ConversionLogWriter({ models, events: conversionEvents, logger });
   const conversionFiles = new ConversionFiles({ models, storage, logger });
   const conversionRunner = new ConversionRunner(
-    { sequelize, models, logger, secrets, settings, storage, mail, metrics, instance, workerPool, conversionEvents, conversionLogs, conversionFiles, conversionStats, queueBroadcaster },
+    { sequelize, models, logger, secrets, config, settings, storage, mail, metrics, instance, workerPool, conversionEvents, conversionLogs, conversionFiles, conversionStats, queueBroadcaster, queue },
     { claimRetryMs: conversionOpts.claimRetryMs ?? 1000, maxAttempts: conversionOpts.maxAttempts ?? 3 },
   );
   metrics.trackWorkers({ running: () => conversionRunner.activeCount, utilisation: () => workerPool.utilisation });

@@ -205,7 +205,7 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
 
     const wrongExt = await uploadBytes(server, token, apk, { fileName: 'app.tar' });
     expect(wrongExt.status).to.equal(400);
-    expect(wrongExt.body).to.include({ code: 'INVALID_FILE_TYPE', message: 'Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits) ou .obb.' });
+    expect(wrongExt.body).to.include({ code: 'INVALID_FILE_TYPE', message: 'Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits), .obb ou .aab (para gerar o APK).' });
 
     const notZip = await uploadBytes(server, token, Buffer.from('isto não é um zip'), { fileName: 'APP.APK' });
     expect(notZip.status).to.equal(400);

@@ -85,6 +85,7 @@ async function buildRunner(): Promise<Parts> {
       models,
       logger,
       secrets,
+      config,
       settings,
       storage,
       mail: new Mailer({ models, sequelize, logger }, outbox),
@@ -96,6 +97,7 @@ async function buildRunner(): Promise<Parts> {
       conversionFiles: new ConversionFiles({ models, storage, logger }),
       conversionStats: stats,
       queueBroadcaster,
+      queue,
     },
     { claimRetryMs: 200, maxAttempts: MAX_ATTEMPTS },
   );

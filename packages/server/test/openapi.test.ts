@@ -145,6 +145,15 @@ describe('the API contract (OpenAPI 3.1)', function () {
     await http.get(`/conversion/download/${id}`, adminToken);
     await http.get('/download/available', adminToken);
     expect((await http.post(`/conversion/cancel/${id}`, undefined, adminToken)).status).to.equal(409);
+    // AAB → APK: the AAB just made, sent back as an .aab; an .aab that is no bundle is refused.
+    const aab = Buffer.from(await (await fetch(`${server.url}/api/conversion/download/${id}`, { headers: { authorization: `Bearer ${adminToken}` } })).arrayBuffer());
+    expect((await uploadBytes(server, adminToken, apk, { fileName: 'falso.aab' })).status).to.equal(400);
+    const apkKind = await uploadBytes(server, adminToken, aab, { fileName: 'app.aab' });
+    expect(apkKind.status, JSON.stringify(apkKind.body)).to.equal(201);
+    const apkId = apkKind.body.conversionId as string;
+    expect((await waitForStatus(server, adminToken, apkId, ['completed', 'failed'])).status).to.equal('completed');
+    expect((await http.get<JsonBody>(`/conversion/status/${apkId}`, adminToken)).body.kind).to.equal('aab-to-apks');
+    await http.get(`/conversion/download/${apkId}`, adminToken);
 
     // Administration (an admin's session; never an API token, not even an admin's), and a user at an admin route.
     expect((await http.get('/admin/users', apiToken)).status).to.equal(403);

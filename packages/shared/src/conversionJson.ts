@@ -4,8 +4,8 @@
  * read the server's answers through these types.
  */
 import type { ConversionOptions } from './conversionSchemas.js';
-import type { ConversionReportJson } from './conversionReport.js';
-import type { ConversionLogLevel, ConversionStatus, ConversionUpdateType } from './conversions.js';
+import type { ApksReportJson, ConversionReportJson } from './conversionReport.js';
+import type { ConversionKind, ConversionLogLevel, ConversionStatus, ConversionUpdateType } from './conversions.js';
 import type { PlayCheck } from './playChecklist.js';
 
 export interface ConversionLogEntry {
@@ -30,7 +30,9 @@ export interface ApiConversion {
   userId: string;
   fileName: string;
   originalFileName: string;
-  /** The AAB's name ('app.aab'). */
+  /** What the conversion makes: an AAB from an APK, or an APK from an AAB. */
+  kind: ConversionKind;
+  /** The output's name: the AAB's ('app.aab'), or the APK's ('app.apk') for AAB → APK. */
   filename: string;
   fileSize: number;
   status: ConversionStatus;
@@ -48,6 +50,7 @@ export interface ApiConversion {
   duration: number | null;
   originalSize: number;
   convertedSize: number | null;
+  /** The output file (the AAB, or the APK of AAB → APK), once completed. */
   aabFile: { filename: string; size: number } | null;
   canDownload: boolean;
   /** Seconds a download link stays valid. */
@@ -55,6 +58,8 @@ export interface ApiConversion {
   /** When the files are purged (retention). */
   filesExpireAt: string | null;
   report: ConversionReportJson | null;
+  /** AAB → APK: what was built and what signed it (completed conversions). */
+  apks: ApksReportJson | null;
   /** What Google Play would refuse or warn about (completed conversions with a report), blockers first. */
   checklist: PlayCheck[] | null;
   /**

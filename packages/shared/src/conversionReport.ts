@@ -3,6 +3,7 @@
  * removed): the app, its sizes, the modules of the bundle and the warnings.
  */
 import type { ConversionSignatureJson, DeviceDownloadSizeJson } from './downloadSizes.js';
+import type { PlayVersionCodes } from './playChecklist.js';
 
 export interface ConversionReportJson {
   packageName: string;
@@ -28,6 +29,8 @@ export interface ConversionReportJson {
   signature?: ConversionSignatureJson;
   /** The bundle's modules (base, features, asset packs) with their compressed size in the AAB. */
   modules?: ConversionModuleJson[];
+  /** The app's versionCodes on Google Play, read with the account's Play key before converting. */
+  play?: PlayVersionCodes;
 }
 
 export interface ConversionModuleJson {
@@ -37,4 +40,31 @@ export interface ConversionModuleJson {
   delivery?: string;
   files: number;
   sizeBytes: number;
+}
+
+/**
+ * The report of an AAB → APK conversion (the engine's buildApks) as the server stores and answers
+ * it: the app, the APKs written, what signed them, the warnings.
+ */
+export interface ApksReportJson {
+  packageName: string;
+  versionCode?: number;
+  versionName?: string;
+  minSdk?: number;
+  targetSdk?: number;
+  /** The bundle's modules fused into the APK. */
+  modules: string[];
+  apks: Array<{ name: string; sizeBytes: number; entries: number }>;
+  sizeIn: number;
+  sizeOut: number;
+  signature: {
+    alias: string;
+    subject: string;
+    certificateSha256: string;
+    schemes: string[];
+    /** aabify's test key: the APK installs for testing; Google Play would refuse it. */
+    testKey: boolean;
+  };
+  durations: Record<string, number>;
+  warnings: Array<{ code: string; message: string; detail?: string }>;
 }

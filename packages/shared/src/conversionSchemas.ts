@@ -3,8 +3,17 @@
  * query. Kept apart from the statuses, limits and messages, which the CLI imports at start
  * without building schemas (index.ts). No Node-only code: the dashboard imports this too.
  */
-import { array, boolean, number, object, string, ValidationError, type InferType } from 'yup';
+import { array, boolean, mixed, number, object, string, ValidationError, type InferType } from 'yup';
 import { ASSET_DELIVERIES, CONVERSION_LIMITS, CONVERSION_MESSAGES, CONVERSION_STATUSES, HISTORY_SORT_FIELDS } from './conversions.js';
+
+/** `versionCode: "play"`: one above the highest versionCode the app has on Google Play (the account's Play key reads it). */
+export const VERSION_CODE_FROM_PLAY = 'play';
+
+const versionCodeMessages = {
+  type: 'versionCode deve ser um número inteiro ou "play" (uma acima da do Google Play)',
+  min: 'versionCode deve ser maior que zero',
+  max: `versionCode deve ser no máximo ${CONVERSION_LIMITS.versionCodeMax}`,
+} as const;
 
 /**
  * `options` (JSON) of POST /conversion/convert: which splits Google Play may make and a
@@ -20,11 +29,11 @@ export const conversionOptionsSchema = object({
     .strict()
     .optional()
     .default(undefined),
-  versionCode: number()
-    .strict()
-    .integer('versionCode deve ser um número inteiro')
-    .min(1, 'versionCode deve ser maior que zero')
-    .max(CONVERSION_LIMITS.versionCodeMax, `versionCode deve ser no máximo ${CONVERSION_LIMITS.versionCodeMax}`)
+  /** A number, or "play": one above the highest on Google Play (needs the account's Play key). */
+  versionCode: mixed<number | typeof VERSION_CODE_FROM_PLAY>((v): v is number | typeof VERSION_CODE_FROM_PLAY => v === VERSION_CODE_FROM_PLAY || (typeof v === 'number' && Number.isInteger(v)))
+    .typeError(versionCodeMessages.type)
+    .test('min', versionCodeMessages.min, (v) => typeof v !== 'number' || v >= 1)
+    .test('max', versionCodeMessages.max, (v) => typeof v !== 'number' || v <= CONVERSION_LIMITS.versionCodeMax)
     .optional(),
   versionName: string()
     .strict()
@@ -117,3 +126,14 @@ export const historyQuerySchema = object({
     .default('desc'),
 });
 export type HistoryQuery = InferType<typeof historyQuerySchema>;
+
+/**
+ * The options an AAB → APK conversion takes: only `sign` (the account's upload key, else the test
+ * key). The others shape an AAB and would be silently ignored, so they are refused.
+ */
+export function checkOptionsOfAab(options: ConversionOptions): ParsedOptions {
+  const extra = Object.keys(options).filter((k) => k !== 'sign');
+  if (extra.length === 0) return { ok: true, options };
+  const message = CONVERSION_MESSAGES.optionNotForAab(extra[0]!);
+  return { ok: false, message, fields: Object.fromEntries(extra.map((k) => [`options.${k}`, CONVERSION_MESSAGES.optionNotForAab(k)])) };
+}

@@ -6,6 +6,7 @@
  * (no yup here).
  */
 import { countOf } from './numbers.js';
+import type { PlayVersionCodes } from './playChecklist.js';
 
 export const CONVERSION_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
@@ -100,7 +101,22 @@ export function formatMegabytes(bytes: number): string {
 
 export const CONVERSION_MESSAGES = {
   apkExtension: 'O arquivo deve ter extensão .apk',
-  uploadExtension: 'Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits) ou .obb.',
+  uploadExtension: 'Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits), .obb ou .aab (para gerar o APK).',
+  /** An .aab upload whose content is no Android App Bundle (NOT_AN_AAB). */
+  notAnAab: 'O arquivo .aab não é um Android App Bundle válido: falta o manifesto do módulo base (base/manifest/AndroidManifest.xml).',
+  /** An .aab sent with other files (AAB_NOT_ALONE). */
+  aabNotAlone: 'Envie o arquivo .aab sozinho: a conversão AAB → APK recebe um único bundle.',
+  /** The log line of `versionCode: "play"`: what Play has, and the versionCode the AAB gets. */
+  versionCodeFromPlay: (codes: PlayVersionCodes | undefined, next: number | undefined): string =>
+    next !== undefined
+      ? `Maior versionCode no Google Play: ${next - 1}; o AAB sai com versionCode ${next}.`
+      : codes?.reached
+        ? 'O app ainda não tem versões no Google Play: o AAB mantém o versionCode do APK.'
+        : codes
+          ? `Não foi possível consultar o Google Play (${codes.message}): o AAB mantém o versionCode do APK.`
+          : 'A chave do Google Play da conta não tem acesso a este app: o AAB mantém o versionCode do APK.',
+  /** Options of APK → AAB sent with an .aab (INVALID_OPTIONS). */
+  optionNotForAab: (name: string) => `A opção ${name} não se aplica à conversão AAB → APK (só "sign" vale para ela).`,
   onlyObb: 'Envie o APK (ou o conjunto de APKs) junto com os arquivos .obb.',
   tooManyUploadFiles: 'No máximo 20 arquivos por conversão.',
   fileTooLarge: (maxBytes: number) => `O arquivo excede o limite de ${formatMegabytes(maxBytes)}`,
@@ -176,8 +192,8 @@ export function hasApkExtension(fileName: string): boolean {
   return /\.apk$/i.test(fileName);
 }
 
-/** What one conversion's upload takes: APKs, split sets (.apks, .xapk, .apkm, .zip) and OBB files. */
-export const UPLOAD_EXTENSIONS = ['.apk', '.apks', '.xapk', '.apkm', '.zip', '.obb'] as const;
+/** What one conversion's upload takes: APKs, split sets (.apks, .xapk, .apkm, .zip) and OBB files; or one .aab (AAB → APK). */
+export const UPLOAD_EXTENSIONS = ['.apk', '.apks', '.xapk', '.apkm', '.zip', '.obb', '.aab'] as const;
 
 export function hasUploadExtension(fileName: string): boolean {
   const lower = fileName.toLowerCase();
@@ -192,6 +208,40 @@ export function isObbFileName(fileName: string): boolean {
 export function aabFileName(fileName: string | null | undefined): string {
   if (!fileName) return 'converted.aab';
   return /\.(apk|apks|xapk|apkm|zip)$/i.test(fileName) ? fileName.replace(/\.(apk|apks|xapk|apkm|zip)$/i, '.aab') : `${fileName}.aab`;
+}
+
+// ---- conversion kinds ------------------------------------------------------------------
+
+/**
+ * What a conversion makes: an AAB from an APK or split set (the first kind, and every conversion
+ * made before the second existed), or installable APKs from an uploaded AAB (docs/apks.md).
+ */
+export const CONVERSION_KINDS = ['apk-to-aab', 'aab-to-apks'] as const;
+export type ConversionKind = (typeof CONVERSION_KINDS)[number];
+
+/** pt-BR names of the kinds, as the history, the conversion page and Admin › Conversões show them. */
+export const CONVERSION_KIND_LABELS: Record<ConversionKind, string> = {
+  'apk-to-aab': 'APK → AAB',
+  'aab-to-apks': 'AAB → APK',
+};
+
+export function isConversionKind(value: unknown): value is ConversionKind {
+  return typeof value === 'string' && (CONVERSION_KINDS as readonly string[]).includes(value);
+}
+
+export function isAabFileName(fileName: string): boolean {
+  return /\.aab$/i.test(fileName);
+}
+
+/** 'Meu App.aab' → 'Meu App.apk' (accents kept); 'app.apk' without a name. */
+export function apkFileName(fileName: string | null | undefined): string {
+  const base = (fileName ?? '').replace(/\.aab$/i, '');
+  return `${base || 'app'}.apk`;
+}
+
+/** The name a conversion's output is downloaded under: the AAB of an APK, the APK of an AAB. */
+export function outputFileName(kind: ConversionKind, fileName: string | null | undefined): string {
+  return kind === 'aab-to-apks' ? apkFileName(fileName) : aabFileName(fileName);
 }
 
 // ---- history query -------------------------------------------------------------------

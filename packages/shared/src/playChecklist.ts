@@ -66,7 +66,15 @@ export interface PlayCheckInput {
   warnings: readonly { code: string; message: string; detail?: string }[];
   signature?: { alias: string };
   durations?: { checks?: number };
+  /** The app's versionCodes on Google Play, when the service read them with the account's Play key. */
+  play?: PlayVersionCodes;
 }
+
+/**
+ * What the service learnt of the app on Google Play before converting: the highest versionCode
+ * (null: the app has none there yet), or why Play could not be asked (a pt-BR message and its code).
+ */
+export type PlayVersionCodes = { reached: true; highestVersionCode: number | null } | { reached: false; code: string; message: string };
 
 type Report = PlayCheckInput;
 
@@ -135,6 +143,15 @@ function size(r: Report): PlayCheck {
 }
 
 function versionCode(r: Report): PlayCheck {
+  if (r.play?.reached) return versionCodeAgainstPlay(r.versionCode, r.play.highestVersionCode ?? undefined);
+  if (r.play && !r.play.reached) {
+    return {
+      code: 'versionCode',
+      status: 'warning',
+      title: `versionCode ${r.versionCode ?? '—'}: não foi possível compará-lo com o Google Play (${r.play.message})`,
+      action: 'Confira no Play Console o maior versionCode já enviado: o do AAB precisa ser maior. Verifique a chave do Google Play em Conta › Google Play (Testar conexão).',
+    };
+  }
   if (r.warnings.some((w) => w.code === 'VERSION_CODE_MISSING')) {
     return {
       code: 'versionCode',
@@ -297,6 +314,6 @@ export function versionCodeAgainstPlay(versionCode: number | undefined, highestO
     code: 'versionCode',
     status: 'blocker',
     title: `versionCode ${versionCode ?? '—'} não é maior que o maior já enviado ao Google Play (${highestOnPlay}): o Play Console recusa o envio`,
-    action: `Gere o APK com versionCode ${highestOnPlay + 1} ou mais, ou defina o versionCode do AAB na conversão (no aabify: --version-code ${highestOnPlay + 1}, ou --version-code play para o seguinte ao do Google Play).`,
+    action: `Gere o APK com versionCode ${highestOnPlay + 1} ou mais, ou defina o versionCode do AAB na conversão: ${highestOnPlay + 1}, ou "uma acima da do Google Play" (na linha de comando, --version-code ${highestOnPlay + 1} ou --version-code play).`,
   };
 }

@@ -12,6 +12,8 @@ export const TEST_APK_MESSAGES = {
     'APK assinado com uma chave de teste do aabify, NÃO com a sua chave de upload: serve só para instalar e testar no celular. Não envie este APK ao Google Play. Para assinar com a sua chave, cadastre-a em Conta › Chave de upload.',
   notAvailable: 'O APK de teste só pode ser gerado para uma conversão concluída cujo AAB ainda está disponível.',
   failed: 'Não foi possível gerar o APK de teste deste AAB.',
+  /** An AAB → APK conversion: its output already is the APK. */
+  alreadyAnApk: 'Esta conversão já gerou um APK a partir do AAB enviado: baixe-o pelo botão de download.',
   building: 'Gerando o APK de teste…',
   /** TEST_APK_BUSY (429): this server is building as many test APKs as it builds at once. */
   busy: 'O servidor já está gerando outros APKs de teste. Tente de novo em alguns segundos.',

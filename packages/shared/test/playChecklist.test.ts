@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PLAY_FINDINGS, PLAY_FINDING_MESSAGES, PLAY_RESTRICTED_PERMISSIONS, prePublicationChecklist, restrictedPermission, type PlayCheckInput } from '../src/index.js';
+import { PLAY_FINDINGS, PLAY_FINDING_MESSAGES, PLAY_RESTRICTED_PERMISSIONS, checkOptionsOfAab, parseConversionOptions, prePublicationChecklist, restrictedPermission, type PlayCheckInput } from '../src/index.js';
 
 describe('pre-publication checklist: what the engine found', () => {
   const at = new Date('2026-11-27T12:00:00Z');
@@ -18,6 +18,29 @@ describe('pre-publication checklist: what the engine found', () => {
 
   it('checklist_checksRanNothingFound_nativeRowsOkOthersAbsent', () => {
     expect(statusOf(clean)).to.deep.equal({ debuggable: 'ok', signature: 'ok', targetSdk: 'ok', pageSize16k: 'ok', abi64: 'ok', size: 'ok', versionCode: 'ok' });
+  });
+
+  it('versionCode_againstPlaysHighest_blockerWhenNotGreater_warningWhenPlayNotReached', () => {
+    const row = (r: PlayCheckInput) => prePublicationChecklist(r, at).find((c) => c.code === 'versionCode');
+    expect(row({ ...clean, play: { reached: true, highestVersionCode: 3 } })?.status).to.equal('blocker');
+    expect(row({ ...clean, play: { reached: true, highestVersionCode: 9 } })?.action).to.include('10');
+    expect(row({ ...clean, play: { reached: true, highestVersionCode: 2 } })?.status).to.equal('ok');
+    expect(row({ ...clean, play: { reached: true, highestVersionCode: null } })?.title).to.include('ainda não tem versões no Google Play');
+    const unreached = row({ ...clean, play: { reached: false, code: 'PLAY_UNAVAILABLE', message: 'O Google Play não respondeu.' } });
+    expect(unreached?.status).to.equal('warning');
+    expect(unreached?.title).to.include('O Google Play não respondeu.');
+    // Blockers first: the Play row leads the list.
+    expect(prePublicationChecklist({ ...clean, play: { reached: true, highestVersionCode: 3 } }, at)[0]?.code).to.equal('versionCode');
+  });
+
+  it('conversionOptions_versionCodeNumberOrPlay_aabTakesOnlySign', () => {
+    expect(parseConversionOptions('{"versionCode":"play"}')).to.deep.equal({ ok: true, options: { versionCode: 'play' } });
+    expect(parseConversionOptions('{"versionCode":43}')).to.deep.equal({ ok: true, options: { versionCode: 43 } });
+    for (const bad of ['"google"', '0', '4.5', '2100000001', '"43"']) expect(parseConversionOptions(`{"versionCode":${bad}}`).ok, bad).to.equal(false);
+    expect(checkOptionsOfAab({ sign: true })).to.deep.equal({ ok: true, options: { sign: true } });
+    const refused = checkOptionsOfAab({ sign: true, versionCode: 3 });
+    expect(refused.ok).to.equal(false);
+    if (!refused.ok) expect(refused.fields).to.have.key('options.versionCode');
   });
 
   it('checklist_reportFromBeforeTheChecks_noNativeRows', () => {

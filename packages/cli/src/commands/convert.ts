@@ -2,8 +2,9 @@
  * `aabify convert app.apk [--wait] [-o app.aab] [--options JSON]`: the server mode of `convert`
  * (`--local` is convertLocal.ts, which owns the command and hands the rest to this handler).
  * Streams the APK up (never read whole into memory), then either prints the conversion id or,
- * with --wait (implied by -o), follows it live and downloads the AAB. Exit 1 when the
- * conversion fails or is cancelled.
+ * with --wait (implied by -o), follows it live and downloads the AAB. `aabify convert app.aab`
+ * (one bundle alone) is the other kind: the server makes the bundle's universal APK, downloaded
+ * as `app.apk`. Exit 1 when the conversion fails or is cancelled.
  */
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
@@ -18,7 +19,8 @@ import { formatBytes } from '../output.js';
 import { requireToken, runRemote, type RemoteContext, type RemoteFlags } from '../remote.js';
 import { register as registerConvertCommand, type AssetDeliveryFlag, type AssetPackFlag, type ConvertOptions } from './convertLocal.js';
 import { checklistExitCode, checklistLines, failOnDoc, failingRows, type FailOnLevel } from '../checklist.js';
-import { CONVERSION_MESSAGES, aabFileName, hasUploadExtension } from '@aabify/shared/conversions';
+import { CONVERSION_MESSAGES, hasUploadExtension, isAabFileName, outputFileName, type ConversionKind } from '@aabify/shared/conversions';
+import { TEST_APK_MESSAGES } from '@aabify/shared/testApk';
 import type { UploadFile } from '../api/client.js';
 import { writeCiFiles, type CiFileFlags } from '../ciFiles.js';
 import { TIMEOUT_OPTION_HELP, waitTimeoutOf } from '../waitTimeout.js';
@@ -102,6 +104,10 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
   const paths = [...inputs, ...(flags.obb ?? [])];
   const bad = paths.find((p) => !hasUploadExtension(p));
   if (bad) throw usageError(`${CONVERSION_MESSAGES.uploadExtension} (${basename(bad)})`, 'INVALID_EXTENSION');
+  const kind = conversionKindOfPaths(paths);
+  if (kind === 'aab-to-apks' && (flags.publish !== undefined || flags.assetPack !== undefined || flags.assetDelivery !== undefined)) {
+    throw usageError('Com um .aab o servidor gera o APK: --publish, --asset-pack e --asset-delivery valem só para APK → AAB (publique o próprio .aab com aabify publish).', 'INVALID_OPTIONS');
+  }
   const options = remoteOptions(flags);
   // Checked before the upload, so a bad release flag costs no credit.
   const release = flags.publish !== undefined ? await releaseFrom(flags.publish, flags) : undefined;
@@ -114,7 +120,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
   // Checked before the upload too: a typo must not cost a credit.
   const timeout = waitTimeoutOf(flags.timeout);
   if (flags.timeout !== undefined && !wait) throw usageError('--timeout só vale com --wait (ou -o, --publish): sem esperar, o comando termina logo após o envio.', 'INVALID_TIMEOUT');
-  const out = resolve(flags.output ?? aabFileName(basename(inputs[0])));
+  const out = resolve(flags.output ?? outputFileName(kind, basename(inputs[0])));
   const overwrite = flags.overwrite === true;
   // Refused before the upload, so no credit is spent on a result that cannot be saved.
   if (wait) await assertWritable(out, overwrite);
@@ -164,6 +170,9 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
     output.info(`Conversão ${statusLabel(conversion.status)}.`);
     const signature = isRecord(conversion.raw.report) && isRecord(conversion.raw.report.signature) ? conversion.raw.report.signature : undefined;
     if (signature) output.info(`Assinado com a chave de upload ${str(signature.alias) ?? '?'} (SHA-256 ${str(signature.certificateSha256) ?? '?'}).`);
+    // An APK: which key signed it, said as plainly as the page says it.
+    const apkSignature = isRecord(conversion.raw.apks) && isRecord(conversion.raw.apks.signature) ? conversion.raw.apks.signature : undefined;
+    if (apkSignature) output.info(apkSignature.testKey === true ? TEST_APK_MESSAGES.signedWithTestKey : TEST_APK_MESSAGES.signedWithUploadKey(str(apkSignature.alias) ?? '?'));
     for (const line of downloadSizeLines(downloadSizesOfReport(conversion.raw.report))) output.info(line);
     const saved = await downloadAab(api, output, id, out, overwrite);
     const result = serverConvertResult(id, conversion.raw, saved);
@@ -187,7 +196,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
         conversion: conversion.raw,
         logs,
       },
-      [`AAB salvo em ${saved.path} (${formatBytes(saved.bytes)}).`, ...(publication ? [publicationLine(publication)] : []), ...checklistLines(result.checklist)],
+      [`${kind === 'aab-to-apks' ? 'APK' : 'AAB'} salvo em ${saved.path} (${formatBytes(saved.bytes)}).`, ...(publication ? [publicationLine(publication)] : []), ...checklistLines(result.checklist)],
     );
     await writeCiFiles(flags, { result });
     return checklistExitCode(result.checklist, flags.failOn);
@@ -208,6 +217,13 @@ export async function runConvert(inputs: string[], _options: ConvertOptions, com
       throw error;
     }
   });
+}
+
+/** An .aab sent alone is an AAB → APK conversion; an .aab among other files is refused before the upload. */
+export function conversionKindOfPaths(paths: readonly string[]): ConversionKind {
+  if (!paths.some((p) => isAabFileName(p))) return 'apk-to-aab';
+  if (paths.length > 1) throw usageError(CONVERSION_MESSAGES.aabNotAlone, 'AAB_NOT_ALONE');
+  return 'aab-to-apks';
 }
 
 /** `--options` with `--sign`, `--asset-pack` and `--asset-delivery` merged in (the flags win over the JSON). */

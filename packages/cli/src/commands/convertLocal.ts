@@ -172,6 +172,12 @@ export async function runConvertLocal(inputs: string[], options: ConvertOptions,
       code: 'aabify.missingOutput',
     });
   }
+  if (inputs.some((p) => /\.aab$/i.test(p))) {
+    command.error('erro: convert --local converte APKs em AAB; para gerar o APK de um .aab nesta máquina, use aabify build-apks app.aab (sem --local, o servidor gera o APK).', {
+      exitCode: EXIT_USAGE,
+      code: 'aabify.aabNeedsBuildApks',
+    });
+  }
   if (options.sign) {
     command.error('erro: --sign usa a chave de upload da conta no servidor; com --local, assine com --ks <keystore> --ks-pass env:VAR.', {
       exitCode: EXIT_USAGE,

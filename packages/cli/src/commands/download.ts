@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { downloadAab } from '../aabDownload.js';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../api/errors.js';
-import { statusLabel } from '../api/types.js';
+import { statusLabel, str } from '../api/types.js';
 import { getConversion } from '../follow.js';
 import { formatBytes } from '../output.js';
 import { requireToken, runRemote, withRemoteOptions, type RemoteContext, type RemoteFlags } from '../remote.js';
@@ -31,12 +31,14 @@ export async function runDownload(ctx: RemoteContext, id: string, flags: Downloa
   if (conversion.canDownload === false) {
     throw new CliError('DOWNLOAD_UNAVAILABLE', 'Download indisponível: os arquivos desta conversão expiraram.', EXIT_FAILED, { doc: { conversionId: id, status: conversion.status } });
   }
-  const fallbackName = conversion.fileName ? conversion.fileName.replace(/\.apk$/i, '') + '.aab' : `${id}.aab`;
+  // The server names the output by its kind (the AAB, or the APK of AAB → APK).
+  const apkKind = conversion.raw.kind === 'aab-to-apks';
+  const fallbackName = str(conversion.raw.filename) ?? (conversion.fileName ? conversion.fileName.replace(/\.apk$/i, '') + '.aab' : `${id}.aab`);
   const out = resolve(flags.output ?? fallbackName.replace(/[/\\]/g, '_'));
   const saved = await downloadAab(api, output, id, out, flags.overwrite === true);
   output.result(
     { conversionId: id, output: saved.path, bytes: saved.bytes, sha256: saved.sha256, resumedFrom: saved.resumedFrom },
-    `AAB salvo em ${saved.path} (${formatBytes(saved.bytes)}).`,
+    `${apkKind ? 'APK' : 'AAB'} salvo em ${saved.path} (${formatBytes(saved.bytes)}).`,
   );
   return EXIT_OK;
 }

@@ -8,6 +8,7 @@ import { adminApi } from '../api/admin';
 import { ActionMenu } from '../components/ActionMenu';
 import { DataList } from '../components/DataList';
 import { Icon } from '../components/Icon';
+import { KindBadge } from '../components/KindBadge';
 import { PageHeader } from '../components/PageHeader';
 import { ProgressMeter } from '../components/ProgressMeter';
 import { Truncate } from '../components/Truncate';
@@ -133,6 +134,7 @@ export default function ConversionsPage() {
               </>
             ),
           },
+          { key: 'kind', header: 'Tipo', className: 'text-nowrap', render: (c) => <KindBadge kind={c.kind} /> },
           { key: 'user', header: 'Usuário', render: (c) => (c.user?.email ? <Truncate text={c.user.email} max="220px" /> : '—') },
           {
             key: 'status',

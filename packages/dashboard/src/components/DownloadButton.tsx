@@ -5,13 +5,14 @@ import Spinner from 'react-bootstrap/Spinner';
 import { DOWNLOAD_TEXTS, downloadConversion } from '../api/download';
 import { isApiRequestError } from '../api/client';
 import { formatBytes } from '../lib/format';
+import type { ConversionKind } from '@aabify/shared';
 import { toast } from '../stores/toasts';
 
 export type DownloadState = 'idle' | 'preparing' | 'downloading' | 'done' | 'error';
 export const DOWNLOAD_DONE_RESET_MS = 3000;
 
 /**
- * 'Baixar AAB' → preparing → downloading N% → 'Download Concluído' (back to idle after 3 s),
+ * 'Baixar AAB' ('Baixar APK' for AAB → APK) → preparing → downloading N% → 'Download Concluído' (back to idle after 3 s),
  * or 'Tentar Novamente' with the error inline; a byte-progress bar below.
  * The failure toast reads 'Erro no download: …' unless the screen gives its own text
  * (`failureMessage`, e.g. the bulk screen's 'Erro ao fazer download').
@@ -21,8 +22,10 @@ export function DownloadButton({
   size,
   compact = false,
   failureMessage,
+  kind = 'apk-to-aab',
 }: {
   conversionId: string;
+  kind?: ConversionKind;
   size?: 'sm' | 'lg';
   compact?: boolean;
   failureMessage?: string;
@@ -77,7 +80,7 @@ export function DownloadButton({
   const percent = total > 0 ? Math.min(100, Math.round((received / total) * 100)) : 0;
   const busy = state === 'preparing' || state === 'downloading';
   const label =
-    state === 'preparing' ? 'Preparando...' : state === 'downloading' ? `Baixando ${percent}%` : state === 'done' ? 'Download Concluído' : state === 'error' ? 'Tentar Novamente' : 'Baixar AAB';
+    state === 'preparing' ? 'Preparando...' : state === 'downloading' ? `Baixando ${percent}%` : state === 'done' ? 'Download Concluído' : state === 'error' ? 'Tentar Novamente' : kind === 'aab-to-apks' ? 'Baixar APK' : 'Baixar AAB';
   const variant = state === 'done' ? 'success' : state === 'error' ? 'outline-danger' : 'primary';
   return (
     <div className={compact ? 'd-inline-block' : ''} data-testid="download">

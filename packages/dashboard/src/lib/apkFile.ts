@@ -1,5 +1,5 @@
 /** Checks on the file chosen in the drop-zone. */
-import { CONVERSION_LIMITS, CONVERSION_MESSAGES, UPLOAD_EXTENSIONS, hasUploadExtension, isObbFileName } from '@aabify/shared';
+import { CONVERSION_LIMITS, CONVERSION_MESSAGES, UPLOAD_EXTENSIONS, hasUploadExtension, isAabFileName, isObbFileName, type ConversionKind } from '@aabify/shared';
 
 export const MAX_APK_BYTES: number = CONVERSION_LIMITS.defaultMaxFileSize;
 
@@ -50,12 +50,17 @@ export function checkApkFile(file: FileLike, maxBytes: number = MAX_APK_BYTES): 
   return { ok: true };
 }
 
-/** What the drop-zone's file input offers: APKs, split sets and OBB files. */
+/** What the files chosen make: an .aab (sent alone) becomes an APK, anything else an AAB. */
+export function conversionKindOf(files: readonly FileLike[]): ConversionKind {
+  return files.length === 1 && isAabFileName(files[0]!.name) ? 'aab-to-apks' : 'apk-to-aab';
+}
+
+/** What the drop-zone's file input offers: APKs, split sets, OBB files and bundles. */
 export const UPLOAD_ACCEPT = [APK_MIME, ...UPLOAD_EXTENSIONS].join(',');
 
 /**
  * A drop or a pick for one conversion: an APK, a split set (.apks, .xapk, .apkm, .zip), more APKs
- * of the same app and OBB files, up to CONVERSION_LIMITS.uploadMaxFiles, at most `maxBytes`
+ * of the same app and OBB files — or one .aab alone (AAB → APK) —, up to CONVERSION_LIMITS.uploadMaxFiles, at most `maxBytes`
  * together (Infinity: no limit). The first rejection; an unexpected MIME type of an .apk only warns.
  */
 export function checkDroppedFiles(files: readonly FileLike[], maxBytes: number = MAX_APK_BYTES): FileCheck {
@@ -64,6 +69,7 @@ export function checkDroppedFiles(files: readonly FileLike[], maxBytes: number =
   for (const f of files) if (!hasUploadExtension(f.name)) return { ok: false, error: files.length === 1 ? CONVERSION_MESSAGES.uploadExtension : `${CONVERSION_MESSAGES.uploadExtension} (${f.name})` };
   if (files.some((f) => f.size < 1)) return { ok: false, error: APK_MESSAGES.smaller(1) };
   if (files.every((f) => isObbFileName(f.name))) return { ok: false, error: CONVERSION_MESSAGES.onlyObb };
+  if (files.length > 1 && files.some((f) => isAabFileName(f.name))) return { ok: false, error: CONVERSION_MESSAGES.aabNotAlone };
   if (files.reduce((n, f) => n + f.size, 0) > maxBytes) return { ok: false, error: CONVERSION_MESSAGES.fileTooLarge(maxBytes) };
   const odd = files.find((f) => /\.apk$/i.test(f.name) && !NEUTRAL_TYPES.has(f.type));
   return odd ? { ok: true, warning: APK_MESSAGES.mimeWarning(odd.type) } : { ok: true };

@@ -9,15 +9,16 @@ import {
   CONVERSION_STATUSES,
   isActiveConversionStatus,
   isConversionStatus,
+  outputFileName,
   type ApiConversion,
+  type ApksReportJson,
+  type ConversionKind,
   type ConversionLogEntry,
   type ConversionLogLevel,
   type ConversionStatus,
   type ConversionUpdate,
   type PlayCheck,
 } from '@aabify/shared';
-
-import { aabFileName } from './format';
 
 export { CONVERSION_STATUSES, isConversionStatus, type ConversionStatus };
 export const LOG_LEVELS = CONVERSION_LOG_LEVELS;
@@ -59,8 +60,12 @@ export interface ConversionView {
   currentlyProcessing: number;
   maxConcurrent: number;
   canDownload: boolean;
-  /** Name of the AAB to download. */
+  /** What the conversion makes: an AAB from an APK (absent: the same), or an APK from an AAB. */
+  kind?: ConversionKind;
+  /** Name of the file to download: the AAB, or the APK of AAB → APK. */
   filename?: string;
+  /** AAB → APK: the APK built and the key that signed it. */
+  apks?: ApksReportJson;
   /** Seconds the download link stays valid. */
   expiresIn?: number;
   duration?: number;
@@ -138,6 +143,8 @@ export function conversionView(c: ApiConversion): ConversionView {
     duration: c.duration ?? undefined,
     convertedSize: c.convertedSize ?? undefined,
     checklist: c.checklist ?? undefined,
+    kind: c.kind,
+    apks: c.apks ?? undefined,
     support: c.support,
   };
   for (const [key, value] of Object.entries(optional) as [keyof ConversionView, unknown][]) if (value !== undefined) Object.assign(view, { [key]: value });
@@ -215,7 +222,7 @@ export function applyUpdate(state: ConversionView, update: ConversionUpdate, now
       next.status = 'completed';
       next.progress = 100;
       next.canDownload = update.canDownload ?? true;
-      next.filename = update.filename ?? aabFileName(state.fileName === UNKNOWN_FILE_NAME ? undefined : state.fileName);
+      next.filename = update.filename ?? outputFileName(state.kind ?? 'apk-to-aab', state.fileName === UNKNOWN_FILE_NAME ? undefined : state.fileName);
       if (update.fileSize !== undefined) next.convertedSize = update.fileSize;
       if (update.expiresIn !== undefined) next.expiresIn = update.expiresIn;
       next.completedAt = state.completedAt ?? nowIso;

@@ -10,6 +10,7 @@ import { Link } from 'react-router-dom';
 import { countOf, formatNumber, type HistorySortField } from '@aabify/shared';
 import { conversionApi, type HistoryResponse } from '../api/conversions';
 import { DownloadButton } from '../components/DownloadButton';
+import { KindBadge } from '../components/KindBadge';
 import { DataList, type Column } from '../components/DataList';
 import { Icon } from '../components/Icon';
 import { Loading } from '../components/Loading';
@@ -128,7 +129,8 @@ export default function HistoryPage() {
         <>
           <Link to={`/conversions/${c.id}`} className="text-break-word" data-testid="history-open">
             {c.fileName}
-          </Link>
+          </Link>{' '}
+          <KindBadge kind={c.kind} />
           {c.error && <div className="small text-danger-emphasis">{c.error}</div>}
         </>
       ),
@@ -218,8 +220,8 @@ export default function HistoryPage() {
         empty={<span data-testid="history-empty">Nenhuma conversão encontrada.</span>}
         actions={(c) => (
           <>
-            {c.status === 'completed' && c.canDownload && <DownloadButton conversionId={c.id} size="sm" compact />}
-            {c.status === 'completed' && c.canDownload && (
+            {c.status === 'completed' && c.canDownload && <DownloadButton conversionId={c.id} size="sm" compact kind={c.kind} />}
+            {c.status === 'completed' && c.canDownload && c.kind !== 'aab-to-apks' && (
               <Link to={`/conversions/${c.id}?publicar=1`} className="btn btn-sm btn-outline-secondary" aria-label={`Publicar ${c.fileName} no Google Play`} data-testid="history-publish">
                 <Icon name="google-play" className="me-1" />
                 Publicar

@@ -54,6 +54,7 @@ export async function submitConversion(ctx: Ctx, s: Submission): Promise<Convers
           userId: user.id,
           fileName: s.upload.fileName,
           fileSize: s.upload.size,
+          kind: s.upload.kind,
           options: s.options,
           apkKey: s.upload.key,
           inputFiles: s.upload.parts ?? null,

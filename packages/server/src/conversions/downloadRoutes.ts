@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { Op } from 'sequelize';
-import { CONVERSION_MESSAGES, aabFileName, type AvailableDownload } from '@aabify/shared';
+import { CONVERSION_MESSAGES, outputFileName, type AvailableDownload } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import { authUser, limitedCredentialCheck, requireAuth } from '../http/guards.js';
 import { clientAddress } from '../http/rateLimit.js';
@@ -51,7 +51,7 @@ export function createDownloadRouter(ctx: AppContext): Router {
     const downloads: AvailableDownload[] = rows.map((c) => ({
       conversionId: c.id,
       fileName: c.fileName,
-      filename: aabFileName(c.fileName),
+      filename: outputFileName(c.kind, c.fileName),
       fileSize: c.fileSize,
       convertedSize: c.aabSize ?? 0,
       completedAt: c.completedAt ? c.completedAt.toISOString() : null,

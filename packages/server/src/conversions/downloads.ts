@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { Op } from 'sequelize';
-import { CONVERSION_LIMITS, CONVERSION_MESSAGES, TEST_APK_MESSAGES, aabFileName, testApkFileName, type DownloadTokenResponse } from '@aabify/shared';
+import { CONVERSION_LIMITS, CONVERSION_MESSAGES, TEST_APK_MESSAGES, outputFileName, testApkFileName, type DownloadTokenResponse } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Conversion, DownloadFile, User } from '../models/index.js';
 import type { Credential } from '../accounts/authService.js';
@@ -33,9 +33,9 @@ export function testApkNotAvailable(): ApiError {
   return new ApiError(409, 'TEST_APK_NOT_AVAILABLE', TEST_APK_MESSAGES.notAvailable);
 }
 
-/** The stored test APK of a conversion whose files are still kept, if one was built. */
+/** The stored test APK of a conversion whose files are still kept, if one was built (an AAB → APK conversion's output is its APK). */
 export function storedTestApk(conversion: Conversion): { key: string; filename: string } | undefined {
-  if (!conversion.canDownload || !conversion.testApk) return undefined;
+  if (!conversion.canDownload || !conversion.testApk || conversion.kind !== 'apk-to-aab') return undefined;
   return { key: conversion.testApk.key, filename: testApkFileName(conversion.fileName) };
 }
 
@@ -83,7 +83,7 @@ export async function issueDownloadToken(
   });
   return {
     downloadToken: token,
-    filename: testApk ? testApk.filename : aabFileName(conversion.fileName),
+    filename: testApk ? testApk.filename : outputFileName(conversion.kind, conversion.fileName),
     downloadUrl: `${publicBaseUrl(ctx.config)}/api/download/file/${token}`,
     expiresIn: ttl,
     expiresAt: expiresAt.toISOString(),
@@ -110,7 +110,7 @@ export async function downloadForToken(ctx: Pick<AppContext, 'models' | 'auth' |
   return { conversion, file: row.file };
 }
 
-/** The conversion whose AAB a token opens (a test APK's link opens no AAB). */
+/** The conversion whose output (its AAB, or the APK of AAB → APK) a token opens (a test APK's link opens no output). */
 export async function conversionForToken(ctx: Pick<AppContext, 'models' | 'auth' | 'settings'>, token: string): Promise<Conversion> {
   const { conversion, file } = await downloadForToken(ctx, token);
   if (file !== 'aab') throw downloadTokenInvalid();
@@ -144,20 +144,25 @@ export interface DownloadableFile {
   contentType: string;
 }
 
+export const APK_CONTENT_TYPE = 'application/vnd.android.package-archive';
+
 /**
- * Sends the AAB. `redirect`: a download link (token) may answer 302 to the store's presigned
- * URL when the store offers one; API calls with a bearer always stream (clients resume with Range).
+ * Sends the conversion's output: the AAB, or the APK of an AAB → APK conversion (typed as an APK,
+ * so a phone's browser offers to install it). `redirect`: a download link (token) may answer 302
+ * to the store's presigned URL when the store offers one; API calls with a bearer always stream
+ * (clients resume with Range).
  */
 export async function streamAab(req: Request, res: Response, storage: Storage, conversion: Conversion, opts: { redirect?: boolean } = {}): Promise<void> {
   if (!conversion.canDownload || !conversion.aabKey) throw notDownloadable();
-  await streamStoredFile(req, res, storage, { key: conversion.aabKey, filename: aabFileName(conversion.fileName), contentType: 'application/octet-stream' }, opts);
+  const contentType = conversion.kind === 'aab-to-apks' ? APK_CONTENT_TYPE : 'application/octet-stream';
+  await streamStoredFile(req, res, storage, { key: conversion.aabKey, filename: outputFileName(conversion.kind, conversion.fileName), contentType }, opts);
 }
 
 /** Sends the test APK, typed as an APK so a phone's browser offers to install it. */
 export async function streamTestApk(req: Request, res: Response, storage: Storage, conversion: Conversion, opts: { redirect?: boolean } = {}): Promise<void> {
   const apk = storedTestApk(conversion);
   if (!apk) throw testApkNotAvailable();
-  await streamStoredFile(req, res, storage, { ...apk, contentType: 'application/vnd.android.package-archive' }, opts);
+  await streamStoredFile(req, res, storage, { ...apk, contentType: APK_CONTENT_TYPE }, opts);
 }
 
 /**

@@ -26,14 +26,15 @@ export interface EngineTask {
   /** OBB files of a set upload. */
   obb?: InputFile[];
   output: string;
-  options: ConversionOptions;
+  /** The conversion's options with the versionCode settled (the runner turns "play" into a number or drops it). */
+  options: Omit<ConversionOptions, 'versionCode'> & { versionCode?: number };
   /** The account's upload key when `options.sign` (keystores/service.ts), decrypted for this run only. */
   sign?: SignOptions;
 }
 
 /**
  * The universal APK of a bundle (the engine's buildApks): a finished conversion's AAB tried on a
- * phone, or an uploaded AAB converted to an APK.
+ * phone, or an uploaded AAB converted to an APK (an AAB → APK conversion).
  */
 export interface ApksTask {
   kind: 'universal-apk';

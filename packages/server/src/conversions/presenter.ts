@@ -1,7 +1,7 @@
 /** The only way a conversion leaves the server: storage keys, worker names and error internals stay in. */
 import {
   CONVERSION_LIMITS,
-  aabFileName,
+  outputFileName,
   prePublicationChecklist,
   type ApiConversion,
   type ConversionLogEntry,
@@ -41,7 +41,7 @@ export function presentConversion(c: Conversion, opts: PresentOptions): ApiConve
   const q = opts.queue ?? NO_QUEUE(CONVERSION_LIMITS.defaultAverageProcessingTimeMs);
   const active = c.status === 'queued' || c.status === 'processing' || c.status === 'pending';
   const duration = c.processingStartedAt && c.completedAt ? c.completedAt.getTime() - c.processingStartedAt.getTime() : null;
-  const filename = aabFileName(c.fileName);
+  const filename = outputFileName(c.kind, c.fileName);
   return {
     id: c.id,
     _id: c.id,
@@ -49,6 +49,7 @@ export function presentConversion(c: Conversion, opts: PresentOptions): ApiConve
     userId: c.userId,
     fileName: c.fileName,
     originalFileName: c.fileName,
+    kind: c.kind,
     filename,
     fileSize: c.fileSize,
     status: c.status,
@@ -70,7 +71,9 @@ export function presentConversion(c: Conversion, opts: PresentOptions): ApiConve
     expiresIn: CONVERSION_LIMITS.downloadTokenTtlSeconds,
     filesExpireAt: iso(filesExpireAt(c, opts.retentionDays)),
     report: c.report,
-    checklist: c.status === 'completed' && c.report ? prePublicationChecklist(c.report) : null,
+    apks: c.apksReport,
+    // The checklist judges a bundle for Google Play: an AAB → APK conversion makes none.
+    checklist: c.status === 'completed' && c.report && c.kind === 'apk-to-aab' ? prePublicationChecklist(c.report) : null,
     queuePosition: active ? q.queuePosition : null,
     totalInQueue: q.totalInQueue,
     estimatedTime: active ? q.estimatedTime : null,

@@ -1,5 +1,5 @@
-import type { ConversionReport, DeviceDownloadSize, SignatureReport } from '@aabify/converter';
-import type { ConversionReportJson, ConversionSignatureJson, DeviceDownloadSizeJson } from '@aabify/shared';
+import type { ApksReport, ConversionReport, DeviceDownloadSize, SignatureReport } from '@aabify/converter';
+import type { ApksReportJson, ConversionReportJson, ConversionSignatureJson, DeviceDownloadSizeJson } from '@aabify/shared';
 
 function downloadSizeJson(d: DeviceDownloadSize): DeviceDownloadSizeJson {
   const { device, compatible, bundleBytes, apkBytes, savedBytes, savedPercent } = d;
@@ -34,6 +34,27 @@ export function storedReport(r: ConversionReport): ConversionReportJson {
     ...(r.downloadSizes?.length ? { downloadSizes: r.downloadSizes.map(downloadSizeJson) } : {}),
     ...(r.signature ? { signature: signatureJson(r.signature) } : {}),
     ...(r.modules?.length ? { modules: r.modules.map(({ name, kind, delivery, files, sizeBytes }) => ({ name, kind, ...(delivery ? { delivery } : {}), files, sizeBytes })) } : {}),
+  };
+}
+
+/** The APK report of an AAB → APK conversion as kept with it: every fact, no server paths. */
+export function storedApksReport(r: ApksReport): ApksReportJson {
+  const durations: Record<string, number> = {};
+  for (const [k, v] of Object.entries(r.durations)) if (typeof v === 'number') durations[k] = v;
+  const s = r.signature;
+  return {
+    packageName: r.packageName,
+    ...(r.versionCode !== undefined ? { versionCode: r.versionCode } : {}),
+    ...(r.versionName !== undefined ? { versionName: r.versionName } : {}),
+    ...(r.minSdk !== undefined ? { minSdk: r.minSdk } : {}),
+    ...(r.targetSdk !== undefined ? { targetSdk: r.targetSdk } : {}),
+    modules: r.modules,
+    apks: r.apks.map(({ name, sizeBytes, entries }) => ({ name, sizeBytes, entries })),
+    sizeIn: r.sizeIn,
+    sizeOut: r.sizeOut,
+    signature: { alias: s.alias, subject: s.subject, certificateSha256: s.certificateSha256, schemes: s.schemes, testKey: s.testKey },
+    durations,
+    warnings: r.warnings.map((w) => ({ code: w.code, message: w.message, ...(w.detail ? { detail: w.detail } : {}) })),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   ACCOUNT_MESSAGES,
   CONVERSION_LIMITS,
   CONVERSION_MESSAGES,
+  checkOptionsOfAab,
   historyQuerySchema,
   parseConversionOptions,
   type BulkConversionResponse,
@@ -37,6 +38,8 @@ import { MULTIPART_OVERHEAD, receiveApkUpload, type UploadedApk } from './upload
 import { openUpdateStream } from '../realtime/sse.js';
 import { isStreamTicketShaped, mintStreamTicket, redeemStreamTicket } from './streamTickets.js';
 import { requireKeystoreForSigning } from '../keystores/service.js';
+import { requirePlayKeyForVersionCode } from '../play/credentials.js';
+import { assertUploadedBundle } from './aabUpload.js';
 import { createConversionLimitsRouter } from './limitsRoutes.js';
 import { ensureTestApk, testApkMessage } from './testApk.js';
 import { qrPngBase64 } from '../payments/providers/qr.js';
@@ -97,7 +100,11 @@ export function createConversionRouter(ctx: AppContext): Router {
     });
     const upload = result.files[0];
     if (!upload) throw ApiError.badRequest(CONVERSION_MESSAGES.noFile, 'NO_FILE');
-    const options = await requireKeystoreForSigning(ctx, authUser(req).id, parseConversionOptions(result.fields.options));
+    if (upload.kind === 'aab-to-apks') await assertUploadedBundle(ctx.storage, upload);
+    const userId = authUser(req).id;
+    const parsed = parseConversionOptions(result.fields.options);
+    const forKind = parsed.ok && upload.kind === 'aab-to-apks' ? checkOptionsOfAab(parsed.options) : parsed;
+    const options = await requirePlayKeyForVersionCode(ctx, userId, await requireKeystoreForSigning(ctx, userId, forKind));
     if (!options.ok) for (const key of [upload.key, ...(upload.parts ?? []).map((p) => p.key)]) await ctx.storage.delete(key);
     return { upload, options };
   };
@@ -129,7 +136,7 @@ export function createConversionRouter(ctx: AppContext): Router {
       tooManyFilesMessage: CONVERSION_MESSAGES.tooManyFiles,
     });
     if (result.files.length === 0 && result.rejected.length === 0) throw ApiError.badRequest(CONVERSION_MESSAGES.noFilesSelected, 'NO_FILE');
-    const options = await requireKeystoreForSigning(ctx, user.id, parseConversionOptions(result.fields.options));
+    const options = await requirePlayKeyForVersionCode(ctx, user.id, await requireKeystoreForSigning(ctx, user.id, parseConversionOptions(result.fields.options)));
     if (!options.ok) {
       await Promise.all(result.files.map((f) => ctx.storage.delete(f.key)));
       throw new ApiError(400, 'INVALID_OPTIONS', options.message, { fields: options.fields });

@@ -12,7 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Job } from 'agenda';
 import { isConverterError, type InputFile } from '@aabify/converter';
-import { CONVERSION_MESSAGES, CONVERSION_STEP_LABELS, aabFileName, CONVERSION_LIMITS, type ConversionLogLevel } from '@aabify/shared';
+import { CONVERSION_MESSAGES, CONVERSION_STEP_LABELS, CONVERSION_LIMITS, VERSION_CODE_FROM_PLAY, outputFileName, type ConversionLogLevel, type ConversionReportJson } from '@aabify/shared';
+import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Conversion, Models } from '../models/index.js';
 import type { SettingsService } from '../settings/index.js';
@@ -21,19 +22,23 @@ import type { Mailer } from '../mail/notices.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { ServerInstance } from '../jobs/instances.js';
 import { claimRun } from '../jobs/claim.js';
+import { enqueueFor } from '../jobs/define.js';
+import { JOBS } from '../jobs/names.js';
+import type { JobQueue } from '../jobs/queue.js';
 import { storageKeys, type LocalCopy, type Storage } from '../storage/index.js';
 import { signingKeyFor } from '../keystores/service.js';
 import { storableJson, storableText } from '../db/storable.js';
 import { settleCredit } from './credits.js';
 import { logLevelOf, trimLogs } from './logs.js';
-import { overallProgress, storedReport } from './report.js';
+import { overallProgress, storedApksReport, storedReport } from './report.js';
+import { playVersionCodesFor, type PlayLookup } from './playVersionCodes.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
 import type { ConversionEvents } from './events.js';
 import type { ConversionFiles } from './files.js';
 import type { ConversionLogWriter } from './logWriter.js';
 import type { QueueBroadcaster } from './queueBroadcaster.js';
 import type { QueueStats } from './queueStats.js';
-import { WorkerCrashedError, WorkerLimitError, type WorkerPool } from './workerPool.js';
+import { WorkerCrashedError, WorkerLimitError, type RunHooks, type WorkerPool } from './workerPool.js';
 
 export interface ConversionJobData {
   conversionId: string;
@@ -44,6 +49,8 @@ export interface ConversionRunnerDeps {
   models: Models;
   logger: Logger;
   secrets: ServerSecrets;
+  /** GOOGLE_PLAY_API_URL / GOOGLE_OAUTH_TOKEN_URL: where the account's Play key reads the app's versionCodes. */
+  config: Pick<Config, 'googlePlay'>;
   settings: SettingsService;
   storage: Storage;
   mail: Mailer;
@@ -55,6 +62,8 @@ export interface ConversionRunnerDeps {
   conversionFiles: ConversionFiles;
   conversionStats: QueueStats;
   queueBroadcaster: QueueBroadcaster;
+  /** To wake the conversions waiting for a slot when one frees (their jobs re-run now). */
+  queue: JobQueue;
 }
 
 export interface ConversionRunnerOptions {
@@ -134,6 +143,27 @@ export class ConversionRunner {
       this.running.delete(id);
       finish();
       this.deps.queueBroadcaster.changed();
+      if (!this.closing) await this.wakeWaiting(settings);
+    }
+  }
+
+  /**
+   * A slot just freed: the first conversions in line, whose jobs wait for their next claim
+   * attempt, try now instead of up to `claimRetryMs` (plus the queue's polling) later — the gap
+   * that otherwise follows every conversion. As many as there are free slots; a woken job that
+   * finds no room reschedules itself as before. Failures only cost that wait.
+   */
+  private async wakeWaiting(settings: ConversionSettings): Promise<void> {
+    try {
+      const waiting = await this.deps.sequelize.query<{ id: string }>(
+        `SELECT id FROM conversions WHERE status = 'queued'
+           AND (SELECT count(*) FROM conversions WHERE status = 'processing') < :max
+         ORDER BY COALESCE("queuedAt", "createdAt"), id LIMIT :max`,
+        { replacements: { max: settings.maxConcurrent }, type: QueryTypes.SELECT },
+      );
+      for (const { id } of waiting) await enqueueFor(this.deps.queue, JOBS.conversionRun, 'conversionId', id);
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'waiting conversions not woken; they retry on their own');
     }
   }
 
@@ -231,27 +261,41 @@ export class ConversionRunner {
         copies.push(copy);
         (f.obb ? obb : inputs).push({ path: copy.path, name: f.fileName });
       }
-      output = await storage.scratchPath(`${id}.aab`);
-      engineStarted = performance.now();
-      const task = conversion.inputFiles?.length ? { input: inputs, ...(obb.length > 0 ? { obb } : {}) } : { input: main.path };
-      const report = await this.deps.workerPool.run(
-        { ...task, output, options: conversion.options, ...(conversion.options.sign ? { sign: await signingKeyFor(this.deps, conversion.userId) } : {}) },
-        {
-          signal: run.controller.signal,
-          deadlineMs: settings.maxDurationSeconds * 1000,
-          timeoutMessage: CONVERSION_MESSAGES.timedOut(settings.maxDurationSeconds),
-          onProgress: (stage, fraction) => progressTo(stage, overallProgress(stage, fraction)),
-          onLog: (entry) => void log(logLevelOf(entry.level), entry.message, entry.step),
-        },
-      );
+      const hooks: RunHooks = {
+        signal: run.controller.signal,
+        deadlineMs: settings.maxDurationSeconds * 1000,
+        timeoutMessage: CONVERSION_MESSAGES.timedOut(settings.maxDurationSeconds),
+        onProgress: (stage, fraction) => progressTo(stage, overallProgress(stage, fraction)),
+        onLog: (entry) => void log(logLevelOf(entry.level), entry.message, entry.step),
+      };
+      const sign = conversion.options.sign ? await signingKeyFor(this.deps, conversion.userId) : undefined;
+      let outcome: { key: string; sizeOut: number; report: Pick<Conversion, 'report' | 'apksReport'>; warnings: readonly { message: string }[] };
+      if (conversion.kind === 'aab-to-apks') {
+        // An uploaded AAB: its universal APK, signed with the upload key when asked, else the test key.
+        output = await storage.scratchPath(`${id}.apk`);
+        engineStarted = performance.now();
+        const report = await this.deps.workerPool.runApks({ kind: 'universal-apk', input: main.path, output, ...(sign ? { sign } : {}) }, hooks);
+        // buildApks already logged its warnings (onLog) as it wrote the APK.
+        outcome = { key: storageKeys.apkOutput(id), sizeOut: report.sizeOut, report: { report: null, apksReport: storableJson(storedApksReport(report)) }, warnings: [] };
+      } else {
+        output = await storage.scratchPath(`${id}.aab`);
+        const task = conversion.inputFiles?.length ? { input: inputs, ...(obb.length > 0 ? { obb } : {}) } : { input: main.path };
+        const play = await playVersionCodesFor(this.deps, conversion.userId, task.input, obb, run.controller.signal);
+        const { versionCode, ...rest } = conversion.options;
+        const chosenVersionCode = versionCode === VERSION_CODE_FROM_PLAY ? await this.versionCodeAfterPlay(id, play) : versionCode;
+        engineStarted = performance.now();
+        const report = await this.deps.workerPool.run({ ...task, output, options: { ...rest, ...(chosenVersionCode !== undefined ? { versionCode: chosenVersionCode } : {}) }, ...(sign ? { sign } : {}) }, hooks);
+        const stored: ConversionReportJson = { ...storedReport(report), ...(play ? { play: play.versionCodes } : {}) };
+        outcome = { key: storageKeys.aab(id), sizeOut: report.sizeOut, report: { report: storableJson(stored), apksReport: null }, warnings: report.warnings };
+      }
       metrics.engineRan('completed', (performance.now() - engineStarted) / 1000);
       engineStarted = undefined;
       progressTo('storing', 97, true);
-      const aabKey = storageKeys.aab(id);
+      const aabKey = outcome.key;
       await storage.putFile(aabKey, output);
       output = undefined;
-      const size = (await storage.size(aabKey)) ?? report.sizeOut;
-      const completed = await this.complete(id, storableJson(storedReport(report)), aabKey, size);
+      const size = (await storage.size(aabKey)) ?? outcome.sizeOut;
+      const completed = await this.complete(id, outcome.report, aabKey, size);
       if (!completed) {
         // Cancelled meanwhile: the file goes. Taken over by another instance (this one was
         // thought dead): the file is the same key that instance writes, so it stays.
@@ -261,8 +305,8 @@ export class ConversionRunner {
       }
       completedHere = true;
       metrics.conversionFinished('completed');
-      for (const w of report.warnings) await log('warning', w.message, 'report');
-      await log('success', `Conversão concluída: ${aabFileName(completed.fileName)} (${size} bytes)`, 'done');
+      for (const w of outcome.warnings) await log('warning', w.message, 'report');
+      await log('success', `Conversão concluída: ${outputFileName(completed.kind, completed.fileName)} (${size} bytes)`, 'done');
       this.deps.conversionStats.invalidate();
       events.update({
         type: 'completed',
@@ -270,7 +314,7 @@ export class ConversionRunner {
         timestamp: new Date().toISOString(),
         status: 'completed',
         progress: 100,
-        filename: aabFileName(completed.fileName),
+        filename: outputFileName(completed.kind, completed.fileName),
         fileSize: size,
         canDownload: true,
         expiresIn: CONVERSION_LIMITS.downloadTokenTtlSeconds,
@@ -308,8 +352,19 @@ export class ConversionRunner {
     }
   }
 
+  /**
+   * `versionCode: "play"`: one above the highest versionCode Play has; the APK's own when Play has
+   * none or could not be asked (the checklist then says so). Logged either way.
+   */
+  private async versionCodeAfterPlay(id: string, play: PlayLookup | undefined): Promise<number | undefined> {
+    const codes = play?.versionCodes;
+    const next = codes?.reached && codes.highestVersionCode !== null ? codes.highestVersionCode + 1 : undefined;
+    await this.deps.conversionLogs.write(id, next === undefined ? 'warning' : 'info', CONVERSION_MESSAGES.versionCodeFromPlay(codes, next), 'manifest');
+    return next;
+  }
+
   /** processing → completed, credit spent; false (null) when the conversion was cancelled meanwhile. */
-  private async complete(id: string, report: ReturnType<typeof storedReport>, aabKey: string, aabSize: number): Promise<Conversion | null> {
+  private async complete(id: string, reports: Pick<Conversion, 'report' | 'apksReport'>, aabKey: string, aabSize: number): Promise<Conversion | null> {
     const { models, sequelize } = this.deps;
     return sequelize.transaction(async (transaction) => {
       const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
@@ -317,7 +372,7 @@ export class ConversionRunner {
       if (!c || c.status !== 'processing' || c.workerName !== this.deps.instance.id) return null;
       await settleCredit(models, c, 'spent', transaction);
       await c.update(
-        { status: 'completed', progress: 100, step: 'done', report, aabKey, aabSize, completedAt: new Date(), creditState: c.creditState, workerName: null },
+        { status: 'completed', progress: 100, step: 'done', ...reports, aabKey, aabSize, completedAt: new Date(), creditState: c.creditState, workerName: null },
         { transaction },
       );
       await this.deps.mail.conversionEnded(c, { transaction });

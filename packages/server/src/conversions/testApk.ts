@@ -44,6 +44,7 @@ export function testApkMessage(record: TestApkRecord): string {
 }
 
 async function ensure(ctx: TestApkDeps, conversion: Conversion): Promise<Conversion> {
+  if (conversion.kind !== 'apk-to-aab') throw new ApiError(409, 'TEST_APK_NOT_AVAILABLE', TEST_APK_MESSAGES.alreadyAnApk);
   if (!conversion.canDownload || !conversion.aabKey) throw testApkNotAvailable();
   const keystore = await findKeystore(ctx, conversion.userId);
   const kept = conversion.testApk;

@@ -7,13 +7,13 @@
  * Three shapes: one APK (`maxFiles: 1`), a bulk of APKs each its own conversion, and a set
  * (`set: true`): every file of the request belongs to one conversion — an APK or a split set
  * (.apks, .xapk, .apkm, .zip), more APKs of the same app, OBB files — and the size limit
- * applies to their sum.
+ * applies to their sum. A set may instead be one `.aab` alone: an AAB → APK conversion.
  */
 import { randomUUID } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Request } from 'express';
 import busboy from 'busboy';
-import { CONVERSION_MESSAGES, HIDDEN_CHARACTERS, hasApkExtension, hasUploadExtension, isObbFileName } from '@aabify/shared';
+import { CONVERSION_MESSAGES, HIDDEN_CHARACTERS, hasApkExtension, hasUploadExtension, isAabFileName, isObbFileName, type ConversionKind } from '@aabify/shared';
 import { ApiError } from '../http/errors.js';
 import { storageKeys, type Storage } from '../storage/index.js';
 
@@ -27,6 +27,8 @@ export interface UploadedPart {
 
 export interface UploadedApk {
   conversionId: string;
+  /** An .aab (sent alone) makes APKs; anything else an AAB. Its content is checked apart (aabUpload.ts). */
+  kind: ConversionKind;
   fileName: string;
   /** Bytes of every file of the conversion. */
   size: number;
@@ -67,6 +69,7 @@ export const tooLarge = (maxBytes: number) => new ApiError(413, 'FILE_TOO_LARGE'
 const notApk = () => new ApiError(400, 'INVALID_FILE_TYPE', CONVERSION_MESSAGES.apkExtension, { fields: { apk: CONVERSION_MESSAGES.apkExtension } });
 const notUploadType = () => new ApiError(400, 'INVALID_FILE_TYPE', CONVERSION_MESSAGES.uploadExtension, { fields: { apk: CONVERSION_MESSAGES.uploadExtension } });
 const onlyObb = () => new ApiError(400, 'NO_FILE', CONVERSION_MESSAGES.onlyObb);
+const aabNotAlone = () => new ApiError(400, 'AAB_NOT_ALONE', CONVERSION_MESSAGES.aabNotAlone);
 const notZip = () => new ApiError(400, 'NOT_A_ZIP', CONVERSION_MESSAGES.notAZip);
 const emptyFile = () => new ApiError(400, 'EMPTY_FILE', CONVERSION_MESSAGES.emptyFile);
 
@@ -216,7 +219,7 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
       const write = opts.storage.write(key, stream.pipe(check)).then(
         (size) => {
           if (opts.set) parts.push({ index, key, fileName, size, obb });
-          else files.push({ conversionId, fileName, size, key });
+          else files.push({ conversionId, kind: 'apk-to-aab', fileName, size, key });
         },
         (err: unknown) => {
           stream.resume();
@@ -245,9 +248,12 @@ export function receiveApkUpload(req: Request, opts: UploadOptions): Promise<Upl
           // The first APK or set is the conversion's file (its name, its key); the rest ride along.
           const first = parts.find((p) => !p.obb);
           if (!first) return fatal(onlyObb());
+          const aab = parts.some((p) => isAabFileName(p.fileName));
+          if (aab && parts.length > 1) return fatal(aabNotAlone());
           const rest = parts.filter((p) => p !== first);
           files.push({
             conversionId: setId,
+            kind: aab ? 'aab-to-apks' : 'apk-to-aab',
             fileName: first.fileName,
             size: parts.reduce((n, p) => n + p.size, 0),
             key: first.key,

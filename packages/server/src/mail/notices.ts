@@ -258,7 +258,7 @@ export class Mailer {
         kind,
         to: user.email,
         userId: user.id,
-        data: { fileName: conversion.fileName, conversionId: conversion.id, durationSeconds: Math.round(durationMs / 1000), error: conversion.error },
+        data: { fileName: conversion.fileName, kind: conversion.kind, conversionId: conversion.id, durationSeconds: Math.round(durationMs / 1000), error: conversion.error },
         dedupeKey: `conversion-ended:${conversion.id}`,
         transaction: opts.transaction,
       });

@@ -199,9 +199,10 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
   }),
   conversion_finished: (d) => ({
     subject: `Conversão concluída: ${str(d.fileName)}`,
-    heading: 'Seu AAB está pronto',
+    // AAB → APK conversions make an APK; earlier messages have no kind and made an AAB.
+    heading: d.kind === 'aab-to-apks' ? 'Seu APK está pronto' : 'Seu AAB está pronto',
     blocks: [
-      { p: `A conversão de ${str(d.fileName)} terminou em ${minutes(Number(d.durationSeconds))}. O AAB está pronto para baixar.` },
+      { p: `A conversão de ${str(d.fileName)} terminou em ${minutes(Number(d.durationSeconds))}. ${d.kind === 'aab-to-apks' ? 'O APK' : 'O AAB'} está pronto para baixar.` },
       { button: { label: 'Abrir conversão', path: `/conversions/${str(d.conversionId)}` } },
       { note: 'Você recebe este aviso quando uma conversão leva mais de um minuto. Desligue-o no menu da sua conta, em "Avisos de conversão por e-mail".' },
     ],

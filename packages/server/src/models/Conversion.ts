@@ -8,7 +8,7 @@ import {
   type NonAttribute,
   type Sequelize,
 } from 'sequelize';
-import type { ConversionOptions, ConversionReportJson, ConversionStatus } from '@aabify/shared';
+import type { ApksReportJson, ConversionKind, ConversionOptions, ConversionReportJson, ConversionStatus } from '@aabify/shared';
 import type { User } from './User.js';
 
 /** A file of a set upload beside the first one (more split APKs, OBB files). */
@@ -32,12 +32,17 @@ export interface TestApkRecord {
 /** Where the credit a conversion holds is: none (subscription/admin), reserved, spent, returned. */
 export type CreditState = 'none' | 'reserved' | 'spent' | 'returned';
 
-/** One APK → AAB conversion, from upload to purge. Query through ctx.models.Conversion. */
+/**
+ * One conversion, from upload to purge: an APK (or split set) made into an AAB, or an AAB made
+ * into an APK (`kind`). `aabKey`/`aabSize` hold the output of either kind. Query through
+ * ctx.models.Conversion.
+ */
 export class Conversion extends Model<InferAttributes<Conversion>, InferCreationAttributes<Conversion>> {
   declare id: CreationOptional<string>;
   declare userId: ForeignKey<User['id']>;
   declare fileName: string;
   declare fileSize: number;
+  declare kind: CreationOptional<ConversionKind>;
   declare status: CreationOptional<ConversionStatus>;
   declare progress: CreationOptional<number>;
   declare step: CreationOptional<string | null>;
@@ -48,6 +53,8 @@ export class Conversion extends Model<InferAttributes<Conversion>, InferCreation
   declare aabKey: CreationOptional<string | null>;
   declare aabSize: CreationOptional<number | null>;
   declare report: CreationOptional<ConversionReportJson | null>;
+  /** AAB → APK: the APK's report. */
+  declare apksReport: CreationOptional<ApksReportJson | null>;
   /** The universal APK built from the AAB to test it on a phone (conversions/testApk.ts). */
   declare testApk: CreationOptional<TestApkRecord | null>;
   declare error: CreationOptional<string | null>;
@@ -90,6 +97,7 @@ export function defineConversion(sequelize: Sequelize): typeof Conversion {
       id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
       fileName: { type: DataTypes.STRING(255), allowNull: false },
       fileSize: { ...bigintNumber('fileSize'), allowNull: false },
+      kind: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'apk-to-aab' },
       status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pending' },
       progress: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       step: { type: DataTypes.STRING(32), allowNull: true },
@@ -100,6 +108,7 @@ export function defineConversion(sequelize: Sequelize): typeof Conversion {
       aabKey: { type: DataTypes.STRING(512), allowNull: true },
       aabSize: { ...bigintNumber('aabSize'), allowNull: true },
       report: { type: DataTypes.JSONB, allowNull: true },
+      apksReport: { type: DataTypes.JSONB, allowNull: true },
       testApk: { type: DataTypes.JSONB, allowNull: true },
       error: { type: DataTypes.TEXT, allowNull: true },
       errorCode: { type: DataTypes.STRING(64), allowNull: true },

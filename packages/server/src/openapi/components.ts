@@ -4,7 +4,7 @@
  * fields clients rely on and their types; presenters may add fields (additionalProperties stays
  * open) but never drop or retype one without the contract test noticing.
  */
-import { API_TOKEN_SCOPES, CONVERSION_STATUSES } from '@aabify/shared';
+import { API_TOKEN_SCOPES, CONVERSION_KINDS, CONVERSION_STATUSES } from '@aabify/shared';
 import type { JsonSchema } from './jsonSchema.js';
 
 const str = { type: 'string' };
@@ -100,6 +100,8 @@ export const schemas: Record<string, JsonSchema> = {
       userId: str,
       fileName: str,
       fileSize: int,
+      kind: { enum: [...CONVERSION_KINDS], description: 'apk-to-aab: um APK (ou conjunto de splits) virou AAB; aab-to-apks: um AAB enviado virou APK universal.' },
+      filename: { type: 'string', description: 'O nome do arquivo gerado: o AAB, ou o APK de aab-to-apks.' },
       status: ref('ConversionStatus'),
       progress: num,
       step: strOrNull,
@@ -109,11 +111,12 @@ export const schemas: Record<string, JsonSchema> = {
       completedAt: dateTimeOrNull,
       convertedSize: { type: ['integer', 'null'] },
       canDownload: bool,
-      report: { type: ['object', 'null'], description: 'O relatório do motor: pacote, versões, SDKs, ABIs, tamanhos, avisos, estimativa por dispositivo, assinatura.' },
+      report: { type: ['object', 'null'], description: 'O relatório do motor (apk-to-aab): pacote, versões, SDKs, ABIs, tamanhos, avisos, estimativa por dispositivo, assinatura; play: o maior versionCode no Google Play, lido com a chave da conta.' },
+      apks: { type: ['object', 'null'], description: 'aab-to-apks: o APK gerado (pacote, versões, tamanhos, avisos) e a chave que o assinou (testKey: a chave de teste do aabify, nunca para o Google Play).' },
       queuePosition: { type: ['integer', 'null'] },
       estimatedTime: { type: ['number', 'null'] },
     },
-    ['id', 'conversionId', 'fileName', 'fileSize', 'status', 'progress', 'createdAt', 'canDownload', 'report'],
+    ['id', 'conversionId', 'fileName', 'fileSize', 'kind', 'filename', 'status', 'progress', 'createdAt', 'canDownload', 'report', 'apks'],
   ),
   ConversionStart: obj({ conversionId: str, fileName: str, fileSize: int, status: ref('ConversionStatus'), queuePosition: int, estimatedTime: num, message: str }, ['conversionId', 'fileName', 'fileSize', 'status', 'message']),
   ConversionHistory: obj({ conversions: arrayOf(ref('Conversion')), total: int, page: int, limit: int, totalPages: int, hasNextPage: bool, hasPreviousPage: bool }),

@@ -44,9 +44,11 @@ function tokenSentence(r: RouteDoc): string {
 
 function answerContent(answer: Answer, status: number): JsonSchema {
   if (answer === null) return { description: status === 204 ? 'Sem corpo' : 'Resposta vazia' };
-  if ('media' in answer && typeof answer.media === 'string') {
-    const a = answer as { media: string; schema?: JsonSchema; description?: string };
-    return { description: a.description ?? a.media, content: { [a.media]: { schema: a.schema ?? { type: 'string', contentMediaType: a.media } } } };
+  if ('media' in answer && (typeof answer.media === 'string' || Array.isArray(answer.media))) {
+    const a = answer as { media: string | string[]; schema?: JsonSchema; description?: string };
+    const medias = typeof a.media === 'string' ? [a.media] : a.media;
+    const content = Object.fromEntries(medias.map((m) => [m, { schema: a.schema ?? { type: 'string', contentMediaType: m } }]));
+    return { description: a.description ?? medias.join(', '), content };
   }
   return { description: 'Resposta JSON', content: { 'application/json': { schema: answer } } };
 }

@@ -19,8 +19,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export type RouteAuth = 'none' | 'user' | 'admin' | 'token-or-query';
 
-/** A success answer: JSON with this schema, another media type, or no body (204). */
-export type Answer = JsonSchema | { media: string; schema?: JsonSchema; description?: string } | null;
+/** A success answer: JSON with this schema, another media type (or one of several), or no body (204). */
+export type Answer = JsonSchema | { media: string | string[]; schema?: JsonSchema; description?: string } | null;
 
 export interface RouteOptions {
   auth: RouteAuth;

@@ -8,7 +8,7 @@
  */
 import type { Sequelize } from 'sequelize';
 import { isPlayError, parseServiceAccountKey, serviceAccountJson, testEditAccess, type PlayEndpoints, type PlayError, type ServiceAccountKey } from '@aabify/converter/play';
-import { PLAY_MESSAGES, type PlayCredentialsMetadata } from '@aabify/shared';
+import { PLAY_MESSAGES, VERSION_CODE_FROM_PLAY, type ParsedOptions, type PlayCredentialsMetadata } from '@aabify/shared';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { ServerSecrets } from '../secrets.js';
@@ -99,6 +99,12 @@ export async function deletePlayCredentials(ctx: CredentialWrites, actor: AuditA
   });
   if (removed) ctx.logger.info({ userId }, 'play credentials deleted');
   return removed;
+}
+
+/** `versionCode: "play"` needs the account's Play key to read Play's versionCodes: a 400 field error otherwise. */
+export async function requirePlayKeyForVersionCode(ctx: Credentials, userId: string, parsed: ParsedOptions): Promise<ParsedOptions> {
+  if (!parsed.ok || parsed.options.versionCode !== VERSION_CODE_FROM_PLAY || (await findPlayCredentials(ctx, userId))) return parsed;
+  return { ok: false, message: PLAY_MESSAGES.requiredForVersionCode, fields: { 'options.versionCode': PLAY_MESSAGES.requiredForVersionCode } };
 }
 
 /** The key for one publication or test; null when the user has none. */

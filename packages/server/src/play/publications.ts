@@ -94,6 +94,7 @@ export interface CreatePublicationDeps {
  */
 export async function createPublication(deps: CreatePublicationDeps, user: User, conversion: Conversion, request: PublishRequest): Promise<Publication> {
   if (!(await findPlayCredentials(deps, user.id))) throw ApiError.conflict(PLAY_MESSAGES.required, 'PLAY_CREDENTIALS_REQUIRED');
+  if (conversion.kind !== 'apk-to-aab') throw ApiError.conflict(PLAY_MESSAGES.notABundle, 'CONVERSION_NOT_PUBLISHABLE');
   if (conversion.status !== 'completed' || !conversion.aabKey || conversion.filesPurgedAt) throw ApiError.conflict(PLAY_MESSAGES.conversionNotReady, 'CONVERSION_NOT_PUBLISHABLE');
   const packageName = conversion.report?.packageName;
   if (!packageName) throw ApiError.conflict(PLAY_MESSAGES.noPackageName, 'CONVERSION_NOT_PUBLISHABLE');

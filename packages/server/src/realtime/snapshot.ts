@@ -1,5 +1,5 @@
 /** The current state of a conversion as live messages, for a client that subscribes late. */
-import { CONVERSION_LIMITS, aabFileName, type ConversionUpdate } from '@aabify/shared';
+import { CONVERSION_LIMITS, outputFileName, type ConversionUpdate } from '@aabify/shared';
 import type { Conversion, Models } from '../models/index.js';
 import type { ConversionEvents } from '../conversions/events.js';
 import type { QueueStats } from '../conversions/queueStats.js';
@@ -44,7 +44,7 @@ async function messagesOf(deps: SnapshotDeps, c: Conversion): Promise<Conversion
         type: 'completed',
         status: 'completed',
         progress: 100,
-        filename: aabFileName(c.fileName),
+        filename: outputFileName(c.kind, c.fileName),
         fileSize: c.aabSize ?? undefined,
         canDownload: c.canDownload,
         expiresIn: CONVERSION_LIMITS.downloadTokenTtlSeconds,

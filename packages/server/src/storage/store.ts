@@ -55,6 +55,8 @@ export class StorageUnavailableError extends Error {
 export const storageKeys = {
   apk: (conversionId: string) => `conversions/${conversionId}/input.apk`,
   aab: (conversionId: string) => `conversions/${conversionId}/output.aab`,
+  /** The APK an AAB → APK conversion made. */
+  apkOutput: (conversionId: string) => `conversions/${conversionId}/output.apk`,
   /** The universal APK of the conversion's AAB ("Testar no celular"). */
   testApk: (conversionId: string) => `conversions/${conversionId}/test.apk`,
   /** The n-th other file of a set upload (more split APKs, OBBs). */

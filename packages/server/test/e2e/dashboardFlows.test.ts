@@ -256,7 +256,7 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByTestId('ready').waitFor();
     await soon(() => page.getByTestId('ready').textContent(), (v) => expect(v).to.equal('Pronto para conversão'));
     await page.getByTestId('file-input').setInputFiles({ name: 'notas.txt', mimeType: 'text/plain', buffer: Buffer.from('oi') });
-    await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits) ou .obb.'));
+    await soon(() => page.getByTestId('file-rejection').textContent(), (v) => expect(v).to.equal('Cada arquivo deve ser .apk, .apks, .xapk, .apkm, .zip (conjunto de splits), .obb ou .aab (para gerar o APK).'));
     const drop = async (files: Array<{ name: string; size: number }>) =>
       page.getByTestId('dropzone').evaluate((el, list) => {
         const dt = new DataTransfer();

@@ -3,7 +3,8 @@
  * the test. Without Chromium the test skips with a line saying so — except in CI, which has
  * it, where a missing browser fails the run.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { mkdir } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -29,28 +30,25 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Builds the dashboard when its bundle is missing, so `npm test` works on a fresh clone. */
-export function ensureDashboardBuilt(): string {
-  const dir = join(repoRoot, 'packages', 'dashboard');
-  const dist = join(dir, 'dist');
-  // api-docs.html (the /api/docs page) came later than index.html: an older build lacks it.
-  if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'api-docs.html'))) {
-    const r = spawnSync(process.execPath, ['build.mjs'], { cwd: dir, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('falha ao compilar o painel');
-  }
-  return dist;
-}
+let dashboardBuild: string | undefined;
 
 /**
- * Builds the dashboard now, whatever is in dist: for tests of a screen newer than a build a
- * developer may have lying around (CI builds before testing anyway).
+ * The dashboard as these tests serve it: built from the working tree once per test process, into
+ * a folder of its own — never `dist/`, which a developer's server or another suite running beside
+ * this one may be serving (the build empties its folder first). Removed when the process exits.
  */
-export function buildDashboardNow(): string {
-  const dir = join(repoRoot, 'packages', 'dashboard');
-  const r = spawnSync(process.execPath, ['build.mjs'], { cwd: dir, encoding: 'utf8' });
+export function ensureDashboardBuilt(): string {
+  if (dashboardBuild) return dashboardBuild;
+  const out = mkdtempSync(join(tmpdir(), 'aabify-dashboard-'));
+  const r = spawnSync(process.execPath, ['build.mjs'], { cwd: join(repoRoot, 'packages', 'dashboard'), encoding: 'utf8', env: { ...process.env, AABIFY_DASHBOARD_OUTDIR: out } });
   if (r.status !== 0) throw new Error(`falha ao compilar o painel: ${r.stderr}`);
-  return join(dir, 'dist');
+  process.on('exit', () => rmSync(out, { recursive: true, force: true }));
+  dashboardBuild = out;
+  return out;
 }
+
+/** The same build: every browser test serves the working tree's dashboard. */
+export const buildDashboardNow = ensureDashboardBuilt;
 
 export async function screenshotPath(name: string): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });

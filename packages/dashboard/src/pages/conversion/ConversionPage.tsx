@@ -25,6 +25,7 @@ import { toast } from '../../stores/toasts';
 import { LogConsole } from '../converter/LogConsole';
 import { QueueCard } from '../converter/QueueCard';
 import { CompletedResult, FailedResult } from '../converter/ResultCard';
+import { KindBadge } from '../../components/KindBadge';
 import { StatusCard } from '../converter/StatusCard';
 import { Tracker } from '../converter/Tracker';
 import { lastUpload } from '../converter/lastUpload';
@@ -138,7 +139,15 @@ export default function ConversionPage() {
   }
   return (
     <div data-testid="conversion-page" data-conversion-id={view.id}>
-      <PageHeader title={`Conversão ${shortId(view.id)}`} subtitle={<span className="text-break-word">{view.fileName}</span>} actions={actions} />
+      <PageHeader
+        title={`Conversão ${shortId(view.id)}`}
+        subtitle={
+          <span className="text-break-word">
+            {view.fileName} <KindBadge kind={view.kind} />
+          </span>
+        }
+        actions={actions}
+      />
       {view.support && (
         <Alert variant="info" className="py-2 text-break-word" data-testid="support-banner">
           <Icon name="info-circle-fill" className="me-2" />
@@ -154,7 +163,10 @@ export default function ConversionPage() {
       <QueueCard conversion={view} />
       {view.status === 'failed' && <FailedResult conversion={view} onRetry={retry} onNew={newConversion} />}
       {view.status === 'completed' && <CompletedResult conversion={view} onNew={newConversion} />}
-      {view.status === 'completed' && <Publications conversionId={view.id} canPublish={!view.support} openOnLoad={search.get('publicar') === '1'} />}
+      {/* Only bundles are published on Google Play: an AAB → APK conversion made an APK. */}
+      {view.status === 'completed' && view.kind !== 'aab-to-apks' && (
+        <Publications conversionId={view.id} canPublish={!view.support} openOnLoad={search.get('publicar') === '1'} />
+      )}
       <LogConsole conversionId={view.id} status={view.status} logs={view.logs} onClear={() => clearLogs(view.id)} />
     </div>
   );

@@ -5,10 +5,13 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { PLAN_ACCESS_MESSAGES } from '@aabify/shared';
+import { PLAN_ACCESS_MESSAGES, type ConversionKind } from '@aabify/shared';
 import { conversionApi } from '../../api/conversions';
 import { isApiRequestError } from '../../api/client';
 import { newQueuedConversion } from '../../lib/conversion';
+import { conversionKindOf } from '../../lib/apkFile';
+import { KindBadge } from '../../components/KindBadge';
+import { VersionCodeOption, versionCodeOption, type VersionCodeChoice } from './VersionCodeOption';
 import { uploadErrorMessage, UPLOAD_FAILED } from '../../lib/errors';
 import { trackerState } from '../../lib/tracker';
 import { useConversions } from '../../stores/conversions';
@@ -32,16 +35,32 @@ export const SIGN_TEXTS = {
   missingLink: 'Cadastrar chave de upload',
 } as const;
 
+/** The same option for AAB → APK: without the upload key, the APK is signed with the test key, and said so. */
+export const APK_SIGN_TEXTS = {
+  label: 'Assinar o APK com minha chave de upload',
+  stored: (alias: string) => `Marcado, o APK sai assinado com a chave "${alias}". Desmarcado, com a chave de teste do aabify: só para instalar e testar, NUNCA para o Google Play.`,
+  missing:
+    'Sem a sua chave de upload, o APK sai assinado com a chave de teste do aabify: serve só para instalar e testar no celular, NUNCA para o Google Play. Para assinar com a sua chave, cadastre-a antes.',
+  missingLink: 'Cadastrar chave de upload',
+} as const;
+
+export const KIND_TEXTS = {
+  aabChosen: 'AAB → APK: o bundle enviado vira um APK universal, que instala em qualquer aparelho compatível.',
+  startAab: 'Gerar APK',
+  startApk: 'Converter para AAB',
+} as const;
+
 /** 'Assinar o AAB com minha chave de upload': enabled only when the account has a keystore. */
-function SignOption({ checked, onChange, disabled }: { checked: boolean; onChange(next: boolean): void; disabled: boolean }) {
+function SignOption({ checked, onChange, disabled, kind }: { checked: boolean; onChange(next: boolean): void; disabled: boolean; kind: ConversionKind }) {
   const { status, keystore } = useKeystore();
   const available = status === 'ready' && keystore !== null;
+  const texts = kind === 'aab-to-apks' ? APK_SIGN_TEXTS : SIGN_TEXTS;
   return (
     <div className="mt-3" data-testid="sign-option">
       <Form.Check
         type="checkbox"
         id="sign-aab"
-        label={SIGN_TEXTS.label}
+        label={texts.label}
         checked={available && checked}
         disabled={!available || disabled}
         onChange={(e) => onChange(e.currentTarget.checked)}
@@ -49,17 +68,17 @@ function SignOption({ checked, onChange, disabled }: { checked: boolean; onChang
       />
       {available ? (
         <Form.Text id="sign-aab-help" muted data-testid="sign-hint">
-          {SIGN_TEXTS.stored(keystore.alias)}
+          {texts.stored(keystore.alias)}
         </Form.Text>
       ) : status === 'ready' || status === 'error' ? (
         <Form.Text id="sign-aab-help" muted data-testid="sign-hint">
-          {SIGN_TEXTS.missing} <Link to="/account/keystore">{SIGN_TEXTS.missingLink}</Link>
+          {texts.missing} <Link to="/account/keystore">{texts.missingLink}</Link>
         </Form.Text>
       ) : (
         // While the keystore is asked for, the commoner hint's room, unseen: the button below
         // does not move when the answer comes (no layout shift, and the first paint is the final one).
         <Form.Text muted className="invisible" aria-hidden="true">
-          {SIGN_TEXTS.missing} <span className="text-decoration-underline">{SIGN_TEXTS.missingLink}</span>
+          {texts.missing} <span className="text-decoration-underline">{texts.missingLink}</span>
         </Form.Text>
       )}
     </div>
@@ -95,6 +114,7 @@ export default function ConverterPage() {
   const [files, setFiles] = useState<File[] | null>(entry.retryFiles ?? null);
   const [startError, setStartError] = useState<string | null>(null);
   const [sign, setSign] = useState(false);
+  const [versionCode, setVersionCode] = useState<VersionCodeChoice>({ mode: 'keep' });
   const hasKeystore = useKeystore((s) => s.status === 'ready' && s.keystore !== null);
   const upload = useRef<AbortController | null>(null);
   useLiveConversion({
@@ -115,12 +135,20 @@ export default function ConverterPage() {
     if (!chosen || chosen.length === 0) return;
     const first = chosen.find((f) => !/\.obb$/i.test(f.name)) ?? chosen[0]!;
     const total = chosen.reduce((n, f) => n + f.size, 0);
+    const kind = conversionKindOf(chosen);
     const blocked = blockedReason(usage, isAdmin(user));
     if (blocked) {
       setStartError(blocked);
       toast.error(blocked);
       return;
     }
+    // The versionCode shapes an AAB; an AAB → APK conversion takes only the signing choice.
+    const version = kind === 'apk-to-aab' ? versionCodeOption(versionCode) : { ok: true as const };
+    if (!version.ok) {
+      setStartError(version.error);
+      return;
+    }
+    const options = { ...(sign && hasKeystore ? { sign: true } : {}), ...(version.versionCode !== undefined ? { versionCode: version.versionCode } : {}) };
     setStartError(null);
     useConversions.getState().startUpload(chosen.length === 1 ? first.name : `${first.name} (+${chosen.length - 1})`);
     const ctrl = new AbortController();
@@ -130,9 +158,10 @@ export default function ConverterPage() {
         chosen,
         (sent, total) => useConversions.getState().setUploadProgress(total ? Math.round((sent / total) * 100) : 0),
         ctrl.signal,
-        sign && hasKeystore ? { sign: true } : undefined,
+        options,
       );
       const view = newQueuedConversion(res.conversionId, res.fileName ?? first.name, res.fileSize ?? total, {
+        kind,
         queuePosition: res.queuePosition,
         estimatedTime: res.estimatedTime,
       });
@@ -170,6 +199,7 @@ export default function ConverterPage() {
   };
 
   const busy = phase === 'uploading';
+  const kind = files ? conversionKindOf(files) : 'apk-to-aab';
   return (
     <>
       <PageHeader
@@ -201,7 +231,13 @@ export default function ConverterPage() {
                 setStartError(null);
               }}
             />
-            <SignOption checked={sign} onChange={setSign} disabled={busy} />
+            {files && kind === 'aab-to-apks' && (
+              <p className="mt-3 mb-0 small" data-testid="kind-chosen">
+                <KindBadge kind={kind} /> {KIND_TEXTS.aabChosen}
+              </p>
+            )}
+            <SignOption checked={sign} onChange={setSign} disabled={busy} kind={kind} />
+            {kind === 'apk-to-aab' && <VersionCodeOption choice={versionCode} onChange={setVersionCode} disabled={busy} />}
             {startError && (
               <Alert variant="danger" className="mt-3 mb-0" data-testid="start-error">
                 {startError}
@@ -209,7 +245,7 @@ export default function ConverterPage() {
             )}
             <div className="d-flex flex-wrap gap-2 mt-3">
               <Button onClick={() => void start()} disabled={!files || busy} data-testid="start-conversion">
-                Converter para AAB
+                {kind === 'aab-to-apks' ? KIND_TEXTS.startAab : KIND_TEXTS.startApk}
               </Button>
             </div>
           </Card.Body>

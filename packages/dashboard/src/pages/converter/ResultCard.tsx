@@ -4,12 +4,13 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { DownloadButton } from '../../components/DownloadButton';
+import { KindBadge } from '../../components/KindBadge';
 import { ReportDetails } from './DeviceSavings';
 import { TestOnPhone } from './TestOnPhone';
 import { PlayChecklist } from '../conversion/PlayChecklist';
 import type { ConversionView } from '../../lib/conversion';
-import { formatPercent } from '@aabify/shared';
-import { aabFileName, formatBytes, formatDateTime, formatDuration, savings, shortId } from '../../lib/format';
+import { TEST_APK_MESSAGES, formatPercent, outputFileName, type ApksReportJson } from '@aabify/shared';
+import { formatBytes, formatDateTime, formatDuration, savings, shortId } from '../../lib/format';
 
 export const RESULT_TEXTS = {
   failedTitle: 'Falha no processamento do arquivo',
@@ -18,7 +19,20 @@ export const RESULT_TEXTS = {
   downloadUnavailable: 'Download indisponível: o arquivo não está mais disponível para esta conversão.',
   supportNoDownload: 'Conversão de um cliente: o download dos arquivos de clientes está desativado (Configurações › Segurança).',
   linkExpires: 'Atenção: o link de download expira em 1 hora. Baixe o arquivo AAB agora.',
+  linkExpiresApk: 'Atenção: o link de download expira em 1 hora. Baixe o arquivo APK agora.',
+  apkReady: 'Seu arquivo APK está pronto.',
+  aabReady: 'Seu arquivo AAB está pronto.',
 } as const;
+
+/** Which key signed an AAB → APK conversion's APK, said as plainly as "Testar no celular" says it. */
+function ApkSignature({ apks }: { apks: ApksReportJson }) {
+  const testKey = apks.signature.testKey;
+  return (
+    <Alert variant={testKey ? 'warning' : 'info'} className="small" data-testid="apk-signature">
+      {testKey ? TEST_APK_MESSAGES.signedWithTestKey : TEST_APK_MESSAGES.signedWithUploadKey(apks.signature.alias)}
+    </Alert>
+  );
+}
 
 export function FailedResult({ conversion, onRetry, onNew }: { conversion: ConversionView; onRetry(): void; onNew(): void }) {
   return (
@@ -59,16 +73,18 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
   const duration =
     conversion.duration ??
     (conversion.processingStartedAt && conversion.completedAt ? Date.parse(conversion.completedAt) - Date.parse(conversion.processingStartedAt) : undefined);
+  const apkKind = conversion.kind === 'aab-to-apks';
   return (
     <Card className="mb-3 border-success" data-testid="result-completed">
       <Card.Body>
         <Alert variant="success" className="mb-3">
-          <strong>{RESULT_TEXTS.completedBanner}</strong> Seu arquivo AAB está pronto.
+          <strong>{RESULT_TEXTS.completedBanner}</strong> {apkKind ? RESULT_TEXTS.apkReady : RESULT_TEXTS.aabReady} <KindBadge kind={conversion.kind} />
         </Alert>
         {conversion.checklist && <PlayChecklist checks={conversion.checklist} />}
+        {conversion.apks && <ApkSignature apks={conversion.apks} />}
         <div className="d-flex flex-wrap gap-2 align-items-start mb-3">
           {conversion.canDownload ? (
-            <DownloadButton conversionId={conversion.id} size="lg" />
+            <DownloadButton conversionId={conversion.id} size="lg" kind={conversion.kind} />
           ) : (
             <Alert variant="secondary" className="mb-0" data-testid="download-unavailable">
               {conversion.support && !conversion.support.downloadAllowed ? RESULT_TEXTS.supportNoDownload : RESULT_TEXTS.downloadUnavailable}
@@ -78,11 +94,11 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
             Nova Conversão
           </Button>
         </div>
-        {conversion.canDownload && <TestOnPhone conversionId={conversion.id} />}
+        {conversion.canDownload && !apkKind && <TestOnPhone conversionId={conversion.id} />}
         <Row className="g-4">
           <Col md={6}>
             <h3 className="h6">Arquivo</h3>
-            <Info label="Nome" value={conversion.filename ?? aabFileName(conversion.fileName)} testId="result-filename" />
+            <Info label="Nome" value={conversion.filename ?? outputFileName(conversion.kind ?? 'apk-to-aab', conversion.fileName)} testId="result-filename" />
             <Info label="Tamanho original" value={formatBytes(original)} />
             <Info label="Tamanho final" value={final !== undefined ? formatBytes(final) : '—'} testId="result-final-size" />
             {saved && <Info label="Economia" value={`${formatBytes(saved.bytes)} (${formatPercent(saved.percent)})`} testId="result-savings" />}
@@ -95,7 +111,17 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
             <Info label="ID" value={shortId(conversion.id)} />
           </Col>
         </Row>
-        <ReportDetails conversionId={conversion.id} />
+        {!apkKind && <ReportDetails conversionId={conversion.id} />}
+        {apkKind ? (
+          <div className="mt-4">
+            <h3 className="h6">O que é este APK?</h3>
+            <p className="small mb-2">
+              É o APK universal do bundle enviado: um único arquivo com todos os módulos, idiomas, densidades e arquiteturas, que instala em
+              qualquer aparelho compatível (permita a instalação de fontes desconhecidas no celular). Para publicar no Google Play, envie o
+              .aab, não este APK.
+            </p>
+          </div>
+        ) : (
         <div className="mt-4">
           <h3 className="h6">O que é um arquivo AAB?</h3>
           <p className="small mb-2">
@@ -104,8 +130,9 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
             arquitetura), o que deixa os downloads menores. Envie o .aab no Play Console; para publicar, assine-o com a sua chave de upload.
           </p>
         </div>
+        )}
         <Alert variant="warning" className="mb-0 small" data-testid="link-expiry">
-          {RESULT_TEXTS.linkExpires}
+          {apkKind ? RESULT_TEXTS.linkExpiresApk : RESULT_TEXTS.linkExpires}
         </Alert>
       </Card.Body>
     </Card>

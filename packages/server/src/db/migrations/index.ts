@@ -36,6 +36,7 @@ import { legalDocuments } from './0200-legal-documents.js';
 import { dataExports } from './0205-data-exports.js';
 import { billingDetails } from './0210-billing-details.js';
 import { fiscalNotes } from './0211-fiscal-notes.js';
+import { conversionKinds } from './0220-conversion-kinds.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   legalDocuments,
   dataExports,
   billingDetails, fiscalNotes,
+  conversionKinds,
 ];

@@ -6,13 +6,13 @@ import { route } from '../route.js';
 const upload = {
   type: 'object',
   properties: {
-    apk: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'O APK, um conjunto de splits (.apks, .xapk, .apkm, .zip), vários APKs do mesmo app e arquivos .obb, repetindo o campo.' },
-    options: { type: 'string', description: 'Opções da conversão em JSON (ex.: {"sign":true,"splits":{"abi":true}}).' },
+    apk: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'O APK, um conjunto de splits (.apks, .xapk, .apkm, .zip), vários APKs do mesmo app e arquivos .obb, repetindo o campo; ou um único .aab, que vira APK universal (conversão aab-to-apks).' },
+    options: { type: 'string', description: 'Opções da conversão em JSON (ex.: {"sign":true,"splits":{"abi":true}}; versionCode: um número ou "play", uma acima da do Google Play). Para um .aab só vale sign.' },
   },
   required: ['apk'],
 };
 const started = { allOf: [ref('ConversionStart'), { type: 'object', properties: { conversion: ref('Conversion') }, required: ['conversion'] }] };
-const aab = { media: 'application/octet-stream', description: 'O AAB (aceita Range e If-Range para continuar um download)' };
+const aab = { media: ['application/octet-stream', 'application/vnd.android.package-archive'], description: 'O AAB (aceita Range e If-Range para continuar um download); numa conversão aab-to-apks, o APK (application/vnd.android.package-archive)' };
 
 export const conversionRoutes = [
   route('get', '/conversion/limits', 'Conversões', 'Limites de envio (tamanho máximo do arquivo)', { auth: 'user', token: 'conversions:read', answer: { type: 'object', properties: { maxFileSize: { type: 'integer' } }, required: ['maxFileSize'] } }),
@@ -59,8 +59,8 @@ export const conversionRoutes = [
     // 422: the engine refused the bundle (coded); 503: the worker ran out of time or memory.
     errors: [403, 404, 409, 422, 429, 503],
   }),
-  route('get', '/conversion/download/:id', 'Downloads', 'Baixa o AAB', { auth: 'user', token: 'downloads', answers: { 200: aab, 206: aab }, errors: [403, 404, 409, 410] }),
-  route('get', '/conversion/temp-download/:id', 'Downloads', 'Baixa o AAB com o token do link (?token=) ou o bearer', {
+  route('get', '/conversion/download/:id', 'Downloads', 'Baixa o AAB (ou o APK de uma conversão aab-to-apks)', { auth: 'user', token: 'downloads', answers: { 200: aab, 206: aab }, errors: [403, 404, 409, 410] }),
+  route('get', '/conversion/temp-download/:id', 'Downloads', 'Baixa o AAB (ou o APK de uma conversão aab-to-apks) com o token do link (?token=) ou o bearer', {
     auth: 'token-or-query', token: 'downloads',
     answers: { 200: aab, 206: aab },
     // 429: too many unknown tokens from this address (the bad-credential limit).
@@ -78,7 +78,7 @@ export const conversionRoutes = [
     errors: [404, 429],
   }),
   route('post', '/download/generate-download-token/:conversionId', 'Downloads', 'Um token de download do AAB', { auth: 'user', token: 'downloads', answer: ref('AnyObject'), errors: [403, 404, 409, 410, 429] }),
-  route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB (ou o APK de teste) pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 409, 410, 429] }),
+  route('get', '/download/file/:token', 'Downloads', 'Baixa o AAB (ou o APK de teste, ou o APK de uma conversão aab-to-apks) pelo token de download', { auth: 'none', answers: { 200: aab, 206: aab }, errors: [404, 409, 410, 429] }),
   route('get', '/download/available', 'Downloads', 'As conversões com AAB disponível para download', {
     auth: 'user', token: 'downloads',
     answer: { type: 'object', properties: { downloads: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } }, required: ['downloads', 'total'] },
