@@ -357,7 +357,7 @@ describe('admin screens in a real browser', function () {
     await card.getByTestId('setting-upload-maxFileSize-save').click();
     await toastOf('Configuração atualizada com sucesso!');
     await card.getByText('1 MB (1.048.576 bytes)').waitFor();
-    await soon(() => page.getByTestId('webhook-hint').textContent(), (v) => expect(v).to.contain('/api/payments/webhook'));
+    await soon(() => page.getByTestId('setting-payments-mercadopago-webhookSecret').getByTestId('webhook-hint').textContent(), (v) => expect(v).to.contain('/api/payments/webhook'));
     await shot('settings-saved');
 
     try {

@@ -14,7 +14,7 @@ import { api } from '../helpers/http.js';
 import { buildCreditUser, buildSubscriber, buildUser, uniqueEmail } from '../helpers/factories.js';
 import { SLOW_ENGINE, corpusApk, requireCorpus } from '../helpers/conversions.js';
 import { buildZip, tinyApkEntries } from '../../../converter/test/helpers/zipBuilder.js';
-import { chooseTheme, openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth, waitForPath, type OpenPage } from './dashboardHelpers.js';
+import { chooseTheme, fillBillingForm, openPage, readTimeline, recordConverterTimeline, sessionOf, shootBoth, waitForPath, type OpenPage } from './dashboardHelpers.js';
 
 const ADMIN = { email: 'admin@aabify.test', password: 'admin-senha-123' };
 const USER = { email: uniqueEmail('comprador'), password: 'cliente-senha-1' };
@@ -217,8 +217,11 @@ describe('dashboard: user flows in a real browser', function () {
     await page.locator('[data-plan-name="Assinatura mensal"]').waitFor();
     await soon(() => page.locator('[data-plan-name="Pacote 10 conversões"]').count(), (v) => expect(v).to.equal(0));
     await page.locator('label[for="plan-type-credit"]').click();
-    const createPix = page.waitForResponse((r) => r.url().includes('/api/payments/create-pix/'));
+    // A first purchase asks for the billing details, then goes on by itself once they are saved.
     await page.getByRole('button', { name: 'Pagar com PIX: Pacote 10 conversões' }).click();
+    await fillBillingForm(page);
+    const createPix = page.waitForResponse((r) => r.url().includes('/api/payments/create-pix/'));
+    await page.getByTestId('billing-submit').click();
     const pix = (await (await createPix).json()) as CreatePixResponse;
     const modal = page.getByTestId('pix-modal');
     await modal.waitFor();

@@ -148,3 +148,36 @@ export async function chooseTheme(page: Page, label: 'Claro' | 'Escuro' | 'Siste
   await page.getByTestId('theme-toggle').click();
   await page.getByRole('menuitemradio', { name: label }).click();
 }
+
+/** A company's billing details as the purchase's billing form takes them (a valid CNPJ). */
+export const E2E_COMPANY = {
+  document: '11.222.333/0001-81',
+  name: 'Aplicativos Ação Ltda',
+  cep: '30130010',
+  street: 'Avenida Afonso Pena',
+  number: '1500',
+  district: 'Centro',
+  city: 'Belo Horizonte',
+  state: 'MG',
+} as const;
+
+/** Fills the billing details form a first purchase opens (the e-mail comes prefilled with the account's). */
+export async function fillBillingForm(page: Page, details: Partial<Record<keyof typeof E2E_COMPANY, string>> = E2E_COMPANY): Promise<void> {
+  const form = page.getByTestId('billing-form');
+  await form.waitFor({ timeout: UI_WAIT_MS });
+  const labels: Record<Exclude<keyof typeof E2E_COMPANY, 'state'>, string> = {
+    document: 'CPF ou CNPJ',
+    name: 'Nome completo ou razão social',
+    cep: 'CEP',
+    street: 'Logradouro',
+    number: 'Número',
+    district: 'Bairro',
+    city: 'Município',
+  };
+  for (const [key, label] of Object.entries(labels) as [keyof typeof labels, string][]) {
+    const value = details[key];
+    if (value !== undefined) await form.getByLabel(label, { exact: true }).fill(value);
+  }
+  if (details.state !== undefined) await form.getByLabel('UF').selectOption(details.state);
+}
+
