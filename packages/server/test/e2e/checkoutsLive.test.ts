@@ -99,7 +99,7 @@ describe('checkouts against the providers\' stand-ins (Mercado Pago and Stripe c
   it('mercadoPago_cardApprovedIn3x_thenRefundedByAdminThroughMercadoPago', async () => {
     const buyer = await buildUser(server);
     const page = await open(buyer);
-    const body = await startCheckout(page, buyer, 'Pagar com cartão: Pacote Real', mp.url);
+    const body = await startCheckout(page, buyer, 'Pagar com cartão ou boleto: Pacote Real', mp.url);
     const prefId = new URL(page.url()).searchParams.get('pref_id')!;
     expect(mp.checkout.preference(prefId).external_reference).to.equal(body.purchaseId);
 
@@ -119,7 +119,7 @@ describe('checkouts against the providers\' stand-ins (Mercado Pago and Stripe c
   it('mercadoPago_cardRejected_returnPageSaysSo_nothingApplied', async () => {
     const buyer = await buildUser(server);
     const page = await open(buyer);
-    const body = await startCheckout(page, buyer, 'Pagar com cartão: Pacote Real', mp.url);
+    const body = await startCheckout(page, buyer, 'Pagar com cartão ou boleto: Pacote Real', mp.url);
     const paymentId = mp.checkout.payPreference(new URL(page.url()).searchParams.get('pref_id')!, { type: 'credit_card', status: 'rejected' });
     await mp.notify(paymentId, { to: server.url });
     await comeBack(page, body.purchaseId);
@@ -131,7 +131,7 @@ describe('checkouts against the providers\' stand-ins (Mercado Pago and Stripe c
   it('mercadoPago_boletoPendingThenPaid_thenRefunded', async () => {
     const buyer = await buildUser(server);
     const page = await open(buyer);
-    const body = await startCheckout(page, buyer, 'Pagar com cartão: Pacote Real', mp.url);
+    const body = await startCheckout(page, buyer, 'Pagar com cartão ou boleto: Pacote Real', mp.url);
     const paymentId = mp.checkout.payPreference(new URL(page.url()).searchParams.get('pref_id')!, { type: 'ticket', status: 'pending' });
     await mp.notify(paymentId, { to: server.url, action: 'payment.created' });
     await comeBack(page, body.purchaseId);
