@@ -141,7 +141,7 @@ export function DataList<T>({ items, columns, rowKey, actions, lead, empty, load
             ))}
             {actions && (
               <td className="data-actions">
-                <div className="d-flex gap-2 justify-content-end">{actions(item)}</div>
+                <div className="d-flex flex-wrap gap-2 justify-content-end data-actions-buttons">{actions(item)}</div>
               </td>
             )}
           </tr>
