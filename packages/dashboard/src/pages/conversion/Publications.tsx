@@ -280,7 +280,8 @@ export function Publications({
         )}
       </Card.Header>
       <Card.Body>
-        {canPublish && blocked && (
+        {/* Once the account's key is known: the list appears whole, never one reason and then another. */}
+        {canPublish && blockers.ready && blocked && (
           <div id="publish-blockers">
             <BlockerReasons reasons={blockers.reasons} checklistBlockers={blockers.checklistBlockers} />
           </div>
