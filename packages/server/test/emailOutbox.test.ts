@@ -115,7 +115,7 @@ describe('email outbox (no SMTP_URL)', function () {
     try {
       const mail = await smtp.waitFor((m) => m.rcptTo.includes(user.email));
       expect(mail.subject).to.equal('Novo token de API criado: Antes do SMTP');
-      expect(mail.text).to.include('http://aabify.test/dashboard');
+      expect(mail.text).to.include('http://aabify.test/account/api-tokens');
     } finally {
       await withSmtp.close();
       await smtp.close();

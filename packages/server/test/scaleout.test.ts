@@ -184,7 +184,7 @@ describe('scale-out: servers sharing one database', function () {
     expect(text).to.contain('route="/api/conversion/status/:id"');
     expect(text).to.not.contain(id);
     expect(text).to.match(/aabify_conversions_total\{[^}]*outcome="completed"[^}]*\} 1$/m);
-    expect(text).to.match(/aabify_engine_duration_seconds_count\{[^}]*outcome="completed"[^}]*\} 1$/m);
+    expect(text, text.split('\n').filter((l) => l.startsWith('aabify_engine_duration_seconds_count')).join('\n')).to.match(/aabify_engine_duration_seconds_count\{[^}]*outcome="completed"[^}]*\} 1$/m);
     expect(text).to.match(/aabify_queue_depth\{[^}]*status="queued"[^}]*\} 0$/m);
     expect(text).to.contain('aabify_worker_utilisation');
     expect(text).to.contain('aabify_payments');
