@@ -1,7 +1,7 @@
 // One whole customer flow against the built server, on the Node that runs this script: the
 // server's bundle (packages/server/dist, `npm run build` first) is started with that same Node on
 // its embedded defaults (a real embedded Postgres in a fresh DATA_DIR, local storage, the payment
-// sandbox), then over real HTTP: first admin → a credit plan → a customer registers and signs in
+// sandbox), then over real HTTP: first admin → a credit plan → a customer registers, signs in and fills billing details
 // → buys the plan with a sandbox PIX → converts a small corpus APK → downloads the AAB. CI runs it
 // on every Node line users deploy on (scripts/test.mjs --node). Prints one line per step; exit
 // code 1 on any failure. Counted as one test in $AABIFY_TEST_SUMMARY when scripts/test.mjs runs it.
@@ -126,6 +126,13 @@ async function flow(base) {
   expectThat(typeof registered.token === 'string' && registered.user?.email === email, `sign-up answered no session: ${JSON.stringify(registered)}`);
   const session = await step('customer signs in (POST /auth/login)', () => call(base, 'POST', '/auth/login', { json: { email, password } }));
   const token = session.token;
+  // A purchase needs billing details (they go on the receipt and the NFS-e): a valid CPF and an address.
+  await step('billing details (PUT /account/billing)', () =>
+    call(base, 'PUT', '/account/billing', {
+      token,
+      json: { document: '529.982.247-25', name: 'Cliente do Fluxo', email, cep: '01310-100', street: 'Avenida Paulista', number: '1000', district: 'Bela Vista', city: 'São Paulo', cityCode: '3550308', state: 'SP' },
+    }),
+  );
 
   const pix = await step('PIX charge (POST /payments/create-pix)', () => call(base, 'POST', `/payments/create-pix/${planId}`, { token }));
   expectThat(pix.payment?.status === 'pending', `new charge not pending: ${JSON.stringify(pix.payment)}`);
