@@ -55,8 +55,13 @@ export class ByteWriter {
   }
 
   zeros(n: number): this {
+    return this.fill(0, n);
+  }
+
+  /** `n` bytes of `byte` at once (a type chunk's offsets, all 0xFFFFFFFF until set). */
+  fill(byte: number, n: number): this {
     this.grow(n);
-    this.buf.fill(0, this.pos, this.pos + n);
+    this.buf.fill(byte, this.pos, this.pos + n);
     this.pos += n;
     return this;
   }

@@ -66,6 +66,8 @@ interface FlatConfig {
 /** Configurations already seen in one table, by their bytes, and whether each locale tag parses: a table repeats few of them many times. */
 interface ConfigCache {
   configs: Map<string, FlatConfig>;
+  /** By the fields set (see fieldsKey): many texts for one binary configuration at most. */
+  byFields: Map<string, FlatConfig>;
   locales: Map<string, boolean>;
   defaultConfig?: FlatConfig;
 }
@@ -74,6 +76,27 @@ function configOf(cv: PbConfigValue, where: string, cache: ConfigCache): FlatCon
   const c = cv.config ?? {};
   // Most values have the default configuration: no field set.
   if (cache.defaultConfig && isEmptyConfig(c)) return cache.defaultConfig;
+  // The fields as set, as text: a configuration seen before (one locale's hundreds of strings) is
+  // found without parsing its locale or building its binary form again.
+  const fields = fieldsKey(c);
+  const seen = cache.byFields.get(fields);
+  if (seen) return seen;
+  const flat = binaryConfigOf(c, where, cache);
+  cache.byFields.set(fields, flat);
+  return flat;
+}
+
+/** The fields set in `c` and their values, unambiguously (each value's length before it). */
+function fieldsKey(c: object): string {
+  let key = '';
+  for (const k in c) {
+    const v = String((c as Record<string, unknown>)[k]);
+    key += `${k}:${v.length}:${v};`;
+  }
+  return key;
+}
+
+function binaryConfigOf(c: NonNullable<PbConfigValue['config']>, where: string, cache: ConfigCache): FlatConfig {
   if (c.locale) {
     let valid = cache.locales.get(c.locale);
     if (valid === undefined) cache.locales.set(c.locale, (valid = parseBcp47(c.locale) !== undefined));
@@ -99,7 +122,7 @@ class PackageWriter {
   private readonly patches: PoolPatch[] = [];
   private readonly keyPatches: { at: number; index: () => number }[] = [];
   readonly aliases = new Map<number, number>();
-  private readonly configCache: ConfigCache = { configs: new Map(), locales: new Map() };
+  private readonly configCache: ConfigCache = { configs: new Map(), byFields: new Map(), locales: new Map() };
 
   constructor(
     private readonly pkg: PbPackage,
@@ -220,7 +243,7 @@ class PackageWriter {
     const entriesStartAt = out.length;
     out.u32(0).bytes(config);
     const offsetsAt = out.length;
-    for (let i = 0; i < count; i++) out.u32(0xffffffff);
+    out.fill(0xff, count * 4); // every offset NO_ENTRY until its value is written
     out.setU32(entriesStartAt, out.length - start);
     const base = out.length;
     for (const v of values) {
