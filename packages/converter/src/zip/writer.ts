@@ -90,6 +90,11 @@ export interface AddRawOptions {
   onBytes?(n: number): void;
   /** Align a stored entry's data (see AddBufferOptions.align). */
   align?: number;
+  /**
+   * The entry's digest (the `digest` option's), taken where its CRC was proven: with `verify:
+   * false` the bytes are then copied as they are, neither inflated nor hashed again.
+   */
+  digest?: Buffer;
 }
 
 /** The zip's tail as written without anything between the entries and the central directory. */
@@ -251,7 +256,7 @@ export class ZipWriter {
    * one inflated on the side (never re-deflated).
    */
   async addRaw(name: string, source: ZipReader, entry: ZipEntry, opts: AddRawOptions = {}): Promise<void> {
-    const hash = this.entryHash();
+    const hash = opts.digest ? undefined : this.entryHash();
     const verify = opts.verify !== false || hash !== undefined;
     source.dataOffsetSync(entry); // the local header is checked before anything is written
     this.writeLocalHeader(name, entry.method, entry.crc32, entry.compressedSize, entry.uncompressedSize, entry.method === METHOD_STORED ? opts.align : undefined);
@@ -277,6 +282,7 @@ export class ZipWriter {
       }
       check?.finish();
       if (hash) this.digestsByName.set(name, hash.digest());
+      else if (opts.digest && this.options.digest) this.digestsByName.set(name, opts.digest);
       return;
     }
     const check = sideVerifier(entry, hash);
@@ -292,6 +298,7 @@ export class ZipWriter {
       check.dispose();
     }
     if (hash) this.digestsByName.set(name, hash.digest());
+    else if (opts.digest && this.options.digest) this.digestsByName.set(name, opts.digest);
   }
 
   /**
