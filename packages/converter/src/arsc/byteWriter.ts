@@ -100,4 +100,20 @@ export class ByteWriter {
   finish(): Uint8Array {
     return this.buf.slice(0, this.pos);
   }
+
+  /** The bytes written so far, not copied: valid until the next write. */
+  written(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  /** A string of code units below 0x80 (checked by the caller), one byte each. */
+  ascii(s: string): this {
+    const n = s.length;
+    this.grow(n);
+    const buf = this.buf;
+    const at = this.pos;
+    for (let i = 0; i < n; i++) buf[at + i] = s.charCodeAt(i);
+    this.pos += n;
+    return this;
+  }
 }

@@ -14,7 +14,7 @@ import { ChunkType } from './chunk.js';
 import { compareConfigs, configDiff, configToBinary, parseBcp47 } from './configWriter.js';
 import { configFromBytes, type ResTableConfig } from './config.js';
 import { StringPoolBuilder } from './poolWriter.js';
-import { applyPatches, encodeItem, writeResValue, type EncodedValue, type PoolPatch } from './valueWriter.js';
+import { encodeItem, PoolPatches, writeResValue, type EncodedValue } from './valueWriter.js';
 import { DataType, EntryFlag, MapKey, SPEC_PUBLIC, SPEC_STAGED_API, makeResId, typeIdOf, entryIdOf } from './values.js';
 
 const INT_MIN = -0x80000000;
@@ -119,8 +119,8 @@ class PackageWriter {
   private readonly typePool = new StringPoolBuilder(false);
   private readonly keyPool = new StringPoolBuilder(true);
   private readonly typeChunks = new ByteWriter(16 * 1024);
-  private readonly patches: PoolPatch[] = [];
-  private readonly keyPatches: { at: number; index: () => number }[] = [];
+  private readonly patches = new PoolPatches();
+  private readonly keyPatches = new PoolPatches();
   readonly aliases = new Map<number, number>();
   private readonly configCache: ConfigCache = { configs: new Map(), byFields: new Map(), locales: new Map() };
 
@@ -157,10 +157,10 @@ class PackageWriter {
     out.setU32(typeStringsAt + 8, out.length - start);
     this.keyPool.write(out);
     const typesAt = out.length;
-    for (const p of this.keyPatches) this.typeChunks.setU32(p.at, p.index());
-    out.bytes(this.typeChunks.finish());
+    this.keyPatches.apply(this.typeChunks);
+    out.bytes(this.typeChunks.written());
     // Value-pool indices are patched in by the table once its pool is final.
-    this.valuePatches = this.patches.map((p) => ({ at: typesAt + p.at, ref: p.ref }));
+    this.valuePatchesAt = typesAt;
 
     if (this.id === 0 || sharedLibs.size > 0) {
       const libs: [number, string][] = [...(this.id === 0 ? [[0, this.pkg.package_name ?? ''] as [number, string]] : []), ...[...sharedLibs].sort((a, b) => a[0] - b[0])];
@@ -179,7 +179,13 @@ class PackageWriter {
     out.endChunk(start);
   }
 
-  valuePatches: PoolPatch[] = [];
+  /** Where this package's type chunks start in the table body (the value patches' base). */
+  private valuePatchesAt = 0;
+
+  /** Writes this package's value-pool indices into the table body (the value pool must be final). */
+  applyValuePatches(body: ByteWriter): void {
+    this.patches.apply(body, this.valuePatchesAt);
+  }
 
   private keyFor(typeName: string, entry: PbEntry): number {
     const name = entry.name ?? '';
@@ -259,13 +265,11 @@ class PackageWriter {
     let flags = 0;
     if (v.entry.entry.visibility?.level === 2) flags |= EntryFlag.PUBLIC;
     if (v.value.weak) flags |= EntryFlag.WEAK;
-    const keyAt = (): void => {
-      this.keyPatches.push({ at: out.length, index: () => this.keyRefs[v.key].index });
-      out.u32(0);
-    };
+    const key = this.keyRefs[v.key];
     if (v.value.item) {
       out.u16(8).u16(flags);
-      keyAt();
+      this.keyPatches.add(out.length, key);
+      out.u32(0);
       writeResValue(out, encodeItem(v.value.item, this.valuePool, where), this.patches);
       return;
     }
@@ -299,7 +303,8 @@ class PackageWriter {
       bad(`${where}: valor composto sem tipo conhecido`);
     }
     out.u16(16).u16(flags | EntryFlag.COMPLEX);
-    keyAt();
+    this.keyPatches.add(out.length, key);
+    out.u32(0);
     out.u32(parent).u32(items.length);
     for (const it of items) {
       out.u32(it.key);
@@ -381,13 +386,13 @@ export function flattenTable(table: PbResourceTable, options: FlattenTableOption
     writers.push(w);
   }
   valuePool.finalize();
-  for (const w of writers) applyPatches(body, w.valuePatches);
+  for (const w of writers) w.applyValuePatches(body);
 
   const out = new ByteWriter(body.length + valuePool.size * 16 + 1024);
   const start = out.startChunk(ChunkType.TABLE, 12);
   out.u32(packages.length);
   valuePool.write(out);
-  out.bytes(body.finish());
+  out.bytes(body.written());
   out.endChunk(start);
   return out.finish();
 }
