@@ -12,7 +12,7 @@ import { flattenTable } from '../arsc/flatten.js';
 import { flattenXml } from '../axml/flatten.js';
 import { ConverterError } from '../errors.js';
 import type { PbResourceTable } from '../proto/aapt.js';
-import { apkSigningBlock, contentDigest, apkSignatureAlgorithm } from '../sign/apk.js';
+import { apkSigningBlock, ChunkDigests, contentDigest, apkSignatureAlgorithm } from '../sign/apk.js';
 import { buildSignatureFiles, isSignatureFile, type JarDigest } from '../sign/jar.js';
 import type { SigningKey } from '../sign/keystore.js';
 import { BackgroundVerifier, METHOD_STORED, ZipWriter, crc32, type PreparedBuffer, type ZipEntry, type ZipReader } from '../zip/index.js';
@@ -164,7 +164,10 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
       e.data = e.make();
       e.make = undefined;
     }
-    writer = await ZipWriter.create(path, { digest: v1, digestAlgorithm: o.signing?.v1Digest, hash: false, noZip64: true });
+    const key = o.signing?.key;
+    // The v2/v3 content digest is taken from the entries' bytes as they are written.
+    const chunks = key ? new ChunkDigests(apkSignatureAlgorithm(key).digest) : undefined;
+    writer = await ZipWriter.create(path, { digest: v1, digestAlgorithm: o.signing?.v1Digest, hash: false, noZip64: true, ...(chunks ? { onWrite: (b, at) => chunks.written(b, at) } : {}) });
     for (const e of entries) {
       checkAbort(signal);
       await writeEntry(writer, e, rules, o, verifier);
@@ -173,10 +176,9 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
       const sig = buildSignatureFiles(writer.digests, o.signing.key, { digest: o.signing.v1Digest, apkSigned: '2, 3' });
       for (const f of sig.files) await writer.addBuffer(f.name, f.data);
     }
-    const key = o.signing?.key;
     const { size } = await writer.finish(
-      key
-        ? { beforeCentralDirectory: (tail) => apkSigningBlock(key, contentDigest(path, tail.entriesEnd, tail.centralDirectory, tail.endRecord, apkSignatureAlgorithm(key).digest)) }
+      key && chunks
+        ? { beforeCentralDirectory: (tail) => apkSigningBlock(key, contentDigest(path, tail.entriesEnd, tail.centralDirectory, tail.endRecord, apkSignatureAlgorithm(key).digest, chunks.before(tail.entriesEnd))) }
         : {},
     );
     return { sizeBytes: size, entries: writer.entryCount, droppedSignatureFiles: dropped };

@@ -131,6 +131,8 @@ export interface ZipWriterOptions {
   hash?: boolean;
   /** Refuse what needs Zip64 (an APK: Android does not install one). */
   noZip64?: boolean;
+  /** Sees every write, with its position in the file (an APK signature's digest taken on the way). */
+  onWrite?(bytes: Uint8Array, position: number): void;
 }
 
 /**
@@ -559,6 +561,7 @@ export class ZipWriter {
     } catch (e) {
       throw new ConverterError('IO_ERROR', `${this.path}: ${(e as Error).message}`, { cause: e });
     }
+    this.options.onWrite?.(buf.subarray(offset, offset + length), position);
   }
 
   /** Lets the event loop run (abort signals, progress) every few MiB of a long copy. */
