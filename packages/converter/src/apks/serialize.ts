@@ -6,7 +6,7 @@
  * (4 bytes; native libraries to the bundle's page alignment), then signed: JAR (v1) for Android
  * before 7.0, APK Signature Scheme v2 and v3 in the signing block before the central directory.
  */
-import { deflateRaw, deflateRawSync } from 'node:zlib';
+import { deflateRaw } from 'node:zlib';
 import { promisify } from 'node:util';
 import { flattenTable } from '../arsc/flatten.js';
 import { flattenXml } from '../axml/flatten.js';
@@ -15,7 +15,7 @@ import type { PbResourceTable } from '../proto/aapt.js';
 import { apkSigningBlock, ChunkDigests, contentDigest, apkSignatureAlgorithm } from '../sign/apk.js';
 import { buildSignatureFiles, isSignatureFile, type JarDigest } from '../sign/jar.js';
 import type { SigningKey } from '../sign/keystore.js';
-import { BackgroundVerifier, METHOD_STORED, ZipWriter, crc32, type PreparedBuffer, type ZipEntry, type ZipReader } from '../zip/index.js';
+import { BackgroundVerifier, METHOD_STORED, ZipWriter, crc32, deflateRawSmall, type PreparedBuffer, type ZipEntry, type ZipReader } from '../zip/index.js';
 import { METHOD_DEFLATED } from '../zip/central.js';
 import { clearVerdict, comparePaths, compressionRules, MANIFEST_MODULE_PATH, type CompressionRules } from './compression.js';
 import type { PathMatchers } from './glob.js';
@@ -118,7 +118,7 @@ function resourceFiles(plan: ApkPlan): OutEntry[] {
 }
 
 async function deflated(data: Uint8Array, level: number): Promise<Buffer> {
-  return data.length <= 64 * 1024 ? deflateRawSync(data, { level }) : deflateRawAsync(data, { level });
+  return data.length <= 64 * 1024 ? deflateRawSmall(data, level) : deflateRawAsync(data, { level });
 }
 
 /** Whether bundletool deflates `data` (which Node deflated to `body`): stock zlib's size settles close calls. */

@@ -13,7 +13,7 @@ import { ByteWriter } from './byteWriter.js';
 import { ChunkType } from './chunk.js';
 import { compareConfigs, configDiff, configToBinary, parseBcp47 } from './configWriter.js';
 import { configFromBytes, type ResTableConfig } from './config.js';
-import { StringPoolBuilder } from './poolWriter.js';
+import { StringPoolBuilder, type PoolRef } from './poolWriter.js';
 import { encodeItem, PoolPatches, writeResValue, type EncodedValue } from './valueWriter.js';
 import { DataType, EntryFlag, MapKey, SPEC_PUBLIC, SPEC_STAGED_API, makeResId, typeIdOf, entryIdOf } from './values.js';
 
@@ -194,7 +194,7 @@ class PackageWriter {
     return this.keyRefs.push(ref) - 1;
   }
 
-  private readonly keyRefs: { index: number }[] = [];
+  private readonly keyRefs: PoolRef[] = [];
 
   private writeType(t: PbType, typeId: number): void {
     const typeName = t.name ?? '';
