@@ -77,9 +77,10 @@ export async function freshDatabase(adminUrl: string): Promise<string> {
   return Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
 }
 
-/** The environment every bench server shares: fresh secrets, local storage under `dir`, quiet logs. */
+/** The environment every bench server shares: fresh secrets, local storage under `dir`, quiet logs, glibc's arenas as the image sets them. */
 export function benchServerEnv(databaseUrl: string, dir: string): Record<string, string> {
   return {
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     DATABASE_URL: databaseUrl,
     JWT_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
