@@ -5,6 +5,7 @@
  * bench-owned embedded Postgres, and HTTP calls to them.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,8 +13,15 @@ import pg from 'pg';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SERVER_DIR = join(REPO, 'packages', 'server');
-const MAIN = join(SERVER_DIR, 'dist', 'main.js');
-let built = false;
+/**
+ * AABIFY_BENCH_SERVER_DIST: a server bundle built before (`AABIFY_SERVER_OUTDIR=dist-before node
+ * build.mjs` in packages/server, at another revision) run as it is, to alternate an old build with
+ * the working tree's on the same machine; a folder inside packages/server so it resolves the same
+ * node_modules.
+ */
+const PREBUILT = process.env.AABIFY_BENCH_SERVER_DIST ? resolve(SERVER_DIR, process.env.AABIFY_BENCH_SERVER_DIST) : undefined;
+const MAIN = join(PREBUILT ?? join(SERVER_DIR, 'dist'), 'main.js');
+let built = PREBUILT !== undefined;
 
 /** Builds the server bundle from the working tree, once per bench process. */
 function buildServer(): void {
@@ -28,16 +36,26 @@ export interface ServerProcess {
   url: string;
 }
 
-/** Starts one server process with `env` on top of this one's; resolves once it says it is ready. */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/** Which bundle the server processes run (the working tree's, or AABIFY_BENCH_SERVER_DIST's). */
+export const serverBundle = (): string => MAIN;
+
+/** Starts one server process with `env` on top of this one's (and `nodeArgs` for Node, e.g. --cpu-prof); resolves once it says it is ready. */
+export function startServerProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
   buildServer();
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // AABIFY_BENCH_SERVER_LOG: the server's log (LOG_LEVEL, warn by default) is kept in that file.
+  const keep = process.env.AABIFY_BENCH_SERVER_LOG ? createWriteStream(process.env.AABIFY_BENCH_SERVER_LOG, { flags: 'a' }) : undefined;
   return new Promise((resolveStart, reject) => {
-    let out = '';
+    let out: string | undefined = '';
     child.stdout!.on('data', (d: Buffer) => {
+      keep?.write(d);
+      if (out === undefined) return;
       out += d.toString();
       const m = /aabify pronto: abra (\S+)/.exec(out);
-      if (m) resolveStart({ child, url: m[1]! });
+      if (m) {
+        out = undefined;
+        resolveStart({ child, url: m[1]! });
+      }
     });
     child.once('exit', (code) => reject(new Error(`process exited during start (${code})`)));
   });
@@ -59,9 +77,10 @@ export async function freshDatabase(adminUrl: string): Promise<string> {
   return Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
 }
 
-/** The environment every bench server shares: fresh secrets, local storage under `dir`, quiet logs. */
+/** The environment every bench server shares: fresh secrets, local storage under `dir`, quiet logs, glibc's arenas as the image sets them. */
 export function benchServerEnv(databaseUrl: string, dir: string): Record<string, string> {
   return {
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     DATABASE_URL: databaseUrl,
     JWT_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
@@ -73,10 +92,10 @@ export function benchServerEnv(databaseUrl: string, dir: string): Record<string,
 }
 
 /** One API call; JSON in and out (a FormData body is sent as multipart); throws on a non-2xx answer. */
-export async function callApi<T>(url: string, method: string, path: string, token?: string, body?: unknown): Promise<T> {
+export async function callApi<T>(url: string, method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const res = await fetch(`${url}/api${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

@@ -7,6 +7,12 @@
  *
  *   npx tsx bench/throughput.ts [--users 20] [--each 5] [--repeat 3] [--files 12] [--workers 0]
  *                               [--max-concurrent N] [--min-kb 30] [--max-kb 4096]
+ *                               [--count-queries] [--cpu-prof]
+ *
+ * `--count-queries` prints the database statements per conversion by kind (the database logs
+ * each one: its CPU figure is then not comparable); `--cpu-prof` prints where the server
+ * processes' CPU went (V8 profiles of every thread, bench/cpuProfile.ts). AABIFY_BENCH_SERVER_DIST
+ * runs a bundle built before instead of the working tree's (bench/serverProcess.ts).
  *
  * Printed per repetition: conversions per minute (first upload sent → last completion seen) and
  * per core; the server's CPU seconds per conversion (its process, worker threads included,
@@ -26,7 +32,9 @@ import { fileURLToPath } from 'node:url';
 import { convertApk } from '../packages/converter/src/index.js';
 import { startEmbeddedPostgres } from '../packages/server/src/db/embedded.js';
 import { freePort } from '../packages/server/test/helpers/postgres.js';
-import { benchServerEnv, callApi, freshDatabase, startServerProcess, stopServerProcesses } from './serverProcess.js';
+import { summariseProfiles } from './cpuProfile.js';
+import { statementCounter, statementLines } from './dbStatements.js';
+import { benchServerEnv, callApi, freshDatabase, serverBundle, startServerProcess, stopServerProcesses } from './serverProcess.js';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const CORPUS = process.env.AABIFY_CORPUS ?? join(REPO, '..', 'shared', 'corpus');
@@ -45,6 +53,8 @@ const workerProcesses = Number(arg('workers', '0'));
 const maxConcurrent = process.argv.includes('--max-concurrent') ? Number(arg('max-concurrent', '3')) : undefined;
 const minBytes = Number(arg('min-kb', '30')) * 1024;
 const maxBytes = Number(arg('max-kb', '4096')) * 1024;
+const countQueries = process.argv.includes('--count-queries');
+const cpuProf = process.argv.includes('--cpu-prof');
 
 /** The corpus APKs in the size range, spread over it (smallest to largest), `fileCount` of them. */
 function pickFiles(): Array<{ name: string; bytes: Buffer }> {
@@ -126,11 +136,13 @@ interface Customer {
   id: string;
 }
 
-async function signUpCustomers(url: string, adminToken: string, round: string): Promise<Customer[]> {
+/** Customers sign up from addresses of their own (the server trusts the bench's X-Forwarded-For): one address may register only so many accounts. */
+async function signUpCustomers(url: string, adminToken: string, round: number): Promise<Customer[]> {
   const customers: Customer[] = [];
   for (let i = 0; i < users; i++) {
-    const email = `cliente-${round}-${i}@bench.example`;
-    const r = await callApi<{ token: string; user: { id: string } }>(url, 'POST', '/auth/register', undefined, { email, password: 'senha-do-bench-1', acceptTerms: true });
+    const email = `cliente-${round}-${randomBytes(3).toString('hex')}-${i}@bench.example`;
+    const from = { 'x-forwarded-for': `10.${round % 256}.${i >> 8}.${i & 255}` };
+    const r = await callApi<{ token: string; user: { id: string } }>(url, 'POST', '/auth/register', undefined, { email, password: 'senha-do-bench-1', acceptTerms: true }, from);
     await callApi(url, 'PATCH', `/admin/users/${r.user.id}/credits`, adminToken, { credits: each, operation: 'set' });
     customers.push({ token: r.token, id: r.user.id });
   }
@@ -143,7 +155,10 @@ async function main(): Promise<void> {
   // Run as root, the embedded Postgres runs as the postgres user, who must be able to enter it.
   await chmod(work, 0o755);
   const pgDir = join(work, 'pg');
-  const cluster = await startEmbeddedPostgres({ dir: pgDir, port: await freePort(), password: randomBytes(12).toString('hex') });
+  const statements = countQueries ? statementCounter() : undefined;
+  const cluster = await startEmbeddedPostgres({ dir: pgDir, port: await freePort(), password: randomBytes(12).toString('hex'), ...(statements ? { logger: statements.logger } : {}) });
+  const profiles = join(work, 'profiles');
+  const nodeArgs = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [];
   const procs: ChildProcess[] = [];
   try {
     const engine = await engineCpu(files, work);
@@ -151,15 +166,18 @@ async function main(): Promise<void> {
     console.log(
       `${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, Node ${process.version}; ${users} customers × ${each} conversions at once, ` +
         `${files.length} corpus APKs of ${(files[0]!.bytes.length / 1024).toFixed(0)} KB – ${(files.at(-1)!.bytes.length / 1e6).toFixed(1)} MB (${totalMb.toFixed(1)} MB together); ` +
-        `${workerProcesses ? `web + ${workerProcesses} worker process(es)` : 'one server process'}`,
+        `${workerProcesses ? `web + ${workerProcesses} worker process(es)` : 'one server process'} of ${serverBundle()}`,
     );
     console.log(`engine alone, one after the other in this process: ${[...engine.values()].reduce((a, b) => a + b, 0).toFixed(2)} s CPU for the ${files.length} files`);
 
-    const env = benchServerEnv(await freshDatabase(cluster.url), work);
-    const main = await startServerProcess({ ...env, ...(workerProcesses ? { ROLE: 'web' } : {}), PORT: String(await freePort()), DATA_DIR: join(work, 'server') });
+    const databaseUrl = await freshDatabase(cluster.url);
+    await statements?.watch(databaseUrl, cluster.url);
+    // Behind a proxy as deployed (compose.yaml): each customer's address is its own.
+    const env = { ...benchServerEnv(databaseUrl, work), TRUST_PROXY: '1' };
+    const main = await startServerProcess({ ...env, ...(workerProcesses ? { ROLE: 'web' } : {}), PORT: String(await freePort()), DATA_DIR: join(work, 'server') }, nodeArgs);
     procs.push(main.child);
     for (let i = 0; i < workerProcesses; i++) {
-      procs.push((await startServerProcess({ ...env, ROLE: 'worker', PORT: String(await freePort()), DATA_DIR: join(work, `worker-${i}`) })).child);
+      procs.push((await startServerProcess({ ...env, ROLE: 'worker', PORT: String(await freePort()), DATA_DIR: join(work, `worker-${i}`) }, nodeArgs)).child);
     }
     const serverPids = procs.map((p) => p.pid!);
     const { token: adminToken } = await callApi<{ token: string }>(main.url, 'POST', '/setup/initialize', undefined, { email: 'bench@example.com', password: 'senha-do-bench-1', name: 'Bench' });
@@ -169,7 +187,8 @@ async function main(): Promise<void> {
     console.log(`settings: maxConcurrent ${setting('conversions.maxConcurrent')}, concurrentPerUser ${setting('conversions.concurrentPerUser')}, maxActivePerUser ${setting('conversions.maxActivePerUser')}`);
 
     for (let round = 1; round <= repeat; round++) {
-      const customers = await signUpCustomers(main.url, adminToken, `${round}-${randomBytes(3).toString('hex')}`);
+      const customers = await signUpCustomers(main.url, adminToken, round);
+      statements?.take();
       const cpuBefore = serverPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
       const dbBefore = clusterCpu(join(pgDir, 'pg'));
       const health: number[] = [];
@@ -270,6 +289,12 @@ async function main(): Promise<void> {
       console.log(`  server memory     ${memory.map((m) => `RSS ${(m.rss / 1024).toFixed(0)} MB, peak ${(m.peak / 1024).toFixed(0)} MB`).join('; ')}`);
       console.log(`  latency           ${latency('/api/health', health)}; ${latency('status reads', statusReads)}`);
       console.log(`  credits           ${creditsExact ? 'exact (one per completed conversion, none reserved)' : 'NOT exact'}; load average ${loadavg()[0]!.toFixed(1)}`);
+      if (statements) for (const line of statementLines(statements.take(), conversions)) console.log(`  ${line}`);
+    }
+    if (cpuProf) {
+      await stopServerProcesses(procs);
+      console.log(`\nserver CPU profiles (the whole run, start-up and sign-ups included):`);
+      for (const line of summariseProfiles(profiles)) console.log(line);
     }
   } finally {
     await stopServerProcesses(procs);

@@ -43,7 +43,7 @@ import { ConversionRowCache } from './conversions/rowCache.js';
 import { ConversionLogWriter } from './conversions/logWriter.js';
 import { ConversionFiles } from './conversions/files.js';
 import { QueueBroadcaster } from './conversions/queueBroadcaster.js';
-import { ConversionRunner } from './conversions/runner.js';
+import { CLAIM_RETRY_MS, ConversionRunner } from './conversions/runner.js';
 import { PublicationEvents } from './play/publications.js';
 import { PublicationRunner } from './play/publicationRunner.js';
 import { LegalDocuments } from './legal/documents.js';
@@ -65,7 +65,7 @@ export interface Infrastructure {
 export interface ConversionOptions extends ConversionJobsOptions {
   /** Engine module run by the workers (tests: a slowed-down engine). */
   engine?: EngineSelection;
-  /** How soon a conversion that could not start yet tries again. */
+  /** How soon a conversion that could not start yet tries again on its own (default CLAIM_RETRY_MS). */
   claimRetryMs?: number;
   /** Runs of a conversion whose process keeps dying before it fails. */
   maxAttempts?: number;
@@ -161,7 +161,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
   const conversionFiles = new ConversionFiles({ models, storage, logger });
   const conversionRunner = new ConversionRunner(
     { sequelize, models, logger, secrets, config, settings, storage, mail, metrics, instance, workerPool, conversionEvents, conversionLogs, conversionFiles, conversionStats, queueBroadcaster, queue },
-    { claimRetryMs: conversionOpts.claimRetryMs ?? 1000, maxAttempts: conversionOpts.maxAttempts ?? 3 },
+    { claimRetryMs: conversionOpts.claimRetryMs ?? CLAIM_RETRY_MS, maxAttempts: conversionOpts.maxAttempts ?? 3 },
   );
   metrics.trackWorkers({ running: () => conversionRunner.activeCount, utilisation: () => workerPool.utilisation });
 

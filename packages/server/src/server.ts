@@ -146,7 +146,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         const taken = await reclaimOrphanedConversions(ctx);
         if (taken.length) logger.warn({ conversions: taken }, 'conversions of a dead instance handed back to the queue');
       });
-      await ctx.queueBroadcaster.startPeriodic(() => ensureConversionJobs(ctx));
+      await ctx.queueBroadcaster.startPeriodic(async () => {
+        await ensureConversionJobs(ctx);
+        await ctx.conversionRunner.wakeWaiting();
+      });
       ctx.workerPool.warm();
       await queue.start();
     } else await queue.ready;

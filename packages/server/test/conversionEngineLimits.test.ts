@@ -6,6 +6,7 @@
  * spins or hoards memory on inputs carrying a marker, through real HTTP on embedded Postgres.
  */
 import { expect } from 'chai';
+import { readFileSync, readdirSync } from 'node:fs';
 import { CONVERSION_MESSAGES } from '@aabify/shared';
 import { buildZip, tinyApkEntries } from '../../converter/test/helpers/zipBuilder.js';
 import { HOG_MARKER, SPIN_MARKER } from './fixtures/slowEngine.js';
@@ -13,6 +14,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildAdmin, buildCreditUser, tokenFor } from './helpers/factories.js';
 import { SLOW_ENGINE, conversionIdOf, uploadBytes, waitForStatus } from './helpers/conversions.js';
+import { ENGINE_THREAD_NICE } from '../src/conversions/engine.js';
 
 /** A tiny APK whose stored entry carries `marker` for the test engine. */
 const apkWith = (marker?: string): Buffer =>
@@ -78,5 +80,20 @@ describe('conversion worker limits: deadline and heap', function () {
     const next = await uploadBytes(server, token, apkWith());
     const done = await waitForStatus(server, token, conversionIdOf(next), ['failed', 'completed'], 90_000);
     expect(done.status, done.error ?? '').to.equal('completed');
+  });
+
+  it('engineThreads_runBelowTheMainThread_soAnswersAreServedFirst', async function () {
+    if (process.platform !== 'linux') this.skip(); // a thread's own nice value is Linux's
+    // The server runs in this process: its threads are this process's tasks.
+    const niceOf = (tid: string): number => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const mainNice = niceOf(String(process.pid));
+    const user = await buildCreditUser(server, 1);
+    const token = tokenFor(server, user);
+    const done = await waitForStatus(server, token, conversionIdOf(await uploadBytes(server, token, apkWith())), ['failed', 'completed'], 90_000);
+    expect(done.status, done.error ?? '').to.equal('completed');
+    const lowered = readdirSync('/proc/self/task').filter((tid) => niceOf(tid) === Math.min(19, mainNice + ENGINE_THREAD_NICE) && niceOf(tid) !== mainNice);
+    // The engine thread that ran it (and any other warm one) is lowered, the main thread untouched.
+    expect(lowered.length).to.be.at.least(1);
+    expect(niceOf(String(process.pid))).to.equal(mainNice);
   });
 });

@@ -5,6 +5,7 @@ import type { ConversionUpdate } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildCreditUser, buildSubscriber, tokenFor } from './helpers/factories.js';
+import { queriesDuring } from './helpers/queries.js';
 import {
   SLOW_ENGINE,
   collect,
@@ -13,6 +14,7 @@ import {
   corpusApk,
   request,
   requireCorpus,
+  sleep,
   socketFor,
   statusOf,
   uploadBytes,
@@ -185,6 +187,65 @@ describe('conversions: queue limits, cancel, credits under concurrency', functio
       expect(logs.body.logs.map((l) => l.message)).to.include('Servidor reiniciando: a conversão voltou para a fila e continuará em seguida.');
     } finally {
       if (!server.ctx.queue.isActiveJobProcessor()) await server.ctx.queue.start();
+    }
+  });
+});
+
+describe('conversions: a long line costs the database little', function () {
+  this.timeout(180000);
+  let server: TestServer;
+  let apk: Buffer;
+
+  before(async function () {
+    requireCorpus(this);
+    apk = await readFile(corpusApk('jx-small.apk'));
+    // The claim retry left at its default, as deployed.
+    server = await startTestServer({}, { conversions: { engine: { module: SLOW_ENGINE, config: { stageDelayMs: 150 } } } });
+    await server.ctx.settings.set('conversions.maxConcurrent', 1);
+    await server.ctx.settings.set('conversions.concurrentPerUser', 0);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('queue_waitingConversions_startWhenWokenInsteadOfClaimingEverySecond', async () => {
+    const user = await buildSubscriber(server, 30);
+    const token = tokenFor(server, user);
+    const count = 6;
+    let ids: string[] = [];
+    // Every claim takes the queue's advisory lock once: claims are counted by it.
+    const claims = await queriesDuring(server, /pg_advisory_xact_lock/, async () => {
+      ids = (await Promise.all(Array.from({ length: count }, (_, i) => uploadBytes(server, token, apk, { fileName: `fila${i}.apk` })))).map(conversionIdOf);
+      for (const id of ids) expect((await waitForStatus(server, token, id, ['completed', 'failed'], 60000)).status).to.equal('completed');
+    });
+    // One claim when submitted (one starts, the others wait) and one when a finished conversion
+    // wakes it: 2n - 1. Claiming again every second while in line made it several times that.
+    expect(claims.length, `${claims.length} claims for ${count} conversions`).to.be.at.most(2 * count);
+    const rows = await server.ctx.models.Conversion.findAll({ where: { id: ids }, order: [['processingStartedAt', 'ASC']] });
+    // First in line first.
+    expect(rows.map((r) => r.id)).to.deep.equal([...rows].sort((a, b) => a.queuedAt!.getTime() - b.queuedAt!.getTime() || (a.id < b.id ? -1 : 1)).map((r) => r.id));
+  });
+
+  it('history_pageOfQueuedConversions_readsTheQueueOnce', async () => {
+    const user = await buildSubscriber(server, 30);
+    const token = tokenFor(server, user);
+    // Nothing starts meanwhile: every conversion of the page waits in line.
+    await server.ctx.queue.stop(false);
+    try {
+      const ids = (await Promise.all(Array.from({ length: 5 }, (_, i) => uploadBytes(server, token, apk, { fileName: `h${i}.apk` })))).map(conversionIdOf);
+      await sleep(500); // the submissions' own queue broadcast goes out first
+      let page: { conversions: Array<{ status: string; queuePosition: number | null }> } | undefined;
+      const queueReads = await queriesDuring(server, /WHERE status IN \('queued', 'processing'\)/, async () => {
+        page = (await api(server).get<{ conversions: Array<{ status: string; queuePosition: number | null }> }>('/conversion/history?limit=10', token)).body;
+      });
+      const waiting = page!.conversions.filter((c) => c.status === 'queued');
+      expect(waiting).to.have.length(ids.length);
+      // Each row has its own place in line, from one read of the queue, not one per row (a
+      // periodic queue broadcast falling in the same moment may read it once more).
+      expect(new Set(waiting.map((c) => c.queuePosition)).size).to.equal(waiting.length);
+      expect(queueReads.length, `${queueReads.length} reads of the queue for ${waiting.length} rows`).to.be.at.most(2);
+    } finally {
+      await server.ctx.queue.start();
     }
   });
 });

@@ -3,15 +3,25 @@
  * second entry point of the server bundle (dist/conversionWorker.js) and runs from source
  * under tsx in tests.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import * as converter from '@aabify/converter';
 import type { ConversionStage } from '@aabify/converter';
 import type { EngineLogEntry, EngineModule, EngineSelection, FromWorker, ToWorker } from './engine.js';
-import { isApksTask, serializeError } from './engine.js';
+import { ENGINE_THREAD_NICE, isApksTask, serializeError } from './engine.js';
 
 const port = parentPort;
 if (!port) throw new Error('conversionWorker must run in a worker thread');
+
+// The engine runs below the process's main thread (ENGINE_THREAD_NICE).
+if (process.platform === 'linux') {
+  try {
+    setPriority(ENGINE_THREAD_NICE);
+  } catch {
+    // Not allowed here (a sandbox): the engine runs at the main thread's priority.
+  }
+}
 
 const selection = (workerData as { engine?: EngineSelection } | undefined)?.engine ?? {};
 

@@ -5,6 +5,14 @@
 import { ConverterError, CONVERTER_ERRORS, type ApksReport, type ConversionReport, type ConversionStage, type ConverterErrorCode, type InputFile, type SignOptions, type buildApks, type convertApk } from '@aabify/converter';
 import type { ConversionOptions } from '@aabify/shared';
 
+/**
+ * The nice value of an engine thread (Linux only: there a thread's nice value is its own, set by
+ * setpriority on the calling thread; elsewhere it would lower the whole process). When
+ * conversions keep every core busy, the kernel still serves the process's main thread first —
+ * HTTP answers, events, the queue — and the engine gets the rest; idle cores still go to it.
+ */
+export const ENGINE_THREAD_NICE = 10;
+
 /** A module the worker can run instead of @aabify/converter (tests: a slowed-down engine). */
 export interface EngineModule {
   convertApk: typeof convertApk;

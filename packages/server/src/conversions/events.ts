@@ -1,8 +1,10 @@
 /**
- * Conversion events to every client, whichever process runs the job. socket.io rooms reach
- * sockets on other processes through the Postgres adapter; SSE streams of other processes get
- * the same message through the adapter's serverSideEmit. Publishing is serialised on one pg
- * connection, so a conversion's messages arrive in the order they were sent.
+ * Conversion events to every client, whichever process runs the job. A message reaches this
+ * process's sockets and SSE streams at once, and the other processes through one serverSideEmit
+ * of the Postgres adapter (a NOTIFY), where each delivers it to its own sockets and streams —
+ * one NOTIFY per message, not one for the room's broadcast and another for the streams. Many
+ * messages at once (the queue's positions) travel together, a few to a NOTIFY. Publishing is
+ * serialised on one pg connection, so a conversion's messages arrive in the order they were sent.
  */
 import type { Server } from 'socket.io';
 import {
@@ -18,12 +20,18 @@ import type { Conversion } from '../models/index.js';
 type Listener = (msg: ConversionUpdate) => void;
 
 const REMOTE_UPDATE = 'aabify:conversion-update';
+const REMOTE_UPDATES = 'aabify:conversion-updates';
 const REMOTE_CANCEL = 'aabify:conversion-cancel';
 
 export const userRoom = (userId: string) => `user:${userId}`;
 
 /** Log texts are cut so one message always fits a NOTIFY payload. */
 const MAX_TEXT = 2000;
+/**
+ * Bytes of messages sent together: under the adapter's NOTIFY payload limit (8000; above it
+ * a message goes through a table row instead, one more write and one read per process).
+ */
+const BATCH_BYTES = 6000;
 
 function fit(msg: ConversionUpdate): ConversionUpdate {
   const cut = (s: string | undefined) => (s && s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…` : s);
@@ -48,16 +56,36 @@ export class ConversionEvents {
     private readonly logger: Logger,
   ) {
     io.on(REMOTE_UPDATE, (msg: ConversionUpdate) => this.deliverLocal(msg));
+    io.on(REMOTE_UPDATES, (msgs: ConversionUpdate[]) => {
+      for (const msg of msgs) this.deliverLocal(msg);
+    });
     io.on(REMOTE_CANCEL, (conversionId: string) => this.runCancelHandlers(conversionId));
   }
 
   /** A `conversion:{id}` message to sockets and SSE streams everywhere. */
   update(msg: ConversionUpdate): void {
     const out = fit(msg);
-    const channel = conversionChannel(out.conversionId);
-    this.io.to(channel).emit(channel, out);
     this.deliverLocal(out);
     this.io.serverSideEmit(REMOTE_UPDATE, out);
+  }
+
+  /** Many messages (of one conversion in order, or of many), sent to the other processes a few at a time. */
+  updateMany(msgs: readonly ConversionUpdate[]): void {
+    let batch: ConversionUpdate[] = [];
+    let bytes = 0;
+    for (const msg of msgs) {
+      const out = fit(msg);
+      this.deliverLocal(out);
+      const size = JSON.stringify(out).length;
+      if (batch.length > 0 && bytes + size > BATCH_BYTES) {
+        this.io.serverSideEmit(REMOTE_UPDATES, batch);
+        batch = [];
+        bytes = 0;
+      }
+      batch.push(out);
+      bytes += size;
+    }
+    if (batch.length > 0) this.io.serverSideEmit(REMOTE_UPDATES, batch);
   }
 
   /** The conversion failed: its error, as clients show it. */
@@ -121,8 +149,11 @@ export class ConversionEvents {
     this.stateSeen.set(msg.conversionId, { status: msg.status, progress: seen && seen.status === msg.status ? Math.max(seen.progress, progress) : progress });
   }
 
+  /** To this process's sockets in the conversion's room and its own listeners (SSE). */
   private deliverLocal(msg: ConversionUpdate): void {
     this.noteState(msg);
+    const channel = conversionChannel(msg.conversionId);
+    this.io.local.to(channel).emit(channel, msg);
     const set = this.listeners.get(msg.conversionId);
     if (!set) return;
     for (const listener of [...set]) {

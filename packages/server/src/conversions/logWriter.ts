@@ -1,12 +1,14 @@
 /**
  * Writes a conversion's log: each entry stored (in the order written, per conversion) and sent
- * live to its watchers. A failed write is logged and never fails the conversion.
+ * live to its watchers. Entries written while the conversion's previous ones are being stored
+ * wait and are stored together, in one statement (an engine logs in bursts). A failed write is
+ * logged and never fails the conversion.
  */
 import type { ConversionLogLevel } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import type { Models } from '../models/index.js';
 import type { ConversionEvents } from './events.js';
-import { appendLog } from './logs.js';
+import { appendLogs, type NewLogEntry } from './logs.js';
 
 export interface ConversionLogWriterDeps {
   models: Models;
@@ -15,24 +17,37 @@ export interface ConversionLogWriterDeps {
 }
 
 export class ConversionLogWriter {
-  private readonly chains = new Map<string, Promise<unknown>>();
+  /** Per conversion: the last batch's promise (stored, or failed and logged). */
+  private readonly chains = new Map<string, Promise<void>>();
+  /** Per conversion: the batch not yet being stored, which new entries join. */
+  private readonly waiting = new Map<string, { entries: NewLogEntry[]; stored: Promise<void> }>();
 
   constructor(private readonly deps: ConversionLogWriterDeps) {}
 
-  /** Appends an entry after the conversion's earlier ones and sends it live. */
+  /** Appends an entry after the conversion's earlier ones and sends it live; resolves once it is stored. */
   write(conversionId: string, level: ConversionLogLevel, message: string, step?: string): Promise<void> {
+    const entry: NewLogEntry = { level, message, step, timestamp: new Date() };
+    const joined = this.waiting.get(conversionId);
+    if (joined) {
+      joined.entries.push(entry);
+      return joined.stored;
+    }
+    const batch = { entries: [entry], stored: Promise.resolve() };
     const prev = this.chains.get(conversionId) ?? Promise.resolve();
-    const next = prev
+    batch.stored = prev
       .then(async () => {
-        const entry = await appendLog(this.deps.models, conversionId, { level, message, step });
-        this.deps.events.update({ type: 'log', conversionId, timestamp: entry.timestamp, log: entry, message: entry.message, step: entry.step ?? undefined });
+        // From here on, new entries form the next batch.
+        this.waiting.delete(conversionId);
+        const stored = await appendLogs(this.deps.models, conversionId, batch.entries);
+        this.deps.events.updateMany(stored.map((log) => ({ type: 'log', conversionId, timestamp: log.timestamp, log, message: log.message, step: log.step ?? undefined })));
       })
       .catch((err: unknown) => this.deps.logger.warn({ err, conversionId }, 'conversion log not written'));
-    this.chains.set(conversionId, next);
-    void next.then(() => {
-      if (this.chains.get(conversionId) === next) this.chains.delete(conversionId);
+    this.waiting.set(conversionId, batch);
+    this.chains.set(conversionId, batch.stored);
+    void batch.stored.then(() => {
+      if (this.chains.get(conversionId) === batch.stored) this.chains.delete(conversionId);
     });
-    return next;
+    return batch.stored;
   }
 
   /** Resolves once every entry written so far for the conversion is stored. */

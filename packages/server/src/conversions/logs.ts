@@ -8,19 +8,27 @@ export function presentLog(row: ConversionLog): ConversionLogEntry {
   return { id: String(row.id), timestamp: row.timestamp.toISOString(), level: row.level, message: row.message, step: row.step };
 }
 
-export async function appendLog(
-  models: Models,
-  conversionId: string,
-  entry: { level: ConversionLogLevel; message: string; step?: string | null },
-): Promise<ConversionLogEntry> {
-  const row = await models.ConversionLog.create({
-    conversionId,
-    timestamp: new Date(),
-    level: entry.level,
-    step: entry.step ?? null,
-    message: storableText(entry.message).slice(0, 4000),
-  });
-  return presentLog(row);
+export interface NewLogEntry {
+  level: ConversionLogLevel;
+  message: string;
+  step?: string | null;
+  /** When it happened (it may be stored a moment later, with the entries that followed it). */
+  timestamp: Date;
+}
+
+/** Stores entries of one conversion in one statement, in order (their ids grow in that order). */
+export async function appendLogs(models: Models, conversionId: string, entries: readonly NewLogEntry[]): Promise<ConversionLogEntry[]> {
+  const rows = await models.ConversionLog.bulkCreate(
+    entries.map((e) => ({ conversionId, timestamp: e.timestamp, level: e.level, step: e.step ?? null, message: storableText(e.message).slice(0, 4000) })),
+    { returning: true },
+  );
+  return rows.map(presentLog);
+}
+
+/** One entry, now. */
+export async function appendLog(models: Models, conversionId: string, entry: { level: ConversionLogLevel; message: string; step?: string | null }): Promise<ConversionLogEntry> {
+  const [stored] = await appendLogs(models, conversionId, [{ ...entry, timestamp: new Date() }]);
+  return stored!;
 }
 
 /** Drops all but the newest 200 entries of a conversion. */

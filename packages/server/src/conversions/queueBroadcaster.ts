@@ -4,7 +4,7 @@
  * `queue.broadcastInterval` as well (with the safety-net work passed as `onTick`). It also keeps
  * the latest `conversions.maxConcurrent`, the size the worker pool grows to.
  */
-import { CONVERSION_LIMITS } from '@aabify/shared';
+import { CONVERSION_LIMITS, type ConversionUpdate } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import type { SettingsService } from '../settings/index.js';
 import type { ConversionEvents } from './events.js';
@@ -33,6 +33,7 @@ export class QueueBroadcaster {
 
   /** Something changed in the queue: every waiting conversion hears its new position soon. */
   changed(): void {
+    this.deps.stats.queueChanged();
     if (this.closed || this.debounce) return;
     this.debounce = setTimeout(() => {
       this.debounce = undefined;
@@ -48,11 +49,12 @@ export class QueueBroadcaster {
     const snapshot = await stats.snapshot(settings.maxConcurrent);
     const now = new Date().toISOString();
     // Walked in line order: each position is its index (a lookup per id would be O(n²) over a long queue).
+    const updates: ConversionUpdate[] = [];
     for (const [index, id] of snapshot.queued.entries()) {
       // The snapshot was read before a message that started it: 'queued' now would move it back.
       if (events.leftQueue(id)) continue;
       const q = queueInfoAt(snapshot, index + 1);
-      events.update({
+      updates.push({
         type: 'queue_position',
         conversionId: id,
         timestamp: now,
@@ -66,6 +68,7 @@ export class QueueBroadcaster {
         maxConcurrent: q.maxConcurrent,
       });
     }
+    events.updateMany(updates);
   }
 
   /** Broadcasts every `queue.broadcastInterval`, then runs `onTick` (processes that run conversions). */

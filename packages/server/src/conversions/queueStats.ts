@@ -46,6 +46,12 @@ const AVERAGE_CACHE_MS = 5000;
 
 export class QueueStats {
   private model?: { at: number; value: DurationModel };
+  /**
+   * The snapshot being read: callers meanwhile share it (a history page's rows, a burst of
+   * submissions and status reads) instead of each reading every queued row again. A change to
+   * the queue in this process forgets it, so a caller after the change reads anew.
+   */
+  private reading?: { maxConcurrent: number; snapshot: Promise<QueueSnapshot> };
 
   constructor(private readonly deps: { sequelize: Sequelize; settings: SettingsService }) {}
 
@@ -88,7 +94,23 @@ export class QueueStats {
     this.model = undefined;
   }
 
-  async snapshot(maxConcurrent: number): Promise<QueueSnapshot> {
+  /** The queue changed here: the next snapshot is read after the change. */
+  queueChanged(): void {
+    this.reading = undefined;
+  }
+
+  snapshot(maxConcurrent: number): Promise<QueueSnapshot> {
+    if (this.reading?.maxConcurrent === maxConcurrent) return this.reading.snapshot;
+    const reading = { maxConcurrent, snapshot: this.readSnapshot(maxConcurrent) };
+    this.reading = reading;
+    const done = () => {
+      if (this.reading === reading) this.reading = undefined;
+    };
+    reading.snapshot.then(done, done);
+    return reading.snapshot;
+  }
+
+  private async readSnapshot(maxConcurrent: number): Promise<QueueSnapshot> {
     const rows = await this.deps.sequelize.query<{ id: string; status: string; fileSize: string | number | null }>(
       `SELECT id, status, "fileSize" FROM conversions WHERE status IN ('queued', 'processing') ORDER BY "queuedAt", id`,
       { type: QueryTypes.SELECT },

@@ -66,8 +66,14 @@ export interface ConversionRunnerDeps {
   queue: JobQueue;
 }
 
+/**
+ * How soon a conversion that could not start yet tries again on its own: seldom, since a freed
+ * slot wakes the first ones in line at once (ConversionRunner.wakeWaiting).
+ */
+export const CLAIM_RETRY_MS = 15_000;
+
 export interface ConversionRunnerOptions {
-  /** How soon a conversion that could not start yet tries again. */
+  /** How soon a conversion that could not start yet tries again on its own. */
   claimRetryMs: number;
   /** Runs of a conversion whose process keeps dying before it fails. */
   maxAttempts: number;
@@ -160,18 +166,24 @@ export class ConversionRunner {
   }
 
   /**
-   * A slot just freed: the first conversions in line, whose jobs wait for their next claim
-   * attempt, try now instead of up to `claimRetryMs` (plus the queue's polling) later — the gap
-   * that otherwise follows every conversion. As many as there are free slots; a woken job that
-   * finds no room reschedules itself as before. Failures only cost that wait.
+   * Slots are free: the first conversions in line that may start now (their owner under
+   * `conversions.concurrentPerUser`), as many as there are free slots, have their jobs run now.
+   * Called when a conversion ends here (the gap that otherwise follows every conversion) and by
+   * the periodic queue work (a slot freed by a process that died, a raised limit). Waiting jobs
+   * therefore retry only rarely on their own (`claimRetryMs`): a hundred conversions in line
+   * claiming every second cost the database more than the conversions. A woken job that finds no
+   * room reschedules itself as before; a failure here only costs that wait.
    */
-  private async wakeWaiting(settings: ConversionSettings): Promise<void> {
+  async wakeWaiting(settings?: ConversionSettings): Promise<void> {
     try {
+      const { maxConcurrent, concurrentPerUser } = settings ?? (await readConversionSettings(this.deps.settings));
       const waiting = await this.deps.sequelize.query<{ id: string }>(
-        `SELECT id FROM conversions WHERE status = 'queued'
-           AND (SELECT count(*) FROM conversions WHERE status = 'processing') < :max
-         ORDER BY COALESCE("queuedAt", "createdAt"), id LIMIT :max`,
-        { replacements: { max: settings.maxConcurrent }, type: QueryTypes.SELECT },
+        `SELECT c.id FROM conversions c
+          WHERE c.status = 'queued'
+            AND (:perUser = 0 OR (SELECT count(*) FROM conversions p WHERE p.status = 'processing' AND p."userId" = c."userId") < :perUser)
+          ORDER BY COALESCE(c."queuedAt", c."createdAt"), c.id
+          LIMIT GREATEST(0, :max - (SELECT count(*) FROM conversions WHERE status = 'processing'))`,
+        { replacements: { max: maxConcurrent, perUser: concurrentPerUser }, type: QueryTypes.SELECT },
       );
       for (const { id } of waiting) await enqueueFor(this.deps.queue, JOBS.conversionRun, 'conversionId', id);
     } catch (err) {
@@ -237,7 +249,7 @@ export class ConversionRunner {
     let lastStage = '';
     let lastProgress = 5;
     let lastEmit = 0;
-    let lastWrite = 0;
+    let lastWrite = Date.now(); // the claim just wrote progress 5, step reading
     const progressTo = (stage: string, progress: number, force = false) => {
       const now = Date.now();
       const stageChanged = stage !== lastStage;
@@ -254,7 +266,10 @@ export class ConversionRunner {
         step: stage,
         message: `${CONVERSION_STEP_LABELS[stage] ?? stage} (${lastProgress}%)`,
       });
-      if (stageChanged || force || now - lastWrite >= PROGRESS_WRITE_MS) {
+      // Written at most every PROGRESS_WRITE_MS, a new stage included: each write is a query and
+      // a change every process hears (its cached row dropped); readers of the row between two
+      // writes see the previous stage, the live messages see each one.
+      if (force || now - lastWrite >= PROGRESS_WRITE_MS) {
         lastWrite = now;
         void this.deps.models.Conversion.update({ progress: lastProgress, step: stage }, { where: { id, status: 'processing' } }).catch(() => undefined);
       }
