@@ -11,6 +11,7 @@ import Table from 'react-bootstrap/Table';
 import {
   DATA_EXPORT_LIMITS,
   DATA_EXPORT_STATUS_LABELS,
+  formatBytes,
   PRIVACY_MESSAGES,
   type DataExportJson,
   type DataExportListResponse,
@@ -19,7 +20,7 @@ import {
 } from '@aabify/shared';
 import { api, isApiRequestError } from '../../api/client';
 import { downloadSignedIn } from '../../api/download';
-import { formatBytes, formatDateTime } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { toast } from '../../stores/toasts';
 
 export const DATA_EXPORT_TEXTS = {
