@@ -79,7 +79,7 @@ export function DataExportCard() {
 
   const download = async (item: DataExportJson) => {
     try {
-      toast.success(DATA_EXPORT_TEXTS.downloaded(await downloadSignedIn(`/account/exports/${encodeURIComponent(item.id)}/file`, item.filename)));
+      toast.success(DATA_EXPORT_TEXTS.downloaded((await downloadSignedIn(`/account/exports/${encodeURIComponent(item.id)}/file`, { fallbackName: item.filename })).name));
     } catch (e) {
       toast.error(isApiRequestError(e) ? (e.serverMessage ?? PRIVACY_MESSAGES.exportFailed) : PRIVACY_MESSAGES.exportFailed);
       void load();
