@@ -122,6 +122,8 @@ describe('the API contract (OpenAPI 3.1)', function () {
     await http.get('/auth/email-status', session);
     expect((await http.post('/auth/forgot-password', { email })).status).to.equal(200);
     expect((await http.post('/auth/reset-password', { token: 'x'.repeat(43), password: 'nova-senha-1' })).status).to.equal(400);
+    expect((await http.get(`/auth/reset-password/${'x'.repeat(43)}/status`)).body).to.deep.equal({ valid: false });
+    expect((await http.get('/auth/reset-password/curto/status')).status).to.equal(400);
     expect((await http.patch('/account/preferences', { notifyConversions: false }, session)).status).to.equal(200);
     await http.get('/payments/purchases', apiToken);
 

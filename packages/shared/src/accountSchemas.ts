@@ -110,6 +110,9 @@ export const resetPasswordSchema = object({
 export type ResetPasswordRequest = InferType<typeof resetPasswordSchema>;
 export const resetPasswordFormSchema = resetPasswordSchema.shape({ confirmPassword: requiredConfirmation('password') });
 
+/** GET /auth/reset-password/:token/status: whether a reset link still works, asked when its page opens. */
+export const resetLinkStatusSchema = object({ token: linkToken(EMAIL_MESSAGES.resetLinkInvalid) });
+
 /**
  * POST /auth/verify-email. The token alone confirms only for a browser signed in to the account;
  * otherwise the link's holder proves the account is theirs with its password, or sets a new one

@@ -108,6 +108,11 @@ export function isRegisterSession(body: RegisterResponse): body is AuthResponse 
   return 'token' in body && typeof body.token === 'string';
 }
 
+/** GET /auth/reset-password/:token/status — never whose link it is. */
+export interface ResetLinkStatusResponse {
+  valid: boolean;
+}
+
 /** GET /auth/email-status: what the dashboard's confirmation banner needs. */
 export interface EmailStatusResponse {
   emailVerified: boolean;

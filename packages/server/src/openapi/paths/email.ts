@@ -36,6 +36,13 @@ export const emailRoutes = [
     rateLimited: true,
     description: '400 RESET_LINK_INVALID para um link usado, vencido ou desconhecido. Numa conta com verificação em duas etapas, a resposta traz o desafio (twoFactorRequired) em vez da sessão: o código vai a /auth/login/2fa.',
   }),
+  route('get', '/auth/reset-password/:token/status', 'Autenticação', 'Se um link de nova senha ainda vale (sem usá-lo)', {
+    auth: 'none',
+    answer: { type: 'object', properties: { valid: { type: 'boolean' } }, required: ['valid'] },
+    errors: [400],
+    rateLimited: true,
+    description: 'A página do link pergunta ao abrir: `valid: false` para um link usado, vencido ou desconhecido, antes de a pessoa digitar a senha; o link continua sem uso. Nunca diz de quem é a conta; conta no mesmo limite que a troca de senha. 400 VALIDATION_ERROR para um token malformado.',
+  }),
   route('post', '/auth/verify-email', 'Autenticação', 'Confirma o endereço de e-mail com o token do link', {
     auth: 'none',
     body: verifyEmailSchema,
