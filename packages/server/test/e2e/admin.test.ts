@@ -328,7 +328,7 @@ describe('admin screens in a real browser', function () {
     await user.reload();
     expect(user.role).to.equal('user');
 
-    await page.getByTestId('promote-form').getByLabel('Email do usuário').fill('cliente-e2e@example.com');
+    await page.getByTestId('promote-form').getByLabel('E-mail do usuário').fill('cliente-e2e@example.com');
     await page.getByTestId('promote-form').getByRole('button', { name: 'Promover' }).click();
     await adminRow.waitFor();
     expect(open.errors).to.deep.equal([]);

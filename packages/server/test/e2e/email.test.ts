@@ -58,7 +58,7 @@ describe('email in a real browser', function () {
       await page.goto(`${server.url}/login`);
       await page.getByRole('link', { name: 'Esqueci minha senha' }).click();
       await waitForPath(page, '/forgot-password');
-      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('E-mail').fill(user.email);
       await page.getByRole('button', { name: 'Enviar link' }).click();
       await soon(() => page.getByTestId('forgot-sent').textContent(), (v) => expect(v).to.include('enviamos um link'));
       await shootBoth(page, 'forgot-password-sent');
@@ -79,7 +79,7 @@ describe('email in a real browser', function () {
       await page.getByRole('button', { name: 'Menu da conta' }).click();
       await page.getByRole('button', { name: 'Sair', exact: true }).click();
       await waitForPath(page, '/login');
-      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('E-mail').fill(user.email);
       await page.getByLabel('Senha').fill('senha-nova-do-navegador');
       await page.getByRole('button', { name: 'Entrar' }).click();
       await waitForPath(page, '/dashboard');
@@ -175,7 +175,7 @@ describe('email in a real browser', function () {
       const { page, context, errors } = await openPage(browser);
       try {
         await page.goto(`${server.url}/forgot-password`);
-        await page.getByLabel('Email').fill(user.email);
+        await page.getByLabel('E-mail').fill(user.email);
         await page.getByRole('button', { name: 'Enviar link' }).click();
         const notice = page.getByTestId('forgot-no-delivery');
         await soon(() => notice.textContent(), (v) => expect(v).to.equal(EMAIL_MESSAGES.forgotPasswordNoDelivery));
