@@ -70,7 +70,7 @@ export default function AdminDashboardPage() {
       <OperatorWarnings />
       <h2 className="h6 text-body-secondary">Clientes</h2>
       <Row xs={2} md={4} className="g-3 mb-3">
-        <Col><StatCard label="Clientes" value={formatNumber(s.users.customers)} hint="Como em Gerenciar Usuários" testId="stat-users-total" /></Col>
+        <Col><StatCard label="Clientes" value={formatNumber(s.users.customers)} hint="Contas de cliente, ativas e inativas" testId="stat-users-total" /></Col>
         <Col><StatCard label="Ativos" value={formatNumber(s.users.customersActive)} variant="success" testId="stat-users-active" /></Col>
         <Col><StatCard label="Inativos" value={formatNumber(s.users.customersInactive)} variant="secondary" testId="stat-users-inactive" /></Col>
         <Col><StatCard label="Administradores" value={formatNumber(s.users.admins)} hint="Fora da contagem de clientes" testId="stat-users-admins" /></Col>
