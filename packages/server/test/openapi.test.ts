@@ -125,6 +125,12 @@ describe('the API contract (OpenAPI 3.1)', function () {
     expect((await http.get(`/auth/reset-password/${'x'.repeat(43)}/status`)).body).to.deep.equal({ valid: false });
     expect((await http.get('/auth/reset-password/curto/status')).status).to.equal(400);
     expect((await http.patch('/account/preferences', { notifyConversions: false }, session)).status).to.equal(200);
+    expect((await http.patch('/account/preferences', { notifyConversionFailures: false, notifyProductNews: true }, session)).status).to.equal(200);
+    expect((await http.patch('/account/profile', { name: 'Contrato' }, session)).status).to.equal(200);
+    // No SMTP on this server: the change of address is refused, said plainly.
+    expect((await http.post('/account/email-change', { newEmail: 'outro-contrato@aabify.test' }, session)).status).to.equal(503);
+    expect((await http.post('/account/email-change/confirm', { token: 'y'.repeat(43) })).status).to.equal(400);
+    await http.get('/account/play-credentials', apiToken);
     await http.get('/payments/purchases', apiToken);
 
     // Conversions: refused without a plan (402), then an admin's conversion from upload to download.

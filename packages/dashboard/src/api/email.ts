@@ -6,6 +6,7 @@ import type {
   AdminEmailListResponse,
   ApiUser,
   SignInResponse,
+  EmailPreference,
   EmailStatus,
   EmailStatusResponse,
   MessageResponse,
@@ -32,7 +33,12 @@ export const emailApi = {
     api.post<VerifyEmailResponse>('/auth/verify-email', body, { quiet: true }),
   resendVerification: () => api.post<MessageResponse>('/auth/resend-verification'),
   status: () => api.get<EmailStatusResponse>('/auth/email-status', { quiet: true }),
-  setPreferences: (body: { notifyConversions: boolean }) => api.patch<MessageResponse & { user: ApiUser }>('/account/preferences', body),
+  /** One or more of the optional e-mails' switches (Conta › Perfil). */
+  setPreferences: (body: Partial<Record<EmailPreference, boolean>>) => api.patch<MessageResponse & { user: ApiUser }>('/account/preferences', body),
+  /** Quiet: the profile form shows the refusal beside its field. */
+  saveProfile: (body: { name: string }) => api.patch<MessageResponse & { user: ApiUser }>('/account/profile', body, { quiet: true }),
+  requestEmailChange: (newEmail: string) => api.post<MessageResponse>('/account/email-change', { newEmail }, { quiet: true }),
+  confirmEmailChange: (token: string) => api.post<MessageResponse & { email: string }>('/account/email-change/confirm', { token }, { quiet: true }),
   adminList: (q: EmailsQuery) => api.get<AdminEmailListResponse>('/admin/emails', { query: { page: q.page, status: q.status, search: q.search } }),
   adminGet: (id: string) => api.get<AdminEmailDetail>(`/admin/emails/${encodeURIComponent(id)}`),
   /** A failed message back to the queue (recorded in the audit trail). */

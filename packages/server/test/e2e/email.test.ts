@@ -267,12 +267,16 @@ describe('email in a real browser', function () {
           );
         }
 
+        // The optional e-mails' switches live in Conta › Perfil.
         await page.getByRole('button', { name: 'Menu da conta' }).click();
-        const toggle = page.getByRole('menuitemcheckbox', { name: /Avisos de conversão por e-mail/ });
-        expect(await toggle.getAttribute('aria-checked')).to.equal('true');
+        await page.getByRole('link', { name: 'Perfil' }).click();
+        await waitForPath(page, '/account/profile');
+        const toggle = page.getByRole('checkbox', { name: /Conversão concluída/ });
+        expect(await toggle.isChecked()).to.equal(true);
         await toggle.click();
-        await toastWith(page, 'Avisos de conversão por e-mail desligados.');
+        await toastWith(page, 'Preferências salvas.');
         await soon(async () => (await user.reload()).notifyConversions, (v) => expect(v).to.equal(false));
+        expect((await user.reload()).notifyConversionFailures).to.equal(true);
         expect(errors).to.deep.equal([]);
         await context.close();
       } finally {

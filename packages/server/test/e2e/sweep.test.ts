@@ -139,6 +139,8 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
       { name: 'purchases', path: '/purchases', ready: 'h1' },
       { name: 'keystore', path: '/account/keystore', ready: '[data-testid="dropzone"], form' },
       { name: 'api-tokens', path: '/account/api-tokens', ready: '[data-testid="api-token-form"]' },
+      { name: 'profile', path: '/account/profile', ready: '[data-testid="email-change-form"]' },
+      { name: 'google-play', path: '/account/google-play', ready: '[data-testid="play-credentials-empty"]' },
       { name: 'payment-status', path: '/payment-status', ready: 'h1' },
     ],
     newcomer: [{ name: 'plans', path: '/plans', ready: '[data-testid="plan-offer"]' }],
