@@ -185,6 +185,20 @@ describe('conversion runner on its own (real Postgres, queue and engine; no HTTP
     expect(logs.map((l) => l.level)).to.include('success');
   });
 
+  it('sameJobRunTwiceAtOnceInOneProcess_convertedOnce', async () => {
+    // What the queue does when a conversion's job is saved again while it is being picked up: two
+    // runs of it in this process at the same moment. Only one may claim and convert it.
+    const { conversion } = await queuedConversion();
+    const job = { attrs: { data: { conversionId: conversion.id } }, schedule: () => job };
+    await Promise.all([parts.runner.handle(job as never), parts.runner.handle(job as never)]);
+    const done = await waitForStatus(parts.models, conversion.id, ['completed', 'failed']);
+    expect(done.status, done.errorDetail ?? '').to.equal('completed');
+    expect(done.attempts, 'runs of the conversion').to.equal(1);
+    const logs = await parts.models.ConversionLog.findAll({ where: { conversionId: conversion.id } });
+    expect(logs.filter((l) => l.level === 'success'), 'success lines').to.have.length(1);
+    expect(logs.map((l) => l.message).join('\n')).to.not.match(/retomad/i);
+  });
+
   it('crashedInstance_reclaimedAndResumed_completesOnItsSecondRun', async () => {
     // The row of a process that died mid-run: processing, run once, its instance not beating.
     const { conversion } = await queuedConversion({

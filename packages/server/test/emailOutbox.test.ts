@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { ADMIN_MESSAGES, EMAIL_MESSAGES, type AdminEmailDetail, type AdminEmailListResponse } from '@aabify/shared';
-import { SETTING_MESSAGES } from '../src/settings/definitions.js';
+import { SETTING_MESSAGES } from '../src/settings/index.js';
 import { auditEvent } from './helpers/audit.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { HIDDEN_LINK } from '../src/mail/templates.js';

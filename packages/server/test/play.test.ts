@@ -224,6 +224,26 @@ describe('Google Play publishing (/api/account/play-credentials, /api/publicatio
     expect(google.openEdits).to.deep.equal([]);
   });
 
+  it('publish_jobRunTwiceAtOnceInOneProcess_sentToGoogleOnce', async () => {
+    // What the queue does when a publication's job is saved again while it is being picked up:
+    // two runs of it in this process at the same moment. Only one may claim and send it.
+    const { token } = await customer();
+    await withKey(token);
+    const { id: conversionId, aab } = await completedConversion(token);
+    google.addApp(PKG);
+    google.expectBundle(aab, { versionCode: 42, packageName: PKG });
+    const res = await publish(token, { conversionId, track: 'internal', releaseStatus: 'draft' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const id = res.body.publication.id;
+    const job = { attrs: { data: { publicationId: id } }, schedule: () => job };
+    await Promise.all([server.ctx.publicationRunner.handle(job as never), server.ctx.publicationRunner.handle(job as never)]);
+    const done = await finished(token, id);
+    expect(done.publication.status, done.publication.error ?? '').to.equal('completed');
+    expect(google.uploads, 'bundles sent to Google').to.have.length(1);
+    const row = await server.ctx.models.Publication.findByPk(id, { rejectOnEmpty: true });
+    expect(row.attempts, 'runs of the publication').to.equal(1);
+  });
+
   it('publish_eachGoogleRefusal_failsWithItsCodeKeepsGooglesMessageAndDeletesTheEdit', async () => {
     const { token } = await customer();
     await withKey(token);

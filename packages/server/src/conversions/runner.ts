@@ -87,6 +87,8 @@ const PROGRESS_EMIT_MS = 200;
 
 export class ConversionRunner {
   private readonly running = new Map<string, Running>();
+  /** Conversions whose claim is under way in this process. */
+  private readonly claiming = new Set<string>();
   private closing = false;
 
   constructor(
@@ -122,12 +124,22 @@ export class ConversionRunner {
   async handle(job: Job<ConversionJobData>): Promise<void> {
     const id = job.attrs.data?.conversionId;
     if (typeof id !== 'string') return;
-    if (this.closing || this.running.has(id)) {
+    if (this.closing || this.running.has(id) || this.claiming.has(id)) {
       if (this.closing) job.schedule(new Date(Date.now() + this.opts.claimRetryMs));
       return;
     }
-    const settings = await readConversionSettings(this.deps.settings);
-    const claim = await this.claim(id, settings);
+    // Taken before the first await: a second run of the same job in this process (its job saved
+    // again meanwhile) would otherwise claim the row as this instance's own leftover and convert
+    // it a second time.
+    this.claiming.add(id);
+    let settings: ConversionSettings;
+    let claim: Claimed;
+    try {
+      settings = await readConversionSettings(this.deps.settings);
+      claim = await this.claim(id, settings);
+    } finally {
+      this.claiming.delete(id);
+    }
     if (claim.kind === 'wait') {
       job.schedule(new Date(Date.now() + this.opts.claimRetryMs));
       return;

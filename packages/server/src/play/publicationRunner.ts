@@ -67,6 +67,17 @@ export class PublicationRunner {
   async handle(job: Job<PublicationJobData>): Promise<void> {
     const id = job.attrs.data?.publicationId;
     if (typeof id !== 'string' || this.running.has(id)) return;
+    // Held from before the claim: a second run of the same job in this process (its job saved
+    // again meanwhile) would otherwise claim the row as this instance's own leftover.
+    this.running.add(id);
+    try {
+      await this.claimAndRun(job, id);
+    } finally {
+      this.running.delete(id);
+    }
+  }
+
+  private async claimAndRun(job: Job<PublicationJobData>, id: string): Promise<void> {
     const { models } = this.deps;
     const claim = await claimRun<Publication>(this.deps, {
       load: (transaction) => models.Publication.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE }),
@@ -80,12 +91,7 @@ export class PublicationRunner {
     }
     if (claim.kind === 'exhausted') return this.announceFailure(claim.row);
     if (claim.kind === 'skip') return;
-    this.running.add(id);
-    try {
-      await this.run(claim.row);
-    } finally {
-      this.running.delete(id);
-    }
+    await this.run(claim.row);
   }
 
   private async run(p: Publication): Promise<void> {

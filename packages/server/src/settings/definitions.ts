@@ -1,18 +1,28 @@
 /**
  * Every runtime setting admins edit: its type, default, pt-BR texts and whether it is a
  * secret (stored encrypted, never answered in full). To add one: extend SettingValues and
- * SETTING_DEFINITIONS; the service and GET /admin/config pick it up.
+ * SETTING_DEFINITIONS (with a parser from valueParsers.ts); the service and GET /admin/config pick
+ * it up.
  */
-import { AUDIT_LIMITS, CONVERSION_LIMITS, compactTaxId, isValidCnpj } from '@aabify/shared';
+import { AUDIT_LIMITS, CONVERSION_LIMITS } from '@aabify/shared';
 import type { Config } from '../config.js';
-
-export const SETTING_MESSAGES = {
-  empty: 'Valor não pode ser vazio',
-  notNumber: 'Valor deve ser um número válido',
-  unknownKey: 'Configuração desconhecida',
-  needsSmtp:
-    'Só é possível exigir e-mail confirmado com o envio de e-mails configurado (SMTP_URL). Sem ele, nenhum cliente recebe o link e quem não confirmou ficaria sem comprar e converter.',
-} as const;
+import {
+  MB,
+  PENDING_SIZE_RANGE,
+  SETTING_MESSAGES,
+  SIZE_RANGE,
+  SettingValueError,
+  cnpj,
+  digits,
+  emailAddress,
+  integer,
+  issRate,
+  secretText,
+  shortText,
+  text,
+  whatsappLink,
+  yesNo,
+} from './valueParsers.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type SettingLogLevel = (typeof LOG_LEVELS)[number];
@@ -54,13 +64,6 @@ export interface SettingValues {
 }
 export type SettingKey = keyof SettingValues;
 
-export class SettingValueError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SettingValueError';
-  }
-}
-
 /** Topics of the settings screen, in the order it shows them. */
 export const SETTING_GROUPS = ['Conversões', 'Uploads', 'Pagamentos', 'Fiscal', 'Segurança', 'Sistema', 'Suporte e privacidade'] as const;
 export type SettingGroup = (typeof SETTING_GROUPS)[number];
@@ -84,88 +87,6 @@ export interface SettingDefinition<K extends SettingKey = SettingKey> {
   parse(input: unknown): SettingValues[K];
   /** Why this running server cannot take the value (pt-BR), checked when an admin saves it. */
   refuse?(value: SettingValues[K], config: Config): string | undefined;
-}
-
-function text(input: unknown): string {
-  if (input === undefined || input === null) throw new SettingValueError(SETTING_MESSAGES.empty);
-  const value = String(input).trim();
-  if (value === '') throw new SettingValueError(SETTING_MESSAGES.empty);
-  return value;
-}
-
-const PENDING_SIZE_RANGE = 'Valor deve estar entre 1 MB (1048576) e 10 GB (10737418240), ou 0 para automático';
-const SIZE_RANGE = 'Valor deve estar entre 1 MB (1048576) e 500 MB (524288000), ou 0 para sem limite';
-
-function integer(min: number, max: number, rangeMessage: string) {
-  return (input: unknown): number => {
-    const raw = typeof input === 'number' ? input : Number(text(input));
-    if (!Number.isFinite(raw) || !Number.isInteger(raw)) throw new SettingValueError(SETTING_MESSAGES.notNumber);
-    if (raw < min || raw > max) throw new SettingValueError(rangeMessage);
-    return raw;
-  };
-}
-
-function secretText(maxLength: number) {
-  return (input: unknown): string => {
-    const value = text(input);
-    if (value.length > maxLength || /\s/.test(value)) throw new SettingValueError('Valor inválido para esta chave');
-    return value;
-  };
-}
-
-const MB = 1024 * 1024;
-
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function emailAddress(input: unknown): string {
-  const value = text(input);
-  if (value.length > 254 || !EMAIL_SHAPE.test(value)) throw new SettingValueError('Informe um e-mail válido, como suporte@empresa.com.br');
-  return value.toLowerCase();
-}
-
-/** A wa.me link, or a phone number with country and area code turned into one. */
-function whatsappLink(input: unknown): string {
-  const value = text(input);
-  const digits = value.replace(/^https:\/\/wa\.me\//, '').replace(/[\s()+-]/g, '');
-  if (!/^\d{10,15}$/.test(digits)) throw new SettingValueError('Informe o número com DDI e DDD (ex.: +55 11 91234-5678) ou um link https://wa.me/…');
-  return `https://wa.me/${digits}`;
-}
-
-function shortText(maxLength: number) {
-  return (input: unknown): string => {
-    const value = text(input);
-    if (value.length > maxLength) throw new SettingValueError(`Use no máximo ${maxLength} caracteres`);
-    return value;
-  };
-}
-
-function cnpj(input: unknown): string {
-  const value = compactTaxId(text(input));
-  if (!isValidCnpj(value)) throw new SettingValueError('CNPJ inválido: confira os dígitos');
-  return value;
-}
-
-function digits(length: number, message: string) {
-  return (input: unknown): string => {
-    const value = text(input).replace(/[\s./-]/g, '');
-    if (!new RegExp(`^\\d{${length}}$`).test(value)) throw new SettingValueError(message);
-    return value;
-  };
-}
-
-/** A percentage such as 2, 2,5 or 5.00 (ISS is between 2 % and 5 %). */
-function issRate(input: unknown): number {
-  const raw = typeof input === 'number' ? input : Number(text(input).replace('%', '').trim().replace(',', '.'));
-  if (!Number.isFinite(raw) || raw < 0 || raw > 5 || Math.round(raw * 100) !== raw * 100) throw new SettingValueError('Use um percentual entre 0 e 5, com até duas casas (ex.: 2 ou 2,5)');
-  return raw;
-}
-
-function yesNo(input: unknown): boolean {
-  if (input === true || input === false) return input;
-  const value = text(input).toLowerCase();
-  if (value === 'true' || value === 'sim' || value === '1') return true;
-  if (value === 'false' || value === 'não' || value === 'nao' || value === '0') return false;
-  throw new SettingValueError('Use sim ou não');
 }
 
 export const SETTING_DEFINITIONS: { [K in SettingKey]: SettingDefinition<K> } = {

@@ -1,11 +1,10 @@
 export { createSettingsService, type SettingEntry, type SettingsService, type StoredSettingState } from './service.js';
 export {
   SETTING_DEFINITIONS,
-  SETTING_MESSAGES,
-  SettingValueError,
   isSettingKey,
   maskSecret,
   type SettingDefinition,
   type SettingKey,
   type SettingValues,
 } from './definitions.js';
+export { SETTING_MESSAGES, SettingValueError } from './valueParsers.js';
