@@ -24,9 +24,9 @@ export interface EmailsQuery {
 export const emailApi = {
   /** Quiet: the forms show the refusal themselves. */
   forgotPassword: (email: string) => api.post<ForgotPasswordResponse>('/auth/forgot-password', { email }, { quiet: true }),
-  resetPassword: (body: { token: string; password: string; confirmPassword: string }) =>
   /** Whether the reset link still works, asked when its page opens (the link stays unused). */
   resetLinkStatus: (token: string) => api.get<ResetLinkStatusResponse>(`/auth/reset-password/${encodeURIComponent(token)}/status`, { quiet: true }),
+  resetPassword: (body: { token: string; password: string; confirmPassword: string }) =>
     api.post<SignInResponse & MessageResponse>('/auth/reset-password', body, { quiet: true }),
   /** The link's token; with the account's password or a new one when nobody is signed in to it. */
   verifyEmail: (body: { token: string; password?: string; newPassword?: string; confirmPassword?: string }) =>
