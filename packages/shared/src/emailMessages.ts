@@ -91,7 +91,7 @@ export type EmailPreference = (typeof EMAIL_PREFERENCE_OF_KIND)[keyof typeof EMA
 
 /** What each switch is called on the profile page. */
 export const EMAIL_PREFERENCE_LABELS: Record<EmailPreference, { label: string; help: string }> = {
-  notifyConversions: { label: 'Conversão concluída', help: 'Quando uma conversão que levou mais de um minuto termina.' },
+  notifyConversions: { label: 'Conversão concluída', help: 'Quando uma conversão que levou mais de um minuto é concluída.' },
   notifyConversionFailures: { label: 'Conversão com falha', help: 'Quando uma conversão que levou mais de um minuto falha (o crédito volta para a conta).' },
   notifyProductNews: { label: 'Novidades do produto', help: 'Recursos novos e mudanças no serviço, sem propaganda. No máximo uma vez por mês.' },
 };
