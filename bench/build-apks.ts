@@ -2,8 +2,8 @@
  * build-apks benchmark: the universal APK of the ~100 MB benchmark bundle (the grown APK of
  * convert.ts, converted to an AAB) built by `aabify build-apks --universal` (the real CLI, as a
  * user runs it) and by `bundletool build-apks --mode=universal`, in the same run, both signing
- * with the same upload key. Also the bundle of the APK it was grown from (~5 MB), so the two
- * peak RSS figures show whether memory stays flat as the bundle grows. Prints wall time, CPU time
+ * with the same upload key, their runs interleaved. Also the bundle of the APK it was grown from
+ * (~5 MB), so the two peak RSS figures show whether memory stays flat as the bundle grows. Prints wall time, CPU time
  * (user + sys, all threads) and peak RSS per tool, and the ratios.
  * Goals: at least 20× faster than bundletool, under 1.5 s as a whole CLI process.
  *
@@ -25,16 +25,27 @@ interface Runs {
   medianWallMs: number;
 }
 
-async function repeat(runs: number, run: () => Promise<Measure>): Promise<Runs> {
-  const all: Measure[] = [];
-  for (let r = 0; r < runs; r++) {
-    const m = await run();
-    if (m.status !== 0) throw new Error(`exit ${m.status}\n${m.stderr.split('\n').filter((l) => !/^\s+[A-Z][a-z ()]+:/.test(l)).join('\n')}`);
-    all.push(m);
-  }
+async function measured(run: () => Promise<Measure>): Promise<Measure> {
+  const m = await run();
+  if (m.status !== 0) throw new Error(`exit ${m.status}\n${m.stderr.split('\n').filter((l) => !/^\s+[A-Z][a-z ()]+:/.test(l)).join('\n')}`);
+  return m;
+}
+
+function summary(all: readonly Measure[]): Runs {
   const walls = all.map((m) => m.wallMs).sort((a, b) => a - b);
   const best = all.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
   return { best, medianWallMs: walls[Math.floor(walls.length / 2)] };
+}
+
+/** Both tools' runs interleaved (ours, theirs, ours ...), so a shared machine's load weighs on both alike. */
+async function alternate(runs: number, ours: () => Promise<Measure>, btRuns: number, theirs: () => Promise<Measure>): Promise<{ ours: Runs; theirs: Runs }> {
+  const a: Measure[] = [];
+  const b: Measure[] = [];
+  for (let r = 0; r < Math.max(runs, btRuns); r++) {
+    if (r < runs) a.push(await measured(ours));
+    if (r < btRuns) b.push(await measured(theirs));
+  }
+  return { ours: summary(a), theirs: summary(b) };
 }
 
 const lpad = (s: string, n: number): string => s.padStart(n);
@@ -74,17 +85,21 @@ async function main(): Promise<void> {
   }
 
   console.log(loadLine());
-  console.log(`aabify: release bundle ${basename(BUNDLE)}, best and median of ${runs}; bundletool: ${basename(bundletoolJar)} (java -jar), ${btRuns} run(s); both sign with ${basename(ks)}\n`);
+  console.log(`aabify: release bundle ${basename(BUNDLE)}, best and median of ${runs}; bundletool: ${basename(bundletoolJar)} (java -jar), ${btRuns} run(s), alternating with aabify's; both sign with ${basename(ks)}\n`);
   console.log(`${'tool'.padEnd(12)}${'bundle'.padEnd(42)}${lpad('wall s', 8)}${lpad('median', 8)}${lpad('cpu s', 8)}${lpad('RSS MB', 8)}`);
   const results: { bundle: string; ours: Runs; theirs: Runs }[] = [];
   for (const aab of bundles) {
     const label = `${basename(aab)} (${(statSync(aab).size / 1e6).toFixed(0)} MB)`;
     const apk = join(dir, `${basename(aab, '.aab')}-universal.apk`);
-    const ours = await repeat(runs, () => measureNode(BUNDLE, ['build-apks', aab, '--universal', '-o', apk, '--overwrite', '--ks', ks, '--ks-pass', KS_PASS, '--ks-alias', KS_ALIAS, '--json']));
-    console.log(row('aabify', label, ours));
     const apks = join(dir, `${basename(aab, '.aab')}-bundletool.apks`);
     const btArgs = ['-jar', bundletoolJar, 'build-apks', '--mode=universal', `--bundle=${aab}`, `--output=${apks}`, `--aapt2=${aapt2}`, '--overwrite', `--ks=${ks}`, `--ks-pass=${KS_PASS}`, `--ks-key-alias=${KS_ALIAS}`];
-    const theirs = await repeat(btRuns, () => measureCommand(java, btArgs));
+    const { ours, theirs } = await alternate(
+      runs,
+      () => measureNode(BUNDLE, ['build-apks', aab, '--universal', '-o', apk, '--overwrite', '--ks', ks, '--ks-pass', KS_PASS, '--ks-alias', KS_ALIAS, '--json']),
+      btRuns,
+      () => measureCommand(java, btArgs),
+    );
+    console.log(row('aabify', label, ours));
     console.log(row('bundletool', label, theirs));
     results.push({ bundle: label, ours, theirs });
   }

@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { GooglePlayStandIn, makeServiceAccount } from '../../converter/test/helpers/googlePlayStandIn.js';
 import { requireOracles } from '../../converter/test/helpers/oracles.js';
 import { requireCorpusApk } from '../../converter/test/helpers/corpus.js';
+import { validateBundle } from '../../converter/test/oracle/tools.js';
 import { REPO_ROOT, startServer, type TestServer } from './helpers/server.js';
 import { runCompositeAction } from './helpers/actionRunner.js';
 
@@ -159,8 +160,7 @@ describe('pipelines: the packed CLI and the GitHub Action', function () {
       expect(validate.status, validate.stderr).to.equal(0);
       expect(jsonOf(validate)).to.include({ schemaVersion: 1, ok: true, valid: true });
       const o = requireOracles(this, 'java', 'bundletoolJar');
-      const bundletool = spawnSync(o.java, ['-jar', o.bundletoolJar, 'validate', '--bundle', join(dir, 'app-release.aab')], { encoding: 'utf8' });
-      expect(bundletool.status, bundletool.stderr).to.equal(0);
+      await validateBundle(o, join(dir, 'app-release.aab'));
     });
 
     it('installed_whoami_answersFromTheServer', async () => {

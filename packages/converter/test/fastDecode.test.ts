@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { convertApk } from '../src/index.js';
 import { AaptPb, encodeAapt } from '../src/proto/aapt.js';
+import { BundlePb, decodeMessage, type BundleMessage } from '../src/proto/bundle.js';
 import { fastDecode } from '../src/proto/fastDecode.js';
 import { ZipReader } from '../src/zip/index.js';
 import { listCorpus } from './helpers/corpus.js';
@@ -59,6 +60,38 @@ describe('fastDecode', function () {
       }
     }
     expect(checked).to.be.greaterThan(3);
+  });
+
+  it('decodeMessage_bundleConfigFiles_equalProtobufjsToObjectWithoutDefaults', () => {
+    const samples: [BundleMessage, object][] = [
+      ['BundleConfig', {}],
+      [
+        'BundleConfig',
+        {
+          bundletool: { version: '1.17.2' },
+          optimizations: {
+            splits_config: { split_dimension: [{ value: 1 }, { value: 2, negate: true }, { value: 3, suffix_stripping: { enabled: true, default_suffix: 'etc2' } }] },
+            uncompress_native_libraries: { enabled: false, alignment: 2 },
+            uncompress_dex_files: { enabled: true },
+            standalone_config: { split_dimension: [], strip_64_bit_libraries: true, dex_merging_strategy: 1 },
+            resource_optimizations: { sparse_encoding: 1, collapsed_resource_names: { collapse_resource_names: true, no_collapse_resources: [{ type: 'string', name: 'app_name' }], no_collapse_resource_types: ['id'] } },
+          },
+          compression: { uncompressed_glob: ['assets/**', 'res/raw/*.ogg'], install_time_asset_module_default_compression: 2 },
+          master_resources: { resource_ids: [0x7f010000, -1], resource_names: ['a'] },
+          type: 0,
+          locales: { inject_locale_config: true },
+        },
+      ],
+      ['Assets', { directory: [{ path: 'assets/tex#tcf_astc', targeting: { texture_compression_format: { value: [{ alias: 8 }] } } }, { path: 'assets' }] }],
+      ['NativeLibraries', { directory: [{ path: 'lib/arm64-v8a', targeting: { abi: { alias: 3 } } }, { path: 'lib/arm64-v8a-hwasan', targeting: { abi: { alias: 3 }, sanitizer: { alias: 1 } } }] }],
+    ];
+    for (const [name, value] of samples) {
+      const type = BundlePb[name];
+      const bytes = type.encode(type.fromObject(value)).finish();
+      const expected = type.toObject(type.decode(bytes), { enums: Number, longs: Number, defaults: false });
+      expect(normalised(decodeMessage(name, bytes)), `${name} ${JSON.stringify(value).slice(0, 60)}`).to.deep.equal(normalised(expected));
+    }
+    expect(() => decodeMessage('BundleConfig', Uint8Array.from([0x0a, 0x05, 0x12]))).to.throw(RangeError);
   });
 
   it('fastDecode_negativeAndLargeNumbers_asProtobufjs', () => {

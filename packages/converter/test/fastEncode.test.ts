@@ -134,9 +134,10 @@ describe('fastEncode', () => {
     expect(Object.keys(MESSAGE_DESCRIPTORS)).to.include.members(['aapt.pb.ResourceTable', 'aapt.pb.XmlNode', 'android.bundle.BundleConfig', 'android.bundle.Assets']);
   });
 
-  it('conversion_neverLoadsProtobufjs_decodingDoes', function () {
-    // A conversion encodes with the generated encoders only: protobufjs (and its `long`) is
-    // loaded on first decode (proto/protobufjs.ts), not at every CLI start. In a process of its
+  it('conversionAndBuildApks_neverLoadProtobufjs_decodingDoes', function () {
+    // A conversion encodes with the generated encoders only, and building APKs decodes from the
+    // descriptors: protobufjs (and its `long`) is loaded on first decode of a protobufjs type
+    // (proto/protobufjs.ts), not at every CLI start. In a process of its
     // own, since this one has loaded it.
     this.timeout(60_000);
     const tmp = new TempDir();
@@ -145,20 +146,22 @@ describe('fastEncode', () => {
       const src = (p: string): string => pathToFileURL(fileURLToPath(new URL(`../src/${p}`, import.meta.url))).href;
       const script = `
         import { createRequire } from 'node:module';
-        import { convertApk } from '${src('index.ts')}';
+        import { buildApks, convertApk } from '${src('index.ts')}';
         import { decodeResourceTablePb } from '${src('proto/aapt.ts')}';
         import { ZipReader } from '${src('zip/index.ts')}';
         const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/node_modules/protobufjs/'));
         await convertApk(${JSON.stringify(apk)}, ${JSON.stringify(tmp.file('tiny.aab'))});
         const afterConversion = loaded();
+        await buildApks(${JSON.stringify(tmp.file('tiny.aab'))}, ${JSON.stringify(tmp.file('tiny-universal.apk'))});
+        const afterBuildApks = loaded();
         const aab = await ZipReader.open(${JSON.stringify(tmp.file('tiny.aab'))});
         decodeResourceTablePb(await aab.read(aab.get('base/resources.pb')));
         await aab.close();
-        console.log(JSON.stringify({ afterConversion, afterDecoding: loaded() }));
+        console.log(JSON.stringify({ afterConversion, afterBuildApks, afterDecoding: loaded() }));
       `;
       const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
       expect(res.status, res.stderr).to.equal(0);
-      expect(JSON.parse(res.stdout.trim())).to.deep.equal({ afterConversion: false, afterDecoding: true });
+      expect(JSON.parse(res.stdout.trim())).to.deep.equal({ afterConversion: false, afterBuildApks: false, afterDecoding: true });
     } finally {
       tmp.cleanup();
     }

@@ -9,6 +9,7 @@ import { ZipReader } from '../src/zip/index.js';
 import { requireCorpusApk } from './helpers/corpus.js';
 import { missingPrerequisite, requireOracles, which } from './helpers/oracles.js';
 import { TempDir, buildZip, tinyApkEntries } from './helpers/zipBuilder.js';
+import { validateBundle } from './oracle/tools.js';
 
 const PASS = 'segredo123';
 
@@ -213,7 +214,6 @@ describe('sign: keystores made by keytool, bundles checked by jarsigner', functi
     await convertApk(corpus.path, out, { sign: { keystore: s.file, storePassword: PASS, alias: s.alias } });
     const v = jarsignerVerify(out, s.file, s.storetype);
     expect(v.ok, v.out).to.equal(true);
-    const bt = spawnSync(oracles.java, ['-jar', oracles.bundletoolJar, 'validate', `--bundle=${out}`], { encoding: 'utf8' });
-    expect(bt.status, `${bt.stdout}${bt.stderr}`).to.equal(0);
+    await validateBundle(oracles, out);
   });
 });

@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { deflateRawSync } from 'node:zlib';
 import { convertApk, DEVICE_PROFILES, estimateDownloadSizes, type DeviceDownloadSize } from '../src/index.js';
 import { routeEntries } from '../src/bundle/collect.js';
@@ -12,8 +10,8 @@ import { sampledBytes, samplingPlan } from '../src/size/estimate.js';
 import { listCorpus, type CorpusApk } from './helpers/corpus.js';
 import { missingPrerequisite, requireOracles } from './helpers/oracles.js';
 import { TempDir, buildZip, randomish, tinyApkEntries } from './helpers/zipBuilder.js';
+import { bundletool } from './oracle/tools.js';
 
-const run = promisify(execFile);
 /** How far the estimate may be from `bundletool get-size total` (fraction). */
 const TOLERANCE = 0.05;
 /** bundletool runs at most this many at once (CI has 2 cores). */
@@ -166,7 +164,7 @@ describe('size: estimate against bundletool build-apks + get-size total', functi
     });
     const rows: string[] = [];
     const failures: string[] = [];
-    const bt = (...args: string[]) => run(oracles.java, ['-jar', oracles.bundletoolJar, ...args], { maxBuffer: 16 * 1024 * 1024 });
+    const bt = (...args: string[]) => bundletool(oracles, args);
     try {
       await pool(corpus, PARALLELISM, async (apk: CorpusApk) => {
         const aab = join(tmp.path, `${apk.name}.aab`);
@@ -178,7 +176,7 @@ describe('size: estimate against bundletool build-apks + get-size total', functi
           let theirs: number | undefined;
           try {
             const out = await bt('get-size', 'total', `--apks=${apks}`, `--device-spec=${specs[i]}`);
-            theirs = Number(out.stdout.trim().split('\n').pop()!.split(',').pop());
+            theirs = Number(out.stdout.toString('utf8').trim().split('\n').pop()!.split(',').pop());
           } catch {
             theirs = undefined; // bundletool: no APK matches this device
           }

@@ -33,6 +33,13 @@ describe('deflateRawSmall', () => {
     }
   });
 
+  it('level9_theBytesOfDeflateRawSyncLevel9', () => {
+    // What build-apks deflates resources with, as bundletool does.
+    for (const data of inputs()) {
+      expect(deflateRawSmall(data, 9).toString('hex'), `${data.length} bytes`).to.equal(deflateRawSync(data, { level: 9 }).toString('hex'));
+    }
+  });
+
   it('resultsKeptAcrossCalls_eachItsOwnBytes', () => {
     // The output buffer is shared between calls: what a call returned must not change after.
     const all = inputs();

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync, deflateRawSync } from 'node:zlib';
 import { ConverterError, type ConverterErrorCode } from '../src/errors.js';
+import { ChunkDigests, contentDigest } from '../src/sign/apk.js';
 import { BackgroundVerifier, ZipReader, ZipWriter, crc32, crc32Update, normaliseEntryName } from '../src/zip/index.js';
 import { buildZip, TempDir, type BuildEntry, type BuildOptions } from './helpers/zipBuilder.js';
 import type { ZipLimits } from '../src/zip/limits.js';
@@ -234,6 +235,34 @@ describe('zip', () => {
   });
 
   describe('writer', () => {
+    it('onWrite_apkChunkDigests_equalTheDigestReadBack_evenAfterARewrite', async () => {
+      const MiB = 1024 * 1024;
+      const src = await openZip([
+        { name: 'random', data: randomBytes(2_600_000), method: 0 },
+        { name: 'text', data: 'x'.repeat(3_000_000), method: 0 },
+      ]);
+      for (const rewind of [false, true]) {
+        const path = tmp.file(`chunks-${rewind}.zip`);
+        const chunks = new ChunkDigests('sha256');
+        const w = await ZipWriter.create(path, { onWrite: (b, at) => chunks.written(b, at) });
+        await w.addBuffer('a.bin', randomBytes(1_700_000), { compress: false });
+        // Random bytes do not deflate: written deflated, then over again stored.
+        if (rewind) expect(await w.addDeflated('random', src, src.entries[0], 6, () => false)).to.equal(false);
+        await w.addRaw('text', src, src.entries[1]);
+        await w.finish({
+          beforeCentralDirectory: (t) => {
+            const known = chunks.before(t.entriesEnd);
+            const seen = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256', known);
+            const readBack = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256');
+            expect(seen.toString('hex'), `rewind ${rewind}`).to.equal(readBack.toString('hex'));
+            if (rewind) expect(known.length).to.equal(1); // the chunks from the rewritten bytes on are read back
+            else expect(known.length).to.equal(Math.floor(t.entriesEnd / MiB));
+            return new Uint8Array(0);
+          },
+        });
+      }
+      await src.close();
+    });
     async function writeSample(path: string, src: ZipReader): Promise<void> {
       const w = await ZipWriter.create(path);
       await w.addBuffer('new/deflated.txt', Buffer.from('z'.repeat(1000)));
@@ -420,6 +449,33 @@ describe('zip', () => {
       const settled = await Promise.all(r.entries.map((e) => v.settle(e)));
       expect(settled.every((x) => x === false || x === true)).to.equal(true);
       await r.close();
+    });
+    it('digestOption_eachEntrysUncompressedDigest_inAWorkerAndOnTheMainThread', async () => {
+      const entries: BuildEntry[] = [
+        { name: 'stored', data: randomBytes(1_300_000), method: 0 },
+        { name: 'deflated', data: Buffer.concat([randomBytes(900_000), Buffer.alloc(2_500_000, 7)]) },
+        { name: 'small', data: 'a'.repeat(5000) },
+        { name: 'empty', data: '' },
+      ];
+      const expected = entries.map((e) => createHash('sha1').update(e.data ?? '').digest('hex'));
+      for (const workerFrom of [0, Number.MAX_SAFE_INTEGER]) {
+        const r = await openZip(entries);
+        const v = new BackgroundVerifier(r, r.entries, undefined, { workerFrom, digest: 'sha1' });
+        const got = await Promise.all(r.entries.map(async (e) => (await v.digest(e))?.toString('hex')));
+        expect(got, workerFrom === 0 ? 'worker thread' : 'main thread').to.deep.equal(expected);
+        await v.cancel();
+        await r.close();
+      }
+    });
+    it('digestOption_corruptEntry_throwsItsCodeNoDigest', async () => {
+      for (const workerFrom of [0, Number.MAX_SAFE_INTEGER]) {
+        const r = await openZip([{ name: 'crc', data: randomBytes(5000), cd: { crc: 7 }, local: { crc: 7 } }, { name: 'good', data: 'fine' }]);
+        const v = new BackgroundVerifier(r, r.entries, undefined, { workerFrom, digest: 'sha256' });
+        await expectCode(v.digest(r.entries[0]), 'CORRUPT_ENTRY');
+        expect((await v.digest(r.entries[1]))?.toString('hex')).to.equal(createHash('sha256').update('fine').digest('hex'));
+        await v.cancel();
+        await r.close();
+      }
     });
     it('callersSignalAborted_abortedForWhatWasNotProven', async () => {
       const r = await openZip([{ name: 'a', data: randomBytes(3_000_000) }, { name: 'b', data: randomBytes(3_000_000) }]);

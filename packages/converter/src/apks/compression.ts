@@ -68,12 +68,23 @@ export function clearVerdict(rules: CompressionRules, modulePath: string, compre
   return optimistic === pessimistic ? optimistic : undefined;
 }
 
-/** bundletool's ZipPath order: segment by segment, each compared as Java compares strings (UTF-16 units). */
+const SLASH = 0x2f;
+
+/**
+ * bundletool's ZipPath order: segment by segment, each compared as Java compares strings (UTF-16
+ * units), a path before the longer ones it begins. Read unit by unit without splitting (sorting
+ * an APK's entries split each path ~20 times): where the two first differ, a segment that ends
+ * there (a '/') is a prefix of the other one, so it sorts first; otherwise the units decide.
+ */
 export function comparePaths(a: string, b: string): number {
-  const sa = a.split('/');
-  const sb = b.split('/');
-  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
-    if (sa[i] !== sb[i]) return sa[i] < sb[i] ? -1 : 1;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca === cb) continue;
+    if (ca === SLASH) return -1;
+    if (cb === SLASH) return 1;
+    return ca - cb;
   }
-  return sa.length - sb.length;
+  return a.length - b.length;
 }

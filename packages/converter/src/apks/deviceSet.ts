@@ -16,6 +16,7 @@ import {
   addChild,
   androidAttr,
   application,
+  cloneManifest,
   effectiveMinSdk,
   element,
   getOrCreateChild,
@@ -248,7 +249,7 @@ export function planDeviceSet(bundle: Bundle, spec: DeviceSpec): DeviceSetPlan {
   if (!baseMaster) throw new ConverterError('INTERNAL', 'sem split mestre do módulo base', { input: 'aab' });
   const mapping = languageMapping(splits);
   const taken = new Set(baseMaster.files.map((f) => f.modulePath));
-  const injected = injectSplitsXml(baseMaster.table, baseMaster.manifest, packageName(bundle.base.manifest), mapping, (p) => taken.has(p));
+  const injected = injectSplitsXml(baseMaster.table, cloneManifest(baseMaster.manifest), packageName(bundle.base.manifest), mapping, (p) => taken.has(p));
   baseMaster.table = injected.table;
   baseMaster.manifest = injected.manifest;
   baseMaster.xml.set(injected.path, injected.xml);

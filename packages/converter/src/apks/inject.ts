@@ -93,7 +93,7 @@ export interface InjectedSplitsXml {
   xml: PbXmlNode;
 }
 
-/** Adds splitsN.xml (N the first free number among `taken` paths) and its meta-data. */
+/** Adds splitsN.xml (N the first free number among `taken` paths) and its meta-data, the latter to `manifest` itself (the caller's own copy). */
 export function injectSplitsXml(
   table: PbResourceTable | undefined,
   manifest: PbXmlNode,
@@ -105,9 +105,8 @@ export function injectSplitsXml(
   while (taken(`res/xml/splits${n}.xml`)) n++;
   const path = `res/xml/splits${n}.xml`;
   const injected = injectFileResource(table, packageName, 'xml', `splits${n}`, path);
-  const m = structuredClone(manifest);
-  addMetaData(m, SPLITS_META_DATA, withReference(androidAttr('resource', ManifestAttr.resource), injected.id));
-  return { table: injected.table, manifest: m, path, xml: splitsXml(mapping) };
+  addMetaData(manifest, SPLITS_META_DATA, withReference(androidAttr('resource', ManifestAttr.resource), injected.id));
+  return { table: injected.table, manifest, path, xml: splitsXml(mapping) };
 }
 
 /** ManifestEditor.setFusedModuleNames: the distinct names, sorted, comma-separated. */

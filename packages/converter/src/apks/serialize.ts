@@ -6,16 +6,16 @@
  * (4 bytes; native libraries to the bundle's page alignment), then signed: JAR (v1) for Android
  * before 7.0, APK Signature Scheme v2 and v3 in the signing block before the central directory.
  */
-import { deflateRaw, deflateRawSync } from 'node:zlib';
+import { deflateRaw } from 'node:zlib';
 import { promisify } from 'node:util';
 import { flattenTable } from '../arsc/flatten.js';
 import { flattenXml } from '../axml/flatten.js';
 import { ConverterError } from '../errors.js';
 import type { PbResourceTable } from '../proto/aapt.js';
-import { apkSigningBlock, contentDigest, apkSignatureAlgorithm } from '../sign/apk.js';
+import { apkSigningBlock, ChunkDigests, contentDigest, apkSignatureAlgorithm } from '../sign/apk.js';
 import { buildSignatureFiles, isSignatureFile, type JarDigest } from '../sign/jar.js';
 import type { SigningKey } from '../sign/keystore.js';
-import { BackgroundVerifier, METHOD_STORED, ZipWriter, crc32, type PreparedBuffer, type ZipEntry, type ZipReader } from '../zip/index.js';
+import { BackgroundVerifier, METHOD_STORED, ZipWriter, crc32, deflateRawSmall, type PreparedBuffer, type ZipEntry, type ZipReader } from '../zip/index.js';
 import { METHOD_DEFLATED } from '../zip/central.js';
 import { clearVerdict, comparePaths, compressionRules, MANIFEST_MODULE_PATH, type CompressionRules } from './compression.js';
 import type { PathMatchers } from './glob.js';
@@ -64,7 +64,31 @@ interface OutEntry {
   modulePath: string;
   entry?: ZipEntry;
   data?: Uint8Array;
+  /** Makes `data` (a binary XML file or the table), once the copies' verification has started. */
+  make?: () => Uint8Array;
   forced?: boolean;
+  /** How a bundle entry is written (see copyMode). */
+  mode?: CopyMode;
+}
+
+/**
+ * How a bundle entry goes into the APK: `raw`, its bytes as they are (stored, or deflated when the
+ * APK deflates it too); `inflate`, stored from a deflated entry; `memory`, read and deflated in
+ * memory to see whether deflating pays; `deflate-stream`, a large stored entry deflated as it is
+ * copied (written again stored when that did not pay).
+ */
+type CopyMode = 'raw' | 'inflate' | 'memory' | 'deflate-stream';
+
+function copyMode(e: OutEntry, entry: ZipEntry, rules: CompressionRules): CopyMode {
+  const stored = entry.method === METHOD_STORED;
+  if (rules.forcedUncompressed(e.modulePath, e.path, e.forced)) return stored ? 'raw' : 'inflate';
+  if (!stored) {
+    let verdict = clearVerdict(rules, e.modulePath, entry.compressedSize, entry.uncompressedSize);
+    // Too close to call and too large to deflate again in memory: the bundle's own deflating decides.
+    if (verdict === undefined && entry.uncompressedSize > DEFLATE_IN_MEMORY) verdict = rules.worthCompressing(e.modulePath, entry.compressedSize, entry.uncompressedSize);
+    if (verdict !== undefined) return verdict ? 'raw' : 'inflate';
+  }
+  return entry.uncompressedSize <= DEFLATE_IN_MEMORY ? 'memory' : 'deflate-stream';
 }
 
 function checkAbort(signal?: AbortSignal): void {
@@ -83,7 +107,7 @@ function resourceFiles(plan: ApkPlan): OutEntry[] {
     if (file.type === 3) {
       const node = plan.xml.get(path);
       if (!node) throw new ConverterError('INVALID_AAB', `${path}: XML referenciado pela tabela de recursos não existe ou não é um XmlNode`);
-      out.set(path, { path, modulePath: path, data: flattenXml(node, { path }) });
+      out.set(path, { path, modulePath: path, make: () => flattenXml(node, { path }) });
     } else {
       const f = byModulePath.get(path);
       if (!f) throw new ConverterError('INVALID_AAB', `${path}: arquivo referenciado pela tabela de recursos não existe`);
@@ -94,7 +118,7 @@ function resourceFiles(plan: ApkPlan): OutEntry[] {
 }
 
 async function deflated(data: Uint8Array, level: number): Promise<Buffer> {
-  return data.length <= 64 * 1024 ? deflateRawSync(data, { level }) : deflateRawAsync(data, { level });
+  return data.length <= 64 * 1024 ? deflateRawSmall(data, level) : deflateRawAsync(data, { level });
 }
 
 /** Whether bundletool deflates `data` (which Node deflated to `body`): stock zlib's size settles close calls. */
@@ -109,9 +133,10 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
   const { reader, signal } = o;
   // Native libraries stay uncompressed when the APK's own manifest says they are not extracted.
   const rules = compressionRules(o.globs, o.version, extractNativeLibs(plan.manifest) === false);
-  const generated: OutEntry[] = [{ path: 'AndroidManifest.xml', modulePath: MANIFEST_MODULE_PATH, data: flattenXml(plan.manifest, { utf16: true, path: 'AndroidManifest.xml' }) }];
-  if (plan.table) generated.push({ path: 'resources.arsc', modulePath: 'resources.pb', data: flattenTable(plan.table, { collapseNames: o.collapseNames, keepNames: o.keepNames }), forced: true });
-  const all = [...generated, ...resourceFiles(plan), ...plan.files.filter((f) => !f.modulePath.startsWith('res/')).map((f) => ({ ...f, forced: f.forceUncompressed }))];
+  const generated: OutEntry[] = [{ path: 'AndroidManifest.xml', modulePath: MANIFEST_MODULE_PATH, make: () => flattenXml(plan.manifest, { utf16: true, path: 'AndroidManifest.xml' }) }];
+  const table = plan.table;
+  if (table) generated.push({ path: 'resources.arsc', modulePath: 'resources.pb', make: () => flattenTable(table, { collapseNames: o.collapseNames, keepNames: o.keepNames }), forced: true });
+  const all: OutEntry[] = [...generated, ...resourceFiles(plan), ...plan.files.filter((f) => !f.modulePath.startsWith('res/')).map((f) => ({ ...f, forced: f.forceUncompressed }))];
   // Two modules' files at one APK path (base/assets/x and base/root/assets/x): the later one wins, as in bundletool.
   const byPath = new Map<string, OutEntry>();
   const dropped: string[] = [];
@@ -126,11 +151,23 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
   const entries = [...byPath.values()].sort((a, b) => comparePaths(a.path, b.path));
 
   const v1 = o.signing?.v1 === true;
-  // Deflated copies are proven in the background while the rest is written (v1 proves them by hashing their content).
-  const copies = entries.filter((e) => e.entry && e.entry.method !== METHOD_STORED).map((e) => e.entry as ZipEntry);
-  const verifier = v1 || copies.length === 0 ? undefined : new BackgroundVerifier(reader, copies, signal);
-  const writer = await ZipWriter.create(path, { digest: v1, digestAlgorithm: o.signing?.v1Digest, hash: false, noZip64: true });
+  for (const e of entries) if (e.entry && !e.data) e.mode = copyMode(e, e.entry, rules);
+  // Raw copies are proven in the background (a worker thread for many bytes) while the resources
+  // are flattened here, in the order they are written; for a v1 signature the same pass takes
+  // their digests, so the copy only moves bytes. Stored ones only need that digest.
+  const copies = entries.filter((e) => e.mode === 'raw' && (v1 || e.entry!.method !== METHOD_STORED)).map((e) => e.entry as ZipEntry);
+  const verifier = copies.length === 0 ? undefined : new BackgroundVerifier(reader, copies, signal, v1 ? { digest: o.signing?.v1Digest } : {});
+  let writer: ZipWriter | undefined;
   try {
+    for (const e of all) {
+      if (!e.make) continue;
+      e.data = e.make();
+      e.make = undefined;
+    }
+    const key = o.signing?.key;
+    // The v2/v3 content digest is taken from the entries' bytes as they are written.
+    const chunks = key ? new ChunkDigests(apkSignatureAlgorithm(key).digest) : undefined;
+    writer = await ZipWriter.create(path, { digest: v1, digestAlgorithm: o.signing?.v1Digest, hash: false, noZip64: true, ...(chunks ? { onWrite: (b, at) => chunks.written(b, at) } : {}) });
     for (const e of entries) {
       checkAbort(signal);
       await writeEntry(writer, e, rules, o, verifier);
@@ -139,15 +176,14 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
       const sig = buildSignatureFiles(writer.digests, o.signing.key, { digest: o.signing.v1Digest, apkSigned: '2, 3' });
       for (const f of sig.files) await writer.addBuffer(f.name, f.data);
     }
-    const key = o.signing?.key;
     const { size } = await writer.finish(
-      key
-        ? { beforeCentralDirectory: (tail) => apkSigningBlock(key, contentDigest(path, tail.entriesEnd, tail.centralDirectory, tail.endRecord, apkSignatureAlgorithm(key).digest)) }
+      key && chunks
+        ? { beforeCentralDirectory: (tail) => apkSigningBlock(key, contentDigest(path, tail.entriesEnd, tail.centralDirectory, tail.endRecord, apkSignatureAlgorithm(key).digest, chunks.before(tail.entriesEnd))) }
         : {},
     );
     return { sizeBytes: size, entries: writer.entryCount, droppedSignatureFiles: dropped };
   } catch (e) {
-    await writer.destroy();
+    await writer?.destroy();
     throw e;
   } finally {
     await verifier?.cancel();
@@ -173,34 +209,27 @@ async function writeEntry(writer: ZipWriter, e: OutEntry, rules: CompressionRule
   }
   const entry = e.entry as ZipEntry;
   const reader = o.reader;
-  const stored = entry.method === METHOD_STORED;
-  const proven = async (): Promise<boolean> => reader.isVerified(entry) || (await verifier?.settle(entry)) === true;
-  if (forced) {
-    if (stored) await writer.addRaw(e.path, reader, entry, { signal, align, onBytes });
-    else await writer.addInflated(e.path, reader, entry, { signal, align, onBytes });
-    return;
-  }
-  if (!stored) {
-    let verdict = clearVerdict(rules, e.modulePath, entry.compressedSize, entry.uncompressedSize);
-    // Too close to call and too large to deflate again in memory: the bundle's own deflating decides.
-    if (verdict === undefined && entry.uncompressedSize > DEFLATE_IN_MEMORY) verdict = rules.worthCompressing(e.modulePath, entry.compressedSize, entry.uncompressedSize);
-    if (verdict === true) {
-      await writer.addRaw(e.path, reader, entry, { signal, verify: !(await proven()), onBytes });
+  switch (e.mode) {
+    case 'raw': {
+      // Proven (and for v1 hashed) in the background, or else here as it is copied.
+      const digest = await verifier?.digest(entry);
+      await writer.addRaw(e.path, reader, entry, { signal, verify: !reader.isVerified(entry), digest, align, onBytes });
       return;
     }
-    if (verdict === false) {
+    case 'inflate':
       await writer.addInflated(e.path, reader, entry, { signal, align, onBytes });
       return;
+    case 'memory': {
+      const data = await reader.read(entry, { signal });
+      const body = await deflated(data, level);
+      const compress = await worthDeflating(rules, e.modulePath, data, body, level);
+      const prepared: PreparedBuffer = compress ? { crc: entry.crc32, method: METHOD_DEFLATED, body } : { crc: entry.crc32, method: METHOD_STORED, body: data };
+      await writer.addBuffer(e.path, data, { prepared: Promise.resolve(prepared), align });
+      onBytes?.(entry.compressedSize);
+      return;
     }
-  }
-  if (entry.uncompressedSize <= DEFLATE_IN_MEMORY) {
-    const data = await reader.read(entry, { signal });
-    const body = await deflated(data, level);
-    const compress = await worthDeflating(rules, e.modulePath, data, body, level);
-    const prepared: PreparedBuffer = compress ? { crc: entry.crc32, method: METHOD_DEFLATED, body } : { crc: entry.crc32, method: METHOD_STORED, body: data };
-    await writer.addBuffer(e.path, data, { prepared: Promise.resolve(prepared), align });
-    onBytes?.(entry.compressedSize);
-    return;
+    default:
+      break;
   }
   // A large stored entry: deflated as it is copied, written again stored when that did not pay.
   await writer.addDeflated(e.path, reader, entry, level, (c, u) => rules.worthCompressing(e.modulePath, c, u), { signal, align, onBytes });

@@ -55,8 +55,13 @@ export class ByteWriter {
   }
 
   zeros(n: number): this {
+    return this.fill(0, n);
+  }
+
+  /** `n` bytes of `byte` at once (a type chunk's offsets, all 0xFFFFFFFF until set). */
+  fill(byte: number, n: number): this {
     this.grow(n);
-    this.buf.fill(0, this.pos, this.pos + n);
+    this.buf.fill(byte, this.pos, this.pos + n);
     this.pos += n;
     return this;
   }
@@ -94,5 +99,21 @@ export class ByteWriter {
 
   finish(): Uint8Array {
     return this.buf.slice(0, this.pos);
+  }
+
+  /** The bytes written so far, not copied: valid until the next write. */
+  written(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  /** A string of code units below 0x80 (checked by the caller), one byte each. */
+  ascii(s: string): this {
+    const n = s.length;
+    this.grow(n);
+    const buf = this.buf;
+    const at = this.pos;
+    for (let i = 0; i < n; i++) buf[at + i] = s.charCodeAt(i);
+    this.pos += n;
+    return this;
   }
 }

@@ -13,8 +13,8 @@ import { ByteWriter } from './byteWriter.js';
 import { ChunkType } from './chunk.js';
 import { compareConfigs, configDiff, configToBinary, parseBcp47 } from './configWriter.js';
 import { configFromBytes, type ResTableConfig } from './config.js';
-import { StringPoolBuilder } from './poolWriter.js';
-import { applyPatches, encodeItem, writeResValue, type EncodedValue, type PoolPatch } from './valueWriter.js';
+import { StringPoolBuilder, type PoolRef } from './poolWriter.js';
+import { encodeItem, PoolPatches, writeResValue, type EncodedValue } from './valueWriter.js';
 import { DataType, EntryFlag, MapKey, SPEC_PUBLIC, SPEC_STAGED_API, makeResId, typeIdOf, entryIdOf } from './values.js';
 
 const INT_MIN = -0x80000000;
@@ -66,6 +66,8 @@ interface FlatConfig {
 /** Configurations already seen in one table, by their bytes, and whether each locale tag parses: a table repeats few of them many times. */
 interface ConfigCache {
   configs: Map<string, FlatConfig>;
+  /** By the fields set (see fieldsKey): many texts for one binary configuration at most. */
+  byFields: Map<string, FlatConfig>;
   locales: Map<string, boolean>;
   defaultConfig?: FlatConfig;
 }
@@ -74,6 +76,27 @@ function configOf(cv: PbConfigValue, where: string, cache: ConfigCache): FlatCon
   const c = cv.config ?? {};
   // Most values have the default configuration: no field set.
   if (cache.defaultConfig && isEmptyConfig(c)) return cache.defaultConfig;
+  // The fields as set, as text: a configuration seen before (one locale's hundreds of strings) is
+  // found without parsing its locale or building its binary form again.
+  const fields = fieldsKey(c);
+  const seen = cache.byFields.get(fields);
+  if (seen) return seen;
+  const flat = binaryConfigOf(c, where, cache);
+  cache.byFields.set(fields, flat);
+  return flat;
+}
+
+/** The fields set in `c` and their values, unambiguously (each value's length before it). */
+function fieldsKey(c: object): string {
+  let key = '';
+  for (const k in c) {
+    const v = String((c as Record<string, unknown>)[k]);
+    key += `${k}:${v.length}:${v};`;
+  }
+  return key;
+}
+
+function binaryConfigOf(c: NonNullable<PbConfigValue['config']>, where: string, cache: ConfigCache): FlatConfig {
   if (c.locale) {
     let valid = cache.locales.get(c.locale);
     if (valid === undefined) cache.locales.set(c.locale, (valid = parseBcp47(c.locale) !== undefined));
@@ -96,10 +119,10 @@ class PackageWriter {
   private readonly typePool = new StringPoolBuilder(false);
   private readonly keyPool = new StringPoolBuilder(true);
   private readonly typeChunks = new ByteWriter(16 * 1024);
-  private readonly patches: PoolPatch[] = [];
-  private readonly keyPatches: { at: number; index: () => number }[] = [];
+  private readonly patches = new PoolPatches();
+  private readonly keyPatches = new PoolPatches();
   readonly aliases = new Map<number, number>();
-  private readonly configCache: ConfigCache = { configs: new Map(), locales: new Map() };
+  private readonly configCache: ConfigCache = { configs: new Map(), byFields: new Map(), locales: new Map() };
 
   constructor(
     private readonly pkg: PbPackage,
@@ -134,10 +157,10 @@ class PackageWriter {
     out.setU32(typeStringsAt + 8, out.length - start);
     this.keyPool.write(out);
     const typesAt = out.length;
-    for (const p of this.keyPatches) this.typeChunks.setU32(p.at, p.index());
-    out.bytes(this.typeChunks.finish());
+    this.keyPatches.apply(this.typeChunks);
+    out.bytes(this.typeChunks.written());
     // Value-pool indices are patched in by the table once its pool is final.
-    this.valuePatches = this.patches.map((p) => ({ at: typesAt + p.at, ref: p.ref }));
+    this.valuePatchesAt = typesAt;
 
     if (this.id === 0 || sharedLibs.size > 0) {
       const libs: [number, string][] = [...(this.id === 0 ? [[0, this.pkg.package_name ?? ''] as [number, string]] : []), ...[...sharedLibs].sort((a, b) => a[0] - b[0])];
@@ -156,7 +179,13 @@ class PackageWriter {
     out.endChunk(start);
   }
 
-  valuePatches: PoolPatch[] = [];
+  /** Where this package's type chunks start in the table body (the value patches' base). */
+  private valuePatchesAt = 0;
+
+  /** Writes this package's value-pool indices into the table body (the value pool must be final). */
+  applyValuePatches(body: ByteWriter): void {
+    this.patches.apply(body, this.valuePatchesAt);
+  }
 
   private keyFor(typeName: string, entry: PbEntry): number {
     const name = entry.name ?? '';
@@ -165,7 +194,7 @@ class PackageWriter {
     return this.keyRefs.push(ref) - 1;
   }
 
-  private readonly keyRefs: { index: number }[] = [];
+  private readonly keyRefs: PoolRef[] = [];
 
   private writeType(t: PbType, typeId: number): void {
     const typeName = t.name ?? '';
@@ -220,7 +249,7 @@ class PackageWriter {
     const entriesStartAt = out.length;
     out.u32(0).bytes(config);
     const offsetsAt = out.length;
-    for (let i = 0; i < count; i++) out.u32(0xffffffff);
+    out.fill(0xff, count * 4); // every offset NO_ENTRY until its value is written
     out.setU32(entriesStartAt, out.length - start);
     const base = out.length;
     for (const v of values) {
@@ -236,13 +265,11 @@ class PackageWriter {
     let flags = 0;
     if (v.entry.entry.visibility?.level === 2) flags |= EntryFlag.PUBLIC;
     if (v.value.weak) flags |= EntryFlag.WEAK;
-    const keyAt = (): void => {
-      this.keyPatches.push({ at: out.length, index: () => this.keyRefs[v.key].index });
-      out.u32(0);
-    };
+    const key = this.keyRefs[v.key];
     if (v.value.item) {
       out.u16(8).u16(flags);
-      keyAt();
+      this.keyPatches.add(out.length, key);
+      out.u32(0);
       writeResValue(out, encodeItem(v.value.item, this.valuePool, where), this.patches);
       return;
     }
@@ -276,7 +303,8 @@ class PackageWriter {
       bad(`${where}: valor composto sem tipo conhecido`);
     }
     out.u16(16).u16(flags | EntryFlag.COMPLEX);
-    keyAt();
+    this.keyPatches.add(out.length, key);
+    out.u32(0);
     out.u32(parent).u32(items.length);
     for (const it of items) {
       out.u32(it.key);
@@ -358,13 +386,13 @@ export function flattenTable(table: PbResourceTable, options: FlattenTableOption
     writers.push(w);
   }
   valuePool.finalize();
-  for (const w of writers) applyPatches(body, w.valuePatches);
+  for (const w of writers) w.applyValuePatches(body);
 
   const out = new ByteWriter(body.length + valuePool.size * 16 + 1024);
   const start = out.startChunk(ChunkType.TABLE, 12);
   out.u32(packages.length);
   valuePool.write(out);
-  out.bytes(body.finish());
+  out.bytes(body.written());
   out.endChunk(start);
   return out.finish();
 }

@@ -109,8 +109,8 @@ export class StringPoolBuilder {
       .u32(styleCount > 0 ? stringsStart + data.length : 0);
     for (const o of offsets) out.u32(o);
     for (const o of styleOffsets) out.u32(o);
-    out.bytes(data.finish());
-    out.bytes(styles.finish());
+    out.bytes(data.written());
+    out.bytes(styles.written());
     out.endChunk(start);
   }
 }
@@ -124,9 +124,22 @@ function writeLength8(out: ByteWriter, n: number): void {
   else out.u8(n);
 }
 
+function isAscii(value: string): boolean {
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
 function writeUtf8(out: ByteWriter, value: string): void {
+  if (value.length > MAX_UTF8_LENGTH) tooLong(value);
+  // Most pool strings are ASCII: written as they are, without a Buffer for each.
+  if (isAscii(value)) {
+    writeLength8(out, value.length);
+    writeLength8(out, value.length);
+    out.ascii(value).u8(0);
+    return;
+  }
   const bytes = Buffer.from(value, 'utf8');
-  if (value.length > MAX_UTF8_LENGTH || bytes.length > MAX_UTF8_LENGTH) tooLong(value);
+  if (bytes.length > MAX_UTF8_LENGTH) tooLong(value);
   writeLength8(out, value.length);
   writeLength8(out, bytes.length);
   out.bytes(bytes).u8(0);

@@ -17,10 +17,23 @@ export interface EncodedValue {
   readonly ref?: PoolRef;
 }
 
-/** Where a pool index must be written once the pool is final. */
-export interface PoolPatch {
-  readonly at: number;
-  readonly ref: PoolRef;
+/**
+ * Where pool indices must be written once the pool is final: positions and references side by
+ * side (an object per reference was much of a large table's or XML file's garbage).
+ */
+export class PoolPatches {
+  private readonly at: number[] = [];
+  private readonly refs: PoolRef[] = [];
+
+  add(at: number, ref: PoolRef): void {
+    this.at.push(at);
+    this.refs.push(ref);
+  }
+
+  /** Writes every recorded index into `out`, each position shifted by `base` (the pool must be finalized). */
+  apply(out: ByteWriter, base = 0): void {
+    for (let i = 0; i < this.at.length; i++) out.setU32(base + this.at[i], this.refs[i].index);
+  }
 }
 
 const floatBits = (f: number): number => {
@@ -68,13 +81,8 @@ export function encodeItem(item: PbItem, pool: StringPoolBuilder, what: string):
 }
 
 /** Writes a Res_value (size 8); a pool string's index is patched in later. */
-export function writeResValue(out: ByteWriter, v: EncodedValue, patches: PoolPatch[]): void {
+export function writeResValue(out: ByteWriter, v: EncodedValue, patches: PoolPatches): void {
   out.u16(8).u8(0).u8(v.dataType);
-  if (v.ref) patches.push({ at: out.length, ref: v.ref });
+  if (v.ref) patches.add(out.length, v.ref);
   out.u32(v.data);
-}
-
-/** Writes every recorded pool index into `buf` (the pool must be finalized). */
-export function applyPatches(out: ByteWriter, patches: readonly PoolPatch[], base = 0): void {
-  for (const p of patches) out.setU32(base + p.at, p.ref.index);
 }

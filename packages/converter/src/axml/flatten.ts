@@ -9,7 +9,7 @@
 import { ByteWriter } from '../arsc/byteWriter.js';
 import { ChunkType } from '../arsc/chunk.js';
 import { LOW_PRIORITY, StringPoolBuilder, type PoolRef } from '../arsc/poolWriter.js';
-import { applyPatches, encodeItem, writeResValue, type PoolPatch } from '../arsc/valueWriter.js';
+import { encodeItem, PoolPatches, writeResValue } from '../arsc/valueWriter.js';
 import { ConverterError } from '../errors.js';
 import type { PbXmlAttribute, PbXmlElement, PbXmlNode } from '../proto/aapt.js';
 import { compactText, resolveEscapes } from './escapes.js';
@@ -44,7 +44,7 @@ function compareAttributes(a: PbXmlAttribute, b: PbXmlAttribute): number {
 class XmlWriter {
   readonly pool: StringPoolBuilder;
   readonly nodes = new ByteWriter(4096);
-  readonly patches: PoolPatch[] = [];
+  readonly patches = new PoolPatches();
 
   constructor(
     utf16: boolean,
@@ -63,7 +63,7 @@ class XmlWriter {
   }
 
   ref(r: PoolRef): void {
-    this.patches.push({ at: this.nodes.length, ref: r });
+    this.patches.add(this.nodes.length, r);
     this.nodes.u32(0);
   }
 
@@ -86,23 +86,26 @@ class XmlWriter {
     const line = node.source?.line_number ?? 0;
     const ns = el.namespace_uri ?? '';
     const name = el.name ?? '';
-    const decls = (el.namespace_declaration ?? []).filter((d) => (d.uri ?? '') !== TOOLS_NS);
+    const declared = el.namespace_declaration ?? [];
+    const decls = declared.length === 0 ? declared : declared.filter((d) => (d.uri ?? '') !== TOOLS_NS);
     for (const d of decls) this.namespace(ChunkType.XML_START_NAMESPACE, d.prefix ?? '', d.uri ?? '', d.source?.line_number ?? 0);
 
-    const attrs = (el.attribute ?? []).filter((a) => (a.namespace_uri ?? '') !== TOOLS_NS).sort(compareAttributes);
+    const attrs = (el.attribute ?? []).filter((a) => (a.namespace_uri ?? '') !== TOOLS_NS);
+    if (attrs.length > 1) attrs.sort(compareAttributes);
     const start = this.nodeHeader(ChunkType.XML_START_ELEMENT, 16, line);
     this.str(ns, true);
     this.str(name, true);
     let idIndex = 0;
     let classIndex = 0;
     let styleIndex = 0;
-    attrs.forEach((a, i) => {
+    for (let i = 0; i < attrs.length; i++) {
+      const a = attrs[i];
       if ((a.resource_id ?? 0) === ID_ATTR) idIndex = i + 1;
       else if ((a.namespace_uri ?? '') === '') {
         if (a.name === 'class') classIndex = i + 1;
         else if (a.name === 'style') styleIndex = i + 1;
       }
-    });
+    }
     this.nodes.u16(20).u16(20).u16(attrs.length).u16(idIndex).u16(classIndex).u16(styleIndex);
     for (const a of attrs) this.attribute(a);
     this.nodes.endChunk(start);
@@ -161,7 +164,7 @@ export function flattenXml(root: PbXmlNode, options: FlattenXmlOptions = {}): Ui
   const w = new XmlWriter(options.utf16 === true, path);
   w.element(root, 0);
   const strings = w.pool.finalize();
-  applyPatches(w.nodes, w.patches);
+  w.patches.apply(w.nodes);
 
   const out = new ByteWriter(w.nodes.length + strings.length * 24 + 256);
   const xml = out.startChunk(ChunkType.XML, 8);
@@ -172,7 +175,7 @@ export function flattenXml(root: PbXmlNode, options: FlattenXmlOptions = {}): Ui
     out.u32(s.priority);
   }
   out.endChunk(map);
-  out.bytes(w.nodes.finish());
+  out.bytes(w.nodes.written());
   out.endChunk(xml);
   return out.finish();
 }

@@ -5,7 +5,7 @@
  * read as the block's), each cut into 1 MiB chunks, every chunk hashed with a 0xa5 prefix and
  * its length, the chunk digests hashed again with a 0x5a prefix and their count.
  */
-import { createHash, createPublicKey, sign } from 'node:crypto';
+import { createHash, createPublicKey, sign, type Hash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ConverterError } from '../errors.js';
 import type { SigningKey } from './keystore.js';
@@ -43,19 +43,72 @@ const u32 = (n: number): Buffer => {
 const prefixed = (b: Uint8Array): Buffer => Buffer.concat([u32(b.length), b]);
 const sequence = (items: readonly Uint8Array[]): Buffer => prefixed(Buffer.concat(items.map(prefixed)));
 
-/** The chunked digest of the three signed sections (the entries read back from `path`). */
-export function contentDigest(path: string, entriesEnd: number, centralDirectory: Uint8Array, endRecord: Uint8Array, digest: 'sha256' | 'sha512'): Buffer {
-  const chunkDigests: Buffer[] = [];
+function chunkHeader(length: number): Buffer {
   const header = Buffer.alloc(5);
   header[0] = 0xa5;
+  header.writeUInt32LE(length, 1);
+  return header;
+}
+
+/**
+ * The digests of the entries' whole 1 MiB chunks, taken from the bytes as the APK is written
+ * (the zip writer's `onWrite`), so signing reads back only the last, partial chunk. Writes must
+ * come in order from the start of the file; one that does not (a header patched afterwards)
+ * leaves the digests from its chunk on to be read back.
+ */
+export class ChunkDigests {
+  private readonly complete: Buffer[] = [];
+  private current: Hash | undefined;
+  private fill = 0;
+  /** Bytes seen in order from the start of the file. */
+  private seen = 0;
+  private stopped = false;
+
+  constructor(private readonly digest: 'sha256' | 'sha512') {}
+
+  /** The zip writer's `onWrite`. */
+  written(bytes: Uint8Array, position: number): void {
+    if (this.stopped) return;
+    if (position !== this.seen) {
+      // Rewritten bytes: the chunks from the first one touched are read back when signing.
+      this.stopped = true;
+      this.complete.length = Math.min(this.complete.length, Math.floor(position / CHUNK));
+      return;
+    }
+    for (let at = 0; at < bytes.length; ) {
+      this.current ??= createHash(this.digest).update(chunkHeader(CHUNK));
+      const n = Math.min(CHUNK - this.fill, bytes.length - at);
+      this.current.update(bytes.subarray(at, at + n));
+      this.fill += n;
+      at += n;
+      if (this.fill === CHUNK) {
+        this.complete.push(this.current.digest());
+        this.current = undefined;
+        this.fill = 0;
+      }
+    }
+    this.seen += bytes.length;
+  }
+
+  /** Digests of the whole chunks before `end` seen on the way (a prefix of them). */
+  before(end: number): Buffer[] {
+    return this.complete.slice(0, Math.floor(end / CHUNK));
+  }
+}
+
+/**
+ * The chunked digest of the three signed sections: the entries' chunks `known` (digested as they
+ * were written, see ChunkDigests), the rest read back from `path`.
+ */
+export function contentDigest(path: string, entriesEnd: number, centralDirectory: Uint8Array, endRecord: Uint8Array, digest: 'sha256' | 'sha512', known: readonly Buffer[] = []): Buffer {
+  const chunkDigests: Buffer[] = [...known];
   const hashChunk = (bytes: Uint8Array): void => {
-    header.writeUInt32LE(bytes.length, 1);
-    chunkDigests.push(createHash(digest).update(header).update(bytes).digest());
+    chunkDigests.push(createHash(digest).update(chunkHeader(bytes.length)).update(bytes).digest());
   };
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
-    for (let at = 0; at < entriesEnd; ) {
+    for (let at = known.length * CHUNK; at < entriesEnd; ) {
       const n = Math.min(CHUNK, entriesEnd - at);
       let got = 0;
       while (got < n) {

@@ -83,8 +83,8 @@ function withHandle<T>(mode: number, level: number, use: (handle: ZlibHandle, fa
 }
 
 /** The deflated bytes in the shared output buffer (valid until the next call), or undefined to fall back. */
-function deflateIntoOutput(data: Uint8Array): Buffer | undefined {
-  return withHandle(constants.DEFLATERAW, LEVEL, (handle, failed) => {
+function deflateIntoOutput(data: Uint8Array, level: number = LEVEL): Buffer | undefined {
+  return withHandle(constants.DEFLATERAW, level, (handle, failed) => {
     let written = 0;
     let inOff = 0;
     let inLen = data.length;
@@ -132,10 +132,10 @@ export function drivesZlibDirectly(): boolean {
   return deflateIntoOutput(new Uint8Array(1)) !== undefined;
 }
 
-/** `deflateRawSync(data, { level: 6 })`, byte for byte, as a Buffer of its own. */
-export function deflateRawSmall(data: Uint8Array): Buffer {
-  const out = deflateIntoOutput(data);
-  return out ? Buffer.from(out) : deflateRawSync(data, { level: LEVEL });
+/** `deflateRawSync(data, { level })` (level 6 by default), byte for byte, as a Buffer of its own. */
+export function deflateRawSmall(data: Uint8Array, level: number = LEVEL): Buffer {
+  const out = deflateIntoOutput(data, level);
+  return out ? Buffer.from(out) : deflateRawSync(data, { level });
 }
 
 /** The length of `deflateRawSync(data, { level: 6 })`. */

@@ -1,4 +1,4 @@
-import type { Hash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { createInflateRaw } from 'node:zlib';
 import { ConverterError, isConverterError } from '../errors.js';
@@ -101,14 +101,18 @@ export function sideVerifier(entry: ZipEntry, hash?: Hash): SideVerifier {
  */
 const VERIFY_WHOLE = 1024 * 1024;
 
-/** Proves one entry's CRC and sizes from its stored bytes (inflating them on the side). */
-export async function verifyEntry(reader: ZipReader, entry: ZipEntry, signal?: AbortSignal): Promise<void> {
-  if (reader.isVerified(entry)) return; // read whole meanwhile (the estimate reads a dex whole)
+/**
+ * Proves one entry's CRC and sizes from its stored bytes (inflating them on the side), feeding
+ * `hash` the uncompressed bytes when given (then even a proven entry is read again).
+ */
+export async function verifyEntry(reader: ZipReader, entry: ZipEntry, signal?: AbortSignal, hash?: Hash): Promise<void> {
+  if (!hash && reader.isVerified(entry)) return; // read whole meanwhile (the estimate reads a dex whole)
   if (entry.compressedSize <= VERIFY_WHOLE && entry.uncompressedSize <= INFLATE_IN_ONE_JOB) {
-    await reader.read(entry, { signal }); // verifies and marks the entry
+    const bytes = await reader.read(entry, { signal }); // verifies and marks the entry
+    hash?.update(bytes);
     return;
   }
-  const check = sideVerifier(entry);
+  const check = sideVerifier(entry, hash);
   try {
     for await (const chunk of reader.rawChunks(entry, { signal })) {
       const backlog = check.push(chunk);
@@ -124,6 +128,8 @@ export async function verifyEntry(reader: ZipReader, entry: ZipEntry, signal?: A
 interface Verdict {
   verified: boolean;
   failure?: unknown;
+  /** The uncompressed bytes' digest (with the `digest` option). */
+  digest?: Buffer;
 }
 
 /**
@@ -138,12 +144,17 @@ export const VERIFY_WORKER_FROM = 16 * 1024 * 1024;
 export interface BackgroundVerifierOptions {
   /** Compressed bytes from which a worker thread verifies (default VERIFY_WORKER_FROM). */
   workerFrom?: number;
+  /**
+   * Also take each entry's digest of its uncompressed bytes (a JAR signature's), on the same
+   * pass that proves its CRC: `digest(entry)` hands it out, and the copy needs no inflating.
+   */
+  digest?: 'sha1' | 'sha256';
 }
 
 /** One entry for the worker: its index, raw name, method, data start in the file, sizes and CRC. */
 type WorkerEntry = [index: number, rawName: string, method: number, start: number, csize: number, usize: number, crc: number];
-/** What the worker posts per entry: its index, and on failure the error code and detail. */
-type WorkerVerdict = [index: number, code?: 'CORRUPT_ENTRY' | 'SIZE_MISMATCH' | 'IO_ERROR', detail?: string];
+/** What the worker posts per entry: its index, and on failure the error code and detail; else its digest when asked. */
+type WorkerVerdict = [index: number, code?: 'CORRUPT_ENTRY' | 'SIZE_MISMATCH' | 'IO_ERROR', detail?: string, digest?: Uint8Array];
 
 /**
  * The worker thread's program, as plain JavaScript text: it runs from the one-file CLI bundle as
@@ -167,8 +178,9 @@ const VERIFIER_THREAD = `
 const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
 const { readSync } = process.getBuiltinModule('node:fs');
 const zlib = process.getBuiltinModule('node:zlib');
+const { createHash } = process.getBuiltinModule('node:crypto');
 const { Z_NO_FLUSH, Z_FINISH } = zlib.constants;
-const { fd, entries } = workerData;
+const { fd, entries, digest } = workerData;
 // This thread's heap set-up reset some of the process's V8 flags: set again what the conversion asked for.
 if (workerData.v8Flags) process.getBuiltinModule('node:v8').setFlagsFromString(workerData.v8Flags);
 const CHUNK = 1024 * 1024;
@@ -206,13 +218,16 @@ function inflateChunk(chunk, last, add) {
     if (state[0] !== 0) return; // output space left: this chunk is consumed, or the stream ended
   }
 }
+/** Proves the entry; returns its digest when one is asked for. */
 function verify([, name, method, start, csize, usize, crc]) {
   let count = 0;
   let sum = 0;
+  const hash = digest ? createHash(digest) : undefined;
   const add = (c) => {
     count += c.length;
     if (count > usize) throw fail('SIZE_MISMATCH', name + ': descompacta além de ' + usize + ' bytes');
     sum = zlib.crc32(c, sum);
+    if (hash) hash.update(c);
   };
   if (method === 0) {
     for (let done = 0; done < csize; done += CHUNK) add(read(start + done, Math.min(CHUNK, csize - done)));
@@ -231,11 +246,12 @@ function verify([, name, method, start, csize, usize, crc]) {
   }
   if (count !== usize) throw fail('SIZE_MISMATCH', name + ': ' + count + ' bytes, declarados ' + usize);
   if (sum >>> 0 !== crc) throw fail('CORRUPT_ENTRY', name + ': CRC não confere');
+  return hash ? hash.digest() : undefined;
 }
 for (const e of usable ? entries : []) {
   try {
-    verify(e);
-    parentPort.postMessage([e[0]]);
+    const d = verify(e);
+    parentPort.postMessage(d ? [e[0], undefined, undefined, d] : [e[0]]);
   } catch (err) {
     const f = isFailure(err) ? err : fail('IO_ERROR', e[1] + ': ' + (err && err.message));
     parentPort.postMessage([e[0], f.failure, f.detail]);
@@ -258,12 +274,15 @@ export class BackgroundVerifier {
   private readonly running: Promise<void>;
   private worker: Worker | undefined;
 
+  private readonly digestAlgorithm: 'sha1' | 'sha256' | undefined;
+
   constructor(
     private readonly reader: ZipReader,
     entries: readonly ZipEntry[],
     private readonly signal?: AbortSignal,
     options: BackgroundVerifierOptions = {},
   ) {
+    this.digestAlgorithm = options.digest;
     for (const e of entries) {
       if (this.verdicts.has(e.index)) continue;
       this.verdicts.set(e.index, new Promise<Verdict>((resolve) => this.resolvers.set(e.index, resolve)));
@@ -285,8 +304,9 @@ export class BackgroundVerifier {
         continue;
       }
       try {
-        await verifyEntry(this.reader, e, signal);
-        resolve({ verified: true });
+        const hash = this.digestAlgorithm ? createHash(this.digestAlgorithm) : undefined;
+        await verifyEntry(this.reader, e, signal, hash);
+        resolve({ verified: true, ...(hash ? { digest: hash.digest() } : {}) });
       } catch (failure) {
         // Stopped by cancel(), not by the caller's signal: unverified rather than failed.
         const cancelled = this.stop.signal.aborted && !this.signal?.aborted;
@@ -318,17 +338,18 @@ export class BackgroundVerifier {
     if (list.length === 0 || this.stop.signal.aborted) return settleRest();
     // Loaded here, not imported: every CLI command would load it at start otherwise (the bundle hoists imports).
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const worker = new Worker(VERIFIER_THREAD, { eval: true, workerData: { fd, entries: list, v8Flags: v8FlagsToReapply() } });
+    const worker = new Worker(VERIFIER_THREAD, { eval: true, workerData: { fd, entries: list, digest: this.digestAlgorithm, v8Flags: v8FlagsToReapply() } });
     keepFlagsAcrossWorkerStart(worker);
     this.worker = worker;
     const onAbort = (): void => void this.cancel();
     this.signal?.addEventListener('abort', onAbort, { once: true });
     await new Promise<void>((resolve) => {
-      worker.on('message', ([index, code, detail]: WorkerVerdict) => {
+      worker.on('message', ([index, code, detail, digest]: WorkerVerdict) => {
         const settle = this.resolvers.get(index);
         this.resolvers.delete(index);
         if (!code) this.reader.markVerified(byIndex.get(index)!);
-        settle?.(code ? { verified: false, failure: new ConverterError(code, detail) } : { verified: true });
+        const proven: Verdict = { verified: true, ...(digest ? { digest: Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength) } : {}) };
+        settle?.(code ? { verified: false, failure: new ConverterError(code, detail) } : proven);
         if (this.resolvers.size === 0) void worker.terminate();
       });
       worker.on('error', () => resolve());
@@ -350,6 +371,19 @@ export class BackgroundVerifier {
     const v = await verdict;
     if (v.failure !== undefined) throw v.failure;
     return v.verified;
+  }
+
+  /**
+   * Waits for `entry`'s verdict and, when proven, returns the digest of its uncompressed bytes
+   * (with the `digest` option); undefined when not covered (the copy then proves and hashes it).
+   * Throws when bad, as `settle`.
+   */
+  async digest(entry: ZipEntry): Promise<Buffer | undefined> {
+    const verdict = this.verdicts.get(entry.index);
+    if (!verdict) return undefined;
+    const v = await verdict;
+    if (v.failure !== undefined) throw v.failure;
+    return v.verified ? v.digest : undefined;
   }
 
   /** Stops (the entry in progress is abandoned) and waits until no read is in flight. */

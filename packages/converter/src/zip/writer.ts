@@ -90,6 +90,11 @@ export interface AddRawOptions {
   onBytes?(n: number): void;
   /** Align a stored entry's data (see AddBufferOptions.align). */
   align?: number;
+  /**
+   * The entry's digest (the `digest` option's), taken where its CRC was proven: with `verify:
+   * false` the bytes are then copied as they are, neither inflated nor hashed again.
+   */
+  digest?: Buffer;
 }
 
 /** The zip's tail as written without anything between the entries and the central directory. */
@@ -126,6 +131,8 @@ export interface ZipWriterOptions {
   hash?: boolean;
   /** Refuse what needs Zip64 (an APK: Android does not install one). */
   noZip64?: boolean;
+  /** Sees every write, with its position in the file (an APK signature's digest taken on the way). */
+  onWrite?(bytes: Uint8Array, position: number): void;
 }
 
 /**
@@ -251,7 +258,7 @@ export class ZipWriter {
    * one inflated on the side (never re-deflated).
    */
   async addRaw(name: string, source: ZipReader, entry: ZipEntry, opts: AddRawOptions = {}): Promise<void> {
-    const hash = this.entryHash();
+    const hash = opts.digest ? undefined : this.entryHash();
     const verify = opts.verify !== false || hash !== undefined;
     source.dataOffsetSync(entry); // the local header is checked before anything is written
     this.writeLocalHeader(name, entry.method, entry.crc32, entry.compressedSize, entry.uncompressedSize, entry.method === METHOD_STORED ? opts.align : undefined);
@@ -277,6 +284,7 @@ export class ZipWriter {
       }
       check?.finish();
       if (hash) this.digestsByName.set(name, hash.digest());
+      else if (opts.digest && this.options.digest) this.digestsByName.set(name, opts.digest);
       return;
     }
     const check = sideVerifier(entry, hash);
@@ -292,6 +300,7 @@ export class ZipWriter {
       check.dispose();
     }
     if (hash) this.digestsByName.set(name, hash.digest());
+    else if (opts.digest && this.options.digest) this.digestsByName.set(name, opts.digest);
   }
 
   /**
@@ -552,6 +561,7 @@ export class ZipWriter {
     } catch (e) {
       throw new ConverterError('IO_ERROR', `${this.path}: ${(e as Error).message}`, { cause: e });
     }
+    this.options.onWrite?.(buf.subarray(offset, offset + length), position);
   }
 
   /** Lets the event loop run (abort signals, progress) every few MiB of a long copy. */

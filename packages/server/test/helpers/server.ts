@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pino, type Level, type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
-import { createTestDatabase } from './postgres.js';
+import { createMigratedTestDatabase } from './postgres.js';
 import { logCapture, secretLogArmed } from './secretLog.js';
 import type { ScryptParams } from '../../src/accounts/password.js';
 
@@ -54,7 +54,7 @@ export async function startTestServer(
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    DATABASE_URL: opts.databaseUrl ?? (await createTestDatabase()),
+    DATABASE_URL: opts.databaseUrl ?? (await createMigratedTestDatabase()),
     LOG_LEVEL: 'silent',
     ...TEST_SECRETS,
     ...env,
