@@ -102,7 +102,7 @@ export interface Credentials {
 
 export async function askCredentials(emailFlag: string | undefined): Promise<Credentials> {
   if (process.stdin.isTTY) {
-    const email = emailFlag ?? (await askLine('Email: ')).trim();
+    const email = emailFlag ?? (await askLine('E-mail: ')).trim();
     const password = await askHidden('Senha: ');
     if (!email || !password) throw usageError('Informe o email e a senha.', 'MISSING_CREDENTIALS');
     return { email, password };

@@ -113,10 +113,13 @@ describe('aabify keystore and convert --sign (server mode)', function () {
     expect(error.fields).to.have.property('options.sign').that.contains('cadastre antes um keystore');
   });
 
-  it('keystoreShow_none_exits2KeystoreNotFound', async () => {
+  it('keystoreShow_none_exits0SayingNoneIsStored', async () => {
     const r = await aabify(['keystore', 'show', '--json']);
-    expect(r.status, r.stderr).to.equal(2);
-    expect(json(r).error).to.include({ code: 'KEYSTORE_NOT_FOUND', status: 404 });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(json(r)).to.deep.equal({ schemaVersion: 1, ok: true, keystore: null });
+    const human = await aabify(['keystore', 'show']);
+    expect(human.status, human.stderr).to.equal(0);
+    expect(human.stdout).to.contain('Nenhuma chave de upload cadastrada na conta.').and.contain('aabify keystore upload');
   });
 
   it('keystoreUpload_wrongPasswordOrAlias_exits1WithTheEngineCode', async () => {
@@ -181,7 +184,7 @@ describe('aabify keystore and convert --sign (server mode)', function () {
     const del = await aabify(['keystore', 'delete', '--json']);
     expect(del.status, del.stderr).to.equal(0);
     expect(json(del)).to.deep.equal({ schemaVersion: 1, ok: true, deleted: true });
-    expect((await server.api('GET', '/account/keystore', undefined, token)).status).to.equal(404);
+    expect((await server.api('GET', '/account/keystore', undefined, token)).body).to.deep.equal({ keystore: null });
     const again = await aabify(['keystore', 'delete']);
     expect(again.status).to.equal(2);
     expect(again.stderr).to.contain('[KEYSTORE_NOT_FOUND]');

@@ -92,7 +92,13 @@ describe('aabify publish / convert --publish / play credentials (Google Play)', 
   });
 
   it('playCredentials_setShowTest_storedOnTheServerOnlyEmailShown', async () => {
-    let r = await aabify(['play', 'credentials', 'set', keyFile, '--json']);
+    let r = await aabify(['play', 'credentials', 'show', '--json']);
+    expect(r.status, r.stderr).to.equal(0);
+    expect(json(r)).to.deep.equal({ schemaVersion: 1, ok: true, credentials: null });
+    r = await aabify(['play', 'credentials', 'show']);
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.contain('Nenhuma chave do Google Play cadastrada na conta.');
+    r = await aabify(['play', 'credentials', 'set', keyFile, '--json']);
     expect(r.status, r.stderr).to.equal(0);
     const doc = json(r);
     expect(doc).to.include({ ok: true, schemaVersion: 1 });

@@ -32,6 +32,7 @@ const SecurityPage = customerScreens.screen((m) => m.SecurityPage);
 const AccountActivityPage = customerScreens.screen((m) => m.AccountActivityPage);
 const MyDataPage = customerScreens.screen((m) => m.MyDataPage);
 const BillingPage = customerScreens.screen((m) => m.BillingPage);
+const ProfilePage = customerScreens.screen((m) => m.ProfilePage);
 const AdminRoutes = lazyChunk(() => import('./admin/AdminRoutes')).screen((m) => m.default);
 const LoginPage = publicScreens.screen((m) => m.LoginPage);
 const RegisterPage = publicScreens.screen((m) => m.RegisterPage);
@@ -39,6 +40,7 @@ const SetupPage = publicScreens.screen((m) => m.SetupPage);
 const ForgotPasswordPage = publicScreens.screen((m) => m.ForgotPasswordPage);
 const ResetPasswordPage = publicScreens.screen((m) => m.ResetPasswordPage);
 const VerifyEmailPage = publicScreens.screen((m) => m.VerifyEmailPage);
+const ConfirmEmailChangePage = publicScreens.screen((m) => m.ConfirmEmailChangePage);
 const LegalDocumentPage = publicScreens.screen((m) => m.LegalDocumentPage);
 const HelpPage = publicScreens.screen((m) => m.HelpPage);
 const HelpArticlePage = publicScreens.screen((m) => m.HelpArticlePage);
@@ -108,6 +110,7 @@ export function App() {
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/verify-email" element={<VerifyEmailPage />} />
+        <Route path="/confirm-email-change" element={<ConfirmEmailChangePage />} />
         {/* Readable signed out too (docs/decisions.md "Settled for features still to come"): the law wants the first two before sign-up. */}
         <Route path="/termos" element={<LegalDocumentPage kind="terms" />} />
         <Route path="/privacidade" element={<LegalDocumentPage kind="privacy" />} />
@@ -124,6 +127,7 @@ export function App() {
           <Route path="/payment-status" element={<PaymentStatusPage />} />
           <Route path="/sandbox/checkout/:id" element={<SandboxCheckoutPage />} />
           <Route path="/purchases" element={<PurchasesPage />} />
+          <Route path="/account/profile" element={<ProfilePage />} />
           <Route path="/account/keystore" element={<KeystorePage />} />
           <Route path="/account/google-play" element={<PlayCredentialsPage />} />
           <Route path="/account/api-tokens" element={<ApiTokensPage />} />

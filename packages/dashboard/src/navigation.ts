@@ -33,7 +33,7 @@ export const MAIN_NAV: readonly NavLinkEntry[] = [
 ];
 
 /** Things the account menu does in place instead of opening a page (handled by the top bar). */
-export type AccountAction = 'changePassword' | 'toggleConversionEmails' | 'signOut';
+export type AccountAction = 'changePassword' | 'signOut';
 
 export type AccountMenuEntry =
   | (NavLinkEntry & { kind: 'link' })
@@ -41,8 +41,8 @@ export type AccountMenuEntry =
 
 /** The 'Conta' menu, in order; 'Sair' comes last after a divider. */
 export const ACCOUNT_MENU: readonly AccountMenuEntry[] = [
+  { kind: 'link', to: '/account/profile', label: 'Perfil', icon: 'person-badge' },
   { kind: 'action', action: 'changePassword', label: 'Alterar Senha', icon: 'key' },
-  { kind: 'action', action: 'toggleConversionEmails', label: 'Avisos de conversão por e-mail', icon: 'envelope' },
   { kind: 'link', to: '/account/keystore', label: 'Chave de upload', icon: 'shield-lock' },
   { kind: 'link', to: '/account/google-play', label: 'Google Play', icon: 'google-play' },
   { kind: 'link', to: '/account/api-tokens', label: 'Tokens de API', icon: 'terminal' },

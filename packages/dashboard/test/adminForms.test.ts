@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import type { ApiUser } from '@aabify/shared';
-import { hasChanges, userChanges, userFormOf } from '../src/admin/userForm';
+import { ValidationError } from 'yup';
+import { ACCOUNT_MESSAGES, type ApiUser } from '@aabify/shared';
+import { hasChanges, userChanges, userCreateSchema, userFormOf } from '../src/admin/userForm';
 import { planBody, planFormValues } from '../src/admin/plans/PlanFormModal';
 
 const user = {
@@ -12,6 +13,17 @@ const user = {
 } as unknown as ApiUser;
 
 describe('admin forms', () => {
+  it('userCreateSchema_emailAndPasswordBlank_eachFieldSaysWhatItLacks', async () => {
+    const errors: Record<string, string> = {};
+    try {
+      await userCreateSchema.validate({ email: '', password: '', credits: '' }, { abortEarly: false });
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      for (const inner of e.inner) errors[inner.path ?? ''] ??= inner.errors[0] ?? '';
+    }
+    expect(errors).to.deep.equal({ email: ACCOUNT_MESSAGES.emailRequired, password: ACCOUNT_MESSAGES.passwordRequired });
+  });
+
   it('userChanges_nothingEdited_isEmptySoNoChangeIsReported', () => {
     expect(hasChanges(userChanges(user, userFormOf(user)))).to.equal(false);
   });

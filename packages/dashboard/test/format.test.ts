@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import {
   aabFileName,
   ESTIMATE_TEXTS,
-  formatBytes,
   formatCountdown,
   formatDate,
   formatDuration,
@@ -14,17 +13,6 @@ import {
 } from '../src/lib/format';
 
 describe('format', () => {
-  it('formatBytes_eachUnit_usesPtBrDecimalsAndUnitNames', () => {
-    expect(formatBytes(0)).to.equal('0 bytes');
-    expect(formatBytes(undefined)).to.equal('0 bytes');
-    expect(formatBytes(512)).to.equal('512 bytes');
-    expect(formatBytes(1536)).to.equal('1,5 KB');
-    expect(formatBytes(1024 * 1024)).to.equal('1 MB');
-    expect(formatBytes(1234567)).to.equal('1,18 MB');
-    expect(formatBytes(100 * 1024 * 1024)).to.equal('100 MB');
-    expect(formatBytes(3.256 * 1024 ** 3)).to.equal('3,26 GB');
-  });
-
   it('formatDuration_hoursMinutesSeconds_omitsZeroParts', () => {
     expect(formatDuration(3723000)).to.equal('1h 2m 3s');
     expect(formatDuration(125000)).to.equal('2m 5s');

@@ -74,7 +74,7 @@ describe('account keystore (/api/account/keystore) and signed conversions', func
       expect(res.body.code).to.equal(code);
       expect(res.body.message).to.equal(CONVERTER_ERRORS[code as keyof typeof CONVERTER_ERRORS]);
     }
-    expect((await api(server).get('/account/keystore', token)).status).to.equal(404);
+    expect((await api(server).get('/account/keystore', token)).body).to.deep.equal({ keystore: null });
   });
 
   it('put_missingFields_answers400WithFieldMessages', async () => {
@@ -86,21 +86,28 @@ describe('account keystore (/api/account/keystore) and signed conversions', func
     expect(bad.body.fields).to.deep.equal({ keystore: KEYSTORE_MESSAGES.fileInvalid });
   });
 
-  it('delete_storedKeystore_removesItAndThenAnswers404', async () => {
+  it('get_noKeystoreStored_answers200WithNullNotAnError', async () => {
+    const token = tokenFor(server, await buildUser(server));
+    const res = await api(server).get('/account/keystore', token);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ keystore: null });
+  });
+
+  it('delete_storedKeystore_removesItThenGetIsEmptyAndDeleteAnswers404', async () => {
     const token = tokenFor(server, await buildUser(server));
     await api(server).put('/account/keystore', { keystore: upload.keystore(), storePassword: PASS }, token);
     expect((await api(server).delete('/account/keystore', token)).status).to.equal(204);
-    const again = await api(server).get<Err>('/account/keystore', token);
-    expect(again.status).to.equal(404);
-    expect(again.body).to.deep.equal({ message: KEYSTORE_MESSAGES.notFound, code: 'KEYSTORE_NOT_FOUND' });
-    expect((await api(server).delete('/account/keystore', token)).status).to.equal(404);
+    const again = await api(server).get('/account/keystore', token);
+    expect([again.status, again.body]).to.deep.equal([200, { keystore: null }]);
+    const deleteAgain = await api(server).delete<Err>('/account/keystore', token);
+    expect([deleteAgain.status, deleteAgain.body]).to.deep.equal([404, { message: KEYSTORE_MESSAGES.notFound, code: 'KEYSTORE_NOT_FOUND' }]);
   });
 
   it('get_otherUsersKeystore_isInvisibleEvenToAnAdmin', async () => {
     const owner = await buildUser(server);
     await api(server).put('/account/keystore', { keystore: upload.keystore(), storePassword: PASS }, tokenFor(server, owner));
     const admin = tokenFor(server, await buildAdmin(server));
-    expect((await api(server).get('/account/keystore', admin)).status).to.equal(404);
+    expect((await api(server).get('/account/keystore', admin)).body).to.deep.equal({ keystore: null });
     const adminView = await api(server).get(`/admin/users/${owner.id}`, admin);
     expect(JSON.stringify(adminView.body)).to.not.contain(gen.sha256).and.not.contain('secret');
     expect((await api(server).get('/account/keystore')).status).to.equal(401);

@@ -31,7 +31,7 @@ describe('auth (/api/auth)', () => {
       expect(me.status).to.equal(200);
       expect(me.body.email).to.equal('nova@example.com');
       const user = res.body.user;
-      expect(user).to.include({ email: 'nova@example.com', role: 'user', isActive: true, userType: null, currentPlan: null, conversionsCount: 0, monthlyConversions: 0, emailVerified: false, notifyConversions: true });
+      expect(user).to.include({ email: 'nova@example.com', role: 'user', isActive: true, userType: null, currentPlan: null, conversionsCount: 0, monthlyConversions: 0, emailVerified: false, notifyConversions: true, notifyConversionFailures: true, notifyProductNews: false });
       expect(user.credits).to.deep.equal({ available: 0, reserved: 0 });
       expect(user.subscription).to.deep.equal({ plan: null, startsAt: null, expiresAt: null });
       expect(user.usageSummary).to.deep.equal({
@@ -45,7 +45,7 @@ describe('auth (/api/auth)', () => {
         planAccess: 'no_plan',
       });
       expect(Object.keys(user).sort()).to.deep.equal(
-        ['conversionsCount', 'createdAt', 'credits', 'currentPlan', 'email', 'emailVerified', 'id', 'isActive', 'lastLogin', 'monthlyConversions', 'name', 'notifyConversions', 'role', 'subscription', 'twoFactorEnabled', 'updatedAt', 'usageSummary', 'userType'].sort(),
+        ['conversionsCount', 'createdAt', 'credits', 'currentPlan', 'email', 'emailVerified', 'id', 'isActive', 'lastLogin', 'monthlyConversions', 'name', 'notifyConversionFailures', 'notifyConversions', 'notifyProductNews', 'role', 'subscription', 'twoFactorEnabled', 'updatedAt', 'usageSummary', 'userType'].sort(),
       );
       const stored = await server.ctx.models.User.findByPk(user.id);
       expect(stored!.passwordHash).to.match(/^scrypt\$ln=12,r=8,p=1\$/);

@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { appendLog, trimLogs } from '../src/conversions/logs.js';
 import { buildAdmin, buildCreditUser, buildSubscriber, buildUser, tokenFor } from './helpers/factories.js';
+import { buildPlan } from './helpers/planFactories.js';
 import {
   SLOW_ENGINE,
   collect,
@@ -438,6 +439,17 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
     const admin = await buildAdmin(server);
     const u5 = await api(server).get<UsageInfo>('/conversion/usage', tokenFor(server, admin));
     expect(u5.body).to.include({ canConvert: true, remaining: 'unlimited' });
+  });
+
+  it('usage_namesThePlanTheCustomerIsOn', async () => {
+    const pack = await buildPlan(server, { name: 'Pacote Ação 50' });
+    const credit = await buildCreditUser(server, 3, { currentPlanId: pack.id });
+    expect((await api(server).get<UsageInfo>('/conversion/usage', tokenFor(server, credit))).body).to.include({ planId: pack.id, planName: 'Pacote Ação 50' });
+    const monthly = await buildPlan(server, { name: 'Assinatura Mensal', type: 'subscription' });
+    const sub = await buildSubscriber(server, 10, { subscriptionPlanId: monthly.id });
+    expect((await api(server).get<UsageInfo>('/conversion/usage', tokenFor(server, sub))).body).to.include({ planName: 'Assinatura Mensal' });
+    const none = await buildUser(server);
+    expect((await api(server).get<UsageInfo>('/conversion/usage', tokenFor(server, none))).body).to.include({ planId: null, planName: null });
   });
 
   it('bulk_admin_queuesEachApkAndReportsErrorsPerFile', async () => {

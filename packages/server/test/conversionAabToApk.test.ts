@@ -14,7 +14,7 @@ import { expect } from 'chai';
 import { convertApk, generateUploadKeystore } from '@aabify/converter';
 import { APKS_WARNING_MESSAGES } from '../../converter/src/apks/report.js';
 import { ZipReader } from '../../converter/src/zip/index.js';
-import { CONVERSION_MESSAGES, PLAY_MESSAGES, TEST_APK_MESSAGES, type ConversionHistoryResponse, type UsageInfo } from '@aabify/shared';
+import { CONVERSION_MESSAGES, PLAY_MESSAGES, TEST_APK_MESSAGES, formatBytes, type ConversionHistoryResponse, type UsageInfo } from '@aabify/shared';
 import { buildZip, tinyApkEntries } from '../../converter/test/helpers/zipBuilder.js';
 import { makeServiceAccount } from '../../converter/test/helpers/googlePlayStandIn.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -102,7 +102,9 @@ describe('AAB → APK conversions', function () {
     // The log says plainly which key signed it.
     const logs = await api(server).get<{ logs: { level: string; message: string }[] }>(`/conversion/logs/${id}`, token);
     expect(logs.body.logs.filter((l) => l.message === APKS_WARNING_MESSAGES.TEST_KEY_SIGNED && l.level === 'warning')).to.have.length(1);
-    expect(logs.body.logs.map((l) => l.message)).to.include(`Conversão concluída: Meu Aplicativo Ação.apk (${done.convertedSize} bytes)`);
+    // Sizes read as sizes, not byte counts.
+    expect(logs.body.logs.map((l) => l.message)).to.include(`Conversão concluída: Meu Aplicativo Ação.apk (${formatBytes(done.convertedSize)})`);
+    expect(logs.body.logs.map((l) => l.message).join('\n')).to.not.match(/\d bytes/);
 
     // The history lists it with its kind; the test-APK route and Play publishing are for AABs.
     const history = await api(server).get<ConversionHistoryResponse>('/conversion/history', token);

@@ -96,6 +96,11 @@ describe('email (SMTP on loopback)', function () {
       const stored = await server.ctx.models.EmailLinkToken.findOne({ where: { userId: user.id, purpose: 'password_reset' } });
       expect(stored!.tokenHash).to.equal(hashLinkToken(token));
 
+      // The page asks whether the link works when it opens; asking leaves it unused (and unlogged).
+      const status = `/auth/reset-password/${token}/status`;
+      expect((await api(server).get(status)).body).to.deep.equal({ valid: true });
+      expect((await api(server).get(status)).body).to.deep.equal({ valid: true });
+
       const newPassword = 'nova-senha-forte-1';
       const reset = await api(server).post<AuthResponse & MessageResponse>('/auth/reset-password', { token, password: newPassword, confirmPassword: newPassword });
       expect(reset.status, JSON.stringify(reset.body)).to.equal(200);
@@ -116,7 +121,8 @@ describe('email (SMTP on loopback)', function () {
       expect(login.status).to.equal(200);
       expect((await api(server).post('/auth/login', { email: user.email, password: DEFAULT_PASSWORD })).status).to.equal(401);
 
-      // Single use.
+      // Single use: the page now says so as it opens.
+      expect((await api(server).get(status)).body).to.deep.equal({ valid: false });
       const again = await api(server).post<Err>('/auth/reset-password', { token, password: 'outra-senha-9' });
       expect(again.status).to.equal(400);
       expect(again.body).to.deep.include({ code: 'RESET_LINK_INVALID', message: EMAIL_MESSAGES.resetLinkInvalid });
@@ -146,6 +152,33 @@ describe('email (SMTP on loopback)', function () {
       expect(res.status).to.equal(400);
       expect(res.body.code).to.equal('RESET_LINK_INVALID');
       expect((await api(server).post('/auth/login', { email: user.email, password: DEFAULT_PASSWORD })).status).to.equal(200);
+    });
+
+    it('resetLinkStatus_expiredUnknownOrMalformed_saidWithoutNamingTheAccount', async () => {
+      const user = await buildUser(server);
+      await api(server).post('/auth/forgot-password', { email: user.email });
+      const token = linkToken(await smtp.waitFor(to(user.email, /nova senha/)), '/reset-password');
+      await server.ctx.models.EmailLinkToken.update({ expiresAt: new Date(Date.now() - 1000) }, { where: { tokenHash: hashLinkToken(token) } });
+      const expired = await api(server).get(`/auth/reset-password/${token}/status`);
+      expect([expired.status, expired.body]).to.deep.equal([200, { valid: false }]);
+      const unknown = await api(server).get(`/auth/reset-password/${'b'.repeat(43)}/status`);
+      expect([unknown.status, unknown.body]).to.deep.equal([200, { valid: false }]);
+      const malformed = await api(server).get<Err>('/auth/reset-password/curto/status');
+      expect([malformed.status, malformed.body.fields]).to.deep.equal([400, { token: EMAIL_MESSAGES.resetLinkInvalid }]);
+      // A link sent to an address the account no longer has is dead, as the reset would find.
+      await server.ctx.sequelize.query(`UPDATE email_messages SET "createdAt" = now() - interval '10 minutes' WHERE "to" = :to`, { replacements: { to: user.email } });
+      await api(server).post('/auth/forgot-password', { email: user.email });
+      const fresh = linkToken(await smtp.waitFor((m) => to(user.email, /nova senha/)(m) && !m.text.includes(token)), '/reset-password');
+      expect((await api(server).get(`/auth/reset-password/${fresh}/status`)).body).to.deep.equal({ valid: true });
+      await user.update({ email: uniqueEmail('mudou') });
+      expect((await api(server).get(`/auth/reset-password/${fresh}/status`)).body).to.deep.equal({ valid: false });
+    });
+
+    it('resetLinkStatus_sharesTheResetsLimit_answers429', async () => {
+      for (let i = 0; i < 20; i++) expect((await api(server).get(`/auth/reset-password/${'c'.repeat(43)}/status`)).status).to.equal(200);
+      expect((await api(server).get(`/auth/reset-password/${'c'.repeat(43)}/status`)).status).to.equal(429);
+      // Checking spent the budget the reset draws on too: guessing through either costs the same.
+      expect((await api(server).post('/auth/reset-password', { token: 'd'.repeat(43), password: 'segredo-novo-1' })).status).to.equal(429);
     });
 
     it('resetPassword_newLinkRequested_olderLinkStopsWorking', async () => {

@@ -109,7 +109,7 @@ describe('the API contract (OpenAPI 3.1)', function () {
     const adminToken = (await http.post<JsonBody>('/auth/tokens', { name: 'admin' }, admin)).body.token as string;
     const spare = await http.post<JsonBody>('/auth/tokens', { name: 'revogar' }, session);
     expect((await http.delete(`/auth/tokens/${spare.body.id as string}`, session)).status).to.equal(204);
-    expect((await http.get('/account/keystore', apiToken)).status).to.equal(404);
+    expect((await http.get('/account/keystore', apiToken)).body).to.deep.equal({ keystore: null });
 
     // Plans and payments as a user sees them.
     await http.get('/plans/public');
@@ -122,7 +122,15 @@ describe('the API contract (OpenAPI 3.1)', function () {
     await http.get('/auth/email-status', session);
     expect((await http.post('/auth/forgot-password', { email })).status).to.equal(200);
     expect((await http.post('/auth/reset-password', { token: 'x'.repeat(43), password: 'nova-senha-1' })).status).to.equal(400);
+    expect((await http.get(`/auth/reset-password/${'x'.repeat(43)}/status`)).body).to.deep.equal({ valid: false });
+    expect((await http.get('/auth/reset-password/curto/status')).status).to.equal(400);
     expect((await http.patch('/account/preferences', { notifyConversions: false }, session)).status).to.equal(200);
+    expect((await http.patch('/account/preferences', { notifyConversionFailures: false, notifyProductNews: true }, session)).status).to.equal(200);
+    expect((await http.patch('/account/profile', { name: 'Contrato' }, session)).status).to.equal(200);
+    // No SMTP on this server: the change of address is refused, said plainly.
+    expect((await http.post('/account/email-change', { newEmail: 'outro-contrato@aabify.test' }, session)).status).to.equal(503);
+    expect((await http.post('/account/email-change/confirm', { token: 'y'.repeat(43) })).status).to.equal(400);
+    await http.get('/account/play-credentials', apiToken);
     await http.get('/payments/purchases', apiToken);
 
     // Conversions: refused without a plan (402), then an admin's conversion from upload to download.

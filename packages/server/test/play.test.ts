@@ -98,9 +98,12 @@ describe('Google Play publishing (/api/account/play-credentials, /api/publicatio
     // The ciphertext is bound to its user: on another user's id it does not open.
     expect(() => openJson(row!.secret, { current: server.ctx.secrets.encryptionKey }, playCredentialsAad(randomBytes(16).toString('hex')))).to.throw();
     // Nobody else sees it, not even an admin.
-    expect((await api(server).get('/account/play-credentials', tokenFor(server, await buildAdmin(server)))).status).to.equal(404);
+    expect((await api(server).get('/account/play-credentials', tokenFor(server, await buildAdmin(server)))).body).to.deep.equal({ credentials: null });
     expect((await api(server).delete('/account/play-credentials', token)).status).to.equal(204);
-    expect((await api(server).get<Err>('/account/play-credentials', token)).body).to.deep.equal({ message: PLAY_MESSAGES.notFound, code: 'PLAY_CREDENTIALS_NOT_FOUND' });
+    // Nothing stored is an empty state (200, null), not an error; removing nothing is still a 404.
+    const none = await api(server).get('/account/play-credentials', token);
+    expect([none.status, none.body]).to.deep.equal([200, { credentials: null }]);
+    expect((await api(server).delete<Err>('/account/play-credentials', token)).body).to.deep.equal({ message: PLAY_MESSAGES.notFound, code: 'PLAY_CREDENTIALS_NOT_FOUND' });
   });
 
   it('credentials_notAServiceAccountKey_answers422PlayKeyInvalid', async () => {

@@ -110,6 +110,9 @@ export const resetPasswordSchema = object({
 export type ResetPasswordRequest = InferType<typeof resetPasswordSchema>;
 export const resetPasswordFormSchema = resetPasswordSchema.shape({ confirmPassword: requiredConfirmation('password') });
 
+/** GET /auth/reset-password/:token/status: whether a reset link still works, asked when its page opens. */
+export const resetLinkStatusSchema = object({ token: linkToken(EMAIL_MESSAGES.resetLinkInvalid) });
+
 /**
  * POST /auth/verify-email. The token alone confirms only for a browser signed in to the account;
  * otherwise the link's holder proves the account is theirs with its password, or sets a new one
@@ -135,10 +138,26 @@ export const verifyEmailNewPasswordFormSchema = object({
   confirmPassword: requiredConfirmation('newPassword'),
 });
 
-/** PATCH /account/preferences */
+/**
+ * PATCH /account/preferences: the optional e-mails the customer wants (each switch sent alone or
+ * together; security e-mails have no switch: they always go).
+ */
 export const accountPreferencesSchema = object({
-  notifyConversions: boolean().strict().required(),
-});
+  notifyConversions: boolean().strict().optional(),
+  notifyConversionFailures: boolean().strict().optional(),
+  notifyProductNews: boolean().strict().optional(),
+}).test('some-preference', EMAIL_MESSAGES.preferencesEmpty, (v) => Object.values(v ?? {}).some((x) => x !== undefined));
+
+/** PATCH /account/profile: the name (blank or absent: no name). */
+export const profileSchema = object({ name: personName().nullable().optional() });
+export type ProfileRequest = InferType<typeof profileSchema>;
+
+/** POST /account/email-change: the address the account should use; a link to it confirms. */
+export const emailChangeSchema = object({ newEmail: email() });
+export type EmailChangeRequest = InferType<typeof emailChangeSchema>;
+
+/** POST /account/email-change/confirm: the token of the link sent to the new address. */
+export const emailChangeConfirmSchema = object({ token: linkToken(EMAIL_MESSAGES.emailChangeLinkInvalid) });
 export type AccountPreferencesRequest = InferType<typeof accountPreferencesSchema>;
 
 // ---- Two-factor sign-in and re-authentication (accountSecurity.ts) ----------------------

@@ -69,8 +69,12 @@ export interface ApiUser {
   lastLogin: string | null;
   /** The address was confirmed by its link (accounts older than e-mail count as confirmed). */
   emailVerified: boolean;
-  /** E-mail when a conversion that took over a minute ends (the account menu's switch). */
+  /** E-mail when a conversion that took over a minute completes (Conta › Perfil). */
   notifyConversions: boolean;
+  /** E-mail when a conversion that took over a minute fails. */
+  notifyConversionFailures: boolean;
+  /** Product news (no marketing). */
+  notifyProductNews: boolean;
   /** Sign-in asks for a code of an authenticator app (Conta › Segurança). */
   twoFactorEnabled: boolean;
   /**
@@ -106,6 +110,11 @@ export interface RegisterEmailTakenDetails {
 
 export function isRegisterSession(body: RegisterResponse): body is AuthResponse & { message: string } {
   return 'token' in body && typeof body.token === 'string';
+}
+
+/** GET /auth/reset-password/:token/status — never whose link it is. */
+export interface ResetLinkStatusResponse {
+  valid: boolean;
 }
 
 /** GET /auth/email-status: what the dashboard's confirmation banner needs. */

@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = {
   'account.password_changed': { label: 'Senha alterada', area: 'Segurança da conta', account: true },
   'account.password_reset': { label: 'Senha redefinida pelo link do e-mail', area: 'Segurança da conta', account: true },
   'account.email_verified': { label: 'E-mail confirmado', area: 'Segurança da conta', account: true },
+  'account.email_change_requested': { label: 'Troca de e-mail pedida (link enviado ao novo endereço)', area: 'Segurança da conta', account: true },
+  'account.email_changed': { label: 'E-mail da conta alterado', area: 'Segurança da conta', account: true },
   'api_token.created': { label: 'Token de API criado', area: 'Segurança da conta', account: true },
   'api_token.revoked': { label: 'Token de API revogado', area: 'Segurança da conta', account: true },
   'keystore.saved': { label: 'Chave de upload salva', area: 'Segurança da conta', account: true },

@@ -106,6 +106,8 @@ export interface ConversionHistoryResponse {
 export interface UsageInfo {
   hasActivePlan: boolean;
   planId: string | null;
+  /** The name of that plan (as the catalogue calls it now); null without a plan. */
+  planName: string | null;
   type: 'credit' | 'subscription' | null;
   isActive: boolean;
   credits: number;

@@ -31,6 +31,15 @@ export const EMAIL_MESSAGES = {
   linkTokenRequired: 'Link incompleto: abra o link do e-mail inteiro.',
   tooManyEmailRequests: 'Muitos pedidos de e-mail. Aguarde alguns minutos e tente novamente.',
   preferencesSaved: 'Preferências salvas.',
+  preferencesEmpty: 'Diga qual aviso ligar ou desligar.',
+  profileSaved: 'Perfil salvo.',
+  /** The new address's link went out; nothing changes until it is followed. */
+  emailChangeSent: (to: string) => `Enviamos um link para ${to}. O e-mail da conta muda quando você abrir esse link (vale por 24 horas).`,
+  emailChangeSame: 'Este já é o e-mail da sua conta.',
+  emailChangeNotDeliverable: 'O envio de e-mails não está configurado neste servidor: o link de confirmação não chegaria ao novo endereço. Fale com o suporte para trocar o e-mail.',
+  emailChangeLinkInvalid: 'Este link de troca de e-mail já foi usado ou expirou. Peça a troca de novo em Conta › Perfil.',
+  emailChangeTaken: 'Este e-mail já é usado por outra conta.',
+  emailChanged: (to: string) => `E-mail da conta alterado para ${to}.`,
   emailNotFound: 'E-mail não encontrado.',
   /** Admin › E-mails 'Reenviar'. */
   emailResent: 'E-mail colocado na fila de envio de novo.',
@@ -54,6 +63,9 @@ export const EMAIL_KIND_LABELS = {
   credits_low: 'Último crédito',
   conversion_finished: 'Conversão concluída',
   conversion_failed: 'Conversão com falha',
+  product_news: 'Novidades do produto',
+  email_change_confirm: 'Confirmação do novo e-mail',
+  email_change_notice: 'Aviso de troca de e-mail',
   api_token_created: 'Novo token de API',
   new_sign_in: 'Novo acesso à conta',
   two_factor_changed: 'Verificação em duas etapas alterada',
@@ -65,3 +77,21 @@ export type EmailKind = keyof typeof EMAIL_KIND_LABELS;
 export const EMAIL_STATUS_LABELS = { queued: 'Na fila', sent: 'Enviado', failed: 'Falhou' } as const;
 export type EmailStatus = keyof typeof EMAIL_STATUS_LABELS;
 export const EMAIL_STATUSES = Object.keys(EMAIL_STATUS_LABELS) as EmailStatus[];
+
+/**
+ * The optional e-mails and the account's switch for each (Conta › Perfil). Every other kind is
+ * transactional — security, receipts, links asked for — and always goes.
+ */
+export const EMAIL_PREFERENCE_OF_KIND = {
+  conversion_finished: 'notifyConversions',
+  conversion_failed: 'notifyConversionFailures',
+  product_news: 'notifyProductNews',
+} as const satisfies Partial<Record<EmailKind, string>>;
+export type EmailPreference = (typeof EMAIL_PREFERENCE_OF_KIND)[keyof typeof EMAIL_PREFERENCE_OF_KIND];
+
+/** What each switch is called on the profile page. */
+export const EMAIL_PREFERENCE_LABELS: Record<EmailPreference, { label: string; help: string }> = {
+  notifyConversions: { label: 'Conversão concluída', help: 'Quando uma conversão que levou mais de um minuto é concluída.' },
+  notifyConversionFailures: { label: 'Conversão com falha', help: 'Quando uma conversão que levou mais de um minuto falha (o crédito volta para a conta).' },
+  notifyProductNews: { label: 'Novidades do produto', help: 'Recursos novos e mudanças no serviço, sem propaganda. No máximo uma vez por mês.' },
+};

@@ -38,3 +38,18 @@ export function plural(count: number, one: string, many: string): string {
 export function countOf(count: number, one: string, many: string): string {
   return `${formatNumber(count)} ${plural(count, one, many)}`;
 }
+
+const SIZE_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
+
+/**
+ * A size as a Brazilian reader writes it: 44 → '44 bytes', 1536 → '1,5 KB', 1278851 → '1,22 MB'
+ * (base 1024, at most 2 decimals). The one size formatter of the screens and the conversion log.
+ */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes <= 0) return '0 bytes';
+  if (bytes < 1024) return `${formatNumber(bytes)} ${plural(bytes, 'byte', 'bytes')}`;
+  let unit = Math.min(SIZE_UNITS.length, Math.floor(Math.log(bytes) / Math.log(1024)));
+  // 1023,999 KB rounds to 1.024 KB: say 1 MB instead.
+  if (Math.round((bytes / 1024 ** unit) * 100) / 100 >= 1024 && unit < SIZE_UNITS.length) unit++;
+  return `${formatNumber(bytes / 1024 ** unit, { decimals: 2 })} ${SIZE_UNITS[unit - 1]}`;
+}

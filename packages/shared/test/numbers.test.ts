@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   MONEY_INPUT_MESSAGES,
   countOf,
+  formatBytes,
   formatNumber,
   formatPercent,
   isDrasticChange,
@@ -13,6 +14,22 @@ import {
 } from '../src/index.js';
 
 describe('pt-BR numbers', () => {
+  it('formatBytes_eachUnit_usesPtBrDecimalsAndUnitNames', () => {
+    expect(formatBytes(0)).to.equal('0 bytes');
+    expect(formatBytes(undefined)).to.equal('0 bytes');
+    expect(formatBytes(1)).to.equal('1 byte');
+    expect(formatBytes(44)).to.equal('44 bytes');
+    expect(formatBytes(512)).to.equal('512 bytes');
+    expect(formatBytes(1536)).to.equal('1,5 KB');
+    expect(formatBytes(1024 * 1024)).to.equal('1 MB');
+    expect(formatBytes(1024 * 1024 - 1)).to.equal('1 MB');
+    expect(formatBytes(1234567)).to.equal('1,18 MB');
+    expect(formatBytes(1278851)).to.equal('1,22 MB');
+    expect(formatBytes(100 * 1024 * 1024)).to.equal('100 MB');
+    expect(formatBytes(3.256 * 1024 ** 3)).to.equal('3,26 GB');
+    expect(formatBytes(1500 * 1024 ** 4)).to.equal('1.500 TB');
+  });
+
   it('formatNumber_decimalsAndThousands_commaAndDot', () => {
     expect(formatNumber(43.46, { decimals: 1 })).to.equal('43,5');
     expect(formatNumber(0.866, { decimals: 2 })).to.equal('0,87');

@@ -123,7 +123,13 @@ export async function runKeystoreUpload(ctx: RemoteContext, file: string, flags:
 
 export async function runKeystoreShow(ctx: RemoteContext): Promise<typeof EXIT_OK> {
   requireToken(ctx.connection);
-  const keystore = readKeystoreFacts(await ctx.api.json('GET', '/account/keystore'));
+  const body = await ctx.api.json('GET', '/account/keystore');
+  // No keystore is an empty state, not a failure: the server answers `keystore: null`.
+  if (expectRecord(body, 'keystore').keystore === null) {
+    ctx.output.result({ keystore: null }, 'Nenhuma chave de upload cadastrada na conta. Envie uma com: aabify keystore upload <keystore>');
+    return EXIT_OK;
+  }
+  const keystore = readKeystoreFacts(body);
   ctx.output.result({ keystore }, keystoreLines(keystore));
   return EXIT_OK;
 }

@@ -64,7 +64,13 @@ async function runSet(ctx: RemoteContext, file: string): Promise<typeof EXIT_OK>
 
 async function runShow(ctx: RemoteContext): Promise<typeof EXIT_OK> {
   requireToken(ctx.connection);
-  const credentials = readCredentials(await ctx.api.json('GET', '/account/play-credentials'));
+  const body = await ctx.api.json('GET', '/account/play-credentials');
+  // No key is an empty state, not a failure: the server answers `credentials: null`.
+  if (expectRecord(body, 'credentials').credentials === null) {
+    ctx.output.result({ credentials: null }, 'Nenhuma chave do Google Play cadastrada na conta. Envie uma com: aabify play credentials set <arquivo.json>');
+    return EXIT_OK;
+  }
+  const credentials = readCredentials(body);
   ctx.output.result({ credentials }, credentialLines(credentials));
   return EXIT_OK;
 }

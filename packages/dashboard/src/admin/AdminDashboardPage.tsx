@@ -5,7 +5,7 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
-import { ADMIN_LIMITS, countOf, formatMoney, formatNumber, formatUptime, type AdminConversion, type AdminDashboardStats } from '@aabify/shared';
+import { ADMIN_LIMITS, countOf, formatBytes, formatMoney, formatNumber, formatUptime, type AdminConversion, type AdminDashboardStats } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { DataList } from '../components/DataList';
 import { Icon } from '../components/Icon';
@@ -13,7 +13,7 @@ import { PageHeader } from '../components/PageHeader';
 import { SkeletonRows } from '../components/Skeleton';
 import { Truncate } from '../components/Truncate';
 import { HISTORY_STATUS_LABELS, STATUS_VARIANTS } from '../lib/conversion';
-import { formatBytes, formatDateTime } from '../lib/format';
+import { formatDateTime } from '../lib/format';
 import { ConversionsPerDayChart, RevenueChart, withOther } from './charts';
 import { StatCard, failureText } from './common';
 import { QueueCard, SystemCard } from './QueueSystem';
@@ -70,7 +70,7 @@ export default function AdminDashboardPage() {
       <OperatorWarnings />
       <h2 className="h6 text-body-secondary">Clientes</h2>
       <Row xs={2} md={4} className="g-3 mb-3">
-        <Col><StatCard label="Clientes" value={formatNumber(s.users.customers)} hint="Como em Gerenciar Usuários" testId="stat-users-total" /></Col>
+        <Col><StatCard label="Clientes" value={formatNumber(s.users.customers)} hint="Contas de cliente, ativas e inativas" testId="stat-users-total" /></Col>
         <Col><StatCard label="Ativos" value={formatNumber(s.users.customersActive)} variant="success" testId="stat-users-active" /></Col>
         <Col><StatCard label="Inativos" value={formatNumber(s.users.customersInactive)} variant="secondary" testId="stat-users-inactive" /></Col>
         <Col><StatCard label="Administradores" value={formatNumber(s.users.admins)} hint="Fora da contagem de clientes" testId="stat-users-admins" /></Col>

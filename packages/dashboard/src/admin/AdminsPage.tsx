@@ -98,7 +98,7 @@ export default function AdminsPage() {
               <Formik initialValues={{ email: '', password: '' }} validationSchema={createAdminFormSchema} validateOnBlur={false} onSubmit={create}>
                 {({ isSubmitting }) => (
                   <FormikForm noValidate data-testid="create-admin-form">
-                    <FormField name="email" label="Email" type="email" autoComplete="off" />
+                    <FormField name="email" label="E-mail" type="email" autoComplete="off" />
                     <FormField name="password" label="Senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />
                     <Button type="submit" disabled={isSubmitting}>
                       <Icon name="plus-lg" className="me-1" />
@@ -116,7 +116,7 @@ export default function AdminsPage() {
             <Card.Body>
               <Form onSubmit={(e) => void promote(e)} data-testid="promote-form">
                 <Form.Group className="mb-3" controlId="promote-email">
-                  <Form.Label>Email do usuário</Form.Label>
+                  <Form.Label>E-mail do usuário</Form.Label>
                   <Form.Control type="email" value={promoteEmail} onChange={(e) => setPromoteEmail(e.target.value)} autoComplete="off" />
                 </Form.Group>
                 <Button type="submit" variant="outline-primary" disabled={busy || !promoteEmail.trim()}>Promover</Button>
@@ -135,7 +135,7 @@ export default function AdminsPage() {
         columns={[
           {
             key: 'email',
-            header: 'Email',
+            header: 'E-mail',
             primary: true,
             render: (a) => (
               <>

@@ -32,7 +32,6 @@ import {
   type AuditTargetType,
 } from '@aabify/shared';
 import { auditApi, type AuditFilter } from '../api/audit';
-import { saveBlob } from '../api/download';
 import { DataList } from '../components/DataList';
 import { Icon } from '../components/Icon';
 import { PageHeader } from '../components/PageHeader';
@@ -232,8 +231,7 @@ export default function AuditPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const { blob, filename, truncated } = await auditApi.exportCsv(toFilter(form));
-      saveBlob(blob, filename);
+      const { truncated } = await auditApi.exportCsv(toFilter(form));
       if (truncated) toast.warning(AUDIT_MESSAGES.exportTruncated(AUDIT_LIMITS.exportMaxRows));
       else toast.success('Auditoria exportada', { admin: true });
     } catch (e) {

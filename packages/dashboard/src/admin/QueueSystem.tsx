@@ -3,12 +3,12 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import { countOf, formatNumber, formatPercent, formatUptime, type AdminQueueStats, type AdminSystemStats } from '@aabify/shared';
+import { countOf, formatBytes, formatNumber, formatPercent, formatUptime, type AdminQueueStats, type AdminSystemStats } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { Icon } from '../components/Icon';
 import { Loading } from '../components/Loading';
 import { ProgressMeter } from '../components/ProgressMeter';
-import { formatBytes, formatDuration } from '../lib/format';
+import { formatDuration } from '../lib/format';
 import { toast } from '../stores/toasts';
 import { ConfirmModal, StatCard, failureText } from './common';
 

@@ -5,13 +5,12 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
-import { mixed, object, string } from 'yup';
 import { ACCOUNT_MESSAGES, ADMIN_MESSAGES, adminChangePasswordFormSchema, type ApiPlan, type ApiUser } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { FormField } from '../components/FormField';
 import { toast } from '../stores/toasts';
 import { failureText, serverFields } from './common';
-import { emptyUserForm, hasChanges, userChanges, userFormOf, type UserFormValues } from './userForm';
+import { emptyUserForm, hasChanges, userChanges, userCreateSchema, userEditSchema, userFormOf, type UserFormValues } from './userForm';
 import { SubmitButton } from '../components/SubmitButton';
 
 function useSubscriptionPlans(enabled: boolean): ApiPlan[] {
@@ -55,18 +54,6 @@ function InputField({ name, label, type, min, step, helper }: { name: string; la
   );
 }
 
-const creditsRule = mixed<string | number>().test('credits', ADMIN_MESSAGES.creditsMin, (v) => v === undefined || v === '' || (Number.isInteger(Number(v)) && Number(v) >= 0));
-const createSchema = object({
-  email: string().trim().required(ADMIN_MESSAGES.createUserRequired).email(ACCOUNT_MESSAGES.emailInvalid),
-  password: string().required(ADMIN_MESSAGES.createUserRequired).min(6, ACCOUNT_MESSAGES.passwordMin),
-  credits: creditsRule,
-});
-const editSchema = object({
-  email: string().trim().required(ACCOUNT_MESSAGES.emailRequired).email(ACCOUNT_MESSAGES.emailInvalid),
-  password: string().test('pw', ACCOUNT_MESSAGES.passwordMin, (v) => !v || v.length >= 6),
-  credits: creditsRule,
-});
-
 /** Create (user = null) or edit a user; the edit sends only what changed. */
 export function UserFormModal({ show, user, onHide, onSaved }: { show: boolean; user: ApiUser | null; onHide(): void; onSaved(): void }) {
   const editing = user !== null;
@@ -101,14 +88,14 @@ export function UserFormModal({ show, user, onHide, onSaved }: { show: boolean; 
   };
   return (
     <Modal show={show} onHide={onHide} centered>
-      <Formik<UserFormValues> initialValues={user ? userFormOf(user) : emptyUserForm()} validationSchema={editing ? editSchema : createSchema} onSubmit={submit} enableReinitialize>
+      <Formik<UserFormValues> initialValues={user ? userFormOf(user) : emptyUserForm()} validationSchema={editing ? userEditSchema : userCreateSchema} onSubmit={submit} enableReinitialize>
         {({ values, isSubmitting }) => (
           <FormikForm noValidate data-testid="user-form">
             <Modal.Header closeButton closeLabel="Fechar">
               <Modal.Title as="h2" className="h5">{editing ? 'Editar Usuário' : 'Novo Usuário'}</Modal.Title>
             </Modal.Header>
             <Modal.Body>
-              <FormField name="email" label="Email" type="email" autoComplete="off" autoFocus />
+              <FormField name="email" label="E-mail" type="email" autoComplete="off" autoFocus />
               <FormField name="password" label={editing ? 'Nova senha (deixe em branco para manter)' : 'Senha'} type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />
               <SelectField name="userType" label="Tipo de usuário">
                 <option value="credit">Créditos</option>

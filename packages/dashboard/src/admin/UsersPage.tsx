@@ -106,7 +106,7 @@ export default function UsersPage() {
             <div className="col-md-6">
               <Form.Label htmlFor="users-search">Buscar</Form.Label>
               <InputGroup>
-                <Form.Control id="users-search" placeholder="Email ou nome" value={searchText} onChange={(e) => setSearchText(e.target.value)} />
+                <Form.Control id="users-search" placeholder="E-mail ou nome" value={searchText} onChange={(e) => setSearchText(e.target.value)} />
                 <Button type="submit" variant="outline-primary">Buscar</Button>
               </InputGroup>
             </div>
@@ -161,7 +161,7 @@ export default function UsersPage() {
             columns={[
               {
                 key: 'email',
-                header: 'Email',
+                header: 'E-mail',
                 primary: true,
                 render: (u) => (
                   <>

@@ -1,6 +1,7 @@
 /** The admin charts (recharts): conversions per day and revenue per month, in the theme's colours. */
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatMoney } from '@aabify/shared';
+import { evenTicks, MAX_DATE_TICKS } from '../lib/chartTicks';
 
 const AXIS = { fontSize: 12, fill: 'var(--bs-secondary-color)' } as const;
 const TOOLTIP_STYLE = { backgroundColor: 'var(--bs-body-bg)', borderColor: 'var(--bs-border-color)', color: 'var(--bs-body-color)' } as const;
@@ -18,7 +19,7 @@ export function ConversionsPerDayChart({ data }: { data: Array<{ date: string; t
       <ResponsiveContainer>
         <BarChart data={data} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--bs-border-color)" />
-          <XAxis dataKey="date" tickFormatter={dayLabel} tick={AXIS} interval="preserveStartEnd" minTickGap={12} />
+          <XAxis dataKey="date" tickFormatter={dayLabel} tick={AXIS} ticks={evenTicks(data.map((d) => d.date), MAX_DATE_TICKS)} interval={0} />
           <YAxis allowDecimals={false} tick={AXIS} />
           <Tooltip labelFormatter={(l) => dayLabel(String(l))} contentStyle={TOOLTIP_STYLE} />
           <Legend />
@@ -37,7 +38,13 @@ export function RevenueChart({ data, xKey, label }: { data: Array<Record<string,
       <ResponsiveContainer>
         <LineChart data={data} margin={{ top: 8, right: 16, left: 8, bottom: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--bs-border-color)" />
-          <XAxis dataKey={xKey} tickFormatter={(v: string) => (/^\d{4}-\d{2}$/.test(v) ? monthLabel(v) : v)} tick={AXIS} />
+          <XAxis
+            dataKey={xKey}
+            tickFormatter={(v: string) => (/^\d{4}-\d{2}$/.test(v) ? monthLabel(v) : v)}
+            tick={AXIS}
+            ticks={evenTicks(data.map((d) => d[xKey] ?? ''), MAX_DATE_TICKS)}
+            interval={0}
+          />
           <YAxis tick={AXIS} tickFormatter={(v: number) => `R$ ${v}`} width={72} />
           <Tooltip formatter={(v) => moneyOf(v)} labelFormatter={(l) => (/^\d{4}-\d{2}$/.test(String(l)) ? monthLabel(String(l)) : String(l))} contentStyle={TOOLTIP_STYLE} />
           <Line type="monotone" dataKey="revenue" name="Receita" stroke="var(--bs-primary)" strokeWidth={2} dot isAnimationActive={false} />

@@ -1,5 +1,6 @@
 /** The admin user forms' values and what an edit sends: only the fields that changed. */
-import { ADMIN_LIMITS, type ApiUser, type UserType } from '@aabify/shared';
+import { mixed, object, string } from 'yup';
+import { ACCOUNT_MESSAGES, ADMIN_LIMITS, ADMIN_MESSAGES, type ApiUser, type UserType } from '@aabify/shared';
 
 export interface UserFormValues {
   email: string;
@@ -75,3 +76,19 @@ export function userChanges(user: ApiUser, v: UserFormValues): UserChanges {
 export function hasChanges(c: UserChanges): boolean {
   return Object.keys(c).length > 0;
 }
+
+const creditsRule = mixed<string | number>().test('credits', ADMIN_MESSAGES.creditsMin, (v) => v === undefined || v === '' || (Number.isInteger(Number(v)) && Number(v) >= 0));
+
+/** 'Novo Usuário': each field says what it lacks (never one sentence about both under each). */
+export const userCreateSchema = object({
+  email: string().trim().required(ACCOUNT_MESSAGES.emailRequired).email(ACCOUNT_MESSAGES.emailInvalid),
+  password: string().required(ACCOUNT_MESSAGES.passwordRequired).min(6, ACCOUNT_MESSAGES.passwordMin),
+  credits: creditsRule,
+});
+
+/** 'Editar Usuário': a blank password keeps the current one. */
+export const userEditSchema = object({
+  email: string().trim().required(ACCOUNT_MESSAGES.emailRequired).email(ACCOUNT_MESSAGES.emailInvalid),
+  password: string().test('pw', ACCOUNT_MESSAGES.passwordMin, (v) => !v || v.length >= 6),
+  credits: creditsRule,
+});

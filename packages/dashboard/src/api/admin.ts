@@ -19,7 +19,8 @@ import type {
   PlanPerformanceEntry,
   UserType,
 } from '@aabify/shared';
-import { api, apiRequest, apiUpload, apiUrl, currentToken } from './client';
+import { api, apiRequest, apiUpload } from './client';
+import { downloadSignedIn } from './download';
 
 export interface UsersQuery {
   page: number;
@@ -121,13 +122,7 @@ export const adminApi = {
   planPerformance: (planIds: string[], period: AnalyticsPeriod) =>
     api.get<{ period: AnalyticsPeriod; performance: PlanPerformanceEntry[] }>('/admin/plans/performance', { query: { planIds: planIds.join(','), period }, quiet: true }),
   planAnalytics: (period: AnalyticsPeriod) => api.get<{ analytics: PlanAnalytics }>('/admin/plans/analytics', { query: { period }, quiet: true }),
-  /** The CSV as the server writes it, with the file name it gives (the date is in it). */
-  exportPlans: async (q: Partial<PlanQuery>): Promise<{ blob: Blob; filename: string }> => {
-    const token = currentToken();
-    const res = await fetch(apiUrl('/admin/plans/export', { ...q }), { headers: token ? { authorization: `Bearer ${token}` } : {} });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const disposition = res.headers.get('content-disposition') ?? '';
-    const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `planos-${new Date().toISOString().slice(0, 10)}.csv`;
-    return { blob: await res.blob(), filename };
-  },
+  /** Saves the CSV as the server writes it, under the file name it gives (the date is in it). */
+  exportPlans: async (q: Partial<PlanQuery>): Promise<string> =>
+    (await downloadSignedIn('/admin/plans/export', { query: { ...q }, fallbackName: `planos-${new Date().toISOString().slice(0, 10)}.csv` })).name,
 };

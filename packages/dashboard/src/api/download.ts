@@ -1,12 +1,11 @@
 /**
  * Downloads. A converted AAB (docs/conversions.md "Files and downloads"): a one-use token, then the
  * file streamed (from the server, or from the object store it redirects to), progress from
- * content-length, saved under the name the server gave. A file of the account itself (the "Meus
- * dados" export): fetched with the session, saved under the name the server gave.
+ * content-length, saved under the name the server gave. Any other file (the "Meus dados" export,
+ * a receipt, the admin's CSV exports): fetched with the session by downloadSignedIn.
  */
 import type { DownloadTokenResponse } from '@aabify/shared';
-import { ApiRequestError, api, apiUrl, currentToken, failureFrom } from './client';
-
+import { ApiRequestError, api, apiUrl, currentToken, failureFrom, type RequestOptions } from './client';
 
 export const DOWNLOAD_TEXTS = {
   preparing: 'Preparando download...',
@@ -29,37 +28,59 @@ export function saveBlob(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60000);
 }
 
-/** The name a download's answer gives (X-Filename, percent-encoded), else `fallback`. */
-function answeredName(res: Response, fallback: string): string {
-  const header = res.headers.get('x-filename');
-  if (!header) return fallback;
+/**
+ * The name an answer gives its file: X-Filename (percent-encoded), else Content-Disposition's
+ * `filename*` (RFC 5987, UTF-8) or `filename`, else `fallback`.
+ */
+export function attachmentName(headers: Headers, fallback: string): string {
+  const decoded = (text: string | undefined): string | undefined => {
+    if (!text) return undefined;
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return undefined;
+    }
+  };
+  const disposition = headers.get('content-disposition') ?? '';
+  return (
+    decoded(headers.get('x-filename') ?? undefined) ??
+    decoded(/filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1]) ??
+    /filename="([^"]+)"|filename=([^";]+)/i.exec(disposition)?.slice(1).find(Boolean) ??
+    fallback
+  );
+}
+
+/** A refused download as the API's coded error (its JSON body when it sent one, else the status). */
+export async function refusalOf(res: Response): Promise<ApiRequestError> {
+  const text = await res.text();
+  let body: unknown = text;
   try {
-    return decodeURIComponent(header);
+    body = JSON.parse(text);
   } catch {
-    return fallback;
+    // not JSON: the status says it
   }
+  return new ApiRequestError(failureFrom(res.status, body, res.headers.get('retry-after')));
+}
+
+export interface SavedFile {
+  /** The name it was saved under. */
+  name: string;
+  /** The answer's headers (e.g. the audit export's truncation flag). */
+  headers: Headers;
 }
 
 /**
- * Saves a file the signed-in session may read (bearer header), under the name the server gives;
- * a refusal rejects with the API's coded error. Resolves with the saved name.
+ * The one way to save a file the signed-in session may read (bearer header): the account's data
+ * export, a receipt, the admin's CSV exports. Saved under the name the server gives; a refusal
+ * rejects with the API's coded error (ApiRequestError), as every other call does.
  */
-export async function downloadSignedIn(path: string, fallbackName: string): Promise<string> {
+export async function downloadSignedIn(path: string, opts: { fallbackName: string; query?: RequestOptions['query'] }): Promise<SavedFile> {
   const token = currentToken();
-  const res = await fetch(apiUrl(path), { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) {
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: the status says it
-    }
-    throw new ApiRequestError(failureFrom(res.status, body, res.headers.get('retry-after')));
-  }
-  const name = answeredName(res, fallbackName);
+  const res = await fetch(apiUrl(path, opts.query), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) throw await refusalOf(res);
+  const name = attachmentName(res.headers, opts.fallbackName);
   saveBlob(await res.blob(), name);
-  return name;
+  return { name, headers: res.headers };
 }
 
 export interface DownloadProgress {

@@ -1,6 +1,6 @@
 /** The account's upload keystore (docs/signing.md "Sign conversions in the web service"): metadata only, never the key. */
 import type { KeystoreMetadata } from '@aabify/shared';
-import { api, isApiRequestError } from './client';
+import { api } from './client';
 
 export interface KeystoreUploadBody {
   keystore: string;
@@ -11,15 +11,8 @@ export interface KeystoreUploadBody {
 }
 
 export const keystoreApi = {
-  /** The stored keystore's metadata; null when none is stored (404). */
-  get: async (): Promise<KeystoreMetadata | null> => {
-    try {
-      return (await api.get<{ keystore: KeystoreMetadata }>('/account/keystore', { quiet: true })).keystore;
-    } catch (e) {
-      if (isApiRequestError(e) && e.status === 404) return null;
-      throw e;
-    }
-  },
+  /** The stored keystore's metadata; null when none is stored (an empty state, not an error). */
+  get: async (): Promise<KeystoreMetadata | null> => (await api.get<{ keystore: KeystoreMetadata | null }>('/account/keystore', { quiet: true })).keystore,
   /** Stores or replaces it; the caller words the refusals (422 with the engine's code). */
   put: (body: KeystoreUploadBody) => api.put<{ message: string; keystore: KeystoreMetadata }>('/account/keystore', body, { quiet: true }),
   delete: () => api.delete<void>('/account/keystore', { quiet: true }),

@@ -1,17 +1,11 @@
 /** Google Play publishing (docs/play.md): the account's service-account key and publications. */
 import type { ApiPublication, AdminPublication, PlayCredentialsMetadata, PlayReleaseRequest, PublicationLogEntry } from '@aabify/shared';
-import { api, isApiRequestError } from './client';
+import { api } from './client';
 
 export const playApi = {
-  /** The stored key's e-mail and project; null when none is stored (404). */
-  credentials: async (): Promise<PlayCredentialsMetadata | null> => {
-    try {
-      return (await api.get<{ credentials: PlayCredentialsMetadata }>('/account/play-credentials', { quiet: true })).credentials;
-    } catch (e) {
-      if (isApiRequestError(e) && e.status === 404) return null;
-      throw e;
-    }
-  },
+  /** The stored key's e-mail and project; null when none is stored (an empty state, not an error). */
+  credentials: async (): Promise<PlayCredentialsMetadata | null> =>
+    (await api.get<{ credentials: PlayCredentialsMetadata | null }>('/account/play-credentials', { quiet: true })).credentials,
   saveCredentials: (key: string) => api.put<{ message: string; credentials: PlayCredentialsMetadata }>('/account/play-credentials', { key }, { quiet: true }),
   deleteCredentials: () => api.delete<void>('/account/play-credentials', { quiet: true }),
   test: (packageName: string) => api.post<{ message: string; credentials: PlayCredentialsMetadata }>('/account/play-credentials/test', { packageName }, { quiet: true }),

@@ -1,10 +1,10 @@
+import { formatBytes } from '@aabify/shared';
 import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { NamedProgressBar } from './ProgressMeter';
 import Spinner from 'react-bootstrap/Spinner';
 import { DOWNLOAD_TEXTS, downloadConversion } from '../api/download';
 import { isApiRequestError } from '../api/client';
-import { formatBytes } from '../lib/format';
 import type { ConversionKind } from '@aabify/shared';
 import { toast } from '../stores/toasts';
 

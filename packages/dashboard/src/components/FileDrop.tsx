@@ -1,6 +1,6 @@
+import { formatBytes } from '@aabify/shared';
 import { useRef, useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
-import { formatBytes } from '../lib/format';
 import { Icon } from './Icon';
 import { TOUCH_QUERY, useMediaQuery } from './useMediaQuery';
 

@@ -10,7 +10,6 @@ import { ACCOUNT_MENU, MAIN_NAV, takesWholeWidth, visibleTo, type AccountAction 
 import { ROLE_LABELS, useSession } from '../stores/session';
 import { signOutEverywhere } from '../stores/signOut';
 import { authApi } from '../api/auth';
-import { emailApi } from '../api/email';
 import { toast } from '../stores/toasts';
 import { Icon } from './Icon';
 import { ThemeToggle } from './ThemeToggle';
@@ -28,16 +27,6 @@ export function TopBar() {
   const close = () => setExpanded(false);
   const actions: Record<AccountAction, () => void> = {
     changePassword: () => setChanging(true),
-    toggleConversionEmails: () => {
-      if (!user) return;
-      emailApi.setPreferences({ notifyConversions: !user.notifyConversions }).then(
-        (res) => {
-          useSession.getState().setUser(res.user);
-          toast.success(res.user.notifyConversions ? 'Avisos de conversão por e-mail ligados.' : 'Avisos de conversão por e-mail desligados.');
-        },
-        () => undefined,
-      );
-    },
     signOut: () => {
       // The token goes with the request before it is forgotten here; nobody waits for the answer.
       void authApi.logout().catch(() => undefined);
@@ -110,15 +99,9 @@ export function TopBar() {
                         key={e.action}
                         as="button"
                         onClick={() => { close(); actions[e.action](); }}
-                        {...(e.action === 'toggleConversionEmails' ? { role: 'menuitemcheckbox', 'aria-checked': Boolean(user?.notifyConversions) } : {})}
                       >
                         <Icon name={e.icon} className="me-2" />
                         {e.label}
-                        {e.action === 'toggleConversionEmails' && (
-                          <Badge bg={user?.notifyConversions ? 'success' : 'secondary'} className="ms-2" data-testid="conversion-emails-state">
-                            {user?.notifyConversions ? 'Ligado' : 'Desligado'}
-                          </Badge>
-                        )}
                       </Dropdown.Item>
                     ),
                   )}

@@ -1,18 +1,7 @@
 /**
- * pt-BR formatting of what the screens show: sizes, durations, wait estimates, dates, ids.
+ * pt-BR formatting of what the screens show (sizes: formatBytes of @aabify/shared): durations, wait estimates, dates, ids.
  * Pure functions, so the texts are tested without a browser.
  */
-
-const SIZE_UNITS = ['bytes', 'KB', 'MB', 'GB'] as const;
-const twoDecimals = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
-
-/** 0 → '0 bytes'; 1536 → '1,5 KB'; 5242880 → '5 MB' (base 1024, at most 2 decimals). */
-export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes <= 0) return '0 bytes';
-  const unit = Math.min(SIZE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
-  const value = Math.round((bytes / 1024 ** unit) * 100) / 100;
-  return `${twoDecimals.format(value)} ${SIZE_UNITS[unit]}`;
-}
 
 /** 3723000 → '1h 2m 3s'; 125000 → '2m 5s'; 4000 → '4s'; under a second → 'menos de 1s' (never '0s'); unknown → '—'. */
 export function formatDuration(ms: number | null | undefined): string {

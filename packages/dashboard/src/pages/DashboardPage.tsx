@@ -1,6 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import ListGroup from 'react-bootstrap/ListGroup';
 import Placeholder from 'react-bootstrap/Placeholder';
-import { formatNumber } from '@aabify/shared';
+import { formatNumber, type ApiConversion } from '@aabify/shared';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
@@ -9,6 +11,8 @@ import { conversionApi } from '../api/conversions';
 import { PlanCard } from '../components/PlanCard';
 import { Icon } from '../components/Icon';
 import { PageHeader } from '../components/PageHeader';
+import { HISTORY_STATUS_LABELS, STATUS_VARIANTS } from '../lib/conversion';
+import { formatDateTime } from '../lib/format';
 import { planTileLabel } from '../lib/planStatus';
 import { greeting } from '../lib/userName';
 import { usePlanAccess, useUsagePolling } from '../stores/planAccess';
@@ -21,11 +25,44 @@ interface Counters {
   failed: number;
 }
 
-/** Counts from the history: one small page per status. */
-async function loadCounters(): Promise<Counters> {
+/** How many recent conversions the Painel lists (the rest is in Histórico). */
+const RECENT_COUNT = 5;
+
+/** Counts from the history (one small page per status), and its newest page as the recent list. */
+async function loadCounters(): Promise<{ counters: Counters; recent: ApiConversion[] }> {
   const count = async (status?: 'completed' | 'failed' | 'cancelled') => (await conversionApi.history({ page: 1, limit: 1, status })).total ?? 0;
-  const [total, completed, failed, cancelled] = await Promise.all([count(), count('completed'), count('failed'), count('cancelled')]);
-  return { total, completed, failed, pending: Math.max(0, total - completed - failed - cancelled) };
+  const [newest, completed, failed, cancelled] = await Promise.all([
+    conversionApi.history({ page: 1, limit: RECENT_COUNT, sortBy: 'createdAt', sortOrder: 'desc' }),
+    count('completed'),
+    count('failed'),
+    count('cancelled'),
+  ]);
+  const total = newest.total ?? 0;
+  return { counters: { total, completed, failed, pending: Math.max(0, total - completed - failed - cancelled) }, recent: newest.conversions };
+}
+
+function RecentConversions({ recent }: { recent: ApiConversion[] | null }) {
+  if (recent === null) return <Placeholder as="p" animation="glow" aria-hidden="true"><Placeholder xs={8} /></Placeholder>;
+  if (recent.length === 0) {
+    return (
+      <p className="text-body-secondary" data-testid="recent-empty">
+        Nenhuma conversão ainda. <Link to="/converter" state={{ fresh: true }}>Converta seu primeiro APK</Link>.
+      </p>
+    );
+  }
+  return (
+    <ListGroup className="mb-2" data-testid="recent-conversions">
+      {recent.map((c) => (
+        <ListGroup.Item key={c.id} action as={Link} to={`/conversions/${encodeURIComponent(c.id)}`} className="d-flex flex-wrap align-items-center gap-2" data-testid="recent-conversion">
+          <span className="text-break me-auto">{c.originalFileName || c.fileName}</span>
+          <small className="text-body-secondary text-nowrap">{formatDateTime(c.createdAt)}</small>
+          <Badge bg={STATUS_VARIANTS[c.status]} text={c.status === 'queued' ? 'dark' : undefined}>
+            {HISTORY_STATUS_LABELS[c.status]}
+          </Badge>
+        </ListGroup.Item>
+      ))}
+    </ListGroup>
+  );
 }
 
 function Stat({ label, value, tone, testId }: { label: string; value: ReactNode; tone?: string; testId: string }) {
@@ -45,11 +82,16 @@ export default function DashboardPage() {
   const user = useSession((s) => s.user);
   const access = usePlanAccess();
   const [counters, setCounters] = useState<Counters | null>(null);
-  useUsagePolling();
+  const [recent, setRecent] = useState<ApiConversion[] | null>(null);
+  const usage = useUsagePolling();
   useEffect(() => {
     let live = true;
     loadCounters()
-      .then((c) => live && setCounters(c))
+      .then((c) => {
+        if (!live) return;
+        setCounters(c.counters);
+        setRecent(c.recent);
+      })
       .catch(() => undefined);
     return () => {
       live = false;
@@ -81,6 +123,11 @@ export default function DashboardPage() {
             <Card.Body>
               <div className="text-body-secondary small">Status do plano</div>
               <div className={`stat-value ${active ? 'text-success-emphasis' : 'text-danger-emphasis'}`}>{access === 'loading' ? '…' : planTileLabel(access)}</div>
+              {usage?.planName && (
+                <div className="text-break" data-testid="plan-name">
+                  {usage.planName}
+                </div>
+              )}
             </Card.Body>
           </Card>
         </Col>
@@ -100,7 +147,9 @@ export default function DashboardPage() {
           <Stat label="Falharam" value={counters ? formatNumber(counters.failed) : <Placeholder xs={4} aria-hidden="true" />} tone="danger" testId="count-failed" />
         </Col>
       </Row>
-      <p className="mt-4">
+      <h2 className="h5 mt-4">Conversões recentes</h2>
+      <RecentConversions recent={recent} />
+      <p>
         <Link to="/history">Ver histórico de conversões</Link>
       </p>
     </>

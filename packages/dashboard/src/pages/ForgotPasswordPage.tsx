@@ -41,7 +41,7 @@ export default function ForgotPasswordPage() {
         <Formik initialValues={{ email: '' }} validationSchema={forgotPasswordSchema} validateOnBlur={false} onSubmit={submit}>
           {({ isSubmitting }) => (
             <FormikForm noValidate>
-              <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />
+              <FormField name="email" label="E-mail" type="email" autoComplete="email" autoFocus />
               <SubmitButton busy={isSubmitting} className="w-100">
                 Enviar link
               </SubmitButton>

@@ -7,7 +7,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
-import { conversionStepTag, countOf, formatNumber, type HistorySortField } from '@aabify/shared';
+import { conversionStepTag, countOf, formatBytes, formatNumber, type HistorySortField } from '@aabify/shared';
 import { conversionApi, type HistoryResponse } from '../api/conversions';
 import { DownloadButton } from '../components/DownloadButton';
 import { KindBadge } from '../components/KindBadge';
@@ -26,7 +26,7 @@ import {
   type ConversionView,
   type LogEntry,
 } from '../lib/conversion';
-import { formatBytes, formatDateTime } from '../lib/format';
+import { formatDateTime } from '../lib/format';
 import { LOG_LEVEL_LABELS, LOG_TEXTS, logEntriesFromAnswer } from '../lib/logs';
 import { useKeyedState } from '../lib/useKeyedState';
 

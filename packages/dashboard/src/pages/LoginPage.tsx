@@ -56,7 +56,7 @@ export function LoginPage() {
         validateOnBlur={false} onSubmit={submit}>
         {({ isSubmitting }) => (
           <FormikForm noValidate>
-            <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />
+            <FormField name="email" label="E-mail" type="email" autoComplete="email" autoFocus />
             <FormField name="password" label="Senha" type="password" autoComplete="current-password" />
             <p className="text-end small mb-3">
               <Link to="/forgot-password">Esqueci minha senha</Link>

@@ -83,7 +83,7 @@ export function RegisterPage() {
         {({ isSubmitting }) => (
           <FormikForm noValidate>
             <FormField name="name" label="Nome (opcional)" autoComplete="name" helper="Como você quer ser chamado no painel" autoFocus />
-            <FormField name="email" label="Email" type="email" autoComplete="email" />
+            <FormField name="email" label="E-mail" type="email" autoComplete="email" />
             <FormField name="password" label="Senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />
             <FormField name="confirmPassword" label="Confirmar senha" type="password" autoComplete="new-password" />
             <AcceptTermsField />

@@ -58,7 +58,7 @@ export function SetupPage() {
           <FormikForm noValidate>
             <InvalidSubmitToast />
             <FormField name="name" label="Nome" autoComplete="name" />
-            <FormField name="email" label="Email" type="email" autoComplete="email" autoFocus />
+            <FormField name="email" label="E-mail" type="email" autoComplete="email" autoFocus />
             <FormField name="password" label="Senha" type="password" autoComplete="new-password" helper={ACCOUNT_MESSAGES.passwordHelper} />
             <FormField name="confirmPassword" label="Confirmar senha" type="password" autoComplete="new-password" />
             <SubmitButton busy={isSubmitting} className="w-100">

@@ -19,3 +19,4 @@ export { default as SecurityPage } from './security/SecurityPage';
 export { default as AccountActivityPage } from './AccountActivityPage';
 export { default as MyDataPage } from './MyDataPage';
 export { default as BillingPage } from './BillingPage';
+export { default as ProfilePage } from './ProfilePage';

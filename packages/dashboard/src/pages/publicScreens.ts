@@ -9,5 +9,6 @@ export { SetupPage } from './SetupPage';
 export { default as ForgotPasswordPage } from './ForgotPasswordPage';
 export { default as ResetPasswordPage } from './ResetPasswordPage';
 export { default as VerifyEmailPage } from './VerifyEmailPage';
+export { default as ConfirmEmailChangePage } from './ConfirmEmailChangePage';
 export { LegalDocumentPage } from './public/LegalDocumentPage';
 export { HelpArticlePage, HelpPage } from './public/HelpPage';

@@ -14,7 +14,7 @@ interface KeystoreState {
   /** Fetches the metadata (a failure leaves `error`, the screens offer a retry). */
   load(): Promise<void>;
   /**
-   * Loads once per session: a user without a key is asked once (the answer is a 404), not on
+   * Loads once per session: a user without a key is asked once (the answer is null), not on
    * every visit to the converter. set/clear keep the known state current afterwards.
    */
   ensureLoaded(): Promise<void>;

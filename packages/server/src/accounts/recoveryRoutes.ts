@@ -5,6 +5,7 @@ import {
   EMAIL_MESSAGES,
   forgotPasswordSchema,
   normalizeEmail,
+  resetLinkStatusSchema,
   resetPasswordSchema,
   verifyEmailSchema,
   SECURITY_MESSAGES,
@@ -13,6 +14,7 @@ import {
   type ForgotPasswordResponse,
   type SignInResponse,
   type MessageResponse,
+  type ResetLinkStatusResponse,
   type VerifyEmailResponse,
 } from '@aabify/shared';
 import type { AppContext } from '../context.js';
@@ -20,6 +22,7 @@ import { ApiError } from '../http/errors.js';
 import { authUser, requireAuth, signedInAs } from '../http/guards.js';
 import { inputOf, validate } from '../http/validate.js';
 import { clientAddress, clientKey, rateLimit } from '../http/rateLimit.js';
+import { secretsInUrl } from '../http/requestLog.js';
 import { verifyPassword } from './password.js';
 import { reserveLoginAttempt } from './loginAttempts.js';
 import type { User } from '../models/index.js';
@@ -53,6 +56,9 @@ const verifyLinkInvalid = () =>
  *      (every older session ends; the user is signed in; on an account whose address was not
  *      confirmed yet, what was made on it before goes: accounts/preRegistrationPurger.ts);
  *      400 RESET_LINK_INVALID
+ * GET /reset-password/:token/status → 200 { valid } — whether the link still works, asked when its
+ *      page opens so a used or expired link is said before any typing; the link stays unused and
+ *      the answer never names the account. Counted with the resets themselves (one budget).
  * POST /verify-email { token, password? | newPassword? } → 200 { message } signed in to the account;
  *      with its password or a new one, 200 { message, token, expiresIn, user }; 403
  *      VERIFY_SIGN_IN_REQUIRED { details: { email } } otherwise (the link stays unused);
@@ -66,6 +72,8 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
   const forgotPerAddress = ctx.rateLimits.limiter('forgot-password-address', { points: 20, windowMs: 15 * MINUTE });
   const forgotPerEmail = ctx.rateLimits.limiter('forgot-password-email', { points: 5, windowMs: 60 * MINUTE });
   const resendPerUser = ctx.rateLimits.limiter('resend-verification', { points: 5, windowMs: 60 * MINUTE });
+  // Checking a link and using it draw on one budget: the check is no cheaper way to guess tokens.
+  const resetPerAddress = ctx.rateLimits.limiter('reset-password', { points: 20, windowMs: 15 * MINUTE });
 
   router.post(
     '/forgot-password',
@@ -118,9 +126,24 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
 
   const signIn = (user: User, req: Request): Promise<SignInResponse> => passwordProven(ctx, user, requestOrigin(req));
 
+  router.get(
+    '/reset-password/:token/status',
+    secretsInUrl({ params: ['token'] }),
+    rateLimit(resetPerAddress),
+    validate(resetLinkStatusSchema, 'params'),
+    async (req, res) => {
+      const { token } = inputOf(req, resetLinkStatusSchema);
+      const link = await activeEmailLink(models, token, 'password_reset');
+      // As the reset itself decides: a link sent to an address the account no longer has is dead.
+      const owner = link ? await models.User.findByPk(link.userId, { attributes: ['id', 'email'] }) : null;
+      const body: ResetLinkStatusResponse = { valid: Boolean(link && owner && owner.email === link.email) };
+      res.json(body);
+    },
+  );
+
   router.post(
     '/reset-password',
-    rateLimit(ctx.rateLimits.limiter('reset-password', { points: 20, windowMs: 15 * MINUTE })),
+    rateLimit(resetPerAddress),
     validate(resetPasswordSchema),
     async (req, res) => {
       const { token, password } = inputOf(req, resetPasswordSchema);

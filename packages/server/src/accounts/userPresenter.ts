@@ -49,6 +49,8 @@ export function presentUser(user: User, now: Date = new Date()): ApiUser {
     lastLogin: iso(user.lastLogin),
     emailVerified: Boolean(user.emailVerifiedAt),
     notifyConversions: user.notifyConversions,
+    notifyConversionFailures: user.notifyConversionFailures,
+    notifyProductNews: user.notifyProductNews,
     twoFactorEnabled: user.twoFactorEnabled(),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),

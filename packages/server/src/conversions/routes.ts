@@ -25,7 +25,7 @@ import { findOwned, findOwnedThrough } from '../http/ownership.js';
 import { describeConversion, presentConversion, presentStart } from './presenter.js';
 import { cancelConversion } from './canceller.js';
 import { readConversionSettings } from './settings.js';
-import { presentUsage } from './usagePresenter.js';
+import { presentUsage, usagePlanId } from './usagePresenter.js';
 import { startConversion, submitConversion } from './conversionSubmitter.js';
 import { paymentRequired } from './credits.js';
 import { assertPendingUploadRoom } from './pendingUploads.js';
@@ -207,7 +207,9 @@ export function createConversionRouter(ctx: AppContext): Router {
     const user = await ctx.models.User.findByPk(authUser(req).id);
     if (!user) throw ApiError.unauthorized();
     const active = await ctx.models.Conversion.count({ where: { userId: user.id, status: { [Op.in]: ['pending', 'queued', 'processing'] } } });
-    res.json(presentUsage(user, active));
+    const planId = usagePlanId(user);
+    const plan = planId ? await ctx.models.Plan.findByPk(planId, { attributes: ['id', 'name'] }) : null;
+    res.json(presentUsage(user, active, plan?.name ?? null));
   });
 
   router.get('/logs/:id', reads, async (req, res) => {

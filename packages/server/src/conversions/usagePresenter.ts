@@ -10,7 +10,12 @@ import type { User } from '../models/index.js';
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
-export function presentUsage(user: User, activeConversions: number, now: Date = new Date()): UsageInfo {
+/** The plan the user's usage follows: the subscription's, else the one the credits came with. */
+export function usagePlanId(user: User): string | null {
+  return user.userType === 'subscription' ? user.subscriptionPlanId : user.currentPlanId;
+}
+
+export function presentUsage(user: User, activeConversions: number, planName: string | null, now: Date = new Date()): UsageInfo {
   const access = user.planAccess(now);
   const admin = user.hasAdminRole();
   const subscription = user.userType === 'subscription';
@@ -30,7 +35,8 @@ export function presentUsage(user: User, activeConversions: number, now: Date = 
         : PLAN_ACCESS_MESSAGES.no_plan;
   return {
     hasActivePlan: canConvert,
-    planId: subscription ? user.subscriptionPlanId : user.currentPlanId,
+    planId: usagePlanId(user),
+    planName,
     type: user.userType,
     isActive: canConvert,
     credits: user.credits,

@@ -14,6 +14,7 @@ import { createDebugRouter } from '../payments/debugRoutes.js';
 import { createAccountRouter } from '../keystores/routes.js';
 import { createAuthRecoveryRouter } from '../accounts/recoveryRoutes.js';
 import { createAccountPreferencesRouter } from '../accounts/preferencesRoutes.js';
+import { createProfileRouter } from '../accounts/profileRoutes.js';
 import { createAccountActivityRouter } from '../audit/routes.js';
 import { createAdminEmailsRouter } from '../mail/adminRoutes.js';
 import { createOpenApiRouter } from '../openapi/routes.js';
@@ -37,6 +38,7 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use('/conversion', createConversionRouter(ctx));
   api.use('/account', createAccountRouter(ctx));
   api.use('/account', createAccountPreferencesRouter(ctx));
+  api.use('/account', createProfileRouter(ctx));
   api.use('/account', createAccountActivityRouter(ctx));
   api.use('/account', createPlayCredentialsRouter(ctx));
   api.use('/publications', createPublicationsRouter(ctx));

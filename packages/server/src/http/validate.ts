@@ -43,9 +43,9 @@ export async function parseInput<T>(schema: Schema<T>, value: unknown): Promise<
   }
 }
 
-export function validate<T>(schema: Schema<T>, source: 'body' | 'query' = 'body'): RequestHandler {
+export function validate<T>(schema: Schema<T>, source: 'body' | 'query' | 'params' = 'body'): RequestHandler {
   return async (req, _res, next) => {
-    req.input = await parseInput(schema, source === 'body' ? req.body : req.query);
+    req.input = await parseInput(schema, source === 'body' ? req.body : source === 'query' ? req.query : req.params);
     next();
   };
 }

@@ -12,7 +12,7 @@ import { signedInActor } from '../audit/requestActor.js';
  *   PUT /keystore { keystore (base64), storePassword, alias?, keyPassword?, fileName? }
  *       → 200 { message, keystore: metadata } (replaces any previous one); 422 with the
  *       engine's code (BAD_KEYSTORE, KEYSTORE_PASSWORD, KEYSTORE_ALIAS) when it does not open
- *   GET /keystore → { keystore: metadata } | 404 — never the key itself
+ *   GET /keystore → { keystore: metadata | null } (null: none stored, an empty state, not an error) — never the key itself
  *   DELETE /keystore → 204 | 404
  * Strictly personal: there is no admin route to a user's keystore. Replacing or removing it
  * takes a session that recently proved the password (403 SESSION_REQUIRED for API tokens, 403
@@ -31,8 +31,7 @@ export function createAccountRouter(ctx: AppContext): Router {
 
   router.get('/keystore', requireAuth(ctx, { token: 'account:read' }), async (req, res) => {
     const row = await findKeystore(ctx, authUser(req).id);
-    if (!row) throw ApiError.notFound(KEYSTORE_MESSAGES.notFound, 'KEYSTORE_NOT_FOUND');
-    const body: { keystore: KeystoreMetadata } = { keystore: presentKeystore(row) };
+    const body: { keystore: KeystoreMetadata | null } = { keystore: row ? presentKeystore(row) : null };
     res.json(body);
   });
 

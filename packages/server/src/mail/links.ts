@@ -1,5 +1,6 @@
 /**
- * Single-use links sent by e-mail: password reset (1 hour) and address confirmation (7 days).
+ * Single-use links sent by e-mail: password reset (1 hour), address confirmation (7 days) and a
+ * new address's confirmation (24 hours).
  * The token (256 random bits) exists in the e-mail only; the database keeps its SHA-256, so a
  * copy of the table opens nothing. Using a link is one UPDATE … RETURNING: two parallel uses
  * of the same link cannot both succeed.
@@ -12,6 +13,7 @@ import type { EmailLinkPurpose, Models, User } from '../models/index.js';
 export const LINK_VALIDITY_MS: Record<EmailLinkPurpose, number> = {
   password_reset: 60 * 60 * 1000,
   email_verification: 7 * 24 * 60 * 60 * 1000,
+  email_change: 24 * 60 * 60 * 1000,
 };
 
 export interface IssuedLink {

@@ -6,7 +6,7 @@
  * `transaction` write the message in it, so it exists exactly when that work commits.
  */
 import { Op, type Sequelize, type Transaction } from 'sequelize';
-import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '@aabify/shared';
+import { EMAIL_PREFERENCE_OF_KIND, PAYMENT_METHOD_LABELS, type PaymentMethod } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import type { Conversion, Models, Payment, Purchase, User } from '../models/index.js';
 import { issueEmailLink, LINK_VALIDITY_MS } from './links.js';
@@ -37,6 +37,11 @@ export type AdminNoticeKind = keyof typeof ADMIN_NOTICES;
 type Tx = { transaction?: Transaction };
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+/** Whether the account wants an optional kind of e-mail (its switch in Conta › Perfil). */
+export function wantsEmail(user: Pick<User, 'notifyConversions' | 'notifyConversionFailures' | 'notifyProductNews'>, kind: keyof typeof EMAIL_PREFERENCE_OF_KIND): boolean {
+  return user[EMAIL_PREFERENCE_OF_KIND[kind]];
+}
 const methodLabel = (method: PaymentMethod): string => PAYMENT_METHOD_LABELS[method];
 
 export class Mailer {
@@ -244,7 +249,46 @@ export class Mailer {
     );
   }
 
-  /** A conversion ended (completed or failed) after more than a minute, unless its owner opted out. */
+  /**
+   * Conta › Perfil's new address: a link to it (the account's address changes only when it is
+   * followed), and the current address told. Written in the request's transaction.
+   */
+  async emailChangeRequested(user: User, newEmail: string, opts: Tx = {}): Promise<void> {
+    await this.guard('email_change_confirm', () =>
+      this.outbox.enqueue({
+        kind: 'email_change_confirm',
+        to: newEmail,
+        userId: user.id,
+        data: { validHours: LINK_VALIDITY_MS.email_change / 3600_000 },
+        link: (transaction) => issueEmailLink(this.deps.models, { id: user.id, email: newEmail }, 'email_change', { transaction }),
+        transaction: opts.transaction,
+      }),
+    );
+    await this.emailChangeNotice(user, user.email, newEmail, false, opts);
+  }
+
+  /** The account's old address learns of a change of address: asked (`applied` false) or made. */
+  async emailChangeNotice(user: User, oldEmail: string, newEmail: string, applied: boolean, opts: Tx = {}): Promise<void> {
+    await this.guard('email_change_notice', () =>
+      this.outbox.enqueue({
+        kind: 'email_change_notice',
+        to: oldEmail,
+        userId: user.id,
+        data: { name: user.name, newEmail, applied, at: new Date().toISOString() },
+        transaction: opts.transaction,
+      }),
+    );
+  }
+
+  /** Product news (no marketing): only to accounts that asked for it. */
+  async productNews(user: User, news: { title: string; paragraphs: string[] }, opts: Tx = {}): Promise<void> {
+    if (!wantsEmail(user, 'product_news')) return;
+    await this.guard('product_news', () =>
+      this.outbox.enqueue({ kind: 'product_news', to: user.email, userId: user.id, data: { title: news.title, paragraphs: news.paragraphs }, transaction: opts.transaction }),
+    );
+  }
+
+  /** A conversion ended (completed or failed) after more than a minute, unless its owner opted out of that kind. */
   async conversionEnded(conversion: Conversion, opts: Tx = {}): Promise<void> {
     if (conversion.status !== 'completed' && conversion.status !== 'failed') return;
     const ended = conversion.completedAt ?? new Date();
@@ -252,8 +296,8 @@ export class Mailer {
     if (durationMs <= CONVERSION_NOTICE_AFTER_MS) return;
     await this.guard('conversion_ended', async () => {
       const user = await this.deps.models.User.findByPk(conversion.userId, { transaction: opts.transaction });
-      if (!user || !user.notifyConversions) return;
       const kind = conversion.status === 'completed' ? 'conversion_finished' : 'conversion_failed';
+      if (!user || !wantsEmail(user, kind)) return;
       await this.outbox.enqueue({
         kind,
         to: user.email,

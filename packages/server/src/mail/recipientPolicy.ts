@@ -36,6 +36,8 @@ export const RECIPIENT_POLICIES: Partial<Record<EmailKind, RecipientPolicy>> = {
   registration_attempt: { repeatAfterMs: HOUR },
   // Anyone can ask for anyone's reset; the link of the message already sent stays valid.
   password_reset: { repeatAfterMs: 2 * MINUTE },
+  // A signed-in account names any address as its new one: that address is a stranger's until the link is followed.
+  email_change_confirm: { repeatAfterMs: 2 * MINUTE },
 };
 
 /** The kinds the per-recipient cap counts. */

@@ -212,7 +212,7 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
     blocks: [
       { p: `A conversão de ${str(d.fileName)} terminou em ${minutes(Number(d.durationSeconds))}. ${d.kind === 'aab-to-apks' ? 'O APK' : 'O AAB'} está pronto para baixar.` },
       { button: { label: 'Abrir conversão', path: `/conversions/${str(d.conversionId)}` } },
-      { note: 'Você recebe este aviso quando uma conversão leva mais de um minuto. Desligue-o no menu da sua conta, em "Avisos de conversão por e-mail".' },
+      { note: 'Você recebe este aviso quando uma conversão leva mais de um minuto. Desligue-o em Conta › Perfil, em "Avisos por e-mail".' },
     ],
   }),
   conversion_failed: (d) => ({
@@ -222,8 +222,39 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
       { p: `A conversão de ${str(d.fileName)} falhou depois de ${minutes(Number(d.durationSeconds))}: ${str(d.error)}` },
       { p: 'Nenhum crédito foi consumido.' },
       { button: { label: 'Ver detalhes', path: `/conversions/${str(d.conversionId)}` } },
-      { note: 'Você recebe este aviso quando uma conversão leva mais de um minuto. Desligue-o no menu da sua conta, em "Avisos de conversão por e-mail".' },
+      { note: 'Você recebe este aviso quando uma conversão leva mais de um minuto. Desligue-o em Conta › Perfil, em "Avisos por e-mail".' },
     ],
+  }),
+  product_news: (d) => ({
+    subject: `Novidades do ${PRODUCT_NAME}: ${str(d.title)}`,
+    heading: str(d.title),
+    blocks: [
+      ...(Array.isArray(d.paragraphs) ? d.paragraphs.map((p) => ({ p: str(p) })) : []),
+      { note: 'Você recebe estas novidades porque as pediu. Desligue-as em Conta › Perfil, em "Avisos por e-mail".' },
+    ],
+  }),
+  email_change_confirm: (d) => ({
+    subject: `Confirme seu novo e-mail no ${PRODUCT_NAME}`,
+    heading: 'Confirme seu novo e-mail',
+    blocks: [
+      { p: `Pediram para que este endereço passe a ser o e-mail de uma conta no ${PRODUCT_NAME}. O e-mail da conta só muda quando você abre este link:` },
+      { secretLink: { label: 'Confirmar novo e-mail', path: '/confirm-email-change' } },
+      { note: `O link vale por ${validityText(d.validHours)} e funciona uma única vez. Se você não pediu esta troca, ignore este e-mail: nada muda.` },
+    ],
+  }),
+  email_change_notice: (d) => ({
+    subject: d.applied ? `O e-mail da sua conta do ${PRODUCT_NAME} foi alterado` : `Pedido de troca do e-mail da sua conta do ${PRODUCT_NAME}`,
+    heading: greeting(d.name),
+    blocks: d.applied
+      ? [
+          { p: `O e-mail da sua conta foi alterado para ${str(d.newEmail)} em ${formatDateTime(str(d.at))}. Os próximos e-mails da conta vão para esse endereço.` },
+          { p: 'Se não foi você, responda a este e-mail ou fale com o suporte agora: a conta pode ter sido acessada por outra pessoa.' },
+        ]
+      : [
+          { p: `Foi pedido em ${formatDateTime(str(d.at))} que o e-mail da sua conta passe a ser ${str(d.newEmail)}. A troca só acontece quando alguém abre o link enviado a esse endereço.` },
+          { p: 'Se não foi você, troque sua senha agora e confira as sessões ativas:' },
+          { button: { label: 'Abrir Conta › Segurança', path: '/account/security' } },
+        ],
   }),
   api_token_created: (d) => ({
     subject: `Novo token de API criado: ${str(d.tokenName)}`,

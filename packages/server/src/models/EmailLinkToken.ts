@@ -7,7 +7,8 @@ import {
   type Sequelize,
 } from 'sequelize';
 
-export type EmailLinkPurpose = 'password_reset' | 'email_verification';
+/** `email_change`: the link's `email` is the new address, which it confirms; the account's is the old one until it is followed. */
+export type EmailLinkPurpose = 'password_reset' | 'email_verification' | 'email_change';
 
 /** A single-use link sent by e-mail; only the SHA-256 of its token is kept (mail/links.ts). */
 export class EmailLinkToken extends Model<InferAttributes<EmailLinkToken>, InferCreationAttributes<EmailLinkToken>> {

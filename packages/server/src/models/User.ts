@@ -52,6 +52,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare emailVerifiedAt: CreationOptional<Date | null>;
   /** E-mail when a long conversion ends (the account menu's switch). */
   declare notifyConversions: CreationOptional<boolean>;
+  declare notifyConversionFailures: CreationOptional<boolean>;
+  declare notifyProductNews: CreationOptional<boolean>;
   /** The latest Termos de Uso and Política de Privacidade versions the account accepted (legal/acceptance.ts). */
   declare termsAcceptedVersion: CreationOptional<number | null>;
   declare privacyAcceptedVersion: CreationOptional<number | null>;
@@ -138,6 +140,8 @@ export function defineUser(sequelize: Sequelize): typeof User {
       lastLogin: { type: DataTypes.DATE, allowNull: true },
       emailVerifiedAt: { type: DataTypes.DATE, allowNull: true },
       notifyConversions: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      notifyConversionFailures: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      notifyProductNews: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       termsAcceptedVersion: { type: DataTypes.INTEGER, allowNull: true },
       privacyAcceptedVersion: { type: DataTypes.INTEGER, allowNull: true },
       totpSecret: { type: DataTypes.JSONB, allowNull: true },

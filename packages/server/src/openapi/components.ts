@@ -122,7 +122,7 @@ export const schemas: Record<string, JsonSchema> = {
   ConversionHistory: obj({ conversions: arrayOf(ref('Conversion')), total: int, page: int, limit: int, totalPages: int, hasNextPage: bool, hasPreviousPage: bool }),
   ConversionLog: obj({ id: str, timestamp: dateTime, level: { enum: ['info', 'success', 'warning', 'error'] }, message: str, step: strOrNull }, ['id', 'timestamp', 'level', 'message']),
   ConversionLogs: obj({ conversionId: str, logs: arrayOf(ref('ConversionLog')), total: int }),
-  Usage: obj({ hasActivePlan: bool, canConvert: bool, credits: int, message: str }, ['hasActivePlan', 'canConvert', 'message']),
+  Usage: obj({ hasActivePlan: bool, canConvert: bool, credits: int, planName: { type: ['string', 'null'] }, message: str }, ['hasActivePlan', 'canConvert', 'planName', 'message']),
   TestApk: obj(
     { conversionId: str, filename: str, fileSize: int, testKey: bool, certificateSha256: str, message: str, downloadUrl: str, expiresIn: int, expiresAt: str, qrCodePng: strOrNull },
     ['conversionId', 'filename', 'fileSize', 'testKey', 'certificateSha256', 'message', 'downloadUrl', 'expiresIn', 'expiresAt', 'qrCodePng'],

@@ -29,7 +29,7 @@ import { recordSupportAccess } from '../conversions/access.js';
 /**
  * /api/account/play-credentials — the signed-in user's Google Play service-account key (docs/play.md).
  *   PUT { key: "<the key file's JSON text>" } → 200 { message, credentials } (replaces any previous); 422 PLAY_KEY_INVALID
- *   GET → { credentials } | 404 — client e-mail, project and key id only, never the key
+ *   GET → { credentials | null } (null: none stored, an empty state) — client e-mail, project and key id only, never the key
  *   DELETE → 204 | 404
  *   POST /test { packageName } → 200 { message, credentials }: a token, an edit opened and deleted;
  *        422 with the PLAY_* code of what Google refused, 502 PLAY_UNAVAILABLE
@@ -50,8 +50,8 @@ export function createPlayCredentialsRouter(ctx: AppContext): Router {
 
   router.get('/play-credentials', requireAuth(ctx, { token: 'account:read' }), async (req, res) => {
     const row = await findPlayCredentials(ctx, authUser(req).id);
-    if (!row) throw ApiError.notFound(PLAY_MESSAGES.notFound, 'PLAY_CREDENTIALS_NOT_FOUND');
-    res.json({ credentials: presentPlayCredentials(row) });
+    const body: { credentials: PlayCredentialsMetadata | null } = { credentials: row ? presentPlayCredentials(row) : null };
+    res.json(body);
   });
 
   router.delete('/play-credentials', ...change, async (req, res) => {

@@ -53,8 +53,17 @@ describe('admin screens in a real browser', function () {
     const links = await page.getByTestId('admin-sidebar').getByRole('link').allTextContents();
     expect(links).to.deep.equal(['Painel', 'Fila e Sistema', 'Gerenciar Usuários', 'Compras', 'Conversões', 'Gerenciar Planos', 'Conversão em Massa', 'Administradores', 'E-mails', 'Auditoria', 'Termos e privacidade', 'Configurações']);
     await page.getByTestId('stat-users-total').waitFor();
+    // The tile says what it counts.
+    expect(await page.getByTestId('stat-users-total').textContent()).to.contain('Contas de cliente, ativas e inativas');
     await page.getByTestId('chart-conversions').locator('svg').first().waitFor();
     await page.getByTestId('chart-revenue').locator('svg').first().waitFor();
+    // The 30 days' dates stand at equal distances under the bars.
+    const dayTicks = await soon(
+      () => page.getByTestId('chart-conversions').locator('.recharts-xAxis-tick-labels text').evaluateAll((ts) => ts.map((t) => Number(t.getAttribute('x')))),
+      (xs) => expect(xs.length).to.be.within(3, 6),
+    );
+    const gaps = dayTicks.slice(1).map((x, i) => Math.round(x - dayTicks[i]!));
+    expect(Math.max(...gaps) - Math.min(...gaps), `gaps ${gaps.join(', ')}`).to.be.at.most(2);
     await soon(() => page.getByTestId('system-uptime').textContent(), (v) => expect(v).to.match(/^\d+d \d+h \d+m/));
     await shot('dashboard');
     const screens: Array<[string, string, string]> = [
@@ -328,7 +337,7 @@ describe('admin screens in a real browser', function () {
     await user.reload();
     expect(user.role).to.equal('user');
 
-    await page.getByTestId('promote-form').getByLabel('Email do usuário').fill('cliente-e2e@example.com');
+    await page.getByTestId('promote-form').getByLabel('E-mail do usuário').fill('cliente-e2e@example.com');
     await page.getByTestId('promote-form').getByRole('button', { name: 'Promover' }).click();
     await adminRow.waitFor();
     expect(open.errors).to.deep.equal([]);

@@ -58,7 +58,7 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByText('Senha é obrigatória').waitFor();
     await soon(() => toastTexts(page), (v) => expect(v).to.include('Por favor, corrija os erros no formulário'));
 
-    await page.getByLabel('Email').fill('não-é-email');
+    await page.getByLabel('E-mail').fill('não-é-email');
     await page.getByLabel('Senha', { exact: true }).fill('123');
     await page.getByLabel('Confirmar senha').fill('124');
     await page.getByRole('button', { name: 'Criar Administrador' }).click();
@@ -66,7 +66,7 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByText('Senha deve ter no mínimo 6 caracteres').waitFor();
     await page.getByText('As senhas não coincidem').waitFor();
 
-    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('E-mail').fill(ADMIN.email);
     await page.getByLabel('Senha', { exact: true }).fill(ADMIN.password);
     await page.getByLabel('Confirmar senha').fill(ADMIN.password);
     const adminChunk = page.waitForResponse((r) => /\/assets\/AdminRoutes-[A-Z0-9]+\.js$/.test(r.url()), { timeout: 15000 });
@@ -100,7 +100,7 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByText('Email é obrigatório').waitFor();
     await page.getByText('Senha é obrigatória').waitFor();
-    await page.getByLabel('Email').fill('ninguem@example.com');
+    await page.getByLabel('E-mail').fill('ninguem@example.com');
     await page.getByLabel('Senha').fill('senha-errada');
     await page.getByRole('button', { name: 'Entrar' }).click();
     // The server's refusal sits under the field it concerns, not in a toast over the top bar.
@@ -110,7 +110,7 @@ describe('dashboard: user flows in a real browser', function () {
     await page.getByRole('link', { name: 'Cadastre-se' }).click();
     await waitForPath(page, '/register');
     await soon(() => page.getByText('Mínimo de 6 caracteres').count(), (v) => expect(v).to.equal(1));
-    await page.getByLabel('Email').fill(USER.email);
+    await page.getByLabel('E-mail').fill(USER.email);
     await page.getByLabel('Senha', { exact: true }).fill('12345');
     await page.getByLabel('Confirmar senha').fill('54321');
     await page.getByRole('button', { name: 'Criar Conta' }).click();
@@ -123,7 +123,7 @@ describe('dashboard: user flows in a real browser', function () {
 
     // A taken address: said under the field, with the ways back in beside it.
     const existing = await buildUser(server);
-    await page.getByLabel('Email').fill(existing.email);
+    await page.getByLabel('E-mail').fill(existing.email);
     await page.getByLabel('Senha', { exact: true }).fill('outra-senha-1');
     await page.getByLabel('Confirmar senha').fill('outra-senha-1');
     await page.getByRole('checkbox', { name: /Li e aceito/ }).check();
@@ -143,7 +143,7 @@ describe('dashboard: user flows in a real browser', function () {
     const { page } = user;
     await page.goto(`${server.url}/register`);
     await page.getByLabel('Nome (opcional)').fill('Ana');
-    await page.getByLabel('Email').fill(USER.email);
+    await page.getByLabel('E-mail').fill(USER.email);
     await page.getByLabel('Senha', { exact: true }).fill(USER.password);
     await page.getByLabel('Confirmar senha').fill(USER.password);
     await page.getByRole('checkbox', { name: /Li e aceito/ }).check();
@@ -461,7 +461,7 @@ describe('dashboard: user flows in a real browser', function () {
     // Signing out ended the session on the server too: a copy of its token opens nothing.
     await soon(async () => (await api(server).get('/auth/me', tokenBefore!)).status, (status) => expect(status).to.equal(401));
     await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
-    await page.getByLabel('Email').fill(USER.email);
+    await page.getByLabel('E-mail').fill(USER.email);
     await page.getByLabel('Senha').fill(USER.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByText('Login realizado com sucesso!').waitFor();

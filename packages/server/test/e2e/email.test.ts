@@ -58,7 +58,7 @@ describe('email in a real browser', function () {
       await page.goto(`${server.url}/login`);
       await page.getByRole('link', { name: 'Esqueci minha senha' }).click();
       await waitForPath(page, '/forgot-password');
-      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('E-mail').fill(user.email);
       await page.getByRole('button', { name: 'Enviar link' }).click();
       await soon(() => page.getByTestId('forgot-sent').textContent(), (v) => expect(v).to.include('enviamos um link'));
       await shootBoth(page, 'forgot-password-sent');
@@ -79,16 +79,19 @@ describe('email in a real browser', function () {
       await page.getByRole('button', { name: 'Menu da conta' }).click();
       await page.getByRole('button', { name: 'Sair', exact: true }).click();
       await waitForPath(page, '/login');
-      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('E-mail').fill(user.email);
       await page.getByLabel('Senha').fill('senha-nova-do-navegador');
       await page.getByRole('button', { name: 'Entrar' }).click();
       await waitForPath(page, '/dashboard');
 
+      // A used link is said as the page opens, before anything is typed: no form to fill in vain.
       await page.goto(link);
-      await page.getByLabel('Nova senha', { exact: true }).fill('outra-senha-qualquer');
-      await page.getByLabel('Confirmar nova senha').fill('outra-senha-qualquer');
-      await page.getByRole('button', { name: 'Salvar nova senha' }).click();
       await soon(() => page.getByTestId('reset-link-error').textContent(), (v) => expect(v).to.include('já foi usado ou expirou'));
+      expect(await page.getByLabel('Nova senha', { exact: true }).count()).to.equal(0);
+      await shootBoth(page, 'reset-password-used-link');
+      await page.goto(`${server.url}/reset-password?token=${'x'.repeat(43)}`);
+      await soon(() => page.getByTestId('reset-link-error').textContent(), (v) => expect(v).to.include('já foi usado ou expirou'));
+      expect(await page.getByRole('button', { name: 'Salvar nova senha' }).count()).to.equal(0);
       expect(errors).to.deep.equal([]);
       await context.close();
     });
@@ -172,7 +175,7 @@ describe('email in a real browser', function () {
       const { page, context, errors } = await openPage(browser);
       try {
         await page.goto(`${server.url}/forgot-password`);
-        await page.getByLabel('Email').fill(user.email);
+        await page.getByLabel('E-mail').fill(user.email);
         await page.getByRole('button', { name: 'Enviar link' }).click();
         const notice = page.getByTestId('forgot-no-delivery');
         await soon(() => notice.textContent(), (v) => expect(v).to.equal(EMAIL_MESSAGES.forgotPasswordNoDelivery));
@@ -264,12 +267,16 @@ describe('email in a real browser', function () {
           );
         }
 
+        // The optional e-mails' switches live in Conta › Perfil.
         await page.getByRole('button', { name: 'Menu da conta' }).click();
-        const toggle = page.getByRole('menuitemcheckbox', { name: /Avisos de conversão por e-mail/ });
-        expect(await toggle.getAttribute('aria-checked')).to.equal('true');
+        await page.getByRole('link', { name: 'Perfil' }).click();
+        await waitForPath(page, '/account/profile');
+        const toggle = page.getByRole('checkbox', { name: /Conversão concluída/ });
+        expect(await toggle.isChecked()).to.equal(true);
         await toggle.click();
-        await toastWith(page, 'Avisos de conversão por e-mail desligados.');
+        await toastWith(page, 'Preferências salvas.');
         await soon(async () => (await user.reload()).notifyConversions, (v) => expect(v).to.equal(false));
+        expect((await user.reload()).notifyConversionFailures).to.equal(true);
         expect(errors).to.deep.equal([]);
         await context.close();
       } finally {

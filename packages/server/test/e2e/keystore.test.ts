@@ -102,7 +102,7 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await page.getByText(/Alias não encontrado no keystore\./).waitFor();
       await soon(() => page.getByLabel('Alias da chave').getAttribute('aria-invalid'), (v) => expect(v).to.equal('true'));
       await shootBoth(page, 'keystore-errors');
-      expect((await api(server).get('/account/keystore', token)).status).to.equal(404);
+      expect((await api(server).get('/account/keystore', token)).body).to.deep.equal({ keystore: null });
 
       // Stored: the certificate's public facts.
       await page.getByLabel('Alias da chave').fill(ALIAS);
@@ -153,7 +153,7 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await page.getByTestId('confirm-button').click();
       await page.getByTestId('keystore-empty').waitFor();
       await page.getByText('Keystore removido da conta.').waitFor();
-      expect((await api(server).get('/account/keystore', token)).status).to.equal(404);
+      expect((await api(server).get('/account/keystore', token)).body).to.deep.equal({ keystore: null });
       await page.goto(`${server.url}/converter`);
       await page.getByRole('link', { name: 'Cadastrar chave de upload' }).waitFor();
       await soon(() => page.getByLabel('Assinar o AAB com minha chave de upload').isDisabled(), (v) => expect(v).to.equal(true));

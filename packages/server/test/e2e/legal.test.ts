@@ -57,7 +57,7 @@ describe('dashboard: terms of use and privacy policy in a real browser', functio
     const { page, context, errors } = await openPage(browser);
     await page.goto(`${server.url}/register`);
     const email = uniqueEmail('aceite');
-    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Senha', { exact: true }).fill('segredo-forte-1');
     await page.getByLabel('Confirmar senha').fill('segredo-forte-1');
     const terms = page.getByRole('link', { name: 'Termos de Uso' }).first();

@@ -38,7 +38,7 @@ describe('dashboard: two-factor sign-in and sessions in a real browser', functio
   /** The password step of /login; answers once the next screen (code step or home) is there. */
   async function enterPassword(page: Page, user: User): Promise<void> {
     await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('E-mail').fill(user.email);
     await page.getByLabel('Senha').fill(DEFAULT_PASSWORD);
     await page.getByRole('button', { name: 'Entrar' }).click();
   }

@@ -139,6 +139,8 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
       { name: 'purchases', path: '/purchases', ready: 'h1' },
       { name: 'keystore', path: '/account/keystore', ready: '[data-testid="dropzone"], form' },
       { name: 'api-tokens', path: '/account/api-tokens', ready: '[data-testid="api-token-form"]' },
+      { name: 'profile', path: '/account/profile', ready: '[data-testid="email-change-form"]' },
+      { name: 'google-play', path: '/account/google-play', ready: '[data-testid="play-credentials-empty"]' },
       { name: 'payment-status', path: '/payment-status', ready: 'h1' },
     ],
     newcomer: [{ name: 'plans', path: '/plans', ready: '[data-testid="plan-offer"]' }],
@@ -323,7 +325,7 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     const context = await contextFor(390, 'light', admin);
     const page = await context.newPage();
     await page.goto(`${server.url}/admin/management`);
-    await page.getByTestId('promote-form').getByLabel('Email do usuário').fill('ninguem@aabify.test');
+    await page.getByTestId('promote-form').getByLabel('E-mail do usuário').fill('ninguem@aabify.test');
     await page.getByTestId('promote-form').getByRole('button', { name: 'Promover' }).click();
     const error = page.locator('[data-testid="toast"][data-variant="danger"]');
     await error.waitFor();
@@ -332,7 +334,7 @@ describe('dashboard sweep: every route at 390 and 1280 px, light and dark', func
     expect(toastTop).to.be.at.least(barBottom);
     // Admin creation checks the password in the browser like every other form, beside the field.
     const create = page.getByTestId('create-admin-form');
-    await create.getByLabel('Email').fill('outro-admin@aabify.test');
+    await create.getByLabel('E-mail').fill('outro-admin@aabify.test');
     await create.getByLabel('Senha').fill('123');
     await create.getByRole('button', { name: 'Criar administrador' }).click();
     await soon(() => create.locator('#field-password-error').textContent(), (v) => expect(v).to.equal('A senha deve ter pelo menos 6 caracteres'));

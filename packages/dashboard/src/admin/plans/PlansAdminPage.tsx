@@ -8,7 +8,6 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { PLAN_LIMITS, PLAN_MESSAGES, countOf, type PlanListResponse } from '@aabify/shared';
 import { adminApi } from '../../api/admin';
-import { saveBlob } from '../../api/download';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
 import { SkeletonRows } from '../../components/Skeleton';
@@ -67,8 +66,7 @@ export default function PlansAdminPage() {
 
   const exportCsv = async () => {
     try {
-      const { blob, filename } = await adminApi.exportPlans({ ...planQueryOf(state), page: undefined, limit: undefined });
-      saveBlob(blob, filename);
+      await adminApi.exportPlans({ ...planQueryOf(state), page: undefined, limit: undefined });
       toast.success('Planos exportados', { admin: true });
     } catch (e) {
       toast.error(failureText(e, 'Erro ao exportar planos'));

@@ -11,6 +11,7 @@ import Table from 'react-bootstrap/Table';
 import {
   DATA_EXPORT_LIMITS,
   DATA_EXPORT_STATUS_LABELS,
+  formatBytes,
   PRIVACY_MESSAGES,
   type DataExportJson,
   type DataExportListResponse,
@@ -19,7 +20,7 @@ import {
 } from '@aabify/shared';
 import { api, isApiRequestError } from '../../api/client';
 import { downloadSignedIn } from '../../api/download';
-import { formatBytes, formatDateTime } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { toast } from '../../stores/toasts';
 
 export const DATA_EXPORT_TEXTS = {
@@ -78,7 +79,7 @@ export function DataExportCard() {
 
   const download = async (item: DataExportJson) => {
     try {
-      toast.success(DATA_EXPORT_TEXTS.downloaded(await downloadSignedIn(`/account/exports/${encodeURIComponent(item.id)}/file`, item.filename)));
+      toast.success(DATA_EXPORT_TEXTS.downloaded((await downloadSignedIn(`/account/exports/${encodeURIComponent(item.id)}/file`, { fallbackName: item.filename })).name));
     } catch (e) {
       toast.error(isApiRequestError(e) ? (e.serverMessage ?? PRIVACY_MESSAGES.exportFailed) : PRIVACY_MESSAGES.exportFailed);
       void load();

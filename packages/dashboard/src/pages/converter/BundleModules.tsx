@@ -3,9 +3,9 @@
  * base, feature modules and asset packs, each with how Play delivers it and its compressed
  * size in the AAB — what Google Play's size limits are about (docs/split-inputs.md).
  */
+import { formatBytes } from '@aabify/shared';
 import Table from 'react-bootstrap/Table';
 import type { ConversionModuleJson } from '@aabify/shared';
-import { formatBytes } from '../../lib/format';
 
 export const BUNDLE_MODULE_TEXTS = {
   title: 'Módulos do AAB',

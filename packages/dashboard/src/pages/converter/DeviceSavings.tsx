@@ -4,12 +4,12 @@
  * 'Economia estimada por dispositivo' — what Google Play would deliver to three representative
  * devices from the AAB, against the APK as it is (report.downloadSizes).
  */
+import { formatBytes } from '@aabify/shared';
 import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Table from 'react-bootstrap/Table';
 import type { DeviceDownloadSizeJson } from '@aabify/shared';
 import { conversionApi } from '../../api/conversions';
-import { formatBytes } from '../../lib/format';
 import { BundleModules, readModules } from './BundleModules';
 
 export const DEVICE_SAVINGS_TEXTS = {

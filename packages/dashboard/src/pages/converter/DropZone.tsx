@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
-import { CONVERSION_MESSAGES } from '@aabify/shared';
+import { CONVERSION_MESSAGES, formatBytes } from '@aabify/shared';
 import { UPLOAD_ACCEPT, checkDroppedFiles } from '../../lib/apkFile';
 import { FileDrop } from '../../components/FileDrop';
-import { formatBytes } from '../../lib/format';
 import { useUploadLimit } from './useUploadLimit';
 
 interface DropZoneProps {

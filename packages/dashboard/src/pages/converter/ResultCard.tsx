@@ -9,8 +9,8 @@ import { ReportDetails } from './DeviceSavings';
 import { TestOnPhone } from './TestOnPhone';
 import { PlayChecklist } from '../conversion/PlayChecklist';
 import type { ConversionView } from '../../lib/conversion';
-import { TEST_APK_MESSAGES, formatPercent, outputFileName, retryMayHelp, type ApksReportJson } from '@aabify/shared';
-import { formatBytes, formatDateTime, formatDuration, savings, shortId } from '../../lib/format';
+import { formatBytes, formatPercent, outputFileName, retryMayHelp, TEST_APK_MESSAGES, type ApksReportJson } from '@aabify/shared';
+import { formatDateTime, formatDuration, savings, shortId } from '../../lib/format';
 
 export const RESULT_TEXTS = {
   failedTitle: 'Falha no processamento do arquivo',

@@ -6,10 +6,10 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Icon, type IconName } from '../../components/Icon';
 import { ProgressMeter } from '../../components/ProgressMeter';
-import { isActiveConversionStatus } from '@aabify/shared';
+import { formatBytes, isActiveConversionStatus } from '@aabify/shared';
 import { statusLabel, type ConversionView } from '../../lib/conversion';
 import { useKeyedState } from '../../lib/useKeyedState';
-import { formatBytes, shortId } from '../../lib/format';
+import { shortId } from '../../lib/format';
 import type { LiveStatus } from '../../stores/conversions';
 
 export const UPDATED_FLASH_MS = 2000;

@@ -2,9 +2,8 @@ import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
-import { TEST_APK_MESSAGES, type TestApkResponse } from '@aabify/shared';
+import { formatBytes, TEST_APK_MESSAGES, type TestApkResponse } from '@aabify/shared';
 import { api, isApiRequestError } from '../../api/client';
-import { formatBytes } from '../../lib/format';
 
 export const TEST_ON_PHONE_TEXTS = {
   button: 'Testar no celular',

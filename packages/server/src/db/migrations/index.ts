@@ -37,6 +37,7 @@ import { dataExports } from './0205-data-exports.js';
 import { billingDetails } from './0210-billing-details.js';
 import { fiscalNotes } from './0211-fiscal-notes.js';
 import { conversionKinds } from './0220-conversion-kinds.js';
+import { accountProfile } from './0230-account-profile.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -54,4 +55,5 @@ export const migrations: Migration[] = [
   dataExports,
   billingDetails, fiscalNotes,
   conversionKinds,
+  accountProfile,
 ];

@@ -149,10 +149,9 @@ export const accountRoutes = [
     answer: { type: 'object', properties: { message: { type: 'string' }, keystore: ref('Keystore') }, required: ['message', 'keystore'] },
     errors: [422],
   }),
-  route('get', '/account/keystore', 'Chave de upload', 'Os dados públicos do keystore da conta (nunca a chave)', {
+  route('get', '/account/keystore', 'Chave de upload', 'Os dados públicos do keystore da conta (nunca a chave); `keystore: null` sem keystore cadastrado', {
     auth: 'user', token: 'account:read',
-    answer: { type: 'object', properties: { keystore: ref('Keystore') }, required: ['keystore'] },
-    errors: [404],
+    answer: { type: 'object', properties: { keystore: { oneOf: [ref('Keystore'), { type: 'null' }] } }, required: ['keystore'] },
   }),
   route('delete', '/account/keystore', 'Chave de upload', 'Remove o keystore da conta', { auth: 'user', answers: { 204: null }, errors: [404] }),
 ];

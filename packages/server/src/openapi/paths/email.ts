@@ -1,5 +1,5 @@
 /** E-mail: password recovery, address confirmation, preferences and the admins' outbox (docs/email.md). */
-import { accountPreferencesSchema, adminEmailsQuerySchema, forgotPasswordSchema, resetPasswordSchema, verifyEmailSchema } from '@aabify/shared';
+import { accountPreferencesSchema, adminEmailsQuerySchema, emailChangeConfirmSchema, emailChangeSchema, forgotPasswordSchema, profileSchema, resetPasswordSchema, verifyEmailSchema } from '@aabify/shared';
 import { ref } from '../components.js';
 import { route } from '../route.js';
 
@@ -36,6 +36,13 @@ export const emailRoutes = [
     rateLimited: true,
     description: '400 RESET_LINK_INVALID para um link usado, vencido ou desconhecido. Numa conta com verificação em duas etapas, a resposta traz o desafio (twoFactorRequired) em vez da sessão: o código vai a /auth/login/2fa.',
   }),
+  route('get', '/auth/reset-password/:token/status', 'Autenticação', 'Se um link de nova senha ainda vale (sem usá-lo)', {
+    auth: 'none',
+    answer: { type: 'object', properties: { valid: { type: 'boolean' } }, required: ['valid'] },
+    errors: [400],
+    rateLimited: true,
+    description: 'A página do link pergunta ao abrir: `valid: false` para um link usado, vencido ou desconhecido, antes de a pessoa digitar a senha; o link continua sem uso. Nunca diz de quem é a conta; conta no mesmo limite que a troca de senha. 400 VALIDATION_ERROR para um token malformado.',
+  }),
   route('post', '/auth/verify-email', 'Autenticação', 'Confirma o endereço de e-mail com o token do link', {
     auth: 'none',
     body: verifyEmailSchema,
@@ -53,10 +60,32 @@ export const emailRoutes = [
     answer: { type: 'object', properties: { emailVerified: { type: 'boolean' }, verificationRequired: { type: 'boolean' } }, required: ['emailVerified', 'verificationRequired'] },
   }),
   route('post', '/auth/resend-verification', 'Autenticação', 'Reenvia o e-mail de confirmação do endereço (503 EMAIL_DELIVERY_UNAVAILABLE sem envio de e-mails configurado)', { auth: 'user', answer: message, errors: [503], rateLimited: true }),
-  route('patch', '/account/preferences', 'Conta', 'Preferências da conta (avisos de conversão por e-mail)', {
+  route('patch', '/account/preferences', 'Conta', 'Os e-mails opcionais que a conta quer receber', {
     auth: 'user',
     body: accountPreferencesSchema,
     answer: { allOf: [message, { type: 'object', properties: { user: ref('User') }, required: ['user'] }] },
+    description: 'Cada chave é opcional (pelo menos uma): `notifyConversions` (conversão concluída), `notifyConversionFailures` (conversão com falha), `notifyProductNews` (novidades do produto, sem propaganda). E-mails de segurança (senha, acessos novos, links pedidos) não têm chave: sempre são enviados.',
+  }),
+  route('patch', '/account/profile', 'Conta', 'O nome da conta (Conta › Perfil)', {
+    auth: 'user',
+    body: profileSchema,
+    answer: { allOf: [message, { type: 'object', properties: { user: ref('User') }, required: ['user'] }] },
+  }),
+  route('post', '/account/email-change', 'Conta', 'Pede a troca do e-mail da conta: um link vai para o novo endereço', {
+    auth: 'user',
+    body: emailChangeSchema,
+    answer: message,
+    errors: [503],
+    rateLimited: true,
+    description: 'Só com uma sessão que confirmou a senha nos últimos 10 minutos (403 REAUTH_REQUIRED). O e-mail da conta só muda quando o link enviado ao novo endereço é aberto (vale 24 horas); o endereço atual é avisado. 400 EMAIL_UNCHANGED; 503 EMAIL_DELIVERY_UNAVAILABLE sem envio de e-mails configurado.',
+  }),
+  route('post', '/account/email-change/confirm', 'Conta', 'Confirma a troca de e-mail com o token do link', {
+    auth: 'none',
+    body: emailChangeConfirmSchema,
+    answer: { allOf: [message, { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] }] },
+    errors: [409],
+    rateLimited: true,
+    description: '400 EMAIL_CHANGE_LINK_INVALID para um link usado, vencido ou desconhecido; 409 EMAIL_TAKEN quando outra conta passou a usar o endereço.',
   }),
   route('get', '/admin/emails', 'Administração', 'Os e-mails enviados e na caixa de saída, paginados', {
     auth: 'admin',

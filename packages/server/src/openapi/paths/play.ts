@@ -44,10 +44,9 @@ export const playRoutes = [
     errors: [422],
     description: '`key` é o texto do arquivo JSON da chave. Nunca é devolvida: só o e-mail da conta de serviço, o projeto e o id da chave.',
   }),
-  route('get', '/account/play-credentials', 'Google Play', 'O e-mail e o projeto da conta de serviço cadastrada (nunca a chave)', {
+  route('get', '/account/play-credentials', 'Google Play', 'O e-mail e o projeto da conta de serviço cadastrada (nunca a chave); `credentials: null` sem chave cadastrada', {
     auth: 'user', token: 'account:read',
-    answer: obj({ credentials }),
-    errors: [404],
+    answer: obj({ credentials: { oneOf: [credentials, { type: 'null' }] } }),
   }),
   route('delete', '/account/play-credentials', 'Google Play', 'Remove a chave do Google Play da conta', { auth: 'user', answers: { 204: null }, errors: [404] }),
   route('post', '/account/play-credentials/test', 'Google Play', 'Testar conexão: obtém um token e abre e descarta uma edição do app', {
