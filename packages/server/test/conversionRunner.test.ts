@@ -208,7 +208,8 @@ describe('conversion runner on its own (real Postgres, queue and engine; no HTTP
       processingStartedAt: new Date(Date.now() - 60_000),
     });
     // Its job still locked by the dead process: only the orphan sweep (or the lock's expiry) frees it.
-    await enqueueFor(parts.queue, JOBS.conversionRun, 'conversionId', conversion.id);
+    // Written due in an hour, so this process cannot pick it up before it is locked below.
+    await parts.queue.create(JOBS.conversionRun, { conversionId: conversion.id }).schedule(new Date(Date.now() + 3_600_000)).save();
     await parts.sequelize.query(`UPDATE agenda_jobs SET locked_at = now() + interval '1 hour', next_run_at = now() + interval '1 hour' WHERE data->>'conversionId' = :id`, {
       replacements: { id: conversion.id },
     });
