@@ -6,7 +6,7 @@
  * HTTP (multipart, as the dashboard and the CLI do), `--repeat` times.
  *
  *   npx tsx bench/throughput.ts [--users 20] [--each 5] [--repeat 3] [--files 12] [--workers 0]
- *                               [--max-concurrent N] [--min-kb 30] [--max-kb 4096]
+ *                               [--max-concurrent N] [--min-kb 30] [--max-kb 4096] [--idle-after 15]
  *                               [--count-queries] [--cpu-prof]
  *
  * `--count-queries` prints the database statements per conversion by kind (the database logs
@@ -18,13 +18,16 @@
  * per core; the server's CPU seconds per conversion (its process, worker threads included,
  * /proc) against the engine's own CPU time for the same files, converted in this process before
  * the load (the "service overhead" is the difference); the database's CPU per conversion; the
- * server's RSS after the repetition and its peak (VmHWM); `/api/health` and status-read latency
+ * server's RSS after the repetition and its peak (VmHWM), and what held it (from /metrics, read
+ * every second: the main thread's V8 heap and external memory, the engine threads alive and their
+ * heaps); `/api/health` and status-read latency
  * (p50/p99/max) probed every 100 ms during the load; credits exact (each customer charged one
- * per completed conversion).
+ * per completed conversion). After the last repetition, the RSS once the server has been idle
+ * `--idle-after` seconds.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync, statSync, readlinkSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, readlinkSync, writeFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -55,6 +58,27 @@ const minBytes = Number(arg('min-kb', '30')) * 1024;
 const maxBytes = Number(arg('max-kb', '4096')) * 1024;
 const countQueries = process.argv.includes('--count-queries');
 const cpuProf = process.argv.includes('--cpu-prof');
+const idleAfter = Number(arg('idle-after', '15'));
+const METRICS_TOKEN = randomBytes(16).toString('hex');
+
+/** The server's memory figures from its /metrics (the main process's; a worker process's with `url` of its own). */
+async function memoryFigures(url: string): Promise<{ mainHeap: number; mainHeapUsed: number; mainExternal: number; threads: number; threadHeaps: number; threadExternal: number }> {
+  const text = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
+  const value = (name: string, label = ''): number => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(label));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : Number.NaN;
+  };
+  return {
+    mainHeap: value('aabify_nodejs_heap_size_total_bytes'),
+    mainHeapUsed: value('aabify_nodejs_heap_size_used_bytes'),
+    mainExternal: value('aabify_nodejs_external_memory_bytes'),
+    threads: value('aabify_worker_threads'),
+    threadHeaps: value('aabify_worker_heap_bytes', 'kind="total"'),
+    threadExternal: value('aabify_worker_heap_bytes', 'kind="external"'),
+  };
+}
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 /** The corpus APKs in the size range, spread over it (smallest to largest), `fileCount` of them. */
 function pickFiles(): Array<{ name: string; bytes: Buffer }> {
@@ -73,6 +97,20 @@ function pickFiles(): Array<{ name: string; bytes: Buffer }> {
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+/**
+ * Starts a new peak (VmHWM) at the current RSS (Linux's clear_refs, value 5), so a peak belongs to
+ * one phase: sign-ups hash passwords (scrypt, 128 MiB each while it runs), the load converts.
+ * False where the kernel refuses.
+ */
+function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function memoryKb(pid: number): { rss: number; peak: number } {
@@ -173,7 +211,7 @@ async function main(): Promise<void> {
     const databaseUrl = await freshDatabase(cluster.url);
     await statements?.watch(databaseUrl, cluster.url);
     // Behind a proxy as deployed (compose.yaml): each customer's address is its own.
-    const env = { ...benchServerEnv(databaseUrl, work), TRUST_PROXY: '1' };
+    const env = { ...benchServerEnv(databaseUrl, work), TRUST_PROXY: '1', METRICS_TOKEN };
     const main = await startServerProcess({ ...env, ...(workerProcesses ? { ROLE: 'web' } : {}), PORT: String(await freePort()), DATA_DIR: join(work, 'server') }, nodeArgs);
     procs.push(main.child);
     for (let i = 0; i < workerProcesses; i++) {
@@ -187,7 +225,10 @@ async function main(): Promise<void> {
     console.log(`settings: maxConcurrent ${setting('conversions.maxConcurrent')}, concurrentPerUser ${setting('conversions.concurrentPerUser')}, maxActivePerUser ${setting('conversions.maxActivePerUser')}`);
 
     for (let round = 1; round <= repeat; round++) {
+      const peaksApart = serverPids.every(resetPeak);
       const customers = await signUpCustomers(main.url, adminToken, round);
+      const signUpPeaks = serverPids.map((pid) => memoryKb(pid).peak);
+      if (peaksApart) serverPids.forEach(resetPeak);
       statements?.take();
       const cpuBefore = serverPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
       const dbBefore = clusterCpu(join(pgDir, 'pg'));
@@ -195,8 +236,15 @@ async function main(): Promise<void> {
       const statusReads: number[] = [];
       let probing = true;
       let probeTarget: { token: string; id: string } | undefined;
+      // The most each figure reached, read once a second.
+      const heldMax = { mainHeap: 0, mainHeapUsed: 0, mainExternal: 0, threads: 0, threadHeaps: 0, threadExternal: 0 };
+      let probes = 0;
       const probe = (async () => {
         while (probing) {
+          if (probes++ % 10 === 0) {
+            const m = await memoryFigures(main.url);
+            for (const k of Object.keys(heldMax) as Array<keyof typeof heldMax>) heldMax[k] = Math.max(heldMax[k], m[k]);
+          }
           let t = performance.now();
           await fetch(`${main.url}/api/health`).then((r) => r.arrayBuffer());
           health.push(performance.now() - t);
@@ -286,10 +334,26 @@ async function main(): Promise<void> {
       console.log(
         `  slots             ${((busy / Math.max(1, (lastEnd - firstStart) * slots)) * 100).toFixed(0)} % of ${slots} busy; a conversion waited ${(waited / 1000).toFixed(2)} s in line and ran ${(running / 1000).toFixed(2)} s on average`,
       );
-      console.log(`  server memory     ${memory.map((m) => `RSS ${(m.rss / 1024).toFixed(0)} MB, peak ${(m.peak / 1024).toFixed(0)} MB`).join('; ')}`);
+      console.log(
+        `  server memory     ${memory.map((m) => `RSS ${(m.rss / 1024).toFixed(0)} MB, peak ${(m.peak / 1024).toFixed(0)} MB`).join('; ')} ${peaksApart ? 'during the load' : 'since the start'}` +
+          (peaksApart ? `; peak while the ${users} customers signed up before it ${signUpPeaks.map((kb) => `${(kb / 1024).toFixed(0)} MB`).join('; ')}` : ''),
+      );
+      const held = await memoryFigures(main.url);
+      console.log(
+        `  held (most → now) main thread heap ${mb(heldMax.mainHeap)} → ${mb(held.mainHeap)} MB (used ${mb(heldMax.mainHeapUsed)} → ${mb(held.mainHeapUsed)}), external ${mb(heldMax.mainExternal)} → ${mb(held.mainExternal)} MB; ` +
+          `engine threads ${heldMax.threads} → ${held.threads}, their heaps ${mb(heldMax.threadHeaps)} → ${mb(held.threadHeaps)} MB, external ${mb(heldMax.threadExternal)} → ${mb(held.threadExternal)} MB`,
+      );
       console.log(`  latency           ${latency('/api/health', health)}; ${latency('status reads', statusReads)}`);
       console.log(`  credits           ${creditsExact ? 'exact (one per completed conversion, none reserved)' : 'NOT exact'}; load average ${loadavg()[0]!.toFixed(1)}`);
       if (statements) for (const line of statementLines(statements.take(), conversions)) console.log(`  ${line}`);
+    }
+    if (idleAfter > 0) {
+      await new Promise((r) => setTimeout(r, idleAfter * 1000));
+      const held = await memoryFigures(main.url);
+      console.log(
+        `\nidle ${idleAfter} s after the last round: ${serverPids.map(memoryKb).map((m) => `RSS ${(m.rss / 1024).toFixed(0)} MB`).join('; ')}; ` +
+          `main thread heap ${mb(held.mainHeap)} MB, engine threads ${held.threads} (heaps ${mb(held.threadHeaps)} MB)`,
+      );
     }
     if (cpuProf) {
       await stopServerProcesses(procs);

@@ -163,7 +163,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
     { sequelize, models, logger, secrets, config, settings, storage, mail, metrics, instance, workerPool, conversionEvents, conversionLogs, conversionFiles, conversionStats, queueBroadcaster, queue },
     { claimRetryMs: conversionOpts.claimRetryMs ?? CLAIM_RETRY_MS, maxAttempts: conversionOpts.maxAttempts ?? 3 },
   );
-  metrics.trackWorkers({ running: () => conversionRunner.activeCount, utilisation: () => workerPool.utilisation });
+  metrics.trackWorkers({ running: () => conversionRunner.activeCount, utilisation: () => workerPool.utilisation, threads: () => workerPool.threads, memory: () => workerPool.memory });
 
   const publicationEvents = new PublicationEvents({ io, models });
   const publicationRunner = new PublicationRunner({ sequelize, models, logger, secrets, config, storage, instance, publicationEvents }, opts.play);

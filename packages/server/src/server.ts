@@ -150,7 +150,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         await ensureConversionJobs(ctx);
         await ctx.conversionRunner.wakeWaiting();
       });
-      ctx.workerPool.warm();
       await queue.start();
     } else await queue.ready;
     cleanups.push(closeQueue);

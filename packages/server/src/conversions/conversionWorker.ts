@@ -68,6 +68,9 @@ port.on('message', (msg: ToWorker) => {
       send({ type: 'failed', taskId, error: serializeError(err) });
     } finally {
       running.delete(taskId);
+      // What this thread keeps between tasks, for the pool's figures (/metrics, the benches).
+      const { heapTotal, heapUsed, external } = process.memoryUsage();
+      send({ type: 'memory', heapTotal, heapUsed, external });
     }
   })();
 });

@@ -73,8 +73,16 @@ export interface SerializedError {
   detail?: string;
 }
 
+/** A worker's own V8 heap and the memory its objects hold outside it, in bytes (sent after each task). */
+export interface WorkerMemory {
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+}
+
 export type FromWorker =
   | { type: 'ready' }
+  | ({ type: 'memory' } & WorkerMemory)
   | { type: 'progress'; taskId: number; stage: ConversionStage; fraction: number }
   | { type: 'log'; taskId: number; entry: EngineLogEntry }
   | { type: 'done'; taskId: number; report: ConversionReport | ApksReport }

@@ -1,9 +1,14 @@
 /**
  * A pool of worker threads running the engine, so a large conversion never stalls the API.
- * It keeps `size()` workers warm and grows on demand (the queue's claims bound how many tasks
- * run at once). An abort asks the engine to stop at its next check; a worker that does not
- * answer within the grace period is terminated. A worker that dies fails its task with
- * WORKER_CRASHED and is replaced.
+ * Workers start on demand, one per task running (the queue's claims bound how many run at
+ * once), and are reused while tasks keep coming. An abort asks the engine to stop at its next
+ * check; a worker that does not answer within the grace period is terminated. A worker that
+ * dies fails its task with WORKER_CRASHED; the next task gets a fresh one.
+ *
+ * Memory: a worker keeps its V8 heap's high-water mark for as long as it lives, so a worker idle
+ * for WORKER_IDLE_MS ends (an idle server holds no engine thread), one that has run
+ * WORKER_MAX_TASKS tasks is replaced by a fresh one, and each runs with a small young generation
+ * (WORKER_YOUNG_GENERATION_MB). bench/README.md has the figures.
  *
  * Limits: each worker runs with a V8 heap cap (WORKER_HEAP_LIMIT_MB; a worker that reaches it
  * fails its task with WORKER_OUT_OF_MEMORY and is replaced) and each task may carry a deadline
@@ -17,7 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { ConverterError, type ApksReport, type ConversionReport, type ConversionStage } from '@aabify/converter';
 import { CONVERSION_MESSAGES } from '@aabify/shared';
 import type { Logger } from '../logger.js';
-import { deserializeError, type ApksTask, type EngineLogEntry, type EngineSelection, type EngineTask, type FromWorker, type ToWorker, type WorkerTask } from './engine.js';
+import { deserializeError, type ApksTask, type EngineLogEntry, type EngineSelection, type EngineTask, type FromWorker, type ToWorker, type WorkerMemory, type WorkerTask } from './engine.js';
 
 export class WorkerCrashedError extends Error {
   readonly code = 'WORKER_CRASHED';
@@ -48,6 +53,20 @@ export class WorkerLimitError extends Error {
  */
 export const WORKER_HEAP_LIMIT_MB = 1024;
 
+/** A worker without a task this long ends; the next task starts a fresh one (tens of milliseconds). */
+export const WORKER_IDLE_MS = 10_000;
+
+/** Tasks a worker runs before a fresh one takes its place. */
+export const WORKER_MAX_TASKS = 50;
+
+/**
+ * V8 young generation of a worker (its two semi-spaces and the new large objects: 4 MB
+ * semi-spaces). V8's default lets it grow to 48 MB per thread while the engine allocates fast,
+ * memory the engine's live data never needs: 20 × 5 corpus conversions on 3 threads held
+ * 150–160 MB of worker heaps with the default, 75–94 MB with this (bench/README.md).
+ */
+export const WORKER_YOUNG_GENERATION_MB = 12;
+
 export interface RunHooks {
   signal?: AbortSignal;
   /** Wall-clock budget from the moment a worker takes the task; past it: CONVERSION_TIMEOUT. */
@@ -69,8 +88,13 @@ interface PendingTask {
 interface PooledWorker {
   worker: Worker;
   task?: PendingTask;
+  /** Tasks given to this worker so far. */
+  tasks: number;
   abortTimer?: NodeJS.Timeout;
   deadlineTimer?: NodeJS.Timeout;
+  idleTimer?: NodeJS.Timeout;
+  /** What the worker last said of its memory (after each task). */
+  memory?: WorkerMemory;
 }
 
 /** Resolves the worker entry beside this module: the .ts source under tsx, the .js bundle in dist/. */
@@ -104,6 +128,12 @@ export interface WorkerPoolOptions {
   abortGraceMs?: number;
   /** V8 old-generation cap per worker (default WORKER_HEAP_LIMIT_MB; tests lower it). */
   heapLimitMb?: number;
+  /** A worker without a task this long ends (default WORKER_IDLE_MS). */
+  idleMs?: number;
+  /** Tasks a worker runs before it is replaced (default WORKER_MAX_TASKS). */
+  maxTasks?: number;
+  /** V8 young-generation size per worker (default WORKER_YOUNG_GENERATION_MB). */
+  youngGenerationMb?: number;
 }
 
 export class WorkerPool {
@@ -114,20 +144,26 @@ export class WorkerPool {
 
   constructor(private readonly opts: WorkerPoolOptions) {}
 
-  /** Starts the warm workers. */
-  warm(): void {
-    try {
-      while (this.workers.size < this.opts.size()) this.spawn();
-    } catch (err) {
-      // Workers are also started on demand; a failure here must not stop the server.
-      this.opts.logger.error({ err }, 'conversion workers could not be started');
-    }
-  }
-
   get busy(): number {
     let n = 0;
     for (const w of this.workers) if (w.task) n++;
     return n;
+  }
+
+  /** Worker threads alive now, busy or idle. */
+  get threads(): number {
+    return this.workers.size;
+  }
+
+  /** The live workers' memory as each last reported it (after its latest task), summed. */
+  get memory(): WorkerMemory {
+    const sum: WorkerMemory = { heapTotal: 0, heapUsed: 0, external: 0 };
+    for (const w of this.workers) {
+      sum.heapTotal += w.memory?.heapTotal ?? 0;
+      sum.heapUsed += w.memory?.heapUsed ?? 0;
+      sum.external += w.memory?.external ?? 0;
+    }
+    return sum;
   }
 
   /** Busy threads over the pool's size (warm size, or more while it has grown): 0…1. */
@@ -168,7 +204,10 @@ export class WorkerPool {
       let idle = [...this.workers].find((w) => !w.task);
       if (!idle) idle = this.spawn();
       const task = this.waiting.shift()!;
+      clearTimeout(idle.idleTimer);
+      idle.idleTimer = undefined;
       idle.task = task;
+      idle.tasks++;
       if (task.hooks.deadlineMs !== undefined) this.startDeadline(idle, task, task.hooks.deadlineMs);
       idle.worker.postMessage({ type: 'run', taskId: task.id, task: task.task } satisfies ToWorker);
     }
@@ -178,9 +217,12 @@ export class WorkerPool {
     const worker = startWorkerThread(workerEntry(), {
       workerData: { engine: this.opts.engine },
       name: 'aabify-conversion',
-      resourceLimits: { maxOldGenerationSizeMb: this.opts.heapLimitMb ?? WORKER_HEAP_LIMIT_MB },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.opts.heapLimitMb ?? WORKER_HEAP_LIMIT_MB,
+        maxYoungGenerationSizeMb: this.opts.youngGenerationMb ?? WORKER_YOUNG_GENERATION_MB,
+      },
     });
-    const pooled: PooledWorker = { worker };
+    const pooled: PooledWorker = { worker, tasks: 0 };
     this.workers.add(pooled);
     worker.on('message', (msg: FromWorker) => this.onMessage(pooled, msg));
     worker.on('error', (err: Error & { code?: string }) => {
@@ -196,6 +238,11 @@ export class WorkerPool {
   }
 
   private onMessage(pooled: PooledWorker, msg: FromWorker): void {
+    if (msg.type === 'memory') {
+      const { heapTotal, heapUsed, external } = msg;
+      pooled.memory = { heapTotal, heapUsed, external };
+      return;
+    }
     const task = pooled.task;
     if (msg.type === 'ready' || !task || msg.taskId !== task.id) return;
     try {
@@ -212,8 +259,19 @@ export class WorkerPool {
       pooled.task = undefined;
       if (msg.type === 'done') task.resolve(msg.report);
       else task.reject(deserializeError(msg.error));
+      if (pooled.tasks >= (this.opts.maxTasks ?? WORKER_MAX_TASKS)) void this.terminate(pooled, 'task count reached');
+      else this.idleFrom(pooled);
       this.dispatch();
     }
+  }
+
+  /** The worker ends unless a task reaches it within the idle time. */
+  private idleFrom(pooled: PooledWorker): void {
+    clearTimeout(pooled.idleTimer);
+    pooled.idleTimer = setTimeout(() => {
+      if (!pooled.task) void this.terminate(pooled, 'idle');
+    }, this.opts.idleMs ?? WORKER_IDLE_MS);
+    pooled.idleTimer.unref();
   }
 
   private abort(task: PendingTask): void {
@@ -252,6 +310,7 @@ export class WorkerPool {
     this.workers.delete(pooled);
     clearTimeout(pooled.abortTimer);
     clearTimeout(pooled.deadlineTimer);
+    clearTimeout(pooled.idleTimer);
     const task = pooled.task;
     pooled.task = undefined;
     pooled.worker.removeAllListeners('exit');
@@ -265,12 +324,10 @@ export class WorkerPool {
     if (!this.workers.delete(pooled)) return;
     clearTimeout(pooled.abortTimer);
     clearTimeout(pooled.deadlineTimer);
+    clearTimeout(pooled.idleTimer);
     const task = pooled.task;
     pooled.task = undefined;
     if (task) task.reject(err);
-    if (!this.closed) {
-      if (this.workers.size < this.opts.size()) this.spawn();
-      this.dispatch();
-    }
+    if (!this.closed) this.dispatch();
   }
 }

@@ -29,6 +29,10 @@ export interface Metrics {
 export interface WorkerFigures {
   running(): number;
   utilisation(): number;
+  /** Engine threads alive, busy or idle. */
+  threads(): number;
+  /** Their V8 heaps and external memory, as each last reported it (bytes). */
+  memory(): { heapTotal: number; heapUsed: number; external: number };
 }
 
 export function createMetrics(ctx: { sequelize: Sequelize; config: Pick<Config, 'role'>; instance: { readonly id: string }; version: string }): Metrics {
@@ -78,7 +82,7 @@ export function createMetrics(ctx: { sequelize: Sequelize; config: Pick<Config, 
     labelNames: ['instance', 'version'],
     registers: [registry],
   }).set({ instance: ctx.instance.id, version: ctx.version }, 1);
-  let workers: WorkerFigures = { running: () => 0, utilisation: () => 0 };
+  let workers: WorkerFigures = { running: () => 0, utilisation: () => 0, threads: () => 0, memory: () => ({ heapTotal: 0, heapUsed: 0, external: 0 }) };
   new Gauge({
     name: 'aabify_worker_busy',
     help: 'Conversions this process is running',
@@ -93,6 +97,26 @@ export function createMetrics(ctx: { sequelize: Sequelize; config: Pick<Config, 
     registers: [registry],
     collect() {
       this.set(workers.utilisation());
+    },
+  });
+  new Gauge({
+    name: 'aabify_worker_threads',
+    help: 'Engine threads of this process alive, busy or idle (an idle one ends after a few seconds)',
+    registers: [registry],
+    collect() {
+      this.set(workers.threads());
+    },
+  });
+  new Gauge({
+    name: 'aabify_worker_heap_bytes',
+    help: "Engine threads' V8 heaps (total: reserved, used: live objects) and their external memory, after each thread's latest task",
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      const m = workers.memory();
+      this.set({ kind: 'total' }, m.heapTotal);
+      this.set({ kind: 'used' }, m.heapUsed);
+      this.set({ kind: 'external' }, m.external);
     },
   });
   const httpLatency = new Histogram({
