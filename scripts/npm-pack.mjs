@@ -15,7 +15,8 @@ export function run(tool, cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, ...opts });
   if (r.error) fail(tool, `could not run ${cmd}: ${r.error.message}`);
   if (r.status !== 0) {
-    fail(tool, `${cmd} ${args.join(' ')} exited with ${r.status}: ${r.stderr.toString().trim().split('\n').slice(-5).join(' | ')}`);
+    const how = r.status === null ? `was stopped by ${r.signal}` : `exited with ${r.status}`;
+    fail(tool, `${cmd} ${args.join(' ')} ${how}: ${r.stderr.toString().trim().split('\n').slice(-5).join(' | ')}`);
   }
   return r.stdout;
 }
