@@ -7,7 +7,7 @@
  * last word on the outcome.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CONVERSION_STEP_LABELS, isFinalConversionStatus, type ConversionLogLevel } from '@aabify/shared/conversions';
+import { conversionStepLabel, isFinalConversionStatus, type ConversionKind, type ConversionLogLevel } from '@aabify/shared/conversions';
 import type { ApiClient } from './api/client.js';
 import { CliError, errorFromResponse } from './api/errors.js';
 import { readServerEvents } from './api/sse.js';
@@ -34,6 +34,8 @@ export interface FollowOptions {
   env?: NodeJS.ProcessEnv;
   /** Give up (WAIT_TIMEOUT, exit 124) when the conversion has not ended by then; the server goes on. */
   timeout?: WaitTimeout;
+  /** What the conversion reads and writes, for the stages' names (an AAB → APK one writes APKs). */
+  kind?: ConversionKind;
 }
 
 export interface FollowResult {
@@ -129,7 +131,7 @@ class Presenter {
       const width = 30;
       const filled = Math.round((p / 100) * width);
       const progress = bar ? `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(p).padStart(3)}%` : `${p}%`;
-      return `Processando: ${progress}${s.step ? ` — ${CONVERSION_STEP_LABELS[s.step] ?? s.step}` : ''}`;
+      return `Processando: ${progress}${s.step ? ` — ${conversionStepLabel(s.step, this.options.kind)}` : ''}`;
     }
     return `Status: ${statusLabel(status)}${s.progress !== undefined && !isFinalConversionStatus(status) ? ` (${Math.round(s.progress)}%)` : ''}`;
   }

@@ -305,6 +305,19 @@ export const CONVERSION_STEP_LABELS: Record<string, string> = {
   storing: 'Armazenando o AAB',
 };
 
+/** Where an AAB → APK conversion's stages read otherwise: it reads a bundle and writes APKs. */
+const AAB_TO_APKS_STEP_LABELS: Record<string, string> = {
+  reading: 'Lendo o AAB',
+  resources: 'Compilando os recursos',
+  writing: 'Gravando os APKs',
+  storing: 'Armazenando os APKs',
+};
+
+/** pt-BR label of a stage of a conversion of this kind ('Gravando o AAB', 'Gravando os APKs'). */
+export function conversionStepLabel(step: string, kind?: ConversionKind | null): string {
+  return (kind === 'aab-to-apks' ? AAB_TO_APKS_STEP_LABELS[step] : undefined) ?? CONVERSION_STEP_LABELS[step] ?? step;
+}
+
 /** The short pt-BR tag of a log line's stage ('[leitura]'), never the engine's own name. */
 const CONVERSION_STEP_TAGS: Record<string, string> = {
   upload: 'envio',

@@ -166,7 +166,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
   };
   process.once('SIGINT', onSigint);
   try {
-    const followed = await followConversion(api, output, id, { showLogs: !flags.quiet, showProgress: true, ...(timeout ? { timeout } : {}) });
+    const followed = await followConversion(api, output, id, { showLogs: !flags.quiet, showProgress: true, kind, ...(timeout ? { timeout } : {}) });
     const { logs, transport } = followed;
     if (followed.conversion.status !== 'completed') throw conversionFailure(id, followed.conversion.status, followed.conversion.error);
     // A live update may come without the engine's report (signature, download estimate): read it once.

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Job } from 'agenda';
 import { isConverterError, type InputFile } from '@aabify/converter';
-import { CONVERSION_MESSAGES, CONVERSION_STEP_LABELS, CONVERSION_LIMITS, VERSION_CODE_FROM_PLAY, outputFileName, type ConversionLogLevel, type ConversionReportJson } from '@aabify/shared';
+import { CONVERSION_MESSAGES, CONVERSION_LIMITS, conversionStepLabel, VERSION_CODE_FROM_PLAY, outputFileName, type ConversionLogLevel, type ConversionReportJson } from '@aabify/shared';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Conversion, Models } from '../models/index.js';
@@ -265,7 +265,7 @@ export class ConversionRunner {
         status: 'processing',
         progress: lastProgress,
         step: stage,
-        message: `${CONVERSION_STEP_LABELS[stage] ?? stage} (${lastProgress}%)`,
+        message: `${conversionStepLabel(stage, conversion.kind)} (${lastProgress}%)`,
       });
       // Written at most every PROGRESS_WRITE_MS, a new stage included: each write is a query and
       // a change every process hears (its cached row dropped); readers of the row between two

@@ -6,7 +6,7 @@
  * `transaction` write the message in it, so it exists exactly when that work commits.
  */
 import { Op, type Sequelize, type Transaction } from 'sequelize';
-import { EMAIL_PREFERENCE_OF_KIND, PAYMENT_METHOD_LABELS, type PaymentMethod } from '@aabify/shared';
+import { EMAIL_PREFERENCE_OF_KIND, PAYMENT_METHOD_LABELS, isDeviceSet, type PaymentMethod } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import type { Conversion, Models, Payment, Purchase, User } from '../models/index.js';
 import { issueEmailLink, LINK_VALIDITY_MS } from './links.js';
@@ -302,7 +302,7 @@ export class Mailer {
         kind,
         to: user.email,
         userId: user.id,
-        data: { fileName: conversion.fileName, kind: conversion.kind, conversionId: conversion.id, durationSeconds: Math.round(durationMs / 1000), error: conversion.error },
+        data: { fileName: conversion.fileName, kind: conversion.kind, output: isDeviceSet(conversion.options) ? 'device-set' : 'universal', conversionId: conversion.id, durationSeconds: Math.round(durationMs / 1000), error: conversion.error },
         dedupeKey: `conversion-ended:${conversion.id}`,
         transaction: opts.transaction,
       });

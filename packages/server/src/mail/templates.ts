@@ -76,6 +76,12 @@ export function validityText(hours: unknown): string {
 }
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
+/** What a finished conversion made, as its e-mail names it ('Seu AAB', 'O conjunto de APKs'). */
+function finishedOutput(d: Record<string, unknown>): { mine: string; the: string } {
+  if (d.kind !== 'aab-to-apks') return { mine: 'Seu AAB', the: 'O AAB' };
+  return d.output === 'device-set' ? { mine: 'Seu conjunto de APKs', the: 'O conjunto de APKs' } : { mine: 'Seu APK', the: 'O APK' };
+}
+
 /** What each kind of message says, from its stored data. */
 const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
   welcome: (d) => ({
@@ -207,10 +213,10 @@ const CONTENT: { [K in EmailKind]: (d: Data) => MessageContent } = {
   }),
   conversion_finished: (d) => ({
     subject: `Conversão concluída: ${str(d.fileName)}`,
-    // AAB → APK conversions make an APK; earlier messages have no kind and made an AAB.
-    heading: d.kind === 'aab-to-apks' ? 'Seu APK está pronto' : 'Seu AAB está pronto',
+    // AAB → APK conversions make an APK or a device's set of APKs; earlier messages have no kind and made an AAB.
+    heading: `${finishedOutput(d).mine} está pronto`,
     blocks: [
-      { p: `A conversão de ${str(d.fileName)} terminou em ${minutes(Number(d.durationSeconds))}. ${d.kind === 'aab-to-apks' ? 'O APK' : 'O AAB'} está pronto para baixar.` },
+      { p: `A conversão de ${str(d.fileName)} terminou em ${minutes(Number(d.durationSeconds))}. ${finishedOutput(d).the} está pronto para baixar.` },
       { button: { label: 'Abrir conversão', path: `/conversions/${str(d.conversionId)}` } },
       { note: 'Você recebe este aviso quando uma conversão leva mais de um minuto. Desligue-o em Conta › Perfil, em "Avisos por e-mail".' },
     ],
