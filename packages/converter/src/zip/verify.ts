@@ -151,8 +151,8 @@ export interface BackgroundVerifierOptions {
    */
   digest?: 'sha1' | 'sha256';
   /**
-   * Worker threads to spread the entries over, at most (default: see defaultThreads); one per
-   * `workerFrom` bytes to prove, so a thread's start always has enough work to pay for itself.
+   * Worker threads to spread the entries over, at most (default: the pool's size, else one); one
+   * per `workerFrom` bytes to prove, so a thread's start always has enough work to pay for itself.
    */
   threads?: number;
   /** Threads started ahead (VerifierThreads.forInput): taken before any new one is started. */
@@ -160,11 +160,13 @@ export interface BackgroundVerifierOptions {
 }
 
 /**
- * Verifier threads by default: two on a machine with two cores or more when the engine runs on
- * the process's main thread (the CLI: one conversion, which waits for its copies to be proven
- * — for the 100 MB APK, ~170 MB to inflate), else one. A server runs conversions in worker
- * threads of its own pool, side by side: there the cores are already shared out between them,
- * and a second verifier thread per conversion would only add its memory.
+ * Verifier threads started ahead (VerifierThreads.forInput): two on a machine with two cores or
+ * more when the engine runs on the process's main thread — the CLI building a universal APK,
+ * whose writing waits for each copied entry's v1 digest (the 100 MB bundle: ~175 MB to inflate
+ * and ~210 MB to hash, 0.5–0.7 s of CPU, more than the main thread's work meanwhile) —, else
+ * one. A server runs conversions in worker threads of its own pool, side by side: there the
+ * cores are already shared out between them, and a second verifier thread per conversion would
+ * only add its memory.
  */
 function defaultThreads(): number {
   const { isMainThread } = process.getBuiltinModule('node:worker_threads');
@@ -373,7 +375,7 @@ export class BackgroundVerifier {
     const workerFrom = options.workerFrom ?? VERIFY_WORKER_FROM;
     this.running =
       bytes >= workerFrom
-        ? this.runInWorkers(entries, Math.max(1, Math.min(options.threads ?? options.pool?.size ?? defaultThreads(), Math.floor(bytes / Math.max(1, workerFrom)) || 1)))
+        ? this.runInWorkers(entries, Math.max(1, Math.min(options.threads ?? options.pool?.size ?? 1, Math.floor(bytes / Math.max(1, workerFrom)) || 1)))
         : this.run(entries, signal ? AbortSignal.any([signal, this.stop.signal]) : this.stop.signal);
   }
 
