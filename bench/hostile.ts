@@ -22,6 +22,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Pool, request } from 'undici';
 import { io as connectSocket, type Socket } from 'socket.io-client';
+import type { LegalAcceptanceStatus } from '@aabify/shared';
 import { worstHealthDuring } from '../packages/server/test/helpers/healthProbe.js';
 import { dripRequest } from '../packages/server/test/helpers/slowClient.js';
 
@@ -149,18 +150,7 @@ async function attackParallelPasswords(target: Target): Promise<void> {
 /** Four accounts upload at once a keystore whose legacy KDF runs a million iterations (bench/hostile-keystores.ts). */
 async function attackKeystores(target: Target): Promise<void> {
   const { keystoreAttack } = await import('./hostile-keystores.js');
-  const newToken = async (): Promise<string> => {
-    const email = `ks-${randomBytes(4).toString('hex')}@example.com`;
-    const password = 'senha-do-ataque-1';
-    const created = await fetch(`${target.url}/api/admin/users/create-user`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${target.adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password, userType: 'credit', credits: 0 }),
-    });
-    if (created.status !== 201) throw new Error(`user not created: ${created.status} ${await created.text()}`);
-    const login = await fetch(`${target.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-    return ((await login.json()) as { token: string }).token;
-  };
+  const newToken = () => newCustomer(target);
   const rssBefore = await rssMb(target.pid);
   const r = await keystoreAttack({ url: target.url, newToken }, { uploads: Number(arg('uploads', '4')), iterations: Number(arg('iterations', '1000000')) });
   const rssAfter = await rssMb(target.pid);
@@ -181,7 +171,17 @@ async function newCustomer(target: Target, credits = 0): Promise<string> {
   });
   if (created.status !== 201) throw new Error(`user not created: ${created.status} ${await created.text()}`);
   const login = await fetch(`${target.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-  return ((await login.json()) as { token: string }).token;
+  const token = ((await login.json()) as { token: string }).token;
+  // An account made by an admin accepts the current terms at its first sign-in; until then every other call answers 403.
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const status = (await (await fetch(`${target.url}/api/legal/acceptance`, { headers: auth })).json()) as LegalAcceptanceStatus;
+  const accepted = await fetch(`${target.url}/api/legal/acceptance`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ termsVersion: status.current.terms, privacyVersion: status.current.privacy }),
+  });
+  if (!accepted.ok) throw new Error(`terms not accepted: ${accepted.status} ${await accepted.text()}`);
+  return token;
 }
 
 const spread = (values: number[]) => {

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { SERVER_NODE_FLAGS } from '../scripts/serverNodeFlags.mjs';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SERVER_DIR = join(REPO, 'packages', 'server');
@@ -39,10 +40,10 @@ export interface ServerProcess {
 /** Which bundle the server processes run (the working tree's, or AABIFY_BENCH_SERVER_DIST's). */
 export const serverBundle = (): string => MAIN;
 
-/** Starts one server process with `env` on top of this one's (and `nodeArgs` for Node, e.g. --cpu-prof); resolves once it says it is ready. */
+/** Starts one server process with `env` on top of this one's, Node's flags as `npm start` and the image give them (and `nodeArgs`, e.g. --cpu-prof); resolves once it says it is ready. */
 export function startServerProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
   buildServer();
-  const child = spawn(process.execPath, [...nodeArgs, MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   // AABIFY_BENCH_SERVER_LOG: the server's log (LOG_LEVEL, warn by default) is kept in that file.
   const keep = process.env.AABIFY_BENCH_SERVER_LOG ? createWriteStream(process.env.AABIFY_BENCH_SERVER_LOG, { flags: 'a' }) : undefined;
   return new Promise((resolveStart, reject) => {

@@ -7,7 +7,7 @@
  *
  *   npx tsx bench/throughput.ts [--users 20] [--each 5] [--repeat 3] [--files 12] [--workers 0]
  *                               [--max-concurrent N] [--min-kb 30] [--max-kb 4096] [--idle-after 15]
- *                               [--count-queries] [--cpu-prof]
+ *                               [--count-queries] [--cpu-prof] [--server-node-args "--flag ..."]
  *
  * `--count-queries` prints the database statements per conversion by kind (the database logs
  * each one: its CPU figure is then not comparable); `--cpu-prof` prints where the server
@@ -21,7 +21,7 @@
  * server's RSS after the repetition and its peak (VmHWM), and what held it (from /metrics, read
  * every second: the main thread's V8 heap and external memory, the engine threads alive and their
  * heaps); `/api/health` and status-read latency
- * (p50/p99/max) probed every 100 ms during the load; credits exact (each customer charged one
+ * (p50/p99/max) probed every 100 ms during the load by a process of its own (latencyProbe.ts); credits exact (each customer charged one
  * per completed conversion). After the last repetition, the RSS once the server has been idle
  * `--idle-after` seconds.
  */
@@ -36,6 +36,7 @@ import { convertApk } from '../packages/converter/src/index.js';
 import { startEmbeddedPostgres } from '../packages/server/src/db/embedded.js';
 import { freePort } from '../packages/server/test/helpers/postgres.js';
 import { summariseProfiles } from './cpuProfile.js';
+import { startLatencyProbe, type LatencySample } from './latencyProbe.js';
 import { statementCounter, statementLines } from './dbStatements.js';
 import { benchServerEnv, callApi, freshDatabase, serverBundle, startServerProcess, stopServerProcesses } from './serverProcess.js';
 
@@ -59,13 +60,15 @@ const maxBytes = Number(arg('max-kb', '4096')) * 1024;
 const countQueries = process.argv.includes('--count-queries');
 const cpuProf = process.argv.includes('--cpu-prof');
 const idleAfter = Number(arg('idle-after', '15'));
+/** Node flags for the server processes only (e.g. heap sizing), so the engine's own figure in this process stays comparable. */
+const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
 const METRICS_TOKEN = randomBytes(16).toString('hex');
 
 /** The server's memory figures from its /metrics (the main process's; a worker process's with `url` of its own). */
-async function memoryFigures(url: string): Promise<{ mainHeap: number; mainHeapUsed: number; mainExternal: number; threads: number; threadHeaps: number; threadExternal: number }> {
+async function memoryFigures(url: string): Promise<{ mainHeap: number; mainHeapUsed: number; mainExternal: number; threads: number; threadHeaps: number; threadExternal: number; loopDelayMax: number }> {
   const text = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
   const value = (name: string, label = ''): number => {
-    const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(label));
+    const line = text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && l.includes(label));
     return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : Number.NaN;
   };
   return {
@@ -75,6 +78,8 @@ async function memoryFigures(url: string): Promise<{ mainHeap: number; mainHeapU
     threads: value('aabify_worker_threads'),
     threadHeaps: value('aabify_worker_heap_bytes', 'kind="total"'),
     threadExternal: value('aabify_worker_heap_bytes', 'kind="external"'),
+    // The longest the main thread's event loop was held since the previous read (prom-client resets it at each read).
+    loopDelayMax: value('aabify_nodejs_eventloop_lag_max_seconds') * 1000,
   };
 }
 
@@ -150,9 +155,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-function latency(label: string, samples: number[]): string {
-  const s = [...samples].sort((a, b) => a - b);
-  return `${label} p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms, max ${(s.at(-1) ?? Number.NaN).toFixed(0)} ms (${s.length} probes)`;
+/** Percentiles of the probes, and when the three slowest were sent (seconds after the first upload). */
+function latency(label: string, samples: LatencySample[], loadStartedAt: number): string {
+  const s = samples.map((x) => x.ms).sort((a, b) => a - b);
+  const slowest = [...samples].sort((a, b) => b.ms - a.ms).slice(0, 3).map((x) => `+${((x.at - loadStartedAt) / 1000).toFixed(1)}`);
+  return `${label} p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms, max ${(s.at(-1) ?? Number.NaN).toFixed(0)} ms (${s.length} probes; slowest at ${slowest.join(', ')} s)`;
 }
 
 /** The engine's CPU seconds for each file, converted here one after the other (after one warm-up). */
@@ -195,8 +202,9 @@ async function main(): Promise<void> {
   const pgDir = join(work, 'pg');
   const statements = countQueries ? statementCounter() : undefined;
   const cluster = await startEmbeddedPostgres({ dir: pgDir, port: await freePort(), password: randomBytes(12).toString('hex'), ...(statements ? { logger: statements.logger } : {}) });
-  const profiles = join(work, 'profiles');
-  const nodeArgs = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [];
+  // AABIFY_BENCH_PROFILES keeps the profiles there (for reading them again), else they go with the run's folder.
+  const profiles = process.env.AABIFY_BENCH_PROFILES ?? join(work, 'profiles');
+  const nodeArgs = [...(cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profiles] : []), ...serverNodeArgs];
   const procs: ChildProcess[] = [];
   try {
     const engine = await engineCpu(files, work);
@@ -232,32 +240,21 @@ async function main(): Promise<void> {
       statements?.take();
       const cpuBefore = serverPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
       const dbBefore = clusterCpu(join(pgDir, 'pg'));
-      const health: number[] = [];
-      const statusReads: number[] = [];
-      let probing = true;
+      // Latency from a process of its own; the memory figures from here, once a second.
+      const latencyProbe = startLatencyProbe(main.url);
       let probeTarget: { token: string; id: string } | undefined;
-      // The most each figure reached, read once a second.
-      const heldMax = { mainHeap: 0, mainHeapUsed: 0, mainExternal: 0, threads: 0, threadHeaps: 0, threadExternal: 0 };
-      let probes = 0;
-      const probe = (async () => {
+      const heldMax = { mainHeap: 0, mainHeapUsed: 0, mainExternal: 0, threads: 0, threadHeaps: 0, threadExternal: 0, loopDelayMax: 0 };
+      let probing = true;
+      const memoryReads = (async () => {
         while (probing) {
-          if (probes++ % 10 === 0) {
-            const m = await memoryFigures(main.url);
-            for (const k of Object.keys(heldMax) as Array<keyof typeof heldMax>) heldMax[k] = Math.max(heldMax[k], m[k]);
-          }
-          let t = performance.now();
-          await fetch(`${main.url}/api/health`).then((r) => r.arrayBuffer());
-          health.push(performance.now() - t);
-          if (probeTarget) {
-            t = performance.now();
-            await fetch(`${main.url}/api/conversion/status/${probeTarget.id}`, { headers: { authorization: `Bearer ${probeTarget.token}` } }).then((r) => r.arrayBuffer());
-            statusReads.push(performance.now() - t);
-          }
-          await new Promise((r) => setTimeout(r, 100));
+          const m = await memoryFigures(main.url);
+          for (const k of Object.keys(heldMax) as Array<keyof typeof heldMax>) heldMax[k] = Math.max(heldMax[k], m[k]);
+          await new Promise((r) => setTimeout(r, 1000));
         }
       })();
 
       const started = performance.now();
+      const loadStartedAt = Date.now();
       let engineSeconds = 0;
       const submitted = await Promise.all(
         customers.flatMap((c, ci) =>
@@ -267,7 +264,7 @@ async function main(): Promise<void> {
             const form = new FormData();
             form.append('apk', new Blob([new Uint8Array(f.bytes)]), f.name);
             const r = await callApi<{ conversionId: string }>(main.url, 'POST', '/conversion/convert', c.token, form);
-            probeTarget ??= { token: c.token, id: r.conversionId };
+            if (!probeTarget) latencyProbe.target((probeTarget = { token: c.token, id: r.conversionId }));
             return { customer: c, id: r.conversionId };
           }),
         ),
@@ -306,7 +303,8 @@ async function main(): Promise<void> {
       }
       const seconds = (performance.now() - started) / 1000;
       probing = false;
-      await probe;
+      await memoryReads;
+      const { health, statusReads } = await latencyProbe.stop();
       const conversions = submitted.length;
       const serverCpu = serverPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - cpuBefore;
       const dbCpu = clusterCpu(join(pgDir, 'pg')) - dbBefore;
@@ -341,9 +339,10 @@ async function main(): Promise<void> {
       const held = await memoryFigures(main.url);
       console.log(
         `  held (most → now) main thread heap ${mb(heldMax.mainHeap)} → ${mb(held.mainHeap)} MB (used ${mb(heldMax.mainHeapUsed)} → ${mb(held.mainHeapUsed)}), external ${mb(heldMax.mainExternal)} → ${mb(held.mainExternal)} MB; ` +
-          `engine threads ${heldMax.threads} → ${held.threads}, their heaps ${mb(heldMax.threadHeaps)} → ${mb(held.threadHeaps)} MB, external ${mb(heldMax.threadExternal)} → ${mb(held.threadExternal)} MB`,
+          `engine threads ${heldMax.threads} → ${held.threads}, their heaps ${mb(heldMax.threadHeaps)} → ${mb(held.threadHeaps)} MB, external ${mb(heldMax.threadExternal)} → ${mb(held.threadExternal)} MB; ` +
+          `the main thread's event loop held up to ${heldMax.loopDelayMax.toFixed(0)} ms`,
       );
-      console.log(`  latency           ${latency('/api/health', health)}; ${latency('status reads', statusReads)}`);
+      console.log(`  latency           ${latency('/api/health', health, loadStartedAt)}; ${latency('status reads', statusReads, loadStartedAt)}`);
       console.log(`  credits           ${creditsExact ? 'exact (one per completed conversion, none reserved)' : 'NOT exact'}; load average ${loadavg()[0]!.toFixed(1)}`);
       if (statements) for (const line of statementLines(statements.take(), conversions)) console.log(`  ${line}`);
     }

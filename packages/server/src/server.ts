@@ -17,7 +17,7 @@ import { createSequelize } from './db/database.js';
 import { prepareSchema } from './db/migrate.js';
 import { applicationName } from './db/connections.js';
 import { createNotifier } from './db/notifications.js';
-import { closeJobQueue, createJobQueue, ensureQueueSchema } from './jobs/queue.js';
+import { announceJobs, closeJobQueue, createJobQueue, ensureQueueSchema } from './jobs/queue.js';
 import { DEFAULT_INSTANCE_TIMING, ServerInstance, type InstanceTiming } from './jobs/instances.js';
 import { defineJobs, scheduleRecurring } from './jobs/define.js';
 import { ensureConversionJobs, reclaimOrphanedConversions } from './jobs/conversions.js';
@@ -151,7 +151,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         await ctx.conversionRunner.wakeWaiting();
       });
       await queue.start();
-    } else await queue.ready;
+    } else await announceJobs(queue);
     cleanups.push(closeQueue);
     // Cleanups run last-pushed first. Sockets close after the conversions are handed back
     // (their 'back to queued' events still go out), and both before the queue drains.

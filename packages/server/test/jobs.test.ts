@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { closeJobQueue, createJobQueue, ensureQueueSchema, isQueueRunning, type JobQueue } from '../src/jobs/queue.js';
+import { announceJobs, closeJobQueue, createJobQueue, ensureQueueSchema, isQueueRunning, type JobQueue } from '../src/jobs/queue.js';
 import { createTestDatabase } from './helpers/postgres.js';
 
 const worker = fileURLToPath(new URL('./fixtures/hangingWorker.ts', import.meta.url));
@@ -65,6 +65,40 @@ describe('job queue (Agenda on Postgres)', () => {
       }
     } finally {
       await client.end();
+    }
+  });
+
+  it('job_savedByAWebProcess_wakesTheProcessorAtOnce_andItsRunSendsNoStateMessages', async function () {
+    this.timeout(30000);
+    const url = await createTestDatabase();
+    const listener = new pg.Client({ connectionString: url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (m) => heard.push(m.channel));
+    // Agenda's channels: new jobs on "agenda:jobs", run states on "agenda:jobs:state".
+    await listener.query('LISTEN "agenda:jobs"');
+    await listener.query('LISTEN "agenda:jobs:state"');
+    try {
+      // The processor looks for due jobs once a minute: only the wake-up can start this one sooner.
+      const processor = createJobQueue({ databaseUrl: url, name: 'processor', processEvery: 60_000 });
+      const producer = createJobQueue({ databaseUrl: url, name: 'producer' });
+      queues.push(processor, producer);
+      await ensureQueueSchema(processor);
+      let ran = 0;
+      processor.define('wake', async () => void ran++);
+      await processor.start();
+      // As a web process: saves jobs, runs none.
+      await announceJobs(producer);
+      producer.define('wake', async () => undefined);
+      await producer.now('wake', {});
+      await waitFor(() => (ran === 1 ? true : undefined), 15000);
+      // What Agenda publishes after a run's end reaches the listener within its round trip.
+      await listener.query('SELECT 1');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(heard.filter((c) => c === 'agenda:jobs').length, 'wake-ups').to.be.greaterThan(0);
+      expect(heard.filter((c) => c === 'agenda:jobs:state'), 'run states sent').to.deep.equal([]);
+    } finally {
+      await listener.end();
     }
   });
 

@@ -74,6 +74,7 @@ export const AUDIT_ACTIONS = {
   'setting.changed': { label: 'Configuração alterada', area: 'Configurações', account: false },
   'email.resent': { label: 'E-mail reenviado', area: 'E-mails', account: false },
   'legal.published': { label: 'Nova versão de Termos de Uso ou Política de Privacidade', area: 'Privacidade', account: false },
+  'privacy.fiscal_records_ended': { label: 'Dados fiscais de contas excluídas apagados ao fim do prazo legal', area: 'Privacidade', account: false },
 
   'conversion.viewed': { label: 'Conversão de cliente aberta', area: 'Conversões', account: false },
   'conversion.downloaded': { label: 'Arquivo de cliente baixado', area: 'Conversões', account: false },

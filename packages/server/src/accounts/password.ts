@@ -4,11 +4,12 @@
  * later: a hash made with other parameters is upgraded at the next successful sign-in.
  *
  * The cost follows OWASP's Password Storage Cheat Sheet (N=2^17, r=8, p=1): 128 MiB and
- * about half a second per check on one core. Checks run on libuv's thread pool (4 threads by
- * default), so at most ~512 MiB are in use at once; the sign-in limits bound how many an
- * attacker can start.
+ * about half a second per check on one core. Checks run on libuv's thread pool, at most
+ * DERIVATIONS_AT_ONCE at a time (the others wait their turn); the sign-in limits bound how many
+ * an attacker can start.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
 export interface ScryptParams {
   /** log2 of the CPU/memory cost N. */
@@ -38,14 +39,49 @@ export function passwordKdfRuns(): number {
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 
+/**
+ * Derivations running at once. Each is CPU-bound, takes 128 MiB while it runs and holds one of
+ * libuv's pool threads (4 unless UV_THREADPOOL_SIZE says otherwise), which the file reads and
+ * writes of uploads and downloads need too: more at once than the cores finish no sooner, only
+ * add memory (twenty sign-ups at once peaked the server 130–250 MB higher, bench/README.md) and
+ * leave file work waiting. So: the cores, keeping two pool threads for everything else.
+ */
+export const DERIVATIONS_AT_ONCE = Math.max(1, Math.min(availableParallelism(), Number(process.env.UV_THREADPOOL_SIZE || 4) - 2));
+
+let derivationsRunning = 0;
+let derivationsPeak = 0;
+const waitingForDerivation: Array<() => void> = [];
+
+/** The most derivations this process ran at the same moment (tests check the bound with it). */
+export function passwordKdfPeak(): number {
+  return derivationsPeak;
+}
+
+async function derivationSlot<T>(work: () => Promise<T>): Promise<T> {
+  // A finished derivation hands its slot to the next waiting one directly.
+  if (derivationsRunning >= DERIVATIONS_AT_ONCE) await new Promise<void>((resolve) => waitingForDerivation.push(resolve));
+  else derivationsRunning++;
+  derivationsPeak = Math.max(derivationsPeak, derivationsRunning);
+  try {
+    return await work();
+  } finally {
+    const next = waitingForDerivation.shift();
+    if (next) next();
+    else derivationsRunning--;
+  }
+}
+
 function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   const N = 2 ** params.ln;
   // scrypt needs 128·N·r·p bytes; Node refuses more than maxmem (32 MiB by default).
   const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 128 * N * params.r * params.p + 1024 * 1024 };
   kdfRuns++;
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+  return derivationSlot(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+  );
 }
 
 export async function hashPassword(password: string, params: ScryptParams = activeParams): Promise<string> {

@@ -4,7 +4,7 @@
  * The budget (docs/deploy.md): DATABASE_POOL_MAX for Sequelize + FIXED_CONNECTIONS.
  */
 export const POOLS = {
-  /** Agenda's backend: one LISTEN connection (worker roles) and its queries. */
+  /** Agenda's backend: one LISTEN connection (job wake-ups; every role holds it, web roles to announce) and its queries. */
   queue: 3,
   /** socket.io Postgres adapter: one LISTEN, one publisher (keeps each conversion's messages in order). */
   realtime: 2,

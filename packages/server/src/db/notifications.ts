@@ -38,6 +38,12 @@ export interface Notifier {
    * (a process that does not answer is reconnecting, and serves nothing from memory then).
    */
   sync(): Promise<void>;
+  /**
+   * A round trip on the LISTEN connection: false when it is down. The liveness check asks this
+   * connection rather than the application's pool, so a pool busy with a burst of requests
+   * does not make a working process look dead (ops/healthRoutes.ts).
+   */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -177,6 +183,12 @@ export async function createNotifier(opts: {
       } finally {
         syncWaiters.delete(id);
       }
+    },
+    async ping() {
+      const c = client;
+      if (!c || !listening) return false;
+      await c.query('SELECT 1');
+      return true;
     },
     on(topic, handler) {
       let set = handlers.get(topic);

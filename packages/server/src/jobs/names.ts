@@ -14,6 +14,7 @@ export const JOBS = {
   auditRetention: 'audit:retention',
   privacyExport: 'privacy:export',
   privacyExportRetention: 'privacy:export-retention',
+  privacyFiscalRetention: 'privacy:fiscal-retention',
   fiscalAdvance: 'fiscal:advance',
   fiscalSweep: 'fiscal:sweep',
 } as const;

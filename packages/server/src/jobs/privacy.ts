@@ -1,10 +1,12 @@
 /**
  * "Meus dados" jobs: `privacy:export` builds one account's export (privacy/dataExport.ts);
  * `privacy:export-retention` (hourly) deletes the files of expired exports and queues pending
- * ones that lost their job.
+ * ones that lost their job; `privacy:fiscal-retention` (daily) ends the fiscal record of deleted
+ * accounts past its legal period (privacy/fiscalRetention.ts).
  */
 import type { AppContext } from '../context.js';
 import { buildDataExport, expireDataExports } from '../privacy/dataExport.js';
+import { endExpiredFiscalRecords } from '../privacy/fiscalRetention.js';
 import type { JobDefinition } from './define.js';
 import { JOBS } from './names.js';
 
@@ -25,5 +27,6 @@ export function privacyJobs(ctx: Pick<AppContext, 'models' | 'storage' | 'settin
         if (result.expired || result.requeued) ctx.logger.info(result, JOBS.privacyExportRetention);
       },
     },
+    { name: JOBS.privacyFiscalRetention, every: '1 day', run: async () => void (await endExpiredFiscalRecords(ctx)) },
   ];
 }

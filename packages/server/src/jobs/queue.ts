@@ -5,7 +5,8 @@
  * lifetime passes.
  */
 import { Agenda } from 'agenda';
-import { PostgresBackend, PostgresJobRepository } from '@agendajs/postgres-backend';
+import { PostgresBackend, PostgresJobRepository, PostgresNotificationChannel } from '@agendajs/postgres-backend';
+import type pg from 'pg';
 import { POOLS } from '../db/connections.js';
 import type { Logger } from '../logger.js';
 
@@ -25,6 +26,27 @@ export interface JobQueueOptions {
 export type JobQueue = Agenda;
 
 const backends = new WeakMap<JobQueue, PostgresBackend>();
+const wakeChannels = new WeakMap<JobQueue, JobWakeChannel>();
+
+/**
+ * Agenda's LISTEN/NOTIFY channel without its job-state messages. Agenda announces a saved job
+ * (processors everywhere pick it up at once: kept) and also publishes every run's start,
+ * success and completion for `agenda.on(...)` listeners in other processes — three NOTIFYs per
+ * run that nothing here listens to (bench/README.md counts statements per conversion). The pool
+ * is the backend's, known once it has connected (before Agenda connects the channel).
+ */
+class JobWakeChannel extends PostgresNotificationChannel {
+  constructor(private readonly backendPool: () => pg.Pool) {
+    super({ reconnect: { enabled: true } });
+  }
+
+  override async connect(): Promise<void> {
+    this.setPool(this.backendPool());
+    await super.connect();
+  }
+
+  override async publishState(): Promise<void> {}
+}
 
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
   // The tables are created by ensureQueueSchema under the start-up lock: Agenda's own
@@ -32,9 +54,12 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   const backend = new PostgresBackend({
     poolConfig: { connectionString: opts.databaseUrl, max: POOLS.queue, application_name: opts.applicationName },
     ensureSchema: false,
+    disableNotifications: true,
   });
+  const wake = new JobWakeChannel(() => (backend.repository as PostgresJobRepository).getPool());
   const agenda = new Agenda({
     backend,
+    notificationChannel: wake,
     name: opts.name,
     processEvery: opts.processEvery ?? 2000,
     defaultLockLifetime: opts.lockLifetimeMs ?? 10 * 60 * 1000,
@@ -42,7 +67,19 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   });
   agenda.on('error', (err: unknown) => opts.logger?.error({ err }, 'job queue error'));
   backends.set(agenda, backend);
+  wakeChannels.set(agenda, wake);
   return agenda;
+}
+
+/**
+ * For a process that saves jobs but runs none (ROLE=web): connects the wake-up channel that
+ * `queue.start()` connects in processing roles. Agenda announces a saved job only on a connected
+ * channel; without it, a conversion submitted to a web process waited for a worker's next
+ * polling pass (up to `processEvery`, 2 s) before it started.
+ */
+export async function announceJobs(queue: JobQueue): Promise<void> {
+  await queue.ready;
+  await wakeChannels.get(queue)?.connect();
 }
 
 /** Creates or updates Agenda's tables; call under the start-up lock (db/migrate.ts withStartupLock). */
@@ -80,6 +117,7 @@ export async function closeJobQueue(queue: JobQueue, drainTimeoutMs = 30000): Pr
     const result = await queue.drain({ timeout: drainTimeoutMs });
     return { timedOut: result.timedOut, running: result.running };
   }
+  await wakeChannels.get(queue)?.disconnect();
   await backends.get(queue)?.disconnect();
   return { timedOut: false, running: 0 };
 }

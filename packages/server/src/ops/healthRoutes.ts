@@ -2,14 +2,20 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { isQueueReachable, isQueueRunning } from '../jobs/queue.js';
 
-/** GET /api/health: database reachable, job queue running, version. 503 when degraded. */
+/**
+ * GET /api/health, liveness: the process answers, reaches its database and runs its job queue;
+ * 503 when degraded. The database is asked on the process's own LISTEN connection, not through
+ * the application's pool: a burst of requests queued for the pool (100 uploads at once) must not
+ * make a working process look dead to an orchestrator. Whether it can serve now is /api/ready's
+ * question, asked through the pool.
+ */
 export function createHealthRouter(ctx: AppContext): Router {
   const router = Router();
   router.get('/', async (_req, res) => {
     let database = false;
     try {
-      await ctx.sequelize.query('SELECT 1');
-      database = true;
+      database = await ctx.notifier.ping();
+      if (!database) ctx.logger.warn('health: the database connection is down (reconnecting)');
     } catch (err) {
       ctx.logger.warn({ err }, 'health: database unreachable');
     }

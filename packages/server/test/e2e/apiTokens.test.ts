@@ -7,46 +7,36 @@
  * tokens (409) and an unconfirmed address (403) with 'Reenviar e-mail', which sends the link.
  */
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { ACCOUNT_MESSAGES, API_TOKENS_PER_USER, EMAIL_MESSAGES, type ApiTokenJson } from '@aabify/shared';
-import { buildDashboardNow, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { soon } from '../helpers/browser.js';
 import { api } from '../helpers/http.js';
-import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
+import { buildCreditUser, tokenFor } from '../helpers/factories.js';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtpServer.js';
-import { openPage, sessionOf, shootBoth, toastWith, waitForPath } from './dashboardHelpers.js';
+import { openPage, sessionOf, shootBoth, toastWith, useDashboardSuite, waitForPath } from './dashboardHelpers.js';
 
 const noSideScroll = () => document.documentElement.scrollWidth - document.documentElement.clientWidth;
 
 describe('dashboard: personal API tokens in a real browser', function () {
   this.timeout(180_000);
-  let server: TestServer;
   let smtp: TestSmtp;
-  let browser: Browser;
 
   before(async function () {
-    requireChromium(this);
     smtp = await startTestSmtp();
-    // With SMTP_URL the server refuses tokens to unconfirmed addresses (docs/accounts.md).
-    server = await startTestServer({ SMTP_URL: smtp.url, PUBLIC_URL: 'http://aabify.test', DASHBOARD_DIR: buildDashboardNow() });
-    await buildAdmin(server);
-    browser = await launchBrowser();
   });
   after(async () => {
-    await browser?.close();
-    await server?.stop();
     await smtp?.close();
   });
+  const ui = useDashboardSuite({ env: () => ({ SMTP_URL: smtp.url, PUBLIC_URL: 'http://aabify.test' }) });
 
-  const me = (bearer: string) => fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${bearer}` } });
+  const me = (bearer: string) => fetch(`${ui.server.url}/api/auth/me`, { headers: { authorization: `Bearer ${bearer}` } });
 
   it('apiTokens_createShownOnceWorksAsBearerListedRevoked_fromTheAccountMenu', async () => {
-    const user = await buildCreditUser(server, 3, { emailVerifiedAt: new Date() });
-    const session = tokenFor(server, user);
-    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, user) });
+    const user = await buildCreditUser(ui.server, 3, { emailVerifiedAt: new Date() });
+    const session = tokenFor(ui.server, user);
+    const { page, context, errors } = await openPage(ui.browser, { session: sessionOf(ui.server, user) });
     try {
       // Conta › Tokens de API, beside the other account screens.
-      await page.goto(`${server.url}/dashboard`);
+      await page.goto(`${ui.server.url}/dashboard`);
       await page.getByRole('button', { name: 'Menu da conta' }).click();
       await page.getByRole('link', { name: 'Tokens de API', exact: true }).click();
       await waitForPath(page, '/account/api-tokens');
@@ -73,7 +63,7 @@ describe('dashboard: personal API tokens in a real browser', function () {
       await soon(() => page.getByLabel('Nome do token').inputValue(), (v) => expect(v).to.equal(''));
 
       // The list: name, prefix, creation date, never used yet.
-      const listed = await api(server).get<{ tokens: ApiTokenJson[] }>('/auth/tokens', session);
+      const listed = await api(ui.server).get<{ tokens: ApiTokenJson[] }>('/auth/tokens', session);
       expect(listed.body.tokens).to.have.length(1);
       const { prefix } = listed.body.tokens[0]!;
       expect(secret.startsWith(prefix)).to.equal(true);
@@ -106,10 +96,10 @@ describe('dashboard: personal API tokens in a real browser', function () {
       await toastWith(page, 'Token revogado.');
       await page.getByTestId('api-tokens-empty').waitFor();
       expect((await me(secret)).status).to.equal(401);
-      expect((await api(server).get<{ tokens: ApiTokenJson[] }>('/auth/tokens', session)).body.tokens).to.deep.equal([]);
+      expect((await api(ui.server).get<{ tokens: ApiTokenJson[] }>('/auth/tokens', session)).body.tokens).to.deep.equal([]);
 
       // A phone: the list as cards and the secret's box fit without a sideways scroll.
-      await api(server).post('/auth/tokens', { name: 'Pipeline de release do aplicativo principal com um nome bem comprido para caber' }, session);
+      await api(ui.server).post('/auth/tokens', { name: 'Pipeline de release do aplicativo principal com um nome bem comprido para caber' }, session);
       await page.setViewportSize({ width: 360, height: 800 });
       await page.reload();
       await page.getByTestId('api-token-row').first().waitFor();
@@ -127,14 +117,14 @@ describe('dashboard: personal API tokens in a real browser', function () {
 
   it('apiTokens_limitReachedAndUnconfirmedEmail_serverMessagesAndResend', async () => {
     // Already at the limit: the server's 409 message, in the form.
-    const full = await buildCreditUser(server, 3, { emailVerifiedAt: new Date() });
-    const fullSession = tokenFor(server, full);
+    const full = await buildCreditUser(ui.server, 3, { emailVerifiedAt: new Date() });
+    const fullSession = tokenFor(ui.server, full);
     for (let i = 0; i < API_TOKENS_PER_USER; i++) {
-      expect((await api(server).post('/auth/tokens', { name: `token ${i + 1}` }, fullSession)).status).to.equal(201);
+      expect((await api(ui.server).post('/auth/tokens', { name: `token ${i + 1}` }, fullSession)).status).to.equal(201);
     }
-    const a = await openPage(browser, { session: sessionOf(server, full) });
+    const a = await openPage(ui.browser, { session: sessionOf(ui.server, full) });
     try {
-      await a.page.goto(`${server.url}/account/api-tokens`);
+      await a.page.goto(`${ui.server.url}/account/api-tokens`);
       await soon(() => a.page.getByTestId('api-token-row').count(), (v) => expect(v).to.equal(API_TOKENS_PER_USER));
       await a.page.getByLabel('Nome do token').fill('Mais um');
       await a.page.getByTestId('api-token-submit').click();
@@ -146,10 +136,10 @@ describe('dashboard: personal API tokens in a real browser', function () {
     }
 
     // An unconfirmed address: the server's 403 message and the resend that already exists.
-    const unconfirmed = await buildCreditUser(server, 3);
-    const b = await openPage(browser, { session: sessionOf(server, unconfirmed) });
+    const unconfirmed = await buildCreditUser(ui.server, 3);
+    const b = await openPage(ui.browser, { session: sessionOf(ui.server, unconfirmed) });
     try {
-      await b.page.goto(`${server.url}/account/api-tokens`);
+      await b.page.goto(`${ui.server.url}/account/api-tokens`);
       await b.page.getByTestId('api-tokens-empty').waitFor();
       await b.page.getByLabel('Nome do token').fill('CI');
       await b.page.getByTestId('api-token-submit').click();
@@ -160,7 +150,7 @@ describe('dashboard: personal API tokens in a real browser', function () {
       await toastWith(b.page, EMAIL_MESSAGES.verificationSent);
       const mail = await smtp.waitFor((m) => m.to === unconfirmed.email);
       expect(mail.text).to.contain('http://aabify.test/verify-email');
-      expect((await api(server).get<{ tokens: ApiTokenJson[] }>('/auth/tokens', tokenFor(server, unconfirmed))).body.tokens).to.deep.equal([]);
+      expect((await api(ui.server).get<{ tokens: ApiTokenJson[] }>('/auth/tokens', tokenFor(ui.server, unconfirmed))).body.tokens).to.deep.equal([]);
       expect(b.errors).to.deep.equal([]);
     } finally {
       await b.context.close();

@@ -4,46 +4,39 @@
  * optional e-mail off, and changes the e-mail through the link mailed to the new address.
  */
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildAdmin, buildCreditUser, uniqueEmail } from '../helpers/factories.js';
+import { soon } from '../helpers/browser.js';
+import { buildCreditUser, uniqueEmail } from '../helpers/factories.js';
 import { buildPlan } from '../helpers/planFactories.js';
 import { buildConversion } from '../helpers/adminFactories.js';
 import { freePort } from '../helpers/postgres.js';
 import { linkUrl, startTestSmtp, type TestSmtp } from '../helpers/smtpServer.js';
-import { openPage, sessionOf, shootBoth, toastWith, waitForPath } from './dashboardHelpers.js';
+import { openPage, sessionOf, shootBoth, toastWith, useDashboardSuite, waitForPath } from './dashboardHelpers.js';
 
 describe('dashboard: Painel and Conta › Perfil of a customer', function () {
   this.timeout(180000);
-  let server: TestServer;
   let smtp: TestSmtp;
-  let browser: Browser;
 
   before(async function () {
-    requireChromium(this);
     smtp = await startTestSmtp();
-    const port = await freePort();
-    server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: smtp.url, DASHBOARD_DIR: ensureDashboardBuilt() });
-    await buildAdmin(server);
-    browser = await launchBrowser();
   });
   after(async () => {
-    await browser?.close();
-    await server?.stop();
     await smtp?.close();
   });
+  const ui = useDashboardSuite({ env: async () => {
+    const port = await freePort();
+    return { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: smtp.url };
+  } });
 
   it('painel_namesThePlanAndLinksTheFiveNewestConversions', async () => {
-    const plan = await buildPlan(server, { name: 'Pacote Profissional' });
-    const customer = await buildCreditUser(server, 8, { currentPlanId: plan.id });
+    const plan = await buildPlan(ui.server, { name: 'Pacote Profissional' });
+    const customer = await buildCreditUser(ui.server, 8, { currentPlanId: plan.id });
     const made = [];
     for (let i = 0; i < 6; i++) {
-      made.push(await buildConversion(server, customer, { fileName: `app-${i}.apk`, status: 'completed', completedAt: new Date(), createdAt: new Date(Date.now() - (6 - i) * 60_000) }));
+      made.push(await buildConversion(ui.server, customer, { fileName: `app-${i}.apk`, status: 'completed', completedAt: new Date(), createdAt: new Date(Date.now() - (6 - i) * 60_000) }));
     }
-    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, customer) });
+    const { page, context, errors } = await openPage(ui.browser, { session: sessionOf(ui.server, customer) });
     try {
-      await page.goto(`${server.url}/dashboard`);
+      await page.goto(`${ui.server.url}/dashboard`);
       await soon(() => page.getByTestId('plan-name').textContent(), (v) => expect(v).to.equal('Pacote Profissional'));
       const recent = page.getByTestId('recent-conversion');
       await soon(() => recent.count(), (n) => expect(n).to.equal(5));
@@ -58,11 +51,11 @@ describe('dashboard: Painel and Conta › Perfil of a customer', function () {
   });
 
   it('perfil_nameSwitchAndEmailChangeThroughTheMailedLink', async () => {
-    const customer = await buildCreditUser(server, 2, { name: 'Cliente Antigo', emailVerifiedAt: new Date() });
+    const customer = await buildCreditUser(ui.server, 2, { name: 'Cliente Antigo', emailVerifiedAt: new Date() });
     const newEmail = uniqueEmail('perfil-nova');
-    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, customer) });
+    const { page, context, errors } = await openPage(ui.browser, { session: sessionOf(ui.server, customer) });
     try {
-      await page.goto(`${server.url}/dashboard`);
+      await page.goto(`${ui.server.url}/dashboard`);
       await page.getByRole('button', { name: 'Menu da conta' }).click();
       await page.getByRole('link', { name: 'Perfil' }).click();
       await waitForPath(page, '/account/profile');
@@ -87,7 +80,7 @@ describe('dashboard: Painel and Conta › Perfil of a customer', function () {
       const mail = await smtp.waitFor((m) => m.rcptTo.includes(newEmail));
       await page.goto(linkUrl(mail, '/confirm-email-change'));
       await soon(() => page.getByTestId('email-change-done').textContent(), (v) => expect(v).to.include(newEmail));
-      await page.goto(`${server.url}/account/profile`);
+      await page.goto(`${ui.server.url}/account/profile`);
       await soon(() => page.getByTestId('profile-email').textContent(), (v) => expect(v).to.equal(newEmail));
       expect(errors).to.deep.equal([]);
     } finally {

@@ -7,8 +7,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ApiUser } from '@aabify/shared';
 import type { User } from '../../src/models/index.js';
 import { presentUser } from '../../src/accounts/userPresenter.js';
-import { tokenFor } from '../helpers/factories.js';
-import { ensureDashboardBuilt, screenshotPath } from '../helpers/browser.js';
+import { buildAdmin, tokenFor } from '../helpers/factories.js';
+import { ensureDashboardBuilt, launchBrowser, requireChromium, screenshotPath } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { SLOW_ENGINE } from '../helpers/conversions.js';
 
@@ -141,6 +141,46 @@ export async function startSlowConversionServer(adminEmail: string): Promise<Tes
   });
   if (r.status !== 201) throw new Error(`setup/initialize answered ${r.status}`);
   return server;
+}
+
+/** What `useDashboardSuite` gives a describe block's tests once its `before` hooks ran. */
+export interface DashboardSuite {
+  readonly server: TestServer;
+  readonly browser: Browser;
+}
+
+/**
+ * A describe block's server (serving the built dashboard) and browser: started in a `before`
+ * hook, stopped after the block. Call it inside `describe`, after any `before` hook the server's
+ * environment depends on (`env` is read when the server starts, e.g. an SMTP server's URL).
+ * An administrator exists unless `withAdmin` is false, so the app shows its screens, not
+ * first-run setup.
+ */
+export function useDashboardSuite(options: { env?: () => Record<string, string> | Promise<Record<string, string>>; withAdmin?: boolean } = {}): DashboardSuite {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  before(async function () {
+    requireChromium(this);
+    server = await startTestServer({ ...(await options.env?.()), DASHBOARD_DIR: ensureDashboardBuilt() });
+    if (options.withAdmin !== false) await buildAdmin(server);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} not started: useDashboardSuite's before hook has not run`);
+    return value;
+  };
+  return {
+    get server() {
+      return started(server, 'server');
+    },
+    get browser() {
+      return started(browser, 'browser');
+    },
+  };
 }
 
 /** Picks a theme in the top bar's (or auth screen's) 'Tema' menu: 'Claro', 'Escuro' or 'Sistema'. */

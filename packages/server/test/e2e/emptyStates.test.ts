@@ -4,42 +4,28 @@
  * console stays free of failed requests, which a 404 for "nothing here" used to put there.
  */
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { ensureDashboardBuilt, launchBrowser, requireChromium } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildAdmin, buildCreditUser } from '../helpers/factories.js';
-import { openPage, sessionOf, UI_WAIT_MS } from './dashboardHelpers.js';
+import { buildCreditUser } from '../helpers/factories.js';
+import { openPage, sessionOf, UI_WAIT_MS, useDashboardSuite } from './dashboardHelpers.js';
 
 describe('dashboard: empty states of a new account', function () {
   this.timeout(120000);
-  let server: TestServer;
-  let browser: Browser;
+  const ui = useDashboardSuite();
 
-  before(async function () {
-    requireChromium(this);
-    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
-    await buildAdmin(server);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('keystoreGooglePlayConverter_nothingRegistered_emptyStatesAndNoFailedApiCall', async () => {
-    const customer = await buildCreditUser(server, 3);
-    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, customer) });
+    const customer = await buildCreditUser(ui.server, 3);
+    const { page, context, errors } = await openPage(ui.browser, { session: sessionOf(ui.server, customer) });
     const failed: string[] = [];
     page.on('response', (r) => {
       if (r.url().includes('/api/') && r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`);
     });
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     try {
-      await page.goto(`${server.url}/account/keystore`);
+      await page.goto(`${ui.server.url}/account/keystore`);
       await page.getByTestId('keystore-empty').waitFor({ timeout: UI_WAIT_MS });
-      await page.goto(`${server.url}/account/google-play`);
+      await page.goto(`${ui.server.url}/account/google-play`);
       await page.getByTestId('play-credentials-empty').waitFor({ timeout: UI_WAIT_MS });
-      await page.goto(`${server.url}/converter`);
+      await page.goto(`${ui.server.url}/converter`);
       await page.getByRole('link', { name: 'Cadastrar chave de upload' }).waitFor({ timeout: UI_WAIT_MS });
       await page.getByTestId('version-code-option').waitFor({ timeout: UI_WAIT_MS });
       await page.waitForLoadState('networkidle');

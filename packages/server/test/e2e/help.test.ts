@@ -4,33 +4,20 @@
  * used to cite repository files linking articles (Tokens de API also the API reference).
  */
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { soon } from '../helpers/browser.js';
 import { buildAdmin, buildUser } from '../helpers/factories.js';
-import { openPage, sessionOf, shootBoth, waitForPath } from './dashboardHelpers.js';
+import { openPage, sessionOf, shootBoth, useDashboardSuite, waitForPath } from './dashboardHelpers.js';
 
 describe('dashboard: help centre in a real browser', function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let browser: Browser;
+  const ui = useDashboardSuite();
 
-  before(async function () {
-    requireChromium(this);
-    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
-    await buildAdmin(server);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('help_isReachableSignedOut_searchFindsAssinatura_andShowsTheSupportContact', async () => {
-    await server.ctx.settings.set('support.email', 'suporte@empresa.com.br');
-    await server.ctx.settings.set('support.whatsapp', '+55 11 91234-5678');
-    const { page, context, errors } = await openPage(browser);
-    await page.goto(`${server.url}/ajuda`);
+    await ui.server.ctx.settings.set('support.email', 'suporte@empresa.com.br');
+    await ui.server.ctx.settings.set('support.whatsapp', '+55 11 91234-5678');
+    const { page, context, errors } = await openPage(ui.browser);
+    await page.goto(`${ui.server.url}/ajuda`);
     await page.getByRole('heading', { name: 'Ajuda' }).waitFor();
     expect(new URL(page.url()).pathname).to.equal('/ajuda');
     await soon(() => page.getByTestId('help-result').count(), (v) => expect(v).to.equal(7));
@@ -46,7 +33,7 @@ describe('dashboard: help centre in a real browser', function () {
     await waitForPath(page, '/ajuda/assinatura-e-chave-de-upload');
     await soon(() => page.getByTestId('help-article').textContent(), (v) => expect(v).to.contain('chave de upload'));
 
-    await page.goto(`${server.url}/ajuda`);
+    await page.goto(`${ui.server.url}/ajuda`);
     await page.getByLabel('Buscar na ajuda').fill('palavra-que-nao-existe');
     await page.getByTestId('help-no-results').waitFor();
     expect(errors).to.deep.equal([]);
@@ -54,15 +41,15 @@ describe('dashboard: help centre in a real browser', function () {
   });
 
   it('screensThatCitedRepositoryFiles_linkHelpArticles_andTokensLinkTheApiReference', async () => {
-    const customer = await buildUser(server);
-    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, customer) });
-    await page.goto(`${server.url}/account/api-tokens`);
+    const customer = await buildUser(ui.server);
+    const { page, context, errors } = await openPage(ui.browser, { session: sessionOf(ui.server, customer) });
+    await page.goto(`${ui.server.url}/account/api-tokens`);
     const docs = page.getByTestId('api-docs-link');
     await docs.waitFor();
     expect(await docs.getAttribute('href')).to.equal('/api/docs');
     expect(await page.getByRole('link', { name: 'O CLI do aabify e pipelines de CI' }).getAttribute('href')).to.equal('/ajuda/cli-e-ci');
     expect(await page.locator('body').textContent()).to.not.contain('docs/');
-    await page.goto(`${server.url}/account/google-play`);
+    await page.goto(`${ui.server.url}/account/google-play`);
     await page.getByRole('link', { name: 'Publicar no Google Play' }).waitFor();
     expect(await page.locator('body').textContent()).to.not.contain('docs/');
     await page.getByRole('link', { name: 'Publicar no Google Play' }).click();
@@ -72,16 +59,16 @@ describe('dashboard: help centre in a real browser', function () {
   });
 
   it('emptyPlans_showsTheSupportContact_andTheAdminDashboardSaysWhatStopsTheShop', async () => {
-    await server.ctx.settings.set('support.email', 'suporte@empresa.com.br');
-    const customer = await buildUser(server);
-    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, customer) });
-    await page.goto(`${server.url}/plans`);
+    await ui.server.ctx.settings.set('support.email', 'suporte@empresa.com.br');
+    const customer = await buildUser(ui.server);
+    const { page, context, errors } = await openPage(ui.browser, { session: sessionOf(ui.server, customer) });
+    await page.goto(`${ui.server.url}/plans`);
     await soon(() => page.getByTestId('plans-empty').getByTestId('support-email').textContent(), (v) => expect(v).to.equal('suporte@empresa.com.br'));
     await context.close();
 
-    const admin = await buildAdmin(server);
-    const adminPage = await openPage(browser, { session: sessionOf(server, admin) });
-    await adminPage.page.goto(`${server.url}/admin`);
+    const admin = await buildAdmin(ui.server);
+    const adminPage = await openPage(ui.browser, { session: sessionOf(ui.server, admin) });
+    await adminPage.page.goto(`${ui.server.url}/admin`);
     const warnings = adminPage.page.getByTestId('operator-warnings');
     await warnings.waitFor();
     for (const code of ['NO_BUYABLE_PLAN', 'NO_SMTP', 'NO_PUBLIC_URL']) await adminPage.page.getByTestId(`operator-warning-${code}`).waitFor();

@@ -10,14 +10,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import type { KeystoreMetadata } from '@aabify/shared';
-import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { soon } from '../helpers/browser.js';
 import { api } from '../helpers/http.js';
-import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
+import { buildCreditUser, tokenFor } from '../helpers/factories.js';
 import { corpusApk, requireCorpus } from '../helpers/conversions.js';
-import { openPage, sessionOf, shootBoth, waitForPath } from './dashboardHelpers.js';
+import { openPage, sessionOf, shootBoth, useDashboardSuite, waitForPath } from './dashboardHelpers.js';
 
 const PASS = 'senha-e2e-123';
 const ALIAS = 'upload';
@@ -29,14 +27,11 @@ function hasTool(name: string): boolean {
 
 describe('dashboard: upload keystore and signed conversions in a real browser', function () {
   this.timeout(180000);
-  let server: TestServer;
-  let browser: Browser;
   let dir: string;
   let keystorePath: string;
   let sha256: string;
 
   before(async function () {
-    requireChromium(this);
     requireCorpus(this);
     if (!hasTool('keytool')) {
       if (process.env.CI === 'true') throw new Error('keytool não encontrado (instale um JDK)');
@@ -55,23 +50,19 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
     const list = spawnSync('keytool', ['-list', '-v', '-keystore', keystorePath, '-storepass', PASS, '-alias', ALIAS], { encoding: 'utf8' });
     sha256 = /SHA256:\s*([0-9A-F:]+)/.exec(list.stdout)?.[1] ?? '';
     expect(sha256, list.stdout).to.match(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
-    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
-    await buildAdmin(server);
-    browser = await launchBrowser();
   });
   after(async () => {
-    await browser?.close();
-    await server?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
+  const ui = useDashboardSuite();
 
   it('keystore_uploadShowConvertSignedDelete_fromTheAccountMenu', async () => {
-    const user = await buildCreditUser(server, 3);
-    const token = tokenFor(server, user);
-    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, user) });
+    const user = await buildCreditUser(ui.server, 3);
+    const token = tokenFor(ui.server, user);
+    const { page, context, errors } = await openPage(ui.browser, { session: sessionOf(ui.server, user) });
     try {
       // Without a keystore the converter's checkbox is off and says where to get one.
-      await page.goto(`${server.url}/converter`);
+      await page.goto(`${ui.server.url}/converter`);
       const signBox = page.getByLabel('Assinar o AAB com minha chave de upload');
       await page.getByRole('link', { name: 'Cadastrar chave de upload' }).waitFor();
       await soon(() => signBox.isDisabled(), (v) => expect(v).to.equal(true));
@@ -102,7 +93,7 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await page.getByText(/Alias não encontrado no keystore\./).waitFor();
       await soon(() => page.getByLabel('Alias da chave').getAttribute('aria-invalid'), (v) => expect(v).to.equal('true'));
       await shootBoth(page, 'keystore-errors');
-      expect((await api(server).get('/account/keystore', token)).body).to.deep.equal({ keystore: null });
+      expect((await api(ui.server).get('/account/keystore', token)).body).to.deep.equal({ keystore: null });
 
       // Stored: the certificate's public facts.
       await page.getByLabel('Alias da chave').fill(ALIAS);
@@ -113,7 +104,7 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       await soon(() => page.getByTestId('keystore-subject').textContent(), (v) => expect(v).to.contain('CN=Loja E2E'));
       await soon(() => page.getByTestId('keystore-sha256').textContent(), (v) => expect(v).to.equal(sha256));
       await soon(() => page.getByTestId('keystore-not-after').textContent(), (v) => expect(v).to.match(/^\d{2}\/\d{2}\/\d{4}$/));
-      const stored = await api(server).get<{ keystore: KeystoreMetadata }>('/account/keystore', token);
+      const stored = await api(ui.server).get<{ keystore: KeystoreMetadata }>('/account/keystore', token);
       expect(stored.body.keystore).to.include({ alias: ALIAS, certificateSha256: sha256, fileName: 'upload.p12' });
       await shootBoth(page, 'keystore-stored');
 
@@ -147,20 +138,20 @@ describe('dashboard: upload keystore and signed conversions in a real browser', 
       }
 
       // Removed after a confirmation; the converter goes back to the hint.
-      await page.goto(`${server.url}/account/keystore`);
+      await page.goto(`${ui.server.url}/account/keystore`);
       await page.getByTestId('keystore-delete').click();
       await page.getByRole('dialog').getByText('Remover chave de upload').waitFor();
       await page.getByTestId('confirm-button').click();
       await page.getByTestId('keystore-empty').waitFor();
       await page.getByText('Keystore removido da conta.').waitFor();
-      expect((await api(server).get('/account/keystore', token)).body).to.deep.equal({ keystore: null });
-      await page.goto(`${server.url}/converter`);
+      expect((await api(ui.server).get('/account/keystore', token)).body).to.deep.equal({ keystore: null });
+      await page.goto(`${ui.server.url}/converter`);
       await page.getByRole('link', { name: 'Cadastrar chave de upload' }).waitFor();
       await soon(() => page.getByLabel('Assinar o AAB com minha chave de upload').isDisabled(), (v) => expect(v).to.equal(true));
 
       // Fits a 360 px screen.
       await page.setViewportSize({ width: 360, height: 800 });
-      await page.goto(`${server.url}/account/keystore`);
+      await page.goto(`${ui.server.url}/account/keystore`);
       await page.getByTestId('keystore-form').waitFor();
       await soon(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), (v) => expect(v).to.be.at.most(0));
       expect(errors).to.deep.equal([]);

@@ -9,46 +9,37 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { TEST_APK_MESSAGES } from '@aabify/shared';
 import { requireOracles, type Oracles } from '../../../converter/test/helpers/oracles.js';
 import { apksignerVerify, compareApks } from '../../../converter/test/oracle/apksCompare.js';
 import { buildUniversalApk } from '../../../converter/test/oracle/tools.js';
-import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildAdmin, buildCreditUser, tokenFor } from '../helpers/factories.js';
+import { soon } from '../helpers/browser.js';
+import { buildCreditUser, tokenFor } from '../helpers/factories.js';
 import { corpusApk, requireCorpus } from '../helpers/conversions.js';
-import { openPage, sessionOf, shootBoth } from './dashboardHelpers.js';
+import { openPage, sessionOf, shootBoth, useDashboardSuite } from './dashboardHelpers.js';
 
 const APK = 'jx-small.apk';
 
 describe('dashboard: Testar no celular in a real browser', function () {
   this.timeout(180_000);
-  let server: TestServer;
-  let browser: Browser;
   let dir: string;
   let oracles: Pick<Oracles, 'java' | 'bundletoolJar' | 'aapt2' | 'apksigner'>;
 
   before(async function () {
-    requireChromium(this);
     requireCorpus(this);
     oracles = requireOracles(this, 'java', 'bundletoolJar', 'aapt2', 'apksigner');
     dir = await mkdtemp(join(tmpdir(), 'aabify-e2e-test-apk-'));
-    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
-    await buildAdmin(server);
-    browser = await launchBrowser();
   });
   after(async () => {
-    await browser?.close();
-    await server?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
+  const ui = useDashboardSuite();
 
   it('converter_testarNoCelular_downloadedApkVerifiesAndEqualsBundletoolsUniversalApk', async () => {
-    const owner = await buildCreditUser(server, 3);
-    const token = tokenFor(server, owner);
-    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, owner) });
-    await page.goto(`${server.url}/converter`);
+    const owner = await buildCreditUser(ui.server, 3);
+    const token = tokenFor(ui.server, owner);
+    const { page, context, errors } = await openPage(ui.browser, { session: sessionOf(ui.server, owner) });
+    await page.goto(`${ui.server.url}/converter`);
     await page.getByTestId('ready').waitFor();
     await page.getByTestId('file-input').setInputFiles(corpusApk(APK));
     await page.getByTestId('chosen-file').waitFor();
@@ -59,7 +50,7 @@ describe('dashboard: Testar no celular in a real browser', function () {
     await page.getByTestId('test-apk-ready').waitFor({ timeout: 60_000 });
     await soon(() => page.getByTestId('test-apk-signer').textContent(), (v) => expect(v).to.equal(TEST_APK_MESSAGES.signedWithTestKey));
     // No PUBLIC_URL here: the page shows the link itself, made absolute from the page's origin.
-    expect(await page.getByTestId('test-apk-link').textContent()).to.match(new RegExp(`^${server.url}/api/download/file/`));
+    expect(await page.getByTestId('test-apk-link').textContent()).to.match(new RegExp(`^${ui.server.url}/api/download/file/`));
     await shootBoth(page, 'converter-test-on-phone');
 
     const downloadEvent = page.waitForEvent('download');
@@ -74,9 +65,9 @@ describe('dashboard: Testar no celular in a real browser', function () {
     expect(verdict.v2 && verdict.v3, verdict.output).to.equal(true);
 
     // bundletool's universal APK of the very AAB this conversion produced.
-    const history = await server.ctx.models.Conversion.findAll({ where: { userId: owner.id } });
+    const history = await ui.server.ctx.models.Conversion.findAll({ where: { userId: owner.id } });
     expect(history).to.have.length(1);
-    const res = await fetch(`${server.url}/api/conversion/download/${history[0]!.id}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${ui.server.url}/api/conversion/download/${history[0]!.id}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).to.equal(200);
     const aab = join(dir, 'app.aab');
     await writeFile(aab, Buffer.from(await res.arrayBuffer()));

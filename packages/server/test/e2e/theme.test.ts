@@ -1,32 +1,20 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { ensureDashboardBuilt, launchBrowser, requireChromium, soon, screenshotPath } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { chooseTheme } from './dashboardHelpers.js';
+import { soon, screenshotPath } from '../helpers/browser.js';
+import { chooseTheme, useDashboardSuite } from './dashboardHelpers.js';
 
 describe('dashboard in a real browser', function () {
   this.timeout(120000);
-  let server: TestServer;
-  let browser: Browser;
+  const ui = useDashboardSuite({ withAdmin: false });
 
-  before(async function () {
-    requireChromium(this);
-    server = await startTestServer({ DASHBOARD_DIR: ensureDashboardBuilt() });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('page_loads_showsTheFirstScreenAndTogglesThemeThatPersists', async () => {
-    const context = await browser.newContext({ colorScheme: 'light', locale: 'pt-BR' });
+    const context = await ui.browser.newContext({ colorScheme: 'light', locale: 'pt-BR' });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(e.message));
 
-    await page.goto(server.url);
+    await page.goto(ui.server.url);
     await soon(() => page.getAttribute('html', 'lang'), (v) => expect(v).to.equal('pt-BR'));
     // A fresh server: every path shows the first-run setup screen.
     await page.getByRole('heading', { name: 'Configuração Inicial' }).waitFor();
@@ -46,18 +34,18 @@ describe('dashboard in a real browser', function () {
   });
 
   it('noStoredChoice_followsSystemPreference', async () => {
-    const context = await browser.newContext({ colorScheme: 'dark' });
+    const context = await ui.browser.newContext({ colorScheme: 'dark' });
     const page = await context.newPage();
-    await page.goto(server.url);
+    await page.goto(ui.server.url);
     await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('dark'));
     await soon(() => page.getByTestId('theme-toggle').textContent(), (v) => expect(v).to.equal('Tema: Sistema'));
     await context.close();
   });
 
   it('sistema_afterAChoice_followsTheSystemAgainAndForgetsTheStoredChoice', async () => {
-    const context = await browser.newContext({ colorScheme: 'dark' });
+    const context = await ui.browser.newContext({ colorScheme: 'dark' });
     const page = await context.newPage();
-    await page.goto(server.url);
+    await page.goto(ui.server.url);
     await chooseTheme(page, 'Claro');
     await soon(() => page.getAttribute('html', 'data-bs-theme'), (v) => expect(v).to.equal('light'));
     await chooseTheme(page, 'Sistema');
