@@ -163,7 +163,7 @@ export interface BackgroundVerifierOptions {
  * Verifier threads started ahead (VerifierThreads.forInput): two on a machine with two cores or
  * more when the engine runs on the process's main thread — the CLI building a universal APK,
  * whose writing waits for each copied entry's v1 digest (the 100 MB bundle: ~175 MB to inflate
- * and ~210 MB to hash, 0.5–0.7 s of CPU, more than the main thread's work meanwhile) —, else
+ * and ~210 MB to hash, 0.5–0.7 s of CPU: one thread would finish after the main thread) —, else
  * one. A server runs conversions in worker threads of its own pool, side by side: there the
  * cores are already shared out between them, and a second verifier thread per conversion would
  * only add its memory.
@@ -343,11 +343,11 @@ export class VerifierThreads {
 
 /**
  * Verifies, in the background and in the given order, the entries a conversion will copy raw:
- * their inflating runs on the thread pool (or, for many bytes, in worker threads, each taking the
- * next entry from the front of the list) while the main thread converts the resources, so by the time the bundle is written their CRCs are already
- * proven. `settle(entry)` waits for one entry's verdict and throws its failure (CORRUPT_ENTRY,
- * SIZE_MISMATCH, ABORTED ...); an entry not covered (or not reached before `cancel`) settles as
- * unverified, and the copy checks it.
+ * their inflating runs on the thread pool (or, for many bytes, in worker threads, each entry dealt
+ * in order to the one with the least work so far) while the main thread converts the resources,
+ * so by the time the bundle is written their CRCs are already proven. `settle(entry)` waits for
+ * one entry's verdict and throws its failure (CORRUPT_ENTRY, SIZE_MISMATCH, ABORTED ...); an
+ * entry not covered (or not reached before `cancel`) settles as unverified, and the copy checks it.
  */
 export class BackgroundVerifier {
   private readonly verdicts = new Map<number, Promise<Verdict>>();
