@@ -385,6 +385,42 @@ describe('aabify remote commands', function () {
       expect(mixed.stdout).to.contain(CONVERSION_MESSAGES.aabNotAlone);
     });
 
+    it('convert_aabWithDevice_serverMakesTheProfilesSet_savedAsDotApks_badProfileOrApkRefusedBeforeUpload', async () => {
+      const apk = join(dir, 'device.apk');
+      writeFileSync(apk, buildZip(tinyApkEntries({ versionCode: 6, packageName: 'com.aabify.clidevice' })));
+      const aab = join(dir, 'Pacote Aparelho.aab');
+      const first = await remote(['convert', apk, '--wait', '-o', aab, '--json']);
+      expect(first.status, first.stderr).to.equal(0);
+      const r = await remote(['convert', aab, '--device', 'arm64-v8a_xxhdpi_pt-BR', '--wait', '--json']);
+      expect(r.status, r.stderr).to.equal(0);
+      const doc = json(r);
+      // No -o: the set is named after the bundle, accents kept, with .apks.
+      expect(doc).to.include({ ok: true, status: 'completed', output: join(dir, 'Pacote Aparelho.apks') });
+      const conversion = doc.conversion as { kind: string; options: unknown; apks: { device: { id: string }; apks: { path: string }[] } };
+      expect(conversion.kind).to.equal('aab-to-apks');
+      expect(conversion.options).to.deep.equal({ output: 'device-set', device: 'arm64-v8a_xxhdpi_pt-BR' });
+      expect(conversion.apks.device.id).to.equal('arm64-v8a_xxhdpi_pt-BR');
+      expect(conversion.apks.apks.map((a) => a.path)).to.include.members(['splits/base-master.apk', 'splits/base-arm64_v8a.apk']);
+      expect(r.stderr).to.contain('Conjunto de APKs salvo em');
+      const saved = readFileSync(join(dir, 'Pacote Aparelho.apks'));
+      expect(saved.equals(await downloadFromServer(doc.conversionId as string))).to.equal(true);
+      expect(saved.includes(Buffer.from('splits/base-master.apk'))).to.equal(true);
+
+      // Refused before anything is sent: an unknown profile, a device set of an APK, --device with --local.
+      const before = (await fetch(`${server.url}/api/conversion/history`, { headers: { authorization: `Bearer ${adminToken}` } }).then((x) => x.json())) as { total: number };
+      const unknown = await remote(['convert', aab, '--device', 'galaxy-s99', '--json']);
+      expect(unknown.status).to.equal(2);
+      expect(unknown.stdout).to.contain('UNKNOWN_DEVICE_PROFILE').and.contain('arm64-v8a_xxhdpi_pt-BR');
+      const onApk = await remote(['convert', apk, '--device', 'arm64-v8a_xxhdpi_pt-BR', '--json']);
+      expect(onApk.status).to.equal(2);
+      expect(onApk.stdout).to.contain('DEVICE_SET_NOT_FOR_APK').and.contain(CONVERSION_MESSAGES.deviceSetNotForApk);
+      const local = await remote(['convert', '--local', apk, '-o', join(dir, 'x.aab'), '--device', 'arm64-v8a_xxhdpi_pt-BR']);
+      expect(local.status).to.equal(2);
+      expect(local.stderr).to.contain('aabify build-apks app.aab --device');
+      const after = (await fetch(`${server.url}/api/conversion/history`, { headers: { authorization: `Bearer ${adminToken}` } }).then((x) => x.json())) as { total: number };
+      expect(after.total).to.equal(before.total);
+    });
+
     it('convert_waitHuman_thenStatus_showTheDownloadEstimatePerDevice', async function () {
       const apk = requireCorpusApk(this, 'ag-politedroid');
       const out = join(dir, 'politedroid-humano.aab');

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import type { ApiConversion, ConversionUpdate } from '@aabify/shared';
+import { APKS_OUTPUT_TEXTS, type ApiConversion, type ConversionUpdate } from '@aabify/shared';
 import {
   UNKNOWN_FILE_NAME,
   applyUpdate,
+  apksBuilt,
   conversionView,
   mergeLogs,
   newQueuedConversion,
@@ -90,6 +91,18 @@ describe('conversion update reducer', () => {
     expect(c.progress).to.equal(100);
     expect(c.canDownload).to.equal(true);
     expect(c.filename).to.equal('app.aab');
+  });
+
+  it('aabDeviceSet_viewSaysWhatWasBuilt_completedWithoutFieldsNamedDotApks', () => {
+    const asked = conversionView(answer({ fileName: 'Meu App.aab', kind: 'aab-to-apks', filename: 'Meu App.apks', options: { output: 'device-set', device: 'x86_64_xhdpi_es' } }));
+    expect([asked.output, asked.device]).to.deep.equal(['device-set', 'x86_64_xhdpi_es']);
+    // Before the report, the profile's id; once built, its name.
+    expect(apksBuilt(asked)).to.equal(APKS_OUTPUT_TEXTS.builtDeviceSet('x86_64_xhdpi_es'));
+    const label = 'Chromebook / emulador (x86_64, xhdpi, es)';
+    expect(apksBuilt({ ...asked, apks: { ...({} as NonNullable<ConversionView['apks']>), device: { id: 'x86_64_xhdpi_es', label } } })).to.equal(APKS_OUTPUT_TEXTS.builtDeviceSet(label));
+    expect(apksBuilt(conversionView(answer({ kind: 'aab-to-apks', fileName: 'Meu App.aab' })))).to.equal(APKS_OUTPUT_TEXTS.universal);
+    const done = applyUpdate(newQueuedConversion('c1', 'Meu App.aab', 2048, { kind: 'aab-to-apks', output: 'device-set' }), update({ type: 'completed' }), NOW);
+    expect(done.filename).to.equal('Meu App.apks');
   });
 
   it('completed_withFields_storesSizeExpiryAndServerValues', () => {

@@ -1,9 +1,10 @@
 /**
  * AAB → APK conversions: an uploaded `.aab` (checked by content, sent alone) goes through the same
- * queue, credits and downloads as APK → AAB and comes out as a universal APK, signed with the
- * account's upload key when asked, else with the test key (said in the log); a file that is no
- * bundle is refused at the upload with its code and costs nothing; a bundle the engine refuses
- * fails with the credit given back.
+ * queue, credits and downloads as APK → AAB and comes out as a universal APK — or, when asked, as
+ * the device set (`.apks`) of a device profile, holding what the engine builds for that profile —
+ * signed with the account's upload key when asked, else with the test key (said in the log); a
+ * file that is no bundle, an unknown profile or a device set asked of an APK is refused at the
+ * upload with its code and costs nothing; a bundle the engine refuses fails with the credit given back.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { convertApk, generateUploadKeystore } from '@aabify/converter';
+import { DEVICE_PROFILES, buildApks, convertApk, deviceSpecOfProfile, generateUploadKeystore } from '@aabify/converter';
 import { APKS_WARNING_MESSAGES } from '../../converter/src/apks/report.js';
 import { ZipReader } from '../../converter/src/zip/index.js';
 import { CONVERSION_MESSAGES, PLAY_MESSAGES, TEST_APK_MESSAGES, formatBytes, type ConversionHistoryResponse, type UsageInfo } from '@aabify/shared';
@@ -135,6 +136,117 @@ describe('AAB → APK conversions', function () {
     expect(done.apks?.signature).to.include({ testKey: false, alias: 'upload' });
     const { file } = await downloadOutput(token, id, 'signed.apk');
     expect(await verifiedSigner(apksigner, file)).to.equal(done.apks?.signature.certificateSha256);
+  });
+
+  /** Each entry of a device set: the table of contents' presence, and every APK's entry names. */
+  async function setContents(file: string): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    const reader = await ZipReader.open(file);
+    try {
+      for (const e of reader.entries) {
+        if (!e.name.endsWith('.apk')) {
+          out.set(e.name, []);
+          continue;
+        }
+        const inner = join(work, `inner-${out.size}.apk`);
+        await writeFile(inner, await reader.read(e));
+        const apk = await ZipReader.open(inner);
+        try {
+          out.set(e.name, apk.entries.map((x) => x.name).sort());
+        } finally {
+          await apk.close();
+        }
+      }
+    } finally {
+      await reader.close();
+    }
+    return out;
+  }
+
+  async function extracted(file: string, name: string, to: string): Promise<string> {
+    const reader = await ZipReader.open(file);
+    try {
+      const entry = reader.entries.find((e) => e.name === name);
+      expect(entry, name).to.not.equal(undefined);
+      await writeFile(to, await reader.read(entry!));
+      return to;
+    } finally {
+      await reader.close();
+    }
+  }
+
+  it('aabUpload_deviceSet_apksHoldsTheEnginesSplitsForTheProfile_baseVerifies_anotherUserGets404', async function () {
+    const apksigner = requireTool(this, 'apksigner', 'Debian: apt-get install -y apksigner');
+    const profile = DEVICE_PROFILES.find((p) => p.abis[0] === 'arm64-v8a')!;
+    const token = await customer(3);
+    const res = await uploadBytes(server, token, aab, { fileName: AAB_NAME, options: { output: 'device-set', device: profile.id } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const id = conversionIdOf(res);
+    const done = await waitForStatus(server, token, id, ['completed', 'failed']);
+    expect(done.status, JSON.stringify(done)).to.equal('completed');
+    expect(done).to.include({ kind: 'aab-to-apks', filename: 'Meu Aplicativo Ação.apks' });
+    expect(done.options).to.deep.equal({ output: 'device-set', device: profile.id });
+    expect(done.apks?.device).to.deep.equal({ id: profile.id, label: profile.label });
+    expect(await credits(token)).to.equal(2);
+
+    const { file, res: dl } = await downloadOutput(token, id, 'out.apks');
+    expect(dl.headers.get('content-type')).to.equal('application/octet-stream');
+    expect(dl.headers.get('content-disposition')).to.include(`filename*=UTF-8''${encodeURIComponent('Meu Aplicativo Ação.apks')}`);
+    // What the engine builds for the same profile's spec, here in the test process.
+    const own = join(work, 'own.apks');
+    await buildApks(join(work, 'tiny.aab'), own, { mode: 'device', deviceSpec: deviceSpecOfProfile(profile), overwrite: true });
+    const served = await setContents(file);
+    expect([...served.keys()]).to.include.members(['toc.pb', 'splits/base-master.apk', 'splits/base-arm64_v8a.apk']);
+    expect(Object.fromEntries(served)).to.deep.equal(Object.fromEntries(await setContents(own)));
+    expect(done.apks?.apks.map((a) => a.path).sort()).to.deep.equal([...served.keys()].filter((n) => n !== 'toc.pb').sort());
+    expect(await verifiedSigner(apksigner, await extracted(file, 'splits/base-master.apk', join(work, 'base-master.apk')))).to.have.length(95);
+
+    // The log names the profile and the APKs that went in.
+    const logs = await api(server).get<{ logs: { level: string; message: string }[] }>(`/conversion/logs/${id}`, token);
+    const messages = logs.body.logs.map((l) => l.message);
+    expect(messages).to.include(CONVERSION_MESSAGES.deviceSetStarted(profile.label));
+    expect(messages).to.include(CONVERSION_MESSAGES.deviceSetBuilt(profile.label, done.apks!.apks.map((a) => a.path!)));
+    expect(messages).to.include(`Conversão concluída: Meu Aplicativo Ação.apks (${formatBytes(done.convertedSize)})`);
+
+    // Another customer reaches none of it: a 404 like a missing conversion.
+    const stranger = await customer(1);
+    const theirs = await fetch(`${server.url}/api/conversion/download/${id}`, { headers: { authorization: `Bearer ${stranger}` } });
+    expect(theirs.status).to.equal(404);
+    expect((await api(server).get(`/conversion/status/${id}`, stranger)).status).to.equal(404);
+    expect((await api(server).post(`/conversion/generate-download-link/${id}`, undefined, stranger)).status).to.equal(404);
+  });
+
+  it('aabUpload_deviceSetForADeviceTheAppDoesNotRun_failsDeviceIncompatible_creditReturned', async () => {
+    // The app's only native library is for arm64-v8a.
+    const profile = DEVICE_PROFILES.find((p) => !p.abis.includes('arm64-v8a'))!;
+    const token = await customer(2);
+    const res = await uploadBytes(server, token, aab, { fileName: 'app.aab', options: { output: 'device-set', device: profile.id } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const failed = await waitForStatus(server, token, conversionIdOf(res), ['completed', 'failed']);
+    expect(failed.status).to.equal('failed');
+    expect(failed.errorCode).to.equal('DEVICE_INCOMPATIBLE');
+    expect(await credits(token)).to.equal(2);
+  });
+
+  it('upload_unknownProfileOrDeviceSetOfAnApk_refusedWithTheirCodes_nothingChargedNothingKept', async () => {
+    const token = await customer(2);
+    const ids = DEVICE_PROFILES.map((p) => p.id);
+    for (const options of [{ output: 'device-set', device: 'galaxy-s99' }, { output: 'device-set' }]) {
+      const unknown = await uploadBytes(server, token, aab, { fileName: 'app.aab', options });
+      expect(unknown.status, JSON.stringify(options)).to.equal(400);
+      expect(unknown.body).to.deep.include({ code: 'UNKNOWN_DEVICE_PROFILE', message: CONVERSION_MESSAGES.unknownDeviceProfile(ids) });
+    }
+    const deviceAlone = await uploadBytes(server, token, aab, { fileName: 'app.aab', options: { device: ids[0] } });
+    expect(deviceAlone.status).to.equal(400);
+    expect(deviceAlone.body).to.include({ code: 'INVALID_OPTIONS', message: CONVERSION_MESSAGES.deviceNeedsDeviceSet });
+    const onApk = await uploadBytes(server, token, buildZip(tinyApkEntries()), { fileName: 'app.apk', options: { output: 'device-set', device: ids[0] } });
+    expect(onApk.status).to.equal(400);
+    expect(onApk.body).to.include({ code: 'DEVICE_SET_NOT_FOR_APK', message: CONVERSION_MESSAGES.deviceSetNotForApk });
+    expect(await credits(token)).to.equal(2);
+    expect(await historyTotal(token)).to.equal(0);
+    // The converter page's list: every profile the upload takes, with the estimate's names.
+    const listed = await api(server).get<{ profiles: { id: string; label: string }[] }>('/conversion/device-profiles', token);
+    expect(listed.body.profiles).to.deep.equal(DEVICE_PROFILES.map(({ id, label }) => ({ id, label })));
   });
 
   it('aabUpload_notABundle_refusedWithItsCode_nothingChargedNothingKept', async () => {

@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { api } from './helpers/http.js';
 import { buildCreditUser, buildSubscriber, tokenFor } from './helpers/factories.js';
 import { queriesDuring } from './helpers/queries.js';
+import { CLAIM_RETRY_MS } from '../src/conversions/runner.js';
 import {
   SLOW_ENGINE,
   collect,
@@ -214,13 +215,17 @@ describe('conversions: a long line costs the database little', function () {
     const count = 6;
     let ids: string[] = [];
     // Every claim takes the queue's advisory lock once: claims are counted by it.
+    const started = Date.now();
     const claims = await queriesDuring(server, /pg_advisory_xact_lock/, async () => {
       ids = (await Promise.all(Array.from({ length: count }, (_, i) => uploadBytes(server, token, apk, { fileName: `fila${i}.apk` })))).map(conversionIdOf);
       for (const id of ids) expect((await waitForStatus(server, token, id, ['completed', 'failed'], 60000)).status).to.equal('completed');
     });
     // One claim when submitted (one starts, the others wait) and one when a finished conversion
     // wakes it: 2n - 1. Claiming again every second while in line made it several times that.
-    expect(claims.length, `${claims.length} claims for ${count} conversions`).to.be.at.most(2 * count);
+    // A conversion also retries on its own every CLAIM_RETRY_MS: on a busy machine the line may
+    // last that long, and those retries are the design, not polling.
+    const ownRetries = count * Math.floor((Date.now() - started) / CLAIM_RETRY_MS);
+    expect(claims.length, `${claims.length} claims for ${count} conversions in ${Date.now() - started} ms`).to.be.at.most(2 * count + ownRetries);
     const rows = await server.ctx.models.Conversion.findAll({ where: { id: ids }, order: [['processingStartedAt', 'ASC']] });
     // First in line first.
     expect(rows.map((r) => r.id)).to.deep.equal([...rows].sort((a, b) => a.queuedAt!.getTime() - b.queuedAt!.getTime() || (a.id < b.id ? -1 : 1)).map((r) => r.id));

@@ -5,26 +5,12 @@
  */
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
-import type { BillingDetails } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildCreditUser } from './helpers/factories.js';
+import { buildCreditUser, TEST_BILLING } from './helpers/factories.js';
 import { buildPlan, buildPurchase } from './helpers/adminFactories.js';
 import { anonymousEmailOf, endExpiredFiscalRecords } from '../src/privacy/fiscalRetention.js';
 import type { Purchase, User } from '../src/models/index.js';
 
-const BILLING: BillingDetails = {
-  document: '52998224725',
-  name: 'Maria da Silva',
-  email: 'maria@example.com',
-  cep: '01310-100',
-  street: 'Avenida Paulista',
-  number: '1000',
-  complement: null,
-  district: 'Bela Vista',
-  city: 'São Paulo',
-  cityCode: '3550308',
-  state: 'SP',
-};
 
 const yearsAgo = (years: number, days = 0) => new Date(Date.now() - (years * 365.25 + days) * 86_400_000);
 
@@ -38,7 +24,7 @@ describe('fiscal record of deleted accounts (privacy:fiscal-retention)', () => {
   });
 
   async function sale(user: User, approvedAt: Date): Promise<Purchase> {
-    const purchase = await buildPurchase(server, user, await buildPlan(server), { status: 'approved', approvedAt, billingSnapshot: BILLING });
+    const purchase = await buildPurchase(server, user, await buildPlan(server), { status: 'approved', approvedAt, billingSnapshot: TEST_BILLING });
     await server.ctx.models.FiscalNote.create({
       purchaseId: purchase.id,
       userId: user.id,
@@ -93,7 +79,7 @@ describe('fiscal record of deleted accounts (privacy:fiscal-retention)', () => {
       expect(await reload(ended)).to.deep.equal({ billing: null, amount: ended.amountCents, status: 'approved', number: '123', pdf: null, xml: null });
     }
     for (const kept of [youngSale, livingSale, edgeSale]) {
-      expect(await reload(kept)).to.deep.include({ billing: BILLING, pdf: 'https://nfse.example.gov.br/nota.pdf', xml: 'https://nfse.example.gov.br/nota.xml' });
+      expect(await reload(kept)).to.deep.include({ billing: TEST_BILLING, pdf: 'https://nfse.example.gov.br/nota.pdf', xml: 'https://nfse.example.gov.br/nota.xml' });
     }
     expect(await emailOf(gone)).to.equal(anonymousEmailOf(gone.id));
     for (const kept of [mixed, recent, living, edge]) expect(await emailOf(kept)).to.equal(kept.email);

@@ -162,6 +162,18 @@ describe('the API contract (OpenAPI 3.1)', function () {
     expect((await waitForStatus(server, adminToken, apkId, ['completed', 'failed'])).status).to.equal('completed');
     expect((await http.get<JsonBody>(`/conversion/status/${apkId}`, adminToken)).body.kind).to.equal('aab-to-apks');
     await http.get(`/conversion/download/${apkId}`, adminToken);
+    // The device set of a profile the server lists; an unknown profile is refused with its code.
+    const profiles = await http.get<{ profiles: { id: string }[] }>('/conversion/device-profiles', apiToken);
+    const profile = profiles.body.profiles[0]!.id;
+    const unknownProfile = await uploadBytes(server, adminToken, aab, { fileName: 'app.aab', options: { output: 'device-set', device: 'nenhum' } });
+    expect(unknownProfile.body).to.include({ code: 'UNKNOWN_DEVICE_PROFILE' });
+    const setKind = await uploadBytes(server, adminToken, aab, { fileName: 'app.aab', options: { output: 'device-set', device: profile } });
+    expect(setKind.status, JSON.stringify(setKind.body)).to.equal(201);
+    const setId = setKind.body.conversionId as string;
+    const set = await waitForStatus(server, adminToken, setId, ['completed', 'failed']);
+    expect(set.status, JSON.stringify(set)).to.equal('completed');
+    expect((await http.get<JsonBody>(`/conversion/status/${setId}`, adminToken)).body.filename).to.equal('app.apks');
+    await http.get(`/conversion/download/${setId}`, adminToken);
 
     // Administration (an admin's session; never an API token, not even an admin's), and a user at an admin route.
     expect((await http.get('/admin/users', apiToken)).status).to.equal(403);

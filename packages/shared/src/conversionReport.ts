@@ -4,6 +4,7 @@
  */
 import type { ConversionSignatureJson, DeviceDownloadSizeJson } from './downloadSizes.js';
 import type { PlayVersionCodes } from './playChecklist.js';
+import type { DeviceProfileJson } from './apksOutput.js';
 
 export interface ConversionReportJson {
   packageName: string;
@@ -52,9 +53,12 @@ export interface ApksReportJson {
   versionName?: string;
   minSdk?: number;
   targetSdk?: number;
-  /** The bundle's modules fused into the APK. */
+  /** The bundle's modules fused into the APK (or split in the device set). */
   modules: string[];
-  apks: Array<{ name: string; sizeBytes: number; entries: number }>;
+  /** The APKs built: the universal APK, or each APK of a device set with its path in the `.apks` (`splits/base-master.apk`). */
+  apks: Array<{ name: string; path?: string; sizeBytes: number; entries: number }>;
+  /** A device set: the device profile it was built for (absent: the universal APK). */
+  device?: DeviceProfileJson;
   sizeIn: number;
   sizeOut: number;
   signature: {

@@ -5,9 +5,13 @@
  */
 import { array, boolean, mixed, number, object, string, ValidationError, type InferType } from 'yup';
 import { ASSET_DELIVERIES, CONVERSION_LIMITS, CONVERSION_MESSAGES, CONVERSION_STATUSES, HISTORY_SORT_FIELDS } from './conversions.js';
+import { APKS_OUTPUTS } from './apksOutput.js';
 
 /** `versionCode: "play"`: one above the highest versionCode the app has on Google Play (the account's Play key reads it). */
 export const VERSION_CODE_FROM_PLAY = 'play';
+
+/** Longer than this is no device profile's id. */
+const DEVICE_PROFILE_ID_MAX = 100;
 
 const versionCodeMessages = {
   type: 'versionCode deve ser um número inteiro ou "play" (uma acima da do Google Play)',
@@ -59,12 +63,17 @@ export const conversionOptionsSchema = object({
     .max(CONVERSION_LIMITS.assetPacksMax, CONVERSION_MESSAGES.assetPacksTooMany)
     .optional()
     .default(undefined),
+  /** AAB → APK: the universal APK (default) or the device set of one device profile (`device`). */
+  output: string().strict().oneOf([...APKS_OUTPUTS], CONVERSION_MESSAGES.apksOutput).optional(),
+  /** With output "device-set": the device profile's id (GET /conversion/device-profiles; checked by checkOptionsOfAab). */
+  device: string().strict().max(DEVICE_PROFILE_ID_MAX, CONVERSION_MESSAGES.unknownDeviceProfile([])).optional(),
 })
   .noUnknown(({ unknown }) => CONVERSION_MESSAGES.unknownOption(String(unknown)))
   .strict();
 export type ConversionOptions = InferType<typeof conversionOptionsSchema>;
 
-export type ParsedOptions = { ok: true; options: ConversionOptions } | { ok: false; message: string; fields: Record<string, string> };
+/** A refusal's `code` when it has its own (else INVALID_OPTIONS). */
+export type ParsedOptions = { ok: true; options: ConversionOptions } | { ok: false; message: string; fields: Record<string, string>; code?: string };
 
 /** Parses the `options` text of a multipart request (absent or blank = no options). */
 export function parseConversionOptions(raw: string | undefined): ParsedOptions {
@@ -103,6 +112,8 @@ function stripUndefined(o: ConversionOptions): ConversionOptions {
   if (o.versionName !== undefined) out.versionName = o.versionName;
   if (o.sign !== undefined) out.sign = o.sign;
   if (o.assetDelivery !== undefined) out.assetDelivery = o.assetDelivery;
+  if (o.output !== undefined) out.output = o.output;
+  if (o.device !== undefined) out.device = o.device;
   if (o.assetPacks !== undefined) out.assetPacks = o.assetPacks.map((p) => ({ name: p.name, glob: p.glob, ...(p.delivery !== undefined ? { delivery: p.delivery } : {}) }));
   return out;
 }
@@ -127,13 +138,35 @@ export const historyQuerySchema = object({
 });
 export type HistoryQuery = InferType<typeof historyQuerySchema>;
 
+/** The options an AAB → APK conversion takes; the others shape an AAB and would be silently ignored. */
+const AAB_OPTIONS: readonly string[] = ['sign', 'output', 'device'];
+
 /**
- * The options an AAB → APK conversion takes: only `sign` (the account's upload key, else the test
- * key). The others shape an AAB and would be silently ignored, so they are refused.
+ * The options of an AAB → APK conversion: `sign` (the account's upload key, else the test key) and
+ * what to build — the universal APK, or with `output: "device-set"` the set of one of
+ * `deviceProfiles` (the engine's profile ids, which the server passes). Any other option is
+ * refused (INVALID_OPTIONS); a device set without a known profile is UNKNOWN_DEVICE_PROFILE.
  */
-export function checkOptionsOfAab(options: ConversionOptions): ParsedOptions {
-  const extra = Object.keys(options).filter((k) => k !== 'sign');
-  if (extra.length === 0) return { ok: true, options };
-  const message = CONVERSION_MESSAGES.optionNotForAab(extra[0]!);
-  return { ok: false, message, fields: Object.fromEntries(extra.map((k) => [`options.${k}`, CONVERSION_MESSAGES.optionNotForAab(k)])) };
+export function checkOptionsOfAab(options: ConversionOptions, deviceProfiles: readonly string[]): ParsedOptions {
+  const extra = Object.keys(options).filter((k) => !AAB_OPTIONS.includes(k));
+  if (extra.length > 0) {
+    const message = CONVERSION_MESSAGES.optionNotForAab(extra[0]!);
+    return { ok: false, message, fields: Object.fromEntries(extra.map((k) => [`options.${k}`, CONVERSION_MESSAGES.optionNotForAab(k)])) };
+  }
+  if (options.output === 'device-set' && (options.device === undefined || !deviceProfiles.includes(options.device))) {
+    const message = CONVERSION_MESSAGES.unknownDeviceProfile(deviceProfiles);
+    return { ok: false, code: 'UNKNOWN_DEVICE_PROFILE', message, fields: { 'options.device': message } };
+  }
+  if (options.output !== 'device-set' && options.device !== undefined) {
+    return { ok: false, message: CONVERSION_MESSAGES.deviceNeedsDeviceSet, fields: { 'options.device': CONVERSION_MESSAGES.deviceNeedsDeviceSet } };
+  }
+  return { ok: true, options };
+}
+
+/** The options of an APK (or split set) → AAB conversion: what to build from an AAB has no place there (DEVICE_SET_NOT_FOR_APK). */
+export function checkOptionsOfApk(options: ConversionOptions): ParsedOptions {
+  const sent = (['output', 'device'] as const).filter((k) => options[k] !== undefined);
+  if (sent.length === 0) return { ok: true, options };
+  const message = CONVERSION_MESSAGES.deviceSetNotForApk;
+  return { ok: false, code: 'DEVICE_SET_NOT_FOR_APK', message, fields: Object.fromEntries(sent.map((k) => [`options.${k}`, message])) };
 }

@@ -6,6 +6,7 @@
  * (no yup here).
  */
 import { countOf } from './numbers.js';
+import { apksFileName, isDeviceSet } from './apksOutput.js';
 import type { PlayVersionCodes } from './playChecklist.js';
 
 export const CONVERSION_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
@@ -116,7 +117,17 @@ export const CONVERSION_MESSAGES = {
           ? `Não foi possível consultar o Google Play (${codes.message}): o AAB mantém o versionCode do APK.`
           : 'A chave do Google Play da conta não tem acesso a este app: o AAB mantém o versionCode do APK.',
   /** Options of APK → AAB sent with an .aab (INVALID_OPTIONS). */
-  optionNotForAab: (name: string) => `A opção ${name} não se aplica à conversão AAB → APK (só "sign" vale para ela).`,
+  optionNotForAab: (name: string) => `A opção ${name} não se aplica à conversão AAB → APK (só "sign", "output" e "device" valem para ela).`,
+  /** options.output of an AAB → APK conversion. */
+  apksOutput: 'output deve ser "universal" (o APK universal) ou "device-set" (o conjunto de APKs para um aparelho).',
+  /** UNKNOWN_DEVICE_PROFILE: a device set without a known profile (`known`: the profiles' ids). */
+  unknownDeviceProfile: (known: readonly string[]) => `Escolha um perfil de aparelho conhecido para o conjunto de APKs (opção device): ${known.join(', ')}.`,
+  deviceNeedsDeviceSet: 'A opção device só vale com output "device-set" (o conjunto de APKs para um aparelho).',
+  /** DEVICE_SET_NOT_FOR_APK: output/device sent with an APK or a split set. */
+  deviceSetNotForApk: 'O conjunto de APKs para um aparelho (opções output e device) só vale para um .aab enviado sozinho; um APK ou conjunto de splits vira AAB.',
+  /** Log lines of a device set's run. */
+  deviceSetStarted: (label: string) => `Gerando o conjunto de APKs para o aparelho ${label}.`,
+  deviceSetBuilt: (label: string, paths: readonly string[]) => `Conjunto para o aparelho ${label}: ${countOf(paths.length, 'APK', 'APKs')} (${paths.join(', ')}).`,
   onlyObb: 'Envie o APK (ou o conjunto de APKs) junto com os arquivos .obb.',
   tooManyUploadFiles: 'No máximo 20 arquivos por conversão.',
   fileTooLarge: (maxBytes: number) => `O arquivo excede o limite de ${formatMegabytes(maxBytes)}`,
@@ -239,9 +250,13 @@ export function apkFileName(fileName: string | null | undefined): string {
   return `${base || 'app'}.apk`;
 }
 
-/** The name a conversion's output is downloaded under: the AAB of an APK, the APK of an AAB. */
-export function outputFileName(kind: ConversionKind, fileName: string | null | undefined): string {
-  return kind === 'aab-to-apks' ? apkFileName(fileName) : aabFileName(fileName);
+/**
+ * The name a conversion's output is downloaded under: the AAB of an APK; the APK of an AAB, or its
+ * device set (`.apks`) when its options ask for one (apksOutput.ts).
+ */
+export function outputFileName(conversion: { kind: ConversionKind; fileName: string | null | undefined; options?: { output?: string } | null }): string {
+  if (conversion.kind !== 'aab-to-apks') return aabFileName(conversion.fileName);
+  return isDeviceSet(conversion.options) ? apksFileName(conversion.fileName) : apkFileName(conversion.fileName);
 }
 
 // ---- history query -------------------------------------------------------------------

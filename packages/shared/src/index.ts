@@ -21,6 +21,7 @@ export * from './conversionJson.js';
 export * from './conversionReport.js';
 export * from './conversionSchemas.js';
 export * from './testApk.js';
+export * from './apksOutput.js';
 export * from './adminLimits.js';
 export * from './adminMessages.js';
 export * from './adminSchemas.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PLAY_FINDINGS, PLAY_FINDING_MESSAGES, PLAY_RESTRICTED_PERMISSIONS, checkOptionsOfAab, parseConversionOptions, prePublicationChecklist, restrictedPermission, type PlayCheckInput } from '../src/index.js';
+import { CONVERSION_MESSAGES, PLAY_FINDINGS, PLAY_FINDING_MESSAGES, PLAY_RESTRICTED_PERMISSIONS, checkOptionsOfAab, checkOptionsOfApk, outputFileName, parseConversionOptions, prePublicationChecklist, restrictedPermission, type PlayCheckInput } from '../src/index.js';
 
 describe('pre-publication checklist: what the engine found', () => {
   const at = new Date('2026-11-27T12:00:00Z');
@@ -37,10 +37,30 @@ describe('pre-publication checklist: what the engine found', () => {
     expect(parseConversionOptions('{"versionCode":"play"}')).to.deep.equal({ ok: true, options: { versionCode: 'play' } });
     expect(parseConversionOptions('{"versionCode":43}')).to.deep.equal({ ok: true, options: { versionCode: 43 } });
     for (const bad of ['"google"', '0', '4.5', '2100000001', '"43"']) expect(parseConversionOptions(`{"versionCode":${bad}}`).ok, bad).to.equal(false);
-    expect(checkOptionsOfAab({ sign: true })).to.deep.equal({ ok: true, options: { sign: true } });
-    const refused = checkOptionsOfAab({ sign: true, versionCode: 3 });
+    expect(checkOptionsOfAab({ sign: true }, [])).to.deep.equal({ ok: true, options: { sign: true } });
+    const refused = checkOptionsOfAab({ sign: true, versionCode: 3 }, []);
     expect(refused.ok).to.equal(false);
     if (!refused.ok) expect(refused.fields).to.have.key('options.versionCode');
+  });
+
+  it('conversionOptions_deviceSet_onlyForAnAabWithAKnownProfile', () => {
+    const profiles = ['arm64-v8a_xxhdpi_pt-BR', 'x86_64_xhdpi_es'];
+    const parsed = parseConversionOptions('{"output":"device-set","device":"x86_64_xhdpi_es","sign":true}');
+    expect(parsed).to.deep.equal({ ok: true, options: { output: 'device-set', device: 'x86_64_xhdpi_es', sign: true } });
+    if (parsed.ok) expect(checkOptionsOfAab(parsed.options, profiles)).to.deep.equal(parsed);
+    expect(checkOptionsOfAab({ output: 'universal' }, profiles).ok).to.equal(true);
+    for (const options of [{ output: 'device-set' as const, device: 'galaxy-s99' }, { output: 'device-set' as const }]) {
+      const unknown = checkOptionsOfAab(options, profiles);
+      expect(unknown).to.deep.include({ ok: false, code: 'UNKNOWN_DEVICE_PROFILE', message: CONVERSION_MESSAGES.unknownDeviceProfile(profiles) });
+    }
+    expect(checkOptionsOfAab({ device: 'x86_64_xhdpi_es' }, profiles)).to.deep.include({ ok: false, message: CONVERSION_MESSAGES.deviceNeedsDeviceSet });
+    expect(parseConversionOptions('{"output":"tudo"}')).to.deep.include({ ok: false, message: CONVERSION_MESSAGES.apksOutput });
+    const onApk = checkOptionsOfApk({ output: 'device-set', device: 'x86_64_xhdpi_es' });
+    expect(onApk).to.deep.include({ ok: false, code: 'DEVICE_SET_NOT_FOR_APK', message: CONVERSION_MESSAGES.deviceSetNotForApk });
+    expect(checkOptionsOfApk({ sign: true })).to.deep.equal({ ok: true, options: { sign: true } });
+    expect(outputFileName({ kind: 'aab-to-apks', fileName: 'Meu App Ação.aab', options: { output: 'device-set' } })).to.equal('Meu App Ação.apks');
+    expect(outputFileName({ kind: 'aab-to-apks', fileName: 'Meu App Ação.aab', options: {} })).to.equal('Meu App Ação.apk');
+    expect(outputFileName({ kind: 'apk-to-aab', fileName: 'app.apk', options: null })).to.equal('app.aab');
   });
 
   it('checklist_reportFromBeforeTheChecks_noNativeRows', () => {

@@ -4,7 +4,8 @@
  * Streams the APK up (never read whole into memory), then either prints the conversion id or,
  * with --wait (implied by -o), follows it live and downloads the AAB. `aabify convert app.aab`
  * (one bundle alone) is the other kind: the server makes the bundle's universal APK, downloaded
- * as `app.apk`. Exit 1 when the conversion fails or is cancelled.
+ * as `app.apk` — or with `--device PROFILE` the device set that profile installs, as `app.apks`.
+ * Exit 1 when the conversion fails or is cancelled.
  */
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
@@ -41,6 +42,8 @@ export interface RemoteConvertFlags extends RemoteFlags, CiFileFlags, ReleaseFla
   options?: string;
   /** Sign with the upload keystore stored in the account (`aabify keystore upload`). */
   sign?: boolean;
+  /** With an .aab: the device set (`.apks`) of this device profile instead of the universal APK. */
+  device?: string;
   versionCode?: number | 'play';
   versionName?: string;
   failOn?: FailOnLevel;
@@ -108,6 +111,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
   if (kind === 'aab-to-apks' && (flags.publish !== undefined || flags.assetPack !== undefined || flags.assetDelivery !== undefined)) {
     throw usageError('Com um .aab o servidor gera o APK: --publish, --asset-pack e --asset-delivery valem só para APK → AAB (publique o próprio .aab com aabify publish).', 'INVALID_OPTIONS');
   }
+  if (flags.device !== undefined) await checkDeviceProfile(kind, flags.device);
   const options = remoteOptions(flags);
   // Checked before the upload, so a bad release flag costs no credit.
   const release = flags.publish !== undefined ? await releaseFrom(flags.publish, flags) : undefined;
@@ -120,7 +124,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
   // Checked before the upload too: a typo must not cost a credit.
   const timeout = waitTimeoutOf(flags.timeout);
   if (flags.timeout !== undefined && !wait) throw usageError('--timeout só vale com --wait (ou -o, --publish): sem esperar, o comando termina logo após o envio.', 'INVALID_TIMEOUT');
-  const out = resolve(flags.output ?? outputFileName(kind, basename(inputs[0])));
+  const out = resolve(flags.output ?? outputFileName({ kind, fileName: basename(inputs[0]), options: flags.device !== undefined ? { output: 'device-set' } : {} }));
   const overwrite = flags.overwrite === true;
   // Refused before the upload, so no credit is spent on a result that cannot be saved.
   if (wait) await assertWritable(out, overwrite);
@@ -196,7 +200,7 @@ export async function runRemoteConvert(ctx: RemoteContext, inputs: string[], fla
         conversion: conversion.raw,
         logs,
       },
-      [`${kind === 'aab-to-apks' ? 'APK' : 'AAB'} salvo em ${saved.path} (${formatBytes(saved.bytes)}).`, ...(publication ? [publicationLine(publication)] : []), ...checklistLines(result.checklist)],
+      [`${kind === 'apk-to-aab' ? 'AAB' : flags.device !== undefined ? 'Conjunto de APKs' : 'APK'} salvo em ${saved.path} (${formatBytes(saved.bytes)}).`, ...(publication ? [publicationLine(publication)] : []), ...checklistLines(result.checklist)],
     );
     await writeCiFiles(flags, { result });
     return checklistExitCode(result.checklist, flags.failOn);
@@ -226,14 +230,26 @@ export function conversionKindOfPaths(paths: readonly string[]): ConversionKind 
   return 'aab-to-apks';
 }
 
-/** `--options` with `--sign`, `--asset-pack` and `--asset-delivery` merged in (the flags win over the JSON). */
+/**
+ * `--device` asks the server for a device set: only of an `.aab`, and only for one of the engine's
+ * device profiles (the server refuses the others too; checked here so a typo costs no upload).
+ */
+async function checkDeviceProfile(kind: ConversionKind, device: string): Promise<void> {
+  if (kind !== 'aab-to-apks') throw usageError(CONVERSION_MESSAGES.deviceSetNotForApk, 'DEVICE_SET_NOT_FOR_APK');
+  const { DEVICE_PROFILES } = await import('@aabify/converter');
+  const known = DEVICE_PROFILES.map((p) => p.id);
+  if (!known.includes(device)) throw usageError(CONVERSION_MESSAGES.unknownDeviceProfile(known), 'UNKNOWN_DEVICE_PROFILE');
+}
+
+/** `--options` with `--sign`, `--device`, `--asset-pack` and `--asset-delivery` merged in (the flags win over the JSON). */
 export function remoteOptions(flags: RemoteConvertFlags): string | undefined {
   const json = conversionOptions(flags.options, flags.sign);
-  if (flags.assetPack === undefined && flags.assetDelivery === undefined) return json;
+  if (flags.assetPack === undefined && flags.assetDelivery === undefined && flags.device === undefined) return json;
   return JSON.stringify({
     ...(json ? (JSON.parse(json) as Record<string, unknown>) : {}),
     ...(flags.assetPack ? { assetPacks: flags.assetPack } : {}),
     ...(flags.assetDelivery ? { assetDelivery: flags.assetDelivery } : {}),
+    ...(flags.device !== undefined ? { output: 'device-set', device: flags.device } : {}),
   });
 }
 
@@ -245,6 +261,7 @@ export function register(program: Command): Command {
     .option('--timeout <tempo>', `com --wait, ${TIMEOUT_OPTION_HELP}`)
     .option('--options <json>', 'opções da conversão no servidor, em JSON')
     .option('--sign', 'assina o AAB no servidor com a chave de upload da conta (aabify keystore upload)')
+    .option('--device <perfil>', 'com um .aab: o servidor gera o conjunto de APKs (.apks) deste perfil de aparelho em vez do APK universal: arm64-v8a_xxhdpi_pt-BR, armeabi-v7a_hdpi_en ou x86_64_xhdpi_es')
     .option('--url <url>', 'endereço do servidor aabify (senão AABIFY_URL, o salvo pelo login ou http://localhost:3000)')
     .option('-q, --quiet', 'sem barra de progresso nem logs: só linhas simples e periódicas');
 }

@@ -34,6 +34,8 @@ export interface ConvertOptions extends SigningFlags, CiFileFlags {
   playKey?: string;
   /** Server mode only (the account's keystore); --local signs with --ks. */
   sign?: boolean;
+  /** Server mode only (the device set of an .aab); locally, build-apks --device. */
+  device?: string;
   obb?: string[];
   assetDelivery?: AssetDeliveryFlag;
   assetPack?: AssetPackFlag[];
@@ -176,6 +178,12 @@ export async function runConvertLocal(inputs: string[], options: ConvertOptions,
     command.error('erro: convert --local converte APKs em AAB; para gerar o APK de um .aab nesta máquina, use aabify build-apks app.aab (sem --local, o servidor gera o APK).', {
       exitCode: EXIT_USAGE,
       code: 'aabify.aabNeedsBuildApks',
+    });
+  }
+  if (options.device !== undefined) {
+    command.error('erro: --device pede ao servidor o conjunto de APKs de um .aab; nesta máquina, use aabify build-apks app.aab --device PERFIL.', {
+      exitCode: EXIT_USAGE,
+      code: 'aabify.deviceNeedsServer',
     });
   }
   if (options.sign) {

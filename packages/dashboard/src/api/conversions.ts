@@ -7,6 +7,7 @@ import type {
   ConversionLogsResponse,
   ConversionStartResponse,
   ConversionStatus,
+  DeviceProfilesResponse,
   HistorySortField,
   StreamTicketResponse,
   UsageInfo,
@@ -38,6 +39,8 @@ export const conversionApi = {
   logs: (id: string, opts: { quiet?: boolean; signal?: AbortSignal } = {}) => api.get<ConversionLogsResponse>(`/conversion/logs/${encodeURIComponent(id)}`, opts),
   /** The upload limits of the drop-zone (upload.maxFileSize, bytes). */
   limits: () => api.get<ConversionLimitsResponse>('/conversion/limits', { quiet: true }),
+  /** The device profiles an `.aab` may ask a device set (`.apks`) for. */
+  deviceProfiles: () => api.get<DeviceProfilesResponse>('/conversion/device-profiles', { quiet: true }),
   /** A single-use ticket for the conversion's event stream (the `?token=` of /conversion/updates/{id}). */
   streamTicket: (id: string) => api.post<StreamTicketResponse>(`/conversion/updates/${encodeURIComponent(id)}/ticket`, undefined, { quiet: true }),
   cancel: (id: string) => api.post<unknown>(`/conversion/cancel/${encodeURIComponent(id)}`),

@@ -23,9 +23,12 @@ export function DownloadButton({
   compact = false,
   failureMessage,
   kind = 'apk-to-aab',
+  idleLabel,
 }: {
   conversionId: string;
   kind?: ConversionKind;
+  /** The idle button's text when the kind's default does not fit (a device set's 'Baixar APKs (.apks)'). */
+  idleLabel?: string;
   size?: 'sm' | 'lg';
   compact?: boolean;
   failureMessage?: string;
@@ -80,7 +83,7 @@ export function DownloadButton({
   const percent = total > 0 ? Math.min(100, Math.round((received / total) * 100)) : 0;
   const busy = state === 'preparing' || state === 'downloading';
   const label =
-    state === 'preparing' ? 'Preparando...' : state === 'downloading' ? `Baixando ${percent}%` : state === 'done' ? 'Download Concluído' : state === 'error' ? 'Tentar Novamente' : kind === 'aab-to-apks' ? 'Baixar APK' : 'Baixar AAB';
+    state === 'preparing' ? 'Preparando...' : state === 'downloading' ? `Baixando ${percent}%` : state === 'done' ? 'Download Concluído' : state === 'error' ? 'Tentar Novamente' : (idleLabel ?? (kind === 'aab-to-apks' ? 'Baixar APK' : 'Baixar AAB'));
   const variant = state === 'done' ? 'success' : state === 'error' ? 'outline-danger' : 'primary';
   return (
     <div className={compact ? 'd-inline-block' : ''} data-testid="download">

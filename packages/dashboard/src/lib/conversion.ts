@@ -4,11 +4,13 @@
  * the update reducer of the conversion page.
  */
 import {
+  APKS_OUTPUT_TEXTS,
   CONVERSION_LIMITS,
   CONVERSION_LOG_LEVELS,
   CONVERSION_STATUSES,
   isActiveConversionStatus,
   isConversionStatus,
+  isDeviceSet,
   outputFileName,
   type ApiConversion,
   type ApksReportJson,
@@ -68,6 +70,9 @@ export interface ConversionView {
   filename?: string;
   /** AAB → APK: the APK built and the key that signed it. */
   apks?: ApksReportJson;
+  /** AAB → APK: 'device-set' when the conversion asked for a device profile's set (`device`) instead of the universal APK. */
+  output?: string;
+  device?: string;
   /** Seconds the download link stays valid. */
   expiresIn?: number;
   duration?: number;
@@ -150,11 +155,19 @@ export function conversionView(c: ApiConversion): ConversionView {
     checklist: c.checklist ?? undefined,
     kind: c.kind,
     apks: c.apks ?? undefined,
+    output: c.options.output,
+    device: c.options.device,
     signed: c.report ? Boolean(c.report.signature) : undefined,
     support: c.support,
   };
   for (const [key, value] of Object.entries(optional) as [keyof ConversionView, unknown][]) if (value !== undefined) Object.assign(view, { [key]: value });
   return view;
+}
+
+/** What an AAB → APK conversion built: the universal APK, or the set of a device profile (its name once built, else its id). */
+export function apksBuilt(conversion: Pick<ConversionView, 'output' | 'device' | 'apks'>): string {
+  if (!isDeviceSet(conversion)) return APKS_OUTPUT_TEXTS.universal;
+  return APKS_OUTPUT_TEXTS.builtDeviceSet(conversion.apks?.device?.label ?? conversion.device ?? '');
 }
 
 /** The state a conversion starts in once submitted or announced. */
@@ -228,7 +241,8 @@ export function applyUpdate(state: ConversionView, update: ConversionUpdate, now
       next.status = 'completed';
       next.progress = 100;
       next.canDownload = update.canDownload ?? true;
-      next.filename = update.filename ?? outputFileName(state.kind ?? 'apk-to-aab', state.fileName === UNKNOWN_FILE_NAME ? undefined : state.fileName);
+      next.filename =
+        update.filename ?? outputFileName({ kind: state.kind ?? 'apk-to-aab', fileName: state.fileName === UNKNOWN_FILE_NAME ? undefined : state.fileName, options: { output: state.output } });
       if (update.fileSize !== undefined) next.convertedSize = update.fileSize;
       if (update.expiresIn !== undefined) next.expiresIn = update.expiresIn;
       next.completedAt = state.completedAt ?? nowIso;

@@ -7,7 +7,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
-import { conversionStepTag, countOf, formatBytes, formatNumber, type HistorySortField } from '@aabify/shared';
+import { APKS_OUTPUT_TEXTS, conversionStepTag, countOf, formatBytes, formatNumber, isDeviceSet, type HistorySortField } from '@aabify/shared';
 import { conversionApi, type HistoryResponse } from '../api/conversions';
 import { DownloadButton } from '../components/DownloadButton';
 import { KindBadge } from '../components/KindBadge';
@@ -17,6 +17,7 @@ import { Loading } from '../components/Loading';
 import { PageHeader } from '../components/PageHeader';
 import { PageList } from '../components/PageList';
 import {
+  apksBuilt,
   CONVERSION_STATUSES,
   HISTORY_STATUS_LABELS,
   mergeLogs,
@@ -131,6 +132,11 @@ export default function HistoryPage() {
             {c.fileName}
           </Link>{' '}
           <KindBadge kind={c.kind} />
+          {c.kind === 'aab-to-apks' && isDeviceSet(c) && (
+            <div className="small text-body-secondary" data-testid="history-built">
+              {apksBuilt(c)}
+            </div>
+          )}
           {c.error && <div className="small text-danger-emphasis">{c.error}</div>}
         </>
       ),
@@ -220,7 +226,9 @@ export default function HistoryPage() {
         empty={<span data-testid="history-empty">Nenhuma conversão encontrada.</span>}
         actions={(c) => (
           <>
-            {c.status === 'completed' && c.canDownload && <DownloadButton conversionId={c.id} size="sm" compact kind={c.kind} />}
+            {c.status === 'completed' && c.canDownload && (
+              <DownloadButton conversionId={c.id} size="sm" compact kind={c.kind} {...(c.kind === 'aab-to-apks' && isDeviceSet(c) ? { idleLabel: APKS_OUTPUT_TEXTS.download } : {})} />
+            )}
             {c.status === 'completed' && c.canDownload && c.kind !== 'aab-to-apks' && (
               <Link to={`/conversions/${c.id}?publicar=1`} className="btn btn-sm btn-outline-secondary" aria-label={`Publicar ${c.fileName} no Google Play`} data-testid="history-publish">
                 <Icon name="google-play" className="me-1" />

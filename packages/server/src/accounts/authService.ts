@@ -318,7 +318,7 @@ export function createAuthService(opts: {
     sessionTtlSeconds,
     limiters,
     async startSession(user, origin) {
-      const row = await createSession(
+      const created = await createSession(
         { models, sequelize },
         {
           id: origin.sessionId,
@@ -329,7 +329,10 @@ export function createAuthService(opts: {
           enrolmentRequired: origin.enrolmentRequired,
         },
       );
-      if (!row) return null;
+      if (!created) return null;
+      // A session ended for being past the cap stops working everywhere before the sign-in answers.
+      if (created.ended > 0) await notifier?.sync();
+      const { row } = created;
       return { token: signSessionToken(jwtKey, user.id, user.tokenVersion, sessionTtlSeconds, row.id), session: row };
     },
     issueToken: (user) => signSessionToken(jwtKey, user.id, user.tokenVersion, sessionTtlSeconds),

@@ -61,9 +61,10 @@ export async function signInHistory(deps: SessionDeps, userId: string, userAgent
 /**
  * Writes a new session's row, proven now (verifiedAt): every sign-in checks a password or a
  * code. Null when the id is taken (a challenge used twice). Also prunes the user's rows: those
- * long expired go, and live sessions past SESSIONS_PER_USER_MAX end, oldest first.
+ * long expired go, and live sessions past SESSIONS_PER_USER_MAX end, oldest first (`ended`: how
+ * many; the caller lets every process's cache hear of it before answering).
  */
-export async function createSession(deps: SessionDeps, s: NewSession): Promise<Session | null> {
+export async function createSession(deps: SessionDeps, s: NewSession): Promise<{ row: Session; ended: number } | null> {
   const now = new Date();
   let row: Session;
   try {
@@ -83,23 +84,25 @@ export async function createSession(deps: SessionDeps, s: NewSession): Promise<S
     if (err instanceof UniqueConstraintError) return null;
     throw err;
   }
-  await pruneSessions(deps, s.user);
-  return row;
+  return { row, ended: await pruneSessions(deps, s.user) };
 }
 
-async function pruneSessions(deps: SessionDeps, user: Pick<User, 'id' | 'tokenVersion'>): Promise<void> {
+/** Answers how many live sessions ended for being past the cap. */
+async function pruneSessions(deps: SessionDeps, user: Pick<User, 'id' | 'tokenVersion'>): Promise<number> {
   // Raw statements: the rows' trigger tells every process's cache, and a bulk write through the
   // model would drop this process's whole cache (db/notifiedCache.ts dropOnWrite).
   await deps.sequelize.query(`DELETE FROM sessions WHERE "userId" = :userId AND "expiresAt" < now() - make_interval(days => :days)`, {
     replacements: { userId: user.id, days: SESSION_HISTORY_DAYS },
     type: QueryTypes.DELETE,
   });
-  await deps.sequelize.query(
+  const ended = await deps.sequelize.query<{ id: string }>(
     `UPDATE sessions SET "endedAt" = now() WHERE id IN (
        SELECT id FROM sessions WHERE "userId" = :userId AND "endedAt" IS NULL AND "expiresAt" > now() AND "tokenVersion" = :tokenVersion
-       ORDER BY "createdAt" DESC OFFSET :max)`,
-    { replacements: { userId: user.id, tokenVersion: user.tokenVersion, max: SESSIONS_PER_USER_MAX }, type: QueryTypes.UPDATE },
+       ORDER BY "createdAt" DESC OFFSET :max)
+     RETURNING id`,
+    { replacements: { userId: user.id, tokenVersion: user.tokenVersion, max: SESSIONS_PER_USER_MAX }, type: QueryTypes.SELECT },
   );
+  return ended.length;
 }
 
 /**

@@ -55,7 +55,11 @@ port.on('message', (msg: ToWorker) => {
         onLog: (entry: EngineLogEntry) => send({ type: 'log', taskId, entry }),
       };
       const report = isApksTask(task)
-        ? await (engine.buildApks ?? converter.buildApks)(task.input, task.output, { mode: 'universal', ...(task.sign ? { sign: task.sign } : {}), ...hooks })
+        ? await (engine.buildApks ?? converter.buildApks)(task.input, task.output, {
+            ...(task.kind === 'device-set' ? { mode: 'device', deviceSpec: task.deviceSpec } : { mode: 'universal' }),
+            ...(task.sign ? { sign: task.sign } : {}),
+            ...hooks,
+          })
         : await engine.convertApk(task.input, task.output, {
             ...task.options,
             ...(task.obb ? { obb: task.obb } : {}),

@@ -51,7 +51,7 @@ export function createDownloadRouter(ctx: AppContext): Router {
     const downloads: AvailableDownload[] = rows.map((c) => ({
       conversionId: c.id,
       fileName: c.fileName,
-      filename: outputFileName(c.kind, c.fileName),
+      filename: outputFileName(c),
       fileSize: c.fileSize,
       convertedSize: c.aabSize ?? 0,
       completedAt: c.completedAt ? c.completedAt.toISOString() : null,

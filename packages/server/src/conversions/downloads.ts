@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { Op } from 'sequelize';
-import { CONVERSION_LIMITS, CONVERSION_MESSAGES, TEST_APK_MESSAGES, outputFileName, testApkFileName, type DownloadTokenResponse } from '@aabify/shared';
+import { CONVERSION_LIMITS, CONVERSION_MESSAGES, TEST_APK_MESSAGES, isDeviceSet, outputFileName, testApkFileName, type DownloadTokenResponse } from '@aabify/shared';
 import type { AppContext } from '../context.js';
 import type { Conversion, DownloadFile, User } from '../models/index.js';
 import type { Credential } from '../accounts/authService.js';
@@ -83,7 +83,7 @@ export async function issueDownloadToken(
   });
   return {
     downloadToken: token,
-    filename: testApk ? testApk.filename : outputFileName(conversion.kind, conversion.fileName),
+    filename: testApk ? testApk.filename : outputFileName(conversion),
     downloadUrl: `${publicBaseUrl(ctx.config)}/api/download/file/${token}`,
     expiresIn: ttl,
     expiresAt: expiresAt.toISOString(),
@@ -148,14 +148,15 @@ export const APK_CONTENT_TYPE = 'application/vnd.android.package-archive';
 
 /**
  * Sends the conversion's output: the AAB, or the APK of an AAB → APK conversion (typed as an APK,
- * so a phone's browser offers to install it). `redirect`: a download link (token) may answer 302
+ * so a phone's browser offers to install it) or its device set (`.apks`). `redirect`: a download link (token) may answer 302
  * to the store's presigned URL when the store offers one; API calls with a bearer always stream
  * (clients resume with Range).
  */
 export async function streamAab(req: Request, res: Response, storage: Storage, conversion: Conversion, opts: { redirect?: boolean } = {}): Promise<void> {
   if (!conversion.canDownload || !conversion.aabKey) throw notDownloadable();
-  const contentType = conversion.kind === 'aab-to-apks' ? APK_CONTENT_TYPE : 'application/octet-stream';
-  await streamStoredFile(req, res, storage, { key: conversion.aabKey, filename: outputFileName(conversion.kind, conversion.fileName), contentType }, opts);
+  // A device set (`.apks`) is a zip of APKs, not one to install: typed as the AAB is.
+  const contentType = conversion.kind === 'aab-to-apks' && !isDeviceSet(conversion.options) ? APK_CONTENT_TYPE : 'application/octet-stream';
+  await streamStoredFile(req, res, storage, { key: conversion.aabKey, filename: outputFileName(conversion), contentType }, opts);
 }
 
 /** Sends the test APK, typed as an APK so a phone's browser offers to install it. */

@@ -2,7 +2,7 @@
  * The contract between the server and the engine running in a worker thread: the messages
  * both sides exchange, and how a ConverterError crosses the thread boundary.
  */
-import { ConverterError, CONVERTER_ERRORS, type ApksReport, type ConversionReport, type ConversionStage, type ConverterErrorCode, type InputFile, type SignOptions, type buildApks, type convertApk } from '@aabify/converter';
+import { ConverterError, CONVERTER_ERRORS, type ApksReport, type ConversionReport, type ConversionStage, type ConverterErrorCode, type DeviceSpec, type InputFile, type SignOptions, type buildApks, type convertApk } from '@aabify/converter';
 import type { ConversionOptions } from '@aabify/shared';
 
 /**
@@ -40,12 +40,7 @@ export interface EngineTask {
   sign?: SignOptions;
 }
 
-/**
- * The universal APK of a bundle (the engine's buildApks): a finished conversion's AAB tried on a
- * phone, or an uploaded AAB converted to an APK (an AAB → APK conversion).
- */
-export interface ApksTask {
-  kind: 'universal-apk';
+interface ApksTaskFiles {
   /** The AAB. */
   input: string;
   output: string;
@@ -53,10 +48,17 @@ export interface ApksTask {
   sign?: SignOptions;
 }
 
-/** What a worker runs: a conversion (APK → AAB) or a universal APK. */
+/**
+ * APKs of a bundle (the engine's buildApks): its universal APK — a finished conversion's AAB tried
+ * on a phone, or an uploaded AAB converted to an APK — or the device set (`.apks`) one device
+ * installs (an AAB → APK conversion that asked for a device profile's set).
+ */
+export type ApksTask = (ApksTaskFiles & { kind: 'universal-apk' }) | (ApksTaskFiles & { kind: 'device-set'; deviceSpec: DeviceSpec });
+
+/** What a worker runs: a conversion (APK → AAB) or APKs of a bundle. */
 export type WorkerTask = EngineTask | ApksTask;
 
-export const isApksTask = (task: WorkerTask): task is ApksTask => 'kind' in task && task.kind === 'universal-apk';
+export const isApksTask = (task: WorkerTask): task is ApksTask => 'kind' in task && (task.kind === 'universal-apk' || task.kind === 'device-set');
 
 export interface EngineLogEntry {
   level: 'info' | 'warn' | 'error';

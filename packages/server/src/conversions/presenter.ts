@@ -41,7 +41,7 @@ export function presentConversion(c: Conversion, opts: PresentOptions): ApiConve
   const q = opts.queue ?? NO_QUEUE(CONVERSION_LIMITS.defaultAverageProcessingTimeMs);
   const active = c.status === 'queued' || c.status === 'processing' || c.status === 'pending';
   const duration = c.processingStartedAt && c.completedAt ? c.completedAt.getTime() - c.processingStartedAt.getTime() : null;
-  const filename = outputFileName(c.kind, c.fileName);
+  const filename = outputFileName(c);
   return {
     id: c.id,
     _id: c.id,

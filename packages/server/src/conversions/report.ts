@@ -1,4 +1,4 @@
-import type { ApksReport, ConversionReport, DeviceDownloadSize, SignatureReport } from '@aabify/converter';
+import type { ApksReport, ConversionReport, DeviceDownloadSize, DeviceProfile, SignatureReport } from '@aabify/converter';
 import type { ApksReportJson, ConversionReportJson, ConversionSignatureJson, DeviceDownloadSizeJson } from '@aabify/shared';
 
 function downloadSizeJson(d: DeviceDownloadSize): DeviceDownloadSizeJson {
@@ -37,8 +37,8 @@ export function storedReport(r: ConversionReport): ConversionReportJson {
   };
 }
 
-/** The APK report of an AAB → APK conversion as kept with it: every fact, no server paths. */
-export function storedApksReport(r: ApksReport): ApksReportJson {
+/** The APK report of an AAB → APK conversion as kept with it (`device`: the profile of a device set): every fact, no server paths. */
+export function storedApksReport(r: ApksReport, device?: DeviceProfile): ApksReportJson {
   const durations: Record<string, number> = {};
   for (const [k, v] of Object.entries(r.durations)) if (typeof v === 'number') durations[k] = v;
   const s = r.signature;
@@ -49,7 +49,9 @@ export function storedApksReport(r: ApksReport): ApksReportJson {
     ...(r.minSdk !== undefined ? { minSdk: r.minSdk } : {}),
     ...(r.targetSdk !== undefined ? { targetSdk: r.targetSdk } : {}),
     modules: r.modules,
-    apks: r.apks.map(({ name, sizeBytes, entries }) => ({ name, sizeBytes, entries })),
+    // A set's APKs by their path inside it; a universal APK's path is the server's output file.
+    apks: r.apks.map(({ name, path, sizeBytes, entries }) => ({ name, ...(r.mode === 'device' ? { path } : {}), sizeBytes, entries })),
+    ...(device ? { device: { id: device.id, label: device.label } } : {}),
     sizeIn: r.sizeIn,
     sizeOut: r.sizeOut,
     signature: { alias: s.alias, subject: s.subject, certificateSha256: s.certificateSha256, schemes: s.schemes, testKey: s.testKey },

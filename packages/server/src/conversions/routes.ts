@@ -4,7 +4,6 @@ import {
   ACCOUNT_MESSAGES,
   CONVERSION_LIMITS,
   CONVERSION_MESSAGES,
-  checkOptionsOfAab,
   historyQuerySchema,
   parseConversionOptions,
   type BulkConversionResponse,
@@ -39,7 +38,7 @@ import { openUpdateStream } from '../realtime/sse.js';
 import { isStreamTicketShaped, mintStreamTicket, redeemStreamTicket } from './streamTickets.js';
 import { requireKeystoreForSigning } from '../keystores/service.js';
 import { requirePlayKeyForVersionCode } from '../play/credentials.js';
-import { assertUploadedBundle } from './aabUpload.js';
+import { assertUploadedBundle, optionsForUpload } from './aabUpload.js';
 import { createConversionLimitsRouter } from './limitsRoutes.js';
 import { ensureTestApk, testApkMessage } from './testApk.js';
 import { qrPngBase64 } from '../payments/providers/qr.js';
@@ -103,7 +102,7 @@ export function createConversionRouter(ctx: AppContext): Router {
     if (upload.kind === 'aab-to-apks') await assertUploadedBundle(ctx.storage, upload);
     const userId = authUser(req).id;
     const parsed = parseConversionOptions(result.fields.options);
-    const forKind = parsed.ok && upload.kind === 'aab-to-apks' ? checkOptionsOfAab(parsed.options) : parsed;
+    const forKind = optionsForUpload(upload.kind, parsed);
     const options = await requirePlayKeyForVersionCode(ctx, userId, await requireKeystoreForSigning(ctx, userId, forKind));
     if (!options.ok) for (const key of [upload.key, ...(upload.parts ?? []).map((p) => p.key)]) await ctx.storage.delete(key);
     return { upload, options };
@@ -112,7 +111,7 @@ export function createConversionRouter(ctx: AppContext): Router {
   const submit = (start: boolean): RequestHandler => async (req, res) => {
     const user = authUser(req);
     const { upload, options } = await receiveOne(req);
-    if (!options.ok) throw new ApiError(400, 'INVALID_OPTIONS', options.message, { fields: options.fields });
+    if (!options.ok) throw new ApiError(400, options.code ?? 'INVALID_OPTIONS', options.message, { fields: options.fields });
     const conversion = await submitConversion(ctx, { user, upload, options: options.options, start });
     const queue = await ctx.conversionStats.infoOf(conversion);
     res.status(201).json({
@@ -136,10 +135,10 @@ export function createConversionRouter(ctx: AppContext): Router {
       tooManyFilesMessage: CONVERSION_MESSAGES.tooManyFiles,
     });
     if (result.files.length === 0 && result.rejected.length === 0) throw ApiError.badRequest(CONVERSION_MESSAGES.noFilesSelected, 'NO_FILE');
-    const options = await requirePlayKeyForVersionCode(ctx, user.id, await requireKeystoreForSigning(ctx, user.id, parseConversionOptions(result.fields.options)));
+    const options = await requirePlayKeyForVersionCode(ctx, user.id, await requireKeystoreForSigning(ctx, user.id, optionsForUpload('apk-to-aab', parseConversionOptions(result.fields.options))));
     if (!options.ok) {
       await Promise.all(result.files.map((f) => ctx.storage.delete(f.key)));
-      throw new ApiError(400, 'INVALID_OPTIONS', options.message, { fields: options.fields });
+      throw new ApiError(400, options.code ?? 'INVALID_OPTIONS', options.message, { fields: options.fields });
     }
     const body: BulkConversionResponse = { message: '', conversions: [], errors: [] };
     for (const r of result.rejected) body.errors.push({ fileName: r.fileName, error: r.error.message, code: r.error.code });

@@ -32,6 +32,7 @@ import { settleCredit } from './credits.js';
 import { logLevelOf, trimLogs } from './logs.js';
 import { overallProgress, storedApksReport, storedReport } from './report.js';
 import { playVersionCodesFor, type PlayLookup } from './playVersionCodes.js';
+import { apksBuildOf } from './aabToApks.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
 import type { ConversionEvents } from './events.js';
 import type { ConversionFiles } from './files.js';
@@ -298,12 +299,15 @@ export class ConversionRunner {
       const sign = conversion.options.sign ? await signingKeyFor(this.deps, conversion.userId) : undefined;
       let outcome: { key: string; sizeOut: number; report: Pick<Conversion, 'report' | 'apksReport'>; warnings: readonly { message: string }[] };
       if (conversion.kind === 'aab-to-apks') {
-        // An uploaded AAB: its universal APK, signed with the upload key when asked, else the test key.
-        output = await storage.scratchPath(`${id}.apk`);
+        // An uploaded AAB: its universal APK or a device profile's set, signed with the upload key when asked, else the test key.
+        const build = apksBuildOf(id, conversion.options);
+        if (build.device) await log('info', CONVERSION_MESSAGES.deviceSetStarted(build.device.label), 'reading');
+        output = await storage.scratchPath(`${id}.${build.extension}`);
         engineStarted = performance.now();
-        const report = await this.deps.workerPool.runApks({ kind: 'universal-apk', input: main.path, output, ...(sign ? { sign } : {}) }, hooks);
-        // buildApks already logged its warnings (onLog) as it wrote the APK.
-        outcome = { key: storageKeys.apkOutput(id), sizeOut: report.sizeOut, report: { report: null, apksReport: storableJson(storedApksReport(report)) }, warnings: [] };
+        const report = await this.deps.workerPool.runApks({ ...build.task(main.path, output), ...(sign ? { sign } : {}) }, hooks);
+        if (build.device) await log('info', CONVERSION_MESSAGES.deviceSetBuilt(build.device.label, report.apks.map((a) => a.path)), 'writing');
+        // buildApks already logged its warnings (onLog) as it wrote the APKs.
+        outcome = { key: build.key, sizeOut: report.sizeOut, report: { report: null, apksReport: storableJson(storedApksReport(report, build.device)) }, warnings: [] };
       } else {
         output = await storage.scratchPath(`${id}.aab`);
         const task = conversion.inputFiles?.length ? { input: inputs, ...(obb.length > 0 ? { obb } : {}) } : { input: main.path };
@@ -333,7 +337,7 @@ export class ConversionRunner {
       completedHere = true;
       metrics.conversionFinished('completed');
       for (const w of outcome.warnings) await log('warning', w.message, 'report');
-      await log('success', `Conversão concluída: ${outputFileName(completed.kind, completed.fileName)} (${size} bytes)`, 'done');
+      await log('success', `Conversão concluída: ${outputFileName(completed)} (${size} bytes)`, 'done');
       this.deps.conversionStats.invalidate();
       events.update({
         type: 'completed',
@@ -341,7 +345,7 @@ export class ConversionRunner {
         timestamp: new Date().toISOString(),
         status: 'completed',
         progress: 100,
-        filename: outputFileName(completed.kind, completed.fileName),
+        filename: outputFileName(completed),
         fileSize: size,
         canDownload: true,
         expiresIn: CONVERSION_LIMITS.downloadTokenTtlSeconds,

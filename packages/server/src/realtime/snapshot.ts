@@ -44,7 +44,7 @@ async function messagesOf(deps: SnapshotDeps, c: Conversion): Promise<Conversion
         type: 'completed',
         status: 'completed',
         progress: 100,
-        filename: outputFileName(c.kind, c.fileName),
+        filename: outputFileName(c),
         fileSize: c.aabSize ?? undefined,
         canDownload: c.canDownload,
         expiresIn: CONVERSION_LIMITS.downloadTokenTtlSeconds,

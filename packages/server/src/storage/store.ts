@@ -57,6 +57,8 @@ export const storageKeys = {
   aab: (conversionId: string) => `conversions/${conversionId}/output.aab`,
   /** The APK an AAB → APK conversion made. */
   apkOutput: (conversionId: string) => `conversions/${conversionId}/output.apk`,
+  /** The device set (`.apks`) an AAB → APK conversion made for a device profile. */
+  apksOutput: (conversionId: string) => `conversions/${conversionId}/output.apks`,
   /** The universal APK of the conversion's AAB ("Testar no celular"). */
   testApk: (conversionId: string) => `conversions/${conversionId}/test.apk`,
   /** The n-th other file of a set upload (more split APKs, OBBs). */

@@ -2,7 +2,8 @@
  * The converter page in a real browser against a real server, the real engine and a stand-in of
  * Google Play: an `.aab` chosen on /converter is an AAB → APK conversion (the kind shown, the test
  * key said plainly), its APK downloaded from the page verifies with Debian's apksigner and the
- * history lists the kind; and the versionCode option "uma acima da do Google Play" converts with
+ * history lists the kind; the same `.aab` with "Conjunto para um aparelho" and a profile chosen
+ * downloads that profile's `.apks`, its base APK verified; and the versionCode option "uma acima da do Google Play" converts with
  * the next versionCode after Play's, which the checklist confirms.
  */
 import { expect } from 'chai';
@@ -12,8 +13,9 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
-import { convertApk } from '@aabify/converter';
-import { TEST_APK_MESSAGES } from '@aabify/shared';
+import { DEVICE_PROFILES, convertApk } from '@aabify/converter';
+import { APKS_OUTPUT_TEXTS, TEST_APK_MESSAGES } from '@aabify/shared';
+import { ZipReader } from '../../../converter/src/zip/index.js';
 import { buildZip, tinyApkEntries } from '../../../converter/test/helpers/zipBuilder.js';
 import { GooglePlayStandIn, makeServiceAccount } from '../../../converter/test/helpers/googlePlayStandIn.js';
 import { ensureDashboardBuilt, launchBrowser, requireChromium, soon } from '../helpers/browser.js';
@@ -81,6 +83,53 @@ describe('dashboard: AAB → APK and the versionCode against Google Play in a re
     await page.goto(`${server.url}/history`);
     await page.getByTestId('history-row').first().waitFor();
     await soon(() => page.getByTestId('history-row').first().getByTestId('conversion-kind').textContent(), (v) => expect(v).to.equal('AAB → APK'));
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('converter_aabDeviceSetForAProfile_apksDownloadedHoldsItsSplits_baseVerifies_historySaysWhatWasBuilt', async function () {
+    const apksigner = requireTool(this, 'apksigner', 'Debian: apt-get install -y apksigner');
+    const profile = DEVICE_PROFILES.find((p) => p.abis[0] === 'arm64-v8a')!;
+    const owner = await buildCreditUser(server, 3);
+    const { page, context, errors } = await openPage(browser, { session: sessionOf(server, owner) });
+    await page.goto(`${server.url}/converter`);
+    await page.getByTestId('ready').waitFor();
+    await page.getByTestId('file-input').setInputFiles(join(dir, 'Meu Bundle.aab'));
+    await page.getByTestId('chosen-file').waitFor();
+    // The universal APK is the default; the set takes a profile named as the size estimate names it.
+    expect(await page.getByLabel(APKS_OUTPUT_TEXTS.universal).isChecked()).to.equal(true);
+    const deviceSet = page.getByLabel(APKS_OUTPUT_TEXTS.deviceSet);
+    await soon(() => deviceSet.isEnabled(), (v) => expect(v).to.equal(true));
+    await deviceSet.check();
+    await page.getByTestId('apks-device').selectOption({ label: profile.label });
+    await page.getByRole('button', { name: 'Gerar APK' }).click();
+    await page.getByTestId('result-completed').waitFor({ timeout: 90_000 });
+    await soon(() => page.getByTestId('result-built').textContent(), (v) => expect(v).to.equal(APKS_OUTPUT_TEXTS.builtDeviceSet(profile.label)));
+    expect(await page.getByTestId('result-filename').textContent()).to.equal('Meu Bundle.apks');
+    expect(await page.getByTestId('result-apks').textContent()).to.contain('splits/base-master.apk').and.contain('splits/base-arm64_v8a.apk');
+    await shootBoth(page, 'converter-aab-device-set');
+
+    const downloadEvent = page.waitForEvent('download');
+    await page.getByRole('button', { name: APKS_OUTPUT_TEXTS.download }).click();
+    const download = await downloadEvent;
+    expect(download.suggestedFilename()).to.equal('Meu Bundle.apks');
+    const set = join(dir, 'downloaded.apks');
+    await writeFile(set, await readFile((await download.path())!));
+    const reader = await ZipReader.open(set);
+    let base: Buffer;
+    try {
+      expect(reader.entries.map((e) => e.name)).to.include.members(['toc.pb', 'splits/base-master.apk', 'splits/base-arm64_v8a.apk']);
+      base = await reader.read(reader.entries.find((e) => e.name === 'splits/base-master.apk')!);
+    } finally {
+      await reader.close();
+    }
+    await writeFile(join(dir, 'base-master.apk'), base);
+    const { stdout } = await promisify(execFile)(apksigner, ['verify', '--verbose', join(dir, 'base-master.apk')]);
+    expect(stdout).to.match(/Verified using v2 scheme \(APK Signature Scheme v2\): true/);
+
+    await page.goto(`${server.url}/history`);
+    await page.getByTestId('history-row').first().waitFor();
+    await soon(() => page.getByTestId('history-row').first().getByTestId('history-built').textContent(), (v) => expect(v).to.equal(APKS_OUTPUT_TEXTS.builtDeviceSet(profile.label)));
     expect(errors).to.deep.equal([]);
     await context.close();
   });

@@ -12,6 +12,7 @@ import { newQueuedConversion } from '../../lib/conversion';
 import { conversionKindOf } from '../../lib/apkFile';
 import { KindBadge } from '../../components/KindBadge';
 import { VersionCodeOption, versionCodeOption, type VersionCodeChoice } from './VersionCodeOption';
+import { ApksOutputOption, apksOutputOptions, type ApksOutputChoice } from './ApksOutputOption';
 import { uploadErrorMessage, UPLOAD_FAILED } from '../../lib/errors';
 import { trackerState } from '../../lib/tracker';
 import { useConversions } from '../../stores/conversions';
@@ -47,7 +48,7 @@ export const APK_SIGN_TEXTS = {
 } as const;
 
 export const KIND_TEXTS = {
-  aabChosen: 'AAB → APK: o bundle enviado vira um APK universal, que instala em qualquer aparelho compatível.',
+  aabChosen: 'AAB → APK: o bundle enviado vira um APK universal, que instala em qualquer aparelho compatível, ou o conjunto de APKs de um aparelho.',
   startAab: 'Gerar APK',
   startApk: 'Converter para AAB',
 } as const;
@@ -116,6 +117,7 @@ export default function ConverterPage() {
   const [files, setFiles] = useState<File[] | null>(entry.retryFiles ?? null);
   const [startError, setStartError] = useState<string | null>(null);
   const [versionCode, setVersionCode] = useState<VersionCodeChoice>({ mode: 'keep' });
+  const [apksOutput, setApksOutput] = useState<ApksOutputChoice>({ output: 'universal' });
   const hasKeystore = useKeystore((s) => s.status === 'ready' && s.keystore !== null);
   // Null until the customer ticks or unticks it: with a key stored, signing is the default.
   const [signChoice, setSign] = useState<boolean | null>(null);
@@ -152,7 +154,9 @@ export default function ConverterPage() {
       setStartError(version.error);
       return;
     }
-    const options = { ...(sign && hasKeystore ? { sign: true } : {}), ...(version.versionCode !== undefined ? { versionCode: version.versionCode } : {}) };
+    // What to build from an AAB: the universal APK (no option) or a device profile's set.
+    const built = kind === 'aab-to-apks' ? apksOutputOptions(apksOutput) : {};
+    const options = { ...(sign && hasKeystore ? { sign: true } : {}), ...(version.versionCode !== undefined ? { versionCode: version.versionCode } : {}), ...built };
     setStartError(null);
     useConversions.getState().startUpload(chosen.length === 1 ? first.name : `${first.name} (+${chosen.length - 1})`);
     const ctrl = new AbortController();
@@ -166,6 +170,7 @@ export default function ConverterPage() {
       );
       const view = newQueuedConversion(res.conversionId, res.fileName ?? first.name, res.fileSize ?? total, {
         kind,
+        ...built,
         queuePosition: res.queuePosition,
         estimatedTime: res.estimatedTime,
       });
@@ -240,6 +245,7 @@ export default function ConverterPage() {
                 <KindBadge kind={kind} /> {KIND_TEXTS.aabChosen}
               </p>
             )}
+            {kind === 'aab-to-apks' && <ApksOutputOption choice={apksOutput} onChange={setApksOutput} disabled={busy} />}
             <SignOption checked={sign} onChange={setSign} disabled={busy} kind={kind} />
             {kind === 'apk-to-aab' && <VersionCodeOption choice={versionCode} onChange={setVersionCode} disabled={busy} />}
             {startError && (

@@ -8,8 +8,8 @@ import { KindBadge } from '../../components/KindBadge';
 import { ReportDetails } from './DeviceSavings';
 import { TestOnPhone } from './TestOnPhone';
 import { PlayChecklist } from '../conversion/PlayChecklist';
-import type { ConversionView } from '../../lib/conversion';
-import { formatBytes, formatPercent, outputFileName, retryMayHelp, TEST_APK_MESSAGES, type ApksReportJson } from '@aabify/shared';
+import { apksBuilt, type ConversionView } from '../../lib/conversion';
+import { APKS_OUTPUT_TEXTS, formatBytes, formatPercent, isDeviceSet, outputFileName, retryMayHelp, TEST_APK_MESSAGES, type ApksReportJson } from '@aabify/shared';
 import { formatDateTime, formatDuration, savings, shortId } from '../../lib/format';
 
 export const RESULT_TEXTS = {
@@ -92,17 +92,18 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
     conversion.duration ??
     (conversion.processingStartedAt && conversion.completedAt ? Date.parse(conversion.completedAt) - Date.parse(conversion.processingStartedAt) : undefined);
   const apkKind = conversion.kind === 'aab-to-apks';
+  const deviceSet = apkKind && isDeviceSet(conversion);
   return (
     <Card className="mb-3 border-success" data-testid="result-completed">
       <Card.Body>
         <Alert variant="success" className="mb-3">
-          <strong>{RESULT_TEXTS.completedBanner}</strong> {apkKind ? RESULT_TEXTS.apkReady : RESULT_TEXTS.aabReady} <KindBadge kind={conversion.kind} />
+          <strong>{RESULT_TEXTS.completedBanner}</strong> {deviceSet ? APKS_OUTPUT_TEXTS.ready : apkKind ? RESULT_TEXTS.apkReady : RESULT_TEXTS.aabReady} <KindBadge kind={conversion.kind} />
         </Alert>
         {conversion.checklist && <PlayChecklist checks={conversion.checklist} />}
         {conversion.apks && <ApkSignature apks={conversion.apks} />}
         <div className="d-flex flex-wrap gap-2 align-items-start mb-3">
           {conversion.canDownload ? (
-            <DownloadButton conversionId={conversion.id} size="lg" kind={conversion.kind} />
+            <DownloadButton conversionId={conversion.id} size="lg" kind={conversion.kind} {...(deviceSet ? { idleLabel: APKS_OUTPUT_TEXTS.download } : {})} />
           ) : (
             <Alert variant="secondary" className="mb-0" data-testid="download-unavailable">
               {conversion.support && !conversion.support.downloadAllowed ? RESULT_TEXTS.supportNoDownload : RESULT_TEXTS.downloadUnavailable}
@@ -118,7 +119,15 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
         <Row className="g-4">
           <Col md={6}>
             <h3 className="h6">Arquivo</h3>
-            <Info label="Nome" value={conversion.filename ?? outputFileName(conversion.kind ?? 'apk-to-aab', conversion.fileName)} testId="result-filename" />
+            <Info
+              label="Nome"
+              value={conversion.filename ?? outputFileName({ kind: conversion.kind ?? 'apk-to-aab', fileName: conversion.fileName, options: { output: conversion.output } })}
+              testId="result-filename"
+            />
+            {apkKind && <Info label={APKS_OUTPUT_TEXTS.built} value={apksBuilt(conversion)} testId="result-built" />}
+            {deviceSet && conversion.apks && (
+              <Info label={APKS_OUTPUT_TEXTS.apksInSet} value={conversion.apks.apks.map((a) => a.path ?? a.name).join(', ')} testId="result-apks" />
+            )}
             <Info label="Tamanho original" value={formatBytes(original)} />
             <Info label="Tamanho final" value={final !== undefined ? formatBytes(final) : '—'} testId="result-final-size" />
             {saved && <Info label="Economia" value={`${formatBytes(saved.bytes)} (${formatPercent(saved.percent)})`} testId="result-savings" />}
@@ -132,7 +141,12 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
           </Col>
         </Row>
         {!apkKind && <ReportDetails conversionId={conversion.id} />}
-        {apkKind ? (
+        {deviceSet ? (
+          <div className="mt-4">
+            <h3 className="h6">{APKS_OUTPUT_TEXTS.whatIsTitle}</h3>
+            <p className="small mb-2">{APKS_OUTPUT_TEXTS.whatIs}</p>
+          </div>
+        ) : apkKind ? (
           <div className="mt-4">
             <h3 className="h6">O que é este APK?</h3>
             <p className="small mb-2">
@@ -152,7 +166,7 @@ export function CompletedResult({ conversion, onNew }: { conversion: ConversionV
         </div>
         )}
         <Alert variant="warning" className="mb-0 small" data-testid="link-expiry">
-          {apkKind ? RESULT_TEXTS.linkExpiresApk : RESULT_TEXTS.linkExpires}
+          {deviceSet ? APKS_OUTPUT_TEXTS.linkExpires : apkKind ? RESULT_TEXTS.linkExpiresApk : RESULT_TEXTS.linkExpires}
         </Alert>
       </Card.Body>
     </Card>

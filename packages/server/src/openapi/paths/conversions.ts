@@ -6,16 +6,20 @@ import { route } from '../route.js';
 const upload = {
   type: 'object',
   properties: {
-    apk: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'O APK, um conjunto de splits (.apks, .xapk, .apkm, .zip), vários APKs do mesmo app e arquivos .obb, repetindo o campo; ou um único .aab, que vira APK universal (conversão aab-to-apks).' },
-    options: { type: 'string', description: 'Opções da conversão em JSON (ex.: {"sign":true,"splits":{"abi":true}}; versionCode: um número ou "play", uma acima da do Google Play). Para um .aab só vale sign.' },
+    apk: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'O APK, um conjunto de splits (.apks, .xapk, .apkm, .zip), vários APKs do mesmo app e arquivos .obb, repetindo o campo; ou um único .aab, que vira APK universal ou o conjunto de APKs de um aparelho (conversão aab-to-apks).' },
+    options: { type: 'string', description: 'Opções da conversão em JSON (ex.: {"sign":true,"splits":{"abi":true}}; versionCode: um número ou "play", uma acima da do Google Play). Para um .aab valem só sign e o que gerar: output "universal" (padrão, o APK universal) ou "device-set" com device, o id de um perfil de GET /conversion/device-profiles (o conjunto .apks daquele aparelho; perfil desconhecido: 400 UNKNOWN_DEVICE_PROFILE). output e device com um APK: 400 DEVICE_SET_NOT_FOR_APK.' },
   },
   required: ['apk'],
 };
 const started = { allOf: [ref('ConversionStart'), { type: 'object', properties: { conversion: ref('Conversion') }, required: ['conversion'] }] };
-const aab = { media: ['application/octet-stream', 'application/vnd.android.package-archive'], description: 'O AAB (aceita Range e If-Range para continuar um download); numa conversão aab-to-apks, o APK (application/vnd.android.package-archive)' };
+const aab = { media: ['application/octet-stream', 'application/vnd.android.package-archive'], description: 'O AAB (aceita Range e If-Range para continuar um download); numa conversão aab-to-apks, o APK (application/vnd.android.package-archive) ou o conjunto .apks de um aparelho (application/octet-stream)' };
 
 export const conversionRoutes = [
   route('get', '/conversion/limits', 'Conversões', 'Limites de envio (tamanho máximo do arquivo)', { auth: 'user', token: 'conversions:read', answer: { type: 'object', properties: { maxFileSize: { type: 'integer' } }, required: ['maxFileSize'] } }),
+  route('get', '/conversion/device-profiles', 'Conversões', 'Perfis de aparelho para o conjunto de APKs (.apks) de um AAB (opção device)', {
+    auth: 'user', token: 'conversions:read',
+    answer: { type: 'object', properties: { profiles: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, label: { type: 'string' } }, required: ['id', 'label'] } } }, required: ['profiles'] },
+  }),
   route('post', '/conversion/convert', 'Conversões', 'Envia o APK (multipart, em fluxo) e põe a conversão na fila', {
     auth: 'user', token: 'conversions:write',
     multipart: upload,
