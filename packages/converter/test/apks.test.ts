@@ -305,6 +305,14 @@ describe('buildApks', function () {
       expect(readFileSync(out).readUInt32LE(0)).to.equal(0x04034b50);
     });
 
+    it('buildApks_overwriteWithABundleItRefuses_oldOutputKept', async () => {
+      const out = tmp.file('kept.apk', Buffer.from('keep me'));
+      await expectCode(buildApks(tmp.file('bad.aab', Buffer.from('not a zip at all, just text')), out, { overwrite: true }), 'NOT_A_ZIP');
+      const noBase = tmp.file('nobase.aab', buildZip([{ name: 'BundleConfig.pb', data: Buffer.alloc(0) }]));
+      await expectCode(buildApks(noBase, out, { overwrite: true }), 'NOT_AN_AAB');
+      expect(readFileSync(out, 'utf8')).to.equal('keep me');
+    });
+
     it('buildApks_aborted_ABORTEDAndNoFile', async () => {
       const aab = tmp.file('a.aab', bundle([]));
       const out = tmp.file('a.apk');

@@ -213,6 +213,12 @@ describe('convertApk', () => {
     expect(readFileSync(out).readUInt32LE(0)).to.equal(0x04034b50);
   });
 
+  it('convertApk_overwriteWithAnApkItRefuses_oldOutputKept', async () => {
+    const out = tmp.file('kept.aab', Buffer.from('keep me'));
+    await expectCode(convertApk(tmp.file('bad.apk', Buffer.from('not a zip at all, just text')), out, { overwrite: true }), 'NOT_A_ZIP');
+    expect(readFileSync(out, 'utf8')).to.equal('keep me');
+  });
+
   it('convertApk_abortedWhileWriting_abortedAndNoFilesLeft', async () => {
     const ctl = new AbortController();
     const out = tmp.file('abort.aab');

@@ -467,6 +467,24 @@ describe('zip', () => {
         await r.close();
       }
     });
+    it('twoThreads_everyEntryProvenAndDigestedWhicheverThreadTookIt', async () => {
+      const entries: BuildEntry[] = [
+        { name: 'stored', data: randomBytes(1_300_000), method: 0 },
+        { name: 'deflated', data: Buffer.concat([randomBytes(900_000), Buffer.alloc(2_500_000, 7)]) },
+        { name: 'small', data: 'a'.repeat(5000) },
+        { name: 'crc', data: randomBytes(5000), cd: { crc: 7 }, local: { crc: 7 } },
+        { name: 'empty', data: '' },
+        { name: 'last', data: Buffer.concat([randomBytes(300_000), Buffer.alloc(700_000, 3)]) },
+      ];
+      const r = await openZip(entries);
+      const v = new BackgroundVerifier(r, r.entries, undefined, { workerFrom: 0, threads: 2, digest: 'sha1' });
+      const got = await Promise.all(r.entries.map((e) => v.digest(e).then((d) => d?.toString('hex'), (err: unknown) => (err as ConverterError).code)));
+      const expected = entries.map((e) => (e.name === 'crc' ? 'CORRUPT_ENTRY' : createHash('sha1').update(e.data ?? '').digest('hex')));
+      expect(got).to.deep.equal(expected);
+      expect(r.entries.map((e) => r.isVerified(e))).to.deep.equal([true, true, true, false, true, true]);
+      await v.cancel();
+      await r.close();
+    });
     it('digestOption_corruptEntry_throwsItsCodeNoDigest', async () => {
       for (const workerFrom of [0, Number.MAX_SAFE_INTEGER]) {
         const r = await openZip([{ name: 'crc', data: randomBytes(5000), cd: { crc: 7 }, local: { crc: 7 } }, { name: 'good', data: 'fine' }]);

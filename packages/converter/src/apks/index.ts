@@ -6,13 +6,14 @@
  * and output paths, options, progress and log callbacks, coded errors, a report; the output is
  * written to `output + '.partial'` and renamed into place, so a failure leaves no file.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { monotonicMs } from '../clock.js';
 import type { ConversionLogEntry, SignOptions } from '../convert.js';
 import { ConverterError, isConverterError } from '../errors.js';
 import { ProgressTracker } from '../progress.js';
+import { removeReplacedOutput } from '../replacedOutput.js';
 import type { ConversionStage, ConversionWarning } from '../report.js';
 import { isTestKey, processTestSigningKey } from '../sign/keygen.js';
 import { loadSigningKey, type SigningKey } from '../sign/keystore.js';
@@ -27,7 +28,7 @@ import { planDeviceSet } from './deviceSet.js';
 import type { DeviceApk, DeviceSetPlan } from './plan.js';
 import { tableOfContents } from './toc.js';
 import { planUniversal } from './universal.js';
-import { ZipWriter } from '../zip/index.js';
+import { VerifierThreads, ZipWriter } from '../zip/index.js';
 
 export interface BuildApksOptions {
   /** `universal` (default): one APK for every device; `device`: the splits `deviceSpec` installs, as an .apks set. */
@@ -124,7 +125,11 @@ export async function buildApks(input: string, output: string, options: BuildApk
   const partial = `${output}.partial`;
   let bundle: Bundle | undefined;
   let step: ConversionStage = 'reading';
+  // A universal APK's raw copies are proven (and hashed, for v1) by worker threads for a large
+  // bundle: started now, they get going while the key and the bundle are read.
+  let verifierThreads: VerifierThreads | undefined;
   try {
+    if (mode === 'universal') verifierThreads = VerifierThreads.forInput(statSync(input, { throwIfNoEntry: false })?.size ?? 0);
     // The caller's key first: a wrong password fails in milliseconds, before any work.
     const ownKey = options.sign ? await loadSigningKey(options.sign) : undefined;
     progress.report('reading', 0);
@@ -147,6 +152,7 @@ export async function buildApks(input: string, output: string, options: BuildApk
       const plan = planDeviceSet(bundle, deviceSpec);
       progress.report('resources', 1);
       step = 'writing';
+      if (options.overwrite) await removeReplacedOutput(output);
       const written = await writeDeviceSet(bundle, plan, partial, key, signal, (f) => progress.report('writing', f));
       if (written.dropped.length > 0) warnings.push(apksWarning('INPUT_SIGNATURE_FILES_DROPPED', written.dropped.join(', ')));
       if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output, { input: 'aab' });
@@ -168,7 +174,9 @@ export async function buildApks(input: string, output: string, options: BuildApk
     const total = plan.files.reduce((n, f) => n + (f.entry?.compressedSize ?? f.data?.length ?? 0), 0) || 1;
     let done = 0;
     rmSync(partial, { force: true });
-    const written = await writeApk(plan, partial, writeOptions(bundle, signing, signal, (n) => progress.report('writing', (done += n) / total)));
+    // The old output goes while the resources are flattened (replacedOutput.ts).
+    const ready = options.overwrite ? removeReplacedOutput(output) : undefined;
+    const written = await writeApk(plan, partial, { ...writeOptions(bundle, signing, signal, (n) => progress.report('writing', (done += n) / total)), ready, verifierThreads });
     if (written.droppedSignatureFiles.length > 0) warnings.push(apksWarning('INPUT_SIGNATURE_FILES_DROPPED', written.droppedSignatureFiles.join(', ')));
     if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output, { input: 'aab' });
     renameSync(partial, output);
@@ -184,6 +192,7 @@ export async function buildApks(input: string, output: string, options: BuildApk
     log('error', step, err.detail ? `${err.message} (${err.detail})` : err.message);
     throw err;
   } finally {
+    await verifierThreads?.close();
     await bundle?.reader.close();
   }
 }

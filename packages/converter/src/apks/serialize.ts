@@ -15,7 +15,7 @@ import type { PbResourceTable } from '../proto/aapt.js';
 import { apkSigningBlock, ChunkDigests, contentDigest, apkSignatureAlgorithm } from '../sign/apk.js';
 import { buildSignatureFiles, isSignatureFile, type JarDigest } from '../sign/jar.js';
 import type { SigningKey } from '../sign/keystore.js';
-import { BackgroundVerifier, METHOD_STORED, ZipWriter, crc32, deflateRawSmall, type PreparedBuffer, type ZipEntry, type ZipReader } from '../zip/index.js';
+import { BackgroundVerifier, METHOD_STORED, type VerifierThreads, ZipWriter, crc32, deflateRawSmall, type PreparedBuffer, type ZipEntry, type ZipReader } from '../zip/index.js';
 import { METHOD_DEFLATED } from '../zip/central.js';
 import { clearVerdict, comparePaths, compressionRules, MANIFEST_MODULE_PATH, type CompressionRules } from './compression.js';
 import type { PathMatchers } from './glob.js';
@@ -50,6 +50,10 @@ export interface WriteApkOptions {
   keepNames?: ReadonlySet<string>;
   signal?: AbortSignal;
   onBytes?(n: number): void;
+  /** Awaited before the first byte is written (the removal of the file this APK replaces). */
+  ready?: Promise<void>;
+  /** Verifier threads started ahead, for the raw copies' proofs and digests. */
+  verifierThreads?: VerifierThreads;
 }
 
 export interface WrittenApk {
@@ -156,7 +160,7 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
   // are flattened here, in the order they are written; for a v1 signature the same pass takes
   // their digests, so the copy only moves bytes. Stored ones only need that digest.
   const copies = entries.filter((e) => e.mode === 'raw' && (v1 || e.entry!.method !== METHOD_STORED)).map((e) => e.entry as ZipEntry);
-  const verifier = copies.length === 0 ? undefined : new BackgroundVerifier(reader, copies, signal, v1 ? { digest: o.signing?.v1Digest } : {});
+  const verifier = copies.length === 0 ? undefined : new BackgroundVerifier(reader, copies, signal, { pool: o.verifierThreads, ...(v1 ? { digest: o.signing?.v1Digest } : {}) });
   let writer: ZipWriter | undefined;
   try {
     for (const e of all) {
@@ -164,6 +168,7 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
       e.data = e.make();
       e.make = undefined;
     }
+    await o.ready;
     const key = o.signing?.key;
     // The v2/v3 content digest is taken from the entries' bytes as they are written.
     const chunks = key ? new ChunkDigests(apkSignatureAlgorithm(key).digest) : undefined;

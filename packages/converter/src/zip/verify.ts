@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { createInflateRaw } from 'node:zlib';
 import { ConverterError, isConverterError } from '../errors.js';
@@ -149,6 +150,27 @@ export interface BackgroundVerifierOptions {
    * pass that proves its CRC: `digest(entry)` hands it out, and the copy needs no inflating.
    */
   digest?: 'sha1' | 'sha256';
+  /**
+   * Worker threads to spread the entries over, at most (default: the pool's size, else one); one
+   * per `workerFrom` bytes to prove, so a thread's start always has enough work to pay for itself.
+   */
+  threads?: number;
+  /** Threads started ahead (VerifierThreads.forInput): taken before any new one is started. */
+  pool?: VerifierThreads;
+}
+
+/**
+ * Verifier threads started ahead (VerifierThreads.forInput): two on a machine with two cores or
+ * more when the engine runs on the process's main thread — the CLI building a universal APK,
+ * whose writing waits for each copied entry's v1 digest (the 100 MB bundle: ~175 MB to inflate
+ * and ~210 MB to hash, 0.5–0.7 s of CPU: one thread would finish after the main thread) —, else
+ * one. A server runs conversions in worker threads of its own pool, side by side: there the
+ * cores are already shared out between them, and a second verifier thread per conversion would
+ * only add its memory.
+ */
+function defaultThreads(): number {
+  const { isMainThread } = process.getBuiltinModule('node:worker_threads');
+  return isMainThread ? Math.min(2, availableParallelism()) : 1;
 }
 
 /** One entry for the worker: its index, raw name, method, data start in the file, sizes and CRC. */
@@ -159,8 +181,9 @@ type WorkerVerdict = [index: number, code?: 'CORRUPT_ENTRY' | 'SIZE_MISMATCH' | 
 /**
  * The worker thread's program, as plain JavaScript text: it runs from the one-file CLI bundle as
  * from the sources, and no transpiler can slip a helper of its own into it (a function's
- * `toString()` under tsx or esbuild's keepNames calls `__name`, undefined in the worker). It reads
- * each entry from the file descriptor it was given (the process's own open file), inflates it
+ * `toString()` under tsx or esbuild's keepNames calls `__name`, undefined in the worker). It waits
+ * for its job, posted once (so it can be started before the job is known): a file descriptor (the
+ * process's own open file), the entries and the digest algorithm. It reads each entry, inflates it
  * (deflated) or not (stored), checks the size and CRC as EntryVerifier does, with the same
  * messages, and posts one WorkerVerdict per entry, in order.
  *
@@ -180,7 +203,9 @@ const { readSync } = process.getBuiltinModule('node:fs');
 const zlib = process.getBuiltinModule('node:zlib');
 const { createHash } = process.getBuiltinModule('node:crypto');
 const { Z_NO_FLUSH, Z_FINISH } = zlib.constants;
-const { fd, entries, digest } = workerData;
+/** The job, posted once: the file descriptor, the entries and the digest algorithm (or none). */
+let fd = -1;
+let digest;
 // This thread's heap set-up reset some of the process's V8 flags: set again what the conversion asked for.
 if (workerData.v8Flags) process.getBuiltinModule('node:v8').setFlagsFromString(workerData.v8Flags);
 const CHUNK = 1024 * 1024;
@@ -248,33 +273,91 @@ function verify([, name, method, start, csize, usize, crc]) {
   if (sum >>> 0 !== crc) throw fail('CORRUPT_ENTRY', name + ': CRC não confere');
   return hash ? hash.digest() : undefined;
 }
-for (const e of usable ? entries : []) {
-  try {
-    const d = verify(e);
-    parentPort.postMessage(d ? [e[0], undefined, undefined, d] : [e[0]]);
-  } catch (err) {
-    const f = isFailure(err) ? err : fail('IO_ERROR', e[1] + ': ' + (err && err.message));
-    parentPort.postMessage([e[0], f.failure, f.detail]);
+parentPort.once('message', (job) => {
+  fd = job.fd;
+  digest = job.digest;
+  if (!usable) process.exit(0);
+  for (const e of job.entries) {
+    try {
+      const d = verify(e);
+      parentPort.postMessage(d ? [e[0], undefined, undefined, d] : [e[0]]);
+    } catch (err) {
+      const f = isFailure(err) ? err : fail('IO_ERROR', e[1] + ': ' + (err && err.message));
+      parentPort.postMessage([e[0], f.failure, f.detail]);
+    }
+  }
+});
+`;
+
+/** A verifier thread, started: it waits for its job (see VERIFIER_THREAD). */
+function startVerifierThread(): Worker {
+  // Loaded here, not imported: every CLI command would load it at start otherwise (the bundle hoists imports).
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
+  const worker = new Worker(VERIFIER_THREAD, { eval: true, workerData: { v8Flags: v8FlagsToReapply() } });
+  keepFlagsAcrossWorkerStart(worker);
+  return worker;
+}
+
+/**
+ * Verifier threads started before their work is known: a thread's start (~30 ms of CPU, and up
+ * to 0.2 s before it runs on a busy machine) then overlaps the reading of the input instead of
+ * delaying the proofs the writing waits for. A BackgroundVerifier given them (`pool`) takes what
+ * it needs; `close` ends the ones left idle.
+ */
+export class VerifierThreads {
+  private readonly idle: Worker[] = [];
+
+  private constructor(count: number) {
+    for (let i = 0; i < count; i++) {
+      const worker = startVerifierThread();
+      worker.unref(); // an idle thread never keeps the process alive
+      this.idle.push(worker);
+    }
+  }
+
+  /**
+   * The threads a BackgroundVerifier would start for an input of `bytes` (see VERIFY_WORKER_FROM
+   * and defaultThreads), started now; undefined when it would start none.
+   */
+  static forInput(bytes: number): VerifierThreads | undefined {
+    const count = Math.min(defaultThreads(), Math.floor(bytes / VERIFY_WORKER_FROM));
+    return count > 0 ? new VerifierThreads(count) : undefined;
+  }
+
+  get size(): number {
+    return this.idle.length;
+  }
+
+  /** An idle thread (now counted on by its taker), or undefined when none is left. */
+  take(): Worker | undefined {
+    const worker = this.idle.shift();
+    worker?.ref();
+    return worker;
+  }
+
+  /** Ends the threads nobody took. */
+  async close(): Promise<void> {
+    await Promise.all(this.idle.splice(0).map((w) => w.terminate()));
   }
 }
-`;
 
 /**
  * Verifies, in the background and in the given order, the entries a conversion will copy raw:
- * their inflating runs on the thread pool (or, for many bytes, in a worker thread) while the main
- * thread converts the resources, so by the time the bundle is written their CRCs are already
- * proven. `settle(entry)` waits for one entry's verdict and throws its failure (CORRUPT_ENTRY,
- * SIZE_MISMATCH, ABORTED ...); an entry not covered (or not reached before `cancel`) settles as
- * unverified, and the copy checks it.
+ * their inflating runs on the thread pool (or, for many bytes, in worker threads, each entry dealt
+ * in order to the one with the least work so far) while the main thread converts the resources,
+ * so by the time the bundle is written their CRCs are already proven. `settle(entry)` waits for
+ * one entry's verdict and throws its failure (CORRUPT_ENTRY, SIZE_MISMATCH, ABORTED ...); an
+ * entry not covered (or not reached before `cancel`) settles as unverified, and the copy checks it.
  */
 export class BackgroundVerifier {
   private readonly verdicts = new Map<number, Promise<Verdict>>();
   private readonly resolvers = new Map<number, (v: Verdict) => void>();
   private readonly stop = new AbortController();
   private readonly running: Promise<void>;
-  private worker: Worker | undefined;
+  private readonly workers: Worker[] = [];
 
   private readonly digestAlgorithm: 'sha1' | 'sha256' | undefined;
+  private readonly pool: VerifierThreads | undefined;
 
   constructor(
     private readonly reader: ZipReader,
@@ -283,14 +366,16 @@ export class BackgroundVerifier {
     options: BackgroundVerifierOptions = {},
   ) {
     this.digestAlgorithm = options.digest;
+    this.pool = options.pool;
     for (const e of entries) {
       if (this.verdicts.has(e.index)) continue;
       this.verdicts.set(e.index, new Promise<Verdict>((resolve) => this.resolvers.set(e.index, resolve)));
     }
     const bytes = entries.reduce((n, e) => n + e.compressedSize, 0);
+    const workerFrom = options.workerFrom ?? VERIFY_WORKER_FROM;
     this.running =
-      bytes >= (options.workerFrom ?? VERIFY_WORKER_FROM)
-        ? this.runInWorker(entries)
+      bytes >= workerFrom
+        ? this.runInWorkers(entries, Math.max(1, Math.min(options.threads ?? options.pool?.size ?? 1, Math.floor(bytes / Math.max(1, workerFrom)) || 1)))
         : this.run(entries, signal ? AbortSignal.any([signal, this.stop.signal]) : this.stop.signal);
   }
 
@@ -315,8 +400,9 @@ export class BackgroundVerifier {
     }
   }
 
-  private async runInWorker(entries: readonly ZipEntry[]): Promise<void> {
-    const list: WorkerEntry[] = [];
+  private async runInWorkers(entries: readonly ZipEntry[], threads: number): Promise<void> {
+    const lists: WorkerEntry[][] = Array.from({ length: threads }, () => []);
+    const load = new Array<number>(threads).fill(0);
     const byIndex = new Map<number, ZipEntry>();
     let fd = -1;
     for (const e of entries) {
@@ -329,32 +415,22 @@ export class BackgroundVerifier {
       }
       fd = range.fd;
       byIndex.set(e.index, e);
-      list.push([e.index, e.rawName, e.method, range.start, e.compressedSize, e.uncompressedSize, e.crc32]);
+      // Each entry to the thread with the least work so far (inflated bytes: inflating and hashing
+      // cost by them), in the given order: every thread works from the front of the list, where
+      // the writing waits.
+      let t = 0;
+      for (let i = 1; i < threads; i++) if (load[i]! < load[t]!) t = i;
+      load[t]! += Math.max(e.uncompressedSize, e.compressedSize) + 4096;
+      lists[t]!.push([e.index, e.rawName, e.method, range.start, e.compressedSize, e.uncompressedSize, e.crc32]);
     }
     const settleRest = (): void => {
       for (const resolve of this.resolvers.values()) resolve({ verified: false });
       this.resolvers.clear();
     };
-    if (list.length === 0 || this.stop.signal.aborted) return settleRest();
-    // Loaded here, not imported: every CLI command would load it at start otherwise (the bundle hoists imports).
-    const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const worker = new Worker(VERIFIER_THREAD, { eval: true, workerData: { fd, entries: list, digest: this.digestAlgorithm, v8Flags: v8FlagsToReapply() } });
-    keepFlagsAcrossWorkerStart(worker);
-    this.worker = worker;
+    if (byIndex.size === 0 || this.stop.signal.aborted) return settleRest();
     const onAbort = (): void => void this.cancel();
     this.signal?.addEventListener('abort', onAbort, { once: true });
-    await new Promise<void>((resolve) => {
-      worker.on('message', ([index, code, detail, digest]: WorkerVerdict) => {
-        const settle = this.resolvers.get(index);
-        this.resolvers.delete(index);
-        if (!code) this.reader.markVerified(byIndex.get(index)!);
-        const proven: Verdict = { verified: true, ...(digest ? { digest: Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength) } : {}) };
-        settle?.(code ? { verified: false, failure: new ConverterError(code, detail) } : proven);
-        if (this.resolvers.size === 0) void worker.terminate();
-      });
-      worker.on('error', () => resolve());
-      worker.on('exit', () => resolve());
-    });
+    await Promise.all(lists.filter((l) => l.length > 0).map((list) => this.runWorker(fd, list, byIndex)));
     this.signal?.removeEventListener('abort', onAbort);
     // Aborted by the caller: what was not reached fails as ABORTED; stopped by cancel(): unverified.
     if (this.signal?.aborted) {
@@ -362,6 +438,28 @@ export class BackgroundVerifier {
       this.resolvers.clear();
     }
     settleRest();
+  }
+
+  /** One verifier thread over `list`; resolves once it has posted every verdict, failed or been stopped. */
+  private async runWorker(fd: number, list: readonly WorkerEntry[], byIndex: ReadonlyMap<number, ZipEntry>): Promise<void> {
+    if (this.stop.signal.aborted) return;
+    const worker = this.pool?.take() ?? startVerifierThread();
+    this.workers.push(worker);
+    if (worker.threadId < 0) return; // a started thread that has died since: its entries stay unverified
+    worker.postMessage({ fd, entries: list, digest: this.digestAlgorithm });
+    let left = list.length;
+    await new Promise<void>((resolve) => {
+      worker.on('message', ([index, code, detail, digest]: WorkerVerdict) => {
+        const settle = this.resolvers.get(index);
+        this.resolvers.delete(index);
+        if (!code) this.reader.markVerified(byIndex.get(index)!);
+        const proven: Verdict = { verified: true, ...(digest ? { digest: Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength) } : {}) };
+        settle?.(code ? { verified: false, failure: new ConverterError(code, detail) } : proven);
+        if (--left === 0) void worker.terminate();
+      });
+      worker.on('error', () => resolve());
+      worker.on('exit', () => resolve());
+    });
   }
 
   /** Waits for `entry`'s verdict: true when proven, false when not covered; throws when bad. */
@@ -389,7 +487,7 @@ export class BackgroundVerifier {
   /** Stops (the entry in progress is abandoned) and waits until no read is in flight. */
   async cancel(): Promise<void> {
     this.stop.abort();
-    await this.worker?.terminate();
+    await Promise.all(this.workers.map((w) => w.terminate()));
     await this.running;
   }
 }
