@@ -17,7 +17,6 @@ import { runValidators } from './validate/index.js';
 import { playFindings, subjectOfPlan } from './checks/index.js';
 import { BackgroundVerifier, METHOD_STORED, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
 import { monotonicMs } from './clock.js';
-import { removeReplacedOutput } from './replacedOutput.js';
 
 export interface ConversionLogEntry {
   level: 'info' | 'warn' | 'error';
@@ -184,8 +183,6 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     // The generated files deflate on the thread pool while the plan is validated here.
     const prepared = prepareGenerated(plan, signal);
     await validatePlan(plan, signal);
-    // The bundle is valid: the old output goes while the checks run (replacedOutput.ts).
-    const replaced = options.overwrite ? removeReplacedOutput(output) : undefined;
     // What Google Play refuses beyond the format (native libraries, manifest): warnings for the
     // report's checklist. They read the manifests' messages and each library's first bytes.
     const checksStarted = monotonicMs();
@@ -203,7 +200,6 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     // File operations from here on are synchronous (each takes microseconds): as thread-pool
     // jobs they waited behind the estimate's and the generated files' deflates queued there.
     rmSync(partial, { force: true });
-    await replaced;
     writer = await ZipWriter.create(partial, { digest: key !== undefined });
     await writeFiles(plan, writer, verifiers, prepared, (f) => progress.report('writing', f), signal);
     let signature: SignatureReport | undefined;

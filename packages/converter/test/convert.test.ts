@@ -219,6 +219,15 @@ describe('convertApk', () => {
     expect(readFileSync(out, 'utf8')).to.equal('keep me');
   });
 
+  it('convertApk_overwriteAbortedWhileWriting_oldOutputKept', async () => {
+    // The old file is replaced only by the finished one (a rename): a run stopped half-way loses nothing.
+    const ctl = new AbortController();
+    const out = tmp.file('kept.aab', Buffer.from('keep me'));
+    const run = convertApk(apk, out, { overwrite: true, signal: ctl.signal, onProgress: (stage, f) => stage === 'writing' && f > 0 && ctl.abort() });
+    await expectCode(run, 'ABORTED');
+    expect(readFileSync(out, 'utf8')).to.equal('keep me');
+  });
+
   it('convertApk_abortedWhileWriting_abortedAndNoFilesLeft', async () => {
     const ctl = new AbortController();
     const out = tmp.file('abort.aab');

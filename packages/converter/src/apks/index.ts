@@ -13,7 +13,6 @@ import { monotonicMs } from '../clock.js';
 import type { ConversionLogEntry, SignOptions } from '../convert.js';
 import { ConverterError, isConverterError } from '../errors.js';
 import { ProgressTracker } from '../progress.js';
-import { removeReplacedOutput } from '../replacedOutput.js';
 import type { ConversionStage, ConversionWarning } from '../report.js';
 import { isTestKey, processTestSigningKey } from '../sign/keygen.js';
 import { loadSigningKey, type SigningKey } from '../sign/keystore.js';
@@ -152,7 +151,6 @@ export async function buildApks(input: string, output: string, options: BuildApk
       const plan = planDeviceSet(bundle, deviceSpec);
       progress.report('resources', 1);
       step = 'writing';
-      if (options.overwrite) await removeReplacedOutput(output);
       const written = await writeDeviceSet(bundle, plan, partial, key, signal, (f) => progress.report('writing', f));
       if (written.dropped.length > 0) warnings.push(apksWarning('INPUT_SIGNATURE_FILES_DROPPED', written.dropped.join(', ')));
       if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output, { input: 'aab' });
@@ -174,9 +172,7 @@ export async function buildApks(input: string, output: string, options: BuildApk
     const total = plan.files.reduce((n, f) => n + (f.entry?.compressedSize ?? f.data?.length ?? 0), 0) || 1;
     let done = 0;
     rmSync(partial, { force: true });
-    // The old output goes while the resources are flattened (replacedOutput.ts).
-    const ready = options.overwrite ? removeReplacedOutput(output) : undefined;
-    const written = await writeApk(plan, partial, { ...writeOptions(bundle, signing, signal, (n) => progress.report('writing', (done += n) / total)), ready, verifierThreads });
+    const written = await writeApk(plan, partial, { ...writeOptions(bundle, signing, signal, (n) => progress.report('writing', (done += n) / total)), verifierThreads });
     if (written.droppedSignatureFiles.length > 0) warnings.push(apksWarning('INPUT_SIGNATURE_FILES_DROPPED', written.droppedSignatureFiles.join(', ')));
     if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output, { input: 'aab' });
     renameSync(partial, output);

@@ -50,8 +50,6 @@ export interface WriteApkOptions {
   keepNames?: ReadonlySet<string>;
   signal?: AbortSignal;
   onBytes?(n: number): void;
-  /** Awaited before the first byte is written (the removal of the file this APK replaces). */
-  ready?: Promise<void>;
   /** Verifier threads started ahead, for the raw copies' proofs and digests. */
   verifierThreads?: VerifierThreads;
 }
@@ -168,7 +166,6 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
       e.data = e.make();
       e.make = undefined;
     }
-    await o.ready;
     const key = o.signing?.key;
     // The v2/v3 content digest is taken from the entries' bytes as they are written.
     const chunks = key ? new ChunkDigests(apkSignatureAlgorithm(key).digest) : undefined;
