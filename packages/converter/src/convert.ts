@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ASSET_DELIVERIES, assetPackGlob, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
@@ -15,7 +15,7 @@ import { ProgressTracker } from './progress.js';
 import { warning, type ConversionReport, type ConversionStage, type ModuleReport, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
 import { playFindings, subjectOfPlan } from './checks/index.js';
-import { BackgroundVerifier, METHOD_STORED, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
+import { BackgroundVerifier, METHOD_STORED, VerifierThreads, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
 import { monotonicMs } from './clock.js';
 
 export interface ConversionLogEntry {
@@ -130,9 +130,14 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
   let opened: OpenedInputs | undefined;
   let writer: ZipWriter | undefined;
   const verifiers = new Map<ZipReader, BackgroundVerifier>();
+  let verifierThreads: VerifierThreads | undefined;
   let handTable: (t: ParsedTable | undefined) => void = () => undefined;
   let step: ConversionStage = 'reading';
   try {
+    // A large input gets a verifier thread, started now so that it boots while the input is read:
+    // it proves the raw copies (a second would not help: the conversion on this thread outlasts
+    // it), then takes the bundle's SHA-256 from the file as it is written.
+    verifierThreads = VerifierThreads.forInput(inputBytes(inputs), 1);
     // The key first: a wrong password or alias fails in milliseconds, before any conversion work.
     const key: SigningKey | undefined = options.sign ? await loadSigningKey(options.sign) : undefined;
     progress.report('reading', 0);
@@ -153,7 +158,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     if (!key) {
       for (const s of splits) {
         const deflated = rawCopyOrder(s.routed).filter((e) => e.method !== METHOD_STORED);
-        verifiers.set(s.part.reader, new BackgroundVerifier(s.part.reader, deflated, signal));
+        verifiers.set(s.part.reader, new BackgroundVerifier(s.part.reader, deflated, signal, { pool: verifierThreads, threads: 1 }));
       }
     }
 
@@ -200,7 +205,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     // File operations from here on are synchronous (each takes microseconds): as thread-pool
     // jobs they waited behind the estimate's and the generated files' deflates queued there.
     rmSync(partial, { force: true });
-    writer = await ZipWriter.create(partial, { digest: key !== undefined });
+    writer = await ZipWriter.create(partial, { digest: key !== undefined, archiveHasher: (fd) => verifierThreads?.archiveHasher(fd) });
     await writeFiles(plan, writer, verifiers, prepared, (f) => progress.report('writing', f), signal);
     let signature: SignatureReport | undefined;
     let written = plan.files.length;
@@ -256,6 +261,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
   } finally {
     handTable(undefined); // a failed plan never handed it: the estimate must not wait forever
     await Promise.all([...verifiers.values()].map((v) => v.cancel()));
+    await verifierThreads?.close();
     await opened?.close();
   }
 }
@@ -344,6 +350,18 @@ function signatureReport(key: SigningKey, signer: string, algorithm: string): Si
     certificateSha256: leaf.sha256,
     notAfter: leaf.notAfter.toISOString(),
   };
+}
+
+/** The inputs' size on disk (0 for one that cannot be read: opening it reports why). */
+function inputBytes(inputs: readonly InputFile[]): number {
+  const size = (f: InputFile): number => {
+    try {
+      return statSync(pathOf(f), { throwIfNoEntry: false })?.size ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+  return inputs.reduce((n, f) => n + size(f), 0);
 }
 
 /** File system failures (ENOSPC, EACCES ...) are IO_ERROR; anything else is a bug: INTERNAL. */

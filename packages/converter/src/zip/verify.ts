@@ -1,11 +1,12 @@
 import { createHash, type Hash } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { createInflateRaw } from 'node:zlib';
 import { ConverterError, isConverterError } from '../errors.js';
-import { keepFlagsAcrossWorkerStart, v8FlagsToReapply } from '../v8flags.js';
 import { METHOD_STORED, type ZipEntry } from './central.js';
 import { EntryVerifier, INFLATE_IN_ONE_JOB, type ZipReader } from './reader.js';
+import { VERIFY_WORKER_FROM, startVerifierThread, type VerifierThreads, type WorkerEntry, type WorkerVerdict } from './verifierThread.js';
+
+export { VERIFY_WORKER_FROM };
 
 export interface SideVerifier {
   /** Feeds a chunk; returns a promise only when the inflater's backlog must drain first. */
@@ -133,15 +134,6 @@ interface Verdict {
   digest?: Buffer;
 }
 
-/**
- * Above this many compressed bytes to prove, the background verification runs in a worker thread of
- * its own (~30 ms of CPU and ~10 MB to start): on the main thread it only advances between the
- * resource conversion's synchronous stretches (each inflated chunk needs a callback there), so a
- * large APK's raw copies would still be unproven when writing starts. Below it, the main thread
- * keeps up and the worker would cost more than it saves.
- */
-export const VERIFY_WORKER_FROM = 16 * 1024 * 1024;
-
 export interface BackgroundVerifierOptions {
   /** Compressed bytes from which a worker thread verifies (default VERIFY_WORKER_FROM). */
   workerFrom?: number;
@@ -157,188 +149,6 @@ export interface BackgroundVerifierOptions {
   threads?: number;
   /** Threads started ahead (VerifierThreads.forInput): taken before any new one is started. */
   pool?: VerifierThreads;
-}
-
-/**
- * Verifier threads started ahead (VerifierThreads.forInput): two on a machine with two cores or
- * more when the engine runs on the process's main thread — the CLI building a universal APK,
- * whose writing waits for each copied entry's v1 digest (the 100 MB bundle: ~175 MB to inflate
- * and ~210 MB to hash, 0.5–0.7 s of CPU: one thread would finish after the main thread) —, else
- * one. A server runs conversions in worker threads of its own pool, side by side: there the
- * cores are already shared out between them, and a second verifier thread per conversion would
- * only add its memory.
- */
-function defaultThreads(): number {
-  const { isMainThread } = process.getBuiltinModule('node:worker_threads');
-  return isMainThread ? Math.min(2, availableParallelism()) : 1;
-}
-
-/** One entry for the worker: its index, raw name, method, data start in the file, sizes and CRC. */
-type WorkerEntry = [index: number, rawName: string, method: number, start: number, csize: number, usize: number, crc: number];
-/** What the worker posts per entry: its index, and on failure the error code and detail; else its digest when asked. */
-type WorkerVerdict = [index: number, code?: 'CORRUPT_ENTRY' | 'SIZE_MISMATCH' | 'IO_ERROR', detail?: string, digest?: Uint8Array];
-
-/**
- * The worker thread's program, as plain JavaScript text: it runs from the one-file CLI bundle as
- * from the sources, and no transpiler can slip a helper of its own into it (a function's
- * `toString()` under tsx or esbuild's keepNames calls `__name`, undefined in the worker). It waits
- * for its job, posted once (so it can be started before the job is known): a file descriptor (the
- * process's own open file), the entries and the digest algorithm. It reads each entry, inflates it
- * (deflated) or not (stored), checks the size and CRC as EntryVerifier does, with the same
- * messages, and posts one WorkerVerdict per entry, in order.
- *
- * Everything goes through two buffers allocated once: 1 MiB chunks of the entry are read into
- * `input` and inflated, synchronously on this thread (the thread pool stays free for the
- * conversion's own zlib work), into `output`, 256 KiB at a time, by one zlib inflater reset
- * between entries. `inflateRawSync` would allocate an output buffer per entry: 176 MB of fresh
- * memory for the 100 MB APK, which the worker's heap frees only once it counts as external
- * memory pressure (~40 MB of peak RSS, and the kernel zeroing every new page). The inflater is
- * driven through its handle's `writeSync`, what zlib's own sync functions call (same "unexpected
- * end of file" and data errors). A Node version without it gets no verdicts from the worker:
- * the copy then proves every entry itself, as below VERIFY_WORKER_FROM.
- */
-const VERIFIER_THREAD = `
-const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
-const { readSync } = process.getBuiltinModule('node:fs');
-const zlib = process.getBuiltinModule('node:zlib');
-const { createHash } = process.getBuiltinModule('node:crypto');
-const { Z_NO_FLUSH, Z_FINISH } = zlib.constants;
-/** The job, posted once: the file descriptor, the entries and the digest algorithm (or none). */
-let fd = -1;
-let digest;
-// This thread's heap set-up reset some of the process's V8 flags: set again what the conversion asked for.
-if (workerData.v8Flags) process.getBuiltinModule('node:v8').setFlagsFromString(workerData.v8Flags);
-const CHUNK = 1024 * 1024;
-const input = Buffer.allocUnsafe(CHUNK);
-const output = Buffer.allocUnsafe(CHUNK / 4);
-const fail = (failure, detail) => ({ failure, detail });
-const isFailure = (e) => typeof e === 'object' && e !== null && 'failure' in e;
-/** Reads \`len\` (at most CHUNK) bytes at \`start\` into \`input\`. */
-function read(start, len) {
-  for (let got = 0; got < len; ) {
-    const n = readSync(fd, input, got, len - got, start + got);
-    if (n === 0) throw fail('IO_ERROR', 'leitura além do fim em ' + (start + got));
-    got += n;
-  }
-  return input.subarray(0, len);
-}
-/** The inflater, reused from entry to entry (reset before each); replaced after an error. */
-function newInflater() {
-  const z = zlib.createInflateRaw();
-  z.on('error', () => undefined); // thrown by inflateChunk below, not an event to handle
-  return z;
-}
-let inflater = newInflater();
-const usable = typeof inflater._handle?.writeSync === 'function' && inflater._writeState instanceof Uint32Array;
-/** Inflates one chunk of an entry into \`output\`, handing each filled part to \`add\`. */
-function inflateChunk(chunk, last, add) {
-  const handle = inflater._handle;
-  const state = inflater._writeState; // [output space left, input left] after each call
-  let at = 0;
-  for (;;) {
-    handle.writeSync(last ? Z_FINISH : Z_NO_FLUSH, chunk, at, chunk.length - at, output, 0, output.length);
-    if (inflater.errored) throw inflater.errored;
-    at = chunk.length - state[1];
-    if (state[0] < output.length) add(output.subarray(0, output.length - state[0]));
-    if (state[0] !== 0) return; // output space left: this chunk is consumed, or the stream ended
-  }
-}
-/** Proves the entry; returns its digest when one is asked for. */
-function verify([, name, method, start, csize, usize, crc]) {
-  let count = 0;
-  let sum = 0;
-  const hash = digest ? createHash(digest) : undefined;
-  const add = (c) => {
-    count += c.length;
-    if (count > usize) throw fail('SIZE_MISMATCH', name + ': descompacta além de ' + usize + ' bytes');
-    sum = zlib.crc32(c, sum);
-    if (hash) hash.update(c);
-  };
-  if (method === 0) {
-    for (let done = 0; done < csize; done += CHUNK) add(read(start + done, Math.min(CHUNK, csize - done)));
-  } else {
-    try {
-      inflater.reset();
-      for (let done = 0; done < csize || done === 0; done += CHUNK) {
-        const n = Math.min(CHUNK, csize - done);
-        inflateChunk(read(start + done, n), done + n >= csize, add);
-      }
-    } catch (e) {
-      if (isFailure(e)) throw e;
-      inflater = newInflater();
-      throw fail('CORRUPT_ENTRY', name + ': ' + e.message);
-    }
-  }
-  if (count !== usize) throw fail('SIZE_MISMATCH', name + ': ' + count + ' bytes, declarados ' + usize);
-  if (sum >>> 0 !== crc) throw fail('CORRUPT_ENTRY', name + ': CRC não confere');
-  return hash ? hash.digest() : undefined;
-}
-parentPort.once('message', (job) => {
-  fd = job.fd;
-  digest = job.digest;
-  if (!usable) process.exit(0);
-  for (const e of job.entries) {
-    try {
-      const d = verify(e);
-      parentPort.postMessage(d ? [e[0], undefined, undefined, d] : [e[0]]);
-    } catch (err) {
-      const f = isFailure(err) ? err : fail('IO_ERROR', e[1] + ': ' + (err && err.message));
-      parentPort.postMessage([e[0], f.failure, f.detail]);
-    }
-  }
-});
-`;
-
-/** A verifier thread, started: it waits for its job (see VERIFIER_THREAD). */
-function startVerifierThread(): Worker {
-  // Loaded here, not imported: every CLI command would load it at start otherwise (the bundle hoists imports).
-  const { Worker } = process.getBuiltinModule('node:worker_threads');
-  const worker = new Worker(VERIFIER_THREAD, { eval: true, workerData: { v8Flags: v8FlagsToReapply() } });
-  keepFlagsAcrossWorkerStart(worker);
-  return worker;
-}
-
-/**
- * Verifier threads started before their work is known: a thread's start (~30 ms of CPU, and up
- * to 0.2 s before it runs on a busy machine) then overlaps the reading of the input instead of
- * delaying the proofs the writing waits for. A BackgroundVerifier given them (`pool`) takes what
- * it needs; `close` ends the ones left idle.
- */
-export class VerifierThreads {
-  private readonly idle: Worker[] = [];
-
-  private constructor(count: number) {
-    for (let i = 0; i < count; i++) {
-      const worker = startVerifierThread();
-      worker.unref(); // an idle thread never keeps the process alive
-      this.idle.push(worker);
-    }
-  }
-
-  /**
-   * The threads a BackgroundVerifier would start for an input of `bytes` (see VERIFY_WORKER_FROM
-   * and defaultThreads), started now; undefined when it would start none.
-   */
-  static forInput(bytes: number): VerifierThreads | undefined {
-    const count = Math.min(defaultThreads(), Math.floor(bytes / VERIFY_WORKER_FROM));
-    return count > 0 ? new VerifierThreads(count) : undefined;
-  }
-
-  get size(): number {
-    return this.idle.length;
-  }
-
-  /** An idle thread (now counted on by its taker), or undefined when none is left. */
-  take(): Worker | undefined {
-    const worker = this.idle.shift();
-    worker?.ref();
-    return worker;
-  }
-
-  /** Ends the threads nobody took. */
-  async close(): Promise<void> {
-    await Promise.all(this.idle.splice(0).map((w) => w.terminate()));
-  }
 }
 
 /**
@@ -443,24 +253,39 @@ export class BackgroundVerifier {
   /** One verifier thread over `list`; resolves once it has posted every verdict, failed or been stopped. */
   private async runWorker(fd: number, list: readonly WorkerEntry[], byIndex: ReadonlyMap<number, ZipEntry>): Promise<void> {
     if (this.stop.signal.aborted) return;
-    const worker = this.pool?.take() ?? startVerifierThread();
+    const pooled = this.pool?.take();
+    const worker = pooled ?? startVerifierThread();
     this.workers.push(worker);
     if (worker.threadId < 0) return; // a started thread that has died since: its entries stay unverified
     worker.postMessage({ fd, entries: list, digest: this.digestAlgorithm });
     let left = list.length;
     await new Promise<void>((resolve) => {
-      worker.on('message', ([index, code, detail, digest]: WorkerVerdict) => {
+      const done = (): void => {
+        worker.off('message', onVerdict);
+        worker.off('error', done);
+        worker.off('exit', done);
+        resolve();
+      };
+      const onVerdict = ([index, code, detail, digest]: WorkerVerdict): void => {
         const settle = this.resolvers.get(index);
         this.resolvers.delete(index);
         if (!code) this.reader.markVerified(byIndex.get(index)!);
         const proven: Verdict = { verified: true, ...(digest ? { digest: Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength) } : {}) };
         settle?.(code ? { verified: false, failure: new ConverterError(code, detail) } : proven);
-        if (--left === 0) void worker.terminate();
-      });
-      worker.on('error', () => resolve());
-      worker.on('exit', () => resolve());
+        if (--left > 0) return;
+        done();
+        // A thread of the pool goes back to it, idle: the archive's hasher may take it next.
+        if (pooled && this.pool) {
+          this.workers.splice(this.workers.indexOf(worker), 1);
+          this.pool.give(worker);
+        } else void worker.terminate();
+      };
+      worker.on('message', onVerdict);
+      worker.on('error', done);
+      worker.on('exit', done);
     });
   }
+
 
   /** Waits for `entry`'s verdict: true when proven, false when not covered; throws when bad. */
   async settle(entry: ZipEntry): Promise<boolean> {
