@@ -15,7 +15,7 @@ import { ProgressTracker } from './progress.js';
 import { warning, type ConversionReport, type ConversionStage, type ModuleReport, type SignatureReport } from './report.js';
 import { runValidators } from './validate/index.js';
 import { playFindings, subjectOfPlan } from './checks/index.js';
-import { BackgroundVerifier, METHOD_STORED, VerifierThreads, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
+import { BackgroundVerifier, METHOD_STORED, VERIFY_WORKER_FROM, VerifierThreads, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
 import { monotonicMs } from './clock.js';
 
 export interface ConversionLogEntry {
@@ -153,12 +153,16 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     log('info', 'reading', opened.apks.length === 1 ? `APK aberto: ${fileCount} arquivos, ${opened.sizeBytes} bytes` : `Conjunto de ${opened.apks.length} APKs aberto (${opened.container}): ${fileCount} arquivos, ${opened.sizeBytes} bytes`);
     for (const s of merged) if (opened.apks.length > 1) log('info', 'reading', `${s.source} → módulo "${s.module}" (${s.role})`);
     // What is copied deflated gets its CRC proven (inflated) in the background while the resources
-    // convert; stored entries are checksummed as they are copied, which reads them anyway (a
-    // signed bundle inflates the copies anyway, for their digests, while writing).
+    // convert. Stored entries are checksummed as they are copied, which reads them anyway, unless
+    // a verifier thread proves the deflated ones: then it checksums the stored ones too, and the
+    // copy on this thread only moves bytes. (A signed bundle inflates the copies anyway, for their
+    // digests, while writing.)
     if (!key) {
       for (const s of splits) {
-        const deflated = rawCopyOrder(s.routed).filter((e) => e.method !== METHOD_STORED);
-        verifiers.set(s.part.reader, new BackgroundVerifier(s.part.reader, deflated, signal, { pool: verifierThreads, threads: 1 }));
+        const copies = rawCopyOrder(s.routed);
+        const deflated = copies.filter((e) => e.method !== METHOD_STORED);
+        const inThread = deflated.reduce((n, e) => n + e.compressedSize, 0) >= VERIFY_WORKER_FROM;
+        verifiers.set(s.part.reader, new BackgroundVerifier(s.part.reader, inThread ? copies : deflated, signal, { pool: verifierThreads, threads: 1 }));
       }
     }
 

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { ConverterError, convertApk, validateBundle, type ConversionStage, type ConverterErrorCode } from '../src/index.js';
 import { decodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrariesMsg } from '../src/proto/bundle.js';
 import { ATTR } from '../src/bundle/layout.js';
 import { attrById, decimalValue, decodeXmlNode } from '../src/validate/xml.js';
-import { ZipReader } from '../src/zip/index.js';
+import { VERIFY_WORKER_FROM, ZipReader } from '../src/zip/index.js';
 import { requireOracles } from './helpers/oracles.js';
 import { buildZip, TempDir, tinyApkEntries, type BuildEntry } from './helpers/zipBuilder.js';
 import { buildUniversalApk, validateBundle as bundletoolValidate } from './oracle/tools.js';
@@ -255,6 +256,25 @@ describe('convertApk', () => {
     const bad = tmp.file('bad.apk', buildZip(entries));
     await expectCode(convertApk(bad, tmp.file('bad.aab')), 'CORRUPT_ENTRY');
     expect(readdirSync(tmp.path).sort()).to.deep.equal(['bad.apk', 'tiny.apk']);
+  });
+
+  describe('an APK whose raw copies a verifier thread proves', () => {
+    /** The tiny APK with more deflated bytes than VERIFY_WORKER_FROM, and a stored asset (`badCrc`: declared with a wrong CRC). */
+    function largeApk(name: string, badCrc: boolean): string {
+      const stored: BuildEntry = { name: 'assets/media/clip.bin', data: randomBytes(300_000), method: 0, ...(badCrc ? { cd: { crc: 1 }, local: { crc: 1 } } : {}) };
+      const big: BuildEntry = { name: 'assets/media/level.bin', data: randomBytes(VERIFY_WORKER_FROM + 1_000_000) };
+      return tmp.file(name, buildZip([...tinyApkEntries(), big, stored]));
+    }
+    it('convertApk_largeApk_sha256OutIsTheWrittenFiles', async () => {
+      const out = tmp.file('large.aab');
+      const report = await convertApk(largeApk('large.apk', false), out);
+      expect(report.sha256Out).to.equal(createHash('sha256').update(readFileSync(out)).digest('hex'));
+      expect(report.sizeOut).to.equal(readFileSync(out).length);
+    });
+    it('convertApk_largeApkStoredEntryWithWrongCrc_corruptEntryAndNoPartial', async () => {
+      await expectCode(convertApk(largeApk('lying.apk', true), tmp.file('lying.aab')), 'CORRUPT_ENTRY');
+      expect(readdirSync(tmp.path).sort()).to.deep.equal(['lying.apk', 'tiny.apk']);
+    });
   });
 
   it('convertApk_localHeaderDisagrees_entryHeaderMismatchBeforeWriting', async () => {
