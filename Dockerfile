@@ -18,11 +18,11 @@ RUN npm run build \
 
 # ---- run --------------------------------------------------------------------------------------
 FROM node:24-bookworm-slim AS run
-# MALLOC_ARENA_MAX: glibc gives each thread that allocates (the engine threads, libuv's pool)
-# an arena of its own and keeps what they freed; two arenas cut a busy server's RSS by about
-# 150 MB (bench/README.md, docs/deploy.md).
+# glibc's allocator settings of scripts/serverNodeFlags.mjs (why: there; bench/README.md,
+# docs/deploy.md).
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072 \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/var/lib/aabify \

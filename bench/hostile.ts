@@ -1,6 +1,6 @@
 /**
- * Hostile-client benchmark: the attacks of docs/security.md against a real server running
- * as its own OS process (embedded test Postgres), so its RSS is the server's alone. Prints,
+ * Hostile-client benchmark: the attacks of docs/security.md against the built server running
+ * as its own OS process as deployed (embedded Postgres of the bench's own), so its RSS is the server's alone. Prints,
  * per attack, the server's RSS growth, the worst /api/health answer time during the attack and
  * what the server did with the attempts.
  *
@@ -16,15 +16,19 @@
 1,000,000). Each attack is one function in ATTACKS below; add new
  * ones there.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Pool, request } from 'undici';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import type { LegalAcceptanceStatus } from '@aabify/shared';
 import { worstHealthDuring } from '../packages/server/test/helpers/healthProbe.js';
 import { dripRequest } from '../packages/server/test/helpers/slowClient.js';
+import { freePort } from '../packages/server/test/helpers/postgres.js';
+import { startEmbeddedPostgres } from '../packages/server/src/db/embedded.js';
+import { benchServerEnv, callApi, freshDatabase, startServerProcess, stopServerProcesses } from './serverProcess.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,31 +42,19 @@ interface Target {
   adminToken: string;
 }
 
-// ---------------------------------------------------------------- the server, in a child
+// ---------------------------------------------------------------- the server
 
-/** Child mode: start the server with production settings and tell the parent where it is. */
-async function serve(): Promise<void> {
-  const { startTestCluster } = await import('../packages/server/test/helpers/postgres.js');
-  const { startTestServer } = await import('../packages/server/test/helpers/server.js');
-  const { buildAdmin, tokenFor } = await import('../packages/server/test/helpers/factories.js');
-  const { CURRENT_PARAMS } = await import('../packages/server/src/accounts/password.js');
-  await startTestCluster();
-  // Production's password cost: the password attack is about how many checks run.
-  const server = await startTestServer({}, { passwordParams: CURRENT_PARAMS });
-  const admin = await buildAdmin(server);
-  process.send!({ url: server.url, adminToken: tokenFor(server, admin) });
-  process.on('message', (m) => {
-    if (m === 'stop') void server.stop().then(() => process.exit(0));
-  });
-}
-
-async function startServerProcess(): Promise<{ child: ChildProcess; target: Target }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ready = await new Promise<{ url: string; adminToken: string }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { url: string; adminToken: string }));
-    child.once('exit', (code) => reject(new Error(`server process exited (${code})`)));
-  });
-  return { child, target: { ...ready, pid: child.pid! } };
+/**
+ * The server as deployed: the built bundle in a process of its own with the image's Node flags and
+ * glibc settings (bench/serverProcess.ts), on a fresh database of the bench's embedded Postgres,
+ * its first administrator made by the first-run setup.
+ */
+async function startTarget(cluster: { url: string }, work: string): Promise<{ child: ChildProcess; target: Target }> {
+  const databaseUrl = await freshDatabase(cluster.url);
+  const dir = await mkdtemp(join(work, 'server-'));
+  const server = await startServerProcess({ ...benchServerEnv(databaseUrl, dir), PORT: String(await freePort()), DATA_DIR: dir });
+  const { token } = await callApi<{ token: string }>(server.url, 'POST', '/setup/initialize', undefined, { email: 'bench@example.com', password: 'senha-do-bench-1', name: 'Bench' });
+  return { child: server.child, target: { url: server.url, pid: server.child.pid!, adminToken: token } };
 }
 
 async function rssMb(pid: number): Promise<number> {
@@ -270,20 +262,24 @@ const ATTACKS: Record<string, (target: Target) => Promise<void>> = {
 
 // ---------------------------------------------------------------- main
 
-if (process.argv.includes('--serve')) {
-  await serve();
-} else {
-  const which = arg('attack', 'all');
-  const names = which === 'all' ? Object.keys(ATTACKS) : which.split(',');
-  for (const name of names) if (!ATTACKS[name]) throw new Error(`unknown attack "${name}" (one of: ${Object.keys(ATTACKS).join(', ')}, all)`);
+const which = arg('attack', 'all');
+const names = which === 'all' ? Object.keys(ATTACKS) : which.split(',');
+for (const name of names) if (!ATTACKS[name]) throw new Error(`unknown attack "${name}" (one of: ${Object.keys(ATTACKS).join(', ')}, all)`);
+const work = await mkdtemp(join(tmpdir(), 'aabify-hostile-'));
+// Run as root, the embedded Postgres runs as the postgres user, who must be able to enter it.
+await chmod(work, 0o755);
+const cluster = await startEmbeddedPostgres({ dir: join(work, 'pg'), port: await freePort(), password: randomBytes(12).toString('hex') });
+try {
   for (const name of names) {
     // A fresh server per attack: one attack's limits and memory do not colour the next.
-    const { child, target } = await startServerProcess();
+    const { child, target } = await startTarget(cluster, work);
     try {
       await ATTACKS[name]!(target);
     } finally {
-      child.send('stop');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await stopServerProcesses([child]);
     }
   }
+} finally {
+  await cluster.stop();
+  await rm(work, { recursive: true, force: true });
 }

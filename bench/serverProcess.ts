@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { SERVER_NODE_FLAGS } from '../scripts/serverNodeFlags.mjs';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../scripts/serverNodeFlags.mjs';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SERVER_DIR = join(REPO, 'packages', 'server');
@@ -40,10 +40,10 @@ export interface ServerProcess {
 /** Which bundle the server processes run (the working tree's, or AABIFY_BENCH_SERVER_DIST's). */
 export const serverBundle = (): string => MAIN;
 
-/** Starts one server process with `env` on top of this one's, Node's flags as `npm start` and the image give them (and `nodeArgs`, e.g. --cpu-prof); resolves once it says it is ready. */
+/** Starts one server process with `env` on top of this one's, Node's flags and glibc's settings as `npm start` and the image give them (and `nodeArgs`, e.g. --cpu-prof); resolves once it says it is ready. */
 export function startServerProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
   buildServer();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, MAIN], { env: { ...SERVER_MALLOC_ENV, ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   // AABIFY_BENCH_SERVER_LOG: the server's log (LOG_LEVEL, warn by default) is kept in that file.
   const keep = process.env.AABIFY_BENCH_SERVER_LOG ? createWriteStream(process.env.AABIFY_BENCH_SERVER_LOG, { flags: 'a' }) : undefined;
   return new Promise((resolveStart, reject) => {
@@ -78,10 +78,9 @@ export async function freshDatabase(adminUrl: string): Promise<string> {
   return Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
 }
 
-/** The environment every bench server shares: fresh secrets, local storage under `dir`, quiet logs, glibc's arenas as the image sets them. */
+/** The environment every bench server shares: fresh secrets, local storage under `dir`, quiet logs. */
 export function benchServerEnv(databaseUrl: string, dir: string): Record<string, string> {
   return {
-    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     DATABASE_URL: databaseUrl,
     JWT_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),

@@ -32,9 +32,10 @@ function onePackageCopy(packages, fromDir) {
 
 /**
  * `startup: true` (the published CLI) makes an output Node starts faster: whitespace and comments
- * removed (less to scan), and every character outside ASCII escaped. esbuild already escapes
- * strings, but comments and regular expressions (one in yup's tiny-case) keep theirs, and one
- * character above U+00FF makes V8 hold and scan the whole 2 MB source as two-byte text.
+ * removed (less to scan). Every bundle gets every character outside ASCII escaped: esbuild already
+ * escapes strings, but comments and regular expressions (one in yup's tiny-case) keep theirs, and
+ * one character above U+00FF makes V8 hold the whole source as two-byte text — twice the memory in
+ * every thread that loads it (the server's main thread and each engine thread) and slower to scan.
  */
 /**
  * `format: 'cjs'` writes `.cjs` files (for a loader that runs them through `vm.Script`, whose code
@@ -42,7 +43,7 @@ function onePackageCopy(packages, fromDir) {
  * that also runs unbundled as ES modules may name it); ES modules get a `require` for inlined
  * CommonJS dependencies.
  */
-export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies = false, define = {}, banner = '', sourcemap = true, metafile = false, startup = false, onePackageCopy: single, format = 'esm' }) {
+export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies = false, define = {}, banner = '', sourcemap = true, startup = false, onePackageCopy: single, format = 'esm' }) {
   const result = await build({
     entryPoints,
     outdir,
@@ -52,7 +53,7 @@ export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies 
     ...(format === 'cjs' ? { outExtension: { '.js': '.cjs' } } : {}),
     target: 'node20',
     sourcemap,
-    metafile: metafile || startup,
+    metafile: true,
     ...(format === 'cjs' ? { define: { 'import.meta.url': 'importMetaUrl', ...define }, inject: [fileURLToPath(new URL('./esbuild-import-meta-url.mjs', import.meta.url))] } : { define }),
     minifyWhitespace: startup,
     legalComments: startup ? 'none' : 'eof',
@@ -60,13 +61,11 @@ export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies 
     logLevel: 'warning',
     banner: { js: format === 'cjs' ? banner : `${banner}import { createRequire as __aabifyCreateRequire } from 'node:module'; const require = __aabifyCreateRequire(import.meta.url);` },
   });
-  if (startup) {
-    for (const file of Object.keys(result.metafile.outputs).filter((f) => /\.c?js$/.test(f))) {
-      const text = readFileSync(file, 'utf8');
-      // \uXXXX means the same character in a string, a template, a regular expression or a comment.
-      const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-      if (ascii !== text) writeFileSync(file, ascii);
-    }
+  for (const file of Object.keys(result.metafile.outputs).filter((f) => /\.c?js$/.test(f))) {
+    const text = readFileSync(file, 'utf8');
+    // \uXXXX means the same character in a string, a template, a regular expression or a comment.
+    const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    if (ascii !== text) writeFileSync(file, ascii);
   }
   return result;
 }

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from './serverNodeFlags.mjs';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from './serverNodeFlags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,6 +36,6 @@ for (const t of targets) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--enable-source-maps', ...SERVER_NODE_FLAGS, join(pkg('server'), 'dist', 'main.js')], { stdio: 'inherit', cwd: root });
+const server = spawn(process.execPath, ['--enable-source-maps', ...SERVER_NODE_FLAGS, join(pkg('server'), 'dist', 'main.js')], { stdio: 'inherit', cwd: root, env: { ...SERVER_MALLOC_ENV, ...process.env } });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

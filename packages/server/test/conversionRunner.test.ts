@@ -72,7 +72,7 @@ async function buildRunner(): Promise<Parts> {
   await instance.start(sequelize);
   const models = initModels(sequelize);
   const settings = createSettingsService({ sequelize, config, keys: keyRingOf(secrets), logger });
-  const storage = createStorage(config);
+  const storage = await createStorage(config);
   const realtime = createRealtime(databaseUrl, logger);
   const events = new ConversionEvents(realtime.io, logger);
   const stats = new QueueStats({ sequelize, settings });

@@ -217,7 +217,7 @@ storageSuite('local disk', async () => {
 storageSuite('S3 (s3rver on loopback)', async () => {
   const s3 = await startTestS3();
   const dir = await mkdtemp(join(tmpdir(), 'aabify-store-'));
-  const storage = new S3Storage(s3.config({ S3_PREFIX: 'instalacao' }), new ScratchDir(join(dir, 'tmp')));
+  const storage = await S3Storage.open(s3.config({ S3_PREFIX: 'instalacao' }), new ScratchDir(join(dir, 'tmp')));
   return {
     storage,
     scratchDir: join(dir, 'tmp'),
@@ -270,7 +270,7 @@ describe('storage: S3 only', function () {
 
   it('check_unreachableEndpoint_namesTheEndpointInOneLine', async () => {
     const endpoint = `http://127.0.0.1:${await closedPort()}`;
-    const storage = new S3Storage(s3.config({ S3_ENDPOINT: endpoint }), new ScratchDir(join(dir, 'tmp')));
+    const storage = await S3Storage.open(s3.config({ S3_ENDPOINT: endpoint }), new ScratchDir(join(dir, 'tmp')));
     expect(await failureOf(storage)).to.equal(`Armazenamento S3 inacessível: não foi possível conectar a S3_ENDPOINT ${endpoint} (ECONNREFUSED)`);
   });
 
@@ -280,7 +280,7 @@ describe('storage: S3 only', function () {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const endpoint = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
     try {
-      const storage = new S3Storage(s3.config({ S3_ENDPOINT: endpoint }), new ScratchDir(join(dir, 'tmp')));
+      const storage = await S3Storage.open(s3.config({ S3_ENDPOINT: endpoint }), new ScratchDir(join(dir, 'tmp')));
       expect(await failureOf(storage)).to.equal(`Armazenamento S3 inacessível: S3_ENDPOINT ${endpoint} não respondeu em 10 s`);
     } finally {
       silent.close();
@@ -288,12 +288,12 @@ describe('storage: S3 only', function () {
   });
 
   it('check_missingBucket_namesTheBucket', async () => {
-    const storage = new S3Storage(s3.config({ S3_BUCKET: 'nao-existe' }), new ScratchDir(join(dir, 'tmp')));
+    const storage = await S3Storage.open(s3.config({ S3_BUCKET: 'nao-existe' }), new ScratchDir(join(dir, 'tmp')));
     expect(await failureOf(storage)).to.equal(`Armazenamento S3 inacessível: o bucket "nao-existe" (S3_BUCKET) não existe em S3_ENDPOINT ${s3.endpoint}`);
   });
 
   it('check_unknownAccessKey_pointsAtTheCredentials', async () => {
-    const storage = new S3Storage(s3.config({ S3_ACCESS_KEY_ID: 'CHAVE-ERRADA', S3_SECRET_ACCESS_KEY: 'segredo-errado' }), new ScratchDir(join(dir, 'tmp')));
+    const storage = await S3Storage.open(s3.config({ S3_ACCESS_KEY_ID: 'CHAVE-ERRADA', S3_SECRET_ACCESS_KEY: 'segredo-errado' }), new ScratchDir(join(dir, 'tmp')));
     const message = await failureOf(storage);
     expect(message).to.equal(
       'Armazenamento S3 inacessível: acesso negado ao bucket "aabify-s3-only" — verifique S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY e as permissões do bucket',
@@ -302,12 +302,12 @@ describe('storage: S3 only', function () {
   });
 
   it('downloadUrl_presigned_servesTheBytesWithTheFileNameAndRanges; off by default', async () => {
-    const off = new S3Storage(s3.config(), new ScratchDir(join(dir, 'tmp')));
+    const off = await S3Storage.open(s3.config(), new ScratchDir(join(dir, 'tmp')));
     const key = storageKeys.aab(id());
     await off.write(key, generated(70_000));
     expect(await off.downloadUrl(key, { contentDisposition: 'attachment; filename="app.aab"' })).to.equal(undefined);
 
-    const on = new S3Storage(s3.config({ S3_PRESIGNED_DOWNLOADS: 'true' }), new ScratchDir(join(dir, 'tmp')));
+    const on = await S3Storage.open(s3.config({ S3_PRESIGNED_DOWNLOADS: 'true' }), new ScratchDir(join(dir, 'tmp')));
     const url = (await on.downloadUrl(key, { contentDisposition: 'attachment; filename="app.aab"' }))!;
     expect(url).to.match(/X-Amz-Expires=300/);
     const res = await fetch(url);
@@ -320,7 +320,7 @@ describe('storage: S3 only', function () {
   });
 
   it('write_200MB_streamsWithBoundedMemory', async () => {
-    const storage = new S3Storage(s3.config(), new ScratchDir(join(dir, 'tmp')));
+    const storage = await S3Storage.open(s3.config(), new ScratchDir(join(dir, 'tmp')));
     const key = storageKeys.apk(id());
     global.gc?.();
     const before = process.memoryUsage().rss;

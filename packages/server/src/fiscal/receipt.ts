@@ -5,7 +5,6 @@
  * marked "Estornado". Written with pdfkit's standard Helvetica, whose WinAnsi encoding has every
  * Portuguese letter (ç, ã, é …); nothing is read from disk but pdfkit's own font metrics.
  */
-import PDFDocument from 'pdfkit';
 import {
   FISCAL_MESSAGES as M,
   PAYMENT_METHOD_LABELS,
@@ -47,7 +46,10 @@ function taxIdLine(document: string): string {
 }
 
 /** The receipt as a PDF stream (pipe it; it ends by itself). */
-export function renderReceipt(data: ReceiptData): PDFKit.PDFDocument {
+export async function renderReceipt(data: ReceiptData): Promise<PDFKit.PDFDocument> {
+  // pdfkit (with its fonts' code) is loaded on the first receipt: a module stays in the heap for
+  // the process's life, and most processes never draw one.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,

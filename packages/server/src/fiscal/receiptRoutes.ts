@@ -24,7 +24,7 @@ export function createReceiptRouter(ctx: AppContext): Router {
     if (!hasReceipt(purchase.status) || !purchase.approvedAt) throw ApiError.conflict(M.receiptUnavailable, 'RECEIPT_UNAVAILABLE');
     const owner = await ctx.models.User.findByPk(purchase.userId, { attributes: ['id', 'email'], paranoid: false });
     const latest = [...(purchase.payments ?? [])].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
-    const pdf = renderReceipt({
+    const pdf = await renderReceipt({
       purchaseId: purchase.id,
       planName: presentSnapshot(purchase.planSnapshot).name,
       amountCents: purchase.amountCents,

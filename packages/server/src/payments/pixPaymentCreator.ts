@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import type { Payment, Purchase, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 import { isPaymentProviderError, providerErrorToApi } from './providers/index.js';
-import { qrPngBase64 } from './providers/qr.js';
+import { qrPngBase64 } from '../http/qrCodes.js';
 import { cancelPaymentLocally } from './paymentSynchronizer.js';
 import { billingSnapshotFor } from '../fiscal/billing.js';
 

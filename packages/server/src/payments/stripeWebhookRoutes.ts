@@ -26,7 +26,7 @@ export function stripeWebhook(ctx: AppContext): RequestHandler {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     let event: Stripe.Event;
     try {
-      event = verifyStripeEvent(raw, req.headers['stripe-signature'], secret);
+      event = await verifyStripeEvent(raw, req.headers['stripe-signature'], secret);
     } catch (err) {
       ctx.logger.warn({ webhook: 'stripe', address: req.ip, reason: (err as Error).message }, 'webhook refused: Stripe signature check failed');
       throw new ApiError(400, 'WEBHOOK_SIGNATURE_INVALID', M.webhookSignatureInvalid);

@@ -14,10 +14,10 @@ export * from './store.js';
 
 const scratchDirOf = (config: Config) => new ScratchDir(join(config.dataDir, 'tmp'));
 
-export function createStorage(config: Config, scratch = scratchDirOf(config), logger?: Logger): Storage {
+export async function createStorage(config: Config, scratch = scratchDirOf(config), logger?: Logger): Promise<Storage> {
   if (config.storage === 's3') {
     if (!config.s3) throw new Error('STORAGE=s3 without its settings');
-    return new S3Storage(config.s3, scratch, logger);
+    return S3Storage.open(config.s3, scratch, logger);
   }
   return new LocalStorage(config.storageDir ?? join(config.dataDir, 'files'), scratch);
 }
@@ -25,7 +25,7 @@ export function createStorage(config: Config, scratch = scratchDirOf(config), lo
 /** The store of this process, checked (a store that cannot be reached stops the start), with no scratch left from a previous run. */
 export async function openStorage(config: Config, logger?: Logger): Promise<Storage> {
   const scratch = scratchDirOf(config);
-  const storage = createStorage(config, scratch, logger);
+  const storage = await createStorage(config, scratch, logger);
   await storage.check();
   await scratch.clear();
   return storage;

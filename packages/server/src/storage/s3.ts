@@ -10,17 +10,7 @@ import { basename } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pipeline as pipelineCallback } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { assertSafeKey, assertSafePrefix, StorageUnavailableError, type ByteRange, type LocalCopy, type ScratchDir, type Storage } from './store.js';
@@ -41,24 +31,33 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID']);
 
-function statusOf(err: unknown): number | undefined {
-  return err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
+/**
+ * The AWS SDK's parts this store uses, loaded when an S3 store is opened: a server on local disk
+ * never loads them (~20 MB of a process's memory, kept for its life once loaded).
+ */
+async function loadS3Sdk() {
+  const [client, storage, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]);
+  const { S3Client, S3ServiceException, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command } = client;
+  return { S3Client, S3ServiceException, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
 }
-
-function isNotFound(err: unknown): boolean {
-  return statusOf(err) === 404 || (err instanceof Error && (err.name === 'NotFound' || err.name === 'NoSuchKey'));
-}
+type S3Sdk = Awaited<ReturnType<typeof loadS3Sdk>>;
 
 export class S3Storage implements Storage {
   readonly kind = 's3' as const;
   readonly client: S3Client;
 
-  constructor(
+  /** The store for these settings, the SDK loaded. */
+  static async open(config: S3Config, scratch: ScratchDir, logger?: Logger): Promise<S3Storage> {
+    return new S3Storage(config, scratch, await loadS3Sdk(), logger);
+  }
+
+  private constructor(
     readonly config: S3Config,
     readonly scratch: ScratchDir,
+    private readonly sdk: S3Sdk,
     private readonly logger?: Logger,
   ) {
-    this.client = new S3Client({
+    this.client = new sdk.S3Client({
       region: config.region,
       ...(config.endpoint ? { endpoint: config.endpoint } : {}),
       forcePathStyle: config.forcePathStyle,
@@ -94,7 +93,7 @@ export class S3Storage implements Storage {
       if (err) sourceError ??= err;
     });
     source.once('error', (err) => (sourceError ??= err));
-    const upload = new Upload({
+    const upload = new this.sdk.Upload({
       client: this.client,
       params: { Bucket: this.config.bucket, Key, Body: counter, ContentType: 'application/octet-stream' },
       partSize: S3_PART_SIZE,
@@ -124,7 +123,7 @@ export class S3Storage implements Storage {
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
     const out = await this.client.send(
-      new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      new this.sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
     );
     if (!(out.Body instanceof Readable)) throw new Error(`S3 answered ${key} without a body stream`);
     return out.Body;
@@ -132,16 +131,16 @@ export class S3Storage implements Storage {
 
   async size(key: string): Promise<number | undefined> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
+      const head = await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
       return head.ContentLength;
     } catch (err) {
-      if (isNotFound(err)) return undefined;
+      if (this.isNotFound(err)) return undefined;
       throw err;
     }
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
+    await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
   }
 
   async deletePrefix(prefix: string): Promise<void> {
@@ -149,10 +148,10 @@ export class S3Storage implements Storage {
     const Prefix = this.config.prefix + prefix;
     let ContinuationToken: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.config.bucket, Prefix, ContinuationToken }));
+      const page = await this.client.send(new this.sdk.ListObjectsV2Command({ Bucket: this.config.bucket, Prefix, ContinuationToken }));
       const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [o.Key] : []));
       for (let i = 0; i < keys.length; i += DELETE_CONCURRENCY) {
-        await Promise.all(keys.slice(i, i + DELETE_CONCURRENCY).map((Key) => this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key }))));
+        await Promise.all(keys.slice(i, i + DELETE_CONCURRENCY).map((Key) => this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key }))));
       }
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
@@ -176,29 +175,37 @@ export class S3Storage implements Storage {
   async downloadUrl(key: string, opts: { contentDisposition: string }): Promise<string | undefined> {
     const Key = this.objectKey(key);
     if (!this.config.presignedDownloads) return undefined;
-    const command = new GetObjectCommand({
+    const command = new this.sdk.GetObjectCommand({
       Bucket: this.config.bucket,
       Key,
       ResponseContentDisposition: opts.contentDisposition,
       ResponseContentType: 'application/octet-stream',
       ResponseCacheControl: 'private, no-store',
     });
-    return getSignedUrl(this.client, command, { expiresIn: PRESIGNED_TTL_SECONDS });
+    return this.sdk.getSignedUrl(this.client, command, { expiresIn: PRESIGNED_TTL_SECONDS });
   }
 
   async check(): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }), { abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+      await this.client.send(new this.sdk.HeadBucketCommand({ Bucket: this.config.bucket }), { abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
     } catch (err) {
       throw new StorageUnavailableError(`Armazenamento S3 inacessível: ${this.describeFailure(err)}`, { cause: err });
     }
+  }
+
+  private statusOf(err: unknown): number | undefined {
+    return err instanceof this.sdk.S3ServiceException ? err.$metadata.httpStatusCode : undefined;
+  }
+
+  private isNotFound(err: unknown): boolean {
+    return this.statusOf(err) === 404 || (err instanceof Error && (err.name === 'NotFound' || err.name === 'NoSuchKey'));
   }
 
   /** One line for the operator: what failed and which variable to look at (never a secret). */
   private describeFailure(err: unknown): string {
     const { bucket, endpoint, region } = this.config;
     const where = endpoint ? `S3_ENDPOINT ${endpoint}` : `AWS S3 na região ${region}`;
-    const status = statusOf(err);
+    const status = this.statusOf(err);
     const e = err as Error & { code?: string; cause?: { code?: string } };
     const code = e.code ?? e.cause?.code;
     if (e.name === 'TimeoutError' || e.name === 'AbortError') return `${where} não respondeu em ${CHECK_TIMEOUT_MS / 1000} s`;

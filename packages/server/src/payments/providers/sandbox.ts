@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import type { Models, SandboxCharge, SandboxCheckout, SandboxCheckoutStatus } from '../../models/index.js';
 import { buildPixBrCode } from './brcode.js';
-import { qrPngBase64 } from './qr.js';
+import { qrPngBase64 } from '../../http/qrCodes.js';
 import {
   PaymentProviderError,
   type CreateCheckoutInput,

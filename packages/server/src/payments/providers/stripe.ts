@@ -9,7 +9,7 @@
  * payment is always a PaymentIntent (pi_…): a renewal charge is the PaymentIntent that paid its
  * invoice, so every refund and read is the same call.
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Logger } from '../../logger.js';
 import {
   PaymentProviderError,
@@ -31,8 +31,15 @@ export interface StripeOptions {
   onFailure?: (err: PaymentProviderError) => void;
 }
 
+/**
+ * The SDK, loaded on first use: a server without card payments never loads it (~20 MB of a
+ * process's memory, kept for its life once loaded).
+ */
+const stripeSdk = async () => (await import('stripe')).default;
+
 /** The SDK's client with our host, timeout and retries (the SDK retries with an idempotency key of its own on each write). */
-export function stripeClient(opts: Pick<StripeOptions, 'secretKey' | 'apiUrl' | 'timeoutMs' | 'retries'>): Stripe {
+async function stripeClient(opts: Pick<StripeOptions, 'secretKey' | 'apiUrl' | 'timeoutMs' | 'retries'>): Promise<Stripe> {
+  const Stripe = await stripeSdk();
   const url = new URL(opts.apiUrl);
   const protocol = url.protocol === 'http:' ? 'http' : 'https';
   return new Stripe(opts.secretKey, {
@@ -46,7 +53,8 @@ export function stripeClient(opts: Pick<StripeOptions, 'secretKey' | 'apiUrl' | 
 }
 
 /** A verified webhook event, or why not (docs/payments-card.md "Stripe webhooks"). */
-export function verifyStripeEvent(raw: Buffer, signature: string | string[] | undefined, secret: string, toleranceSeconds = 300): Stripe.Event {
+export async function verifyStripeEvent(raw: Buffer, signature: string | string[] | undefined, secret: string, toleranceSeconds = 300): Promise<Stripe.Event> {
+  const Stripe = await stripeSdk();
   const header = Array.isArray(signature) ? signature[0] : signature;
   if (!header) throw new Stripe.errors.StripeSignatureVerificationError(header ?? '', raw.toString('utf8'), { message: 'No Stripe-Signature header' });
   // Verification needs no key: the webhooks helper is the SDK's static one.
@@ -115,12 +123,10 @@ function subscriptionOfInvoice(invoice: Stripe.Invoice): { id: string | null; re
   return { id: idOf(details?.subscription), renewalId: details?.metadata?.renewalId ?? null };
 }
 
-function isStripeError(err: unknown): err is Stripe.errors.StripeError {
-  return err instanceof Stripe.errors.StripeError;
-}
+type StripeSdk = Awaited<ReturnType<typeof stripeSdk>>;
 
-function classify(err: unknown): PaymentProviderError {
-  if (!isStripeError(err)) return new PaymentProviderError('unavailable', `Stripe unreachable: ${(err as Error).message}`);
+function classify(err: unknown, Stripe: StripeSdk): PaymentProviderError {
+  if (!(err instanceof Stripe.errors.StripeError)) return new PaymentProviderError('unavailable', `Stripe unreachable: ${(err as Error).message}`);
   const detail = { httpStatus: err.statusCode, providerMessage: err.message, causeCodes: err.code ? [err.code] : [] };
   if (err instanceof Stripe.errors.StripeAuthenticationError || err instanceof Stripe.errors.StripePermissionError) {
     return new PaymentProviderError('auth', 'Stripe refused the secret key', detail);
@@ -134,14 +140,14 @@ function classify(err: unknown): PaymentProviderError {
 }
 
 export function createStripeProvider(opts: StripeOptions): PaymentProvider {
-  const stripe = stripeClient(opts);
+  let client: Promise<Stripe> | undefined;
   const logger = opts.logger;
 
-  async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
+  async function call<T>(what: string, run: (stripe: Stripe) => Promise<T>): Promise<T> {
     try {
-      return await run();
+      return await run(await (client ??= stripeClient(opts)));
     } catch (err) {
-      const failure = classify(err);
+      const failure = classify(err, await stripeSdk());
       logger?.warn({ call: what, kind: failure.kind, providerMessage: failure.detail.providerMessage }, 'stripe: error answer');
       if (failure.kind === 'auth' || failure.kind === 'unavailable') opts.onFailure?.(failure);
       throw failure;
@@ -152,7 +158,7 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
     if (!/^pi_[A-Za-z0-9]{1,128}$/.test(id)) throw new PaymentProviderError('not_found', `not a Stripe PaymentIntent id: ${id}`);
     return id;
   };
-  const retrieveIntent = (id: string) => call('paymentIntents.retrieve', () => stripe.paymentIntents.retrieve(intentPath(id), { expand: ['latest_charge'] }));
+  const retrieveIntent = (id: string) => call('paymentIntents.retrieve', (stripe) => stripe.paymentIntents.retrieve(intentPath(id), { expand: ['latest_charge'] }));
 
   /** A renewal charge: the invoice read with the PaymentIntent that paid (or tried to pay) it. */
   async function invoiceCharge(invoice: Stripe.Invoice): Promise<ProviderPayment | null> {
@@ -169,7 +175,7 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
   }
 
   async function sessionRenewal(sessionId: string): Promise<ProviderRenewal> {
-    const session = await call('checkout.sessions.retrieve', () => stripe.checkout.sessions.retrieve(sessionId));
+    const session = await call('checkout.sessions.retrieve', (stripe) => stripe.checkout.sessions.retrieve(sessionId));
     const subscriptionId = idOf(session.subscription);
     if (subscriptionId) return subscriptionRenewal(subscriptionId);
     return {
@@ -184,7 +190,7 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
   }
 
   async function subscriptionRenewal(subscriptionId: string): Promise<ProviderRenewal> {
-    const sub = await call('subscriptions.retrieve', () => stripe.subscriptions.retrieve(subscriptionId));
+    const sub = await call('subscriptions.retrieve', (stripe) => stripe.subscriptions.retrieve(subscriptionId));
     return toRenewal(sub);
   }
 
@@ -212,15 +218,15 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
       return fromIntent(await retrieveIntent(id));
     },
     async cancelPayment(id) {
-      await call('paymentIntents.cancel', () => stripe.paymentIntents.cancel(intentPath(id)));
+      await call('paymentIntents.cancel', (stripe) => stripe.paymentIntents.cancel(intentPath(id)));
       return fromIntent(await retrieveIntent(id));
     },
     async refundPayment(id, idempotencyKey) {
-      await call('refunds.create', () => stripe.refunds.create({ payment_intent: intentPath(id) }, { idempotencyKey }));
+      await call('refunds.create', (stripe) => stripe.refunds.create({ payment_intent: intentPath(id) }, { idempotencyKey }));
       return fromIntent(await retrieveIntent(id));
     },
     async createCheckout(input: CreateCheckoutInput) {
-      const session = await call('checkout.sessions.create', () =>
+      const session = await call('checkout.sessions.create', (stripe) =>
         stripe.checkout.sessions.create(
           {
             mode: 'payment',
@@ -241,7 +247,7 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
     },
     async checkoutPayments(checkoutId, externalReference) {
       if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(checkoutId)) throw new PaymentProviderError('not_found', `not a Stripe Checkout Session id: ${checkoutId}`);
-      const session = await call('checkout.sessions.retrieve', () => stripe.checkout.sessions.retrieve(checkoutId));
+      const session = await call('checkout.sessions.retrieve', (stripe) => stripe.checkout.sessions.retrieve(checkoutId));
       if (session.client_reference_id !== externalReference) {
         logger?.error({ checkoutId, clientReference: session.client_reference_id }, 'stripe: checkout session of another purchase');
         return [];
@@ -252,7 +258,7 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
     },
     async createRenewal(input: CreateRenewalInput) {
       const metadata = { renewalId: input.externalReference, purchaseId: input.purchaseId };
-      const session = await call('checkout.sessions.create', () =>
+      const session = await call('checkout.sessions.create', (stripe) =>
         stripe.checkout.sessions.create(
           {
             mode: 'subscription',
@@ -297,17 +303,17 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
       if (/^cs_[A-Za-z0-9_]{1,200}$/.test(id)) {
         const current = await sessionRenewal(id);
         if (current.id !== id) return this.cancelRenewal(current.id);
-        if (current.status === 'pending') await call('checkout.sessions.expire', () => stripe.checkout.sessions.expire(id));
+        if (current.status === 'pending') await call('checkout.sessions.expire', (stripe) => stripe.checkout.sessions.expire(id));
         return { ...current, status: 'cancelled', rawStatus: 'expired' };
       }
       if (!/^sub_[A-Za-z0-9]{1,128}$/.test(id)) throw new PaymentProviderError('not_found', `not a Stripe subscription id: ${id}`);
       const current = await subscriptionRenewal(id);
       if (current.status === 'cancelled') return current;
-      return toRenewal(await call('subscriptions.cancel', () => stripe.subscriptions.cancel(id)));
+      return toRenewal(await call('subscriptions.cancel', (stripe) => stripe.subscriptions.cancel(id)));
     },
     async renewalCharges(renewalId) {
       if (!/^sub_[A-Za-z0-9]{1,128}$/.test(renewalId)) return [];
-      const invoices = await call('invoices.list', () => stripe.invoices.list({ subscription: renewalId, limit: 24, expand: ['data.payments'] }));
+      const invoices = await call('invoices.list', (stripe) => stripe.invoices.list({ subscription: renewalId, limit: 24, expand: ['data.payments'] }));
       const charges: ProviderPayment[] = [];
       for (const invoice of invoices.data) {
         const charge = await invoiceCharge(invoice);
@@ -317,7 +323,7 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
     },
     async renewalCharge(chargeId) {
       if (!/^in_[A-Za-z0-9]{1,128}$/.test(chargeId)) throw new PaymentProviderError('not_found', `not a Stripe invoice id: ${chargeId}`);
-      return invoiceCharge(await call('invoices.retrieve', () => stripe.invoices.retrieve(chargeId, { expand: ['payments'] })));
+      return invoiceCharge(await call('invoices.retrieve', (stripe) => stripe.invoices.retrieve(chargeId, { expand: ['payments'] })));
     },
   };
 }
