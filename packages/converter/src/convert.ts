@@ -138,7 +138,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     // A large input gets a verifier thread, started now so that it boots while the input is read:
     // it proves the raw copies (a second would not help: the conversion on this thread outlasts
     // it), then takes the bundle's SHA-256 from the file as it is written.
-    verifierThreads = VerifierThreads.forInput(inputBytes(inputs), 1);
+    verifierThreads = VerifierThreads.forInput(inputBytes(inputs), 1, true);
     // The key first: a wrong password or alias fails in milliseconds, before any conversion work.
     const key: SigningKey | undefined = options.sign ? await loadSigningKey(options.sign) : undefined;
     progress.report('reading', 0);

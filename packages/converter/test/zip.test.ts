@@ -419,7 +419,7 @@ describe('zip', () => {
     const sha256Of = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
     it('poolThread_archiveWithPatchedHeader_itsDigestIsTheFilesSha256', async () => {
-      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1)!;
+      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
       const { options, answers } = spiedHasher(pool);
       const out = tmp.file('hashed.zip');
       expect(await writeArchive(out, options)).to.equal(sha256Of(out));
@@ -427,7 +427,7 @@ describe('zip', () => {
       await pool.close();
     });
     it('verifierThreadGivenBack_provesThenHashes', async () => {
-      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1)!;
+      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
       const r = await openZip([{ name: 'a', data: randomBytes(2_000_000) }, { name: 'b', data: Buffer.alloc(1_000_000, 5) }]);
       const v = new BackgroundVerifier(r, r.entries, undefined, { workerFrom: 0, pool, threads: 1 });
       expect(pool.size).to.equal(0);
@@ -441,8 +441,18 @@ describe('zip', () => {
       await r.close();
       await pool.close();
     });
-    it('threadEndedBeforeHashing_writerHashesTheFileItself', async () => {
+    it('poolWithoutReuse_verifierThreadEndsWhenDone', async () => {
       const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1)!;
+      const r = await openZip([{ name: 'a', data: randomBytes(1_000_000) }]);
+      const v = new BackgroundVerifier(r, r.entries, undefined, { workerFrom: 0, pool, threads: 1 });
+      expect(await v.settle(r.entries[0])).to.equal(true);
+      expect(pool.size).to.equal(0);
+      await v.cancel();
+      await r.close();
+      await pool.close();
+    });
+    it('threadEndedBeforeHashing_writerHashesTheFileItself', async () => {
+      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
       const dead = pool.take()!;
       await dead.terminate();
       pool.give(dead);
@@ -453,7 +463,7 @@ describe('zip', () => {
       await pool.close();
     });
     it('threadEndedWhileHashing_writerHashesTheFileItself', async () => {
-      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1)!;
+      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
       const worker = pool.take()!;
       pool.give(worker);
       const { options, answers } = spiedHasher(pool);

@@ -192,7 +192,11 @@ export class VerifierThreads {
   private readonly idle: Worker[] = [];
   private closed = false;
 
-  private constructor(count: number) {
+  private constructor(
+    count: number,
+    /** Whether threads given back wait for another job (an archive's hasher), or end. */
+    private readonly reuse: boolean,
+  ) {
     for (let i = 0; i < count; i++) {
       const worker = startVerifierThread();
       worker.unref(); // an idle thread never keeps the process alive
@@ -202,11 +206,12 @@ export class VerifierThreads {
 
   /**
    * The threads a BackgroundVerifier would start for an input of `bytes` (see VERIFY_WORKER_FROM
-   * and defaultThreads), at most `most`, started now; undefined when it would start none.
+   * and defaultThreads), at most `most`, started now; undefined when it would start none. With
+   * `reuse`, a thread given back when its entries are proven stays for an archive's hasher.
    */
-  static forInput(bytes: number, most = defaultThreads()): VerifierThreads | undefined {
+  static forInput(bytes: number, most = defaultThreads(), reuse = false): VerifierThreads | undefined {
     const count = Math.min(most, defaultThreads(), Math.floor(bytes / VERIFY_WORKER_FROM));
-    return count > 0 ? new VerifierThreads(count) : undefined;
+    return count > 0 ? new VerifierThreads(count, reuse) : undefined;
   }
 
   get size(): number {
@@ -220,10 +225,10 @@ export class VerifierThreads {
     return worker;
   }
 
-  /** Takes back a thread that has done its job (a BackgroundVerifier's), idle again; after `close` it ends. */
+  /** Takes back a thread that has done its job (a BackgroundVerifier's): idle again with `reuse`, else (or after `close`) it ends. */
   give(worker: Worker): void {
     worker.unref();
-    if (this.closed) void worker.terminate();
+    if (this.closed || !this.reuse) void worker.terminate();
     else this.idle.push(worker);
   }
 
