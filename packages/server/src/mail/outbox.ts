@@ -7,7 +7,7 @@
  * message: a failure to queue is logged, a failure to deliver is retried, then recorded.
  */
 import { randomUUID } from 'node:crypto';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { EmailKind } from '@aabify/shared';
 import type { Config } from '../config.js';
@@ -61,7 +61,8 @@ export class Outbox {
   readonly transport: 'smtp' | 'outbox';
   readonly retryDelayMs: number;
   readonly maxAttempts: number;
-  private readonly smtp?: Transporter;
+  /** nodemailer's transport, loaded only when SMTP_URL is set (an outbox-only server never loads it). */
+  private readonly smtp?: Promise<Transporter>;
   private serverUrl?: string;
 
   constructor(
@@ -73,12 +74,14 @@ export class Outbox {
     this.retryDelayMs = opts.retryDelayMs ?? DEFAULT_MAIL_RETRY_DELAY_MS;
     this.maxAttempts = opts.maxAttempts ?? DEFAULT_MAIL_MAX_ATTEMPTS;
     if (smtpUrl) {
-      this.smtp = nodemailer.createTransport({
-        url: smtpUrl,
-        connectionTimeout: 15_000,
-        greetingTimeout: 15_000,
-        socketTimeout: 30_000,
-      } as Parameters<typeof nodemailer.createTransport>[0]);
+      this.smtp = import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport({
+          url: smtpUrl,
+          connectionTimeout: 15_000,
+          greetingTimeout: 15_000,
+          socketTimeout: 30_000,
+        } as Parameters<typeof nodemailer.createTransport>[0]),
+      );
     }
   }
 
@@ -209,7 +212,7 @@ export class Outbox {
     }
     const attempts = message.attempts + 1;
     try {
-      await this.smtp.sendMail({ from: this.deps.config.mail.from, to: message.to, subject: rendered.subject, html: rendered.html, text: rendered.text });
+      await (await this.smtp).sendMail({ from: this.deps.config.mail.from, to: message.to, subject: rendered.subject, html: rendered.html, text: rendered.text });
     } catch (err) {
       const final = attempts >= this.maxAttempts;
       const reason = smtpErrorText(err);
@@ -257,7 +260,7 @@ export class Outbox {
   }
 
   async close(): Promise<void> {
-    this.smtp?.close();
+    (await this.smtp)?.close();
   }
 }
 
