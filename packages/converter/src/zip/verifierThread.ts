@@ -248,7 +248,6 @@ export class VerifierThreads {
   }
 }
 
-
 /**
  * The SHA-256 of an archive being written, taken by a verifier thread from the file itself:
  * ZipWriter reports how far its bytes are final, and asks for the digest when finished. For the

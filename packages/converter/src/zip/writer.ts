@@ -147,7 +147,8 @@ export interface ZipWriterOptions {
  * output buffer written with pwrite (synchronously: the engine runs in the CLI's process or a
  * server worker thread, and a write to the page cache costs less than a thread-pool round trip);
  * raw copies are read from the source straight into that buffer, so copying an entry makes no
- * Buffer per chunk. The SHA-256 of the archive is taken from the same buffer as it is written.
+ * Buffer per chunk. The SHA-256 of the archive is taken from the same buffer as it is written, or
+ * by an ArchiveHasher (a verifier thread) from the file behind the writer.
  */
 export class ZipWriter {
   private offset = 0;
