@@ -1,4 +1,4 @@
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ASSET_DELIVERIES, assetPackGlob, type AssetDelivery, type AssetPackRule } from './bundle/assetPacks.js';
@@ -17,7 +17,6 @@ import { runValidators } from './validate/index.js';
 import { playFindings, subjectOfPlan } from './checks/index.js';
 import { BackgroundVerifier, METHOD_STORED, VERIFY_WORKER_FROM, VerifierThreads, ZipReader, ZipWriter, prepareBuffer, type PreparedBuffer } from './zip/index.js';
 import { monotonicMs } from './clock.js';
-import { replaceOutput } from './outputFile.js';
 
 export interface ConversionLogEntry {
   level: 'info' | 'warn' | 'error';
@@ -228,7 +227,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     writer = undefined;
     await checkWritten(partial, written);
     if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output);
-    const oldOutputGone = replaceOutput(partial, output);
+    renameSync(partial, output);
     progress.report('writing', 1);
     log('info', 'writing', `AAB gravado: ${sizeOut} bytes`);
     for (const w of playLimitWarnings(moduleReports)) {
@@ -239,7 +238,6 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     step = 'done';
     progress.report('done', 0);
     const downloadSizes = await sizes;
-    await oldOutputGone;
     progress.report('done', 1);
     return {
       ...plan.info,

@@ -303,8 +303,6 @@ describe('buildApks', function () {
       expect(readFileSync(out, 'utf8')).to.equal('keep me');
       await buildApks(aab, out, { overwrite: true });
       expect(readFileSync(out).readUInt32LE(0)).to.equal(0x04034b50);
-      // The old output went aside to be replaced, and is gone once the build has returned.
-      expect(readdirSync(tmp.path).sort()).to.deep.equal(['a.aab', 'a.apk']);
     });
 
     it('buildApks_overwriteWithABundleItRefuses_oldOutputKept', async () => {

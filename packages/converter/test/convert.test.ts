@@ -6,7 +6,6 @@ import { decodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrari
 import { ATTR } from '../src/bundle/layout.js';
 import { attrById, decimalValue, decodeXmlNode } from '../src/validate/xml.js';
 import { VERIFY_WORKER_FROM, ZipReader } from '../src/zip/index.js';
-import { replaceOutput } from '../src/outputFile.js';
 import { requireOracles } from './helpers/oracles.js';
 import { buildZip, TempDir, tinyApkEntries, type BuildEntry } from './helpers/zipBuilder.js';
 import { buildUniversalApk, validateBundle as bundletoolValidate } from './oracle/tools.js';
@@ -213,15 +212,6 @@ describe('convertApk', () => {
     expect(readFileSync(out, 'utf8')).to.equal('keep me');
     await convertApk(apk, out, { overwrite: true });
     expect(readFileSync(out).readUInt32LE(0)).to.equal(0x04034b50);
-    // The old output went aside to be replaced, and is gone once the conversion has returned.
-    expect(readdirSync(tmp.path).sort()).to.deep.equal(['exists.aab', 'tiny.apk']);
-  });
-
-  it('replaceOutput_partialCannotBeMoved_oldOutputPutBack', async () => {
-    const out = tmp.file('old.aab', Buffer.from('keep me'));
-    expect(() => replaceOutput(tmp.file('missing.partial'), out)).to.throw(/ENOENT/);
-    expect(readFileSync(out, 'utf8')).to.equal('keep me');
-    expect(readdirSync(tmp.path).sort()).to.deep.equal(['old.aab', 'tiny.apk']);
   });
 
   it('convertApk_overwriteWithAnApkItRefuses_oldOutputKept', async () => {

@@ -6,7 +6,7 @@
  * and output paths, options, progress and log callbacks, coded errors, a report; the output is
  * written to `output + '.partial'` and renamed into place, so a failure leaves no file.
  */
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { monotonicMs } from '../clock.js';
@@ -28,7 +28,6 @@ import type { DeviceApk, DeviceSetPlan } from './plan.js';
 import { tableOfContents } from './toc.js';
 import { planUniversal } from './universal.js';
 import { VerifierThreads, ZipWriter } from '../zip/index.js';
-import { replaceOutput } from '../outputFile.js';
 
 export interface BuildApksOptions {
   /** `universal` (default): one APK for every device; `device`: the splits `deviceSpec` installs, as an .apks set. */
@@ -155,12 +154,11 @@ export async function buildApks(input: string, output: string, options: BuildApk
       const written = await writeDeviceSet(bundle, plan, partial, key, signal, (f) => progress.report('writing', f));
       if (written.dropped.length > 0) warnings.push(apksWarning('INPUT_SIGNATURE_FILES_DROPPED', written.dropped.join(', ')));
       if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output, { input: 'aab' });
-      const oldOutputGone = replaceOutput(partial, output);
+      renameSync(partial, output);
       progress.report('writing', 1);
       log('info', 'writing', `Conjunto de ${written.apks.length} APK(s) para o aparelho gravado: ${written.sizeBytes} bytes, assinado (${signature.schemes.join(', ')}) com "${key.alias}"${signature.testKey ? ' — chave de teste, não serve para o Google Play' : ''}`);
       for (const w of warnings) log('warn', 'writing', w.message);
       progress.report('done', 1);
-      await oldOutputGone;
       return report(bundle, { input, output, mode, deviceSpec, modules: [...new Set(plan.apks.map((p) => p.module))], apks: written.apks, sizeOut: written.sizeBytes, signature, warnings, progress, started });
     }
 
@@ -177,13 +175,12 @@ export async function buildApks(input: string, output: string, options: BuildApk
     const written = await writeApk(plan, partial, { ...writeOptions(bundle, signing, signal, (n) => progress.report('writing', (done += n) / total)), verifierThreads });
     if (written.droppedSignatureFiles.length > 0) warnings.push(apksWarning('INPUT_SIGNATURE_FILES_DROPPED', written.droppedSignatureFiles.join(', ')));
     if (!options.overwrite && existsSync(output)) throw new ConverterError('OUTPUT_EXISTS', output, { input: 'aab' });
-    const oldOutputGone = replaceOutput(partial, output);
+    renameSync(partial, output);
     progress.report('writing', 1);
     log('info', 'writing', `APK universal gravado: ${written.sizeBytes} bytes, assinado (${signature.schemes.join(', ')}) com "${key.alias}"${signature.testKey ? ' — chave de teste, não serve para o Google Play' : ''}`);
     for (const w of warnings) log('warn', 'writing', w.message);
     progress.report('done', 1);
     const apk: ApkReport = { name: 'universal', path: output, module: 'base', sizeBytes: written.sizeBytes, entries: written.entries };
-    await oldOutputGone;
     return report(bundle, { input, output, mode, modules: plan.modules, apks: [apk], sizeOut: written.sizeBytes, signature, warnings, progress, started });
   } catch (e) {
     await rm(partial, { force: true }).catch(() => undefined);
