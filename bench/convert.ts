@@ -126,6 +126,9 @@ async function main(): Promise<void> {
     const out = join(outDir, `${basename(input, '.apk')}.aab`);
     let best: Measure | undefined;
     for (let r = 0; r < runs; r++) {
+      // Each run writes a new file, as `cp` below and compare.ts are measured (replacing an existing
+      // 100 MB file adds ext4's flush of the new one inside the rename: docs/apks.md).
+      rmSync(out, { force: true });
       const m = await measure(['convert', '--local', input, '-o', out, '--overwrite', '--json']);
       if (!best || m.wallMs < best.wallMs || m.status !== 0) best = m;
       if (m.status !== 0) break;
