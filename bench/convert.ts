@@ -13,12 +13,11 @@
  * happened). `--from-source` measures the bin on the sources through tsx instead. The `startup`
  * line (`aabify --version`) shows what starting the CLI costs by itself.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { listCorpus } from '../packages/converter/test/helpers/corpus.js';
 import { defaultGrownPath, growApk } from './grow-apk.js';
-import { BENCH_OUT, BUNDLE, CLI_DIR, REPO, buildCli, loadLine, measureNode, type Measure } from './measure.js';
+import { BENCH_OUT, BUNDLE, CLI_DIR, REPO, buildCli, loadLine, measureCp, measureNode, type Measure } from './measure.js';
 
 const BIN = join(CLI_DIR, 'bin', 'aabify.js');
 const SOURCE_DIRS = ['cli', 'converter', 'shared'].map((p) => join(REPO, 'packages', p, 'src'));
@@ -45,23 +44,6 @@ function measure(args: string[]): Promise<Measure> {
   if (fromSource) env.AABIFY_CLI_FROM_SOURCE = '1';
   else delete env.AABIFY_CLI_FROM_SOURCE;
   return measureNode(fromSource ? BIN : BUNDLE, args, env);
-}
-
-/** `cp` of the same file (GNU cp: copy_file_range, the kernel copying page to page), best of `runs`. */
-function measureCp(input: string, runs: number): { wallMs: number; cpuMs?: number } {
-  const out = join(BENCH_OUT, 'cp-copy.bin');
-  let best: { wallMs: number; cpuMs?: number } | undefined;
-  for (let r = 0; r < Math.max(3, runs); r++) {
-    rmSync(out, { force: true });
-    const started = process.hrtime.bigint();
-    const res = existsSync('/usr/bin/time') ? spawnSync('/usr/bin/time', ['-f', '%U %S', 'cp', input, out], { encoding: 'utf8' }) : spawnSync('cp', [input, out]);
-    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-    const m = typeof res.stderr === 'string' ? /([\d.]+) ([\d.]+)\s*$/.exec(res.stderr) : null;
-    const cpuMs = m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined;
-    if (!best || wallMs < best.wallMs) best = { wallMs, cpuMs };
-  }
-  rmSync(out, { force: true });
-  return best!;
 }
 
 /** The engine's own milliseconds from the report: in all, and of the pre-publication checks. */

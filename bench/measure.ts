@@ -148,3 +148,20 @@ export function argValue(name: string, fallback?: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : fallback;
 }
+
+/** `cp` of the same file (GNU cp: copy_file_range, the kernel copying page to page), best of `runs`. */
+export function measureCp(input: string, runs: number): { wallMs: number; cpuMs?: number } {
+  const out = join(BENCH_OUT, 'cp-copy.bin');
+  let best: { wallMs: number; cpuMs?: number } | undefined;
+  for (let r = 0; r < Math.max(3, runs); r++) {
+    rmSync(out, { force: true });
+    const started = process.hrtime.bigint();
+    const res = existsSync('/usr/bin/time') ? spawnSync('/usr/bin/time', ['-f', '%U %S', 'cp', input, out], { encoding: 'utf8' }) : spawnSync('cp', [input, out]);
+    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const m = typeof res.stderr === 'string' ? /([\d.]+) ([\d.]+)\s*$/.exec(res.stderr) : null;
+    const cpuMs = m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined;
+    if (!best || wallMs < best.wallMs) best = { wallMs, cpuMs };
+  }
+  rmSync(out, { force: true });
+  return best!;
+}

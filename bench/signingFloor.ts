@@ -5,7 +5,7 @@
  * bytes) and hashed with SHA-1 (the v1 digest a minSdk below 18 needs) and its CRC-32 checked (a
  * copied entry must be proven whole); then the SHA-256 of the whole file (the v2/v3 chunk digests).
  * Spread perfectly over every core and added to Node's start, that is the floor of a build-apks
- * run: `bench/build-apks.ts` prints it beside the figures.
+ * run: `bench/build-apks.ts` prints it, and the ratio to bundletool it leaves, after its figures.
  *
  *   npx tsx bench/signingFloor.ts path/to/app.apk [--runs 3]
  */
