@@ -189,12 +189,15 @@ await Promise.all(Array.from({ length: Math.min(opts.jobs, jobs.length) }, worke
 
 let passed = 0, failed = 0, skipped = 0;
 const failedJobs = [];
+/** Each failed test with its suite and error, printed again last. */
+const failedTests = [];
 for (const j of jobs) {
   const r = results.get(j);
   const lines = existsSync(j.summary) ? readFileSync(j.summary, 'utf8').split('\n').filter(Boolean) : [];
   for (const line of lines) {
     const s = JSON.parse(line);
     passed += s.passes; failed += s.failures; skipped += s.pending;
+    for (const f of s.failed ?? []) failedTests.push({ job: j.title, ...f });
   }
   if (r.status !== 0) {
     failedJobs.push(j.title);
@@ -204,5 +207,9 @@ for (const j of jobs) {
 }
 console.log(`\nSuites (wall, CPU): ${jobs.map((j) => `${j.title} ${timing(results.get(j))}`).join(' · ')} — ${((Date.now() - started) / 1000).toFixed(0)} s in all, ${opts.jobs} at a time`);
 if (failedJobs.length) console.log(`Falharam: ${failedJobs.join(', ')}`);
+for (const f of failedTests) {
+  const where = f.file ? ` (${f.file.replace(`${repo}/`, '')})` : '';
+  console.log(`\n✖ ${f.job}: ${f.title}${where}\n${f.error.replace(/^/gm, '    ')}`);
+}
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failedJobs.length > 0 || failed > 0 ? 1 : 0);
