@@ -65,7 +65,7 @@ const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
 const METRICS_TOKEN = randomBytes(16).toString('hex');
 
 /** The server's memory figures from its /metrics (the main process's; a worker process's with `url` of its own). */
-async function memoryFigures(url: string): Promise<{ mainHeap: number; mainHeapUsed: number; mainExternal: number; threads: number; threadHeaps: number; threadExternal: number; loopDelayMax: number }> {
+async function memoryFigures(url: string): Promise<{ mainHeap: number; mainHeapUsed: number; mainExternal: number; threads: number; threadHeaps: number; threadExternal: number; loopDelayMax: number; poolWaiting: number }> {
   const text = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
   const value = (name: string, label = ''): number => {
     const line = text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && l.includes(label));
@@ -80,10 +80,30 @@ async function memoryFigures(url: string): Promise<{ mainHeap: number; mainHeapU
     threadExternal: value('aabify_worker_heap_bytes', 'kind="external"'),
     // The longest the main thread's event loop was held since the previous read (prom-client resets it at each read).
     loopDelayMax: value('aabify_nodejs_eventloop_lag_max_seconds') * 1000,
+    poolWaiting: value('aabify_db_pool_connections', 'state="waiting"'),
   };
 }
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+
+/** The application pool's wait histogram from /metrics: acquisitions so far at or under each bucket (seconds). */
+async function poolWaits(url: string): Promise<Map<number, number>> {
+  const text = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
+  const buckets = new Map<number, number>();
+  for (const m of text.matchAll(/^aabify_db_pool_wait_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\} (\S+)$/gm)) buckets.set(m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2]));
+  return buckets;
+}
+
+/** What the pool's waits during one round looked like: how many, and the bucket holding the 99th percentile. */
+function poolWaitLine(before: Map<number, number>, after: Map<number, number>, waitingMost: number): string {
+  const bounds = [...after.keys()].sort((a, b) => a - b);
+  const inRound = bounds.map((le) => (after.get(le) ?? 0) - (before.get(le) ?? 0));
+  const total = inRound.at(-1) ?? 0;
+  const p99 = bounds[inRound.findIndex((n) => n >= total * 0.99)];
+  const over10ms = total - (inRound[bounds.indexOf(0.01)] ?? total);
+  const bound = (le: number | undefined) => (le === undefined ? '?' : le === Infinity ? '> 5 s' : `≤ ${le * 1000} ms`);
+  return `${total} queries took a connection, p99 wait ${bound(p99)}, ${over10ms} waited over 10 ms; at most ${waitingMost} waiting at once (read once a second)`;
+}
 
 /** The corpus APKs in the size range, spread over it (smallest to largest), `fileCount` of them. */
 function pickFiles(): Array<{ name: string; bytes: Buffer }> {
@@ -243,7 +263,8 @@ async function main(): Promise<void> {
       // Latency from a process of its own; the memory figures from here, once a second.
       const latencyProbe = startLatencyProbe(main.url);
       let probeTarget: { token: string; id: string } | undefined;
-      const heldMax = { mainHeap: 0, mainHeapUsed: 0, mainExternal: 0, threads: 0, threadHeaps: 0, threadExternal: 0, loopDelayMax: 0 };
+      const heldMax = { mainHeap: 0, mainHeapUsed: 0, mainExternal: 0, threads: 0, threadHeaps: 0, threadExternal: 0, loopDelayMax: 0, poolWaiting: 0 };
+      const poolBefore = await poolWaits(main.url);
       let probing = true;
       const memoryReads = (async () => {
         while (probing) {
@@ -343,6 +364,7 @@ async function main(): Promise<void> {
           `the main thread's event loop held up to ${heldMax.loopDelayMax.toFixed(0)} ms`,
       );
       console.log(`  latency           ${latency('/api/health', health, loadStartedAt)}; ${latency('status reads', statusReads, loadStartedAt)}`);
+      console.log(`  database pool     ${poolWaitLine(poolBefore, await poolWaits(main.url), heldMax.poolWaiting)} (main process)`);
       console.log(`  credits           ${creditsExact ? 'exact (one per completed conversion, none reserved)' : 'NOT exact'}; load average ${loadavg()[0]!.toFixed(1)}`);
       if (statements) for (const line of statementLines(statements.take(), conversions)) console.log(`  ${line}`);
     }

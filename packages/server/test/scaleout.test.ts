@@ -189,4 +189,35 @@ describe('scale-out: servers sharing one database', function () {
     expect(text).to.contain('aabify_worker_utilisation');
     expect(text).to.contain('aabify_payments');
   });
+
+  it('metrics_poolHeldByTransactions_showsTheWaitingQueryAndHowLongItWaited', async () => {
+    const databaseUrl = await createTestDatabase();
+    const metricsToken = randomBytes(16).toString('hex');
+    const server = await start({ METRICS_TOKEN: metricsToken, DATABASE_POOL_MAX: '2', ROLE: 'web' }, databaseUrl);
+    const scrape = async () => (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+    const figure = (text: string, series: string) => Number(new RegExp(`^${series}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
+    const before = figure(await scrape(), 'aabify_db_pool_wait_seconds_count');
+    // Both connections held by open transactions; a third query must wait for one.
+    const release: Array<() => void> = [];
+    const held = [0, 1].map(() =>
+      server.ctx.sequelize.transaction(async (t) => {
+        await server.ctx.sequelize.query('SELECT 1', { transaction: t });
+        await new Promise<void>((r) => release.push(r));
+      }),
+    );
+    await waitFor(() => release.length === 2, 10000);
+    const waiting = server.ctx.sequelize.query('SELECT 1', { type: QueryTypes.SELECT });
+    await new Promise((r) => setTimeout(r, 300));
+    // Read from the registry: a scrape over HTTP would itself wait for the pool (its queue-depth figure).
+    const busy = await server.ctx.metrics.registry.getSingleMetricAsString('aabify_db_pool_connections');
+    expect(busy).to.match(/^aabify_db_pool_connections\{[^}]*state="in_use"[^}]*\} 2$/m);
+    expect(busy).to.match(/^aabify_db_pool_connections\{[^}]*state="waiting"[^}]*\} 1$/m);
+    for (const r of release) r();
+    await Promise.all([...held, waiting]);
+    const after = await scrape();
+    expect(figure(after, 'aabify_db_pool_wait_seconds_count') - before).to.be.at.least(3);
+    // The waiting query waited 300 ms or more: it is counted above the 0.25 s bucket.
+    const under250 = figure(after, 'aabify_db_pool_wait_seconds_bucket\\{[^}]*le="0.25"[^}]*\\}');
+    expect(figure(after, 'aabify_db_pool_wait_seconds_count') - under250).to.be.at.least(1);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * GET /metrics in Prometheus text format (prom-client), one registry per process: HTTP latency
  * by route pattern, conversions by outcome, engine duration, queue depth, worker utilisation,
- * payments by status, and which instance answers (`aabify_instance_info`). Off (404) unless METRICS_TOKEN is set; then it answers only to
+ * payments by status, the application pool's connections and how long queries wait for one,
+ * and which instance answers (`aabify_instance_info`). Off (404) unless METRICS_TOKEN is set; then it answers only to
  * `Authorization: Bearer <METRICS_TOKEN>`. Mounted outside /api, so the API's rate limits never
  * apply to it (docs/deploy.md). Queue depth and payments are database-wide figures: every
  * process reports the same value (aggregate them with max, not sum).
@@ -119,6 +120,7 @@ export function createMetrics(ctx: { sequelize: Sequelize; config: Pick<Config, 
       this.set({ kind: 'external' }, m.external);
     },
   });
+  trackPool(ctx.sequelize, registry);
   const httpLatency = new Histogram({
     name: 'aabify_http_request_duration_seconds',
     help: 'HTTP request latency by route pattern',
@@ -135,6 +137,49 @@ export function createMetrics(ctx: { sequelize: Sequelize; config: Pick<Config, 
       workers = source;
     },
   };
+}
+
+/** The counters of sequelize-pool's pool (the ones its typings leave out). */
+interface PoolCounters {
+  size: number;
+  available: number;
+  using: number;
+  waiting: number;
+}
+
+/**
+ * The application pool: its connections by state, and how long each query or transaction waited
+ * for a connection. When many requests share the pool (a burst of uploads), the wait is what a
+ * read that needs one connection pays on top of its own query.
+ */
+function trackPool(sequelize: Sequelize, registry: Registry): void {
+  const wait = new Histogram({
+    name: 'aabify_db_pool_wait_seconds',
+    help: "Time a query or transaction waited for a connection of this process's application pool",
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  // Each acquire has its own options object; the pair of hooks times it.
+  const asked = new WeakMap<object, () => void>();
+  sequelize.addHook('beforePoolAcquire', (options: object) => {
+    asked.set(options, wait.startTimer());
+  });
+  sequelize.addHook('afterPoolAcquire', (_connection: unknown, options: object) => {
+    asked.get(options)?.();
+    asked.delete(options);
+  });
+  const pool = (sequelize.connectionManager as unknown as { pool?: Partial<PoolCounters> }).pool;
+  new Gauge({
+    name: 'aabify_db_pool_connections',
+    help: "This process's application pool: connections in use, idle, and queries waiting for one",
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      this.set({ state: 'in_use' }, pool?.using ?? 0);
+      this.set({ state: 'idle' }, pool?.available ?? 0);
+      this.set({ state: 'waiting' }, pool?.waiting ?? 0);
+    },
+  });
 }
 
 /**
