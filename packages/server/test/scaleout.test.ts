@@ -18,6 +18,27 @@ import { keystoreAad, signingKeyFor } from '../src/keystores/service.js';
 import { connectionBudget } from '../src/db/connections.js';
 
 const KEY_B = randomBytes(32).toString('hex');
+
+/** Holds `count` connections of the server's application pool in open transactions until the returned function is called. */
+async function holdConnections(server: TestServer, count: number): Promise<() => Promise<void>> {
+  const release: Array<() => void> = [];
+  const held = Array.from({ length: count }, () =>
+    server.ctx.sequelize.transaction(async (t) => {
+      await server.ctx.sequelize.query('SELECT 1', { transaction: t });
+      await new Promise<void>((r) => release.push(r));
+    }),
+  );
+  const releaseAll = async () => {
+    for (const r of release) r();
+    await Promise.all(held);
+  };
+  // Never left holding on failure: the server could not stop.
+  await waitFor(() => release.length === count, 10000).catch(async (err: unknown) => {
+    await Promise.race([releaseAll(), new Promise((r) => setTimeout(r, 1000))]);
+    throw err;
+  });
+  return releaseAll;
+}
 const base64Of = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
 describe('scale-out: servers sharing one database', function () {
@@ -211,14 +232,7 @@ describe('scale-out: servers sharing one database', function () {
     await server.ctx.notifier.sync();
     server.ctx.conversionStats.queueChanged();
     // Both connections of the application pool held, as a burst of uploads holds them.
-    const release: Array<() => void> = [];
-    const held = [0, 1].map(() =>
-      server.ctx.sequelize.transaction(async (t) => {
-        await server.ctx.sequelize.query('SELECT 1', { transaction: t });
-        await new Promise<void>((r) => release.push(r));
-      }),
-    );
-    await waitFor(() => release.length === 2, 10000);
+    const release = await holdConnections(server, 2);
     try {
       const status = await Promise.race([
         api(server).get<{ status: string; queuePosition: number; totalInQueue: number; currentlyProcessing: number }>(`/conversion/status/${ids[1]}`, token),
@@ -227,8 +241,7 @@ describe('scale-out: servers sharing one database', function () {
       expect(status.status).to.equal(200);
       expect(status.body).to.include({ status: 'queued', queuePosition: 1, totalInQueue: 1, currentlyProcessing: 1 });
     } finally {
-      for (const r of release) r();
-      await Promise.all(held);
+      await release();
     }
   });
 
@@ -240,22 +253,14 @@ describe('scale-out: servers sharing one database', function () {
     const figure = (text: string, series: string) => Number(new RegExp(`^${series}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
     const before = figure(await scrape(), 'aabify_db_pool_wait_seconds_count');
     // Both connections held by open transactions; a third query must wait for one.
-    const release: Array<() => void> = [];
-    const held = [0, 1].map(() =>
-      server.ctx.sequelize.transaction(async (t) => {
-        await server.ctx.sequelize.query('SELECT 1', { transaction: t });
-        await new Promise<void>((r) => release.push(r));
-      }),
-    );
-    await waitFor(() => release.length === 2, 10000);
+    const release = await holdConnections(server, 2);
     const waiting = server.ctx.sequelize.query('SELECT 1', { type: QueryTypes.SELECT });
     await new Promise((r) => setTimeout(r, 300));
     // Read from the registry: a scrape over HTTP would itself wait for the pool (its queue-depth figure).
     const busy = await server.ctx.metrics.registry.getSingleMetricAsString('aabify_db_pool_connections');
     expect(busy).to.match(/^aabify_db_pool_connections\{[^}]*state="in_use"[^}]*\} 2$/m);
     expect(busy).to.match(/^aabify_db_pool_connections\{[^}]*state="waiting"[^}]*\} 1$/m);
-    for (const r of release) r();
-    await Promise.all([...held, waiting]);
+    await Promise.all([release(), waiting]);
     const after = await scrape();
     expect(figure(after, 'aabify_db_pool_wait_seconds_count') - before).to.be.at.least(3);
     // The waiting query waited 300 ms or more: it is counted above the 0.25 s bucket.
