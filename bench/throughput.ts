@@ -7,10 +7,11 @@
  *
  *   npx tsx bench/throughput.ts [--users 20] [--each 5] [--repeat 3] [--files 12] [--workers 0]
  *                               [--max-concurrent N] [--min-kb 30] [--max-kb 4096] [--idle-after 15]
- *                               [--count-queries] [--cpu-prof] [--server-node-args "--flag ..."]
+ *                               [--count-queries] [--db-activity] [--cpu-prof] [--server-node-args "--flag ..."]
  *
  * `--count-queries` prints the database statements per conversion by kind (the database logs
- * each one: its CPU figure is then not comparable); `--cpu-prof` prints where the server
+ * each one: its CPU figure is then not comparable); `--db-activity` what the application pool's
+ * connections were doing, sampled (bench/dbActivity.ts); `--cpu-prof` prints where the server
  * processes' CPU went (V8 profiles of every thread, bench/cpuProfile.ts). AABIFY_BENCH_SERVER_DIST
  * runs a bundle built before instead of the working tree's (bench/serverProcess.ts).
  *
@@ -38,6 +39,7 @@ import { freePort } from '../packages/server/test/helpers/postgres.js';
 import { summariseProfiles } from './cpuProfile.js';
 import { startLatencyProbe, type LatencySample } from './latencyProbe.js';
 import { statementCounter, statementLines } from './dbStatements.js';
+import { sampleDbActivity, type DbActivity } from './dbActivity.js';
 import { benchServerEnv, callApi, freshDatabase, serverBundle, startServerProcess, stopServerProcesses } from './serverProcess.js';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -58,6 +60,8 @@ const maxConcurrent = process.argv.includes('--max-concurrent') ? Number(arg('ma
 const minBytes = Number(arg('min-kb', '30')) * 1024;
 const maxBytes = Number(arg('max-kb', '4096')) * 1024;
 const countQueries = process.argv.includes('--count-queries');
+/** Samples what the application pool's connections do during each round (bench/dbActivity.ts). */
+const dbActivity = process.argv.includes('--db-activity');
 const cpuProf = process.argv.includes('--cpu-prof');
 const idleAfter = Number(arg('idle-after', '15'));
 /** Node flags for the server processes only (e.g. heap sizing), so the engine's own figure in this process stays comparable. */
@@ -90,7 +94,7 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 async function poolWaits(url: string): Promise<Map<number, number>> {
   const text = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
   const buckets = new Map<number, number>();
-  for (const m of text.matchAll(/^aabify_db_pool_wait_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\} (\S+)$/gm)) buckets.set(m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2]));
+  for (const m of text.matchAll(/^aabify_db_pool_wait_seconds_bucket\{(?:[^}]*,)?le="([^"]+)"[^}]*\} (\S+)$/gm)) buckets.set(m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2]));
   return buckets;
 }
 
@@ -265,6 +269,7 @@ async function main(): Promise<void> {
       let probeTarget: { token: string; id: string } | undefined;
       const heldMax = { mainHeap: 0, mainHeapUsed: 0, mainExternal: 0, threads: 0, threadHeaps: 0, threadExternal: 0, loopDelayMax: 0, poolWaiting: 0 };
       const poolBefore = await poolWaits(main.url);
+      const activity: DbActivity | undefined = dbActivity ? sampleDbActivity(databaseUrl) : undefined;
       let probing = true;
       const memoryReads = (async () => {
         while (probing) {
@@ -365,6 +370,7 @@ async function main(): Promise<void> {
       );
       console.log(`  latency           ${latency('/api/health', health, loadStartedAt)}; ${latency('status reads', statusReads, loadStartedAt)}`);
       console.log(`  database pool     ${poolWaitLine(poolBefore, await poolWaits(main.url), heldMax.poolWaiting)} (main process)`);
+      if (activity) for (const line of await activity.stop()) console.log(`  ${line}`);
       console.log(`  credits           ${creditsExact ? 'exact (one per completed conversion, none reserved)' : 'NOT exact'}; load average ${loadavg()[0]!.toFixed(1)}`);
       if (statements) for (const line of statementLines(statements.take(), conversions)) console.log(`  ${line}`);
     }

@@ -1,7 +1,8 @@
 // Shared esbuild setup for the Node bundles (server, CLI): workspace packages (@aabify/*, which
 // are TypeScript sources) are bundled in; every other dependency stays an import of node_modules,
 // unless `inlineDependencies` asks for one self-contained file (the published CLI).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -47,6 +48,7 @@ export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies 
   const result = await build({
     entryPoints,
     outdir,
+    write: false,
     bundle: true,
     platform: 'node',
     format,
@@ -61,11 +63,27 @@ export async function buildNodeBundle({ entryPoints, outdir, inlineDependencies 
     logLevel: 'warning',
     banner: { js: format === 'cjs' ? banner : `${banner}import { createRequire as __aabifyCreateRequire } from 'node:module'; const require = __aabifyCreateRequire(import.meta.url);` },
   });
-  for (const file of Object.keys(result.metafile.outputs).filter((f) => /\.c?js$/.test(f))) {
-    const text = readFileSync(file, 'utf8');
-    // \uXXXX means the same character in a string, a template, a regular expression or a comment.
-    const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    if (ascii !== text) writeFileSync(file, ascii);
+  for (const out of result.outputFiles) {
+    const text = /\.c?js$/.test(out.path) ? toAscii(out.text) : out.text;
+    writeWhole(out.path, text);
   }
   return result;
+}
+
+/** \uXXXX means the same character in a string, a template, a regular expression or a comment. */
+function toAscii(text) {
+  return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Each output appears whole or not at all: written beside and renamed over, so a process that runs
+ * the bundle while another build writes it (test suites side by side, each building the CLI) never
+ * reads half a file. Always written, even unchanged: the CLI's entry trusts a bundle newer than
+ * its sources (packages/cli/bin/aabify.js).
+ */
+function writeWhole(file, text) {
+  mkdirSync(dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, text);
+  renameSync(partial, file);
 }

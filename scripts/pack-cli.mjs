@@ -29,7 +29,10 @@ function run(cmd, args, cwd) {
 }
 
 const workspace = JSON.parse(readFileSync(join(cliDir, 'package.json'), 'utf8'));
-run(process.execPath, ['build.mjs', '--release'], cliDir);
+const stage = mkdtempSync(join(tmpdir(), 'aabify-cli-pack-'));
+// The release build goes to a folder of its own: dist/ may be in use by a test suite meanwhile.
+const built = join(stage, 'built');
+run(process.execPath, ['build.mjs', '--release', '--outdir', built], cliDir);
 
 const manifest = {
   name: workspace.name,
@@ -45,17 +48,17 @@ const manifest = {
   dependencies: {},
 };
 
-const stage = mkdtempSync(join(tmpdir(), 'aabify-cli-pack-'));
+const packageDir = join(stage, 'package');
 try {
-  mkdirSync(join(stage, 'bin'));
-  copyFileSync(join(cliDir, 'dist', 'aabify.js'), join(stage, 'bin', 'aabify.js'));
-  copyFileSync(join(cliDir, 'dist', 'aabify-main.cjs'), join(stage, 'bin', 'aabify-main.cjs'));
-  chmodSync(join(stage, 'bin', 'aabify.js'), 0o755);
-  copyFileSync(join(cliDir, 'README.md'), join(stage, 'README.md'));
-  copyFileSync(join(repo, 'LICENSE'), join(stage, 'LICENSE'));
-  writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  mkdirSync(join(packageDir, 'bin'), { recursive: true });
+  copyFileSync(join(built, 'aabify.js'), join(packageDir, 'bin', 'aabify.js'));
+  copyFileSync(join(built, 'aabify-main.cjs'), join(packageDir, 'bin', 'aabify-main.cjs'));
+  chmodSync(join(packageDir, 'bin', 'aabify.js'), 0o755);
+  copyFileSync(join(cliDir, 'README.md'), join(packageDir, 'README.md'));
+  copyFileSync(join(repo, 'LICENSE'), join(packageDir, 'LICENSE'));
+  writeFileSync(join(packageDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   mkdirSync(destination, { recursive: true });
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', destination], stage));
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', destination], packageDir));
   console.log(join(destination, packed[0].filename));
 } finally {
   rmSync(stage, { recursive: true, force: true });

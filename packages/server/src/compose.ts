@@ -39,6 +39,7 @@ import type { EngineSelection } from './conversions/engine.js';
 import { WorkerPool } from './conversions/workerPool.js';
 import { ConversionEvents } from './conversions/events.js';
 import { QueueStats } from './conversions/queueStats.js';
+import type { ReadLane } from './db/readLane.js';
 import { ConversionRowCache } from './conversions/rowCache.js';
 import { ConversionLogWriter } from './conversions/logWriter.js';
 import { ConversionFiles } from './conversions/files.js';
@@ -58,6 +59,8 @@ export interface Infrastructure {
   queue: JobQueue;
   instance: ServerInstance;
   rateLimits: RateLimits;
+  /** Reads apart from the application pool (db/readLane.ts). */
+  reads: Pick<ReadLane, 'read' | 'models'>;
   storage: Storage;
   io: Server;
 }
@@ -118,7 +121,7 @@ function followLogLevel(settings: SettingsService, logger: Logger): void {
 }
 
 export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Composed {
-  const { config, logger, secrets, sequelize, notifier, queue, instance, rateLimits, storage, io } = infra;
+  const { config, logger, secrets, sequelize, notifier, queue, instance, rateLimits, reads, storage, io } = infra;
   const conversionOpts = opts.conversions ?? {};
   const models = initModels(sequelize);
   const keys = keyRingOf(secrets);
@@ -128,7 +131,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
 
   const outbox = new Outbox({ config, models, sequelize, logger, keys, queue }, opts.mail);
   const mail = new Mailer({ models, sequelize, logger }, outbox);
-  const auth = createAuthService({ models, sequelize, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits, notifier });
+  const auth = createAuthService({ models, sequelize, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits, notifier, readModels: reads.models });
   const liveAccess = new LiveAccess(io, { auth, models, logger });
   const payments = createPaymentGateway({
     config,
@@ -148,7 +151,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
   });
 
   const conversionEvents = new ConversionEvents(io, logger);
-  const conversionStats = new QueueStats({ sequelize, settings });
+  const conversionStats = new QueueStats({ read: reads.read, settings });
   const queueBroadcaster = new QueueBroadcaster({ stats: conversionStats, events: conversionEvents, settings, logger });
   const workerPool = new WorkerPool({
     size: () => queueBroadcaster.maxConcurrent,
@@ -190,7 +193,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
     keystores,
     conversionEvents,
     conversionStats,
-    conversionRows: new ConversionRowCache({ models, notifier }),
+    conversionRows: new ConversionRowCache({ models, notifier, readModels: reads.models }),
     conversionLogs,
     conversionFiles,
     queueBroadcaster,

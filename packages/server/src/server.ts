@@ -17,6 +17,7 @@ import { createSequelize } from './db/database.js';
 import { prepareSchema } from './db/migrate.js';
 import { applicationName } from './db/connections.js';
 import { createNotifier } from './db/notifications.js';
+import { openReadLane } from './db/readLane.js';
 import { announceJobs, closeJobQueue, createJobQueue, ensureQueueSchema } from './jobs/queue.js';
 import { DEFAULT_INSTANCE_TIMING, ServerInstance, type InstanceTiming } from './jobs/instances.js';
 import { defineJobs, scheduleRecurring } from './jobs/define.js';
@@ -128,9 +129,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     usePasswordParams(opts.passwordParams);
     const rateLimits = new RateLimits(databaseUrl, logger, { applicationName: appName('ratelimits') });
     cleanups.push(() => rateLimits.close());
+    const readLane = openReadLane(databaseUrl, logger, appName('reads'));
+    cleanups.push(() => readLane.close());
     const realtime = createRealtime(databaseUrl, logger, appName('realtime'));
     const composed = compose(
-      { config: { ...config, databaseUrl }, logger, secrets, sequelize, notifier, queue, instance, rateLimits, storage, io: realtime.io },
+      { config: { ...config, databaseUrl }, logger, secrets, sequelize, notifier, queue, instance, rateLimits, reads: readLane, storage, io: realtime.io },
       opts,
     );
     const { ctx } = composed;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConversionUpdate } from '@aabify/shared';
@@ -207,6 +208,39 @@ describe('conversions: a long line costs the database little', function () {
   });
   after(async () => {
     await server?.stop();
+  });
+
+  it('claims_manySubmittedAtOnce_noneWaitsOnTheQueueLockHoldingAConnection', async () => {
+    // Two customers, up to each one's limit of conversions in line.
+    const tokens = [tokenFor(server, await buildSubscriber(server, 30)), tokenFor(server, await buildSubscriber(server, 30))];
+    // Sampled from outside: this server's connections blocked on an advisory lock in Postgres.
+    const watcher = new pg.Client({ connectionString: server.ctx.config.databaseUrl! });
+    await watcher.connect();
+    let mostBlocked = 0;
+    let samples = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const { rows } = await watcher.query<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+        );
+        mostBlocked = Math.max(mostBlocked, Number(rows[0]!.n));
+        samples++;
+        await sleep(5);
+      }
+    })();
+    try {
+      const sent = await Promise.all(Array.from({ length: 16 }, (_, i) => uploadBytes(server, tokens[i % 2]!, apk, { fileName: `lote${i}.apk` }).then((r) => ({ token: tokens[i % 2]!, id: conversionIdOf(r) }))));
+      for (const { token, id } of sent) expect((await waitForStatus(server, token, id, ['completed', 'failed'], 90000)).status).to.equal('completed');
+    } finally {
+      sampling = false;
+      await sampler;
+      await watcher.end();
+    }
+    // The claims of one process take turns before taking a connection: none of them sits in
+    // Postgres waiting for another's lock, holding a connection the other requests need.
+    expect(samples).to.be.above(10);
+    expect(mostBlocked, `${mostBlocked} connections blocked on the queue's lock at once`).to.equal(0);
   });
 
   it('queue_waitingConversions_startWhenWokenInsteadOfClaimingEverySecond', async () => {

@@ -29,6 +29,7 @@ import { createRealtime, type Realtime } from '../src/realtime/io.js';
 import { createStorage, storageKeys, type Storage } from '../src/storage/index.js';
 import { ConversionEvents } from '../src/conversions/events.js';
 import { QueueStats } from '../src/conversions/queueStats.js';
+import { openReadLane, type ReadLane } from '../src/db/readLane.js';
 import { QueueBroadcaster } from '../src/conversions/queueBroadcaster.js';
 import { ConversionLogWriter } from '../src/conversions/logWriter.js';
 import { ConversionFiles } from '../src/conversions/files.js';
@@ -56,6 +57,7 @@ interface Parts {
   pool: WorkerPool;
   events: ConversionEvents;
   dataDir: string;
+  readLane: ReadLane;
 }
 
 /** The runner and exactly what it declares, on a fresh database. */
@@ -75,7 +77,8 @@ async function buildRunner(): Promise<Parts> {
   const storage = await createStorage(config);
   const realtime = createRealtime(databaseUrl, logger);
   const events = new ConversionEvents(realtime.io, logger);
-  const stats = new QueueStats({ sequelize, settings });
+  const readLane = openReadLane(databaseUrl, logger);
+  const stats = new QueueStats({ read: readLane.read, settings });
   const queueBroadcaster = new QueueBroadcaster({ stats, events, settings, logger });
   const pool = new WorkerPool({ size: () => 2, logger });
   const outbox = new Outbox({ config, models, sequelize, logger, keys: keyRingOf(secrets), queue });
@@ -103,7 +106,7 @@ async function buildRunner(): Promise<Parts> {
   );
   defineJobs(queue, [{ name: JOBS.conversionRun, run: (job) => runner.handle(job as never), lease: true, removeOnComplete: true }], { lockLifetimeMs: LOCK_LIFETIME_MS, logger });
   await queue.start();
-  return { sequelize, models, queue, storage, realtime, instance, runner, pool, events, dataDir };
+  return { sequelize, models, queue, storage, realtime, instance, runner, pool, events, dataDir, readLane };
 }
 
 async function waitForStatus(models: Models, id: string, statuses: string[], ms = 30_000) {
@@ -132,6 +135,7 @@ describe('conversion runner on its own (real Postgres, queue and engine; no HTTP
     await parts.pool.close();
     await parts.realtime.close();
     await parts.instance.stop();
+    await parts.readLane.close();
     await parts.sequelize.close();
     await rm(parts.dataDir, { recursive: true, force: true });
   });

@@ -146,7 +146,7 @@ describe('caches invalidated across processes (principals, conversion state)', f
     expect((await api(b).get('/auth/me', token)).status).to.equal(401);
   });
 
-  it('notifiedCache_boundedLeastRecentlyUsedFirst_loadOverlappingAChangeNotStored', async () => {
+  it('notifiedCache_boundedLeastRecentlyUsedFirst_loadOverlappingAChangeOfItsRowNotStored', async () => {
     const cache = new NotifiedCache<number>(a.ctx.notifier, { topic: 'test-cache', max: 3, maxAgeMs: 60_000 });
     for (const k of ['1', '2', '3']) await cache.get(k, async () => Number(k));
     await cache.get('1', async () => -1); // a hit: '1' is now the most recent
@@ -162,5 +162,28 @@ describe('caches invalidated across processes (principals, conversion state)', f
     });
     expect(stale).to.equal(5);
     expect(await cache.get('5', async () => 50)).to.equal(50);
+    // A change to another row meanwhile does not matter: this load is kept (under a burst of
+    // writes to other conversions, a polled one still costs no query).
+    const kept = await cache.get('6', async () => {
+      await a.ctx.notifier.notify('test-cache', '1');
+      await a.ctx.notifier.sync();
+      return 6;
+    });
+    expect(kept).to.equal(6);
+    expect(await cache.get('6', async () => 60)).to.equal(6);
+    // Two loads of one row at once, the row changed while both run: neither is kept.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const first = cache.get('7', async () => (await gate, 7));
+    const second = cache.get('7', async () => (await gate, 7));
+    await a.ctx.notifier.notify('test-cache', '7');
+    await a.ctx.notifier.sync();
+    release();
+    expect(await Promise.all([first, second])).to.deep.equal([7, 7]);
+    expect(await cache.get('7', async () => 70)).to.equal(70);
+    // Everything dropped while a load runs (the LISTEN connection came back): not kept either.
+    const cleared = await cache.get('8', async () => (cache.clear(), 8));
+    expect(cleared).to.equal(8);
+    expect(await cache.get('8', async () => 80)).to.equal(80);
   });
 });

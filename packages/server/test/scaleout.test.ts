@@ -190,6 +190,48 @@ describe('scale-out: servers sharing one database', function () {
     expect(text).to.contain('aabify_payments');
   });
 
+  it('statusRead_everyPoolConnectionHeld_rowsReadAgainThroughTheReadLane_placeInLineNow', async function () {
+    requireCorpus(this);
+    const databaseUrl = await createTestDatabase();
+    // A web process runs no conversions: what is submitted waits in line.
+    const server = await start({ DATABASE_POOL_MAX: '2', ROLE: 'web' }, databaseUrl);
+    const user = await buildSubscriber(server, 30);
+    const token = tokenFor(server, user);
+    const ids: string[] = [];
+    for (const name of ['a.apk', 'b.apk']) ids.push(conversionIdOf(await uploadApk(server, token, corpusApk('jx-small.apk'), { fileName: name })));
+    expect((await api(server).get<{ queuePosition: number }>(`/conversion/status/${ids[1]}`, token)).body.queuePosition).to.equal(2);
+    // Another process starts the first one and takes its credit meanwhile: the conversion's and
+    // the user's rows changed, so this process reads them (and the queue) again, not from memory.
+    const other = new pg.Client({ connectionString: databaseUrl });
+    await other.connect();
+    await other.query(`UPDATE conversions SET status = 'processing', "processingStartedAt" = now() WHERE id = $1`, [ids[0]]);
+    await other.query(`UPDATE conversions SET "updatedAt" = now() WHERE id = $1`, [ids[1]]);
+    await other.query(`UPDATE users SET "updatedAt" = now() WHERE id = $1`, [user.id]);
+    await other.end();
+    await server.ctx.notifier.sync();
+    server.ctx.conversionStats.queueChanged();
+    // Both connections of the application pool held, as a burst of uploads holds them.
+    const release: Array<() => void> = [];
+    const held = [0, 1].map(() =>
+      server.ctx.sequelize.transaction(async (t) => {
+        await server.ctx.sequelize.query('SELECT 1', { transaction: t });
+        await new Promise<void>((r) => release.push(r));
+      }),
+    );
+    await waitFor(() => release.length === 2, 10000);
+    try {
+      const status = await Promise.race([
+        api(server).get<{ status: string; queuePosition: number; totalInQueue: number; currentlyProcessing: number }>(`/conversion/status/${ids[1]}`, token),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the status read waited for the held pool')), 10000)),
+      ]);
+      expect(status.status).to.equal(200);
+      expect(status.body).to.include({ status: 'queued', queuePosition: 1, totalInQueue: 1, currentlyProcessing: 1 });
+    } finally {
+      for (const r of release) r();
+      await Promise.all(held);
+    }
+  });
+
   it('metrics_poolHeldByTransactions_showsTheWaitingQueryAndHowLongItWaited', async () => {
     const databaseUrl = await createTestDatabase();
     const metricsToken = randomBytes(16).toString('hex');

@@ -180,9 +180,11 @@ export function createAuthService(opts: {
   sessionTtlSeconds?: number;
   /** Cross-process invalidation of the principal cache; without it nothing is cached. */
   notifier?: Notifier;
+  /** The models the principal cache reads through (the read lane's, db/readLane.ts); `models` without. */
+  readModels?: Models;
 }): AuthService {
   const { models, sequelize, jwtSecret, logger, notifier } = opts;
-  const principals = new PrincipalCache(models, notifier);
+  const principals = new PrincipalCache(models, notifier, opts.readModels);
   const limits = { ...DEFAULT_AUTH_LIMITS, ...opts.limits };
   const sessionTtlSeconds = opts.sessionTtlSeconds ?? SESSION_TTL_SECONDS;
   const jwtKey = sessionKey(jwtSecret);

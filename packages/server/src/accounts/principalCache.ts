@@ -47,9 +47,11 @@ export class PrincipalCache {
   readonly tokens: NotifiedCache<CachedApiToken>;
   readonly sessions: NotifiedCache<CachedSession>;
 
+  /** `loadFrom`: the models rows are read through when not in memory (the read lane's, db/readLane.ts). */
   constructor(
     private readonly models: Models,
     notifier: Notifier | undefined,
+    private readonly loadFrom: Models = models,
   ) {
     const limits = { max: PRINCIPAL_CACHE_MAX, maxAgeMs: PRINCIPAL_CACHE_MAX_AGE_MS };
     this.users = new NotifiedCache(notifier, { topic: 'user', ...limits });
@@ -62,20 +64,20 @@ export class PrincipalCache {
 
   /** The user as last committed (not deleted), or null. */
   async userById(id: string): Promise<User | null> {
-    const values = await this.users.get(id, async () => (await this.models.User.findByPk(id))?.get({ plain: true }));
+    const values = await this.users.get(id, async () => (await this.loadFrom.User.findByPk(id))?.get({ plain: true }));
     return values ? this.models.User.build(values, { isNewRecord: false, raw: true }) : null;
   }
 
   async tokenByHash(tokenHash: string): Promise<CachedApiToken | undefined> {
     return this.tokens.get(tokenHash, async () => {
-      const row = await this.models.ApiToken.findOne({ where: { tokenHash }, attributes: ['id', 'userId', 'scopes', 'lastUsedAt'] });
+      const row = await this.loadFrom.ApiToken.findOne({ where: { tokenHash }, attributes: ['id', 'userId', 'scopes', 'lastUsedAt'] });
       return row ? { id: row.id, userId: row.userId, scopes: row.scopes, lastUsedAt: row.lastUsedAt } : undefined;
     });
   }
 
   async sessionById(id: string): Promise<CachedSession | undefined> {
     return this.sessions.get(id, async () => {
-      const row = await this.models.Session.findByPk(id);
+      const row = await this.loadFrom.Session.findByPk(id);
       return row ? cachedSession(row) : undefined;
     });
   }

@@ -4,8 +4,8 @@
  * by input size: their milliseconds per byte times this conversion's size (a 1 MB APK is not
  * told the wait of a 90 MB one). 120000 ms only while there is no history.
  */
-import { QueryTypes, type Sequelize } from 'sequelize';
 import { CONVERSION_LIMITS } from '@aabify/shared';
+import type { ReadRows } from '../db/readLane.js';
 import type { Conversion } from '../models/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { readConversionSettings, type ConversionSettings } from './settings.js';
@@ -53,7 +53,8 @@ export class QueueStats {
    */
   private reading?: { maxConcurrent: number; snapshot: Promise<QueueSnapshot> };
 
-  constructor(private readonly deps: { sequelize: Sequelize; settings: SettingsService }) {}
+  /** `read`: the process's read lane (db/readLane.ts), apart from the application pool. */
+  constructor(private readonly deps: { read: ReadRows; settings: SettingsService }) {}
 
   /** Queue figures of one conversion (position 0 when it is not waiting). */
   async infoOf(c: Pick<Conversion, 'id' | 'status' | 'progress' | 'processingStartedAt' | 'fileSize'>, settings?: ConversionSettings): Promise<QueueInfo> {
@@ -74,14 +75,13 @@ export class QueueStats {
   /** Mean duration and milliseconds per input byte of the last completed conversions (cached a few seconds). */
   async durations(): Promise<DurationModel> {
     if (this.model && Date.now() - this.model.at < AVERAGE_CACHE_MS) return this.model.value;
-    const [row] = await this.deps.sequelize.query<{ avg: string | null; ms: string | null; bytes: string | null }>(
+    const [row] = await this.deps.read<{ avg: string | null; ms: string | null; bytes: string | null }>(
       `SELECT avg(ms) AS avg, sum(ms) FILTER (WHERE size > 0) AS ms, sum(size) FILTER (WHERE size > 0) AS bytes FROM (
          SELECT extract(epoch FROM ("completedAt" - "processingStartedAt")) * 1000 AS ms, "fileSize" AS size
          FROM conversions
          WHERE status = 'completed' AND "processingStartedAt" IS NOT NULL AND "completedAt" IS NOT NULL
          ORDER BY "completedAt" DESC LIMIT ${RECENT}
        ) recent`,
-      { type: QueryTypes.SELECT },
     );
     const averageProcessingTime = row?.avg !== null && row?.avg !== undefined ? Math.max(1, Math.round(Number(row.avg))) : CONVERSION_LIMITS.defaultAverageProcessingTimeMs;
     const bytes = Number(row?.bytes ?? 0);
@@ -111,9 +111,8 @@ export class QueueStats {
   }
 
   private async readSnapshot(maxConcurrent: number): Promise<QueueSnapshot> {
-    const rows = await this.deps.sequelize.query<{ id: string; status: string; fileSize: string | number | null }>(
+    const rows = await this.deps.read<{ id: string; status: string; fileSize: string | number | null }>(
       `SELECT id, status, "fileSize" FROM conversions WHERE status IN ('queued', 'processing') ORDER BY "queuedAt", id`,
-      { type: QueryTypes.SELECT },
     );
     const queued = rows.filter((r) => r.status === 'queued');
     return {

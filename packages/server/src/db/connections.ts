@@ -12,9 +12,11 @@ export const POOLS = {
   notifications: 1,
   /** Rate limits (http/rateLimiter.ts), kept apart so a flood cannot starve the app's pool; opened on first use. */
   ratelimits: 3,
+  /** The reads a status poll needs (db/readLane.ts: queue figures, rows the caches load), never behind a burst in the app's pool. */
+  reads: 2,
 } as const;
 
-export const FIXED_CONNECTIONS = POOLS.queue + POOLS.realtime + POOLS.notifications + POOLS.ratelimits;
+export const FIXED_CONNECTIONS = POOLS.queue + POOLS.realtime + POOLS.notifications + POOLS.ratelimits + POOLS.reads;
 
 /** The most connections a process holds at once; start-up's schema work borrows from the Sequelize pool. */
 export function connectionBudget(databasePoolMax: number): number {

@@ -5,8 +5,9 @@
  *
  * What keeps it from serving a stale row:
  * - an entry lives until its row's notification arrives (or maxAgeMs, a safety net, passes);
- * - a load that overlapped any invalidation is not stored (it may have read the row before
- *   the change committed);
+ * - a load that overlapped an invalidation of its key, or of everything, is not stored (it may
+ *   have read the row before the change committed); changes to other rows do not matter, so under
+ *   a burst of writes to other rows a polled row is still kept;
  * - while the LISTEN connection is down nothing is served from or put in memory, and the whole
  *   cache is dropped when it goes down and again when it is back (the notifier runs every
  *   handler then);
@@ -37,8 +38,12 @@ const afterPendingIo = () => new Promise<void>((resolve) => setImmediate(resolve
 
 export class NotifiedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
-  /** Raised by every invalidation: a load that saw it change is not stored. */
+  /** Raised by every clear(): a load that saw it change is not stored. */
   private generation = 0;
+  /** Keys being loaded, and how many loads of each are under way. */
+  private readonly loading = new Map<string, number>();
+  /** Keys invalidated while a load of theirs was under way: those loads are not stored. */
+  private readonly changedWhileLoading = new Set<string>();
   hits = 0;
   misses = 0;
 
@@ -70,8 +75,21 @@ export class NotifiedCache<V> {
     }
     this.misses++;
     const generation = this.generation;
-    const value = await load();
-    if (value !== undefined && generation === this.generation && this.notifier.listening) this.set(key, value);
+    this.loading.set(key, (this.loading.get(key) ?? 0) + 1);
+    let value: V | undefined;
+    let changed = false;
+    try {
+      value = await load();
+    } finally {
+      changed = this.changedWhileLoading.has(key);
+      const left = this.loading.get(key)! - 1;
+      if (left > 0) this.loading.set(key, left);
+      else {
+        this.loading.delete(key);
+        this.changedWhileLoading.delete(key);
+      }
+    }
+    if (value !== undefined && !changed && generation === this.generation && this.notifier.listening) this.set(key, value);
     return value;
   }
 
@@ -110,7 +128,7 @@ export class NotifiedCache<V> {
   }
 
   delete(key: string): void {
-    this.generation++;
+    if (this.loading.has(key)) this.changedWhileLoading.add(key);
     this.entries.delete(key);
   }
 

@@ -41,7 +41,35 @@ export interface ClaimDeps {
   instance: Pick<ServerInstance, 'id' | 'timing'>;
 }
 
+/**
+ * Claims under one advisory lock take turns in this process before they take a connection: the
+ * lock lets one through at a time anyway, and each claim waiting on it in Postgres held a
+ * connection of the application pool. A hundred submissions at once made ten claims block the
+ * whole pool on the lock while every other request waited for a connection.
+ */
+const turns = new WeakMap<Sequelize, Map<number, Promise<void>>>();
+
+function inTurn<T>(sequelize: Sequelize, lock: number, fn: () => Promise<T>): Promise<T> {
+  let locks = turns.get(sequelize);
+  if (!locks) turns.set(sequelize, (locks = new Map()));
+  const mine = (locks.get(lock) ?? Promise.resolve()).then(fn);
+  const done = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  locks.set(lock, done);
+  void done.then(() => {
+    if (locks.get(lock) === done) locks.delete(lock);
+  });
+  return mine;
+}
+
 export async function claimRun<R extends RunRow>(deps: ClaimDeps, spec: ClaimSpec<R>): Promise<Claim<R>> {
+  const { advisoryLock } = spec;
+  return advisoryLock === undefined ? claimNow(deps, spec) : inTurn(deps.sequelize, advisoryLock, () => claimNow(deps, spec));
+}
+
+async function claimNow<R extends RunRow>(deps: ClaimDeps, spec: ClaimSpec<R>): Promise<Claim<R>> {
   const { sequelize, instance } = deps;
   return sequelize.transaction(async (transaction): Promise<Claim<R>> => {
     if (spec.advisoryLock !== undefined) await sequelize.query(`SELECT pg_advisory_xact_lock(${spec.advisoryLock})`, { transaction });
