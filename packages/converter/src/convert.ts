@@ -387,6 +387,7 @@ async function validatePlan(plan: BundlePlan, signal?: AbortSignal): Promise<voi
     files: plan.files.map((f) => ({
       path: f.path,
       message: f.message,
+      xmlHasRoot: f.xmlHasRoot,
       read: async () => f.data ?? (f.source && f.reader ? f.reader.read(f.source) : new Uint8Array()),
     })),
   });

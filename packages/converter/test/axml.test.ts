@@ -1,9 +1,14 @@
 import { expect } from 'chai';
 import { isBinaryXml, MAX_XML_DEPTH, parseBinaryXml } from '../src/axml/index.js';
 import { ConverterError } from '../src/errors.js';
-import { decodeXmlNodePb } from '../src/proto/aapt.js';
-import { xmlToProto } from '../src/resources/index.js';
-import { NONE, xmlCdata, xmlDoc, xmlEndEl, xmlEndNs, xmlStartEl, xmlStartNs } from './helpers/chunks.js';
+import { decodeXmlNodePb, encodeAapt } from '../src/proto/aapt.js';
+import { xmlToProto, xmlToProtoNode, type ConversionWarning } from '../src/resources/index.js';
+import { NONE, concat, chunk, resourceMap, stringPool, xmlCdata, xmlDoc, xmlEndEl, xmlEndNs, xmlStartEl, xmlStartNs } from './helpers/chunks.js';
+
+/** A binary XML document over a string pool built by the caller (styles, UTF-8). */
+function xmlDocWithPool(pool: Uint8Array, ids: number[], nodes: Uint8Array[]): Uint8Array {
+  return chunk(0x0003, new Uint8Array(0), concat(pool, resourceMap(ids), ...nodes));
+}
 
 const ANDROID = 'http://schemas.android.com/apk/res/android';
 // 0 orientation, 1 text, 2 android, 3 uri, 4 LinearLayout, 5 TextView, 6 vertical, 7 hello, 8 res/drawable/x.xml, 9 b, 10 note
@@ -163,6 +168,58 @@ describe('axml → aapt.pb.XmlNode', () => {
         ],
       },
     });
+  });
+
+  /** Bytes written straight from the document, and the bytes of its message through the encoder. */
+  function bothWays(bytes: Uint8Array): [Buffer, Buffer] {
+    return [Buffer.from(xmlToProto(parseBinaryXml(bytes))), Buffer.from(encodeAapt('XmlNode', xmlToProtoNode(parseBinaryXml(bytes))))];
+  }
+
+  it('xmlToProto_everyValueKind_sameBytesAsTheMessage', () => {
+    // 0 a, 1 x\\y, 2 res/a.xml, 3 styled, 4 b, 5 ns, 6 p, 7 é☃😀
+    const strings = ['a', 'x\\y', 'res/a.xml', 'styled', 'b', 'urn:n', 'p', 'é☃😀'];
+    const values: [number, number][] = [
+      [0x00, 0], [0x00, 1], [0x00, 7], [0x01, 0], [0x01, 0x7f010001], [0x02, 0x7f020002], [0x07, 0x7f030003], [0x08, 0x7f040004],
+      [0x03, 0], [0x03, 2], [0x03, 3], [0x03, 7], [0x04, 0x3fc00000], [0x05, 0x1001], [0x06, 0x2002], [0x10, 0xffffffff], [0x11, 0xff],
+      [0x12, 1], [0x1c, 0xff00ff00], [0x1d, 0xff0000], [0x1e, 0xf0f0], [0x1f, 0xf00], [0x99, 5],
+    ];
+    const attrs = values.map(([type, data], i) => ({ ns: i % 2 ? 5 : undefined, name: i % 3 ? 0 : 4, type, data, raw: i % 4 === 0 ? 1 : i % 4 === 1 ? 2 : undefined }));
+    const bytes = concat(
+      new Uint8Array(0),
+      xmlDocWithPool(stringPool(strings, { utf8: true, styles: [[], [], [], [{ name: 4, first: 0, last: 2 }]] }), [0x01010001], [
+        xmlStartNs(1, 6, 5),
+        xmlStartEl(0, NONE, 0, attrs),
+        xmlStartEl(3, 5, 7, [{ name: 0, raw: 1, type: 0x03, data: 1 }, { name: 4, raw: 7, type: 0x03, data: 7 }]),
+        xmlCdata(0, 7),
+        xmlEndEl(4, 5, 7),
+        xmlCdata(5, 0),
+        xmlEndEl(6, NONE, 0),
+        xmlEndNs(6, 6, 5),
+      ]),
+    );
+    const [direct, viaMessage] = bothWays(bytes);
+    expect(direct.equals(viaMessage)).to.equal(true);
+    const warnings: ConversionWarning[] = [];
+    xmlToProto(parseBinaryXml(bytes), { warnings });
+    expect(warnings.map((w) => w.code)).to.deep.equal(['NULL_VALUE_SANITIZED', 'UNKNOWN_VALUE_TYPE']);
+  });
+
+  it('xmlToProto_deepDocuments_sameBytesOrSameFailureAsTheEncoder', () => {
+    const nested = (depth: number): Uint8Array =>
+      xmlDoc(['a', 'v'], [0x01010001], [
+        ...Array.from({ length: depth }, (_, i) => xmlStartEl(i + 1, NONE, 0, [{ name: 0, type: 0x07, data: 0x7f010000 }])),
+        ...Array.from({ length: depth }, (_, i) => xmlEndEl(depth - i, NONE, 0)),
+      ]);
+    // 48 elements deep, the innermost attribute's dynamic reference is the deepest message the
+    // encoder takes; one more fails it, directly or not.
+    for (const depth of [47, 48]) {
+      const [direct, viaMessage] = bothWays(nested(depth));
+      expect(direct.equals(viaMessage), `depth ${depth}`).to.equal(true);
+    }
+    for (const depth of [49, 60]) {
+      expect(() => encodeAapt('XmlNode', xmlToProtoNode(parseBinaryXml(nested(depth))))).to.throw('max depth exceeded');
+      expect(() => xmlToProto(parseBinaryXml(nested(depth))), `depth ${depth}`).to.throw('max depth exceeded');
+    }
   });
 
   it('xmlToProto_sameDocumentTwice_identicalBytes', () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseResourceTable } from '../src/arsc/index.js';
-import { AAPT_PROTO, decodeResourceTablePb, decodeXmlNodePb } from '../src/proto/index.js';
+import { AAPT_PROTO, decodeResourceTablePb, decodeXmlNodePb, encodeAapt } from '../src/proto/index.js';
 import {
   isBinaryXml,
   listReferencedFiles,
@@ -14,6 +14,7 @@ import {
   resourceTableToProto,
   tableSummary,
   xmlToProto,
+  xmlToProtoNode,
   type ConversionWarning,
 } from '../src/resources/index.js';
 import { aaptResourceLines, aaptXmlLines, hasTool, ourResourceLines, ourXmlLines } from './helpers/aaptDump.js';
@@ -109,7 +110,11 @@ describe('resources over the corpus', function () {
       for (const f of files) {
         const bytes = apk.read(f);
         if (!bytes || !isBinaryXml(bytes)) continue;
-        const node = decodeXmlNodePb(xmlToProto(parseBinaryXml(bytes)));
+        const doc = parseBinaryXml(bytes);
+        const written = xmlToProto(doc);
+        // Written straight from the document: the bytes of its message through the encoder.
+        expect(Buffer.from(written).equals(encodeAapt('XmlNode', xmlToProtoNode(doc))), f).to.equal(true);
+        const node = decodeXmlNodePb(written);
         expect(node.element, f).to.not.equal(undefined);
         xml.add(f);
       }

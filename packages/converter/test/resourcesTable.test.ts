@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { parseResourceTable } from '../src/arsc/index.js';
-import { decodeResourceTablePb } from '../src/proto/aapt.js';
+import { decodeResourceTablePb, encodeAapt } from '../src/proto/aapt.js';
+import { Writer } from '../src/proto/protoWriter.js';
+import { resValueToItem, writeResValueItem, type ValueContext } from '../src/resources/valueProto.js';
+import { emptyStringPool, type StringPool } from '../src/arsc/stringPool.js';
 import {
   buildResourceTableProto,
   listReferencedFiles,
@@ -270,6 +273,31 @@ describe('resources table → aapt.pb.ResourceTable', () => {
   it('resourceTableToProto_sameInputTwice_identicalBytes', () => {
     const again = resourceTableToProto(parseResourceTable(richTable()), { xmlFilePaths: new Set(['res/xml/clip.xml']) });
     expect(Buffer.from(again).equals(Buffer.from(bytes))).to.equal(true);
+  });
+
+  it('writeResValueItem_everyDataTypeAndString_sameBytesAndWarningsAsTheItem', () => {
+    const strings = ['', 'plain', 'res/layout/a.xml', 'res/drawable/b.png', 'res/raw/c.bin', 'styled', 'é☃😀', 'res/x'];
+    const pool: StringPool = {
+      ...emptyStringPool(),
+      count: strings.length,
+      get: (i) => strings[i] ?? '',
+      styleAt: (i) => (i === 5 ? [{ nameIndex: 1, name: 'b', firstChar: 0, lastChar: 3 }, { nameIndex: 0, name: '', firstChar: 2, lastChar: 0 }] : undefined),
+    };
+    const values: [number, number][] = [[0x00, 0], [0x00, 1], [0x00, 9], [0x04, 0x3fc00000], [0x04, 0xffc00001], [0x05, 0x1001], [0x06, 0x2002], [0x10, 0xffffff85], [0x10, 5], [0x11, 0xff], [0x12, 0], [0x12, 7], [0x1c, 0xff00ff00], [0x1d, 0xff0000], [0x1e, 0xf0f0], [0x1f, 0xf00], [0x42, 5]];
+    for (const [type, data] of [[0x01, 0], [0x01, 0x7f010001], [0x02, 0x7f020002], [0x07, 0x7f030003], [0x08, 0x7f040004], [0x07, 0], [0x02, 0]] as const) values.push([type, data]);
+    for (let i = 0; i < strings.length + 1; i++) values.push([0x03, i]);
+    for (const typeName of ['anim', 'string', 'raw', 'drawable', 'id', 'layout']) {
+      for (const [dataType, data] of values) {
+        const given: string[] = [];
+        const written: string[] = [];
+        const ctx = (warnings: string[]): ValueContext => ({ pool, fileType: (path, inferred) => (path.endsWith('.xml') ? 3 : inferred), warn: (w) => warnings.push(w.code) });
+        const expected = Buffer.from(encodeAapt('Item', resValueToItem(typeName, { dataType, data }, ctx(given))));
+        const w = new Writer();
+        writeResValueItem(w, typeName, { dataType, data }, ctx(written));
+        expect(w.buf.subarray(0, w.pos).equals(expected), `${typeName} 0x${dataType.toString(16)} ${data}`).to.equal(true);
+        expect(written).to.deep.equal(given);
+      }
+    }
   });
 
   it('listReferencedFiles_table_listsTopLevelResPathsOnly', () => {

@@ -8,6 +8,8 @@ export class ByteReader {
   readonly buf: Uint8Array;
   readonly length: number;
   private readonly view: DataView;
+  /** The same bytes as a Buffer, for decoding text (made when first needed). */
+  private text: Buffer | undefined;
 
   constructor(buf: Uint8Array, readonly code: ConverterErrorCode) {
     this.buf = buf;
@@ -48,6 +50,28 @@ export class ByteReader {
   bytes(offset: number, size: number, what = 'bytes'): Uint8Array {
     this.check(offset, size, what);
     return this.buf.subarray(offset, offset + size);
+  }
+
+  /**
+   * The bytes as text when they are all ASCII (what a UTF-8 decoder gives for them), else
+   * undefined. Most strings of a string pool are short ASCII names and paths: this takes them
+   * without a view and a TextDecoder call each.
+   */
+  asciiText(offset: number, size: number, what = 'ascii text'): string | undefined {
+    this.check(offset, size, what);
+    const b = this.buf;
+    for (let i = offset, end = offset + size; i < end; i++) if (b[i]! >= 0x80) return undefined;
+    return this.asBuffer().toString('latin1', offset, offset + size);
+  }
+
+  /** `units` UTF-16LE code units as a string, unpaired surrogates kept as they are. */
+  utf16Text(offset: number, units: number, what = 'utf16 text'): string {
+    this.check(offset, units * 2, what);
+    return this.asBuffer().toString('utf16le', offset, offset + units * 2);
+  }
+
+  private asBuffer(): Buffer {
+    return (this.text ??= Buffer.isBuffer(this.buf) ? this.buf : Buffer.from(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength));
   }
 
   /** A fixed-size UTF-16 field (package names, overlayable names): up to the first NUL. */

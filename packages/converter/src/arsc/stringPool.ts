@@ -1,7 +1,7 @@
 import { ConverterError } from '../errors.js';
 import { type ByteReader } from './bytes.js';
 import { type ChunkHeader, requireHeader } from './chunk.js';
-import { decodeUtf8, unitsToString } from './utf.js';
+import { decodeUtf8 } from './utf.js';
 
 export const STRING_POOL_HEADER_SIZE = 28;
 export const STRING_POOL_FLAG_SORTED = 0x1;
@@ -115,7 +115,7 @@ export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
       p += size;
       if (p + byteLen > stringsEnd) r.fail(`${what(i, start)}: ${byteLen} bytes run past the string data`);
       spend(p + byteLen - start);
-      return decodeUtf8(r.bytes(p, byteLen));
+      return r.asciiText(p, byteLen) ?? decodeUtf8(r.bytes(p, byteLen));
     }
     let p = start;
     if (p + 2 > stringsEnd) r.fail(`${what(i, start)}: truncated length`);
@@ -128,9 +128,7 @@ export function parseStringPool(r: ByteReader, h: ChunkHeader): StringPool {
     }
     if (p + len * 2 > stringsEnd) r.fail(`${what(i, start)}: ${len} code units run past the string data`);
     spend(p + len * 2 - start);
-    const units = new Uint16Array(len);
-    for (let k = 0; k < len; k++) units[k] = r.u16(p + k * 2);
-    return unitsToString(units);
+    return r.utf16Text(p, len);
   };
 
   // Every reference costs at least one unit: references to nothing (an empty string, an index

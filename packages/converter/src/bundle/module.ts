@@ -15,6 +15,7 @@ import {
   readManifest,
   repairManifest,
   tableSummary,
+  xmlToProto,
   xmlToProtoNode,
   type ManifestInfo,
   type ResourceTable,
@@ -38,6 +39,8 @@ export interface PlannedFile {
   data?: Uint8Array;
   /** The plain aapt.pb message `data` encodes, when held: the validators read it, not the bytes. */
   message?: object;
+  /** A res/ XML file written straight from its parsed document: it has a root element (what the validators check of it). */
+  xmlHasRoot?: boolean;
   source?: ZipEntry;
   /** The APK (or container) `source` is read from. */
   reader?: ZipReader;
@@ -234,9 +237,9 @@ export async function planCodeModule(m: ModuleParts, options: ModuleOptions, hoo
       if (entry.method === METHOD_STORED) storedPaths.push(path);
       const bytes = await p.part.reader.read(entry, { signal });
       if (candidates.has(path) && isBinaryXml(bytes)) {
-        const message = await guarded('BAD_BINARY_XML', `${p.part.label}: ${path}`, () => xmlToProtoNode(parseBinaryXml(bytes)));
-        const data = await guarded('BAD_BINARY_XML', path, () => encodeAapt('XmlNode', message));
-        files.push({ path: at(path), data, message });
+        const doc = await guarded('BAD_BINARY_XML', `${p.part.label}: ${path}`, () => parseBinaryXml(bytes));
+        const data = await guarded('BAD_BINARY_XML', path, () => xmlToProto(doc));
+        files.push({ path: at(path), data, xmlHasRoot: true });
         xmlFilePaths.add(path);
         converted++;
       } else {

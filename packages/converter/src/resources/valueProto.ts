@@ -2,6 +2,7 @@ import { type ResValue } from '../arsc/model.js';
 import { type StringPool } from '../arsc/stringPool.js';
 import { DATA_NULL_EMPTY, DATA_NULL_UNDEFINED, DataType } from '../arsc/values.js';
 import { type PbItem, type PbPrimitive, type PbReference } from '../proto/aapt.js';
+import { type Writer } from '../proto/protoWriter.js';
 
 /** aapt.pb.FileReference.Type */
 export const FileType = { UNKNOWN: 0, PNG: 1, BINARY_XML: 2, PROTO_XML: 3 } as const;
@@ -128,4 +129,145 @@ function primitive(v: ResValue, ctx: ValueContext): PbPrimitive {
       });
       return { int_hexadecimal_value: data };
   }
+}
+
+/**
+ * The fields of the aapt.pb.Item `resValueToItem(typeName, v, ctx)` makes, written as the encoder
+ * writes them (the same bytes, pool reads and warnings, in the same order) without making it:
+ * res/ XML files are written straight to bytes (xmlProto.ts), and their compiled attributes are
+ * most of their values. Field numbers from aapt.pb: Item ref 1, str 2, styled_str 4, file 5,
+ * id 6, prim 7; Primitive null 1, empty 2, float 3, int_decimal 6, int_hexadecimal 7, boolean 8,
+ * colors 9–12, dimension 13, fraction 14.
+ */
+export function writeResValueItem(w: Writer, typeName: string, v: ResValue, ctx: ValueContext): void {
+  const data = v.data >>> 0;
+  if (typeName === 'id' && v.dataType !== DataType.REFERENCE && v.dataType !== DataType.DYNAMIC_REFERENCE) {
+    emptyField(w, 0x32);
+    return;
+  }
+  switch (v.dataType) {
+    case DataType.STRING: {
+      const s = ctx.pool.get(data);
+      const spans = ctx.pool.styleAt(data);
+      if (spans) {
+        w.uint32(0x22);
+        const at = w.fork();
+        if (s !== '') stringField(w, 0x0a, s);
+        for (let i = 0; i < spans.length; i++) {
+          const sp = spans[i]!;
+          w.uint32(0x12);
+          const spanAt = w.fork();
+          if (sp.name !== '') stringField(w, 0x0a, sp.name);
+          if (sp.firstChar !== 0) uint32Field(w, 0x10, sp.firstChar);
+          if (sp.lastChar !== 0) uint32Field(w, 0x18, sp.lastChar);
+          w.ldelim(spanAt);
+        }
+        w.ldelim(at);
+        return;
+      }
+      if (isFilePath(typeName, s)) {
+        const type = ctx.fileType(s, inferFileType(typeName, s));
+        w.uint32(0x2a);
+        const at = w.fork();
+        stringField(w, 0x0a, s);
+        if (type !== 0) {
+          w.uint32(0x10);
+          w.int32(type);
+        }
+        w.ldelim(at);
+        return;
+      }
+      w.uint32(0x12);
+      const at = w.fork();
+      if (s !== '') stringField(w, 0x0a, s);
+      w.ldelim(at);
+      return;
+    }
+    case DataType.REFERENCE:
+    case DataType.ATTRIBUTE:
+    case DataType.DYNAMIC_REFERENCE:
+    case DataType.DYNAMIC_ATTRIBUTE: {
+      if (data === 0) {
+        emptyField(w, 0x0a); // @null
+        return;
+      }
+      w.uint32(0x0a);
+      const at = w.fork();
+      if (v.dataType === DataType.ATTRIBUTE || v.dataType === DataType.DYNAMIC_ATTRIBUTE) uint32Field(w, 0x08, 1);
+      uint32Field(w, 0x10, data);
+      if (v.dataType === DataType.DYNAMIC_REFERENCE || v.dataType === DataType.DYNAMIC_ATTRIBUTE) {
+        w.uint32(0x2a);
+        const dynamicAt = w.fork();
+        uint32Field(w, 0x08, 1);
+        w.ldelim(dynamicAt);
+      }
+      w.ldelim(at);
+      return;
+    }
+    default: {
+      w.uint32(0x3a);
+      const at = w.fork();
+      writePrimitive(w, v, ctx);
+      w.ldelim(at);
+    }
+  }
+}
+
+function writePrimitive(w: Writer, v: ResValue, ctx: ValueContext): void {
+  const data = v.data >>> 0;
+  switch (v.dataType) {
+    case DataType.NULL:
+      if (data === DATA_NULL_EMPTY) return emptyField(w, 0x12);
+      if (data !== DATA_NULL_UNDEFINED) {
+        ctx.warn({
+          code: 'NULL_VALUE_SANITIZED',
+          message: `Um valor nulo com dado inesperado (${data}) foi convertido em @null.`,
+        });
+      }
+      return emptyField(w, 0x0a);
+    case DataType.FLOAT:
+      w.uint32(0x1d);
+      return w.float(float32(data));
+    case DataType.DIMENSION:
+      return uint32Field(w, 0x68, data);
+    case DataType.FRACTION:
+      return uint32Field(w, 0x70, data);
+    case DataType.INT_DEC:
+      w.uint32(0x30);
+      return w.int32(data | 0);
+    case DataType.INT_HEX:
+      return uint32Field(w, 0x38, data);
+    case DataType.INT_BOOLEAN:
+      return uint32Field(w, 0x40, data !== 0 ? 1 : 0);
+    case DataType.INT_COLOR_ARGB8:
+      return uint32Field(w, 0x48, data);
+    case DataType.INT_COLOR_RGB8:
+      return uint32Field(w, 0x50, data);
+    case DataType.INT_COLOR_ARGB4:
+      return uint32Field(w, 0x58, data);
+    case DataType.INT_COLOR_RGB4:
+      return uint32Field(w, 0x60, data);
+    default:
+      ctx.warn({
+        code: 'UNKNOWN_VALUE_TYPE',
+        message: `Um valor de tipo desconhecido (0x${v.dataType.toString(16)}) foi mantido como inteiro hexadecimal.`,
+      });
+      return uint32Field(w, 0x38, data);
+  }
+}
+
+/** A field holding an empty message (its tag and a zero length). */
+function emptyField(w: Writer, tag: number): void {
+  w.uint32(tag);
+  w.uint32(0);
+}
+
+function stringField(w: Writer, tag: number, s: string): void {
+  w.uint32(tag);
+  w.string(s);
+}
+
+function uint32Field(w: Writer, tag: number, value: number): void {
+  w.uint32(tag);
+  w.uint32(value);
 }

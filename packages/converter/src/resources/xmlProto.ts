@@ -8,7 +8,8 @@ import {
   type PbXmlElement,
   type PbXmlNode,
 } from '../proto/aapt.js';
-import { resValueToItem, type ConversionWarning, type ValueContext } from './valueProto.js';
+import { Writer } from '../proto/protoWriter.js';
+import { resValueToItem, writeResValueItem, type ConversionWarning, type ValueContext } from './valueProto.js';
 
 export interface XmlProtoOptions {
   readonly warnings?: ConversionWarning[];
@@ -83,7 +84,165 @@ export function xmlToProtoNode(doc: XmlDocument, options: XmlProtoOptions = {}):
   return node(doc.root);
 }
 
-/** aapt.pb.XmlNode bytes for a binary XML document, as `aapt2 convert` emits them. */
+/**
+ * aapt.pb.XmlNode bytes for a binary XML document, as `aapt2 convert` emits them: the bytes
+ * `encodeAapt('XmlNode', xmlToProtoNode(doc))` gives, written straight from the document (no
+ * message objects per node and attribute, the garbage of a conversion's hundreds of res/ files).
+ * A document nested deeper than DIRECT_DEPTH goes through the message and the encoder, whose
+ * depth limit then fails it as before.
+ */
 export function xmlToProto(doc: XmlDocument, options: XmlProtoOptions = {}): Uint8Array {
-  return encodeAapt('XmlNode', xmlToProtoNode(doc, options));
+  const warnings: ConversionWarning[] = [];
+  const direct = new DirectXmlWriter(doc, warnings);
+  scratch.pos = 0;
+  try {
+    direct.node(doc.root, 0);
+  } catch (e) {
+    if (e !== TOO_DEEP) throw e;
+    return encodeAapt('XmlNode', xmlToProtoNode(doc, options));
+  }
+  options.warnings?.push(...warnings);
+  const out = Buffer.allocUnsafe(scratch.pos);
+  scratch.buf.copy(out, 0, 0, scratch.pos);
+  if (scratch.buf.length > 4 * 1024 * 1024) scratch.buf = Buffer.allocUnsafe(64 * 1024);
+  return out;
+}
+
+/**
+ * Elements this deep (the root is 0) are left to the encoder: below it, no message of the tree
+ * is deeper than the encoder's recursion limit (100; an element at depth d is an XmlElement at
+ * 2d + 1, its attributes' items and their parts at most 2d + 5).
+ */
+const DIRECT_DEPTH = 48;
+const TOO_DEEP = new Error('too deep for the direct writer');
+/** One buffer for every document (its bytes are copied out). */
+const scratch = new Writer();
+
+/**
+ * Writes what xmlToProtoNode builds, field by field in field-number order, with the encoder's
+ * rules (docs/aab-format.md "Protobuf encoding rules"): a string field only when it is not
+ * empty, except a text node's text; source positions always (empty without a line); compiled
+ * items as writeResValueItem writes them, in document order (the same pool reads, the same errors).
+ */
+class DirectXmlWriter {
+  private readonly ctx: ValueContext;
+
+  constructor(doc: XmlDocument, warnings: ConversionWarning[]) {
+    this.ctx = { pool: docPool(doc), fileType: (_path, inferred) => inferred, warn: (w) => warnings.push(w) };
+  }
+
+  /** An XmlNode: its element or text (field 1 or 2), then its source (3). */
+  node(n: XmlNode, depth: number): void {
+    const w = scratch;
+    if (n.kind === 'text') {
+      w.uint32(0x12);
+      w.string(n.text);
+    } else {
+      if (depth >= DIRECT_DEPTH) throw TOO_DEEP;
+      w.uint32(0x0a);
+      const at = w.fork();
+      this.element(n, depth);
+      w.ldelim(at);
+    }
+    w.uint32(0x1a);
+    writePosition(w, n.lineNumber);
+  }
+
+  private element(e: XmlElement, depth: number): void {
+    const w = scratch;
+    // Indexed loops: this runs mostly before V8 optimises it, where `for...of` allocates per step.
+    const decls = e.namespaceDecls;
+    for (let i = 0; i < decls.length; i++) {
+      const d = decls[i]!;
+      w.uint32(0x0a);
+      const at = w.fork();
+      if (d.prefix !== '') {
+        w.uint32(0x0a);
+        w.string(d.prefix);
+      }
+      if (d.uri !== '') {
+        w.uint32(0x12);
+        w.string(d.uri);
+      }
+      w.uint32(0x1a);
+      writePosition(w, d.lineNumber);
+      w.ldelim(at);
+    }
+    if (e.namespaceUri !== '') {
+      w.uint32(0x12);
+      w.string(e.namespaceUri);
+    }
+    if (e.name !== '') {
+      w.uint32(0x1a);
+      w.string(e.name);
+    }
+    const attributes = e.attributes;
+    for (let i = 0; i < attributes.length; i++) {
+      w.uint32(0x22);
+      const at = w.fork();
+      this.attribute(attributes[i]!);
+      w.ldelim(at);
+    }
+    const children = e.children;
+    for (let i = 0; i < children.length; i++) {
+      w.uint32(0x2a);
+      const at = w.fork();
+      this.node(children[i]!, depth + 1);
+      w.ldelim(at);
+    }
+  }
+
+  private attribute(a: XmlAttribute): void {
+    const w = scratch;
+    if (a.namespaceUri !== '') {
+      w.uint32(0x0a);
+      w.string(a.namespaceUri);
+    }
+    if (a.name !== '') {
+      w.uint32(0x12);
+      w.string(a.name);
+    }
+    const raw = a.rawValue;
+    if (raw !== undefined && raw !== '') {
+      w.uint32(0x1a);
+      w.string(raw);
+    }
+    const compiled = hasCompiledValue(a);
+    if (compiled) {
+      w.uint32(0x22);
+      w.uint32(0); // an empty SourcePosition (see xmlToProtoNode)
+    }
+    if (a.resourceId !== 0) {
+      w.uint32(0x28);
+      w.uint32(a.resourceId >>> 0);
+    }
+    if (compiled) {
+      w.uint32(0x32);
+      const at = w.fork();
+      writeResValueItem(w, 'anim', a.typedValue, this.ctx);
+      w.ldelim(at);
+    } else if (raw !== undefined && raw.includes('\\')) {
+      // Item { str: String { value } }
+      w.uint32(0x32);
+      const at = w.fork();
+      w.uint32(0x12);
+      const strAt = w.fork();
+      w.uint32(0x0a);
+      w.string(raw);
+      w.ldelim(strAt);
+      w.ldelim(at);
+    }
+  }
+}
+
+/** A SourcePosition as a length-delimited field whose tag is written: the line when there is one. */
+function writePosition(w: Writer, line: number): void {
+  if (line === 0) {
+    w.uint32(0);
+    return;
+  }
+  const at = w.fork();
+  w.uint32(0x08);
+  w.uint32(line >>> 0);
+  w.ldelim(at);
 }

@@ -23,7 +23,7 @@ const decodeTable = (b: Uint8Array): PbResourceTable =>
 const decodeXml = (b: Uint8Array): PbXmlNode => AaptPb.XmlNode.toObject(AaptPb.XmlNode.decode(b), { longs: Number, enums: Number }) as PbXmlNode;
 
 function moduleContext(name: string, files: Map<string, BundleFile>): ModuleContext {
-  const xmlCache = new Map<string, Promise<Decoded<PbXmlNode> | undefined>>();
+  const xmlCache = new Map<string, Promise<Decoded<boolean> | undefined>>();
   return {
     name,
     files,
@@ -31,10 +31,14 @@ function moduleContext(name: string, files: Map<string, BundleFile>): ModuleCont
     resourceTable: memo(() => decodeFile(files.get(RESOURCES_PB), decodeTable)),
     nativeConfig: memo(() => decodeFile(files.get(NATIVE_PB), (b) => decodeMessage<NativeLibrariesMsg>('NativeLibraries', b))),
     assetsConfig: memo(() => decodeFile(files.get(ASSETS_PB), (b) => decodeMessage<AssetsMsg>('Assets', b))),
-    xml(path) {
+    xmlHasRoot(path) {
       let p = xmlCache.get(path);
       if (!p) {
-        p = decodeFile(files.get(path), decodeXml);
+        const file = files.get(path);
+        p =
+          file?.xmlHasRoot !== undefined
+            ? Promise.resolve({ value: file.xmlHasRoot })
+            : decodeFile(file, decodeXml).then((d) => d && (d.error !== undefined ? { error: d.error } : { value: Boolean(d.value?.element) }));
         xmlCache.set(path, p);
       }
       return p;

@@ -97,9 +97,9 @@ export const protoXmlFiles: ModuleValidator = {
       }
       if (file.type !== FILE_TYPE.PROTO_XML || !m.files.has(file.path)) continue;
       checked.add(file.path);
-      const d = await m.xml(file.path);
+      const d = await m.xmlHasRoot(file.path);
       if (d?.error) out.push(problem(this.rule, `'${file.path}' is not a valid XmlNode proto: ${d.error}`, `${m.name}/${file.path}`));
-      else if (!d?.value?.element) out.push(problem(this.rule, `'${file.path}' has no root element.`, `${m.name}/${file.path}`));
+      else if (!d?.value) out.push(problem(this.rule, `'${file.path}' has no root element.`, `${m.name}/${file.path}`));
     }
     return out;
   },

@@ -17,6 +17,12 @@ export interface BundleFile {
    * converter's plan): validators read it instead of decoding `read()` again.
    */
   readonly message?: object;
+  /**
+   * For a proto XML file its writer made from a parsed document (the converter's res/ files),
+   * in place of `message`: whether it has a root element, all the validators check of such a
+   * file beyond its bytes being an XmlNode, which they then are by construction.
+   */
+  readonly xmlHasRoot?: boolean;
 }
 
 /** The bundle as validators see it: its files, and the names exactly as the zip stores them. */
@@ -40,7 +46,8 @@ export interface ModuleContext {
   resourceTable(): Promise<Decoded<PbResourceTable> | undefined>;
   nativeConfig(): Promise<Decoded<NativeLibrariesMsg> | undefined>;
   assetsConfig(): Promise<Decoded<AssetsMsg> | undefined>;
-  xml(path: string): Promise<Decoded<PbXmlNode> | undefined>;
+  /** Whether the proto XML file at `path` has a root element (or why it does not decode); undefined without the file. */
+  xmlHasRoot(path: string): Promise<Decoded<boolean> | undefined>;
 }
 
 export interface BundleContext {
