@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { listCorpus } from '../packages/converter/test/helpers/corpus.js';
 import { defaultGrownPath, growApk } from './grow-apk.js';
-import { BENCH_OUT, BUNDLE, CLI_DIR, REPO, buildCli, loadLine, measureCp, measureNode, type Measure } from './measure.js';
+import { BENCH_OUT, BUNDLE, CLI_DIR, REPO, buildCli, loadLine, measureCp, measureNode, nodeStartLine, type Measure } from './measure.js';
 
 const BIN = join(CLI_DIR, 'bin', 'aabify.js');
 const SOURCE_DIRS = ['cli', 'converter', 'shared'].map((p) => join(REPO, 'packages', p, 'src'));
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
   console.log(loadLine());
   console.log(`CLI measured: ${fromSource ? 'bin/aabify.js on the TypeScript sources through tsx (--from-source)' : `esbuild bundle ${BUNDLE.slice(REPO.length + 1)}, rebuilt before measuring`}`);
   const cpu = startup.cpuMs === undefined ? '' : `, cpu ${startup.cpuMs.toFixed(0)} ms`;
-  console.log(`startup (aabify --version): ${startup.wallMs.toFixed(0)} ms wall${cpu}, peak RSS ${(startup.peakRssKb / 1024).toFixed(0)} MB\n`);
+  console.log(`startup (aabify --version): ${startup.wallMs.toFixed(0)} ms wall${cpu}, peak RSS ${(startup.peakRssKb / 1024).toFixed(0)} MB; ${nodeStartLine()}\n`);
   console.log(`${pad('file', 44)}${lpad('MB', 8)}${lpad('wall s', 9)}${lpad('MB/s', 8)}${lpad('cpu s', 8)}${lpad('engine s', 10)}${lpad('checks ms', 11)}${lpad('RSS MB', 8)}  result`);
 
   let grownResult: { input: string; wallMs: number; cpuMs?: number; rssMb: number; engine: { total?: number; checks?: number } } | undefined;

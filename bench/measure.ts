@@ -73,6 +73,27 @@ export function measureCommand(command: string, args: string[], env: NodeJS.Proc
 }
 
 /** `load average 3.1 4.0 5.2 on 2 cores`, with a warning when the machine is busier than its cores. */
+/**
+ * What starting Node alone costs here (`node -e 0`, best of 5). When NODE_EXTRA_CA_CERTS is set
+ * (this machine's network proxy sets it), every Node process reads that CA bundle before running
+ * any code: the line gives the start without it too, the figure a user's process pays.
+ */
+export function nodeStartLine(): string {
+  const best = (env: NodeJS.ProcessEnv): number => {
+    let ms = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const started = process.hrtime.bigint();
+      spawnSync(process.execPath, ['-e', '0'], { env });
+      ms = Math.min(ms, Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    return ms;
+  };
+  const now = best(process.env);
+  if (!process.env.NODE_EXTRA_CA_CERTS) return `Node's own start (node -e 0): ${now.toFixed(0)} ms`;
+  const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+  return `Node's own start (node -e 0): ${now.toFixed(0)} ms here, ${best(without).toFixed(0)} ms without NODE_EXTRA_CA_CERTS (set here: every Node process, each measured one included, loads that CA bundle at start)`;
+}
+
 export function loadLine(): string {
   const [l1, l5, l15] = loadavg();
   const busy = l1 > cpus().length ? ' (busy machine: wall times are inflated; CPU time is the steadier figure)' : '';
