@@ -129,6 +129,13 @@ export class Writer {
     else this.pos += this.buf.write(value, this.pos, len, 'utf8');
   }
 
+  /** A string field as the encoder writes one: its tag and the string, nothing when empty (proto3's default). */
+  stringField(tag: number, value: string): void {
+    if (value === '') return;
+    this.uint32(tag);
+    this.string(value);
+  }
+
   bytes(value: Uint8Array | string): void {
     const data = typeof value === 'string' ? Buffer.from(value, 'base64') : value;
     const len = data.length >>> 0;

@@ -152,12 +152,12 @@ export function writeResValueItem(w: Writer, typeName: string, v: ResValue, ctx:
       if (spans) {
         w.uint32(0x22);
         const at = w.fork();
-        if (s !== '') stringField(w, 0x0a, s);
+        w.stringField(0x0a, s);
         for (let i = 0; i < spans.length; i++) {
           const sp = spans[i]!;
           w.uint32(0x12);
           const spanAt = w.fork();
-          if (sp.name !== '') stringField(w, 0x0a, sp.name);
+          w.stringField(0x0a, sp.name);
           if (sp.firstChar !== 0) uint32Field(w, 0x10, sp.firstChar);
           if (sp.lastChar !== 0) uint32Field(w, 0x18, sp.lastChar);
           w.ldelim(spanAt);
@@ -169,7 +169,8 @@ export function writeResValueItem(w: Writer, typeName: string, v: ResValue, ctx:
         const type = ctx.fileType(s, inferFileType(typeName, s));
         w.uint32(0x2a);
         const at = w.fork();
-        stringField(w, 0x0a, s);
+        w.uint32(0x0a); // a path: written as it is
+        w.string(s);
         if (type !== 0) {
           w.uint32(0x10);
           w.int32(type);
@@ -179,7 +180,7 @@ export function writeResValueItem(w: Writer, typeName: string, v: ResValue, ctx:
       }
       w.uint32(0x12);
       const at = w.fork();
-      if (s !== '') stringField(w, 0x0a, s);
+      w.stringField(0x0a, s);
       w.ldelim(at);
       return;
     }
@@ -260,11 +261,6 @@ function writePrimitive(w: Writer, v: ResValue, ctx: ValueContext): void {
 function emptyField(w: Writer, tag: number): void {
   w.uint32(tag);
   w.uint32(0);
-}
-
-function stringField(w: Writer, tag: number, s: string): void {
-  w.uint32(tag);
-  w.string(s);
 }
 
 function uint32Field(w: Writer, tag: number, value: number): void {

@@ -156,26 +156,14 @@ class DirectXmlWriter {
       const d = decls[i]!;
       w.uint32(0x0a);
       const at = w.fork();
-      if (d.prefix !== '') {
-        w.uint32(0x0a);
-        w.string(d.prefix);
-      }
-      if (d.uri !== '') {
-        w.uint32(0x12);
-        w.string(d.uri);
-      }
+      w.stringField(0x0a, d.prefix);
+      w.stringField(0x12, d.uri);
       w.uint32(0x1a);
       writePosition(w, d.lineNumber);
       w.ldelim(at);
     }
-    if (e.namespaceUri !== '') {
-      w.uint32(0x12);
-      w.string(e.namespaceUri);
-    }
-    if (e.name !== '') {
-      w.uint32(0x1a);
-      w.string(e.name);
-    }
+    w.stringField(0x12, e.namespaceUri);
+    w.stringField(0x1a, e.name);
     const attributes = e.attributes;
     for (let i = 0; i < attributes.length; i++) {
       w.uint32(0x22);
@@ -194,19 +182,10 @@ class DirectXmlWriter {
 
   private attribute(a: XmlAttribute): void {
     const w = scratch;
-    if (a.namespaceUri !== '') {
-      w.uint32(0x0a);
-      w.string(a.namespaceUri);
-    }
-    if (a.name !== '') {
-      w.uint32(0x12);
-      w.string(a.name);
-    }
+    w.stringField(0x0a, a.namespaceUri);
+    w.stringField(0x12, a.name);
     const raw = a.rawValue;
-    if (raw !== undefined && raw !== '') {
-      w.uint32(0x1a);
-      w.string(raw);
-    }
+    if (raw !== undefined) w.stringField(0x1a, raw);
     const compiled = hasCompiledValue(a);
     if (compiled) {
       w.uint32(0x22);
