@@ -42,7 +42,10 @@ export function sampleDbActivity(databaseUrl: string, top = 8): DbActivity {
       await loop;
       const total = [...held.values()].reduce((a, b) => a + b, 0);
       const byState = new Map<string, number>();
-      for (const [k, n] of held) byState.set(k.slice(0, k.indexOf(':')), (byState.get(k.slice(0, k.indexOf(':'))) ?? 0) + n);
+      for (const [k, n] of held) {
+        const state = k.slice(0, k.indexOf(':'));
+        byState.set(state, (byState.get(state) ?? 0) + n);
+      }
       return [
         `${samples} samples every ${EVERY_MS} ms; connections of the application pool busy on average ${(total / Math.max(1, samples)).toFixed(1)}: ` +
           [...byState].map(([s, n]) => `${s} ${(n / Math.max(1, samples)).toFixed(1)}`).join(', '),

@@ -180,8 +180,8 @@ export function createAuthService(opts: {
   sessionTtlSeconds?: number;
   /** Cross-process invalidation of the principal cache; without it nothing is cached. */
   notifier?: Notifier;
-  /** The models the principal cache reads through (the read lane's, db/readLane.ts); `models` without. */
-  readModels?: Models;
+  /** The models the principal cache reads through (the read lane's, db/readLane.ts). */
+  readModels: Models;
 }): AuthService {
   const { models, sequelize, jwtSecret, logger, notifier } = opts;
   const principals = new PrincipalCache(models, notifier, opts.readModels);

@@ -51,7 +51,7 @@ export class PrincipalCache {
   constructor(
     private readonly models: Models,
     notifier: Notifier | undefined,
-    private readonly loadFrom: Models = models,
+    private readonly loadFrom: Models,
   ) {
     const limits = { max: PRINCIPAL_CACHE_MAX, maxAgeMs: PRINCIPAL_CACHE_MAX_AGE_MS };
     this.users = new NotifiedCache(notifier, { topic: 'user', ...limits });

@@ -16,7 +16,7 @@ export class ConversionRowCache {
   private readonly rows: NotifiedCache<InferAttributes<Conversion>>;
 
   /** `readModels`: what rows are read through when not in memory (the read lane's, db/readLane.ts). */
-  constructor(private readonly deps: { models: Models; notifier: Notifier; readModels?: Models }) {
+  constructor(private readonly deps: { models: Models; notifier: Notifier; readModels: Models }) {
     this.rows = new NotifiedCache(deps.notifier, { topic: 'conversion', max: MAX_ROWS, maxAgeMs: MAX_AGE_MS });
     this.rows.dropOnWrite(deps.models.Conversion, 'id');
   }
@@ -24,8 +24,7 @@ export class ConversionRowCache {
   /** The conversion as last committed; a new instance per call. */
   async get(id: string): Promise<Conversion | null> {
     const { Conversion } = this.deps.models;
-    const loadFrom = this.deps.readModels ?? this.deps.models;
-    const values = await this.rows.get(id, async () => (await loadFrom.Conversion.findByPk(id))?.get({ plain: true }));
+    const values = await this.rows.get(id, async () => (await this.deps.readModels.Conversion.findByPk(id))?.get({ plain: true }));
     return values ? Conversion.build(values, { isNewRecord: false, raw: true }) : null;
   }
 }

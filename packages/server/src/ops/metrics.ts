@@ -141,7 +141,6 @@ export function createMetrics(ctx: { sequelize: Sequelize; config: Pick<Config, 
 
 /** The counters of sequelize-pool's pool (the ones its typings leave out). */
 interface PoolCounters {
-  size: number;
   available: number;
   using: number;
   waiting: number;
