@@ -200,7 +200,11 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
       log('warn', 'validating', w.message);
     }
     const checksMs = monotonicMs() - checksStarted;
-    for (const f of plan.files) delete f.message; // only the validators and the checks read them: the heap may shrink while writing
+    for (const f of plan.files) {
+      // Only the validators and the checks read them: the heap may shrink while writing.
+      delete f.message;
+      delete f.tableView;
+    }
     progress.report('validating', 1);
     log('info', 'validating', `AAB validado: ${plan.files.length} arquivos em ${plan.modules.length} módulo(s)`);
 
@@ -388,6 +392,7 @@ async function validatePlan(plan: BundlePlan, signal?: AbortSignal): Promise<voi
       path: f.path,
       message: f.message,
       xmlHasRoot: f.xmlHasRoot,
+      tableView: f.tableView,
       read: async () => f.data ?? (f.source && f.reader ? f.reader.read(f.source) : new Uint8Array()),
     })),
   });
