@@ -251,8 +251,8 @@ describe('zip', () => {
         if (rewind) expect(await w.addDeflated('random', src, src.entries[0], 6, () => false)).to.equal(false);
         await w.addRaw('text', src, src.entries[1]);
         await w.finish({
-          beforeCentralDirectory: (t) => {
-            const known = chunks.before(t.entriesEnd);
+          beforeCentralDirectory: async (t) => {
+            const known = await chunks.before(t.entriesEnd);
             const seen = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256', known);
             const readBack = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256');
             expect(seen.toString('hex'), `rewind ${rewind}`).to.equal(readBack.toString('hex'));
@@ -263,6 +263,57 @@ describe('zip', () => {
         });
       }
       await src.close();
+    });
+    it('apkChunkDigestsByAVerifierThread_everyChunkDigestedAsReadBack_evenAfterARewrite', async () => {
+      const MiB = 1024 * 1024;
+      const src = await openZip([
+        { name: 'random', data: randomBytes(2_600_000), method: 0 },
+        { name: 'text', data: 'x'.repeat(3_000_000), method: 0 },
+      ]);
+      for (const rewind of [false, true]) {
+        const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
+        const path = tmp.file(`thread-chunks-${rewind}.zip`);
+        let chunks: ChunkDigests | undefined;
+        const w = await ZipWriter.create(path, { onOpen: (fd) => (chunks = new ChunkDigests('sha256', pool.chunkHasher(fd, 'sha256'))), onWrite: (b, at) => chunks!.written(b, at) });
+        await w.addBuffer('a.bin', randomBytes(1_700_000), { compress: false });
+        // Past the thread's first step (4 MiB) before the rewind: it must hash those chunks again.
+        if (rewind) expect(await w.addDeflated('random', src, src.entries[0], 6, () => false)).to.equal(false);
+        await w.addRaw('text', src, src.entries[1]);
+        await w.finish({
+          beforeCentralDirectory: async (t) => {
+            const known = await chunks!.before(t.entriesEnd);
+            expect(known.length, 'every chunk from the thread').to.equal(Math.ceil(t.entriesEnd / MiB));
+            const seen = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256', known);
+            const readBack = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256');
+            expect(seen.toString('hex'), `rewind ${rewind}`).to.equal(readBack.toString('hex'));
+            return new Uint8Array(0);
+          },
+        });
+        chunks!.dispose();
+        await pool.close();
+      }
+      await src.close();
+    });
+    it('apkChunkDigests_threadEnded_readBackHere', async () => {
+      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
+      const dead = pool.take()!;
+      await dead.terminate();
+      pool.give(dead);
+      const path = tmp.file('dead-thread-chunks.zip');
+      let chunks: ChunkDigests | undefined;
+      const w = await ZipWriter.create(path, { onOpen: (fd) => (chunks = new ChunkDigests('sha256', pool.chunkHasher(fd, 'sha256'))), onWrite: (b, at) => chunks!.written(b, at) });
+      await w.addBuffer('a.bin', randomBytes(5_500_000), { compress: false });
+      await w.finish({
+        beforeCentralDirectory: async (t) => {
+          const known = await chunks!.before(t.entriesEnd);
+          expect(known).to.deep.equal([]);
+          const expected = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256');
+          expect(contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256', known).equals(expected)).to.equal(true);
+          return new Uint8Array(0);
+        },
+      });
+      chunks!.dispose();
+      await pool.close();
     });
     async function writeSample(path: string, src: ZipReader): Promise<void> {
       const w = await ZipWriter.create(path);

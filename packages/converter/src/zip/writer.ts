@@ -139,6 +139,8 @@ export interface ZipWriterOptions {
   noZip64?: boolean;
   /** Sees every write, with its position in the file (an APK signature's digest taken on the way). */
   onWrite?(bytes: Uint8Array, position: number): void;
+  /** Told the archive's file descriptor once it is open (a verifier thread reads the file by it). */
+  onOpen?(fd: number): void;
 }
 
 /**
@@ -180,6 +182,7 @@ export class ZipWriter {
     private readonly path: string,
   ) {
     this.hasher = options.hash === false ? undefined : options.archiveHasher?.(out);
+    options.onOpen?.(out);
   }
 
   /**
