@@ -1,7 +1,7 @@
 /**
  * The verifier threads: worker threads that prove the CRC of entries copied raw (BackgroundVerifier,
- * verify.ts) and take the SHA-256 of an archive being written (ArchiveHasher, for ZipWriter),
- * both from the files themselves, so the engine's thread only hands out positions.
+ * verify.ts) and take the chunk digests of an APK's signature as the APK is written (ChunkHasher,
+ * sign/apk.ts), both from the files themselves, so the engine's thread only hands out positions.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -43,9 +43,9 @@ export type WorkerVerdict = [index: number, code?: 'CORRUPT_ENTRY' | 'SIZE_MISMA
  * posted once, a file descriptor (the process's own open file), the entries and the digest
  * algorithm; it reads each entry, inflates it (deflated) or not (stored), checks the size and CRC
  * as EntryVerifier does, with the same messages, and posts one WorkerVerdict per entry, in order.
- * Hashing an archive (`{ archive }`, ArchiveHasher): posted as the archive is written, each with
- * how far the file's bytes are final; it reads and hashes them up to there, and posts the hex
- * digest when asked (`{ sha256 }`), or what failed (`{ failure }`).
+ * Hashing an APK's chunks (`{ chunks }`, ChunkHasher): posted as the APK is written, each with
+ * how far the file's bytes are final; it reads and hashes the whole chunks up to there, and posts
+ * every chunk's digest when asked (`{ chunkDigests }`), or what failed (`{ failure }`).
  *
  * Everything goes through two buffers allocated once: 1 MiB chunks of the entry are read into
  * `input` and inflated, synchronously on this thread (the thread pool stays free for the
@@ -133,22 +133,6 @@ function verify([, name, method, start, csize, usize, crc]) {
   if (sum >>> 0 !== crc) throw fail('CORRUPT_ENTRY', name + ': CRC não confere');
   return hash ? hash.digest() : undefined;
 }
-/** The archive hash job (ArchiveHasher): the file's SHA-256 so far, and how far it has read. */
-let archive;
-let hashedTo = 0;
-function archiveJob({ fd: file, upTo, restart, digest: wanted }) {
-  if (restart || archive === undefined) {
-    archive = createHash('sha256');
-    hashedTo = 0;
-  }
-  // A failed read throws before the hash takes anything: the next job goes on from the same place.
-  while (hashedTo < upTo) {
-    const n = Math.min(CHUNK, upTo - hashedTo);
-    archive.update(read(hashedTo, n, file));
-    hashedTo += n;
-  }
-  if (wanted) parentPort.postMessage({ sha256: archive.digest('hex') });
-}
 /**
  * The chunk digests job (ChunkHasher): the SHA-256 or SHA-512 of each 1 MiB chunk of the file (the
  * APK Signature Scheme's chunk, prefixed with 0xa5 and its length), whole chunks as their bytes
@@ -170,10 +154,9 @@ function chunksJob({ fd: file, algorithm, upTo, from, end }) {
   if (end !== undefined) parentPort.postMessage({ chunkDigests: Buffer.concat(chunkDigests) });
 }
 parentPort.on('message', (job) => {
-  if (job.archive || job.chunks) {
+  if (job.chunks) {
     try {
-      if (job.archive) archiveJob(job.archive);
-      else chunksJob(job.chunks);
+      chunksJob(job.chunks);
     } catch (err) {
       parentPort.postMessage({ failure: isFailure(err) ? err.detail : String(err && err.message) });
     }
@@ -207,7 +190,7 @@ export function startVerifierThread(): Worker {
  * Verifier threads started before their work is known: a thread's start (~30 ms of CPU, and up
  * to 0.2 s before it runs on a busy machine) then overlaps the reading of the input instead of
  * delaying the proofs the writing waits for. A BackgroundVerifier given them (`pool`) takes what
- * it needs; `archiveHasher` makes one an ArchiveHasher; `close` ends the ones left idle.
+ * it needs; `chunkHasher` makes one a ChunkHasher; `close` ends the ones left idle.
  */
 export class VerifierThreads {
   private readonly idle: Worker[] = [];
@@ -215,7 +198,7 @@ export class VerifierThreads {
 
   private constructor(
     count: number,
-    /** Whether threads given back wait for another job (an archive's hasher), or end. */
+    /** Whether threads given back wait for another job (an APK's chunk hasher), or end. */
     private readonly reuse: boolean,
   ) {
     for (let i = 0; i < count; i++) {
@@ -228,7 +211,7 @@ export class VerifierThreads {
   /**
    * The threads a BackgroundVerifier would start for an input of `bytes` (see VERIFY_WORKER_FROM
    * and defaultThreads), at most `most`, started now; undefined when it would start none. With
-   * `reuse`, a thread given back when its entries are proven stays for an archive's hasher.
+   * `reuse`, a thread given back when its entries are proven stays for an APK's chunk hasher.
    */
   static forInput(bytes: number, most = defaultThreads(), reuse = false): VerifierThreads | undefined {
     const count = Math.min(most, defaultThreads(), Math.floor(bytes / VERIFY_WORKER_FROM));
@@ -254,17 +237,10 @@ export class VerifierThreads {
   }
 
   /**
-   * The ArchiveHasher of the file open as `fd`, on a thread of this pool: an idle one, or the
-   * first one given back while the archive is written (a verifier thread, once its entries are
-   * proven: the writing waits for the last of them, so it comes back before the writing ends).
-   */
-  archiveHasher(fd: number): ArchiveHasher {
-    return new ThreadArchiveHasher(() => this.take(), fd);
-  }
-
-  /**
    * The ChunkHasher of the APK open as `fd` for an APK signature's `algorithm`, on a thread of
-   * this pool taken as archiveHasher takes one.
+   * this pool: an idle one, or the first one given back while the APK is written (a verifier
+   * thread, once its entries are proven: the writing waits for the last of them, so it comes back
+   * before the writing ends).
    */
   chunkHasher(fd: number, algorithm: 'sha256' | 'sha512'): ChunkHasher {
     return new ThreadChunkHasher(() => this.take(), fd, algorithm);
@@ -275,26 +251,6 @@ export class VerifierThreads {
     this.closed = true;
     await Promise.all(this.idle.splice(0).map((w) => w.terminate()));
   }
-}
-
-/**
- * The SHA-256 of an archive being written, taken by a verifier thread from the file itself:
- * ZipWriter reports how far its bytes are final, and asks for the digest when finished. For the
- * 100 MB APK that is ~55 ms of hashing the engine's thread no longer does at the end of a
- * conversion, while the other core is free (the raw copies are proven by then).
- */
-export interface ArchiveHasher {
-  /** The file's bytes [0, upTo) are written and final. */
-  advance(upTo: number): void;
-  /** Bytes already reported were written again: hash from the start. */
-  restart(): void;
-  /**
-   * The hex SHA-256 of the file's bytes [0, size), all written; undefined when the thread could
-   * not take it (it died, or a read failed): the writer then hashes the file itself.
-   */
-  digest(size: number): Promise<string | undefined>;
-  /** Ends the thread (after `digest`, or when the writing stops). */
-  dispose(): void;
 }
 
 /**
@@ -321,28 +277,34 @@ const HASH_STEP = 4 * 1024 * 1024;
 /** The APK Signature Scheme's chunk (the worker's SIGNING_CHUNK). */
 const SIGNING_CHUNK = 1024 * 1024;
 
-/**
- * A job over a file being written, on a verifier thread taken when one is free: positions posted
- * as the file's bytes become final, one answer asked for at the end. The first job a thread gets
- * from it starts afresh (a thread may have hashed another file before).
- */
-abstract class ThreadFileJob<Answer> {
+class ThreadChunkHasher implements ChunkHasher {
   private worker: Worker | undefined;
   private failed = false;
   private fresh = true;
-  protected posted = 0;
-  private pending: ((answer: Answer | undefined) => void) | undefined;
+  private posted = 0;
+  private pending: ((digests: Buffer[] | undefined) => void) | undefined;
 
   constructor(
     /** A thread, when one is free (asked again at each step until one is). */
     private readonly acquire: () => Worker | undefined,
     private readonly fd: number,
-    /** The job's kind, as the thread's program tells them apart. */
-    private readonly kind: 'archive' | 'chunks',
+    private readonly algorithm: 'sha256' | 'sha512',
   ) {}
 
   advance(upTo: number): void {
     if (upTo - this.posted >= HASH_STEP) this.post({ upTo });
+  }
+
+  rewritten(position: number): void {
+    const from = Math.floor(position / SIGNING_CHUNK);
+    // Only chunks the thread may have read: a thread that has not started reads them as they are now.
+    if (this.worker && from * SIGNING_CHUNK < this.posted) this.post({ upTo: from * SIGNING_CHUNK, from });
+  }
+
+  digests(end: number): Promise<Buffer[] | undefined> {
+    const answer = new Promise<Buffer[] | undefined>((resolve) => (this.pending = resolve));
+    if (!this.post({ upTo: end, end })) this.settle(undefined);
+    return answer;
   }
 
   dispose(): void {
@@ -351,31 +313,14 @@ abstract class ThreadFileJob<Answer> {
     void this.worker?.terminate();
   }
 
-  /** The answer to a last job; undefined when there is no thread, or it failed. */
-  protected ask(job: { upTo: number } & Record<string, unknown>): Promise<Answer | undefined> {
-    const answer = new Promise<Answer | undefined>((resolve) => (this.pending = resolve));
-    if (!this.post(job)) this.settle(undefined);
-    return answer;
-  }
-
-  /** What the thread posted, as the answer; undefined when it says the job failed. */
-  protected abstract answerOf(message: Record<string, unknown>): Answer | undefined;
-
-  /** The job's first post to its thread: what makes the thread drop whatever it held before. */
-  protected abstract freshJob(): Record<string, unknown>;
-
-  /** Whether a thread has the job (a rewrite before it has one changes nothing for it). */
-  protected get started(): boolean {
-    return this.worker !== undefined;
-  }
-
   /** Posts a job to the thread (taking one first); false when there is none, or it failed. */
-  protected post(job: { upTo: number } & Record<string, unknown>): boolean {
+  private post(job: { upTo: number; from?: number; end?: number }): boolean {
     if (this.failed || !(this.worker ??= this.start())) return false;
     this.posted = job.upTo;
-    const first = this.fresh ? this.freshJob() : {};
+    // The first job starts afresh: a thread may have hashed another APK's chunks before.
+    const from = this.fresh ? 0 : job.from;
     this.fresh = false;
-    this.worker.postMessage({ [this.kind]: { fd: this.fd, ...job, ...first } });
+    this.worker.postMessage({ chunks: { fd: this.fd, algorithm: this.algorithm, ...job, from } });
     return true;
   }
 
@@ -386,10 +331,17 @@ abstract class ThreadFileJob<Answer> {
       this.failed = worker !== undefined;
       return undefined;
     }
-    worker.on('message', (m: Record<string, unknown>) => {
-      const answer = this.answerOf(m);
-      if (answer === undefined) this.failed = true;
-      this.settle(answer);
+    worker.on('message', (m: { chunkDigests?: unknown }) => {
+      const all = m.chunkDigests;
+      if (!(all instanceof Uint8Array)) {
+        this.failed = true;
+        return this.settle(undefined);
+      }
+      const size = this.algorithm === 'sha256' ? 32 : 64;
+      const bytes = Buffer.from(all.buffer, all.byteOffset, all.byteLength);
+      const digests: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += size) digests.push(bytes.subarray(at, at + size));
+      this.settle(digests);
     });
     const gone = (): void => {
       this.failed = true;
@@ -400,70 +352,9 @@ abstract class ThreadFileJob<Answer> {
     return worker;
   }
 
-  private settle(answer: Answer | undefined): void {
+  private settle(digests: Buffer[] | undefined): void {
     const resolve = this.pending;
     this.pending = undefined;
-    resolve?.(answer);
-  }
-}
-
-class ThreadArchiveHasher extends ThreadFileJob<string> implements ArchiveHasher {
-  constructor(acquire: () => Worker | undefined, fd: number) {
-    super(acquire, fd, 'archive');
-  }
-
-  restart(): void {
-    // A thread that has not started yet starts from the beginning anyway.
-    if (this.started) this.post({ upTo: 0, restart: true });
-  }
-
-  digest(size: number): Promise<string | undefined> {
-    return this.ask({ upTo: size, digest: true });
-  }
-
-  protected answerOf(m: Record<string, unknown>): string | undefined {
-    return typeof m.sha256 === 'string' ? m.sha256 : undefined;
-  }
-
-  protected freshJob(): Record<string, unknown> {
-    return { restart: true };
-  }
-}
-
-class ThreadChunkHasher extends ThreadFileJob<Buffer[]> implements ChunkHasher {
-  constructor(
-    acquire: () => Worker | undefined,
-    fd: number,
-    private readonly algorithm: 'sha256' | 'sha512',
-  ) {
-    super(acquire, fd, 'chunks');
-  }
-
-  override advance(upTo: number): void {
-    if (upTo - this.posted >= HASH_STEP) this.post({ upTo, algorithm: this.algorithm });
-  }
-
-  rewritten(position: number): void {
-    const from = Math.floor(position / SIGNING_CHUNK);
-    // Only bytes the thread may have read: a thread that has not started reads them as they are now.
-    if (this.started && from * SIGNING_CHUNK < this.posted) this.post({ upTo: from * SIGNING_CHUNK, from, algorithm: this.algorithm });
-  }
-
-  digests(end: number): Promise<Buffer[] | undefined> {
-    return this.ask({ upTo: end, end, algorithm: this.algorithm });
-  }
-
-  protected answerOf(m: Record<string, unknown>): Buffer[] | undefined {
-    const all = m.chunkDigests;
-    if (!(all instanceof Uint8Array)) return undefined;
-    const size = this.algorithm === 'sha256' ? 32 : 64;
-    const bytes = Buffer.from(all.buffer, all.byteOffset, all.byteLength);
-    const out: Buffer[] = [];
-    for (let at = 0; at < bytes.length; at += size) out.push(bytes.subarray(at, at + size));
-    return out;
-  }
-
-  protected freshJob(): Record<string, unknown> {
-    return { from: 0 };
+    resolve?.(digests);
   }
 }
