@@ -5,7 +5,7 @@
  */
 import Modal from 'react-bootstrap/Modal';
 import Button from 'react-bootstrap/Button';
-import { billingAddressLine } from '@aabify/shared';
+import { BillingDetailsList } from '../components/BillingDetailsList';
 import type { AdminPurchase } from '../api/payments';
 import { FiscalNoteLine, ReceiptButton } from '../components/FiscalDocuments';
 
@@ -21,16 +21,7 @@ export function PurchaseDetailModal({ purchase, nfseConfigured, onHide }: { purc
       <Modal.Body>
         <h3 className="h6">Comprador (dados de faturamento da compra)</h3>
         {b ? (
-          <dl className="small mb-3" data-testid="purchase-billing">
-            <dt>{b.documentKind === 'cnpj' ? 'Razão social' : 'Nome'}</dt>
-            <dd>{b.name}</dd>
-            <dt>{b.documentKind === 'cnpj' ? 'CNPJ' : 'CPF'}</dt>
-            <dd>{b.documentFormatted}</dd>
-            <dt>E-mail para notas</dt>
-            <dd>{b.email}</dd>
-            <dt>Endereço</dt>
-            <dd>{billingAddressLine(b)}</dd>
-          </dl>
+          <BillingDetailsList details={b} className="small mb-3" testId="purchase-billing" />
         ) : (
           <p className="small text-body-secondary">Compra feita antes dos dados de faturamento: nenhum registrado.</p>
         )}

@@ -10,7 +10,6 @@
  * docs/payments.md and docs/nfse.md.
  */
 import { useCallback, useEffect, useState } from 'react';
-import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
@@ -25,7 +24,6 @@ import { formatDateTime } from '../lib/format';
 import {
   PROVIDER_LABELS,
   PURCHASE_PAGE_SIZES,
-  PURCHASE_STATUS_VARIANTS,
   PURCHASE_TEXTS,
   REFUND_REASON_MAX,
   adminPurchaseActions,
@@ -33,9 +31,6 @@ import {
   isPurchaseStatus,
   purchaseDetail,
   purchaseMethodText,
-  purchaseReason,
-  purchaseStatusDate,
-  purchaseStatusLabel,
   refundReasonOf,
 } from '../lib/purchases';
 import { toast } from '../stores/toasts';
@@ -43,6 +38,7 @@ import { useKeyedState } from '../lib/useKeyedState';
 import { ConfirmModal, PageList, failureText } from './common';
 import Alert from 'react-bootstrap/Alert';
 import { PurchaseDetailModal } from './PurchaseDetailModal';
+import { PurchaseStatusCell } from '../components/PurchaseStatusCell';
 
 type Action = 'approve' | 'sync' | 'refund' | 'cancelRenewal';
 
@@ -221,23 +217,7 @@ export default function PurchasesPage() {
           {
             key: 'status',
             header: 'Status',
-            render: (p) => {
-              const date = purchaseStatusDate(p);
-              const reason = purchaseReason(p);
-              return (
-                <>
-                  <Badge bg={PURCHASE_STATUS_VARIANTS[p.status] ?? 'secondary'} text={p.status === 'pending' || p.status === 'refunded' ? 'dark' : undefined} data-testid="purchase-status">
-                    {purchaseStatusLabel(p)}
-                  </Badge>
-                  {date && (
-                    <div className="small text-body-secondary">
-                      {date.label} {formatDateTime(date.at)}
-                    </div>
-                  )}
-                  {reason && <div className="small text-body-secondary text-break-word">Motivo: {reason}</div>}
-                </>
-              );
-            },
+            render: (p) => <PurchaseStatusCell purchase={p} />,
           },
           {
             key: 'method',

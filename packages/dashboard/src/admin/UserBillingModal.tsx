@@ -1,8 +1,9 @@
 /** Admin › Usuários › Dados de faturamento: the billing details the user saved (GET /admin/users/{id}). */
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { BillingDetailsList } from '../components/BillingDetailsList';
 import Modal from 'react-bootstrap/Modal';
-import { billingAddressLine, type AdminUserDetail, type ApiUser } from '@aabify/shared';
+import type { AdminUserDetail, ApiUser } from '@aabify/shared';
 import { adminApi } from '../api/admin';
 import { Loading } from '../components/Loading';
 
@@ -35,16 +36,7 @@ export function UserBillingModal({ user, onHide }: { user: ApiUser | null; onHid
         ) : detail === 'failed' ? (
           <p className="text-danger">Não foi possível carregar os dados do usuário.</p>
         ) : b ? (
-          <dl className="small mb-0">
-            <dt>{b.documentKind === 'cnpj' ? 'Razão social' : 'Nome'}</dt>
-            <dd>{b.name}</dd>
-            <dt>{b.documentKind === 'cnpj' ? 'CNPJ' : 'CPF'}</dt>
-            <dd>{b.documentFormatted}</dd>
-            <dt>E-mail para notas</dt>
-            <dd>{b.email}</dd>
-            <dt>Endereço</dt>
-            <dd>{billingAddressLine(b)}</dd>
-          </dl>
+          <BillingDetailsList details={b} className="small mb-0" />
         ) : (
           <p className="text-body-secondary mb-0">O usuário ainda não informou dados de faturamento.</p>
         )}

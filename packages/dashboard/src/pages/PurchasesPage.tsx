@@ -9,7 +9,6 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import ListGroup from 'react-bootstrap/ListGroup';
@@ -23,16 +22,12 @@ import { Loading } from '../components/Loading';
 import { PageList } from '../components/PageList';
 import { formatDateTime } from '../lib/format';
 import {
-  PURCHASE_STATUS_VARIANTS,
   PURCHASE_TEXTS,
   canCancelRenewal,
   canResumePayment,
   purchaseMethodText,
   paymentStatusPath,
   purchaseDetail,
-  purchaseReason,
-  purchaseStatusDate,
-  purchaseStatusLabel,
 } from '../lib/purchases';
 import { syncPlanAfterApproval } from '../stores/planAccess';
 import { useSession } from '../stores/session';
@@ -44,27 +39,10 @@ import { PixModal } from './plans/PixModal';
 import { PIX_PHASE_MESSAGES, phaseOfStatus, usePixCheck, usePixPolling } from './plans/usePixPolling';
 import { usePageTitle } from '../components/PageHeader';
 import { FiscalNoteLine, ReceiptButton } from '../components/FiscalDocuments';
+import { PurchaseStatusCell } from '../components/PurchaseStatusCell';
 
 export const MY_PURCHASES_PAGE_SIZE = 10;
 const PLANS_STATE: PlansEntryState = { topUp: true };
-
-function StatusCell({ p }: { p: ApiPurchase }) {
-  const date = purchaseStatusDate(p);
-  const reason = purchaseReason(p);
-  return (
-    <>
-      <Badge bg={PURCHASE_STATUS_VARIANTS[p.status] ?? 'secondary'} text={p.status === 'pending' || p.status === 'refunded' ? 'dark' : undefined} data-testid="purchase-status">
-        {purchaseStatusLabel(p)}
-      </Badge>
-      {date && (
-        <div className="small text-body-secondary">
-          {date.label} {formatDateTime(date.at)}
-        </div>
-      )}
-      {reason && <div className="small text-body-secondary text-break">Motivo: {reason}</div>}
-    </>
-  );
-}
 
 /** A renewal's actions go on its newest purchase on the page only (each period is a purchase). */
 function latestOfRenewal(rows: ApiPurchase[], renewalId: string): string | undefined {
@@ -219,7 +197,7 @@ export default function PurchasesPage() {
                     </div>
                     <div className="text-end ms-auto">
                       <div className="fw-semibold">{p.formattedAmount}</div>
-                      <StatusCell p={p} />
+                      <PurchaseStatusCell purchase={p} />
                     </div>
                   </div>
                   {(p.boletoUrl || p.checkoutUrl || canCancelRenewal(p) || (sandbox && p.status === 'pending' && p.method === 'boleto' && p.paymentId)) && (

@@ -8,7 +8,7 @@ import { CONVERSION_LIMITS, type ConversionUpdate } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import type { SettingsService } from '../settings/index.js';
 import type { ConversionEvents } from './events.js';
-import { queueInfoAt, type QueueStats } from './queueStats.js';
+import { queueInfoAt, queuePositionFields, type QueueStats } from './queueStats.js';
 import { readConversionSettings } from './settings.js';
 
 export interface QueueBroadcasterDeps {
@@ -59,13 +59,7 @@ export class QueueBroadcaster {
         conversionId: id,
         timestamp: now,
         status: 'queued',
-        position: q.queuePosition,
-        queuePosition: q.queuePosition,
-        estimatedTime: q.estimatedTime,
-        totalWaiting: q.totalInQueue,
-        averageProcessingTime: q.averageProcessingTime,
-        currentlyProcessing: q.currentlyProcessing,
-        maxConcurrent: q.maxConcurrent,
+        ...queuePositionFields(q),
       });
     }
     events.updateMany(updates);

@@ -147,6 +147,19 @@ export function queueInfo(snapshot: QueueSnapshot, conversionId: string): QueueI
   return queueInfoAt(snapshot, index >= 0 ? index + 1 : 0);
 }
 
+/** A queue_position message's figures (the live message and the late subscriber's snapshot say the same). */
+export function queuePositionFields(q: QueueInfo) {
+  return {
+    position: q.queuePosition,
+    queuePosition: q.queuePosition,
+    estimatedTime: q.estimatedTime,
+    totalWaiting: q.totalInQueue,
+    averageProcessingTime: q.averageProcessingTime,
+    currentlyProcessing: q.currentlyProcessing,
+    maxConcurrent: q.maxConcurrent,
+  };
+}
+
 /** The figures of whatever stands at `position` (1 = next; 0 = not waiting), for callers that walk the line. */
 export function queueInfoAt(snapshot: QueueSnapshot, position: number): QueueInfo {
   return {

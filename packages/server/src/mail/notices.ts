@@ -52,9 +52,19 @@ export class Mailer {
 
   /** After register: welcome, with the address-confirmation link. */
   async welcome(user: User, opts: Tx = {}): Promise<void> {
-    await this.guard('welcome', () =>
+    await this.addressConfirmation('welcome', user, opts);
+  }
+
+  /** "Reenviar e-mail": a new confirmation link (older ones stop working). */
+  async verification(user: User): Promise<void> {
+    await this.addressConfirmation('verify_email', user);
+  }
+
+  /** A message with the link that confirms the address (a new one: older links stop working). */
+  private async addressConfirmation(kind: 'welcome' | 'verify_email', user: User, opts: Tx = {}): Promise<void> {
+    await this.guard(kind, () =>
       this.outbox.enqueue({
-        kind: 'welcome',
+        kind,
         to: user.email,
         userId: user.id,
         // No name: whoever typed it may not own this mailbox (the address is not confirmed),
@@ -62,21 +72,6 @@ export class Mailer {
         data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000 },
         link: (transaction) => issueEmailLink(this.deps.models, user, 'email_verification', { transaction }),
         transaction: opts.transaction,
-      }),
-    );
-  }
-
-  /** "Reenviar e-mail": a new confirmation link (older ones stop working). */
-  async verification(user: User): Promise<void> {
-    await this.guard('verify_email', () =>
-      this.outbox.enqueue({
-        kind: 'verify_email',
-        to: user.email,
-        userId: user.id,
-        // No name: whoever typed it may not own this mailbox (the address is not confirmed),
-        // and a name is free text a stranger could fill with a phishing line sent from our domain.
-        data: { name: null, validHours: LINK_VALIDITY_MS.email_verification / 3600_000 },
-        link: (transaction) => issueEmailLink(this.deps.models, user, 'email_verification', { transaction }),
       }),
     );
   }

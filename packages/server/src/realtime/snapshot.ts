@@ -2,7 +2,7 @@
 import { CONVERSION_LIMITS, outputFileName, type ConversionUpdate } from '@aabify/shared';
 import type { Conversion, Models } from '../models/index.js';
 import type { ConversionEvents } from '../conversions/events.js';
-import type { QueueStats } from '../conversions/queueStats.js';
+import { queuePositionFields, type QueueStats } from '../conversions/queueStats.js';
 
 export interface SnapshotDeps {
   models: Models;
@@ -60,13 +60,7 @@ async function messagesOf(deps: SnapshotDeps, c: Conversion): Promise<Conversion
       ...base,
       type: 'queue_position',
       status: c.status,
-      position: q.queuePosition,
-      queuePosition: q.queuePosition,
-      estimatedTime: q.estimatedTime,
-      totalWaiting: q.totalInQueue,
-      averageProcessingTime: q.averageProcessingTime,
-      currentlyProcessing: q.currentlyProcessing,
-      maxConcurrent: q.maxConcurrent,
+      ...queuePositionFields(q),
     });
   }
   return out;

@@ -119,6 +119,20 @@ describe('fiscal: billing details, PDF receipts and NFS-e in a real browser', fu
     await soon(() => page.getByLabel('CPF ou CNPJ').inputValue(), (v) => expect(v).to.equal('11.222.333/0001-81'));
     await shootBoth(page, 'account-billing');
     expect(errors).to.deep.equal([]);
+
+    // Admin › Usuários › Dados de faturamento: a company is listed by its razão social and CNPJ.
+    const adminPage = (await open(admin)).page;
+    await adminPage.goto(`${server.url}/admin/users`);
+    await adminPage.getByLabel('Buscar').fill(company.email);
+    await adminPage.getByRole('button', { name: 'Buscar', exact: true }).click();
+    const userRow = adminPage.getByTestId(`user-row-${company.email}`);
+    await userRow.getByRole('button', { name: `Mais ações para ${company.email}` }).click();
+    await adminPage.getByRole('button', { name: 'Dados de faturamento' }).click();
+    const billing = adminPage.getByTestId('user-billing');
+    await soon(
+      () => billing.locator('dl').textContent({ timeout: SHORT }),
+      (v) => expect(v).to.equal('Razão socialAplicativos Ação LtdaCNPJ11.222.333/0001-81E-mail para notas' + company.email + 'EndereçoAvenida Afonso Pena, 1500 – Centro – Belo Horizonte/MG – CEP 30130-010'),
+    );
   });
 
   it('nfse_processandoThenAutorizadaWithLinks_thenAnAdminRefundCancelsIt', async () => {
