@@ -210,7 +210,10 @@ function collectTypes<V>(p: ResPackage, warn: (w: ConversionWarning) => void, ma
     const config = configToProto(chunk.config);
     const configKey = configProtoKey(config);
     const flags = specFlags.get(chunk.id);
-    for (const e of chunk.entries) {
+    const entries = chunk.entries;
+    // Indexed: this runs once per conversion, mostly before V8 optimises it, where `for...of` allocates per step.
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
       const value = makeValue(chunk.name, e);
       if (value === undefined) {
         warn({

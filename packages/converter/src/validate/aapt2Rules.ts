@@ -68,7 +68,9 @@ export const aapt2Locales: ModuleValidator = {
   rule: 'aapt2-locales',
   async check(m) {
     const bad = new Set<string>();
-    for (const { value } of configValues(await table(m))) {
+    const sites = configValues(await table(m));
+    for (let i = 0; i < sites.length; i++) {
+      const { value } = sites[i]!;
       const l = value.config.locale ?? '';
       if (!isValidLocale(l)) bad.add(l);
     }
@@ -81,7 +83,9 @@ export const aapt2ValuesSet: ModuleValidator = {
   rule: 'aapt2-values-set',
   async check(m) {
     const out: BundleProblem[] = [];
-    for (const { pkg, type, entry, value } of configValues(await table(m))) {
+    const sites = configValues(await table(m));
+    for (let i = 0; i < sites.length; i++) {
+      const { pkg, type, entry, value } = sites[i]!;
       const why = value.problem;
       if (why) out.push(problem(this.rule, `Value of ${describe(pkg, type, entry)} would make aapt2 fail: ${why}.`));
     }
@@ -108,8 +112,12 @@ export const aapt2References: ModuleValidator = {
       }
       return ok;
     };
-    for (const { pkg, type, entry, value } of configValues(await table(m))) {
-      for (const { name, hasId, role } of value.references) {
+    const sites = configValues(await table(m));
+    for (let i = 0; i < sites.length; i++) {
+      const { pkg, type, entry, value } = sites[i]!;
+      const references = value.references;
+      for (let r = 0; r < references.length; r++) {
+        const { name, hasId, role } = references[r]!;
         if (name !== '' && !parses(name)) {
           out.push(problem(this.rule, `Reference in ${describe(pkg, type, entry)} has invalid resource name '${name}'.`));
         }

@@ -32,7 +32,9 @@ export const resourceFileReferences: ModuleValidator = {
     const out: BundleProblem[] = [];
     const referenced = new Set<string>();
     const outside = new Set<string>();
-    for (const { value } of configValues(table)) {
+    const sites = configValues(table);
+    for (let i = 0; i < sites.length; i++) {
+      const { value } = sites[i]!;
       const path = value.file?.path;
       if (path === undefined) continue;
       if (!path.startsWith('res/')) outside.add(path);
@@ -87,7 +89,9 @@ export const protoXmlFiles: ModuleValidator = {
     const table = (await m.resourceTable())?.value;
     const out: BundleProblem[] = [];
     const checked = new Set<string>();
-    for (const { pkg, type, entry, value } of configValues(table)) {
+    const sites = configValues(table);
+    for (let i = 0; i < sites.length; i++) {
+      const { pkg, type, entry, value } = sites[i]!;
       const file = value.file;
       if (!file?.path || checked.has(file.path)) continue;
       if (file.type === FILE_TYPE.BINARY_XML) {
