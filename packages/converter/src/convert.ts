@@ -136,8 +136,9 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
   try {
     // A large input gets a verifier thread, started now so that it boots while the input is read:
     // it proves the raw copies (a second would not help: the conversion on this thread outlasts
-    // it), then takes the bundle's SHA-256 from the file as it is written.
-    verifierThreads = VerifierThreads.forInput(inputBytes(inputs), 1, true);
+    // it). The bundle's SHA-256 is taken here from the bytes as they are written: the verifier
+    // thread, the busiest, would have to read the file again for it.
+    verifierThreads = VerifierThreads.forInput(inputBytes(inputs), 1);
     // The key first: a wrong password or alias fails in milliseconds, before any conversion work.
     const key: SigningKey | undefined = options.sign ? await loadSigningKey(options.sign) : undefined;
     progress.report('reading', 0);
@@ -200,7 +201,11 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
       log('warn', 'validating', w.message);
     }
     const checksMs = monotonicMs() - checksStarted;
-    for (const f of plan.files) delete f.message; // only the validators and the checks read them: the heap may shrink while writing
+    for (const f of plan.files) {
+      // Only the validators and the checks read them: the heap may shrink while writing.
+      delete f.message;
+      delete f.tableView;
+    }
     progress.report('validating', 1);
     log('info', 'validating', `AAB validado: ${plan.files.length} arquivos em ${plan.modules.length} módulo(s)`);
 
@@ -209,7 +214,7 @@ export async function convertApk(input: InputFile | readonly InputFile[], output
     // File operations from here on are synchronous (each takes microseconds): as thread-pool
     // jobs they waited behind the estimate's and the generated files' deflates queued there.
     rmSync(partial, { force: true });
-    writer = await ZipWriter.create(partial, { digest: key !== undefined, archiveHasher: (fd) => verifierThreads?.archiveHasher(fd) });
+    writer = await ZipWriter.create(partial, { digest: key !== undefined });
     await writeFiles(plan, writer, verifiers, prepared, (f) => progress.report('writing', f), signal);
     let signature: SignatureReport | undefined;
     let written = plan.files.length;
@@ -388,6 +393,7 @@ async function validatePlan(plan: BundlePlan, signal?: AbortSignal): Promise<voi
       path: f.path,
       message: f.message,
       xmlHasRoot: f.xmlHasRoot,
+      tableView: f.tableView,
       read: async () => f.data ?? (f.source && f.reader ? f.reader.read(f.source) : new Uint8Array()),
     })),
   });

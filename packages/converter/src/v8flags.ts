@@ -13,11 +13,13 @@
  *   value of 2, enforced then), so the engine sets the flags again as soon as a worker's heap is
  *   set up (`keepFlagsAcrossWorkerStart`), and the worker as its first statement
  *   (`v8FlagsToReapply()`, handed in its workerData).
- * - `--interrupt-budget=270336` (4 × the default): how much a function must run before V8 tiers
- *   it up. A conversion runs much of its code hot for a moment only (each parser and encoder
- *   over one table); TurboFan compiled ~140 functions for the 100 MB APK, ~0.3 s of CPU on the
- *   other core. With 4× the budget, only the long-running loops get there: ~0.15–0.2 s less CPU,
- *   the main thread's time unchanged. V8 12 (Node 22) dropped the flag: its tiers count
+ * - `--interrupt-budget=1081344` (16 × the default): how much a function must run before V8
+ *   tiers it up. A conversion runs much of its code hot for a moment only (each parser and
+ *   encoder over one table); TurboFan compiled ~140 functions for the 100 MB APK, ~0.3 s of CPU
+ *   on the other core. With 4× the budget, only the long-running loops got there: ~0.15–0.2 s
+ *   less CPU, the main thread's time unchanged; with 4× V8's compiler threads still took ~7 %
+ *   of the process's CPU samples (perf), and 16× gave 30–40 ms less CPU in alternating runs of
+ *   the 100 MB APK (64× no more). V8 12 (Node 22) dropped the flag: its tiers count
  *   invocations, with Maglev between the interpreter and TurboFan, and 4× TurboFan's count there
  *   (`--invocation-count-for-turbofan=12000`) saved nothing on Node 24 (the 100 MB APK, five
  *   alternating runs: 1.16 s CPU without, 1.29 s with), so newer V8s get the first flag only.
@@ -30,7 +32,7 @@ import { monotonicMs } from './clock.js';
 
 /** `--interrupt-budget` exists up to V8 11 (Node 20); a V8 that does not know a flag prints an error. */
 const HAS_INTERRUPT_BUDGET = Number(process.versions.v8.split('.')[0]) < 12;
-const CONVERSION_FLAGS = HAS_INTERRUPT_BUDGET ? '--semi-space-growth-factor=1 --interrupt-budget=270336' : '--semi-space-growth-factor=1';
+const CONVERSION_FLAGS = HAS_INTERRUPT_BUDGET ? '--semi-space-growth-factor=1 --interrupt-budget=1081344' : '--semi-space-growth-factor=1';
 /** V8's defaults for the same flags (`node --v8-options`: the same in V8 11–13, Node 20–24). */
 const DEFAULT_FLAGS = HAS_INTERRUPT_BUDGET ? '--semi-space-growth-factor=2 --interrupt-budget=67584' : '--semi-space-growth-factor=2';
 let applied: string | undefined;

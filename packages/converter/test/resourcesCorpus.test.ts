@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseResourceTable } from '../src/arsc/index.js';
 import { AAPT_PROTO, decodeResourceTablePb, decodeXmlNodePb, encodeAapt } from '../src/proto/index.js';
+import type { PbResourceTable } from '../src/proto/aapt.js';
+import { writeResourceTable } from '../src/resources/tableBytes.js';
+import { tableViewOf } from '../src/validate/table.js';
 import {
+  buildResourceTableProto,
   isBinaryXml,
   listReferencedFiles,
   parseBinaryXml,
@@ -120,6 +124,12 @@ describe('resources over the corpus', function () {
       }
       const warnings: ConversionWarning[] = [];
       const pb = resourceTableToProto(table, { xmlFilePaths: xml, warnings });
+      // Written straight from the table: the bytes of its message through the encoder, the same warnings.
+      const messageWarnings: ConversionWarning[] = [];
+      expect(Buffer.from(pb).equals(encodeAapt('ResourceTable', buildResourceTableProto(table, { xmlFilePaths: xml, warnings: messageWarnings }))), 'resources.arsc').to.equal(true);
+      expect(warnings).to.deep.equal(messageWarnings);
+      // What the validators read of it: the view of the decoded bytes.
+      expect(writeResourceTable(table, { xmlFilePaths: xml }).view).to.deep.equal(tableViewOf(decodeResourceTablePb(pb) as unknown as PbResourceTable));
       checkTable(decodeResourceTablePb(pb));
       const summary = tableSummary(table);
       expect(summary.typeCount).to.be.at.most(summary.entryCount);

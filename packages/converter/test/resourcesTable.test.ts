@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { parseResourceTable } from '../src/arsc/index.js';
-import { decodeResourceTablePb, encodeAapt } from '../src/proto/aapt.js';
+import { decodeResourceTablePb, encodeAapt, type PbResourceTable } from '../src/proto/aapt.js';
+import { writeResourceTable } from '../src/resources/tableBytes.js';
+import { tableViewOf } from '../src/validate/table.js';
 import { Writer } from '../src/proto/protoWriter.js';
 import { resValueToItem, writeResValueItem, type ValueContext } from '../src/resources/valueProto.js';
 import { emptyStringPool, type StringPool } from '../src/arsc/stringPool.js';
@@ -268,6 +270,19 @@ describe('resources table → aapt.pb.ResourceTable', () => {
     expect(styled.config_value[0].value.item).to.deep.equal({
       styled_str: { value: 'Hi bold', span: [{ tag: 'b', first_char: 3, last_char: 6 }] },
     });
+  });
+
+  it('resourceTableToProto_richTable_theEncodersBytesOfItsMessageAndTheSameWarnings', () => {
+    const table = parseResourceTable(richTable());
+    for (const xmlFilePaths of [new Set(['res/xml/clip.xml']), new Set<string>()]) {
+      const fromMessage: ConversionWarning[] = [];
+      const direct: ConversionWarning[] = [];
+      const expected = Buffer.from(encodeAapt('ResourceTable', buildResourceTableProto(table, { xmlFilePaths, warnings: fromMessage })));
+      expect(Buffer.from(resourceTableToProto(table, { xmlFilePaths, warnings: direct })).equals(expected)).to.equal(true);
+      expect(direct).to.deep.equal(fromMessage);
+      expect(direct.length).to.be.greaterThan(0);
+      expect(writeResourceTable(table, { xmlFilePaths }).view).to.deep.equal(tableViewOf(decodeResourceTablePb(expected) as unknown as PbResourceTable));
+    }
   });
 
   it('resourceTableToProto_sameInputTwice_identicalBytes', () => {

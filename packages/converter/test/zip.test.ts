@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync, deflateRawSync } from 'node:zlib';
 import { ConverterError, type ConverterErrorCode } from '../src/errors.js';
 import { ChunkDigests, contentDigest } from '../src/sign/apk.js';
-import { BackgroundVerifier, VerifierThreads, ZipReader, ZipWriter, crc32, crc32Update, normaliseEntryName, type ArchiveHasher, type ZipWriterOptions } from '../src/zip/index.js';
+import { BackgroundVerifier, VerifierThreads, ZipReader, ZipWriter, crc32, crc32Update, normaliseEntryName } from '../src/zip/index.js';
 import { VERIFY_WORKER_FROM } from '../src/zip/verify.js';
 import { buildZip, TempDir, type BuildEntry, type BuildOptions } from './helpers/zipBuilder.js';
 import type { ZipLimits } from '../src/zip/limits.js';
@@ -251,8 +251,8 @@ describe('zip', () => {
         if (rewind) expect(await w.addDeflated('random', src, src.entries[0], 6, () => false)).to.equal(false);
         await w.addRaw('text', src, src.entries[1]);
         await w.finish({
-          beforeCentralDirectory: (t) => {
-            const known = chunks.before(t.entriesEnd);
+          beforeCentralDirectory: async (t) => {
+            const known = await chunks.before(t.entriesEnd);
             const seen = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256', known);
             const readBack = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256');
             expect(seen.toString('hex'), `rewind ${rewind}`).to.equal(readBack.toString('hex'));
@@ -263,6 +263,57 @@ describe('zip', () => {
         });
       }
       await src.close();
+    });
+    it('apkChunkDigestsByAVerifierThread_everyChunkDigestedAsReadBack_evenAfterARewrite', async () => {
+      const MiB = 1024 * 1024;
+      const src = await openZip([
+        { name: 'random', data: randomBytes(2_600_000), method: 0 },
+        { name: 'text', data: 'x'.repeat(3_000_000), method: 0 },
+      ]);
+      for (const rewind of [false, true]) {
+        const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
+        const path = tmp.file(`thread-chunks-${rewind}.zip`);
+        let chunks: ChunkDigests | undefined;
+        const w = await ZipWriter.create(path, { onOpen: (fd) => (chunks = new ChunkDigests('sha256', pool.chunkHasher(fd, 'sha256'))), onWrite: (b, at) => chunks!.written(b, at) });
+        await w.addBuffer('a.bin', randomBytes(1_700_000), { compress: false });
+        // Past the thread's first step (4 MiB) before the rewind: it must hash those chunks again.
+        if (rewind) expect(await w.addDeflated('random', src, src.entries[0], 6, () => false)).to.equal(false);
+        await w.addRaw('text', src, src.entries[1]);
+        await w.finish({
+          beforeCentralDirectory: async (t) => {
+            const known = await chunks!.before(t.entriesEnd);
+            expect(known.length, 'every chunk from the thread').to.equal(Math.ceil(t.entriesEnd / MiB));
+            const seen = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256', known);
+            const readBack = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256');
+            expect(seen.toString('hex'), `rewind ${rewind}`).to.equal(readBack.toString('hex'));
+            return new Uint8Array(0);
+          },
+        });
+        chunks!.dispose();
+        await pool.close();
+      }
+      await src.close();
+    });
+    it('apkChunkDigests_threadEnded_readBackHere', async () => {
+      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
+      const dead = pool.take()!;
+      await dead.terminate();
+      pool.give(dead);
+      const path = tmp.file('dead-thread-chunks.zip');
+      let chunks: ChunkDigests | undefined;
+      const w = await ZipWriter.create(path, { onOpen: (fd) => (chunks = new ChunkDigests('sha256', pool.chunkHasher(fd, 'sha256'))), onWrite: (b, at) => chunks!.written(b, at) });
+      await w.addBuffer('a.bin', randomBytes(5_500_000), { compress: false });
+      await w.finish({
+        beforeCentralDirectory: async (t) => {
+          const known = await chunks!.before(t.entriesEnd);
+          expect(known).to.deep.equal([]);
+          const expected = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256');
+          expect(contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256', known).equals(expected)).to.equal(true);
+          return new Uint8Array(0);
+        },
+      });
+      chunks!.dispose();
+      await pool.close();
     });
     async function writeSample(path: string, src: ZipReader): Promise<void> {
       const w = await ZipWriter.create(path);
@@ -391,52 +442,40 @@ describe('zip', () => {
     });
   });
 
-  describe('archive hashed by a verifier thread', () => {
-    /** The pool's hasher, with what its digest answered (undefined: the writer hashed the file itself). */
-    function spiedHasher(pool: VerifierThreads): { options: ZipWriterOptions; answers: (string | undefined)[] } {
-      const answers: (string | undefined)[] = [];
-      const archiveHasher = (fd: number): ArchiveHasher => {
-        const h = pool.archiveHasher(fd);
-        const digest = async (size: number): Promise<string | undefined> => {
-          const d = await h.digest(size);
-          answers.push(d);
-          return d;
-        };
-        return { advance: (n) => h.advance(n), restart: () => h.restart(), dispose: () => h.dispose(), digest };
-      };
-      return { options: { archiveHasher }, answers };
+  describe('APK chunks hashed by a verifier thread', () => {
+    const MiB = 1024 * 1024;
+    /** Writes an APK-like archive past the hasher's steps with the pool's chunk hasher; the digests it gave and the read-back ones. */
+    async function writeHashed(path: string, pool: VerifierThreads, during?: () => Promise<void>): Promise<{ known: Buffer[]; entriesEnd: number; content: string; readBack: string }> {
+      let chunks: ChunkDigests | undefined;
+      const w = await ZipWriter.create(path, { hash: false, onOpen: (fd) => (chunks = new ChunkDigests('sha256', pool.chunkHasher(fd, 'sha256'))), onWrite: (b, at) => chunks!.written(b, at) });
+      await w.addBuffer('stored', randomBytes(6_000_000), { compress: false }); // the thread is taken and started
+      await during?.();
+      await w.addBuffer('more', randomBytes(1_000_000), { compress: false });
+      let result: { known: Buffer[]; entriesEnd: number; content: string; readBack: string } | undefined;
+      await w.finish({
+        beforeCentralDirectory: async (t) => {
+          const known = await chunks!.before(t.entriesEnd);
+          const content = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256', known).toString('hex');
+          const readBack = contentDigest(path, t.entriesEnd, t.centralDirectory, t.endRecord, 'sha256').toString('hex');
+          result = { known, entriesEnd: t.entriesEnd, content, readBack };
+          return new Uint8Array(0);
+        },
+      });
+      chunks!.dispose();
+      return result!;
     }
-    /** An archive past the hasher's steps, with an OBB whose local header is patched at the end. */
-    async function writeArchive(path: string, options: ZipWriterOptions): Promise<string> {
-      const obb = tmp.file('main.obb', randomBytes(700_000));
-      const w = await ZipWriter.create(path, options);
-      await w.addBuffer('stored', randomBytes(6_000_000), { compress: false });
-      await w.addBuffer('text', Buffer.alloc(3_000_000, 'a'));
-      await w.addFile('obb', obb, 700_000);
-      await w.addBuffer('after', randomBytes(5_000_000), { compress: false });
-      return (await w.finish()).sha256;
-    }
-    const sha256Of = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-    it('poolThread_archiveWithPatchedHeader_itsDigestIsTheFilesSha256', async () => {
-      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
-      const { options, answers } = spiedHasher(pool);
-      const out = tmp.file('hashed.zip');
-      expect(await writeArchive(out, options)).to.equal(sha256Of(out));
-      expect(answers).to.deep.equal([sha256Of(out)]);
-      await pool.close();
-    });
-    it('verifierThreadGivenBack_provesThenHashes', async () => {
+    it('verifierThreadGivenBack_provesThenHashesTheChunks', async () => {
       const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
       const r = await openZip([{ name: 'a', data: randomBytes(2_000_000) }, { name: 'b', data: Buffer.alloc(1_000_000, 5) }]);
       const v = new BackgroundVerifier(r, r.entries, undefined, { workerFrom: 0, pool, threads: 1 });
       expect(pool.size).to.equal(0);
       expect(await Promise.all(r.entries.map((e) => v.settle(e)))).to.deep.equal([true, true]);
       expect(pool.size).to.equal(1);
-      const { options, answers } = spiedHasher(pool);
-      const out = tmp.file('after-verifying.zip');
-      expect(await writeArchive(out, options)).to.equal(sha256Of(out));
-      expect(answers).to.deep.equal([sha256Of(out)]);
+      const out = tmp.file('after-verifying.apk');
+      const { known, entriesEnd, content, readBack } = await writeHashed(out, pool);
+      expect(known.length).to.equal(Math.ceil(entriesEnd / MiB));
+      expect(content).to.equal(readBack);
       await v.cancel();
       await r.close();
       await pool.close();
@@ -451,29 +490,13 @@ describe('zip', () => {
       await r.close();
       await pool.close();
     });
-    it('threadEndedBeforeHashing_writerHashesTheFileItself', async () => {
-      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
-      const dead = pool.take()!;
-      await dead.terminate();
-      pool.give(dead);
-      const { options, answers } = spiedHasher(pool);
-      const out = tmp.file('fallback.zip');
-      expect(await writeArchive(out, options)).to.equal(sha256Of(out));
-      expect(answers).to.deep.equal([undefined]);
-      await pool.close();
-    });
-    it('threadEndedWhileHashing_writerHashesTheFileItself', async () => {
+    it('threadEndedWhileHashing_chunksReadBackHere', async () => {
       const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
       const worker = pool.take()!;
       pool.give(worker);
-      const { options, answers } = spiedHasher(pool);
-      const out = tmp.file('ended.zip');
-      const w = await ZipWriter.create(out, options);
-      await w.addBuffer('stored', randomBytes(6_000_000), { compress: false }); // the thread is taken and started
-      await worker.terminate();
-      await w.addBuffer('more', randomBytes(1_000_000), { compress: false });
-      expect((await w.finish()).sha256).to.equal(sha256Of(out));
-      expect(answers).to.deep.equal([undefined]);
+      const { known, content, readBack } = await writeHashed(tmp.file('ended.apk'), pool, () => worker.terminate().then(() => undefined));
+      expect(known).to.deep.equal([]);
+      expect(content).to.equal(readBack);
       await pool.close();
     });
   });

@@ -125,10 +125,11 @@ export async function buildApks(input: string, output: string, options: BuildApk
   let bundle: Bundle | undefined;
   let step: ConversionStage = 'reading';
   // A universal APK's raw copies are proven (and hashed, for v1) by worker threads for a large
-  // bundle: started now, they get going while the key and the bundle are read.
+  // bundle: started now, they get going while the key and the bundle are read. The first one
+  // done then takes the v2/v3 signature's chunk digests from the APK as it is written.
   let verifierThreads: VerifierThreads | undefined;
   try {
-    if (mode === 'universal') verifierThreads = VerifierThreads.forInput(statSync(input, { throwIfNoEntry: false })?.size ?? 0);
+    if (mode === 'universal') verifierThreads = VerifierThreads.forInput(statSync(input, { throwIfNoEntry: false })?.size ?? 0, undefined, true);
     // The caller's key first: a wrong password fails in milliseconds, before any work.
     const ownKey = options.sign ? await loadSigningKey(options.sign) : undefined;
     progress.report('reading', 0);

@@ -160,6 +160,7 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
   const copies = entries.filter((e) => e.mode === 'raw' && (v1 || e.entry!.method !== METHOD_STORED)).map((e) => e.entry as ZipEntry);
   const verifier = copies.length === 0 ? undefined : new BackgroundVerifier(reader, copies, signal, { pool: o.verifierThreads, ...(v1 ? { digest: o.signing?.v1Digest } : {}) });
   let writer: ZipWriter | undefined;
+  let chunks: ChunkDigests | undefined;
   try {
     for (const e of all) {
       if (!e.make) continue;
@@ -167,9 +168,16 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
       e.make = undefined;
     }
     const key = o.signing?.key;
-    // The v2/v3 content digest is taken from the entries' bytes as they are written.
-    const chunks = key ? new ChunkDigests(apkSignatureAlgorithm(key).digest) : undefined;
-    writer = await ZipWriter.create(path, { digest: v1, digestAlgorithm: o.signing?.v1Digest, hash: false, noZip64: true, ...(chunks ? { onWrite: (b, at) => chunks.written(b, at) } : {}) });
+    // The v2/v3 content digest is taken from the entries' bytes as they are written: by a verifier
+    // thread from the file (the first one done proving the copies), else here as they go by.
+    const algorithm = key ? apkSignatureAlgorithm(key).digest : undefined;
+    writer = await ZipWriter.create(path, {
+      digest: v1,
+      digestAlgorithm: o.signing?.v1Digest,
+      hash: false,
+      noZip64: true,
+      ...(algorithm ? { onWrite: (b, at) => chunks?.written(b, at), onOpen: (fd) => (chunks = new ChunkDigests(algorithm, o.verifierThreads?.chunkHasher(fd, algorithm))) } : {}),
+    });
     for (const e of entries) {
       checkAbort(signal);
       await writeEntry(writer, e, rules, o, verifier);
@@ -178,9 +186,10 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
       const sig = buildSignatureFiles(writer.digests, o.signing.key, { digest: o.signing.v1Digest, apkSigned: '2, 3' });
       for (const f of sig.files) await writer.addBuffer(f.name, f.data);
     }
+    const signed = key && algorithm && chunks;
     const { size } = await writer.finish(
-      key && chunks
-        ? { beforeCentralDirectory: (tail) => apkSigningBlock(key, contentDigest(path, tail.entriesEnd, tail.centralDirectory, tail.endRecord, apkSignatureAlgorithm(key).digest, chunks.before(tail.entriesEnd))) }
+      signed
+        ? { beforeCentralDirectory: async (tail) => apkSigningBlock(key, contentDigest(path, tail.entriesEnd, tail.centralDirectory, tail.endRecord, algorithm, await signed.before(tail.entriesEnd))) }
         : {},
     );
     return { sizeBytes: size, entries: writer.entryCount, droppedSignatureFiles: dropped };
@@ -188,6 +197,7 @@ export async function writeApk(plan: ApkPlan, path: string, o: WriteApkOptions):
     await writer?.destroy();
     throw e;
   } finally {
+    chunks?.dispose();
     await verifier?.cancel();
   }
 }

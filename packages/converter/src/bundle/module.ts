@@ -20,6 +20,8 @@ import {
   type ManifestInfo,
   type ResourceTable,
 } from '../resources/index.js';
+import { writeResourceTable } from '../resources/tableBytes.js';
+import type { TableView } from '../validate/table.js';
 import { encodeAapt, type PbResourceTable, type PbXmlNode } from '../proto/aapt.js';
 import { warning, type ConversionWarning, type ConverterWarningCode } from '../report.js';
 import type { ModuleParts, SplitApk } from '../splits/classify.js';
@@ -41,6 +43,8 @@ export interface PlannedFile {
   message?: object;
   /** A res/ XML file written straight from its parsed document: it has a root element (what the validators check of it). */
   xmlHasRoot?: boolean;
+  /** A resource table written straight from the binary table: what the validators read of it, in place of `message`. */
+  tableView?: TableView;
   source?: ZipEntry;
   /** The APK (or container) `source` is read from. */
   reader?: ZipReader;
@@ -200,6 +204,7 @@ export async function planCodeModule(m: ModuleParts, options: ModuleOptions, hoo
   // Resources: one proto table per APK, merged when the module came in several.
   hooks.stage('resources', 0);
   const tables: PbResourceTable[] = [];
+  let written: { bytes: Uint8Array; view: TableView } | undefined;
   const labels: string[] = [];
   const missing: string[] = [];
   const resPlanned = new CopySet();
@@ -249,31 +254,45 @@ export async function planCodeModule(m: ModuleParts, options: ModuleOptions, hoo
     }
     const tableWarnings: { code: string; message: string }[] = [];
     await turn();
-    let built = await guarded('BAD_RESOURCE_TABLE', `${p.part.label}: resources.arsc → proto`, () =>
-      buildResourceTableProto(table, { xmlFilePaths, warnings: tableWarnings }),
-    );
-    if (splitsXml && skip !== undefined) {
-      built = withoutResource(built, splitsXml.id);
-      hooks.warn('resources', warning('SPLITS_XML_REMOVED', [skip]));
+    if (tableParts.length === 1 && skip === undefined) {
+      // The module's only table, kept whole: written straight to bytes, with the validators' view.
+      written = await guarded('BAD_RESOURCE_TABLE', `${p.part.label}: resources.arsc → proto`, () => writeResourceTable(table, { xmlFilePaths, warnings: tableWarnings }));
+    } else {
+      let built = await guarded('BAD_RESOURCE_TABLE', `${p.part.label}: resources.arsc → proto`, () =>
+        buildResourceTableProto(table, { xmlFilePaths, warnings: tableWarnings }),
+      );
+      if (splitsXml && skip !== undefined) {
+        built = withoutResource(built, splitsXml.id);
+        hooks.warn('resources', warning('SPLITS_XML_REMOVED', [skip]));
+      }
+      tables.push(built);
     }
     for (const w of tableWarnings) hooks.warn('resources', { code: w.code, message: w.message });
-    tables.push(built);
     labels.push(p.part.label);
     const referencedHere = new Set(referenced);
     unreferenced = [...unreferenced, ...[...p.routed.res.keys()].filter((f) => !referencedHere.has(f) && f !== skip)];
     if (skip !== undefined && p.routed.res.has(skip)) dropped++;
   }
-  if (tables.length > 0) {
-    let message: object | undefined = tables.length === 1 ? tables[0] : mergeResourceTables(tables, labels);
-    await turn();
-    let tablePb = await guarded('BAD_RESOURCE_TABLE', 'resources.arsc → proto', () => encodeAapt('ResourceTable', message!));
+  if (written || tables.length > 0) {
+    let message: object | undefined;
+    let tableView: TableView | undefined;
+    let tablePb: Uint8Array;
+    if (written) {
+      tablePb = written.bytes;
+      tableView = written.view;
+    } else {
+      message = tables.length === 1 ? tables[0] : mergeResourceTables(tables, labels);
+      await turn();
+      tablePb = await guarded('BAD_RESOURCE_TABLE', 'resources.arsc → proto', () => encodeAapt('ResourceTable', message!));
+    }
     const stillMissing = missing.filter((f) => !resPlanned.byPath.has(f));
     if (stillMissing.length > 0) {
       tablePb = dropDanglingFileReferences(tablePb, new Set(stillMissing));
       message = undefined;
+      tableView = undefined;
       hooks.warn('resources', warning('MISSING_REFERENCED_FILES', stillMissing));
     }
-    files.push({ path: at(RESOURCES_PB), data: tablePb, message });
+    files.push({ path: at(RESOURCES_PB), data: tablePb, ...(message ? { message } : {}), ...(tableView ? { tableView } : {}) });
     converted++;
     unreferenced = unreferenced.filter((f) => !referencedAll.has(f));
     if (unreferenced.length > 0) hooks.warn('resources', warning('UNREFERENCED_RESOURCES_DROPPED', unreferenced));

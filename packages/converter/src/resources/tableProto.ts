@@ -1,14 +1,6 @@
-import { type Overlayable, type ResPackage, type ResourceTable } from '../arsc/model.js';
+import { type Overlayable, type ResEntry, type ResPackage, type ResourceTable } from '../arsc/model.js';
 import { EntryFlag, PolicyFlag, SPEC_PUBLIC, SPEC_STAGED_API, entryIdOf, packageIdOf, typeIdOf } from '../arsc/values.js';
-import {
-  encodeAapt,
-  type PbConfigValue,
-  type PbEntry,
-  type PbPackage,
-  type PbResourceTable,
-  type PbType,
-  type PbValue,
-} from '../proto/aapt.js';
+import { type PbConfiguration, type PbEntry, type PbResourceTable, type PbValue } from '../proto/aapt.js';
 import { mapEntryToValue } from './compoundProto.js';
 import { configProtoKey, configToProto } from './configProto.js';
 import { FileType, resValueToItem, type ConversionWarning, type ValueContext } from './valueProto.js';
@@ -40,90 +32,142 @@ const POLICY_ORDER: readonly [number, number][] = [
   [PolicyFlag.CONFIG_SIGNATURE, 9],
 ];
 
-interface EntryBuild {
+/** One value of an entry in one configuration, as a table's builder keeps it (a message, or where its bytes are). */
+export interface ConfigSlot<V> {
+  readonly config: PbConfiguration;
+  /** The Configuration's encoded bytes, as latin1 text: equal exactly when the configurations are. */
+  readonly configKey: string;
+  readonly value: V;
+}
+
+export interface EntryBuild<V> {
   readonly index: number;
   readonly name: string;
   isPublic: boolean;
   stagedApi: boolean;
   stagedId?: number;
   overlayable?: { overlayable: Overlayable; flags: number };
+  /** Index of its Overlayable in the table's list (set once the table is ordered). */
+  overlayableIndex?: number;
   /** Config values keyed by their serialized Configuration: a repeated config replaces the value. */
-  readonly values: Map<string, PbConfigValue>;
+  readonly values: Map<string, ConfigSlot<V>>;
 }
 
-interface TypeBuild {
+interface TypeBuild<V> {
   readonly id: number;
   readonly name: string;
-  readonly entries: Map<number, EntryBuild>;
+  readonly entries: Map<number, EntryBuild<V>>;
 }
 
-/** The aapt.pb.ResourceTable as plain objects (what resourceTableToProto encodes). */
-export function buildResourceTableProto(table: ResourceTable, ctx: TableProtoContext): PbResourceTable {
-  const warn = (w: ConversionWarning): void => {
-    ctx.warnings?.push(w);
-  };
-  const valueCtx: ValueContext = {
+/** A table as aapt2 writes it: packages, types and entries in order, the entries with values only. */
+export interface OrderedTable<V> {
+  readonly packages: readonly { readonly id: number; readonly name: string; readonly types: readonly { readonly id: number; readonly name: string; readonly entries: readonly EntryBuild<V>[] }[] }[];
+  readonly overlayables: readonly Overlayable[];
+  /** Shared library packages: [package id, name], by id. */
+  readonly libraries: readonly [number, string][];
+}
+
+/**
+ * What a builder keeps of an entry's value, made in the table's order (its warnings then come in
+ * that order); undefined for a compound value aapt2 refuses in that type (warned by the caller).
+ */
+export type MakeValue<V> = (typeName: string, entry: ResEntry) => V | undefined;
+
+/** The value context of a table's conversion: its pool, the converted XML files, the warnings. */
+export function tableValueContext(table: ResourceTable, ctx: TableProtoContext): ValueContext {
+  return {
     pool: table.valuePool,
     fileType: (path, inferred) => {
       if (ctx.xmlFilePaths.has(path)) return FileType.PROTO_XML;
       // A BINARY_XML reference to a file that is not converted stays raw bytes: UNKNOWN.
       return inferred === FileType.BINARY_XML ? FileType.UNKNOWN : inferred;
     },
-    warn,
+    warn: (w) => {
+      ctx.warnings?.push(w);
+    },
   };
+}
 
+/**
+ * The table's packages, types and entries in the order aapt2 writes them, each value made by
+ * `makeValue` as it is met (resources.arsc's chunk order): what buildResourceTableProto turns
+ * into messages and writeResourceTable (tableBytes.ts) into bytes.
+ */
+export function orderTable<V>(table: ResourceTable, warn: (w: ConversionWarning) => void, makeValue: MakeValue<V>): OrderedTable<V> {
   const libraries = new Map<number, string>();
   for (const p of table.packages) for (const l of p.libraries) libraries.set(l.packageId & 0xff, l.packageName);
-
   const overlayables: Overlayable[] = [];
   const packages = [...table.packages]
     .sort((a, b) => a.id - b.id)
-    .map((p) => buildPackage(p, valueCtx, overlayables, warn));
+    .map((p) => {
+      const types = collectTypes(p, warn, makeValue);
+      applyStagedAliases(p, types, warn);
+      applyOverlayables(p, types, warn);
+      return {
+        id: p.id,
+        name: p.name,
+        types: [...types.values()]
+          .sort((a, b) => a.id - b.id)
+          .map((t) => ({
+            id: t.id,
+            name: t.name,
+            entries: [...t.entries.values()].filter((e) => e.values.size > 0).sort((a, b) => a.index - b.index),
+          })),
+      };
+    });
+  for (const p of packages) {
+    for (const t of p.types) {
+      for (const e of t.entries) {
+        if (!e.overlayable) continue;
+        let idx = overlayables.indexOf(e.overlayable.overlayable);
+        if (idx < 0) idx = overlayables.push(e.overlayable.overlayable) - 1;
+        e.overlayableIndex = idx;
+      }
+    }
+  }
+  return { packages, overlayables, libraries: [...libraries.entries()].sort((a, b) => a[0] - b[0]) };
+}
 
-  const out: PbResourceTable = { package: packages };
-  if (overlayables.length > 0) {
-    out.overlayable = overlayables.map((o) => ({
+/** The aapt.pb.ResourceTable as plain objects (resourceTableToProto writes their bytes straight from the table). */
+export function buildResourceTableProto(table: ResourceTable, ctx: TableProtoContext): PbResourceTable {
+  const valueCtx = tableValueContext(table, ctx);
+  const ordered = orderTable<PbValue>(table, valueCtx.warn, (typeName, e) => valueMessage(typeName, e, valueCtx));
+  const out: PbResourceTable = {
+    package: ordered.packages.map((p) => ({
+      package_id: p.id !== 0 ? { id: p.id } : {},
+      ...(p.name !== '' ? { package_name: p.name } : {}),
+      type: p.types.map((t) => ({ type_id: { id: t.id }, ...(t.name !== '' ? { name: t.name } : {}), entry: t.entries.map(buildEntry) })),
+    })),
+  };
+  if (ordered.overlayables.length > 0) {
+    out.overlayable = ordered.overlayables.map((o) => ({
       ...(o.name !== '' ? { name: o.name } : {}),
       ...(o.actor !== '' ? { actor: o.actor } : {}),
     }));
   }
-  if (libraries.size > 0) {
-    out.dynamic_ref_table = [...libraries.entries()]
-      .sort((a, b) => a[0] - b[0])
-      .map(([id, name]) => ({ package_id: id !== 0 ? { id } : {}, ...(name !== '' ? { package_name: name } : {}) }));
+  if (ordered.libraries.length > 0) {
+    out.dynamic_ref_table = ordered.libraries.map(([id, name]) => ({ package_id: id !== 0 ? { id } : {}, ...(name !== '' ? { package_name: name } : {}) }));
   }
   return out;
 }
 
-/** aapt.pb.ResourceTable bytes for a parsed resources.arsc, as `aapt2 convert` emits them. */
-export function resourceTableToProto(table: ResourceTable, ctx: TableProtoContext): Uint8Array {
-  return encodeAapt('ResourceTable', buildResourceTableProto(table, ctx));
+/** An entry's aapt.pb.Value; undefined for a compound value aapt2 refuses in this type. */
+export function valueMessage(typeName: string, e: ResEntry, ctx: ValueContext): PbValue | undefined {
+  const value = e.value.kind === 'simple' ? { item: resValueToItem(typeName, e.value.value, ctx) } : mapEntryToValue(typeName, e.flags, e.value.parent, e.value.items, ctx);
+  if (!value) return undefined;
+  // Weak as the entry says (aapt2 convert would mark every Id weak): the round trip then
+  // flattens the same FLAG_WEAK the APK had.
+  if (e.flags & EntryFlag.WEAK) value.weak = true;
+  else delete value.weak;
+  return value;
 }
 
-function buildPackage(
-  p: ResPackage,
-  ctx: ValueContext,
-  overlayables: Overlayable[],
-  warn: (w: ConversionWarning) => void,
-): PbPackage {
-  const types = collectTypes(p, ctx, warn);
-  applyStagedAliases(p, types, warn);
-  applyOverlayables(p, types, warn);
-
-  const pbTypes: PbType[] = [...types.values()]
-    .sort((a, b) => a.id - b.id)
-    .map((t) => ({
-      type_id: { id: t.id },
-      ...(t.name !== '' ? { name: t.name } : {}),
-      entry: [...t.entries.values()]
-        .filter((e) => e.values.size > 0)
-        .sort((a, b) => a.index - b.index)
-        .map((e) => buildEntry(e, overlayables)),
-    }));
-  return { package_id: p.id !== 0 ? { id: p.id } : {}, ...(p.name !== '' ? { package_name: p.name } : {}), type: pbTypes };
+/** An entry's overlayable policies as aapt.pb policies, in the order aapt2 writes them. */
+export function overlayablePolicies(flags: number): number[] {
+  return POLICY_ORDER.filter(([bit]) => (flags & bit) !== 0).map(([, pb]) => pb);
 }
 
-function buildEntry(e: EntryBuild, overlayables: Overlayable[]): PbEntry {
+function buildEntry(e: EntryBuild<PbValue>): PbEntry {
   const visibility: PbEntry['visibility'] = {};
   if (e.isPublic) visibility.level = 2;
   if (e.stagedApi) visibility.staged_api = true;
@@ -131,22 +175,21 @@ function buildEntry(e: EntryBuild, overlayables: Overlayable[]): PbEntry {
     entry_id: e.index !== 0 ? { id: e.index } : {},
     ...(e.name !== '' ? { name: e.name } : {}),
     visibility,
-    config_value: [...e.values.values()],
+    config_value: [...e.values.values()].map((v) => ({ config: v.config, value: v.value })),
   };
   if (e.overlayable) {
-    let idx = overlayables.indexOf(e.overlayable.overlayable);
-    if (idx < 0) idx = overlayables.push(e.overlayable.overlayable) - 1;
-    const policy = POLICY_ORDER.filter(([bit]) => (e.overlayable!.flags & bit) !== 0).map(([, pb]) => pb);
+    const policy = overlayablePolicies(e.overlayable.flags);
+    const idx = e.overlayableIndex ?? 0;
     entry.overlayable_item = { ...(policy.length > 0 ? { policy } : {}), ...(idx !== 0 ? { overlayable_idx: idx } : {}) };
   }
   if (e.stagedId !== undefined) entry.staged_id = e.stagedId !== 0 ? { staged_id: e.stagedId } : {};
   return entry;
 }
 
-function collectTypes(p: ResPackage, ctx: ValueContext, warn: (w: ConversionWarning) => void): Map<number, TypeBuild> {
+function collectTypes<V>(p: ResPackage, warn: (w: ConversionWarning) => void, makeValue: MakeValue<V>): Map<number, TypeBuild<V>> {
   const specFlags = new Map<number, readonly number[]>();
   for (const s of p.typeSpecs) specFlags.set(s.id, s.flags);
-  const types = new Map<number, TypeBuild>();
+  const types = new Map<number, TypeBuild<V>>();
   const skipped = new Set<string>();
   for (const chunk of p.types) {
     if (!AAPT2_TYPE_NAMES.has(chunk.name)) {
@@ -165,48 +208,43 @@ function collectTypes(p: ResPackage, ctx: ValueContext, warn: (w: ConversionWarn
       types.set(chunk.id, t);
     }
     const config = configToProto(chunk.config);
-    const key = configProtoKey(config);
-    for (const e of chunk.entries) {
-      let value: PbValue | undefined;
-      if (e.value.kind === 'simple') {
-        value = { item: resValueToItem(chunk.name, e.value.value, ctx) };
-      } else {
-        value = mapEntryToValue(chunk.name, e.flags, e.value.parent, e.value.items, ctx);
-        if (!value) {
-          warn({
-            code: 'ILLEGAL_MAP_ENTRY',
-            message: `O recurso ${chunk.name}/${e.name} tem um valor composto que o aapt2 não aceita nesse tipo e foi omitido.`,
-          });
-          continue;
-        }
+    const configKey = configProtoKey(config);
+    const flags = specFlags.get(chunk.id);
+    const entries = chunk.entries;
+    // Indexed: this runs once per conversion, mostly before V8 optimises it, where `for...of` allocates per step.
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      const value = makeValue(chunk.name, e);
+      if (value === undefined) {
+        warn({
+          code: 'ILLEGAL_MAP_ENTRY',
+          message: `O recurso ${chunk.name}/${e.name} tem um valor composto que o aapt2 não aceita nesse tipo e foi omitido.`,
+        });
+        continue;
       }
       let entry = t.entries.get(e.index);
       if (!entry) {
         entry = { index: e.index, name: e.name, isPublic: false, stagedApi: false, values: new Map() };
         t.entries.set(e.index, entry);
       }
-      // Weak as the entry says (aapt2 convert would mark every Id weak): the round trip then
-      // flattens the same FLAG_WEAK the APK had.
-      if (e.flags & EntryFlag.WEAK) value.weak = true;
-      else delete value.weak;
-      const spec = specFlags.get(chunk.id)?.[e.index] ?? 0;
+      const spec = flags?.[e.index] ?? 0;
       if ((e.flags & EntryFlag.PUBLIC) !== 0 || (spec & SPEC_PUBLIC) !== 0) {
         entry.isPublic = true;
         if ((spec & SPEC_STAGED_API) !== 0) entry.stagedApi = true;
       }
-      entry.values.delete(key); // a repeated configuration: the last value wins, as aapt2
-      entry.values.set(key, { config, value });
+      entry.values.delete(configKey); // a repeated configuration: the last value wins, as aapt2
+      entry.values.set(configKey, { config, configKey, value });
     }
   }
   return types;
 }
 
-function findEntry(p: ResPackage, types: Map<number, TypeBuild>, resId: number): EntryBuild | undefined {
+function findEntry<V>(p: ResPackage, types: Map<number, TypeBuild<V>>, resId: number): EntryBuild<V> | undefined {
   if (packageIdOf(resId) !== p.id) return undefined;
   return types.get(typeIdOf(resId))?.entries.get(entryIdOf(resId));
 }
 
-function applyStagedAliases(p: ResPackage, types: Map<number, TypeBuild>, warn: (w: ConversionWarning) => void): void {
+function applyStagedAliases<V>(p: ResPackage, types: Map<number, TypeBuild<V>>, warn: (w: ConversionWarning) => void): void {
   for (const alias of p.stagedAliases) {
     const finalized = findEntry(p, types, alias.finalizedId);
     if (!finalized) {
@@ -223,7 +261,7 @@ function applyStagedAliases(p: ResPackage, types: Map<number, TypeBuild>, warn: 
   }
 }
 
-function applyOverlayables(p: ResPackage, types: Map<number, TypeBuild>, warn: (w: ConversionWarning) => void): void {
+function applyOverlayables<V>(p: ResPackage, types: Map<number, TypeBuild<V>>, warn: (w: ConversionWarning) => void): void {
   for (const o of p.overlayables) {
     for (const policy of o.policies) {
       for (const id of policy.resourceIds) {

@@ -137,13 +137,13 @@ function primitive(v: ResValue, ctx: ValueContext): PbPrimitive {
  * res/ XML files are written straight to bytes (xmlProto.ts), and their compiled attributes are
  * most of their values. Field numbers from aapt.pb: Item ref 1, str 2, styled_str 4, file 5,
  * id 6, prim 7; Primitive null 1, empty 2, float 3, int_decimal 6, int_hexadecimal 7, boolean 8,
- * colors 9–12, dimension 13, fraction 14.
+ * colors 9–12, dimension 13, fraction 14. Returns the file reference written, when the item is one.
  */
-export function writeResValueItem(w: Writer, typeName: string, v: ResValue, ctx: ValueContext): void {
+export function writeResValueItem(w: Writer, typeName: string, v: ResValue, ctx: ValueContext): WrittenFile | undefined {
   const data = v.data >>> 0;
   if (typeName === 'id' && v.dataType !== DataType.REFERENCE && v.dataType !== DataType.DYNAMIC_REFERENCE) {
     emptyField(w, 0x32);
-    return;
+    return undefined;
   }
   switch (v.dataType) {
     case DataType.STRING: {
@@ -163,7 +163,7 @@ export function writeResValueItem(w: Writer, typeName: string, v: ResValue, ctx:
           w.ldelim(spanAt);
         }
         w.ldelim(at);
-        return;
+        return undefined;
       }
       if (isFilePath(typeName, s)) {
         const type = ctx.fileType(s, inferFileType(typeName, s));
@@ -176,13 +176,13 @@ export function writeResValueItem(w: Writer, typeName: string, v: ResValue, ctx:
           w.int32(type);
         }
         w.ldelim(at);
-        return;
+        return { path: s, type };
       }
       w.uint32(0x12);
       const at = w.fork();
       w.stringField(0x0a, s);
       w.ldelim(at);
-      return;
+      return undefined;
     }
     case DataType.REFERENCE:
     case DataType.ATTRIBUTE:
@@ -190,7 +190,7 @@ export function writeResValueItem(w: Writer, typeName: string, v: ResValue, ctx:
     case DataType.DYNAMIC_ATTRIBUTE: {
       if (data === 0) {
         emptyField(w, 0x0a); // @null
-        return;
+        return undefined;
       }
       w.uint32(0x0a);
       const at = w.fork();
@@ -203,15 +203,22 @@ export function writeResValueItem(w: Writer, typeName: string, v: ResValue, ctx:
         w.ldelim(dynamicAt);
       }
       w.ldelim(at);
-      return;
+      return undefined;
     }
     default: {
       w.uint32(0x3a);
       const at = w.fork();
       writePrimitive(w, v, ctx);
       w.ldelim(at);
+      return undefined;
     }
   }
+}
+
+/** The FileReference an item written by writeResValueItem is, when it is one (the validators read it). */
+export interface WrittenFile {
+  readonly path: string;
+  readonly type: number;
 }
 
 function writePrimitive(w: Writer, v: ResValue, ctx: ValueContext): void {

@@ -8,6 +8,7 @@
 import { createHash, createPublicKey, sign, type Hash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ConverterError } from '../errors.js';
+import type { ChunkHasher } from '../zip/index.js';
 import type { SigningKey } from './keystore.js';
 
 const CHUNK = 1024 * 1024;
@@ -51,10 +52,12 @@ function chunkHeader(length: number): Buffer {
 }
 
 /**
- * The digests of the entries' whole 1 MiB chunks, taken from the bytes as the APK is written
- * (the zip writer's `onWrite`), so signing reads back only the last, partial chunk. Writes must
- * come in order from the start of the file; one that does not (a header patched afterwards)
- * leaves the digests from its chunk on to be read back.
+ * The digests of the entries' 1 MiB chunks, taken as the APK is written (the zip writer's
+ * `onWrite`), so signing reads back at most the last, partial chunk. With a ChunkHasher (a
+ * verifier thread, for a large APK) the thread hashes the chunks from the file as their bytes are
+ * final, else this thread hashes the bytes as they go by. Writes must come in order from the start
+ * of the file; one that does not (a header patched afterwards, an entry written over) has its
+ * chunks hashed again by the thread, or read back when signing.
  */
 export class ChunkDigests {
   private readonly complete: Buffer[] = [];
@@ -64,10 +67,26 @@ export class ChunkDigests {
   private seen = 0;
   private stopped = false;
 
-  constructor(private readonly digest: 'sha256' | 'sha512') {}
+  constructor(
+    private readonly digest: 'sha256' | 'sha512',
+    private readonly hasher?: ChunkHasher,
+  ) {}
 
   /** The zip writer's `onWrite`. */
   written(bytes: Uint8Array, position: number): void {
+    if (this.hasher) {
+      if (position === this.seen) {
+        this.seen += bytes.length;
+        this.hasher.advance(this.seen);
+      } else {
+        // Bytes before `seen` changed: the thread hashes their chunks again once final. Writes
+        // after a rewind come before `seen` until they pass it, so no position is declared final
+        // while bytes before it may still change.
+        this.hasher.rewritten(position);
+        this.seen = Math.max(this.seen, position + bytes.length);
+      }
+      return;
+    }
     if (this.stopped) return;
     if (position !== this.seen) {
       // Rewritten bytes: the chunks from the first one touched are read back when signing.
@@ -90,9 +109,19 @@ export class ChunkDigests {
     this.seen += bytes.length;
   }
 
-  /** Digests of the whole chunks before `end` seen on the way (a prefix of them). */
-  before(end: number): Buffer[] {
+  /**
+   * Digests of chunks before `end` (where the entries end, all written) known without reading the
+   * file here: every one, the last partial chunk included, from the thread; else the whole
+   * chunks seen on the way (a prefix of them). contentDigest reads back the rest.
+   */
+  async before(end: number): Promise<Buffer[]> {
+    if (this.hasher) return (await this.hasher.digests(end)) ?? [];
     return this.complete.slice(0, Math.floor(end / CHUNK));
+  }
+
+  /** Ends the thread, if any (after `before`, or when the writing stops). */
+  dispose(): void {
+    this.hasher?.dispose();
   }
 }
 

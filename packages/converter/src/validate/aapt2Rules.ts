@@ -1,9 +1,9 @@
 /** docs/aab-format.md "Validation: aapt2's proto reader": what aapt2's proto deserializer (run by build-apks) needs, or it fails or crashes. */
-import type { PbConfiguration, PbItem, PbReference, PbResourceTable, PbValue } from '../proto/aapt.js';
-import { AAPT2_RESOURCE_TYPES, configValues, describe } from './table.js';
+import type { PbConfiguration } from '../proto/aapt.js';
+import { AAPT2_RESOURCE_TYPES, configValues, describe, type TableView } from './table.js';
 import { problem, type BundleProblem, type ModuleValidator } from './types.js';
 
-async function table(m: Parameters<ModuleValidator['check']>[0]): Promise<PbResourceTable | undefined> {
+async function table(m: Parameters<ModuleValidator['check']>[0]): Promise<TableView | undefined> {
   return (await m.resourceTable())?.value;
 }
 
@@ -12,8 +12,8 @@ export const aapt2TypeNames: ModuleValidator = {
   rule: 'aapt2-type-names',
   async check(m) {
     const out: BundleProblem[] = [];
-    for (const pkg of (await table(m))?.package ?? []) {
-      for (const t of pkg.type ?? []) {
+    for (const pkg of (await table(m))?.packages ?? []) {
+      for (const t of pkg.types) {
         if (!AAPT2_RESOURCE_TYPES.has(t.name ?? '')) out.push(problem(this.rule, `Resource type '${t.name ?? ''}' is unknown to aapt2.`));
       }
     }
@@ -39,13 +39,13 @@ export const aapt2UniqueConfigs: ModuleValidator = {
   rule: 'aapt2-unique-configs',
   async check(m) {
     const out: BundleProblem[] = [];
-    for (const pkg of (await table(m))?.package ?? []) {
-      for (const type of pkg.type ?? []) {
-        for (const entry of type.entry ?? []) {
-          if ((entry.config_value?.length ?? 0) < 2) continue; // most entries: one value, nothing to compare
+    for (const pkg of (await table(m))?.packages ?? []) {
+      for (const type of pkg.types) {
+        for (const entry of type.entries) {
+          if (entry.values.length < 2) continue; // most entries: one value, nothing to compare
           const seen = new Set<string>();
-          for (const cv of entry.config_value ?? []) {
-            const key = configKey(cv.config);
+          for (const value of entry.values) {
+            const key = configKey(value.config);
             if (seen.has(key)) out.push(problem(this.rule, `Duplicate configuration in resource table for ${describe(pkg, type, entry)}.`));
             seen.add(key);
           }
@@ -68,90 +68,30 @@ export const aapt2Locales: ModuleValidator = {
   rule: 'aapt2-locales',
   async check(m) {
     const bad = new Set<string>();
-    for (const { cv } of configValues(await table(m))) {
-      const l = cv.config?.locale ?? '';
+    const sites = configValues(await table(m));
+    for (let i = 0; i < sites.length; i++) {
+      const { value } = sites[i]!;
+      const l = value.config.locale ?? '';
       if (!isValidLocale(l)) bad.add(l);
     }
     return [...bad].map((l) => problem(this.rule, `Configuration has invalid locale '${l}'.`));
   },
 };
 
-const ITEM_KINDS = ['ref', 'str', 'raw_str', 'styled_str', 'file', 'id', 'prim'] as const;
-const COMPOUND_KINDS = ['attr', 'style', 'styleable', 'array', 'plural', 'macro'] as const;
-
-/** Whether `o` has one of `keys` set. (A loop, not `some` and a closure: this runs for every value of a table.) */
-function hasAnyOf(o: object, keys: readonly string[]): boolean {
-  for (let i = 0; i < keys.length; i++) if ((o as Record<string, unknown>)[keys[i]!] !== undefined) return true;
-  return false;
-}
-
-function hasNoKeys(o: object): boolean {
-  for (const k in o) if (Object.hasOwn(o, k)) return false;
-  return true;
-}
-
-/** Why an Item would crash aapt2 ("unknown item", "Unexpected Primitive type"), if it would. */
-export function itemProblem(item: PbItem | undefined): string | undefined {
-  if (!item || !hasAnyOf(item, ITEM_KINDS)) return 'unknown item';
-  if (item.prim && hasNoKeys(item.prim)) return 'Unexpected Primitive type';
-  return undefined;
-}
-
-/** Why a Value would crash aapt2 ("unknown value", "unknown compound value: 0"), if it would. */
-export function valueProblem(v: PbValue | undefined): string | undefined {
-  if (!v || (v.item === undefined && v.compound_value === undefined)) return 'unknown value';
-  if (v.item !== undefined) return itemProblem(v.item);
-  if (!hasAnyOf(v.compound_value!, COMPOUND_KINDS)) return 'unknown compound value: 0';
-  for (const e of v.compound_value?.style?.entry ?? []) {
-    const why = itemProblem(e.item);
-    if (why) return `${why} in style entry`;
-  }
-  for (const e of v.compound_value?.array?.element ?? []) {
-    const why = itemProblem(e.item);
-    if (why) return `${why} in array element`;
-  }
-  for (const e of v.compound_value?.plural?.entry ?? []) {
-    const why = itemProblem(e.item);
-    if (why) return `${why} in plural entry`;
-  }
-  return undefined;
-}
-
 export const aapt2ValuesSet: ModuleValidator = {
   kind: 'module',
   rule: 'aapt2-values-set',
   async check(m) {
     const out: BundleProblem[] = [];
-    for (const { pkg, type, entry, cv } of configValues(await table(m))) {
-      const why = valueProblem(cv.value);
+    const sites = configValues(await table(m));
+    for (let i = 0; i < sites.length; i++) {
+      const { pkg, type, entry, value } = sites[i]!;
+      const why = value.problem;
       if (why) out.push(problem(this.rule, `Value of ${describe(pkg, type, entry)} would make aapt2 fail: ${why}.`));
     }
     return out;
   },
 };
-
-interface ReferenceSite {
-  ref: PbReference;
-  role: string;
-}
-const NO_REFERENCES: readonly ReferenceSite[] = [];
-
-/** The references a value holds (most hold none: no list is made for them). */
-function references(v: PbValue | undefined): readonly ReferenceSite[] {
-  const c = v?.compound_value;
-  if (!v?.item?.ref && !c) return NO_REFERENCES;
-  const out: ReferenceSite[] = [];
-  if (v?.item?.ref) out.push({ ref: v.item.ref, role: 'reference' });
-  if (c?.style?.parent) out.push({ ref: c.style.parent, role: 'style parent' });
-  for (const e of c?.style?.entry ?? []) {
-    if (e.key) out.push({ ref: e.key, role: 'style key' });
-    if (e.item?.ref) out.push({ ref: e.item.ref, role: 'reference' });
-  }
-  for (const s of c?.attr?.symbol ?? []) if (s.name) out.push({ ref: s.name, role: 'attribute symbol' });
-  for (const e of c?.array?.element ?? []) if (e.item?.ref) out.push({ ref: e.item.ref, role: 'reference' });
-  for (const e of c?.plural?.entry ?? []) if (e.item?.ref) out.push({ ref: e.item.ref, role: 'reference' });
-  return out;
-}
 
 const REFERENCE_NAME = /^(?:[^:/]+:)?([^/]+)\/.+$/;
 
@@ -172,13 +112,16 @@ export const aapt2References: ModuleValidator = {
       }
       return ok;
     };
-    for (const { pkg, type, entry, cv } of configValues(await table(m))) {
-      for (const { ref, role } of references(cv.value)) {
-        const name = ref.name ?? '';
+    const sites = configValues(await table(m));
+    for (let i = 0; i < sites.length; i++) {
+      const { pkg, type, entry, value } = sites[i]!;
+      const references = value.references;
+      for (let r = 0; r < references.length; r++) {
+        const { name, hasId, role } = references[r]!;
         if (name !== '' && !parses(name)) {
           out.push(problem(this.rule, `Reference in ${describe(pkg, type, entry)} has invalid resource name '${name}'.`));
         }
-        if (role !== 'reference' && !ref.id) out.push(problem(this.rule, `The ${role} in ${describe(pkg, type, entry)} has no resource id.`));
+        if (role !== 'reference' && !hasId) out.push(problem(this.rule, `The ${role} in ${describe(pkg, type, entry)} has no resource id.`));
       }
     }
     return out;
@@ -190,15 +133,15 @@ export const aapt2Overlayables: ModuleValidator = {
   rule: 'aapt2-overlayables',
   async check(m) {
     const t = await table(m);
-    const count = t?.overlayable?.length ?? 0;
+    const count = t?.overlayableCount ?? 0;
     const out: BundleProblem[] = [];
-    for (const pkg of t?.package ?? []) {
-      for (const type of pkg.type ?? []) {
-        for (const entry of type.entry ?? []) {
-          const item = entry.overlayable_item;
+    for (const pkg of t?.packages ?? []) {
+      for (const type of pkg.types) {
+        for (const entry of type.entries) {
+          const item = entry.overlayable;
           if (!item) continue;
-          if ((item.overlayable_idx ?? 0) >= count) out.push(problem(this.rule, `Overlayable index of ${describe(pkg, type, entry)} is out of range.`));
-          if ((item.policy ?? []).some((p) => p < 0 || p > 9)) out.push(problem(this.rule, `Overlayable policy of ${describe(pkg, type, entry)} is unknown.`));
+          if (item.index >= count) out.push(problem(this.rule, `Overlayable index of ${describe(pkg, type, entry)} is out of range.`));
+          if (item.policies.some((p) => p < 0 || p > 9)) out.push(problem(this.rule, `Overlayable policy of ${describe(pkg, type, entry)} is unknown.`));
         }
       }
     }

@@ -1,6 +1,7 @@
 /** BundleConfigValidator (docs/aab-format.md "How bundletool reads BundleConfig"). */
 import { BUNDLE_CONFIG } from '../bundle/layout.js';
 import { globSyntaxError } from './glob.js';
+import { resourceId } from './table.js';
 import { problem, type BundleProblem, type BundleValidator } from './types.js';
 
 const VERSION = /^\d+\.\d+\.\d+(-.+)?$/;
@@ -65,9 +66,9 @@ export const masterResources: BundleValidator = {
     if (ids.length === 0) return [];
     const known = new Set<number>();
     for (const m of bundle.modules.values()) {
-      for (const p of (await m.resourceTable())?.value?.package ?? []) {
-        for (const t of p.type ?? []) {
-          for (const e of t.entry ?? []) known.add((((p.package_id?.id ?? 0) << 24) | ((t.type_id?.id ?? 0) << 16) | (e.entry_id?.id ?? 0)) >>> 0);
+      for (const p of (await m.resourceTable())?.value?.packages ?? []) {
+        for (const t of p.types) {
+          for (const e of t.entries) known.add(resourceId(p, t, e));
         }
       }
     }

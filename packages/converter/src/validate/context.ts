@@ -1,6 +1,7 @@
 import { AaptPb, type PbResourceTable, type PbXmlNode } from '../proto/aapt.js';
 import { decodeMessage, type AssetsMsg, type BundleConfigMsg, type NativeLibrariesMsg } from '../proto/bundle.js';
 import { ASSETS_PB, BUNDLE_CONFIG, MANIFEST_PATH, NATIVE_PB, NON_MODULE_DIRECTORIES, RESOURCES_PB } from '../bundle/layout.js';
+import { tableViewOf, type TableView } from './table.js';
 import type { BundleContext, BundleFile, BundleView, Decoded, ModuleContext } from './types.js';
 
 function memo<T>(fn: () => Promise<T>): () => Promise<T> {
@@ -20,6 +21,14 @@ async function decodeFile<T>(file: BundleFile | undefined, decode: (b: Uint8Arra
 
 const decodeTable = (b: Uint8Array): PbResourceTable =>
   AaptPb.ResourceTable.toObject(AaptPb.ResourceTable.decode(b), { longs: Number, enums: Number }) as PbResourceTable;
+
+/** The view the validators read of a module's table: the writer's, else from its message or its bytes. */
+async function tableView(file: BundleFile | undefined): Promise<Decoded<TableView> | undefined> {
+  if (file?.tableView) return { value: file.tableView };
+  const d = await decodeFile(file, decodeTable);
+  if (!d) return undefined;
+  return d.error !== undefined ? { error: d.error } : { value: tableViewOf(d.value ?? { package: [] }) };
+}
 const decodeXml = (b: Uint8Array): PbXmlNode => AaptPb.XmlNode.toObject(AaptPb.XmlNode.decode(b), { longs: Number, enums: Number }) as PbXmlNode;
 
 function moduleContext(name: string, files: Map<string, BundleFile>): ModuleContext {
@@ -28,7 +37,7 @@ function moduleContext(name: string, files: Map<string, BundleFile>): ModuleCont
     name,
     files,
     manifest: memo(() => decodeFile(files.get(MANIFEST_PATH), decodeXml)),
-    resourceTable: memo(() => decodeFile(files.get(RESOURCES_PB), decodeTable)),
+    resourceTable: memo(() => tableView(files.get(RESOURCES_PB))),
     nativeConfig: memo(() => decodeFile(files.get(NATIVE_PB), (b) => decodeMessage<NativeLibrariesMsg>('NativeLibraries', b))),
     assetsConfig: memo(() => decodeFile(files.get(ASSETS_PB), (b) => decodeMessage<AssetsMsg>('Assets', b))),
     xmlHasRoot(path) {

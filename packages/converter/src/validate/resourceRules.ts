@@ -32,8 +32,10 @@ export const resourceFileReferences: ModuleValidator = {
     const out: BundleProblem[] = [];
     const referenced = new Set<string>();
     const outside = new Set<string>();
-    for (const { cv } of configValues(table)) {
-      const path = cv.value?.item?.file?.path;
+    const sites = configValues(table);
+    for (let i = 0; i < sites.length; i++) {
+      const { value } = sites[i]!;
+      const path = value.file?.path;
       if (path === undefined) continue;
       if (!path.startsWith('res/')) outside.add(path);
       referenced.add(path);
@@ -56,15 +58,15 @@ export const resourceIds: ModuleValidator = {
     const table = (await m.resourceTable())?.value;
     const out: BundleProblem[] = [];
     const seen = new Set<number>();
-    for (const pkg of table?.package ?? []) {
+    for (const pkg of table?.packages ?? []) {
       // Id messages have presence; an id of 0 is the omitted proto3 default inside a present message.
-      const pid = pkg.package_id ? (pkg.package_id.id ?? 0) : undefined;
-      if (pid === undefined || pid > 0xff) out.push(problem(this.rule, `Package '${pkg.package_name ?? ''}' has an invalid or missing package id.`));
-      for (const type of pkg.type ?? []) {
-        const tid = type.type_id ? (type.type_id.id ?? 0) : undefined;
+      const pid = pkg.id;
+      if (pid === undefined || pid > 0xff) out.push(problem(this.rule, `Package '${pkg.name ?? ''}' has an invalid or missing package id.`));
+      for (const type of pkg.types) {
+        const tid = type.id;
         if (tid === undefined || tid < 1 || tid > 0xff) out.push(problem(this.rule, `Type '${type.name ?? ''}' has an invalid or missing type id.`));
-        for (const entry of type.entry ?? []) {
-          const eid = entry.entry_id ? (entry.entry_id.id ?? 0) : undefined;
+        for (const entry of type.entries) {
+          const eid = entry.id;
           if (eid === undefined || eid > 0xffff) {
             out.push(problem(this.rule, `Entry '${type.name ?? ''}/${entry.name ?? ''}' has an invalid or missing entry id.`));
             continue;
@@ -87,8 +89,10 @@ export const protoXmlFiles: ModuleValidator = {
     const table = (await m.resourceTable())?.value;
     const out: BundleProblem[] = [];
     const checked = new Set<string>();
-    for (const { pkg, type, entry, cv } of configValues(table)) {
-      const file = cv.value?.item?.file;
+    const sites = configValues(table);
+    for (let i = 0; i < sites.length; i++) {
+      const { pkg, type, entry, value } = sites[i]!;
+      const file = value.file;
       if (!file?.path || checked.has(file.path)) continue;
       if (file.type === FILE_TYPE.BINARY_XML) {
         checked.add(file.path);

@@ -1,5 +1,6 @@
-import type { PbResourceTable, PbXmlNode } from '../proto/aapt.js';
+import type { PbXmlNode } from '../proto/aapt.js';
 import type { AssetsMsg, BundleConfigMsg, NativeLibrariesMsg } from '../proto/bundle.js';
+import type { TableView } from './table.js';
 
 /** One broken rule of the AAB format (docs/aab-format.md, the "Validation" sections). Messages follow bundletool's wording. */
 export interface BundleProblem {
@@ -23,6 +24,11 @@ export interface BundleFile {
    * file beyond its bytes being an XmlNode, which they then are by construction.
    */
   readonly xmlHasRoot?: boolean;
+  /**
+   * For a resource table its writer wrote straight from the binary table (the converter's), in
+   * place of `message`: what the validators read of it (validate/table.ts).
+   */
+  readonly tableView?: TableView;
 }
 
 /** The bundle as validators see it: its files, and the names exactly as the zip stores them. */
@@ -43,7 +49,7 @@ export interface ModuleContext {
   /** Module-relative path → file. */
   readonly files: ReadonlyMap<string, BundleFile>;
   manifest(): Promise<Decoded<PbXmlNode> | undefined>;
-  resourceTable(): Promise<Decoded<PbResourceTable> | undefined>;
+  resourceTable(): Promise<Decoded<TableView> | undefined>;
   nativeConfig(): Promise<Decoded<NativeLibrariesMsg> | undefined>;
   assetsConfig(): Promise<Decoded<AssetsMsg> | undefined>;
   /** Whether the proto XML file at `path` has a root element (or why it does not decode); undefined without the file. */

@@ -12,7 +12,7 @@ export {
 export { crc32, crc32Update, Crc32 } from './crc32.js';
 export { deflateRawSmall, deflatedLengthSmall, inflateRawSmall } from './smallZlib.js';
 export { BackgroundVerifier, verifyEntry } from './verify.js';
-export { VERIFY_WORKER_FROM, VerifierThreads, type ArchiveHasher } from './verifierThread.js';
+export { VERIFY_WORKER_FROM, VerifierThreads, type ChunkHasher } from './verifierThread.js';
 export { MAX_ENTRY_NAME_BYTES, checkEntryNameLength, normaliseEntryName, type NormalisedName } from './names.js';
 export { METHOD_DEFLATED, METHOD_STORED, type ZipEntry } from './central.js';
 export * from './limits.js';

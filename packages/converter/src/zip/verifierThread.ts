@@ -1,7 +1,7 @@
 /**
  * The verifier threads: worker threads that prove the CRC of entries copied raw (BackgroundVerifier,
- * verify.ts) and take the SHA-256 of an archive being written (ArchiveHasher, for ZipWriter),
- * both from the files themselves, so the engine's thread only hands out positions.
+ * verify.ts) and take the chunk digests of an APK's signature as the APK is written (ChunkHasher,
+ * sign/apk.ts), both from the files themselves, so the engine's thread only hands out positions.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -43,9 +43,9 @@ export type WorkerVerdict = [index: number, code?: 'CORRUPT_ENTRY' | 'SIZE_MISMA
  * posted once, a file descriptor (the process's own open file), the entries and the digest
  * algorithm; it reads each entry, inflates it (deflated) or not (stored), checks the size and CRC
  * as EntryVerifier does, with the same messages, and posts one WorkerVerdict per entry, in order.
- * Hashing an archive (`{ archive }`, ArchiveHasher): posted as the archive is written, each with
- * how far the file's bytes are final; it reads and hashes them up to there, and posts the hex
- * digest when asked (`{ sha256 }`), or what failed (`{ failure }`).
+ * Hashing an APK's chunks (`{ chunks }`, ChunkHasher): posted as the APK is written, each with
+ * how far the file's bytes are final; it reads and hashes the whole chunks up to there, and posts
+ * every chunk's digest when asked (`{ chunkDigests }`), or what failed (`{ failure }`).
  *
  * Everything goes through two buffers allocated once: 1 MiB chunks of the entry are read into
  * `input` and inflated, synchronously on this thread (the thread pool stays free for the
@@ -133,26 +133,30 @@ function verify([, name, method, start, csize, usize, crc]) {
   if (sum >>> 0 !== crc) throw fail('CORRUPT_ENTRY', name + ': CRC não confere');
   return hash ? hash.digest() : undefined;
 }
-/** The archive hash job (ArchiveHasher): the file's SHA-256 so far, and how far it has read. */
-let archive;
-let hashedTo = 0;
-function archiveJob({ fd: file, upTo, restart, digest: wanted }) {
-  if (restart || archive === undefined) {
-    archive = createHash('sha256');
-    hashedTo = 0;
+/**
+ * The chunk digests job (ChunkHasher): the SHA-256 or SHA-512 of each 1 MiB chunk of the file (the
+ * APK Signature Scheme's chunk, prefixed with 0xa5 and its length), whole chunks as their bytes
+ * are final; \`from\` drops the digests from that chunk on (its bytes were written again); with
+ * \`end\` the last, partial chunk too, and every digest is posted back.
+ */
+const SIGNING_CHUNK = 1024 * 1024;
+let chunkDigests = [];
+function chunksJob({ fd: file, algorithm, upTo, from, end }) {
+  if (from !== undefined && from < chunkDigests.length) chunkDigests.length = from;
+  const limit = end === undefined ? upTo - (upTo % SIGNING_CHUNK) : end;
+  for (let at = chunkDigests.length * SIGNING_CHUNK; at < limit; at += SIGNING_CHUNK) {
+    const n = Math.min(SIGNING_CHUNK, limit - at);
+    const prefix = Buffer.allocUnsafe(5);
+    prefix[0] = 0xa5;
+    prefix.writeUInt32LE(n, 1);
+    chunkDigests.push(createHash(algorithm).update(prefix).update(read(at, n, file)).digest());
   }
-  // A failed read throws before the hash takes anything: the next job goes on from the same place.
-  while (hashedTo < upTo) {
-    const n = Math.min(CHUNK, upTo - hashedTo);
-    archive.update(read(hashedTo, n, file));
-    hashedTo += n;
-  }
-  if (wanted) parentPort.postMessage({ sha256: archive.digest('hex') });
+  if (end !== undefined) parentPort.postMessage({ chunkDigests: Buffer.concat(chunkDigests) });
 }
 parentPort.on('message', (job) => {
-  if (job.archive) {
+  if (job.chunks) {
     try {
-      archiveJob(job.archive);
+      chunksJob(job.chunks);
     } catch (err) {
       parentPort.postMessage({ failure: isFailure(err) ? err.detail : String(err && err.message) });
     }
@@ -186,7 +190,7 @@ export function startVerifierThread(): Worker {
  * Verifier threads started before their work is known: a thread's start (~30 ms of CPU, and up
  * to 0.2 s before it runs on a busy machine) then overlaps the reading of the input instead of
  * delaying the proofs the writing waits for. A BackgroundVerifier given them (`pool`) takes what
- * it needs; `archiveHasher` makes one an ArchiveHasher; `close` ends the ones left idle.
+ * it needs; `chunkHasher` makes one a ChunkHasher; `close` ends the ones left idle.
  */
 export class VerifierThreads {
   private readonly idle: Worker[] = [];
@@ -194,7 +198,7 @@ export class VerifierThreads {
 
   private constructor(
     count: number,
-    /** Whether threads given back wait for another job (an archive's hasher), or end. */
+    /** Whether threads given back wait for another job (an APK's chunk hasher), or end. */
     private readonly reuse: boolean,
   ) {
     for (let i = 0; i < count; i++) {
@@ -207,7 +211,7 @@ export class VerifierThreads {
   /**
    * The threads a BackgroundVerifier would start for an input of `bytes` (see VERIFY_WORKER_FROM
    * and defaultThreads), at most `most`, started now; undefined when it would start none. With
-   * `reuse`, a thread given back when its entries are proven stays for an archive's hasher.
+   * `reuse`, a thread given back when its entries are proven stays for an APK's chunk hasher.
    */
   static forInput(bytes: number, most = defaultThreads(), reuse = false): VerifierThreads | undefined {
     const count = Math.min(most, defaultThreads(), Math.floor(bytes / VERIFY_WORKER_FROM));
@@ -233,12 +237,13 @@ export class VerifierThreads {
   }
 
   /**
-   * The ArchiveHasher of the file open as `fd`, on a thread of this pool: an idle one, or the
-   * first one given back while the archive is written (a verifier thread, once its entries are
-   * proven: the writing waits for the last of them, so it comes back before the writing ends).
+   * The ChunkHasher of the APK open as `fd` for an APK signature's `algorithm`, on a thread of
+   * this pool: an idle one, or the first one given back while the APK is written (a verifier
+   * thread, once its entries are proven: the writing waits for the last of them, so it comes back
+   * before the writing ends).
    */
-  archiveHasher(fd: number): ArchiveHasher {
-    return new ThreadArchiveHasher(() => this.take(), fd);
+  chunkHasher(fd: number, algorithm: 'sha256' | 'sha512'): ChunkHasher {
+    return new ThreadChunkHasher(() => this.take(), fd, algorithm);
   }
 
   /** Ends the threads nobody took, and those given back later. */
@@ -249,52 +254,56 @@ export class VerifierThreads {
 }
 
 /**
- * The SHA-256 of an archive being written, taken by a verifier thread from the file itself:
- * ZipWriter reports how far its bytes are final, and asks for the digest when finished. For the
- * 100 MB APK that is ~55 ms of hashing the engine's thread no longer does at the end of a
- * conversion, while the other core is free (the raw copies are proven by then).
+ * The chunk digests of an APK's v2/v3 content digest (sign/apk.ts), over the entries of the APK
+ * being written, taken by a verifier thread from the file itself: ~55–100 ms of hashing for a
+ * 100 MB APK that the engine's thread, the longest of a build, no longer does.
  */
-export interface ArchiveHasher {
+export interface ChunkHasher {
   /** The file's bytes [0, upTo) are written and final. */
   advance(upTo: number): void;
-  /** Bytes already reported were written again: hash from the start. */
-  restart(): void;
+  /** Bytes from `position` on were written again: their chunks are hashed again. */
+  rewritten(position: number): void;
   /**
-   * The hex SHA-256 of the file's bytes [0, size), all written; undefined when the thread could
-   * not take it (it died, or a read failed): the writer then hashes the file itself.
+   * The digest of every chunk of the file's bytes [0, end), all written (the last chunk may be
+   * partial); undefined when the thread could not take them (it died, or a read failed).
    */
-  digest(size: number): Promise<string | undefined>;
-  /** Ends the thread (after `digest`, or when the writing stops). */
+  digests(end: number): Promise<Buffer[] | undefined>;
+  /** Ends the thread (after `digests`, or when the writing stops). */
   dispose(): void;
 }
 
 /** Positions are posted at most this often (bytes): the thread reads and hashes behind the writer. */
 const HASH_STEP = 4 * 1024 * 1024;
+/** The APK Signature Scheme's chunk (the worker's SIGNING_CHUNK). */
+const SIGNING_CHUNK = 1024 * 1024;
 
-class ThreadArchiveHasher implements ArchiveHasher {
+class ThreadChunkHasher implements ChunkHasher {
   private worker: Worker | undefined;
   private failed = false;
+  private fresh = true;
   private posted = 0;
-  private pending: ((sha256: string | undefined) => void) | undefined;
+  private pending: ((digests: Buffer[] | undefined) => void) | undefined;
 
   constructor(
     /** A thread, when one is free (asked again at each step until one is). */
     private readonly acquire: () => Worker | undefined,
     private readonly fd: number,
+    private readonly algorithm: 'sha256' | 'sha512',
   ) {}
 
   advance(upTo: number): void {
     if (upTo - this.posted >= HASH_STEP) this.post({ upTo });
   }
 
-  restart(): void {
-    // A thread that has not started yet starts from the beginning anyway.
-    if (this.worker) this.post({ upTo: 0, restart: true });
+  rewritten(position: number): void {
+    const from = Math.floor(position / SIGNING_CHUNK);
+    // Only chunks the thread may have read: a thread that has not started reads them as they are now.
+    if (this.worker && from * SIGNING_CHUNK < this.posted) this.post({ upTo: from * SIGNING_CHUNK, from });
   }
 
-  digest(size: number): Promise<string | undefined> {
-    const answer = new Promise<string | undefined>((resolve) => (this.pending = resolve));
-    if (!this.post({ upTo: size, digest: true })) this.settle(undefined);
+  digests(end: number): Promise<Buffer[] | undefined> {
+    const answer = new Promise<Buffer[] | undefined>((resolve) => (this.pending = resolve));
+    if (!this.post({ upTo: end, end })) this.settle(undefined);
     return answer;
   }
 
@@ -305,10 +314,13 @@ class ThreadArchiveHasher implements ArchiveHasher {
   }
 
   /** Posts a job to the thread (taking one first); false when there is none, or it failed. */
-  private post(job: { upTo: number; restart?: boolean; digest?: boolean }): boolean {
+  private post(job: { upTo: number; from?: number; end?: number }): boolean {
     if (this.failed || !(this.worker ??= this.start())) return false;
     this.posted = job.upTo;
-    this.worker.postMessage({ archive: { fd: this.fd, ...job } });
+    // The first job starts afresh: a thread may have hashed another APK's chunks before.
+    const from = this.fresh ? 0 : job.from;
+    this.fresh = false;
+    this.worker.postMessage({ chunks: { fd: this.fd, algorithm: this.algorithm, ...job, from } });
     return true;
   }
 
@@ -319,10 +331,17 @@ class ThreadArchiveHasher implements ArchiveHasher {
       this.failed = worker !== undefined;
       return undefined;
     }
-    worker.on('message', (m: { sha256?: unknown }) => {
-      if (typeof m.sha256 === 'string') return this.settle(m.sha256);
-      this.failed = true;
-      this.settle(undefined);
+    worker.on('message', (m: { chunkDigests?: unknown }) => {
+      const all = m.chunkDigests;
+      if (!(all instanceof Uint8Array)) {
+        this.failed = true;
+        return this.settle(undefined);
+      }
+      const size = this.algorithm === 'sha256' ? 32 : 64;
+      const bytes = Buffer.from(all.buffer, all.byteOffset, all.byteLength);
+      const digests: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += size) digests.push(bytes.subarray(at, at + size));
+      this.settle(digests);
     });
     const gone = (): void => {
       this.failed = true;
@@ -333,9 +352,9 @@ class ThreadArchiveHasher implements ArchiveHasher {
     return worker;
   }
 
-  private settle(sha256: string | undefined): void {
+  private settle(digests: Buffer[] | undefined): void {
     const resolve = this.pending;
     this.pending = undefined;
-    resolve?.(sha256);
+    resolve?.(digests);
   }
 }

@@ -274,7 +274,7 @@ export class BackgroundVerifier {
         settle?.(code ? { verified: false, failure: new ConverterError(code, detail) } : proven);
         if (--left > 0) return;
         done();
-        // A thread of the pool goes back to it, idle: the archive's hasher may take it next.
+        // A thread of the pool goes back to it, idle: an APK's chunk hasher may take it next.
         if (pooled && this.pool) {
           this.workers.splice(this.workers.indexOf(worker), 1);
           this.pool.give(worker);

@@ -22,7 +22,6 @@ import { checkEntryNameLength } from './names.js';
 import { deflateRawSmall } from './smallZlib.js';
 import { EntryVerifier, type ZipReader } from './reader.js';
 import { sideVerifier } from './verify.js';
-import type { ArchiveHasher } from './verifierThread.js';
 
 const deflateRawAsync = promisify(deflateRaw);
 /** The output buffer: small entries and headers gather in it, raw copies are read into it. */
@@ -130,15 +129,12 @@ export interface ZipWriterOptions {
   digestAlgorithm?: 'sha1' | 'sha256';
   /** Take the archive's SHA-256 (default true); without it `finish` reports ''. */
   hash?: boolean;
-  /**
-   * Who takes that SHA-256 from the file, given its descriptor, instead of this thread as the
-   * bytes go by (VerifierThreads.archiveHasher); undefined from it: this thread.
-   */
-  archiveHasher?(fd: number): ArchiveHasher | undefined;
   /** Refuse what needs Zip64 (an APK: Android does not install one). */
   noZip64?: boolean;
   /** Sees every write, with its position in the file (an APK signature's digest taken on the way). */
   onWrite?(bytes: Uint8Array, position: number): void;
+  /** Told the archive's file descriptor once it is open (a verifier thread reads the file by it). */
+  onOpen?(fd: number): void;
 }
 
 /**
@@ -147,8 +143,7 @@ export interface ZipWriterOptions {
  * output buffer written with pwrite (synchronously: the engine runs in the CLI's process or a
  * server worker thread, and a write to the page cache costs less than a thread-pool round trip);
  * raw copies are read from the source straight into that buffer, so copying an entry makes no
- * Buffer per chunk. The SHA-256 of the archive is taken from the same buffer as it is written, or
- * by an ArchiveHasher (a verifier thread) from the file behind the writer.
+ * Buffer per chunk. The SHA-256 of the archive is taken from the same buffer as it is written.
  */
 export class ZipWriter {
   private offset = 0;
@@ -166,8 +161,6 @@ export class ZipWriter {
   private hashed = 0;
   /** Bytes were rewritten: the archive is hashed from the file in `finish`. */
   private hashFromFile = false;
-  /** Takes the archive's SHA-256 in place of `archiveHash` (ZipWriterOptions.archiveHasher). */
-  private readonly hasher: ArchiveHasher | undefined;
   /** An entry was dropped and written over: the file is truncated to its end in `finish`. */
   private rewound = false;
   private sinceYield = 0;
@@ -179,7 +172,7 @@ export class ZipWriter {
     private readonly options: ZipWriterOptions,
     private readonly path: string,
   ) {
-    this.hasher = options.hash === false ? undefined : options.archiveHasher?.(out);
+    options.onOpen?.(out);
   }
 
   /**
@@ -363,10 +356,13 @@ export class ZipWriter {
         throw new ConverterError('IO_ERROR', `${this.path}: ${(e as Error).message}`, { cause: e });
       }
     }
-    let sha256 = '';
-    if (this.options.hash !== false) {
-      sha256 = (await this.hasher?.digest(this.offset)) ?? this.hashFromHere();
-      this.hasher?.dispose();
+    // Bytes after the first patched header were not hashed as they went by: read back once.
+    for (let at = this.hashed; this.options.hash !== false && at < this.offset; ) {
+      const n = Math.min(OUT_BUFFER, this.offset - at);
+      const got = readSync(this.out, this.buffer, 0, n, at);
+      if (got === 0) throw new ConverterError('IO_ERROR', `${this.path}: arquivo gravado menor que ${this.offset} bytes`);
+      this.archiveHash.update(this.buffer.subarray(0, got));
+      at += got;
     }
     this.closed = true;
     try {
@@ -374,26 +370,7 @@ export class ZipWriter {
     } catch (e) {
       throw new ConverterError('IO_ERROR', (e as Error).message, { cause: e });
     }
-    return { size: this.offset, sha256 };
-  }
-
-  /**
-   * The archive's SHA-256 on this thread: bytes after the first patched header were not hashed as
-   * they went by, and none were when a hasher was to take them (it failed): read back once.
-   */
-  private hashFromHere(): string {
-    if (this.hasher) {
-      this.archiveHash = createHash('sha256');
-      this.hashed = 0;
-    }
-    for (let at = this.hashed; at < this.offset; ) {
-      const n = Math.min(OUT_BUFFER, this.offset - at);
-      const got = readSync(this.out, this.buffer, 0, n, at);
-      if (got === 0) throw new ConverterError('IO_ERROR', `${this.path}: arquivo gravado menor que ${this.offset} bytes`);
-      this.archiveHash.update(this.buffer.subarray(0, got));
-      at += got;
-    }
-    return this.archiveHash.digest('hex');
+    return { size: this.offset, sha256: this.options.hash === false ? '' : this.archiveHash.digest('hex') };
   }
 
   /**
@@ -486,7 +463,6 @@ export class ZipWriter {
     this.archiveHash = createHash('sha256');
     this.hashed = 0;
     this.hashFromFile = true;
-    this.hasher?.restart();
   }
 
   /** The hash an entry's digest is taken with, when digests are asked for. */
@@ -498,7 +474,6 @@ export class ZipWriter {
   async destroy(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.hasher?.dispose();
     try {
       closeSync(this.out);
     } catch {
@@ -580,9 +555,8 @@ export class ZipWriter {
   /** Hashes bytes as they reach the file, until a header waits for its CRC (then `finish` reads the rest back). */
   private hash(bytes: Uint8Array): void {
     if (this.options.hash === false || this.hashFromFile || this.crcPatches.length > 0 || this.hashed !== this.flushedTo) return;
+    this.archiveHash.update(bytes);
     this.hashed += bytes.length;
-    if (this.hasher) this.hasher.advance(this.hashed);
-    else this.archiveHash.update(bytes);
   }
 
   private pwrite(buf: Uint8Array, offset: number, length: number, position: number): void {
