@@ -104,10 +104,7 @@ export function fastEncode(type: protobuf.Type | MessageRef, message: object): B
   const encode = compile(refOf(type));
   scratch.pos = 0;
   encode(scratch, message as Message, 0);
-  const out = Buffer.allocUnsafe(scratch.pos);
-  scratch.buf.copy(out, 0, 0, scratch.pos);
-  if (scratch.buf.length > 4 * 1024 * 1024) scratch.buf = Buffer.allocUnsafe(64 * 1024);
-  return out;
+  return scratch.copyOut();
 }
 
 /** AABIFY_CHECK_ENCODE=1: every encode is also checked by protobufjs (verify, encode) and must give the same bytes. */

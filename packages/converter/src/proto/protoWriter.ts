@@ -12,10 +12,29 @@ const f32Bytes = new Uint8Array(f32.buffer);
 const f64 = new Float64Array(1);
 const f64Bytes = new Uint8Array(f64.buffer);
 
+/** Largest buffer a scratch writer keeps between encodes. */
+const SCRATCH_KEPT = 4 * 1024 * 1024;
+
 /** One growable buffer, reused by every encode (the result is copied out). */
 export class Writer {
   buf: Buffer = Buffer.allocUnsafe(64 * 1024);
   pos = 0;
+
+  /**
+   * The bytes written, as a Buffer of their own; the writer is then free for the next encode, and
+   * a buffer grown past 4 MiB (a large table) is let go rather than kept for the thread's life.
+   */
+  copyOut(): Buffer {
+    const out = Buffer.allocUnsafe(this.pos);
+    this.buf.copy(out, 0, 0, this.pos);
+    this.release();
+    return out;
+  }
+
+  /** Lets a buffer grown past 4 MiB go (a scratch writer between encodes). */
+  release(): void {
+    if (this.buf.length > SCRATCH_KEPT) this.buf = Buffer.allocUnsafe(64 * 1024);
+  }
 
   ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;

@@ -121,10 +121,8 @@ function writeOrdered(ordered: OrderedTable<number>, starts: readonly number[], 
     w.stringField(0x12, name);
     w.ldelim(at);
   }
-  const bytes = Buffer.allocUnsafe(w.pos);
-  w.buf.copy(bytes, 0, 0, w.pos);
-  for (const scratch of [values, out]) if (scratch.buf.length > 4 * 1024 * 1024) scratch.buf = Buffer.allocUnsafe(64 * 1024);
-  return bytes;
+  values.release();
+  return w.copyOut();
 }
 
 /** An Entry's fields after its tag: id, name, visibility, overlayable item, config values, staged id. */

@@ -102,10 +102,7 @@ export function xmlToProto(doc: XmlDocument, options: XmlProtoOptions = {}): Uin
     return encodeAapt('XmlNode', xmlToProtoNode(doc, options));
   }
   options.warnings?.push(...warnings);
-  const out = Buffer.allocUnsafe(scratch.pos);
-  scratch.buf.copy(out, 0, 0, scratch.pos);
-  if (scratch.buf.length > 4 * 1024 * 1024) scratch.buf = Buffer.allocUnsafe(64 * 1024);
-  return out;
+  return scratch.copyOut();
 }
 
 /**
