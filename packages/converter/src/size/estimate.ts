@@ -7,13 +7,12 @@
  * entries count with their deflated size, and each split's resources.arsc is estimated from the
  * values it receives, calibrated against the real table's deflated size.
  */
-import { deflateRaw } from 'node:zlib';
 import { parseResourceTable } from '../arsc/table.js';
 import type { ResourceTable } from '../arsc/model.js';
 import { isConverterError } from '../errors.js';
 import type { RoutedEntries } from '../bundle/collect.js';
 import type { SplitOptions } from '../bundle/bundleConfig.js';
-import { METHOD_STORED, deflatedLengthSmall, type ZipEntry, type ZipReader } from '../zip/index.js';
+import { METHOD_STORED, deflatedByteCount, deflatedLengthSmall, type ZipEntry, type ZipReader } from '../zip/index.js';
 import { DEVICE_PROFILES, densityBucket, languageOf, type DeviceProfile } from './devices.js';
 import { MASTER, allValues, modelTableBytes, splitTable } from './tableSplit.js';
 
@@ -92,10 +91,8 @@ const SAMPLE_WINDOWS = 16;
 const DEFLATE_JOBS = 2;
 /** Inputs up to this size are deflated on the main thread (see deflatedSize). */
 const DEFLATE_HERE = 16 * 1024;
-/** Most output space one thread-pool deflate gets (beyond it, one more round trip per chunk). */
-const DEFLATE_CHUNK = 8 * 1024 * 1024;
 /** A deflated entry sampled whole (one window) and no larger than this is read whole (`reader.read`). */
-const INFLATE_WHOLE = DEFLATE_CHUNK;
+const INFLATE_WHOLE = 8 * 1024 * 1024;
 /** Entries measured at once (bounds the sample buffers held while an entry is inflated). */
 const PARALLEL_ENTRIES = 4;
 
@@ -221,26 +218,30 @@ async function deflatedLength(reader: ZipReader, e: ZipEntry, plan: SamplingPlan
     sampled = whole.length;
     lengths = [await limit(() => deflatedSize(whole))];
   } else {
-    // One pass over the entry (inflating it once), copying each window out; the windows are then
-    // deflated on zlib's thread pool.
+    // One pass over the entry (inflating it once, into reused buffers), copying each window out;
+    // the windows are then deflated on zlib's thread pool.
     const samples = windows.map(([start, end]) => Buffer.allocUnsafe(end - start));
     const filled = windows.map(() => 0);
     const last = windows[windows.length - 1]![1];
     let pos = 0;
-    for await (const chunk of reader.chunks(e, { signal })) {
-      const chunkEnd = pos + chunk.length;
-      for (let i = 0; i < windows.length; i++) {
-        const [start, end] = windows[i]!;
-        const from = Math.max(start, pos);
-        const to = Math.min(end, chunkEnd);
-        if (to > from) {
-          samples[i]!.set(chunk.subarray(from - pos, to - pos), from - start);
-          filled[i] = to - start;
+    await reader.forEachChunk(
+      e,
+      (chunk) => {
+        const chunkEnd = pos + chunk.length;
+        for (let i = 0; i < windows.length; i++) {
+          const [start, end] = windows[i]!;
+          const from = Math.max(start, pos);
+          const to = Math.min(end, chunkEnd);
+          if (to > from) {
+            samples[i]!.set(chunk.subarray(from - pos, to - pos), from - start);
+            filled[i] = to - start;
+          }
         }
-      }
-      pos = chunkEnd;
-      if (pos >= last) break;
-    }
+        pos = chunkEnd;
+        return pos < last;
+      },
+      { signal },
+    );
     sampled = filled.reduce((a, b) => a + b, 0);
     lengths = await Promise.all(samples.map((b, i) => limit(() => deflatedSize(b.subarray(0, filled[i])))));
   }
@@ -384,13 +385,10 @@ async function estimate(reader: ZipReader, routed: RoutedEntries, o: EstimateOpt
 
 /**
  * Length of `b` deflated at level 6. A small input is deflated here, synchronously: a zlib stream
- * (its ~260 KB of state, a thread-pool round trip, stream events) costs more than the deflating,
- * and the state is freed at once instead of waiting for a GC. A larger one is deflated on the
- * thread pool in one job (output space for all of it), counted, and dropped.
+ * (its ~260 KB of state, a thread-pool round trip) costs more than the deflating, and the state
+ * is freed at once instead of waiting for a GC. A larger one is deflated on the thread pool, its
+ * output counted in one reused buffer and never kept (zlibSink.ts).
  */
 function deflatedSize(b: Uint8Array): Promise<number> {
-  if (b.length <= DEFLATE_HERE) return Promise.resolve(deflatedLengthSmall(b));
-  return new Promise((resolve, reject) => {
-    deflateRaw(b, { level: 6, chunkSize: Math.min(b.length + 1024, DEFLATE_CHUNK) }, (err, out) => (err ? reject(err) : resolve(out.length)));
-  });
+  return b.length <= DEFLATE_HERE ? Promise.resolve(deflatedLengthSmall(b)) : deflatedByteCount(b, 6);
 }

@@ -11,6 +11,7 @@ export {
 } from './writer.js';
 export { crc32, crc32Update, Crc32 } from './crc32.js';
 export { deflateRawSmall, deflatedLengthSmall, inflateRawSmall } from './smallZlib.js';
+export { deflateSink, deflatedByteCount, inflateSink, type ZlibSink } from './zlibSink.js';
 export { BackgroundVerifier, verifyEntry } from './verify.js';
 export { VERIFY_WORKER_FROM, VerifierThreads, type ChunkHasher } from './verifierThread.js';
 export { MAX_ENTRY_NAME_BYTES, checkEntryNameLength, normaliseEntryName, type NormalisedName } from './names.js';

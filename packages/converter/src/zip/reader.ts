@@ -18,6 +18,8 @@ import { Crc32, crc32 } from './crc32.js';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './limits.js';
 import { decodeEntryName } from './names.js';
 import { inflateRawHead, inflateRawSmall } from './smallZlib.js';
+import { inflateSink } from './zlibSink.js';
+import { megabyteBuffers } from './bufferPool.js';
 
 const CHUNK = 1024 * 1024;
 const SMALL_ENTRY = 1024 * 1024;
@@ -326,6 +328,56 @@ export class ZipReader {
       source.destroy();
       inflater.destroy();
     }
+    verifier.finish();
+    this.verified.add(entry.index);
+  }
+
+  /**
+   * The entry's content handed to `onBytes` chunk by chunk, for a caller that only looks at the
+   * bytes (copies some out, counts them): each chunk is valid only during the call. Inflated and
+   * verified as `chunks` does, but the compressed bytes are read into one pooled buffer and
+   * inflated into another (zlibSink.ts), a chunk at a time: no Buffer per chunk for V8 to free
+   * later. `onBytes` returns false to stop early (the entry is then not proven).
+   */
+  async forEachChunk(entry: ZipEntry, onBytes: (bytes: Buffer) => boolean | void, opts: ReadOptions = {}): Promise<void> {
+    const verifier = new EntryVerifier(entry);
+    const input = megabyteBuffers.take();
+    let stopped = false;
+    let inputFree = true;
+    const sink =
+      entry.method === METHOD_STORED
+        ? undefined
+        : inflateSink((c) => {
+            if (stopped) return;
+            verifier.add(c);
+            if (onBytes(c) === false) stopped = true;
+          });
+    try {
+      for (let done = 0; done < entry.compressedSize && !stopped; ) {
+        throwIfAborted(opts.signal);
+        const n = Math.min(input.length, entry.compressedSize - done);
+        this.readRawSync(entry, done, input, 0, n);
+        done += n;
+        const bytes = input.subarray(0, n);
+        if (!sink) {
+          verifier.add(bytes);
+          if (onBytes(bytes) === false) stopped = true;
+          continue;
+        }
+        inputFree = false;
+        sink.push(bytes);
+        await sink.idle(); // the input buffer is read again next: zlib must be done with it
+        inputFree = true;
+      }
+      if (sink && !stopped) await sink.end();
+    } catch (e) {
+      throw isConverterError(e) ? e : new ConverterError('CORRUPT_ENTRY', `${entry.rawName}: ${(e as Error).message}`, { cause: e });
+    } finally {
+      sink?.close();
+      // Not while zlib may still be reading it (a failure mid-chunk): then it is left to the GC.
+      if (inputFree) megabyteBuffers.give(input);
+    }
+    if (stopped) return;
     verifier.finish();
     this.verified.add(entry.index);
   }

@@ -16,10 +16,13 @@
  */
 import { constants, createDeflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 
-interface ZlibHandle {
-  onerror?: (message: string, errno: number) => void;
+/** Node's zlib binding handle, as its own zlib streams drive it (lib/zlib.js). */
+export interface ZlibHandle {
+  onerror?: (message: string, errno: number, code?: string) => void;
   init(windowBits: number, level: number, memLevel: number, strategy: number, writeState: Uint32Array, processCallback: () => void, dictionary: undefined): void;
   writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
+  /** The same on the thread pool: `processCallback` (or `onerror`) is called when it is done. */
+  write(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
   close(): void;
 }
 type ZlibHandleClass = new (mode: number) => ZlibHandle;
@@ -54,17 +57,23 @@ function lookUpHandleClass(): ZlibHandleClass | undefined {
 
 const noop = (): void => undefined;
 
+/** Node's zlib handle class when driving it directly gives Node's own bytes here, else undefined. */
+export function zlibHandleClass(): ZlibHandleClass | undefined {
+  if (handleClass === null) handleClass = lookUpHandleClass();
+  return handleClass;
+}
+
 /**
  * Runs `use` with a new handle of `mode`, initialised as Node's zlib streams initialise theirs;
  * undefined when the handle reports an error or throws.
  */
 function withHandle<T>(mode: number, level: number, use: (handle: ZlibHandle, failed: () => boolean) => T | undefined): T | undefined {
-  if (handleClass === null) handleClass = lookUpHandleClass();
-  if (!handleClass) return undefined;
+  const HandleClass = zlibHandleClass();
+  if (!HandleClass) return undefined;
   let failed = false;
   let handle: ZlibHandle | undefined;
   try {
-    handle = new handleClass(mode);
+    handle = new HandleClass(mode);
     handle.onerror = () => {
       failed = true;
     };

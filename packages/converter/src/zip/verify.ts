@@ -1,9 +1,9 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
-import { createInflateRaw } from 'node:zlib';
 import { ConverterError, isConverterError } from '../errors.js';
 import { METHOD_STORED, type ZipEntry } from './central.js';
 import { EntryVerifier, INFLATE_IN_ONE_JOB, type ZipReader } from './reader.js';
+import { inflateSink } from './zlibSink.js';
 import { VERIFY_WORKER_FROM, startVerifierThread, type VerifierThreads, type WorkerEntry, type WorkerVerdict } from './verifierThread.js';
 
 export { VERIFY_WORKER_FROM };
@@ -11,20 +11,17 @@ export { VERIFY_WORKER_FROM };
 export interface SideVerifier {
   /** Feeds a chunk; returns a promise only when the inflater's backlog must drain first. */
   push(chunk: Buffer): Promise<void> | undefined;
+  /** Resolves once every chunk pushed so far has been taken in (their buffers may be reused). */
+  idle(): Promise<void>;
   end(): Promise<void>;
   dispose(): void;
 }
 
-/** Inflater output chunk: few, large chunks keep the per-chunk JS work (events, CRC calls) low. */
-const VERIFY_CHUNK = 256 * 1024;
-/** Compressed bytes queued in the inflater before the copy waits for it (bounds memory). */
-const VERIFY_BACKLOG = 8 * 1024 * 1024;
-
 /**
  * Inflates copied bytes on the side (or checksums stored ones) without holding them, feeding
- * `hash` too (the JAR signature's digest of the uncompressed bytes). The
- * inflater runs on the thread pool while the copy goes on: the copy only waits for it when its
- * backlog grows past VERIFY_BACKLOG, and at the end of the entry.
+ * `hash` too (the JAR signature's digest of the uncompressed bytes). The inflating runs on the
+ * thread pool while the copy goes on, into one reused output buffer (zlibSink.ts): the copy only
+ * waits for it when its backlog grows too long, and at the end of the entry.
  */
 export function sideVerifier(entry: ZipEntry, hash?: Hash): SideVerifier {
   const v = new EntryVerifier(entry);
@@ -35,61 +32,44 @@ export function sideVerifier(entry: ZipEntry, hash?: Hash): SideVerifier {
         hash?.update(c);
         return undefined;
       },
+      idle: () => Promise.resolve(),
       end: async () => v.finish(),
       dispose: () => undefined,
     };
   }
-  const inflater = createInflateRaw({ chunkSize: VERIFY_CHUNK });
-  let failure: unknown;
-  inflater.on('data', (c: Buffer) => {
-    if (failure) return;
-    try {
-      v.add(c);
-      hash?.update(c);
-    } catch (e) {
-      failure = e;
-      inflater.destroy();
-    }
+  const sink = inflateSink((c) => {
+    v.add(c);
+    hash?.update(c);
   });
-  const ended = new Promise<void>((resolve) => {
-    inflater.on('end', resolve);
-    inflater.on('close', resolve);
-    inflater.on('error', (e) => {
-      failure ??= e;
-      resolve();
-    });
-  });
-  const rethrow = (): void => {
-    if (failure === undefined) return;
-    if (isConverterError(failure)) throw failure;
-    throw new ConverterError('CORRUPT_ENTRY', `${entry.rawName}: ${(failure as Error).message}`, { cause: failure });
-  };
-  const drained = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const done = (): void => {
-        inflater.off('drain', done);
-        inflater.off('close', done);
-        resolve();
-      };
-      inflater.on('drain', done);
-      inflater.on('close', done);
-    });
+  const coded = (failure: unknown): Error =>
+    isConverterError(failure) ? failure : new ConverterError('CORRUPT_ENTRY', `${entry.rawName}: ${(failure as Error).message}`, { cause: failure });
   return {
     push(chunk) {
-      rethrow();
-      if (inflater.destroyed) return undefined;
-      inflater.write(chunk);
-      return inflater.writableLength > VERIFY_BACKLOG ? drained().then(rethrow) : undefined;
+      try {
+        return sink.push(chunk)?.catch((e: unknown) => {
+          throw coded(e);
+        });
+      } catch (e) {
+        throw coded(e);
+      }
+    },
+    async idle() {
+      try {
+        await sink.idle();
+      } catch (e) {
+        throw coded(e);
+      }
     },
     async end() {
-      rethrow();
-      inflater.end();
-      await ended;
-      rethrow();
+      try {
+        await sink.end();
+      } catch (e) {
+        throw coded(e);
+      }
       v.finish();
     },
     dispose() {
-      inflater.destroy();
+      sink.close();
     },
   };
 }
@@ -114,17 +94,7 @@ export async function verifyEntry(reader: ZipReader, entry: ZipEntry, signal?: A
     hash?.update(bytes);
     return;
   }
-  const check = sideVerifier(entry, hash);
-  try {
-    for await (const chunk of reader.rawChunks(entry, { signal })) {
-      const backlog = check.push(chunk);
-      if (backlog) await backlog;
-    }
-    await check.end();
-  } finally {
-    check.dispose();
-  }
-  reader.markVerified(entry);
+  await reader.forEachChunk(entry, (bytes) => void hash?.update(bytes), { signal }); // verifies and marks the entry
 }
 
 interface Verdict {

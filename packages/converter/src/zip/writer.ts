@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { createDeflateRaw, deflateRaw } from 'node:zlib';
+import { deflateRaw } from 'node:zlib';
 import { promisify } from 'node:util';
 import { ConverterError } from '../errors.js';
 import {
@@ -20,12 +20,14 @@ import {
 import { Crc32, crc32 } from './crc32.js';
 import { checkEntryNameLength } from './names.js';
 import { deflateRawSmall } from './smallZlib.js';
-import { EntryVerifier, type ZipReader } from './reader.js';
+import { deflateSink } from './zlibSink.js';
+import { megabyteBuffers } from './bufferPool.js';
+import { EntryVerifier, throwIfAborted, type ZipReader } from './reader.js';
 import { sideVerifier } from './verify.js';
 
 const deflateRawAsync = promisify(deflateRaw);
 /** The output buffer: small entries and headers gather in it, raw copies are read into it. */
-const OUT_BUFFER = 1024 * 1024;
+const OUT_BUFFER = megabyteBuffers.size;
 /** Generated entries up to this size are deflated synchronously (see prepareBuffer). */
 const DEFLATE_HERE = 16 * 1024;
 /** A long copy lets the event loop run this often (abort signals, progress). */
@@ -152,7 +154,8 @@ export class ZipWriter {
   private readonly digestsByName = new Map<string, Buffer>();
   /** Local headers written before their CRC was known (whole files streamed in): patched at the end. */
   private readonly crcPatches: WrittenEntry[] = [];
-  private readonly buffer = Buffer.allocUnsafe(OUT_BUFFER);
+  /** From a pool: a server's engine thread writes an archive per task (bufferPool.ts). */
+  private buffer: Buffer = megabyteBuffers.take();
   private buffered = 0;
   /** Where the buffer's bytes go in the file (everything before is written). */
   private flushedTo = 0;
@@ -291,17 +294,28 @@ export class ZipWriter {
       else if (opts.digest && this.options.digest) this.digestsByName.set(name, opts.digest);
       return;
     }
+    // Read a chunk at a time into a pooled buffer, copied and inflated on the side from there.
     const check = sideVerifier(entry, hash);
+    const input = megabyteBuffers.take();
+    let inputFree = true;
     try {
-      for await (const chunk of source.rawChunks(entry, { signal: opts.signal })) {
-        const backlog = check.push(chunk);
-        this.write(chunk);
-        if (backlog) await backlog;
-        opts.onBytes?.(chunk.length);
+      for (let done = 0; done < entry.compressedSize; ) {
+        throwIfAborted(opts.signal);
+        const n = Math.min(input.length, entry.compressedSize - done);
+        source.readRawSync(entry, done, input, 0, n);
+        const bytes = input.subarray(0, n);
+        inputFree = false;
+        check.push(bytes);
+        this.write(bytes);
+        await check.idle(); // the buffer is read into again next
+        inputFree = true;
+        done += n;
+        opts.onBytes?.(n);
       }
       await check.end();
     } finally {
       check.dispose();
+      if (inputFree) megabyteBuffers.give(input);
     }
     if (hash) this.digestsByName.set(name, hash.digest());
     else if (opts.digest && this.options.digest) this.digestsByName.set(name, opts.digest);
@@ -364,12 +378,7 @@ export class ZipWriter {
       this.archiveHash.update(this.buffer.subarray(0, got));
       at += got;
     }
-    this.closed = true;
-    try {
-      closeSync(this.out);
-    } catch (e) {
-      throw new ConverterError('IO_ERROR', (e as Error).message, { cause: e });
-    }
+    this.close();
     return { size: this.offset, sha256: this.options.hash === false ? '' : this.archiveHash.digest('hex') };
   }
 
@@ -406,24 +415,23 @@ export class ZipWriter {
     const hash = this.entryHash();
     this.writeLocalHeader(name, METHOD_DEFLATED, entry.crc32, 0, entry.uncompressedSize);
     const header = this.written[this.written.length - 1];
-    const deflater = createDeflateRaw({ level, chunkSize: 256 * 1024 });
     let csize = 0;
-    const drained: Promise<void> = new Promise((resolve, reject) => {
-      deflater.on('data', (c: Buffer) => {
-        csize += c.length;
-        this.write(c);
-      });
-      deflater.on('end', resolve);
-      deflater.on('error', reject);
+    const deflater = deflateSink(level, (c) => {
+      csize += c.length;
+      this.write(c);
     });
     const check = new EntryVerifier(entry);
-    for await (const chunk of source.rawChunks(entry, { signal: opts.signal })) {
-      check.add(chunk);
-      hash?.update(chunk);
-      if (!deflater.write(chunk)) await new Promise<void>((resolve) => deflater.once('drain', resolve));
+    try {
+      for await (const chunk of source.rawChunks(entry, { signal: opts.signal })) {
+        check.add(chunk);
+        hash?.update(chunk);
+        const backlog = deflater.push(chunk);
+        if (backlog) await backlog;
+      }
+      await deflater.end();
+    } finally {
+      deflater.close();
     }
-    deflater.end();
-    await drained;
     check.finish();
     if (!keep(csize, entry.uncompressedSize)) {
       this.rewind(start);
@@ -473,11 +481,25 @@ export class ZipWriter {
   /** Stops writing and closes the file (the caller removes it). */
   async destroy(): Promise<void> {
     if (this.closed) return;
-    this.closed = true;
     try {
-      closeSync(this.out);
+      this.close();
     } catch {
       // already failing: the caller removes the file
+    }
+  }
+
+  /**
+   * Closes the file; the output buffer goes to the next writer. A copy still under way here (a
+   * writer destroyed mid-entry) then fails on an empty buffer instead of writing into that one.
+   */
+  private close(): void {
+    this.closed = true;
+    megabyteBuffers.give(this.buffer);
+    this.buffer = Buffer.alloc(0);
+    try {
+      closeSync(this.out);
+    } catch (e) {
+      throw new ConverterError('IO_ERROR', (e as Error).message, { cause: e });
     }
   }
 
