@@ -8,12 +8,26 @@
  * is written once, after a successful run, when it was missing or V8 rejected it. It is only
  * ever an optimisation: unreadable, stale, corrupt or unwritable, the bundle compiles as usual.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { VERIFY_WORKER_FROM, prestartVerifierThread } from '@aabify/converter/verifier-thread';
 import { codeCacheFile, readCodeCache, writeCodeCache } from './codeCache.js';
+
+/**
+ * A local conversion or universal APK of an input large enough for a verifier thread (the engine
+ * starts one: VERIFY_WORKER_FROM) gets it started now, before the bundle is read and compiled,
+ * so it boots on the other core meanwhile. The input is any argument naming a file that large;
+ * a wrong guess costs a thread that boots and is never used.
+ */
+function prestartsVerifier(args: readonly string[]): boolean {
+  const [command, ...rest] = args;
+  if (!((command === 'convert' && rest.includes('--local')) || (command === 'build-apks' && rest.includes('--universal')))) return false;
+  return rest.some((arg) => !arg.startsWith('-') && (statSync(arg, { throwIfNoEntry: false })?.size ?? 0) >= VERIFY_WORKER_FROM);
+}
+if (prestartsVerifier(process.argv.slice(2))) prestartVerifierThread();
 
 /** SHA-256 (hex) of aabify-main.cjs, set by build.mjs: the cache's key for this bundle. */
 declare const AABIFY_BUNDLE_HASH: string;

@@ -6,6 +6,8 @@ import { ConverterError, type ConverterErrorCode } from '../src/errors.js';
 import { ChunkDigests, contentDigest } from '../src/sign/apk.js';
 import { BackgroundVerifier, VerifierThreads, ZipReader, ZipWriter, crc32, crc32Update, normaliseEntryName } from '../src/zip/index.js';
 import { VERIFY_WORKER_FROM } from '../src/zip/verify.js';
+import { prestartVerifierThread } from '../src/zip/verifierThread.js';
+import type { Worker } from 'node:worker_threads';
 import { buildZip, TempDir, type BuildEntry, type BuildOptions } from './helpers/zipBuilder.js';
 import type { ZipLimits } from '../src/zip/limits.js';
 
@@ -292,6 +294,26 @@ describe('zip', () => {
         chunks!.dispose();
         await pool.close();
       }
+      await src.close();
+    });
+    it('prestartedVerifierThread_takenByTheNextPoolInsteadOfANewOne', async () => {
+      // What the release CLI's entry starts before loading the engine (cli/src/start.ts).
+      prestartVerifierThread();
+      const prestarted = (globalThis as Record<symbol, Worker | undefined>)[Symbol.for('aabify.prestartedVerifierThread')];
+      expect(prestarted, 'a thread started ahead').to.not.equal(undefined);
+      const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
+      const taken = pool.take()!;
+      expect(taken.threadId).to.equal(prestarted!.threadId);
+      // Taken once: the next pool starts its own.
+      const next = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
+      expect(next.take()!.threadId).to.not.equal(prestarted!.threadId);
+      // And it works as any other: it proves a copied entry.
+      const src = await openZip([{ name: 'big', data: randomBytes(300_000), method: 8 }]);
+      pool.give(taken);
+      const verifier = new BackgroundVerifier(src, src.entries, undefined, { pool, threads: 1, workerFrom: 0 });
+      expect(await verifier.settle(src.entries[0]!), 'proven by the prestarted thread').to.equal(true);
+      await verifier.cancel();
+      await Promise.all([pool.close(), next.close()]);
       await src.close();
     });
     it('apkChunkDigests_threadEnded_readBackHere', async () => {

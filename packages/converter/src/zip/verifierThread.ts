@@ -186,6 +186,33 @@ export function startVerifierThread(): Worker {
   return worker;
 }
 
+const PRESTARTED = Symbol.for('aabify.prestartedVerifierThread');
+type HoldsPrestarted = typeof globalThis & { [PRESTARTED]?: Worker };
+
+/**
+ * Starts a verifier thread for the conversion this process is about to run, before the engine is
+ * even loaded: the release CLI's entry (cli/src/start.ts) calls it first thing for a local
+ * conversion or universal APK of a large input, so the thread boots while the CLI's bundle is read
+ * and compiled instead of after (the first ~40 ms of such a run, the other core idle). The next
+ * VerifierThreads takes it before starting any. Left unused, it never keeps the process alive.
+ * Kept on the global object: the entry and the bundle each hold their own copy of this module.
+ */
+export function prestartVerifierThread(): void {
+  const holder = globalThis as HoldsPrestarted;
+  if (holder[PRESTARTED]) return;
+  const worker = startVerifierThread();
+  worker.unref();
+  holder[PRESTARTED] = worker;
+}
+
+/** The thread `prestartVerifierThread` started, once (then undefined). */
+function takePrestartedThread(): Worker | undefined {
+  const holder = globalThis as HoldsPrestarted;
+  const worker = holder[PRESTARTED];
+  holder[PRESTARTED] = undefined;
+  return worker;
+}
+
 /**
  * Verifier threads started before their work is known: a thread's start (~30 ms of CPU, and up
  * to 0.2 s before it runs on a busy machine) then overlaps the reading of the input instead of
@@ -202,7 +229,7 @@ export class VerifierThreads {
     private readonly reuse: boolean,
   ) {
     for (let i = 0; i < count; i++) {
-      const worker = startVerifierThread();
+      const worker = takePrestartedThread() ?? startVerifierThread();
       worker.unref(); // an idle thread never keeps the process alive
       this.idle.push(worker);
     }
