@@ -130,7 +130,7 @@ function cpuSeconds(pid: number): number {
 
 /**
  * Starts a new peak (VmHWM) at the current RSS (Linux's clear_refs, value 5), so a peak belongs to
- * one phase: sign-ups hash passwords (scrypt, 128 MiB each while it runs), the load converts.
+ * one phase: sign-ups hash passwords (scrypt, 64 MiB each while it runs), the load converts.
  * False where the kernel refuses.
  */
 function resetPeak(pid: number): boolean {

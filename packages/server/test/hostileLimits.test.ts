@@ -314,14 +314,21 @@ describe('hostile clients: rate limits and authentication', function () {
     });
 
     it('login_hashOfTheOldCost_upgradedToOwaspCostOnSignIn', async () => {
-      expect(CURRENT_PARAMS).to.deep.equal({ ln: 17, r: 8, p: 1 });
-      const user = await buildUser(production, { email: `antigo-${randomBytes(3).toString('hex')}@example.com` });
-      await user.update({ passwordHash: await hashPassword(DEFAULT_PASSWORD, { ln: 15, r: 8, p: 1 }) });
-      const res = await login(production, user.email, DEFAULT_PASSWORD);
-      expect(res.status).to.equal(200);
-      await user.reload();
-      expect(user.passwordHash).to.match(/^scrypt\$ln=17,r=8,p=1\$/);
-      expect((await login(production, user.email, DEFAULT_PASSWORD)).status).to.equal(200);
+      expect(CURRENT_PARAMS).to.deep.equal({ ln: 16, r: 8, p: 2 });
+      // The first accounts' cost (ln=15), and OWASP's other setting the server hashed with before (ln=17, p=1).
+      for (const old of [
+        { ln: 15, r: 8, p: 1 },
+        { ln: 17, r: 8, p: 1 },
+      ]) {
+        const user = await buildUser(production, { email: `antigo-${randomBytes(3).toString('hex')}@example.com` });
+        await user.update({ passwordHash: await hashPassword(DEFAULT_PASSWORD, old) });
+        expect((await login(production, user.email, `${DEFAULT_PASSWORD}x`)).status, `wrong password, ln=${old.ln}`).to.equal(401);
+        const res = await login(production, user.email, DEFAULT_PASSWORD);
+        expect(res.status, `ln=${old.ln}`).to.equal(200);
+        await user.reload();
+        expect(user.passwordHash).to.match(/^scrypt\$ln=16,r=8,p=2\$/);
+        expect((await login(production, user.email, DEFAULT_PASSWORD)).status).to.equal(200);
+      }
     });
   });
 });

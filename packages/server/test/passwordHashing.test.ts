@@ -1,6 +1,6 @@
 /**
  * Password hashing under a burst: many sign-ups at once each get a correct hash, but no more
- * derivations run together than the bound (each takes 128 MiB at the production cost and a
+ * derivations run together than the bound (each takes 64 MiB at the production cost and a
  * libuv pool thread that file work needs too).
  */
 import { expect } from 'chai';

@@ -9,7 +9,7 @@ import { logCapture, secretLogArmed } from './secretLog.js';
 import type { ScryptParams } from '../../src/accounts/password.js';
 
 /**
- * The scrypt cost test servers hash with (4 MiB, a few ms) instead of production's 2^17: the
+ * The scrypt cost test servers hash with (4 MiB, a few ms) instead of production's (64 MiB): the
  * suite signs in hundreds of times. A test about the real cost passes CURRENT_PARAMS itself.
  */
 export const TEST_PASSWORD_PARAMS: ScryptParams = { ln: 12, r: 8, p: 1 };
