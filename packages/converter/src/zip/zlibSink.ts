@@ -85,8 +85,11 @@ class HandleSink implements ZlibSink {
   private queued = 0;
   private readonly writeState = new Uint32Array(2);
   private output: Buffer | undefined = outputBuffers.take();
-  /** The call in flight, told when zlib is done with it. */
-  private call: { resolve(): void; reject(err: Error): void } | undefined;
+  /**
+   * The call in flight, told when zlib is done with it; it holds the buffers zlib reads and
+   * writes meanwhile, as Node's streams hold theirs, so neither can be collected under zlib.
+   */
+  private call: { resolve(): void; reject(err: Error): void; input: Uint8Array; output: Buffer } | undefined;
   private pump: Promise<void> | undefined;
   private waiting: { promise: Promise<void>; resolve(): void; reject(err: Error): void } | undefined;
   private failure: Error | undefined;
@@ -196,7 +199,7 @@ class HandleSink implements ZlibSink {
       this.writeState[0] = 0;
       this.writeState[1] = left;
       await new Promise<void>((resolve, reject) => {
-        this.call = { resolve, reject };
+        this.call = { resolve, reject, input, output };
         this.handle.write(flush, input, offset, left, output, 0, output.length);
       });
       if (this.closed) return;
