@@ -41,4 +41,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # The heap flags of scripts/serverNodeFlags.mjs (why: there).
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=30", "packages/server/dist/main.js"]
+CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=30", "packages/server/dist/main.js"]
