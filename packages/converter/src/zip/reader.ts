@@ -365,7 +365,7 @@ export class ZipReader {
           continue;
         }
         inputFree = false;
-        sink.push(bytes);
+        void sink.push(bytes); // one chunk at most queued: never past the backlog
         await sink.idle(); // the input buffer is read again next: zlib must be done with it
         inputFree = true;
       }

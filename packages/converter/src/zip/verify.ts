@@ -9,8 +9,8 @@ import { VERIFY_WORKER_FROM, startVerifierThread, type VerifierThreads, type Wor
 export { VERIFY_WORKER_FROM };
 
 export interface SideVerifier {
-  /** Feeds a chunk; returns a promise only when the inflater's backlog must drain first. */
-  push(chunk: Buffer): Promise<void> | undefined;
+  /** Feeds a chunk (throws the coded failure once there is one). */
+  push(chunk: Buffer): void;
   /** Resolves once every chunk pushed so far has been taken in (their buffers may be reused). */
   idle(): Promise<void>;
   end(): Promise<void>;
@@ -20,8 +20,8 @@ export interface SideVerifier {
 /**
  * Inflates copied bytes on the side (or checksums stored ones) without holding them, feeding
  * `hash` too (the JAR signature's digest of the uncompressed bytes). The inflating runs on the
- * thread pool while the copy goes on, into one reused output buffer (zlibSink.ts): the copy only
- * waits for it when its backlog grows too long, and at the end of the entry.
+ * thread pool, into one reused output buffer (zlibSink.ts), while the copy writes the same chunk;
+ * the copy waits for it (`idle`) before reading the next chunk into the same buffer.
  */
 export function sideVerifier(entry: ZipEntry, hash?: Hash): SideVerifier {
   const v = new EntryVerifier(entry);
@@ -30,7 +30,6 @@ export function sideVerifier(entry: ZipEntry, hash?: Hash): SideVerifier {
       push: (c) => {
         v.add(c);
         hash?.update(c);
-        return undefined;
       },
       idle: () => Promise.resolve(),
       end: async () => v.finish(),
@@ -46,9 +45,8 @@ export function sideVerifier(entry: ZipEntry, hash?: Hash): SideVerifier {
   return {
     push(chunk) {
       try {
-        return sink.push(chunk)?.catch((e: unknown) => {
-          throw coded(e);
-        });
+        // The caller waits with idle() after each chunk: the queue never grows past the backlog.
+        void sink.push(chunk);
       } catch (e) {
         throw coded(e);
       }

@@ -28,9 +28,10 @@ const outputBuffers = new BufferPool(OUTPUT_CHUNK, 4);
 
 export interface ZlibSink {
   /**
-   * Queues input; returns a promise only when the queue has grown past BACKLOG: it resolves once
-   * the queue is short again, or rejects with the stream's failure (zlib's error, or what
-   * `onOutput` threw). Throws that failure once there is one.
+   * Queues input; returns a promise only when the queue has grown past BACKLOG, which resolves
+   * once the queue is short again or the stream has failed (it never rejects: nobody need catch
+   * it). Throws the stream's failure (zlib's error, or what `onOutput` threw) once there is one,
+   * as `idle` and `end` do.
    */
   push(chunk: Uint8Array): Promise<void> | undefined;
   /**
@@ -91,7 +92,7 @@ class HandleSink implements ZlibSink {
    */
   private call: { resolve(): void; reject(err: Error): void; input: Uint8Array; output: Buffer } | undefined;
   private pump: Promise<void> | undefined;
-  private waiting: { promise: Promise<void>; resolve(): void; reject(err: Error): void } | undefined;
+  private waiting: { promise: Promise<void>; resolve(): void } | undefined;
   private failure: Error | undefined;
   /** zlib reached the end of the deflate stream: later input is ignored. */
   private streamEnded = false;
@@ -124,12 +125,8 @@ class HandleSink implements ZlibSink {
     if (this.queued <= BACKLOG) return undefined;
     if (!this.waiting) {
       let resolve!: () => void;
-      let reject!: (err: Error) => void;
-      const promise = new Promise<void>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      this.waiting = { promise, resolve, reject };
+      const promise = new Promise<void>((res) => (resolve = res));
+      this.waiting = { promise, resolve };
     }
     return this.waiting.promise;
   }
@@ -182,7 +179,7 @@ class HandleSink implements ZlibSink {
     } catch (e) {
       this.failure = e as Error;
       this.queue.length = 0;
-      this.waiting?.reject(this.failure);
+      this.waiting?.resolve();
       this.waiting = undefined;
     } finally {
       this.pump = undefined;
@@ -249,12 +246,11 @@ class StreamSink implements ZlibSink {
     if (this.stream.destroyed || this.stream.writableEnded) return undefined;
     this.stream.write(chunk);
     if (this.stream.writableLength <= BACKLOG) return undefined;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve) => {
       const done = (): void => {
         this.stream.off('drain', done);
         this.stream.off('close', done);
-        if (this.failure) reject(this.failure);
-        else resolve();
+        resolve();
       };
       this.stream.on('drain', done);
       this.stream.on('close', done);
