@@ -238,12 +238,16 @@ describe('zip', () => {
   });
 
   describe('writer', () => {
-    it('onWrite_apkChunkDigests_equalTheDigestReadBack_evenAfterARewrite', async () => {
-      const MiB = 1024 * 1024;
-      const src = await openZip([
+    /** Two stored entries for the APK chunk-digest tests: random bytes (they do not deflate) and text. */
+    const openChunkSource = (): Promise<ZipReader> =>
+      openZip([
         { name: 'random', data: randomBytes(2_600_000), method: 0 },
         { name: 'text', data: 'x'.repeat(3_000_000), method: 0 },
       ]);
+
+    it('onWrite_apkChunkDigests_equalTheDigestReadBack_evenAfterARewrite', async () => {
+      const MiB = 1024 * 1024;
+      const src = await openChunkSource();
       for (const rewind of [false, true]) {
         const path = tmp.file(`chunks-${rewind}.zip`);
         const chunks = new ChunkDigests('sha256');
@@ -268,10 +272,7 @@ describe('zip', () => {
     });
     it('apkChunkDigestsByAVerifierThread_everyChunkDigestedAsReadBack_evenAfterARewrite', async () => {
       const MiB = 1024 * 1024;
-      const src = await openZip([
-        { name: 'random', data: randomBytes(2_600_000), method: 0 },
-        { name: 'text', data: 'x'.repeat(3_000_000), method: 0 },
-      ]);
+      const src = await openChunkSource();
       for (const rewind of [false, true]) {
         const pool = VerifierThreads.forInput(VERIFY_WORKER_FROM, 1, true)!;
         const path = tmp.file(`thread-chunks-${rewind}.zip`);

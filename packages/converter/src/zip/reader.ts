@@ -333,49 +333,58 @@ export class ZipReader {
   }
 
   /**
+   * The entry's stored (compressed) bytes a chunk at a time, read into one pooled buffer: `onRaw`
+   * may use each chunk until the promise it returns settles (the buffer is read into again next),
+   * and returns false to stop. No Buffer is made per chunk, none for V8 to free later (a server's
+   * engine thread converts one APK after another). When `onRaw` fails, the buffer is left to the
+   * GC instead of the pool: a zlib call may still be reading it.
+   */
+  async forEachRawChunk(entry: ZipEntry, onRaw: (bytes: Buffer) => Promise<boolean | void> | boolean | void, opts: ReadOptions = {}): Promise<void> {
+    const input = megabyteBuffers.take();
+    for (let done = 0; done < entry.compressedSize; ) {
+      throwIfAborted(opts.signal);
+      const n = Math.min(input.length, entry.compressedSize - done);
+      this.readRawSync(entry, done, input, 0, n);
+      done += n;
+      if ((await onRaw(input.subarray(0, n))) === false) break;
+    }
+    megabyteBuffers.give(input);
+  }
+
+  /**
    * The entry's content handed to `onBytes` chunk by chunk, for a caller that only looks at the
    * bytes (copies some out, counts them): each chunk is valid only during the call. Inflated and
-   * verified as `chunks` does, but the compressed bytes are read into one pooled buffer and
-   * inflated into another (zlibSink.ts), a chunk at a time: no Buffer per chunk for V8 to free
-   * later. `onBytes` returns false to stop early (the entry is then not proven).
+   * verified as `chunks` does, but read with `forEachRawChunk` and inflated into a reused buffer
+   * (zlibSink.ts), a chunk at a time. `onBytes` returns false to stop early (the entry is then
+   * not proven).
    */
   async forEachChunk(entry: ZipEntry, onBytes: (bytes: Buffer) => boolean | void, opts: ReadOptions = {}): Promise<void> {
     const verifier = new EntryVerifier(entry);
-    const input = megabyteBuffers.take();
     let stopped = false;
-    let inputFree = true;
-    const sink =
-      entry.method === METHOD_STORED
-        ? undefined
-        : inflateSink((c) => {
-            if (stopped) return;
-            verifier.add(c);
-            if (onBytes(c) === false) stopped = true;
-          });
+    const look = (c: Buffer): void => {
+      if (stopped) return;
+      verifier.add(c);
+      if (onBytes(c) === false) stopped = true;
+    };
+    const sink = entry.method === METHOD_STORED ? undefined : inflateSink(look);
     try {
-      for (let done = 0; done < entry.compressedSize && !stopped; ) {
-        throwIfAborted(opts.signal);
-        const n = Math.min(input.length, entry.compressedSize - done);
-        this.readRawSync(entry, done, input, 0, n);
-        done += n;
-        const bytes = input.subarray(0, n);
-        if (!sink) {
-          verifier.add(bytes);
-          if (onBytes(bytes) === false) stopped = true;
-          continue;
-        }
-        inputFree = false;
-        void sink.push(bytes); // one chunk at most queued: never past the backlog
-        await sink.idle(); // the input buffer is read again next: zlib must be done with it
-        inputFree = true;
-      }
+      await this.forEachRawChunk(
+        entry,
+        async (bytes) => {
+          if (!sink) look(bytes);
+          else {
+            void sink.push(bytes); // one chunk at most queued: never past the backlog
+            await sink.idle(); // zlib must be done with the buffer before it is read into again
+          }
+          return !stopped;
+        },
+        opts,
+      );
       if (sink && !stopped) await sink.end();
     } catch (e) {
       throw isConverterError(e) ? e : new ConverterError('CORRUPT_ENTRY', `${entry.rawName}: ${(e as Error).message}`, { cause: e });
     } finally {
       sink?.close();
-      // Not while zlib may still be reading it (a failure mid-chunk): then it is left to the GC.
-      if (inputFree) megabyteBuffers.give(input);
     }
     if (stopped) return;
     verifier.finish();

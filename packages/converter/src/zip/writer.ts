@@ -22,7 +22,7 @@ import { checkEntryNameLength } from './names.js';
 import { deflateRawSmall } from './smallZlib.js';
 import { deflateSink } from './zlibSink.js';
 import { megabyteBuffers } from './bufferPool.js';
-import { EntryVerifier, throwIfAborted, type ZipReader } from './reader.js';
+import { EntryVerifier, type ZipReader } from './reader.js';
 import { sideVerifier } from './verify.js';
 
 const deflateRawAsync = promisify(deflateRaw);
@@ -294,28 +294,22 @@ export class ZipWriter {
       else if (opts.digest && this.options.digest) this.digestsByName.set(name, opts.digest);
       return;
     }
-    // Read a chunk at a time into a pooled buffer, copied and inflated on the side from there.
+    // Each chunk copied and inflated on the side from the reader's pooled buffer.
     const check = sideVerifier(entry, hash);
-    const input = megabyteBuffers.take();
-    let inputFree = true;
     try {
-      for (let done = 0; done < entry.compressedSize; ) {
-        throwIfAborted(opts.signal);
-        const n = Math.min(input.length, entry.compressedSize - done);
-        source.readRawSync(entry, done, input, 0, n);
-        const bytes = input.subarray(0, n);
-        inputFree = false;
-        check.push(bytes);
-        this.write(bytes);
-        await check.idle(); // the buffer is read into again next
-        inputFree = true;
-        done += n;
-        opts.onBytes?.(n);
-      }
+      await source.forEachRawChunk(
+        entry,
+        async (bytes) => {
+          check.push(bytes);
+          this.write(bytes);
+          await check.idle(); // the buffer is read into again next
+          opts.onBytes?.(bytes.length);
+        },
+        { signal: opts.signal },
+      );
       await check.end();
     } finally {
       check.dispose();
-      if (inputFree) megabyteBuffers.give(input);
     }
     if (hash) this.digestsByName.set(name, hash.digest());
     else if (opts.digest && this.options.digest) this.digestsByName.set(name, opts.digest);
@@ -422,12 +416,16 @@ export class ZipWriter {
     });
     const check = new EntryVerifier(entry);
     try {
-      for await (const chunk of source.rawChunks(entry, { signal: opts.signal })) {
-        check.add(chunk);
-        hash?.update(chunk);
-        const backlog = deflater.push(chunk);
-        if (backlog) await backlog;
-      }
+      await source.forEachRawChunk(
+        entry,
+        async (bytes) => {
+          check.add(bytes);
+          hash?.update(bytes);
+          void deflater.push(bytes); // one chunk at most queued: never past the backlog
+          await deflater.idle(); // the buffer is read into again next
+        },
+        { signal: opts.signal },
+      );
       await deflater.end();
     } finally {
       deflater.close();
