@@ -17,7 +17,7 @@ import { createSequelize } from './db/database.js';
 import { prepareSchema } from './db/migrate.js';
 import { applicationName } from './db/connections.js';
 import { createNotifier } from './db/notifications.js';
-import { openReadLane } from './db/readLane.js';
+import { openReadLane, type ReadLane } from './db/readLane.js';
 import { announceJobs, closeJobQueue, createJobQueue, ensureQueueSchema } from './jobs/queue.js';
 import { DEFAULT_INSTANCE_TIMING, ServerInstance, type InstanceTiming } from './jobs/instances.js';
 import { defineJobs, scheduleRecurring } from './jobs/define.js';
@@ -36,6 +36,8 @@ import type { SocketAddressLimits } from './realtime/addressLimits.js';
 
 export interface RunningServer {
   ctx: AppContext;
+  /** The connections apart from the application pool that polls read through (db/readLane.ts). */
+  readLane: Pick<ReadLane, 'sequelize'>;
   http?: Server;
   /** Base URL of the HTTP listener, e.g. http://127.0.0.1:3000 */
   url?: string;
@@ -202,6 +204,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     let closing: Promise<void> | undefined;
     return {
       ctx,
+      readLane,
       http,
       url,
       close: () => (closing ??= runCleanups()),

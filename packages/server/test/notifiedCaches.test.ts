@@ -7,11 +7,12 @@ import { expect } from 'chai';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { createTestDatabase } from './helpers/postgres.js';
 import { api } from './helpers/http.js';
-import { DEFAULT_PASSWORD, buildAdmin, buildSubscriber, tokenFor } from './helpers/factories.js';
+import { DEFAULT_PASSWORD, buildAdmin, buildCreditUser, buildSubscriber, tokenFor } from './helpers/factories.js';
 import { buildConversion } from './helpers/adminFactories.js';
 import { waitFor } from './helpers/conversions.js';
 import { NotifiedCache } from '../src/db/notifiedCache.js';
 import { queriesDuring } from './helpers/queries.js';
+import { reserveCredit, settleCredit } from '../src/conversions/credits.js';
 
 describe('caches invalidated across processes (principals, conversion state)', function () {
   this.timeout(120000);
@@ -144,6 +145,108 @@ describe('caches invalidated across processes (principals, conversion state)', f
     await a.ctx.models.User.update({ isActive: false }, { where: { id: user.id } });
     await a.ctx.notifier.sync();
     expect((await api(b).get('/auth/me', token)).status).to.equal(401);
+  });
+
+  it('userCountersMoved_bothProcessesShowTheNewCreditsWithoutReadingTheUserAgain', async () => {
+    const user = await buildCreditUser(a, 5);
+    const token = tokenFor(a, user);
+    const c = await buildConversion(a, user, { status: 'queued', queuedAt: new Date() });
+    const credits = async (s: TestServer) => (await api(s).get<{ currentPlan: { credits: number } }>('/auth/me', token)).body.currentPlan.credits;
+    const cached = async (s: TestServer) => {
+      const u = await s.ctx.auth.principals.userById(user.id);
+      return { credits: u!.credits, reserved: u!.creditsReserved, conversions: u!.conversionsCount };
+    };
+    /** What `fn` read of the users table on either process. */
+    const userReads = async (fn: () => Promise<void>) => {
+      const [onA, onB] = [[] as string[], [] as string[]];
+      onA.push(
+        ...(await queriesDuring(a, /"users"/, async () => {
+          onB.push(...(await queriesDuring(b, /"users"/, fn)));
+        })),
+      );
+      return [...onA, ...onB];
+    };
+    for (const s of [a, b]) for (let i = 0; i < 2; i++) expect(await credits(s)).to.equal(5);
+
+    // A submission on A reserves a credit; A answers from memory at once (patched at commit), B once the change is announced.
+    const reads = await userReads(async () => {
+      await a.ctx.sequelize.transaction(async (transaction) => {
+        const locked = await a.ctx.models.User.findByPk(user.id, { transaction, lock: transaction.LOCK.UPDATE });
+        c.creditState = await reserveCredit(locked!, transaction);
+        await c.save({ transaction });
+      });
+      expect(await credits(a)).to.equal(4);
+      await a.ctx.notifier.sync();
+      expect(await credits(b)).to.equal(4);
+      expect(await cached(b)).to.deep.equal({ credits: 4, reserved: 1, conversions: 0 });
+      // The conversion completes: the credit is spent and counted.
+      await a.ctx.sequelize.transaction((transaction) => settleCredit(a.ctx.models, c, 'spent', transaction));
+      await a.ctx.notifier.sync();
+      for (const s of [a, b]) expect(await cached(s)).to.deep.equal({ credits: 4, reserved: 0, conversions: 1 });
+    });
+    // Only A's own statements on the row (the lock and the two updates): nothing read the user back.
+    expect(reads.filter((sql) => sql.startsWith('SELECT') && !sql.includes('FOR UPDATE'))).to.deep.equal([]);
+
+    // A counter moved by a statement no hook sees (another process, a script): patched on both from the announcement.
+    await a.ctx.sequelize.query(`UPDATE users SET credits = credits + 2 WHERE id = '${user.id}'`);
+    await a.ctx.notifier.sync();
+    expect(await userReads(async () => {
+      for (const s of [a, b]) expect(await credits(s)).to.equal(6);
+    })).to.deep.equal([]);
+
+    // Counters with anything else in one change: dropped, read again, shown as committed.
+    await a.ctx.models.User.update({ credits: 9, name: 'Outro Nome' }, { where: { id: user.id } });
+    await a.ctx.notifier.sync();
+    for (const s of [a, b]) {
+      const me = await api(s).get<{ name: string; currentPlan: { credits: number } }>('/auth/me', token);
+      expect([me.body.name, me.body.currentPlan.credits]).to.deep.equal(['Outro Nome', 9]);
+    }
+    // And a deactivation right after counter patches still refuses at once.
+    await a.ctx.sequelize.query(`UPDATE users SET credits = credits - 1 WHERE id = '${user.id}'`);
+    await a.ctx.models.User.update({ isActive: false }, { where: { id: user.id } });
+    await a.ctx.notifier.sync();
+    for (const s of [a, b]) expect((await api(s).get('/auth/me', token)).status).to.equal(401);
+  });
+
+  it('notifiedCache_patches_onlyNewerVersionsApply_loadOverlappingAPatchNotStored_unreadableDropsAll', async () => {
+    type Row = { version: number; n: number };
+    const cache = new NotifiedCache<Row>(a.ctx.notifier, {
+      topic: 'test-patched',
+      max: 10,
+      maxAgeMs: 60_000,
+      patches: {
+        topic: 'test-patched-counts',
+        parse: (payload) => {
+          const [key, version, n] = payload.split(':');
+          if (!key || !Number.isSafeInteger(Number(version)) || !Number.isSafeInteger(Number(n))) return undefined;
+          return { key, version: Number(version), apply: (row) => ({ ...row, version: Number(version), n: Number(n) }) };
+        },
+        versionOf: (row) => row.version,
+      },
+    });
+    const announce = async (payload: string) => {
+      await a.ctx.notifier.notify('test-patched-counts', payload);
+      await a.ctx.notifier.sync();
+    };
+    const never = async (): Promise<Row> => ({ version: -1, n: -1 });
+    await cache.get('x', async () => ({ version: 3, n: 30 }));
+    await announce('x:4:40');
+    expect(await cache.get('x', never)).to.deep.equal({ version: 4, n: 40 });
+    // Older or equal versions (a state this entry already went past) change nothing.
+    await announce('x:2:20');
+    await announce('x:4:41');
+    expect(await cache.get('x', never)).to.deep.equal({ version: 4, n: 40 });
+    // A patch of a row not in memory stores nothing.
+    await announce('y:9:90');
+    expect(await cache.get('y', async () => ({ version: 9, n: 99 }))).to.deep.equal({ version: 9, n: 99 });
+    // A patch while the row loads: that load may have read the row before the change.
+    const overlapped = await cache.get('z', async () => (await announce('z:2:20'), { version: 1, n: 10 }));
+    expect(overlapped).to.deep.equal({ version: 1, n: 10 });
+    expect(await cache.get('z', async () => ({ version: 2, n: 20 }))).to.deep.equal({ version: 2, n: 20 });
+    expect(await cache.get('z', never)).to.deep.equal({ version: 2, n: 20 });
+    // A payload it cannot read: nothing in memory is trusted.
+    await announce('not a patch');
+    expect(cache.size).to.equal(0);
   });
 
   it('notifiedCache_boundedLeastRecentlyUsedFirst_loadOverlappingAChangeOfItsRowNotStored', async () => {

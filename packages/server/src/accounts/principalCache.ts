@@ -4,14 +4,17 @@
  * row as against a fresh one), sessions by id (accounts/sessions.ts) and API tokens by hash.
  * The tables announce their changes through triggers (migrations 0120, 0150, 0151), so a
  * deactivation, a password change, a demotion, a deletion, a sign-out or a revocation drops
- * the entry on every process (db/notifiedCache.ts).
+ * the entry on every process (db/notifiedCache.ts). A change of a user's counters alone
+ * (credits reserved, spent or given back, conversions counted: migration 0240) is announced
+ * with the new values, which every process patches into its entry: a conversion does not make
+ * each poll of its owner read the user again.
  * Entries are plain values; every call builds a new model instance, so a route that changes
  * its user cannot change what the next request sees.
  */
 import type { InferAttributes } from 'sequelize';
 import type { ApiTokenScope } from '@aabify/shared';
 import type { Notifier } from '../db/notifications.js';
-import { NotifiedCache } from '../db/notifiedCache.js';
+import { NotifiedCache, type RowPatch, type SaveOptions } from '../db/notifiedCache.js';
 import type { Models, User } from '../models/index.js';
 
 /** What authentication needs of an API token row. */
@@ -42,8 +45,55 @@ export const PRINCIPAL_CACHE_MAX = 10_000;
 /** Safety net only: notifications drop entries as soon as their rows change. */
 export const PRINCIPAL_CACHE_MAX_AGE_MS = 60_000;
 
+type UserValues = InferAttributes<User>;
+
+/** The columns whose change alone is announced as a patch (migration 0240 names the same). */
+const USER_COUNTERS = ['credits', 'creditsReserved', 'creditsOwed', 'conversionsCount', 'monthlyConversions', 'monthlyConversionsMonth', 'updatedAt', 'rowVersion'] as const;
+type UserCounters = Pick<UserValues, (typeof USER_COUNTERS)[number]>;
+
+function userPatch(id: string, counters: UserCounters): RowPatch<UserValues> {
+  return { key: id, version: Number(counters.rowVersion), apply: (value) => ({ ...value, ...counters }) };
+}
+
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v);
+
+/** The trigger's payload: the user's id and the counters' new values (JSON of the row's columns). */
+function userPatchFromPayload(payload: string): RowPatch<UserValues> | undefined {
+  let p: Record<string, unknown>;
+  try {
+    p = JSON.parse(payload) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const { id, credits, creditsReserved, creditsOwed, conversionsCount, monthlyConversions, monthlyConversionsMonth, updatedAt, rowVersion } = p;
+  if (typeof id !== 'string' || ![credits, creditsReserved, creditsOwed, conversionsCount, monthlyConversions, rowVersion].every(isCount)) return undefined;
+  if (monthlyConversionsMonth !== null && typeof monthlyConversionsMonth !== 'string') return undefined;
+  if (typeof updatedAt !== 'string' || Number.isNaN(Date.parse(updatedAt))) return undefined;
+  return userPatch(id, {
+    credits: credits as number,
+    creditsReserved: creditsReserved as number,
+    creditsOwed: creditsOwed as number,
+    conversionsCount: conversionsCount as number,
+    monthlyConversions: monthlyConversions as number,
+    monthlyConversionsMonth,
+    updatedAt: new Date(updatedAt),
+    // As Sequelize reads a bigint.
+    rowVersion: String(rowVersion),
+  });
+}
+
+/**
+ * A save of this process that changed only counters and read the row back (`returning: true`,
+ * so the instance holds the version the database gave it): its entry is patched at commit.
+ */
+function userPatchFromSave(user: User, options: SaveOptions): RowPatch<UserValues> | undefined {
+  if (options.returning !== true || !options.fields?.every((f) => (USER_COUNTERS as readonly PropertyKey[]).includes(f))) return undefined;
+  const counters = Object.fromEntries(USER_COUNTERS.map((c) => [c, user.get(c)])) as unknown as UserCounters;
+  return userPatch(user.id, counters);
+}
+
 export class PrincipalCache {
-  readonly users: NotifiedCache<InferAttributes<User>>;
+  readonly users: NotifiedCache<UserValues>;
   readonly tokens: NotifiedCache<CachedApiToken>;
   readonly sessions: NotifiedCache<CachedSession>;
 
@@ -54,10 +104,14 @@ export class PrincipalCache {
     private readonly loadFrom: Models,
   ) {
     const limits = { max: PRINCIPAL_CACHE_MAX, maxAgeMs: PRINCIPAL_CACHE_MAX_AGE_MS };
-    this.users = new NotifiedCache(notifier, { topic: 'user', ...limits });
+    this.users = new NotifiedCache<UserValues>(notifier, {
+      topic: 'user',
+      ...limits,
+      patches: { topic: 'user-counters', parse: userPatchFromPayload, versionOf: (user) => Number(user.rowVersion) },
+    });
     this.tokens = new NotifiedCache(notifier, { topic: 'api-token', ...limits });
     this.sessions = new NotifiedCache(notifier, { topic: 'session', ...limits });
-    this.users.dropOnWrite(models.User, 'id');
+    this.users.dropOnWrite(models.User, 'id', userPatchFromSave);
     this.tokens.dropOnWrite(models.ApiToken, 'tokenHash');
     this.sessions.dropOnWrite(models.Session, 'id');
   }

@@ -10,6 +10,12 @@ import { CONVERSION_MESSAGES, PLAN_ACCESS_ERROR_CODES, PLAN_ACCESS_MESSAGES, PLA
 import type { Conversion, CreditState, Models, User } from '../models/index.js';
 import { ApiError } from '../http/errors.js';
 
+/**
+ * Counter moves read the row back: the version the database gave it lets this process patch its
+ * cached principal at commit instead of dropping it (accounts/principalCache.ts).
+ */
+const COUNTERS_READ_BACK = true;
+
 export function paymentRequired(user: User, now: Date = new Date()): ApiError | undefined {
   if (user.hasAdminRole()) return undefined;
   const access = user.planAccess(now);
@@ -24,7 +30,7 @@ export async function reserveCredit(user: User, transaction: Transaction): Promi
   const refused = paymentRequired(user);
   if (refused) throw refused;
   if (user.hasAdminRole() || user.userType !== 'credit') return 'none';
-  await user.update({ credits: user.credits - 1, creditsReserved: user.creditsReserved + 1 }, { transaction });
+  await user.update({ credits: user.credits - 1, creditsReserved: user.creditsReserved + 1 }, { transaction, returning: COUNTERS_READ_BACK });
   return 'reserved';
 }
 
@@ -58,6 +64,5 @@ export async function settleCredit(models: Models, conversion: Conversion, outco
     changes.monthlyConversions = user.monthlyConversionsMonth === month ? user.monthlyConversions + 1 : 1;
     changes.monthlyConversionsMonth = month;
   }
-  // A bulk update: counters must not touch tokenVersion hooks or updatedAt-driven logic.
-  await models.User.update(changes, { where: { id: user.id }, transaction, paranoid: false });
+  await user.update(changes, { transaction, returning: COUNTERS_READ_BACK });
 }

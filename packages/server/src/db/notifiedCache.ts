@@ -15,18 +15,49 @@
  *   notification that reached this process before the request is applied before the lookup.
  * - writes made through this process's models drop their entries here at once (dropOnWrite),
  *   and again when their transaction commits, without waiting for the notification.
+ * Rows that carry a version (raised by the database with every update) may announce some
+ * changes as patches instead (`patches`): the entry takes the new values when they are newer
+ * than its own, so a row whose counters move often stays in memory. Postgres delivers
+ * notifications in commit order, and a version never goes back, so an entry only moves forward.
  * Least recently used entries go first beyond `max`.
  */
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import type { Notifier } from './notifications.js';
 
-export interface NotifiedCacheOptions {
+/** What a save's hooks are given: the saved fields, and whether the row came back from the database (RETURNING). */
+export interface SaveOptions {
+  transaction?: Transaction | null;
+  fields?: readonly PropertyKey[];
+  returning?: unknown;
+}
+
+export interface NotifiedCacheOptions<V> {
   /** The notifier topic whose payload is the key of a changed row. */
   topic: string;
   /** Entries kept at most; the least recently used go first. */
   max: number;
   /** Longest an entry is served without a reload, notification or not. */
   maxAgeMs: number;
+  /** Changes announced with their new values (see the top of this file). */
+  patches?: NotifiedCachePatches<V>;
+}
+
+/** A change to one row that an entry can take without a reload. */
+export interface RowPatch<V> {
+  key: string;
+  /** The row's version after the change. */
+  version: number;
+  /** The value with the change applied (a new value: entries are never changed in place). */
+  apply(value: V): V;
+}
+
+export interface NotifiedCachePatches<V> {
+  /** The notifier topic whose payload describes a patch. */
+  topic: string;
+  /** The patch a payload describes; undefined for one it cannot read (everything is dropped then). */
+  parse(payload: string): RowPatch<V> | undefined;
+  /** The version of the row a value was read from. */
+  versionOf(value: V): number;
 }
 
 interface Entry<V> {
@@ -50,9 +81,17 @@ export class NotifiedCache<V> {
   /** Without a notifier (or while it is not listening) every get loads. */
   constructor(
     private readonly notifier: Notifier | undefined,
-    private readonly opts: NotifiedCacheOptions,
+    private readonly opts: NotifiedCacheOptions<V>,
   ) {
     notifier?.on(opts.topic, (key) => (key === undefined ? this.clear() : this.delete(key)));
+    const patches = opts.patches;
+    if (patches) {
+      notifier?.on(patches.topic, (payload) => {
+        const patch = payload === undefined ? undefined : patches.parse(payload);
+        if (patch) this.patch(patch);
+        else this.clear();
+      });
+    }
   }
 
   get size(): number {
@@ -99,7 +138,7 @@ export class NotifiedCache<V> {
    * requests this process serves meanwhile). A bulk write drops the keys its `where` names by
    * `keyAttribute`, or everything when it names none.
    */
-  dropOnWrite<M extends Model>(model: ModelStatic<M>, keyAttribute: string): void {
+  dropOnWrite<M extends Model>(model: ModelStatic<M>, keyAttribute: string, patchOf?: (instance: M, options: SaveOptions) => RowPatch<V> | undefined): void {
     const dropNow = (keys: string[] | 'all', transaction: Transaction | null | undefined) => {
       const drop = () => (keys === 'all' ? this.clear() : keys.forEach((k) => this.delete(k)));
       drop();
@@ -115,7 +154,13 @@ export class NotifiedCache<V> {
       if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
       return 'all';
     };
-    model.addHook('afterSave', (instance: M, options: { transaction?: Transaction | null }) => dropNow(keyOf(instance), options.transaction));
+    model.addHook('afterSave', (instance: M, options: SaveOptions) => {
+      // A save `patchOf` can describe: the entry keeps the committed values until the commit, then takes the new ones.
+      const patch = patchOf?.(instance, options);
+      if (!patch) return dropNow(keyOf(instance), options.transaction);
+      if (options.transaction) options.transaction.afterCommit(() => this.patch(patch));
+      else this.patch(patch);
+    });
     model.addHook('afterDestroy', (instance: M, options: { transaction?: Transaction | null }) => dropNow(keyOf(instance), options.transaction));
     model.addHook('afterBulkUpdate', (options: { where?: unknown; transaction?: Transaction | null }) => dropNow(keysOfWhere(options.where), options.transaction));
     model.addHook('afterBulkDestroy', (options: { where?: unknown; transaction?: Transaction | null }) => dropNow(keysOfWhere(options.where), options.transaction));
@@ -125,6 +170,14 @@ export class NotifiedCache<V> {
     this.entries.delete(key);
     this.entries.set(key, { value, at: Date.now() });
     while (this.entries.size > this.opts.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** Takes a change of the row into its entry, when newer than the entry; a load of the row under way is not stored. */
+  patch(patch: RowPatch<V>): void {
+    if (this.loading.has(patch.key)) this.changedWhileLoading.add(patch.key);
+    const entry = this.entries.get(patch.key);
+    if (!entry || !this.opts.patches || this.opts.patches.versionOf(entry.value) >= patch.version) return;
+    this.entries.set(patch.key, { value: patch.apply(entry.value), at: entry.at });
   }
 
   delete(key: string): void {

@@ -21,6 +21,8 @@ export interface ReadLane {
   read: ReadRows;
   /** The models over the lane's connections: for reads only (their hooks and writes belong to the application's models). */
   models: Models;
+  /** The lane's own connections (what a test watches to count the lane's queries). */
+  sequelize: Sequelize;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export function openReadLane(databaseUrl: string, logger: Logger, applicationNam
   return {
     read: <T extends object>(sql: string) => sequelize.query<T>(sql, { type: QueryTypes.SELECT }),
     models: initModels(sequelize),
+    sequelize,
     close: () => sequelize.close(),
   };
 }

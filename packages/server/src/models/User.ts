@@ -48,6 +48,12 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   /** 'YYYY-MM' (America/Sao_Paulo) that monthlyConversions counts; another month reads as 0. */
   declare monthlyConversionsMonth: CreationOptional<string | null>;
   declare lastLogin: CreationOptional<Date | null>;
+  /**
+   * Raised by one with every update, by the database (migration 0240): of two states of the row,
+   * the higher is the newer (accounts/principalCache.ts). Never written by the application;
+   * Postgres' bigint reads as a string.
+   */
+  declare rowVersion: CreationOptional<string>;
   /** When the address was confirmed by its link; null = not confirmed. */
   declare emailVerifiedAt: CreationOptional<Date | null>;
   /** E-mail when a long conversion ends (the account menu's switch). */
@@ -138,6 +144,7 @@ export function defineUser(sequelize: Sequelize): typeof User {
       monthlyConversions: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       monthlyConversionsMonth: { type: DataTypes.STRING(7), allowNull: true },
       lastLogin: { type: DataTypes.DATE, allowNull: true },
+      rowVersion: { type: DataTypes.BIGINT, allowNull: false, defaultValue: '0' },
       emailVerifiedAt: { type: DataTypes.DATE, allowNull: true },
       notifyConversions: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
       notifyConversionFailures: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },

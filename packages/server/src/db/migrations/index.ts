@@ -38,6 +38,7 @@ import { billingDetails } from './0210-billing-details.js';
 import { fiscalNotes } from './0211-fiscal-notes.js';
 import { conversionKinds } from './0220-conversion-kinds.js';
 import { accountProfile } from './0230-account-profile.js';
+import { userCounterChanges } from './0240-user-counter-changes.js';
 
 /** Every migration, in order. New ones are appended (numbered files in this folder). */
 export const migrations: Migration[] = [
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   billingDetails, fiscalNotes,
   conversionKinds,
   accountProfile,
+  userCounterChanges,
 ];
