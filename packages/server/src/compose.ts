@@ -61,6 +61,8 @@ export interface Infrastructure {
   rateLimits: RateLimits;
   /** Reads apart from the application pool (db/readLane.ts). */
   reads: Pick<ReadLane, 'read' | 'models'>;
+  /** The principal cache's loads, apart from the poll reads (db/connections.ts POOLS.principals). */
+  principalReads: Pick<ReadLane, 'models'>;
   storage: Storage;
   io: Server;
 }
@@ -121,7 +123,7 @@ function followLogLevel(settings: SettingsService, logger: Logger): void {
 }
 
 export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Composed {
-  const { config, logger, secrets, sequelize, notifier, queue, instance, rateLimits, reads, storage, io } = infra;
+  const { config, logger, secrets, sequelize, notifier, queue, instance, rateLimits, reads, principalReads, storage, io } = infra;
   const conversionOpts = opts.conversions ?? {};
   const models = initModels(sequelize);
   const keys = keyRingOf(secrets);
@@ -131,7 +133,7 @@ export function compose(infra: Infrastructure, opts: ComposeOptions = {}): Compo
 
   const outbox = new Outbox({ config, models, sequelize, logger, keys, queue }, opts.mail);
   const mail = new Mailer({ models, sequelize, logger }, outbox);
-  const auth = createAuthService({ models, sequelize, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits, notifier, readModels: reads.models });
+  const auth = createAuthService({ models, sequelize, jwtSecret: secrets.jwtSecret, jwtSecretPrevious: secrets.jwtSecretPrevious, logger, rateLimits, limits: opts.authLimits, notifier, readModels: principalReads.models });
   const liveAccess = new LiveAccess(io, { auth, models, logger });
   const payments = createPaymentGateway({
     config,

@@ -15,7 +15,7 @@ import { resolveSecrets } from './secrets.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { createSequelize } from './db/database.js';
 import { prepareSchema } from './db/migrate.js';
-import { applicationName } from './db/connections.js';
+import { POOLS, applicationName } from './db/connections.js';
 import { createNotifier } from './db/notifications.js';
 import { openReadLane, type ReadLane } from './db/readLane.js';
 import { announceJobs, closeJobQueue, createJobQueue, ensureQueueSchema } from './jobs/queue.js';
@@ -36,8 +36,8 @@ import type { SocketAddressLimits } from './realtime/addressLimits.js';
 
 export interface RunningServer {
   ctx: AppContext;
-  /** The connections apart from the application pool that polls read through (db/readLane.ts). */
-  readLane: Pick<ReadLane, 'sequelize'>;
+  /** The connections apart from the application pool that polls and authentication read through (db/readLane.ts). */
+  readLanes: Record<'polls' | 'principals', Pick<ReadLane, 'sequelize'>>;
   http?: Server;
   /** Base URL of the HTTP listener, e.g. http://127.0.0.1:3000 */
   url?: string;
@@ -133,9 +133,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     cleanups.push(() => rateLimits.close());
     const readLane = openReadLane(databaseUrl, logger, appName('reads'));
     cleanups.push(() => readLane.close());
+    const principalLane = openReadLane(databaseUrl, logger, appName('principals'), POOLS.principals);
+    cleanups.push(() => principalLane.close());
     const realtime = createRealtime(databaseUrl, logger, appName('realtime'));
     const composed = compose(
-      { config: { ...config, databaseUrl }, logger, secrets, sequelize, notifier, queue, instance, rateLimits, reads: readLane, storage, io: realtime.io },
+      { config: { ...config, databaseUrl }, logger, secrets, sequelize, notifier, queue, instance, rateLimits, reads: readLane, principalReads: principalLane, storage, io: realtime.io },
       opts,
     );
     const { ctx } = composed;
@@ -204,7 +206,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     let closing: Promise<void> | undefined;
     return {
       ctx,
-      readLane,
+      readLanes: { polls: readLane, principals: principalLane },
       http,
       url,
       close: () => (closing ??= runCleanups()),

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import { startTestServer, TEST_SECRETS, type TestServer } from './helpers/server.js';
 import { createTestDatabase } from './helpers/postgres.js';
 import { api } from './helpers/http.js';
@@ -16,15 +16,16 @@ import { signSessionToken, sessionKey } from '../src/accounts/tokens.js';
 import { encryptJson, decryptJson, isEncryptedValue } from '../src/settings/crypto.js';
 import { keystoreAad, signingKeyFor } from '../src/keystores/service.js';
 import { connectionBudget } from '../src/db/connections.js';
+import { buildConversion } from './helpers/adminFactories.js';
 
 const KEY_B = randomBytes(32).toString('hex');
 
 /** Holds `count` connections of the server's application pool in open transactions until the returned function is called. */
-async function holdConnections(server: TestServer, count: number): Promise<() => Promise<void>> {
+async function holdConnections(server: TestServer, count: number, pool: Sequelize = server.ctx.sequelize): Promise<() => Promise<void>> {
   const release: Array<() => void> = [];
   const held = Array.from({ length: count }, () =>
-    server.ctx.sequelize.transaction(async (t) => {
-      await server.ctx.sequelize.query('SELECT 1', { transaction: t });
+    pool.transaction(async (t) => {
+      await pool.query('SELECT 1', { transaction: t });
       await new Promise<void>((r) => release.push(r));
     }),
   );
@@ -227,7 +228,7 @@ describe('scale-out: servers sharing one database', function () {
     await other.connect();
     await other.query(`UPDATE conversions SET status = 'processing', "processingStartedAt" = now() WHERE id = $1`, [ids[0]]);
     await other.query(`UPDATE conversions SET "updatedAt" = now() WHERE id = $1`, [ids[1]]);
-    await other.query(`UPDATE users SET "updatedAt" = now() WHERE id = $1`, [user.id]);
+    await other.query(`UPDATE users SET "lastLogin" = now() WHERE id = $1`, [user.id]);
     await other.end();
     await server.ctx.notifier.sync();
     server.ctx.conversionStats.queueChanged();
@@ -243,6 +244,36 @@ describe('scale-out: servers sharing one database', function () {
     } finally {
       await release();
     }
+  });
+
+  it('statusRead_principalLaneHeld_aKnownSessionAnswers_aNewSessionWaitsItsTurn', async () => {
+    const databaseUrl = await createTestDatabase();
+    const server = await start({ ROLE: 'web' }, databaseUrl);
+    const known = await buildSubscriber(server, 30);
+    const knownToken = tokenFor(server, known);
+    const c = await buildConversion(server, known, { status: 'queued', queuedAt: new Date() });
+    // The first use writes the session's row (tokenFor signs as issueToken does), the second keeps it in memory.
+    for (let i = 0; i < 2; i++) expect((await api(server).get(`/conversion/status/${c.id}`, knownToken)).status).to.equal(200);
+    const newcomer = await buildSubscriber(server, 30);
+    const newcomerToken = tokenFor(server, newcomer);
+    // Every connection that loads sessions and users held, as a burst of new sessions holds them.
+    const release = await holdConnections(server, 2, server.readLanes.principals.sequelize);
+    let firstRequest: Promise<{ status: number }> | undefined;
+    try {
+      const status = await Promise.race([
+        api(server).get<{ status: string; queuePosition: number }>(`/conversion/status/${c.id}`, knownToken),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the status read waited for the held principal lane')), 10000)),
+      ]);
+      expect(status.status).to.equal(200);
+      expect(status.body).to.include({ status: 'queued', queuePosition: 1 });
+      // The newcomer's session and user are not in memory: its first request waits for a connection.
+      firstRequest = api(server).get('/auth/me', newcomerToken);
+      const meanwhile = await Promise.race([firstRequest.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
+      expect(meanwhile).to.equal('waiting');
+    } finally {
+      await release();
+    }
+    expect((await firstRequest!).status).to.equal(200);
   });
 
   it('metrics_poolHeldByTransactions_showsTheWaitingQueryAndHowLongItWaited', async () => {

@@ -14,9 +14,15 @@ export const POOLS = {
   ratelimits: 3,
   /** The reads a status poll needs (db/readLane.ts: queue figures, rows the caches load), never behind a burst in the app's pool. */
   reads: 2,
+  /**
+   * Who a request is (db/readLane.ts: the sessions, users and API tokens the principal cache
+   * loads), apart from the reads a poll needs: a burst of new sessions queues here, not in front
+   * of the status reads of those already known.
+   */
+  principals: 2,
 } as const;
 
-export const FIXED_CONNECTIONS = POOLS.queue + POOLS.realtime + POOLS.notifications + POOLS.ratelimits + POOLS.reads;
+export const FIXED_CONNECTIONS = POOLS.queue + POOLS.realtime + POOLS.notifications + POOLS.ratelimits + POOLS.reads + POOLS.principals;
 
 /** The most connections a process holds at once; start-up's schema work borrows from the Sequelize pool. */
 export function connectionBudget(databasePoolMax: number): number {

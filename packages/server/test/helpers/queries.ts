@@ -5,10 +5,10 @@ import type { RunningServer } from '../../src/server.js';
 
 /**
  * The statements matching `tables` that the server sent while `fn` ran: through the application
- * pool and through the read lane (the rows the caches load, the queue figures: db/readLane.ts).
+ * pool and through the read lanes (the rows the caches load, the queue figures: db/readLane.ts).
  */
 export async function queriesDuring(
-  server: { ctx: Pick<AppContext, 'sequelize'>; readLane: RunningServer['readLane'] },
+  server: { ctx: Pick<AppContext, 'sequelize'>; readLanes: RunningServer['readLanes'] },
   tables: RegExp,
   fn: () => Promise<void>,
 ): Promise<string[]> {
@@ -17,7 +17,7 @@ export async function queriesDuring(
     const sql = (query as { sql?: string }).sql;
     if (sql && tables.test(sql)) seen.push(sql);
   };
-  const watched: Sequelize[] = [server.ctx.sequelize, server.readLane.sequelize];
+  const watched: Sequelize[] = [server.ctx.sequelize, ...Object.values(server.readLanes).map((lane) => lane.sequelize)];
   // afterQuery: Sequelize sets a query's SQL only when it runs, after beforeQuery.
   for (const s of watched) s.addHook('afterQuery', 'queries-during', hook);
   try {
