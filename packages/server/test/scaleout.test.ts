@@ -20,7 +20,7 @@ import { buildConversion } from './helpers/adminFactories.js';
 
 const KEY_B = randomBytes(32).toString('hex');
 
-/** Holds `count` connections of the server's application pool in open transactions until the returned function is called. */
+/** Holds `count` connections of the server's application pool (or of `pool`, a read lane) in open transactions until the returned function is called. */
 async function holdConnections(server: TestServer, count: number, pool: Sequelize = server.ctx.sequelize): Promise<() => Promise<void>> {
   const release: Array<() => void> = [];
   const held = Array.from({ length: count }, () =>
