@@ -136,7 +136,8 @@ export class NotifiedCache<V> {
    * Writes through `model` in this process drop their rows' entries at once and when their
    * transaction commits (the trigger's notification follows; this only closes the gap for
    * requests this process serves meanwhile). A bulk write drops the keys its `where` names by
-   * `keyAttribute`, or everything when it names none.
+   * `keyAttribute`, or everything when it names none. A save that `patchOf` describes is not
+   * dropped: its entry keeps the committed values until the commit, then takes the patch.
    */
   dropOnWrite<M extends Model>(model: ModelStatic<M>, keyAttribute: string, patchOf?: (instance: M, options: SaveOptions) => RowPatch<V> | undefined): void {
     const dropNow = (keys: string[] | 'all', transaction: Transaction | null | undefined) => {
@@ -155,7 +156,6 @@ export class NotifiedCache<V> {
       return 'all';
     };
     model.addHook('afterSave', (instance: M, options: SaveOptions) => {
-      // A save `patchOf` can describe: the entry keeps the committed values until the commit, then takes the new ones.
       const patch = patchOf?.(instance, options);
       if (!patch) return dropNow(keyOf(instance), options.transaction);
       if (options.transaction) options.transaction.afterCommit(() => this.patch(patch));
