@@ -87,9 +87,12 @@ describe('conversions: files of cancelled and failed conversions, retention and 
     expect([user.credits, user.creditsReserved]).to.deep.equal([0, 1]);
     const failed = await waitForStatus(server, token, id, ['failed', 'completed'], 30_000);
     expect(failed.status).to.equal('failed');
-    await waitFor(async () => ((await sizes(inputKeys(id))).every((s) => s === undefined) ? true : undefined), 15_000, 'inputs of the failed conversion deleted');
-    const row = await server.ctx.models.Conversion.findByPk(id, { rejectOnEmpty: true });
-    expect(row.filesPurgedAt).to.be.instanceOf(Date);
+    // The runner deletes the files, then records it: wait for the record, then look at the store.
+    const row = await waitFor(async () => {
+      const r = await server.ctx.models.Conversion.findByPk(id, { rejectOnEmpty: true });
+      return r.filesPurgedAt ? r : undefined;
+    }, 15_000, 'the failed conversion marked as without files');
+    expect(await sizes(inputKeys(id))).to.deep.equal([undefined, undefined]);
     expect(row).to.include({ fileName: 'quebrado.apk', fileSize: 5004 + OBB.bytes.length });
     await user.reload();
     expect([user.credits, user.creditsReserved]).to.deep.equal([1, 0]);
