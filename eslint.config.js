@@ -54,6 +54,22 @@ export default tseslint.config(
     },
   },
   {
+    // A row lock that only serializes writers. FOR UPDATE would also block every insert that
+    // references the row (its foreign-key check takes KEY SHARE), and a transaction holding such
+    // a key lock while it waits for a row we hold deadlocks with us: FOR NO KEY UPDATE does not
+    // conflict with it. No code of ours changes a primary key.
+    files: ['packages/server/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='UPDATE'][object.property.name='LOCK']",
+          message: 'Lock rows with LOCK.NO_KEY_UPDATE: FOR UPDATE blocks the foreign-key checks of inserts that reference the row, which can deadlock (docs/architecture.md, "Row locks").',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

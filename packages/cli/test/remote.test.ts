@@ -142,6 +142,11 @@ describe('aabify remote commands', function () {
 
   beforeEach(() => rmSync(configHome, { recursive: true, force: true }));
 
+  // A failure seen through the CLI alone hides the server's side of it: its log goes with the report.
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed' && server) console.error(`server log (last 8000 characters):\n${server.output().slice(-8000)}`);
+  });
+
   describe('login, whoami, logout', () => {
     it('login_withToken_savesUrlAndTokenMode600', async () => {
       const r = await aabify(['login', '--url', server.url, '--token', adminToken, '--json']);

@@ -171,7 +171,7 @@ describe('caches invalidated across processes (principals, conversion state)', f
     // A submission on A reserves a credit; A answers from memory at once (patched at commit), B once the change is announced.
     const reads = await userReads(async () => {
       await a.ctx.sequelize.transaction(async (transaction) => {
-        const locked = await a.ctx.models.User.findByPk(user.id, { transaction, lock: transaction.LOCK.UPDATE });
+        const locked = await a.ctx.models.User.findByPk(user.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
         c.creditState = await reserveCredit(locked!, transaction);
         await c.save({ transaction });
       });

@@ -41,7 +41,7 @@ export async function confirmEmailChange(ctx: Ctx, actorOf: (user: User) => Audi
     return await ctx.sequelize.transaction(async (transaction) => {
       const link = await useEmailLink(ctx.sequelize, token, 'email_change', transaction);
       if (!link) throw linkInvalid();
-      const user = await ctx.models.User.findByPk(link.userId, { transaction, lock: transaction.LOCK.UPDATE });
+      const user = await ctx.models.User.findByPk(link.userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
       if (!user || !user.isActive) throw linkInvalid();
       if (await ctx.models.User.findOne({ where: { email: link.email }, attributes: ['id'], transaction })) throw taken();
       const oldEmail = user.email;

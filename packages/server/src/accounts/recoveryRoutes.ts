@@ -150,7 +150,7 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
       const { user, purged } = await sequelize.transaction(async (transaction) => {
         const link = await useEmailLink(sequelize, token, 'password_reset', transaction);
         if (!link) throw resetLinkInvalid();
-        const found = await models.User.findByPk(link.userId, { transaction, lock: transaction.LOCK.UPDATE });
+        const found = await models.User.findByPk(link.userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
         if (!found || found.email !== link.email) throw resetLinkInvalid();
         if (!found.isActive) throw ApiError.unauthorized(ACCOUNT_MESSAGES.accountDisabled, 'ACCOUNT_DISABLED');
         return { user: found, purged: await setPasswordByLink(req, found, password, transaction) };
@@ -201,7 +201,7 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
       if (newPassword !== undefined) {
         const { user, purged } = await sequelize.transaction(async (transaction) => {
           if (!(await useEmailLink(sequelize, token, 'email_verification', transaction))) throw verifyLinkInvalid();
-          const found = await models.User.findByPk(owner.id, { transaction, lock: transaction.LOCK.UPDATE });
+          const found = await models.User.findByPk(owner.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
           if (!found || found.email !== pending.email) throw verifyLinkInvalid();
           return { user: found, purged: await setPasswordByLink(req, found, newPassword, transaction) };
         });
@@ -227,7 +227,7 @@ export function createAuthRecoveryRouter(ctx: AppContext): Router {
 
       const confirmed = await sequelize.transaction(async (transaction) => {
         if (!(await useEmailLink(sequelize, token, 'email_verification', transaction))) return null;
-        const user = await models.User.findByPk(owner.id, { transaction, lock: transaction.LOCK.UPDATE });
+        const user = await models.User.findByPk(owner.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
         if (!user || user.email !== pending.email) return null;
         const actor = requestActor(req, user);
         if (!user.emailVerifiedAt) {

@@ -142,7 +142,7 @@ export async function endSession(deps: Pick<SessionDeps, 'models'>, userId: stri
  */
 export async function endAllSessions(deps: SessionDeps, userId: string): Promise<void> {
   await deps.sequelize.transaction(async (transaction) => {
-    const user = await deps.models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+    const user = await deps.models.User.findByPk(userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!user) return;
     user.tokenVersion += 1;
     await user.save({ transaction });

@@ -88,7 +88,7 @@ const codeInvalid = () =>
   new ApiError(400, 'TWO_FACTOR_CODE_INVALID', SECURITY_MESSAGES.twoFactorCodeInvalid, { fields: { code: SECURITY_MESSAGES.twoFactorCodeInvalid } });
 
 async function lockedUser(ctx: Ctx, userId: string, transaction: Transaction): Promise<User> {
-  const user = await ctx.models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+  const user = await ctx.models.User.findByPk(userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
   if (!user) throw ApiError.unauthorized();
   return user;
 }

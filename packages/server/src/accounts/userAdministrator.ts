@@ -56,7 +56,7 @@ const noChanges = () => new ApiError(400, 'NO_CHANGES', ADMIN_MESSAGES.noChanges
 /** The account, locked for the rest of the transaction; 404 for a missing or deleted one. */
 export async function lockUser(ctx: Ctx, id: unknown, transaction: Transaction): Promise<User> {
   if (typeof id !== 'string' || !isUuid(id)) throw userNotFound();
-  const user = await ctx.models.User.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+  const user = await ctx.models.User.findByPk(id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
   if (!user) throw userNotFound();
   return user;
 }
@@ -260,7 +260,7 @@ export async function toggleStatus(ctx: Ctx, actor: SignedInActor, id: string): 
  * remains: the last active admin can never be removed, even by two admins at once.
  */
 async function lockAdmins(ctx: Ctx, actor: SignedInActor, transaction: Transaction): Promise<void> {
-  const admins = await ctx.models.User.findAll({ where: { role: 'admin' }, order: [['id', 'ASC']], transaction, lock: transaction.LOCK.UPDATE });
+  const admins = await ctx.models.User.findAll({ where: { role: 'admin' }, order: [['id', 'ASC']], transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
   if (!admins.some((a) => a.id === actor.user.id && a.isActive)) throw ApiError.forbidden(ACCOUNT_MESSAGES.adminRequired, 'ADMIN_REQUIRED');
 }
 

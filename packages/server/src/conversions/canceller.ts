@@ -41,7 +41,7 @@ export async function cancelConversion(deps: CancelDeps, id: string, opts: Cance
   const { models, sequelize } = deps;
   let previous: ConversionStatus | undefined;
   const c = await sequelize.transaction(async (transaction) => {
-    const row = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+    const row = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!row) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
     if (!['pending', 'queued', 'processing'].includes(row.status)) throw ApiError.conflict(CONVERSION_MESSAGES.cannotCancel, 'CONVERSION_NOT_CANCELLABLE');
     previous = row.status;

@@ -31,7 +31,7 @@ export async function submitConversion(ctx: Ctx, s: Submission): Promise<Convers
   try {
     const settings = await readConversionSettings(ctx.settings);
     conversion = await ctx.sequelize.transaction(async (transaction) => {
-      const user = await ctx.models.User.findByPk(s.user.id, { transaction, lock: transaction.LOCK.UPDATE });
+      const user = await ctx.models.User.findByPk(s.user.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
       if (!user) throw ApiError.unauthorized();
       let creditState: Conversion['creditState'] = 'none';
       if (s.start) {
@@ -79,15 +79,15 @@ export async function submitConversion(ctx: Ctx, s: Submission): Promise<Convers
 export async function startConversion(ctx: Ctx, user: User, conversionId: string): Promise<Conversion> {
   const settings = await readConversionSettings(ctx.settings);
   const conversion = await ctx.sequelize.transaction(async (transaction) => {
-    const locked = await ctx.models.User.findByPk(user.id, { transaction, lock: transaction.LOCK.UPDATE });
+    const locked = await ctx.models.User.findByPk(user.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!locked) throw ApiError.unauthorized();
     const where: Record<string, string> = { id: conversionId };
     if (!user.isAdmin()) where.userId = user.id;
-    const row = await ctx.models.Conversion.findOne({ where, transaction, lock: transaction.LOCK.UPDATE });
+    const row = await ctx.models.Conversion.findOne({ where, transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!row) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
     if (row.status !== 'pending') throw ApiError.conflict(CONVERSION_MESSAGES.notPending, 'CONVERSION_NOT_PENDING');
     // The credit is the owner's: an admin starting someone else's upload charges that user.
-    const owner = row.userId === locked.id ? locked : await ctx.models.User.findByPk(row.userId, { transaction, lock: transaction.LOCK.UPDATE });
+    const owner = row.userId === locked.id ? locked : await ctx.models.User.findByPk(row.userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!owner) throw ApiError.notFound(CONVERSION_MESSAGES.notFound, 'CONVERSION_NOT_FOUND');
     const refused = paymentRequired(owner);
     if (refused) throw refused;

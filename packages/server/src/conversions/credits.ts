@@ -25,7 +25,7 @@ export function paymentRequired(user: User, now: Date = new Date()): ApiError | 
   return new ApiError(402, PLAN_ACCESS_ERROR_CODES[access], message, { details: { planStatus: access, redirectTo: PLAN_ACCESS_REDIRECT } });
 }
 
-/** Takes what a new conversion costs from a user locked FOR UPDATE in `transaction`. */
+/** Takes what a new conversion costs from a user locked (FOR NO KEY UPDATE) in `transaction`. */
 export async function reserveCredit(user: User, transaction: Transaction): Promise<CreditState> {
   const refused = paymentRequired(user);
   if (refused) throw refused;
@@ -35,7 +35,7 @@ export async function reserveCredit(user: User, transaction: Transaction): Promi
 }
 
 async function lockedUser(models: Models, userId: string, transaction: Transaction): Promise<User | null> {
-  return models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE, paranoid: false });
+  return models.User.findByPk(userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE, paranoid: false });
 }
 
 /** Spends (completed) or gives back (failed, cancelled) a reserved credit. */

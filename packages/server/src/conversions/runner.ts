@@ -196,7 +196,7 @@ export class ConversionRunner {
     const { models, sequelize } = this.deps;
     const claim = await claimRun<Conversion>(this.deps, {
       advisoryLock: CLAIM_LOCK,
-      load: (transaction) => models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE }),
+      load: (transaction) => models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE }),
       maxAttempts: this.opts.maxAttempts,
       startValues: () => ({ processingStartedAt: new Date(), progress: 5, step: 'reading' }),
       exhausted: (conversion, transaction) =>
@@ -398,7 +398,7 @@ export class ConversionRunner {
   private async complete(id: string, reports: Pick<Conversion, 'report' | 'apksReport'>, aabKey: string, aabSize: number): Promise<Conversion | null> {
     const { models, sequelize } = this.deps;
     return sequelize.transaction(async (transaction) => {
-      const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+      const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
       // Only the instance that holds the conversion completes it: exactly one credit spent.
       if (!c || c.status !== 'processing' || c.workerName !== this.deps.instance.id) return null;
       await settleCredit(models, c, 'spent', transaction);
@@ -415,7 +415,7 @@ export class ConversionRunner {
     const { models, sequelize } = this.deps;
     const failOnce = (why: string, about: string | undefined) =>
       sequelize.transaction(async (transaction) => {
-        const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+        const c = await models.Conversion.findByPk(id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
         if (!c || !['pending', 'queued', 'processing'].includes(c.status)) return null;
         if (c.status === 'processing' && c.workerName !== this.deps.instance.id) return null;
         await this.failLocked(c, code, why, about, transaction);

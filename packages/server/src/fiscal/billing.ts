@@ -30,7 +30,7 @@ function changedFields(before: BillingDetails | null, after: BillingDetails): st
 /** Saves the account's billing details; old purchases keep their own copies. */
 export async function saveBillingDetails(ctx: Pick<AppContext, 'sequelize' | 'models'>, actor: SignedInActor, user: User, details: BillingDetails): Promise<User> {
   return ctx.sequelize.transaction(async (transaction: Transaction) => {
-    const locked = await ctx.models.User.findByPk(user.id, { transaction, lock: transaction.LOCK.UPDATE });
+    const locked = await ctx.models.User.findByPk(user.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!locked) throw ApiError.notFound();
     const fields = changedFields(locked.billingDetails, details);
     if (fields.length === 0) return locked;

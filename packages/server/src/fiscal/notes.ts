@@ -116,7 +116,7 @@ export class FiscalNotes {
 
   /** On a refund, in its transaction: the note (if any) is cancelled once the refund commits. */
   async cancelForRefund(purchaseId: string, transaction: Transaction): Promise<void> {
-    const note = await this.deps.models.FiscalNote.findOne({ where: { purchaseId }, transaction, lock: transaction.LOCK.UPDATE });
+    const note = await this.deps.models.FiscalNote.findOne({ where: { purchaseId }, transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!note || (note.status !== 'processando' && note.status !== 'autorizada')) return;
     await note.update({ status: 'cancelando', cancelRequestedAt: new Date(), errorMessage: null, attempts: 0 }, { transaction });
     transaction.afterCommit(() => void this.schedule(note.id));

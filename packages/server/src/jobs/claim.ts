@@ -25,7 +25,7 @@ export type Claim<R> = { kind: 'run'; row: R; resumed: boolean } | { kind: 'wait
 export interface ClaimSpec<R extends RunRow> {
   /** A transaction-scoped advisory lock every claim of this kind takes first (capacity checks read other rows). */
   advisoryLock?: number;
-  /** The row, locked FOR UPDATE in `transaction`. */
+  /** The row, locked (FOR NO KEY UPDATE) in `transaction`. */
   load(transaction: Transaction): Promise<R | null>;
   maxAttempts: number;
   /** Whether a queued row may start now (default: yes). */

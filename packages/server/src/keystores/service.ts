@@ -100,7 +100,7 @@ export async function saveKeystore(ctx: KeystoreWrites & { keystores: KeystoreOp
   };
   const { UserKeystore } = ctx.models;
   const saved = await ctx.sequelize.transaction(async (transaction) => {
-    const previous = await UserKeystore.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+    const previous = await UserKeystore.findByPk(userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     await UserKeystore.upsert(row, { transaction });
     const stored = (await UserKeystore.findByPk(userId, { transaction }))!;
     await recordAudit(
@@ -120,7 +120,7 @@ export async function findKeystore(ctx: Keystores, userId: string): Promise<User
 
 export async function deleteKeystore(ctx: KeystoreWrites, actor: AuditActor, userId: string): Promise<boolean> {
   const removed = await ctx.sequelize.transaction(async (transaction) => {
-    const row = await ctx.models.UserKeystore.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+    const row = await ctx.models.UserKeystore.findByPk(userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!row) return false;
     await row.destroy({ transaction });
     await recordAudit(ctx, { action: 'keystore.removed', actor, target: auditTarget(userId, row), accountId: userId, before: auditView(row) }, { transaction });

@@ -78,7 +78,7 @@ export function createAdminEmailsRouter(ctx: AppContext): Router {
     const id = String(req.params.id);
     const actor = signedInActor(req);
     const message = await ctx.sequelize.transaction(async (transaction) => {
-      const found = isUuid(id) ? await ctx.models.EmailMessage.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE }) : null;
+      const found = isUuid(id) ? await ctx.models.EmailMessage.findByPk(id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE }) : null;
       if (!found) throw ApiError.notFound(EMAIL_MESSAGES.emailNotFound, 'EMAIL_NOT_FOUND');
       if (found.status !== 'failed') throw ApiError.conflict(EMAIL_MESSAGES.emailNotResendable, 'EMAIL_NOT_RESENDABLE');
       // A failed message's single-use link is gone (never kept past the failure): sent again, it would carry none.

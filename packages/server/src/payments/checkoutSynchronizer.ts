@@ -59,7 +59,7 @@ export async function syncRenewal(ctx: Ctx, renewalId: string, opts: SyncOptions
  */
 export async function applyRenewalState(ctx: Ctx, renewalId: string, remote: ProviderRenewal, opts: SyncOptions): Promise<boolean> {
   return ctx.sequelize.transaction(async (transaction) => {
-    const renewal = await ctx.models.Renewal.findByPk(renewalId, { transaction, lock: transaction.LOCK.UPDATE });
+    const renewal = await ctx.models.Renewal.findByPk(renewalId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!renewal) return false;
     if (remote.externalReference && remote.externalReference !== renewal.id) {
       ctx.logger.error({ renewalId, providerRenewalId: remote.id, externalReference: remote.externalReference }, 'provider renewal belongs to another renewal; ignored');
@@ -150,7 +150,7 @@ export async function recordRenewalCharge(ctx: Ctx, renewalId: string, remote: P
   let payment: Payment | null = await ctx.models.Payment.findOne({ where: { provider: renewal.provider, providerPaymentId: remote.id } });
   if (!payment) {
     payment = await ctx.sequelize.transaction(async (transaction) => {
-      await ctx.models.Renewal.findByPk(renewal.id, { transaction, lock: transaction.LOCK.UPDATE });
+      await ctx.models.Renewal.findByPk(renewal.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
       const again = await ctx.models.Payment.findOne({ where: { provider: renewal.provider, providerPaymentId: remote.id }, transaction });
       if (again) return again;
       const purchase = await purchaseForCharge(ctx, renewal, opts, transaction);

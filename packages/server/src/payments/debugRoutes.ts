@@ -100,7 +100,7 @@ export function createDebugRouter(ctx: AppContext): Router {
   router.post('/reset-user/:id', async (req, res) => {
     const user = await ctx.sequelize.transaction(async (transaction) => {
       const found = await findUser(ctx, req.params.id);
-      const locked = await ctx.models.User.findByPk(found.id, { transaction, lock: transaction.LOCK.UPDATE });
+      const locked = await ctx.models.User.findByPk(found.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
       if (!locked) throw ApiError.notFound('Usuário não encontrado', 'USER_NOT_FOUND');
       const before = userAuditView(locked);
       await locked.update(

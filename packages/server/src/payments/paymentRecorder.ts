@@ -55,7 +55,7 @@ export async function recordProviderPayment(ctx: Ctx, purchase: Purchase, remote
     return null;
   }
   const payment = await ctx.sequelize.transaction(async (transaction) => {
-    const locked = await ctx.models.Purchase.findByPk(purchase.id, { transaction, lock: transaction.LOCK.UPDATE, rejectOnEmpty: true });
+    const locked = await ctx.models.Purchase.findByPk(purchase.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE, rejectOnEmpty: true });
     return paymentRowFor(ctx, locked, remote, transaction);
   });
   return applyProviderPayment(ctx, payment.id, remote, opts);

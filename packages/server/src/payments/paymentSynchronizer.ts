@@ -48,7 +48,7 @@ function defaultReason(payment: Payment, what: keyof typeof DEFAULT_REASONS): st
 }
 
 async function lockPayment(ctx: Ctx, id: string, transaction: Transaction): Promise<Payment> {
-  const payment = await ctx.models.Payment.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+  const payment = await ctx.models.Payment.findByPk(id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
   if (!payment) throw new Error(`payment ${id} vanished`);
   return payment;
 }

@@ -20,7 +20,7 @@ export async function approvePurchase(ctx: Pick<AppContext, 'models' | 'logger' 
   const purchase = await lockPurchase(models, purchaseId, transaction);
   if (!purchase) return { changed: false, purchase: null };
   if (purchase.status === 'approved' || purchase.status === 'refunded') return { changed: false, purchase };
-  const user = await models.User.findByPk(purchase.userId, { transaction, lock: transaction.LOCK.UPDATE, paranoid: false });
+  const user = await models.User.findByPk(purchase.userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE, paranoid: false });
   if (!user) throw new Error(`purchase ${purchase.id} has no user`);
   const now = opts.now ?? new Date();
   const grant = applyPlan(user, purchase, now);

@@ -10,7 +10,7 @@ export async function refundPurchase(ctx: Pick<AppContext, 'models' | 'logger' |
   const purchase = await lockPurchase(models, purchaseId, transaction);
   if (!purchase) return { changed: false, purchase: null };
   if (purchase.status !== 'approved') return { changed: false, purchase };
-  const user = await models.User.findByPk(purchase.userId, { transaction, lock: transaction.LOCK.UPDATE, paranoid: false });
+  const user = await models.User.findByPk(purchase.userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE, paranoid: false });
   if (!user) throw new Error(`purchase ${purchase.id} has no user`);
   const now = opts.now ?? new Date();
   const grant = purchase.planGrant ? revokePlan(user, purchase.planGrant, purchase.appliedAt ?? now, now) : null;

@@ -33,7 +33,7 @@ export function canTransition(from: PurchaseStatus, to: PurchaseStatus): boolean
 
 /** The purchase with its row locked for the rest of the transaction, or null. */
 export async function lockPurchase(models: Pick<Models, 'Purchase'>, id: string, transaction: Transaction): Promise<Purchase | null> {
-  return models.Purchase.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+  return models.Purchase.findByPk(id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
 }
 
 /**

@@ -116,7 +116,7 @@ export async function createPlan(ctx: Ctx, actor: SignedInActor, input: PlanInpu
 /** Writes some of a plan's attributes under its row lock and records what changed. */
 async function changePlan(ctx: Ctx, actor: SignedInActor, plan: Plan, values: Partial<ReturnType<typeof planAttributes>>): Promise<Plan> {
   return ctx.sequelize.transaction(async (transaction) => {
-    const locked = await ctx.models.Plan.findByPk(plan.id, { transaction, lock: transaction.LOCK.UPDATE });
+    const locked = await ctx.models.Plan.findByPk(plan.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!locked) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
     const before = planAuditView(locked);
     await assertSellable(ctx, locked, { isActive: values.isActive ?? locked.isActive, currency: values.currency ?? locked.currency });
@@ -171,7 +171,7 @@ async function removeOrDeactivate(ctx: Ctx, actor: SignedInActor, plan: Plan, so
 /** 'deleted', or 'deactivated' when the plan has purchases. */
 export async function deletePlan(ctx: Ctx, actor: SignedInActor, plan: Plan): Promise<'deleted' | 'deactivated'> {
   return ctx.sequelize.transaction(async (transaction) => {
-    const locked = await ctx.models.Plan.findByPk(plan.id, { transaction, lock: transaction.LOCK.UPDATE });
+    const locked = await ctx.models.Plan.findByPk(plan.id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!locked) throw ApiError.notFound(PLAN_MESSAGES.notFound, 'PLAN_NOT_FOUND');
     return removeOrDeactivate(ctx, actor, locked, await hasPurchases(ctx, plan.id, transaction), transaction);
   });
@@ -206,7 +206,7 @@ async function copyPlan(ctx: Ctx, plan: Plan, name: string, transaction: Transac
 
 /** The plans named, locked in id order for the rest of the transaction. */
 async function lockPlans(ctx: Ctx, planIds: readonly string[], transaction: Transaction): Promise<Plan[]> {
-  return ctx.models.Plan.findAll({ where: { id: { [Op.in]: [...new Set(planIds)] } }, order: [['id', 'ASC']], transaction, lock: transaction.LOCK.UPDATE });
+  return ctx.models.Plan.findAll({ where: { id: { [Op.in]: [...new Set(planIds)] } }, order: [['id', 'ASC']], transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
 }
 
 export async function reorderPlans(ctx: Ctx, actor: SignedInActor, orders: Array<{ planId: string; displayOrder: number }>): Promise<number> {

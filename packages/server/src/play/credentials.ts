@@ -59,7 +59,7 @@ export async function savePlayCredentials(ctx: CredentialWrites & { secrets: Ser
   }
   const { PlayCredential } = ctx.models;
   const saved = await ctx.sequelize.transaction(async (transaction) => {
-    const previous = await PlayCredential.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+    const previous = await PlayCredential.findByPk(userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     await PlayCredential.upsert(
       {
         userId,
@@ -91,7 +91,7 @@ export function findPlayCredentials(ctx: Credentials, userId: string): Promise<P
 
 export async function deletePlayCredentials(ctx: CredentialWrites, actor: AuditActor, userId: string): Promise<boolean> {
   const removed = await ctx.sequelize.transaction(async (transaction) => {
-    const row = await ctx.models.PlayCredential.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+    const row = await ctx.models.PlayCredential.findByPk(userId, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
     if (!row) return false;
     await row.destroy({ transaction });
     await recordAudit(ctx, { action: 'play_key.removed', actor, target: auditTarget(userId, row), accountId: userId, before: auditView(row) }, { transaction });

@@ -80,7 +80,7 @@ export class PublicationRunner {
   private async claimAndRun(job: Job<PublicationJobData>, id: string): Promise<void> {
     const { models } = this.deps;
     const claim = await claimRun<Publication>(this.deps, {
-      load: (transaction) => models.Publication.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE }),
+      load: (transaction) => models.Publication.findByPk(id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE }),
       maxAttempts: MAX_ATTEMPTS,
       startValues: () => ({ startedAt: new Date(), progress: 1, step: 'token', editId: null }),
       exhausted: (p, transaction) => this.writeFailure(p, 'PUBLICATION_CRASHED', PLAY_MESSAGES.workerCrashed, `after ${p.attempts} attempts`, transaction),

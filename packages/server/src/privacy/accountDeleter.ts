@@ -22,7 +22,7 @@ export async function deleteOwnAccount(ctx: Ctx, actor: SignedInActor, user: Use
   // A password nobody knows: the row stays for the purchases, and no one can sign in to it.
   const unusableHash = await hashPassword(randomBytes(32).toString('base64url'));
   const { running, conversionIds } = await ctx.sequelize.transaction(async (transaction) => {
-    const locked = await ctx.models.User.findByPk(user.id, { lock: transaction.LOCK.UPDATE, transaction });
+    const locked = await ctx.models.User.findByPk(user.id, { lock: transaction.LOCK.NO_KEY_UPDATE, transaction });
     if (!locked) return { running: [], conversionIds: [] };
     const where = { userId: user.id };
     const removed = {

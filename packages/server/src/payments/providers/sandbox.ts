@@ -95,7 +95,7 @@ export function createSandboxProvider(models: Pick<Models, 'SandboxCharge' | 'Sa
   const { SandboxCharge, SandboxCheckout } = models;
 
   async function findCheckout(id: string, kind?: SandboxCheckout['kind'], transaction?: Transaction): Promise<SandboxCheckout> {
-    const checkout = isUuid(id) ? await SandboxCheckout.findByPk(id, transaction ? { transaction, lock: transaction.LOCK.UPDATE } : {}) : null;
+    const checkout = isUuid(id) ? await SandboxCheckout.findByPk(id, transaction ? { transaction, lock: transaction.LOCK.NO_KEY_UPDATE } : {}) : null;
     if (!checkout || (kind && checkout.kind !== kind)) throw new PaymentProviderError('not_found', `sandbox checkout ${id} not found`, { httpStatus: 404 });
     return checkout;
   }
@@ -146,7 +146,7 @@ export function createSandboxProvider(models: Pick<Models, 'SandboxCharge' | 'Sa
     return SandboxCharge.sequelize!.transaction(async (transaction) => {
       const charge = await SandboxCharge.findByPk(isUuid(id) ? id : '00000000-0000-0000-0000-000000000000', {
         transaction,
-        lock: transaction.LOCK.UPDATE,
+        lock: transaction.LOCK.NO_KEY_UPDATE,
       });
       if (!charge) throw new PaymentProviderError('not_found', `sandbox charge ${id} not found`, { httpStatus: 404 });
       if (charge.status !== change.status) {
