@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ConversionUpdate } from '@aabify/shared';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { QueryTypes } from 'sequelize';
-import { api, type ApiResponse, type JsonBody } from './helpers/http.js';
+import { api } from './helpers/http.js';
 import { buildCreditUser, buildSubscriber, tokenFor } from './helpers/factories.js';
 import { queriesDuring } from './helpers/queries.js';
 import { CLAIM_RETRY_MS } from '../src/conversions/runner.js';
@@ -148,39 +148,40 @@ describe('conversions: queue limits, cancel, credits under concurrency', functio
     socket.close();
   });
 
-  it('complete_whileTheOwnersRowIsKeyLockedAndAStreamTicketIsMinted_bothSucceed', async () => {
+  it('complete_whileAnInsertChecksTheOwnerThenTheConversion_noDeadlock', async () => {
     // The CLI mints a stream ticket right after its upload; a small APK can be finishing then. The
-    // ticket's insert checks its foreign keys: the owner's row (KEY SHARE), then the conversion's.
-    // The completion locks the conversion, then the owner. Locked FOR UPDATE, the two deadlocked
-    // and Postgres cancelled one of them a second later: a failed conversion, or a 500.
+    // ticket's insert checks its foreign keys with these two statements, the owner's row first.
+    // The completion locks the conversion, then the owner. Locked FOR UPDATE, the two waited for
+    // each other and Postgres cancelled one a second later: a failed conversion, or a 500.
+    const checkOwner = 'SELECT 1 FROM ONLY users x WHERE id = :id FOR KEY SHARE OF x';
+    const checkConversion = 'SELECT 1 FROM ONLY conversions x WHERE id = :id FOR KEY SHARE OF x';
     const user = await buildCreditUser(server, 1);
     const token = tokenFor(server, user);
     const id = conversionIdOf(await uploadBytes(server, token, apk, { fileName: 'bilhete.apk' }));
     await waitForStatus(server, token, id, ['processing'], 20000);
     const { sequelize, models } = server.ctx;
-    // Another transaction holds what a foreign-key check of the owner holds (the check's own
-    // statement), so that a completion which needs more than that waits here, holding the conversion.
-    const held = await sequelize.transaction();
-    let minted: ApiResponse<JsonBody>;
+    const insert = await sequelize.transaction();
     try {
-      await sequelize.query('SELECT 1 FROM ONLY users x WHERE id = :id FOR KEY SHARE OF x', { replacements: { id: user.id }, transaction: held });
-      const [{ pid }] = (await sequelize.query('SELECT pg_backend_pid() AS pid', { transaction: held, type: QueryTypes.SELECT })) as [{ pid: number }];
-      const blockedByHeld = async () => {
+      await sequelize.query(checkOwner, { replacements: { id: user.id }, transaction: insert });
+      // The engine finishes between the two checks: the completion either goes through or waits for this transaction.
+      const [{ pid }] = (await sequelize.query('SELECT pg_backend_pid() AS pid', { transaction: insert, type: QueryTypes.SELECT })) as [{ pid: number }];
+      const waitsForTheInsert = async () => {
         const [{ n }] = (await sequelize.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE :pid = ANY(pg_blocking_pids(pid))', { replacements: { pid }, type: QueryTypes.SELECT })) as [{ n: number }];
         return n > 0;
       };
-      await waitFor(async () => ((await models.Conversion.findByPk(id))?.status !== 'processing' || (await blockedByHeld()) ? true : undefined), 30000, 'the engine to finish');
-      minted = await api(server).post(`/conversion/updates/${id}/ticket`, undefined, token);
-      await held.commit();
+      await waitFor(async () => ((await models.Conversion.findByPk(id))?.status !== 'processing' || (await waitsForTheInsert()) ? true : undefined), 30000, 'the engine to finish');
+      await sequelize.query(checkConversion, { replacements: { id }, transaction: insert });
+      await insert.commit();
     } catch (err) {
-      await held.rollback().catch(() => undefined);
+      await insert.rollback().catch(() => undefined);
       throw err;
     }
-    expect(minted.status, JSON.stringify(minted.body)).to.equal(201);
     const done = await waitForStatus(server, token, id, ['completed', 'failed', 'cancelled'], 30000);
     expect(done.status, done.error ?? '').to.equal('completed');
     await user.reload();
     expect([user.credits, user.creditsReserved, user.conversionsCount]).to.deep.equal([0, 0, 1]);
+    // And the ticket itself, now.
+    expect((await api(server).post(`/conversion/updates/${id}/ticket`, undefined, token)).status).to.equal(201);
   });
 
   it('credits_parallelUploadsWithOneCredit_onlyOneIsAccepted', async () => {
