@@ -3,6 +3,8 @@
  * on one database: what one process changes, the other refuses or shows at once; repeated
  * reads cost no query; a lost LISTEN connection never leaves a stale entry behind.
  */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { createTestDatabase } from './helpers/postgres.js';
@@ -10,17 +12,19 @@ import { api } from './helpers/http.js';
 import { DEFAULT_PASSWORD, buildAdmin, buildCreditUser, buildSubscriber, tokenFor } from './helpers/factories.js';
 import { buildConversion } from './helpers/adminFactories.js';
 import { waitFor } from './helpers/conversions.js';
-import { NotifiedCache } from '../src/db/notifiedCache.js';
+import { NotifiedCache, markIo } from '../src/db/notifiedCache.js';
 import { queriesDuring } from './helpers/queries.js';
+import { INVALIDATION_CHANNEL } from '../src/db/notifications.js';
 import { reserveCredit, settleCredit } from '../src/conversions/credits.js';
 
 describe('caches invalidated across processes (principals, conversion state)', function () {
   this.timeout(120000);
   let a: TestServer;
   let b: TestServer;
+  let databaseUrl: string;
 
   before(async () => {
-    const databaseUrl = await createTestDatabase();
+    databaseUrl = await createTestDatabase();
     a = await startTestServer({ ROLE: 'all' }, { databaseUrl });
     b = await startTestServer({ ROLE: 'web' }, { databaseUrl });
   });
@@ -288,5 +292,38 @@ describe('caches invalidated across processes (principals, conversion state)', f
     const cleared = await cache.get('8', async () => (cache.clear(), 8));
     expect(cleared).to.equal(8);
     expect(await cache.get('8', async () => 80)).to.equal(80);
+  });
+
+  it('notifiedCache_requestsFirstHitSeesAChangeReceivedBeforeIt_laterHitsOfTheRequestAnswerWithoutAnotherTurn', async () => {
+    const cache = new NotifiedCache<number>(a.ctx.notifier, { topic: 'test-marked', max: 10, maxAgeMs: 60_000 });
+    await cache.get('1', async () => 1);
+    await cache.get('2', async () => 2);
+    // Another process changes row 1 while this event loop is blocked (the call is synchronous):
+    // its notification waits unread in this process's socket when a request arrives.
+    const message = JSON.stringify({ topic: 'test-marked', payload: '1' });
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import pg from 'pg'; const c = new pg.Client(process.env.URL); await c.connect(); await c.query("SELECT pg_notify($1, $2)", [process.env.CHANNEL, process.env.MESSAGE]); await c.end();`,
+      ],
+      { env: { ...process.env, URL: databaseUrl, CHANNEL: INVALIDATION_CHANNEL, MESSAGE: message }, cwd: fileURLToPath(new URL('..', import.meta.url)) },
+    );
+    const busyUntil = Date.now() + 300;
+    while (Date.now() < busyUntil) {
+      // Time for Postgres to deliver it (a's event loop still blocked).
+    }
+    const request = markIo();
+    expect(await cache.get('1', async () => 10, request)).to.equal(10);
+    // The same request's next hit (a status read's row after its session and user): no other turn.
+    let turned = false;
+    setImmediate(() => (turned = true));
+    expect(await cache.get('2', async () => -1, request)).to.equal(2);
+    expect(turned, 'the second hit of the request waited a turn').to.equal(false);
+    // A lookup that is not a request's waits as before.
+    setImmediate(() => (turned = true));
+    expect(await cache.get('2', async () => -1)).to.equal(2);
+    expect(turned).to.equal(true);
   });
 });

@@ -5,12 +5,14 @@
  * middlewares in http/guards.ts; socket.io and SSE call authenticateToken directly.
  */
 import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { Op, type Sequelize } from 'sequelize';
 import { ACCOUNT_MESSAGES, TWO_FACTOR_CHALLENGE_SECONDS, type ApiTokenScope } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import type { Notifier } from '../db/notifications.js';
+import type { IoMark } from '../db/notifiedCache.js';
 import type { Models, Session, User } from '../models/index.js';
 import { cachedSession, PrincipalCache, type CachedSession } from './principalCache.js';
 import type { Limiter, RateLimiterOptions, RateLimits } from '../http/rateLimiter.js';
@@ -148,8 +150,11 @@ export interface AuthService {
   issueChallenge(user: User): { challenge: string; expiresIn: number };
   /** A challenge's content when it verifies (signature, expiry); its user is checked by the caller. */
   openChallenge(raw: string): SignInChallenge | undefined;
-  /** A bearer credential (session JWT or API token) to a user, for HTTP, socket.io and SSE. */
-  authenticateToken(raw: string): Promise<AuthResult>;
+  /**
+   * A bearer credential (session JWT or API token) to a user, for HTTP, socket.io and SSE.
+   * `since`: when the request arrived (http/app.ts), so that later cache reads of it need not wait again.
+   */
+  authenticateToken(raw: string, since?: IoMark): Promise<AuthResult>;
   /**
    * The credential a connection was opened with, against the database now (one indexed
    * query): the account still active, the session not ended (tokenVersion, expiry), the API
@@ -206,8 +211,8 @@ export function createAuthService(opts: {
       .catch((err: unknown) => logger.warn({ err, table }, 'lastUsedAt not written'));
   }
 
-  async function sessionRow(id: string, fresh: boolean): Promise<CachedSession | undefined> {
-    if (!fresh) return principals.sessionById(id);
+  async function sessionRow(id: string, fresh: boolean, since?: IoMark): Promise<CachedSession | undefined> {
+    if (!fresh) return principals.sessionById(id, since);
     const row = await models.Session.findByPk(id);
     return row ? cachedSession(row) : undefined;
   }
@@ -215,11 +220,12 @@ export function createAuthService(opts: {
   /**
    * A verified session token against its row and its user. `fresh`: read both now, not the
    * cache (rechecks after an access change, whose serverSideEmit may outrun the notifications).
+   * `since`: when the request arrived (db/notifiedCache.ts).
    */
-  async function userForSession(v: VerifiedSession, fresh = false): Promise<AuthResult> {
-    const loadUser = () => (fresh ? models.User.findByPk(v.userId) : principals.userById(v.userId)).catch(() => null);
+  async function userForSession(v: VerifiedSession, fresh = false, since?: IoMark): Promise<AuthResult> {
+    const loadUser = () => (fresh ? models.User.findByPk(v.userId) : principals.userById(v.userId, since)).catch(() => null);
     if (v.sessionId === undefined) return invalid;
-    const [cached, user] = await Promise.all([sessionRow(v.sessionId, fresh).catch(() => undefined), loadUser()]);
+    const [cached, user] = await Promise.all([sessionRow(v.sessionId, fresh, since).catch(() => undefined), loadUser()]);
     let row = cached;
     if (!user || user.tokenVersion !== v.tokenVersion) return invalid;
     if (!row) {
@@ -259,9 +265,9 @@ export function createAuthService(opts: {
     return { ok: true, user: token.user, method: 'api_token', apiTokenId: token.id, credential, scopes: token.scopes };
   }
 
-  async function userForApiToken(raw: string): Promise<AuthResult> {
-    const token = await principals.tokenByHash(hashApiToken(raw));
-    const user = token && (await principals.userById(token.userId));
+  async function userForApiToken(raw: string, since?: IoMark): Promise<AuthResult> {
+    const token = await principals.tokenByHash(hashApiToken(raw), since);
+    const user = token && (await principals.userById(token.userId, since));
     if (!token || !user) return invalid;
     if (!user.isActive) return disabled;
     await touch('api_tokens', token);
@@ -289,11 +295,12 @@ export function createAuthService(opts: {
           : { secretOrKey: jwtKey as unknown as Buffer }),
         algorithms: [JWT_ALGORITHM],
         issuer: JWT_ISSUER,
+        passReqToCallback: true,
       },
-      (payload: unknown, done: (err: unknown, user?: User | false, info?: AuthResult) => void) => {
+      (req: Request, payload: unknown, done: (err: unknown, user?: User | false, info?: AuthResult) => void) => {
         const session = sessionFromPayload(payload);
         if (!session) return done(null, false, invalid);
-        userForSession(session).then(
+        userForSession(session, false, req.ioMark).then(
           (result) => (result.ok ? done(null, result.user, result) : done(null, false, result)),
           (err: unknown) => done(err),
         );
@@ -343,10 +350,10 @@ export function createAuthService(opts: {
       expiresIn: TWO_FACTOR_CHALLENGE_SECONDS,
     }),
     openChallenge: (raw) => verifyChallenge(challenges, raw),
-    async authenticateToken(raw) {
-      if (isApiTokenShaped(raw)) return userForApiToken(raw);
+    async authenticateToken(raw, since) {
+      if (isApiTokenShaped(raw)) return userForApiToken(raw, since);
       const session = verifySessionToken(keyFor(raw), raw);
-      return session ? userForSession(session) : invalid;
+      return session ? userForSession(session, false, since) : invalid;
     },
     recheck,
     changesSettled: async () => {

@@ -14,7 +14,7 @@
 import type { InferAttributes } from 'sequelize';
 import type { ApiTokenScope } from '@aabify/shared';
 import type { Notifier } from '../db/notifications.js';
-import { NotifiedCache, type RowPatch, type SaveOptions } from '../db/notifiedCache.js';
+import { NotifiedCache, type IoMark, type RowPatch, type SaveOptions } from '../db/notifiedCache.js';
 import type { Models, User } from '../models/index.js';
 
 /** What authentication needs of an API token row. */
@@ -116,24 +116,32 @@ export class PrincipalCache {
     this.sessions.dropOnWrite(models.Session, 'id');
   }
 
-  /** The user as last committed (not deleted), or null. */
-  async userById(id: string): Promise<User | null> {
-    const values = await this.users.get(id, async () => (await this.loadFrom.User.findByPk(id))?.get({ plain: true }));
+  /** The user as last committed (not deleted), or null. `since`: when the request arrived (db/notifiedCache.ts). */
+  async userById(id: string, since?: IoMark): Promise<User | null> {
+    const values = await this.users.get(id, async () => (await this.loadFrom.User.findByPk(id))?.get({ plain: true }), since);
     return values ? this.models.User.build(values, { isNewRecord: false, raw: true }) : null;
   }
 
-  async tokenByHash(tokenHash: string): Promise<CachedApiToken | undefined> {
-    return this.tokens.get(tokenHash, async () => {
-      const row = await this.loadFrom.ApiToken.findOne({ where: { tokenHash }, attributes: ['id', 'userId', 'scopes', 'lastUsedAt'] });
-      return row ? { id: row.id, userId: row.userId, scopes: row.scopes, lastUsedAt: row.lastUsedAt } : undefined;
-    });
+  async tokenByHash(tokenHash: string, since?: IoMark): Promise<CachedApiToken | undefined> {
+    return this.tokens.get(
+      tokenHash,
+      async () => {
+        const row = await this.loadFrom.ApiToken.findOne({ where: { tokenHash }, attributes: ['id', 'userId', 'scopes', 'lastUsedAt'] });
+        return row ? { id: row.id, userId: row.userId, scopes: row.scopes, lastUsedAt: row.lastUsedAt } : undefined;
+      },
+      since,
+    );
   }
 
-  async sessionById(id: string): Promise<CachedSession | undefined> {
-    return this.sessions.get(id, async () => {
-      const row = await this.loadFrom.Session.findByPk(id);
-      return row ? cachedSession(row) : undefined;
-    });
+  async sessionById(id: string, since?: IoMark): Promise<CachedSession | undefined> {
+    return this.sessions.get(
+      id,
+      async () => {
+        const row = await this.loadFrom.Session.findByPk(id);
+        return row ? cachedSession(row) : undefined;
+      },
+      since,
+    );
   }
 }
 

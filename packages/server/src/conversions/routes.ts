@@ -165,7 +165,7 @@ export function createConversionRouter(ctx: AppContext): Router {
 
   router.get('/status/:id', reads, async (req, res) => {
     // The most polled route: the row from memory while it is unchanged (no query).
-    const c = await findOwnedThrough(ctx.models.Conversion, req.params.id, authUser(req), (id) => ctx.conversionRows.get(id), {
+    const c = await findOwnedThrough(ctx.models.Conversion, req.params.id, authUser(req), (id) => ctx.conversionRows.get(id, req.ioMark), {
       notFoundMessage: CONVERSION_MESSAGES.notFound,
       notFoundCode: 'CONVERSION_NOT_FOUND',
     });
@@ -334,7 +334,7 @@ export async function userFromRequest(ctx: AppContext, req: Request, access: Rou
   const raw = bearerToken(req);
   if (!raw) throw ApiError.unauthorized(CONVERSION_MESSAGES.tokenMissing || ACCOUNT_MESSAGES.tokenMissing, 'TOKEN_MISSING');
   const result = await limitedCredentialCheck(ctx, clientAddress(req), async () => {
-    const result = await ctx.auth.authenticateToken(raw);
+    const result = await ctx.auth.authenticateToken(raw, req.ioMark);
     if (!result.ok) throw ApiError.unauthorized(result.message, result.code);
     return result;
   });

@@ -5,7 +5,7 @@
  */
 import type { InferAttributes } from 'sequelize';
 import type { Conversion, Models } from '../models/index.js';
-import { NotifiedCache } from '../db/notifiedCache.js';
+import { NotifiedCache, type IoMark } from '../db/notifiedCache.js';
 import type { Notifier } from '../db/notifications.js';
 
 /** Conversions kept (least recently read go first), and a safety-net age. */
@@ -21,10 +21,10 @@ export class ConversionRowCache {
     this.rows.dropOnWrite(deps.models.Conversion, 'id');
   }
 
-  /** The conversion as last committed; a new instance per call. */
-  async get(id: string): Promise<Conversion | null> {
+  /** The conversion as last committed; a new instance per call. `since`: when the request arrived (db/notifiedCache.ts). */
+  async get(id: string, since?: IoMark): Promise<Conversion | null> {
     const { Conversion } = this.deps.models;
-    const values = await this.rows.get(id, async () => (await this.deps.readModels.Conversion.findByPk(id))?.get({ plain: true }));
+    const values = await this.rows.get(id, async () => (await this.deps.readModels.Conversion.findByPk(id))?.get({ plain: true }), since);
     return values ? Conversion.build(values, { isNewRecord: false, raw: true }) : null;
   }
 }

@@ -11,8 +11,9 @@
  * - while the LISTEN connection is down nothing is served from or put in memory, and the whole
  *   cache is dropped when it goes down and again when it is back (the notifier runs every
  *   handler then);
- * - a hit is answered only after the event loop's pending I/O has run (setImmediate): a
- *   notification that reached this process before the request is applied before the lookup.
+ * - a hit is answered only after the event loop's I/O pending when its request arrived has run
+ *   (setImmediate): a notification that reached this process before the request is applied
+ *   before the lookup. One such wait serves every later hit of the request (see IoMark).
  * - writes made through this process's models drop their entries here at once (dropOnWrite),
  *   and again when their transaction commits, without waiting for the notification.
  * Rows that carry a version (raised by the database with every update) may announce some
@@ -65,7 +66,33 @@ interface Entry<V> {
   at: number;
 }
 
-const afterPendingIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * A point in this process's event loop, taken when a request arrives (markIo): the request's
+ * cache hits are answered once the I/O pending at that point has run. Any wait set up after the
+ * mark does that, so only a request's first hit waits (its session and user are looked up
+ * together), and its later hits, such as the row the route reads, do not wait another turn of a
+ * busy event loop.
+ */
+export type IoMark = number;
+
+/** Raised by every mark and every wait set up, so a wait knows which marks it serves. */
+let ioSequence = 0;
+/** Marks up to this one are served: a wait set up after them has run. */
+let ioSettledThrough = 0;
+
+export const markIo = (): IoMark => ++ioSequence;
+
+/** Resolves once the I/O pending at `mark` has run; undefined when it already has. */
+function ioSettledSince(mark: IoMark): Promise<void> | undefined {
+  if (ioSettledThrough >= mark) return undefined;
+  const setUpAt = ++ioSequence;
+  return new Promise<void>((resolve) =>
+    setImmediate(() => {
+      ioSettledThrough = Math.max(ioSettledThrough, setUpAt);
+      resolve();
+    }),
+  );
+}
 
 export class NotifiedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
@@ -98,11 +125,15 @@ export class NotifiedCache<V> {
     return this.entries.size;
   }
 
-  /** The cached value, or load()'s (stored when nothing changed meanwhile); undefined is never stored. */
-  async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+  /**
+   * The cached value, or load()'s (stored when nothing changed meanwhile); undefined is never
+   * stored. `since`: when the request arrived (default now, for a lookup that is not a request's).
+   */
+  async get(key: string, load: () => Promise<V | undefined>, since: IoMark = markIo()): Promise<V | undefined> {
     if (!this.notifier?.listening) return load();
     if (this.entries.has(key)) {
-      await afterPendingIo();
+      const settling = ioSettledSince(since);
+      if (settling) await settling;
       const entry = this.entries.get(key);
       if (entry && Date.now() - entry.at < this.opts.maxAgeMs && this.notifier.listening) {
         // Most recently used last: Map keeps insertion order.

@@ -2,6 +2,7 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { AppContext } from '../context.js';
 import type { Logger } from '../logger.js';
+import { markIo, type IoMark } from '../db/notifiedCache.js';
 import { createApiRouter } from './api.js';
 import { createHealthRouter, createReadyRouter } from '../ops/healthRoutes.js';
 import { apiNotFound, errorHandler } from './errors.js';
@@ -60,11 +61,28 @@ function warnOnceAboutUntrustedForwarding(logger: Logger): RequestHandler {
   };
 }
 
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** When the request arrived, for the in-memory row caches (db/notifiedCache.ts). */
+      ioMark?: IoMark;
+    }
+  }
+}
+
+/** Marks each request's arrival before anything else runs for it. */
+const markArrival: RequestHandler = (req, _res, next) => {
+  req.ioMark = markIo();
+  next();
+};
+
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
   // Which proxies may tell the client's address (X-Forwarded-For): TRUST_PROXY, default loopback.
   app.set('trust proxy', ctx.config.trustProxy);
+  app.use(markArrival);
   app.use(warnOnceAboutUntrustedForwarding(ctx.logger));
   app.use(securityHeaders);
   app.use(requestLog(ctx.logger));

@@ -174,7 +174,7 @@ export function requireAuth(ctx: Pick<AppContext, 'auth' | 'legal'>, access: Rou
       next();
     };
     if (isApiTokenShaped(raw)) {
-      ctx.auth.authenticateToken(raw).then(finish, next);
+      ctx.auth.authenticateToken(raw, req.ioMark).then(finish, next);
       return;
     }
     const authenticate = ctx.auth.passport.authenticate('jwt', { session: false }, (err: unknown, user: unknown, info: unknown) => {
@@ -194,7 +194,7 @@ export function requireAuth(ctx: Pick<AppContext, 'auth' | 'legal'>, access: Rou
 export async function signedInAs(ctx: Pick<AppContext, 'auth'>, req: Request, userId: string): Promise<boolean> {
   const raw = bearerToken(req);
   if (!raw) return false;
-  const result = await ctx.auth.authenticateToken(raw);
+  const result = await ctx.auth.authenticateToken(raw, req.ioMark);
   return result.ok && result.user.id === userId;
 }
 
