@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { readFile } from 'node:fs/promises';
 import { purgeExpiredConversions } from '../src/conversions/retention.js';
 import { EventSource } from 'eventsource';
@@ -35,6 +36,38 @@ describe('conversions: lifecycle, events, downloads, history, usage', function (
   });
   after(async () => {
     await server?.stop();
+  });
+
+  it('convert_serverAlone_theSocketGetsEveryMessage_noneGoesThroughTheDatabase', async () => {
+    // What the adapter publishes (NOTIFY on its channel): a process alone sends only its heartbeats.
+    const watcher = new pg.Client({ connectionString: server.ctx.config.databaseUrl! });
+    await watcher.connect();
+    const published: Array<{ type: number }> = [];
+    watcher.on('notification', (n) => published.push(JSON.parse(n.payload ?? '{}') as { type: number }));
+    await watcher.query('LISTEN "socket.io#/"');
+    try {
+      const user = await buildCreditUser(server, 1);
+      const token = tokenFor(server, user);
+      const socket = socketFor(server, token);
+      await connected(socket);
+      const created = new Promise<{ conversionId: string }>((resolve) => socket.once('conversion-created', resolve));
+      const messages: ConversionUpdate[] = [];
+      socket.onAny((event: string, msg: ConversionUpdate) => {
+        if (event.startsWith('conversion:')) messages.push(msg);
+      });
+      const res = await uploadApk(server, token, corpusApk('diva.apk'));
+      const id = conversionIdOf(res);
+      expect((await created).conversionId).to.equal(id);
+      expect(await request(socket, 'subscribe-conversion', { conversionId: id })).to.deep.equal({ success: true, conversionId: id });
+      await waitForStatus(server, token, id, ['completed', 'failed']);
+      await waitFor(() => (messages.some((m) => m.type === 'completed') ? true : undefined), 10000, 'completed message');
+      socket.close();
+      expect(messages.filter((m) => m.type === 'log').length).to.be.greaterThan(0);
+      // socket.io-adapter's message types: 1 and 2 are heartbeats.
+      expect(published.filter((m) => m.type !== 1 && m.type !== 2)).to.deep.equal([]);
+    } finally {
+      await watcher.end();
+    }
   });
 
   it('convert_creditUser_emitsEventsInOrderCompletesAndSpendsTheCredit', async () => {

@@ -2,9 +2,10 @@
  * Conversion events to every client, whichever process runs the job. A message reaches this
  * process's sockets and SSE streams at once, and the other processes through one serverSideEmit
  * of the Postgres adapter (a NOTIFY), where each delivers it to its own sockets and streams —
- * one NOTIFY per message, not one for the room's broadcast and another for the streams. Many
- * messages at once (the queue's positions) travel together, a few to a NOTIFY. Publishing is
- * serialised on one pg connection, so a conversion's messages arrive in the order they were sent.
+ * one NOTIFY per message, not one for the room's broadcast and another for the streams, and none
+ * when no other process runs (realtime/io.ts). Many messages at once (the queue's positions)
+ * travel together, a few to a NOTIFY. Publishing is serialised on one pg connection, so a
+ * conversion's messages arrive in the order they were sent.
  */
 import type { Server } from 'socket.io';
 import {
@@ -16,12 +17,14 @@ import {
 } from '@aabify/shared';
 import type { Logger } from '../logger.js';
 import type { Conversion } from '../models/index.js';
+import { emitToOtherProcesses } from '../realtime/io.js';
 
 type Listener = (msg: ConversionUpdate) => void;
 
 const REMOTE_UPDATE = 'aabify:conversion-update';
 const REMOTE_UPDATES = 'aabify:conversion-updates';
 const REMOTE_CANCEL = 'aabify:conversion-cancel';
+const REMOTE_CREATED = 'aabify:conversion-created';
 
 export const userRoom = (userId: string) => `user:${userId}`;
 
@@ -60,13 +63,19 @@ export class ConversionEvents {
       for (const msg of msgs) this.deliverLocal(msg);
     });
     io.on(REMOTE_CANCEL, (conversionId: string) => this.runCancelHandlers(conversionId));
+    io.on(REMOTE_CREATED, (userId: string, evt: ConversionCreatedEvent) => this.createdLocal(userId, evt));
+  }
+
+  /** To the other processes, if any; their handlers are registered in the constructor. */
+  private toOthers(event: string, ...args: unknown[]): void {
+    emitToOtherProcesses(this.io, event, ...args).catch((err: unknown) => this.logger.warn({ err, event }, 'conversion event not sent to the other processes'));
   }
 
   /** A `conversion:{id}` message to sockets and SSE streams everywhere. */
   update(msg: ConversionUpdate): void {
     const out = fit(msg);
     this.deliverLocal(out);
-    this.io.serverSideEmit(REMOTE_UPDATE, out);
+    this.toOthers(REMOTE_UPDATE, out);
   }
 
   /** Many messages (of one conversion in order, or of many), sent to the other processes a few at a time. */
@@ -78,14 +87,14 @@ export class ConversionEvents {
       this.deliverLocal(out);
       const size = JSON.stringify(out).length;
       if (batch.length > 0 && bytes + size > BATCH_BYTES) {
-        this.io.serverSideEmit(REMOTE_UPDATES, batch);
+        this.toOthers(REMOTE_UPDATES, batch);
         batch = [];
         bytes = 0;
       }
       batch.push(out);
       bytes += size;
     }
-    if (batch.length > 0) this.io.serverSideEmit(REMOTE_UPDATES, batch);
+    if (batch.length > 0) this.toOthers(REMOTE_UPDATES, batch);
   }
 
   /** The conversion failed: its error, as clients show it. */
@@ -96,7 +105,12 @@ export class ConversionEvents {
 
   /** `conversion-created` to every socket of the owner. */
   created(userId: string, evt: ConversionCreatedEvent): void {
-    this.io.to(userRoom(userId)).emit(SOCKET_EVENTS.conversionCreated, evt);
+    this.createdLocal(userId, evt);
+    this.toOthers(REMOTE_CREATED, userId, evt);
+  }
+
+  private createdLocal(userId: string, evt: ConversionCreatedEvent): void {
+    this.io.local.to(userRoom(userId)).emit(SOCKET_EVENTS.conversionCreated, evt);
   }
 
   /** SSE (and tests) listen to one conversion in this process. */
@@ -113,7 +127,7 @@ export class ConversionEvents {
   /** Asks whichever process runs the conversion to stop it. */
   requestCancel(conversionId: string): void {
     this.runCancelHandlers(conversionId);
-    this.io.serverSideEmit(REMOTE_CANCEL, conversionId);
+    this.toOthers(REMOTE_CANCEL, conversionId);
   }
 
   onCancelRequest(handler: (conversionId: string) => void): void {

@@ -16,6 +16,17 @@ export interface Realtime {
 
 const POOL_END_GRACE_MS = 2000;
 
+/**
+ * serverSideEmit, sent only when another process is there to receive it. The adapter knows the
+ * others from their messages: each announces itself when its socket.io server is created (before
+ * it listens) and sends a heartbeat at least every 5 s; one silent for 10 s is forgotten. So a
+ * process alone, the default install, spends no NOTIFY on a conversion's messages. Calls go out
+ * in the order they were made (each waits the same one microtask).
+ */
+export async function emitToOtherProcesses(io: Server, event: string, ...args: unknown[]): Promise<void> {
+  if ((await io.of('/').adapter.serverCount()) > 1) io.serverSideEmit(event, ...args);
+}
+
 export function createRealtime(databaseUrl: string, logger: Logger, applicationName?: string): Realtime {
   // Two connections: one held for LISTEN, one that publishes — a single publisher keeps a
   // conversion's messages in the order they were sent.
