@@ -45,7 +45,10 @@ const RECENT = 20;
 const AVERAGE_CACHE_MS = 5000;
 
 export class QueueStats {
-  private model?: { at: number; value: DurationModel };
+  /** `measured`: from completed conversions (not the default); `stale`: one completed here since. */
+  private model?: { at: number; value: DurationModel; measured: boolean; stale: boolean };
+  /** The durations being read: callers meanwhile share it. */
+  private readingDurations?: Promise<DurationModel>;
   /**
    * The snapshot being read: callers meanwhile share it (a history page's rows, a burst of
    * submissions and status reads) instead of each reading every queued row again. A change to
@@ -72,9 +75,22 @@ export class QueueStats {
     return (await this.durations()).averageProcessingTime;
   }
 
-  /** Mean duration and milliseconds per input byte of the last completed conversions (cached a few seconds). */
+  /**
+   * Mean duration and milliseconds per input byte of the last completed conversions (cached a
+   * few seconds). Once measured, an older model is answered while the new one is read (one read
+   * for everyone): under load a conversion completes every few hundred milliseconds, and each
+   * status read would otherwise wait for the same figures again.
+   */
   async durations(): Promise<DurationModel> {
-    if (this.model && Date.now() - this.model.at < AVERAGE_CACHE_MS) return this.model.value;
+    const model = this.model;
+    if (model && !model.stale && Date.now() - model.at < AVERAGE_CACHE_MS) return model.value;
+    const reading = (this.readingDurations ??= this.readDurations().finally(() => (this.readingDurations = undefined)));
+    if (!model?.measured) return reading;
+    reading.catch(() => undefined); // Answered from the older model; the next call reads again.
+    return model.value;
+  }
+
+  private async readDurations(): Promise<DurationModel> {
     const [row] = await this.deps.read<{ avg: string | null; ms: string | null; bytes: string | null }>(
       `SELECT avg(ms) AS avg, sum(ms) FILTER (WHERE size > 0) AS ms, sum(size) FILTER (WHERE size > 0) AS bytes FROM (
          SELECT extract(epoch FROM ("completedAt" - "processingStartedAt")) * 1000 AS ms, "fileSize" AS size
@@ -86,12 +102,13 @@ export class QueueStats {
     const averageProcessingTime = row?.avg !== null && row?.avg !== undefined ? Math.max(1, Math.round(Number(row.avg))) : CONVERSION_LIMITS.defaultAverageProcessingTimeMs;
     const bytes = Number(row?.bytes ?? 0);
     const value: DurationModel = { averageProcessingTime, msPerByte: bytes > 0 ? Math.max(0, Number(row?.ms ?? 0)) / bytes : null };
-    this.model = { at: Date.now(), value };
+    this.model = { at: Date.now(), value, measured: row?.avg !== null && row?.avg !== undefined, stale: false };
     return value;
   }
 
+  /** A conversion completed here: the next call reads the figures again (the first measured ones are waited for). */
   invalidate(): void {
-    this.model = undefined;
+    if (this.model) this.model.stale = true;
   }
 
   /** The queue changed here: the next snapshot is read after the change. */
