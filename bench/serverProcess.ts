@@ -4,7 +4,7 @@
  * so the figures are this code's and no TypeScript loader's) on a database of their own in a
  * bench-owned embedded Postgres, and HTTP calls to them.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -40,10 +40,19 @@ export interface ServerProcess {
 /** Which bundle the server processes run (the working tree's, or AABIFY_BENCH_SERVER_DIST's). */
 export const serverBundle = (): string => MAIN;
 
+/**
+ * The Node that runs the server processes: this one's, or AABIFY_BENCH_SERVER_NODE's (e.g. the
+ * image's line, 24, from `node scripts/fetch-node.mjs 24`: .cache/node/<version>/bin/node).
+ */
+export const serverNode = (): string => process.env.AABIFY_BENCH_SERVER_NODE ?? process.execPath;
+
+/** The version of serverNode() (v24.…). */
+export const serverNodeVersion = (): string => execFileSync(serverNode(), ['--version'], { encoding: 'utf8' }).trim();
+
 /** Starts one server process with `env` on top of this one's, Node's flags and glibc's settings as `npm start` and the image give them (and `nodeArgs`, e.g. --cpu-prof); resolves once it says it is ready. */
 export function startServerProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
   buildServer();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, MAIN], { env: { ...SERVER_MALLOC_ENV, ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(serverNode(), [...SERVER_NODE_FLAGS, ...nodeArgs, MAIN], { env: { ...SERVER_MALLOC_ENV, ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   // AABIFY_BENCH_SERVER_LOG: the server's log (LOG_LEVEL, warn by default) is kept in that file.
   const keep = process.env.AABIFY_BENCH_SERVER_LOG ? createWriteStream(process.env.AABIFY_BENCH_SERVER_LOG, { flags: 'a' }) : undefined;
   return new Promise((resolveStart, reject) => {
@@ -78,7 +87,7 @@ export async function freshDatabase(adminUrl: string): Promise<string> {
   return Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
 }
 
-/** The environment every bench server shares: fresh secrets, local storage under `dir`, quiet logs. */
+/** The environment every bench server shares: fresh secrets, local storage under `dir`, quiet logs (LOG_LEVEL: info gives each request's time). */
 export function benchServerEnv(databaseUrl: string, dir: string): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
@@ -87,7 +96,7 @@ export function benchServerEnv(databaseUrl: string, dir: string): Record<string,
     STORAGE: 'local',
     STORAGE_DIR: join(dir, 'files'),
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
 }
 

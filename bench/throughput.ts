@@ -40,7 +40,7 @@ import { summariseProfiles } from './cpuProfile.js';
 import { startLatencyProbe, type LatencySample } from './latencyProbe.js';
 import { statementCounter, statementLines } from './dbStatements.js';
 import { sampleDbActivity, type DbActivity } from './dbActivity.js';
-import { benchServerEnv, callApi, freshDatabase, serverBundle, startServerProcess, stopServerProcesses } from './serverProcess.js';
+import { benchServerEnv, callApi, freshDatabase, serverBundle, serverNodeVersion, startServerProcess, stopServerProcesses } from './serverProcess.js';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const CORPUS = process.env.AABIFY_CORPUS ?? join(REPO, '..', 'shared', 'corpus');
@@ -234,7 +234,7 @@ async function main(): Promise<void> {
     const engine = await engineCpu(files, work);
     const totalMb = files.reduce((n, f) => n + f.bytes.length, 0) / 1e6;
     console.log(
-      `${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, Node ${process.version}; ${users} customers × ${each} conversions at once, ` +
+      `${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, server on Node ${serverNodeVersion()}; ${users} customers × ${each} conversions at once, ` +
         `${files.length} corpus APKs of ${(files[0]!.bytes.length / 1024).toFixed(0)} KB – ${(files.at(-1)!.bytes.length / 1e6).toFixed(1)} MB (${totalMb.toFixed(1)} MB together); ` +
         `${workerProcesses ? `web + ${workerProcesses} worker process(es)` : 'one server process'} of ${serverBundle()}`,
     );
