@@ -179,11 +179,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Percentiles of the probes, and when the three slowest were sent (seconds after the first upload). */
-function latency(label: string, samples: LatencySample[], loadStartedAt: number): string {
+/** Percentiles of the probes, and (given the load's start) when the three slowest were sent (seconds after the first upload). */
+function latency(label: string, samples: LatencySample[], loadStartedAt?: number): string {
   const s = samples.map((x) => x.ms).sort((a, b) => a - b);
-  const slowest = [...samples].sort((a, b) => b.ms - a.ms).slice(0, 3).map((x) => `+${((x.at - loadStartedAt) / 1000).toFixed(1)}`);
-  return `${label} p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms, max ${(s.at(-1) ?? Number.NaN).toFixed(0)} ms (${s.length} probes; slowest at ${slowest.join(', ')} s)`;
+  const slowest = loadStartedAt === undefined ? [] : [...samples].sort((a, b) => b.ms - a.ms).slice(0, 3).map((x) => `+${((x.at - loadStartedAt) / 1000).toFixed(1)}`);
+  return `${label} p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms, max ${(s.at(-1) ?? Number.NaN).toFixed(0)} ms (${s.length} probes${slowest.length ? `; slowest at ${slowest.join(', ')} s` : ''})`;
 }
 
 /** The engine's CPU seconds for each file, converted here one after the other (after one warm-up). */
@@ -256,6 +256,8 @@ async function main(): Promise<void> {
     const setting = (key: string) => settings.configs.find((c) => c.key === key)?.value ?? 'padrão';
     console.log(`settings: maxConcurrent ${setting('conversions.maxConcurrent')}, concurrentPerUser ${setting('conversions.concurrentPerUser')}, maxActivePerUser ${setting('conversions.maxActivePerUser')}`);
 
+    // Every round's probes together: the run's percentiles beside each round's.
+    const runProbes = { health: [] as LatencySample[], statusReads: [] as LatencySample[] };
     for (let round = 1; round <= repeat; round++) {
       const peaksApart = serverPids.every(resetPeak);
       const customers = await signUpCustomers(main.url, adminToken, round);
@@ -331,6 +333,8 @@ async function main(): Promise<void> {
       probing = false;
       await memoryReads;
       const { health, statusReads } = await latencyProbe.stop();
+      runProbes.health.push(...health);
+      runProbes.statusReads.push(...statusReads);
       const conversions = submitted.length;
       const serverCpu = serverPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - cpuBefore;
       const dbCpu = clusterCpu(join(pgDir, 'pg')) - dbBefore;
@@ -374,6 +378,7 @@ async function main(): Promise<void> {
       console.log(`  credits           ${creditsExact ? 'exact (one per completed conversion, none reserved)' : 'NOT exact'}; load average ${loadavg()[0]!.toFixed(1)}`);
       if (statements) for (const line of statementLines(statements.take(), conversions)) console.log(`  ${line}`);
     }
+    if (repeat > 1) console.log(`\nall ${repeat} rounds: latency ${latency('/api/health', runProbes.health)}; ${latency('status reads', runProbes.statusReads)}`);
     if (idleAfter > 0) {
       await new Promise((r) => setTimeout(r, idleAfter * 1000));
       const held = await memoryFigures(main.url);
