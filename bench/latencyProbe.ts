@@ -67,6 +67,11 @@ async function probeUntilStopped(url: string): Promise<void> {
   });
   while (probing) {
     samples.health.push(await timed(`${url}/api/health`));
+    // A turn for fetch to take the connection back: the status read then goes on it, as a
+    // client's polls go on its kept-alive connection. Without it each round's first status read
+    // opened a connection in the middle of the burst, and that read (two more turns of a busy
+    // event loop: the accept, then the first read) was the round's slowest in most rounds.
+    await new Promise((r) => setImmediate(r));
     if (target) samples.statusReads.push(await timed(`${url}/api/conversion/status/${target.id}`, { authorization: `Bearer ${target.token}` }));
     await new Promise((r) => setTimeout(r, INTERVAL_MS));
   }
