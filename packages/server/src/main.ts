@@ -4,6 +4,9 @@ import { createLogger } from './logger.js';
 import { InstanceLockedError } from './instanceLock.js';
 import { StorageUnavailableError } from './storage/index.js';
 import { startServer } from './server.js';
+import { enableMemorySaverMode } from './memorySaver.js';
+
+enableMemorySaverMode();
 
 let config;
 try {
