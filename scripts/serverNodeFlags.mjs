@@ -3,7 +3,7 @@
 // generation and a heap that grows 30 % instead of V8's default before it collects: under
 // 20 customers × 5 conversions at once the main thread's heap stays near 80 MB instead of
 // growing to 140–190 MB of garbage, and the RSS stays flat from round to round, for ~25 ms more
-// CPU per conversion (bench/README.md, "Where the server's memory goes under load"). The
+// CPU per conversion (bench/README.md, "Where the server's memory went"). The
 // semi-space size is the whole process's: it caps the engine threads' young generations too.
 // 2 MB instead of 4: peaks 251–281 MB instead of 276–304 MB over nine rounds each, the CPU per
 // conversion the same (184–207 ms against 182–225 ms).
