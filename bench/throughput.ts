@@ -24,7 +24,9 @@
  * heaps); `/api/health` and status-read latency
  * (p50/p99/max) probed every 100 ms during the load by a process of its own (latencyProbe.ts); credits exact (each customer charged one
  * per completed conversion). After the last repetition, the RSS once the server has been idle
- * `--idle-after` seconds.
+ * `--idle-after` seconds. At the end, each figure against its target and the figure before the
+ * work on the service (conversions/min, overhead, peak RSS, growth over the rounds, the whole
+ * run's p99s): the ratio and whether it is met.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -186,6 +188,43 @@ function latency(label: string, samples: LatencySample[], loadStartedAt?: number
   return `${label} p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms, max ${(s.at(-1) ?? Number.NaN).toFixed(0)} ms (${s.length} probes${slowest.length ? `; slowest at ${slowest.join(', ')} s` : ''})`;
 }
 
+/** The service's figures before the work on it (the same load, 2026-11: bench/README.md) and the goals set then. */
+const BEFORE = { perMinute: 60, peakMb: 505 } as const;
+const GOALS = { perMinute: 240, overheadMs: 250, peakMb: 300, healthP99Ms: 200, statusP99Ms: 100 } as const;
+
+interface RoundFigures {
+  perMinute: number;
+  overheadMs: number;
+  /** The highest peak RSS of the server processes during the load (MB). */
+  peakMb: number;
+  /** RSS of the server processes together after the round (MB). */
+  rssAfterMb: number;
+  statusP99Ms: number;
+}
+
+const p99 = (samples: LatencySample[]): number => percentile(samples.map((x) => x.ms).sort((a, b) => a - b), 99);
+
+/** Each figure against its goal (and the figure before, where there was one): the ratio and whether it is met. */
+function targetLines(rounds: RoundFigures[], run: { health: LatencySample[]; statusReads: LatencySample[] }): string[] {
+  const ratio = (value: number, goal: number, atLeast = false) => `${(value / goal).toFixed(2)}× the goal: ${(atLeast ? value >= goal : value < goal) ? 'met' : 'NOT met'}`;
+  const least = Math.min(...rounds.map((r) => r.perMinute));
+  const overhead = Math.max(...rounds.map((r) => r.overheadMs));
+  const peak = Math.max(...rounds.map((r) => r.peakMb));
+  const after = rounds.map((r) => r.rssAfterMb);
+  const growth = after.at(-1)! - after[0]!;
+  const health = p99(run.health);
+  const status = p99(run.statusReads);
+  const slowRounds = rounds.filter((r) => r.statusP99Ms >= GOALS.statusP99Ms).length;
+  return [
+    `conversions/min   slowest round ${least.toFixed(0)}: ${(least / BEFORE.perMinute).toFixed(1)}× the ${BEFORE.perMinute} before; goal ≥ ${GOALS.perMinute}, ${ratio(least, GOALS.perMinute, true)}`,
+    `service overhead  worst round ${overhead.toFixed(0)} ms; goal < ${GOALS.overheadMs} ms, ${ratio(overhead, GOALS.overheadMs)}`,
+    `peak RSS          highest ${peak.toFixed(0)} MB: ${(peak / BEFORE.peakMb).toFixed(2)}× the ${BEFORE.peakMb} MB before; goal < ${GOALS.peakMb} MB, ${ratio(peak, GOALS.peakMb)}`,
+    `RSS after rounds  ${after.map((v) => v.toFixed(0)).join(', ')} MB: ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB from the first to the last (${rounds.length > 1 && growth <= after[0]! * 0.1 ? 'flat' : rounds.length > 1 ? 'GROWING' : 'one round: run --repeat 3 or more'})`,
+    `/api/health p99   whole run ${health.toFixed(0)} ms; goal < ${GOALS.healthP99Ms} ms, ${ratio(health, GOALS.healthP99Ms)}`,
+    `status-read p99   whole run ${status.toFixed(0)} ms; goal < ${GOALS.statusP99Ms} ms, ${ratio(status, GOALS.statusP99Ms)}; rounds at or over it: ${slowRounds} of ${rounds.length}`,
+  ];
+}
+
 /** The engine's CPU seconds for each file, converted here one after the other (after one warm-up). */
 async function engineCpu(files: Array<{ name: string; bytes: Buffer }>, dir: string): Promise<Map<string, number>> {
   const byName = new Map<string, number>();
@@ -258,6 +297,7 @@ async function main(): Promise<void> {
 
     // Every round's probes together: the run's percentiles beside each round's.
     const runProbes = { health: [] as LatencySample[], statusReads: [] as LatencySample[] };
+    const rounds: RoundFigures[] = [];
     for (let round = 1; round <= repeat; round++) {
       const peaksApart = serverPids.every(resetPeak);
       const customers = await signUpCustomers(main.url, adminToken, round);
@@ -377,6 +417,13 @@ async function main(): Promise<void> {
       if (activity) for (const line of await activity.stop()) console.log(`  ${line}`);
       console.log(`  credits           ${creditsExact ? 'exact (one per completed conversion, none reserved)' : 'NOT exact'}; load average ${loadavg()[0]!.toFixed(1)}`);
       if (statements) for (const line of statementLines(statements.take(), conversions)) console.log(`  ${line}`);
+      rounds.push({
+        perMinute: (conversions / seconds) * 60,
+        overheadMs: ((serverCpu - engineSeconds) / conversions) * 1000,
+        peakMb: Math.max(...memory.map((m) => m.peak)) / 1024,
+        rssAfterMb: memory.reduce((n, m) => n + m.rss, 0) / 1024,
+        statusP99Ms: p99(statusReads),
+      });
     }
     if (repeat > 1) console.log(`\nall ${repeat} rounds: latency ${latency('/api/health', runProbes.health)}; ${latency('status reads', runProbes.statusReads)}`);
     if (idleAfter > 0) {
@@ -387,6 +434,9 @@ async function main(): Promise<void> {
           `main thread heap ${mb(held.mainHeap)} MB, engine threads ${held.threads} (heaps ${mb(held.threadHeaps)} MB)`,
       );
     }
+    const defaultLoad = users === 20 && each === 5 && fileCount === 12 && maxConcurrent === undefined;
+    console.log(`\nagainst the targets (bench/README.md, "The service under load")${defaultLoad ? '' : ' — set for the default load (20 customers × 5 of 12 files, maxConcurrent 3), not this one'}:`);
+    for (const line of targetLines(rounds, runProbes)) console.log(`  ${line}`);
     if (cpuProf) {
       await stopServerProcesses(procs);
       console.log(`\nserver CPU profiles (the whole run, start-up and sign-ups included):`);
