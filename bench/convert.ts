@@ -131,9 +131,15 @@ async function main(): Promise<void> {
     console.log('\nnote: sources changed during the run; the figures are of the bundle built at the start');
   }
   if (grownResult) {
-    const time = grownResult.wallMs < 700 ? 'met' : 'MISSED';
+    // The goals for the 100 MB APK as a whole process, and its time before the last round of work on the engine.
+    const goalS = 0.5;
+    const beforeS = 0.73;
+    const wallS = grownResult.wallMs / 1000;
     const rss = grownResult.rssMb < 120 ? 'met' : 'MISSED';
-    console.log(`\ntargets for the ${sizeMb} MB APK: wall < 0.7 s ${time} (${(grownResult.wallMs / 1000).toFixed(2)} s), peak RSS < 120 MB ${rss} (${grownResult.rssMb.toFixed(0)} MB)`);
+    console.log(
+      `\ntargets for the ${sizeMb} MB APK: wall ${wallS.toFixed(2)} s — ${(wallS / beforeS).toFixed(2)}× the ${beforeS} s before; goal < ${goalS} s, ${(wallS / goalS).toFixed(2)}× the goal: ${wallS < goalS ? 'met' : 'MISSED'}; ` +
+        `peak RSS ${grownResult.rssMb.toFixed(0)} MB, goal < 120 MB: ${rss}`,
+    );
     const { checks, total } = grownResult.engine;
     if (checks !== undefined && total) {
       // The pre-publication checks (native libraries' ELF headers, manifests): goal under 5 % of a conversion.

@@ -71,6 +71,10 @@ function tally(statuses: number[]): string {
 
 // ---------------------------------------------------------------- the attacks
 
+/** The token flood's goal for the server's RSS growth, and the growth before the work on it (30,000 requests). */
+const TOKEN_FLOOD_GOAL_MB = 50;
+const TOKEN_FLOOD_BEFORE_MB = 143;
+
 /** Item 1: distinct made-up bearer tokens, each a new key to a limiter keyed by the raw token. */
 async function attackDistinctTokens(target: Target): Promise<void> {
   const total = Number(arg('requests', '30000'));
@@ -100,7 +104,8 @@ async function attackDistinctTokens(target: Target): Promise<void> {
   const rssAfter = await rssMb(target.pid);
   console.log(
     `tokens:    ${total} requests, ${connections} connections, ${seconds.toFixed(1)} s — answers ${tally(statuses)}; ` +
-      `server RSS ${rssBefore.toFixed(0)} → peak ${peakRss.toFixed(0)} → ${rssAfter.toFixed(0)} MB (growth ${(rssAfter - rssBefore).toFixed(0)} MB); ` +
+      `server RSS ${rssBefore.toFixed(0)} → peak ${peakRss.toFixed(0)} → ${rssAfter.toFixed(0)} MB (growth ${(rssAfter - rssBefore).toFixed(0)} MB: ` +
+      `${((rssAfter - rssBefore) / TOKEN_FLOOD_GOAL_MB).toFixed(2)}× the < ${TOKEN_FLOOD_GOAL_MB} MB goal, ${rssAfter - rssBefore < TOKEN_FLOOD_GOAL_MB ? 'met' : 'NOT met'}; ${TOKEN_FLOOD_BEFORE_MB} MB before); ` +
       `worst /api/health ${worstMs.toFixed(0)} ms`,
   );
 }

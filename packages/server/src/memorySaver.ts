@@ -5,7 +5,7 @@
  * when the process goes idle: a busy server never gets one, and each thread holds its heap's
  * high-water mark. In memory saver mode V8's full collections reduce memory (pool given back,
  * pages compacted, heaps kept smaller). Under 20 customers × 5 conversions at once on Node 24 the
- * server peaked at 255–281 MB instead of 295–321 MB, and held 182–203 MB once idle instead of
+ * server peaked at 254–285 MB instead of 295–321 MB, and held 182–203 MB once idle instead of
  * 277 MB; the price is ~10 % more CPU per conversion and the main thread's full collections
  * pausing up to ~37 ms instead of ~18 ms (bench/README.md). Node 20 and 22 have no such mode
  * (their peaks were 255–298 MB without it); `--optimize-for-size`, which would do the same
