@@ -176,6 +176,9 @@ function clusterCpu(dataDir: string): number {
   return total;
 }
 
+/** The probes' times, fastest first. */
+const sortedMs = (samples: LatencySample[]): number[] => samples.map((x) => x.ms).sort((a, b) => a - b);
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -183,7 +186,7 @@ function percentile(sorted: number[], p: number): number {
 
 /** Percentiles of the probes, and (given the load's start) when the three slowest were sent (seconds after the first upload). */
 function latency(label: string, samples: LatencySample[], loadStartedAt?: number): string {
-  const s = samples.map((x) => x.ms).sort((a, b) => a - b);
+  const s = sortedMs(samples);
   const slowest = loadStartedAt === undefined ? [] : [...samples].sort((a, b) => b.ms - a.ms).slice(0, 3).map((x) => `+${((x.at - loadStartedAt) / 1000).toFixed(1)}`);
   return `${label} p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms, max ${(s.at(-1) ?? Number.NaN).toFixed(0)} ms (${s.length} probes${slowest.length ? `; slowest at ${slowest.join(', ')} s` : ''})`;
 }
@@ -202,7 +205,7 @@ interface RoundFigures {
   statusP99Ms: number;
 }
 
-const p99 = (samples: LatencySample[]): number => percentile(samples.map((x) => x.ms).sort((a, b) => a - b), 99);
+const p99 = (samples: LatencySample[]): number => percentile(sortedMs(samples), 99);
 
 /** Each figure against its goal (and the figure before, where there was one): the ratio and whether it is met. */
 function targetLines(rounds: RoundFigures[], run: { health: LatencySample[]; statusReads: LatencySample[] }): string[] {
